@@ -1,0 +1,346 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// FormatV1 is the only native document format.
+const FormatV1 = "siteplan/1"
+
+// Document is the native JSON document (DESIGN.md section 5).
+type Document struct {
+	Format  string     `json:"format"`
+	Project DocProject `json:"project"`
+	Pages   []*DocPage `json:"pages"`
+	Links   []DocLink  `json:"links,omitempty"`
+}
+
+// DocProject is the project part of a Document.
+type DocProject struct {
+	Name              string   `json:"name"`
+	BaseURL           string   `json:"base_url"`
+	TrailingSlash     bool     `json:"trailing_slash,omitempty"`
+	DefaultChangefreq string   `json:"default_changefreq,omitempty"`
+	DefaultPriority   *float64 `json:"default_priority,omitempty"`
+	Lastmod           string   `json:"lastmod,omitempty"`
+}
+
+// DocPage is one page of a Document with its children. Pointer fields are
+// optional: nil takes the default.
+type DocPage struct {
+	Key           string     `json:"key,omitempty"`
+	Title         string     `json:"title"`
+	Slug          *string    `json:"slug,omitempty"`
+	Kind          string     `json:"kind,omitempty"`
+	Placement     string     `json:"placement,omitempty"`
+	Type          string     `json:"type,omitempty"`
+	Status        string     `json:"status,omitempty"`
+	Assignee      string     `json:"assignee,omitempty"`
+	Notes         string     `json:"notes,omitempty"`
+	InSitemap     *bool      `json:"in_sitemap,omitempty"`
+	InHTMLSitemap *bool      `json:"in_html_sitemap,omitempty"`
+	Priority      *float64   `json:"priority,omitempty"`
+	Changefreq    string     `json:"changefreq,omitempty"`
+	Lastmod       string     `json:"lastmod,omitempty"`
+	Path          *string    `json:"path,omitempty"`
+	Children      []*DocPage `json:"children,omitempty"`
+}
+
+// DocLink is a cross-link between two keys.
+type DocLink struct {
+	From  string `json:"from"`
+	To    string `json:"to"`
+	Label string `json:"label,omitempty"`
+}
+
+// MaxDocumentPages bounds one document so an upload cannot exhaust memory.
+const MaxDocumentPages = 1_000_000
+
+// ParseDocument decodes and validates a native document. Any problem refuses
+// the whole document with EInvalid naming the page and field at fault.
+func ParseDocument(r io.Reader) (*Document, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var d Document
+	if err := dec.Decode(&d); err != nil {
+		return nil, Errorf(EInvalid, "The document is not valid siteplan JSON: %s.", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if dec.More() {
+		return nil, Errorf(EInvalid, "The document has data after its closing brace.")
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// Validate checks the whole document and fills defaults. It returns EInvalid
+// with a message that names the page (by its place and title) and field.
+func (d *Document) Validate() error {
+	if d.Format != FormatV1 {
+		return Errorf(EInvalid, "Unknown format %q: expected %q.", clip(d.Format), FormatV1)
+	}
+	p := d.Project.ToProject()
+	if err := p.Validate(); err != nil {
+		return Errorf(EInvalid, "project: %s", firstField(err, map[string]string{
+			"name": "name", "base_url": "base_url", "default_changefreq": "default_changefreq",
+			"default_priority": "default_priority", "lastmod": "lastmod"}))
+	}
+	d.Project.BaseURL = p.BaseURL
+	if len(d.Pages) == 0 {
+		return Errorf(EInvalid, "The document has no pages.")
+	}
+	keys := map[string]bool{}
+	n := 0
+	var check func(list []*DocPage, where string, root bool) error
+	check = func(list []*DocPage, where string, root bool) error {
+		for i, dp := range list {
+			n++
+			if n > MaxDocumentPages {
+				return Errorf(EInvalid, "The document has more than %d pages.", MaxDocumentPages)
+			}
+			at := fmt.Sprintf("%s[%d]", where, i)
+			if dp == nil {
+				return Errorf(EInvalid, "%s: a page is null.", at)
+			}
+			name := at
+			if dp.Title != "" {
+				name += " (" + strconv.Quote(clip(dp.Title)) + ")"
+			}
+			if dp.Key != "" {
+				if keys[dp.Key] {
+					return Errorf(EInvalid, "%s: key %q is used twice.", name, clip(dp.Key))
+				}
+				keys[dp.Key] = true
+			}
+			pg := dp.ToPage()
+			if !root && dp.Placement != "" && dp.Placement != PlacementMain {
+				return Errorf(EInvalid, "%s: placement: only root pages can be placed in utility or footer navigation.", name)
+			}
+			if err := pg.Validate(); err != nil {
+				return Errorf(EInvalid, "%s: %s", name, firstField(err, pageFieldNames))
+			}
+			if err := check(dp.Children, at+".children", false); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := check(d.Pages, "pages", true); err != nil {
+		return err
+	}
+	for i, l := range d.Links {
+		switch {
+		case !keys[l.From]:
+			return Errorf(EInvalid, "links[%d]: from: no page has key %q.", i, clip(l.From))
+		case !keys[l.To]:
+			return Errorf(EInvalid, "links[%d]: to: no page has key %q.", i, clip(l.To))
+		case l.From == l.To:
+			return Errorf(EInvalid, "links[%d]: a page cannot link to itself.", i)
+		case len(l.Label) > MaxShortLen:
+			return Errorf(EInvalid, "links[%d]: label is longer than 100 characters.", i)
+		}
+	}
+	return nil
+}
+
+var pageFieldNames = map[string]string{
+	"title": "title", "slug": "slug", "path": "path", "kind": "kind", "placement": "placement",
+	"status": "status", "type": "type", "assignee": "assignee", "notes": "notes",
+	"priority": "priority", "changefreq": "changefreq", "lastmod": "lastmod",
+}
+
+// firstField formats the first field error (in a stable order) as
+// "field: message".
+func firstField(err error, names map[string]string) string {
+	fields := ErrorFields(err)
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		return ErrorMessage(err)
+	}
+	return names[keys[0]] + ": " + fields[keys[0]]
+}
+
+// ToProject converts the document's project to a Project.
+func (dp DocProject) ToProject() Project {
+	return Project{
+		Name: dp.Name, BaseURL: dp.BaseURL, TrailingSlash: dp.TrailingSlash,
+		DefaultChangefreq: dp.DefaultChangefreq, DefaultPriority: dp.DefaultPriority,
+		Lastmod: dp.Lastmod,
+	}
+}
+
+// ToPage converts a document page (without children) to a Page with the
+// defaults filled in.
+func (dp *DocPage) ToPage() Page {
+	p := NewPage(dp.Title)
+	p.Title = strings.TrimSpace(dp.Title)
+	if dp.Slug != nil {
+		p.Slug, p.SlugAuto = *dp.Slug, false
+	}
+	if dp.Path != nil {
+		p.Path = *dp.Path
+	}
+	setIf(&p.Kind, dp.Kind)
+	setIf(&p.Placement, dp.Placement)
+	setIf(&p.Status, dp.Status)
+	p.Type, p.Assignee, p.Notes = dp.Type, dp.Assignee, dp.Notes
+	if dp.InSitemap != nil {
+		p.InSitemap = *dp.InSitemap
+	}
+	if dp.InHTMLSitemap != nil {
+		p.InHTMLSitemap = *dp.InHTMLSitemap
+	}
+	p.Priority, p.Changefreq, p.Lastmod = dp.Priority, dp.Changefreq, dp.Lastmod
+	return p
+}
+
+func setIf(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+// CountPages returns how many pages the document holds.
+func (d *Document) CountPages() int {
+	n := 0
+	var count func([]*DocPage)
+	count = func(list []*DocPage) {
+		for _, p := range list {
+			n++
+			count(p.Children)
+		}
+	}
+	count(d.Pages)
+	return n
+}
+
+// NewDocument builds the native document of a tree and its links. Page keys
+// are "p" + the page ID.
+func NewDocument(t *Tree, links []Link) *Document {
+	pr := t.Project
+	d := &Document{
+		Format: FormatV1,
+		Project: DocProject{
+			Name: pr.Name, BaseURL: pr.BaseURL, TrailingSlash: pr.TrailingSlash,
+			DefaultChangefreq: pr.DefaultChangefreq, DefaultPriority: pr.DefaultPriority,
+			Lastmod: pr.Lastmod,
+		},
+	}
+	var build func(id int64) []*DocPage
+	build = func(id int64) []*DocPage {
+		kids := t.Children(id)
+		out := make([]*DocPage, 0, len(kids))
+		for _, p := range kids {
+			out = append(out, docPage(p, build(p.ID)))
+		}
+		return out
+	}
+	d.Pages = build(0)
+	for _, l := range links {
+		d.Links = append(d.Links, DocLink{From: pageKey(l.FromID), To: pageKey(l.ToID), Label: l.Label})
+	}
+	return d
+}
+
+func pageKey(id int64) string { return "p" + strconv.FormatInt(id, 10) }
+
+func docPage(p *Page, children []*DocPage) *DocPage {
+	dp := &DocPage{
+		Key: pageKey(p.ID), Title: p.Title, Kind: p.Kind, Placement: p.Placement,
+		Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes,
+		InSitemap: &p.InSitemap, InHTMLSitemap: &p.InHTMLSitemap,
+		Priority: p.Priority, Changefreq: p.Changefreq, Lastmod: p.Lastmod,
+		Children: children,
+	}
+	if !p.SlugAuto {
+		s := p.Slug
+		dp.Slug = &s
+	}
+	if p.Path != "" {
+		s := p.Path
+		dp.Path = &s
+	}
+	if p.ParentID != 0 {
+		dp.Placement = ""
+	}
+	return dp
+}
+
+// Encode writes the document as indented JSON.
+func (d *Document) Encode(w io.Writer) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(d); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Summarize counts the tree's pages by kind, status, page type and
+// placement (of their root).
+func (t *Tree) Summarize() Summary {
+	s := Summary{}
+	kinds, statuses, types, places := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
+	var walk func(id int64, placement string)
+	walk = func(id int64, placement string) {
+		for _, p := range t.children[id] {
+			pl := placement
+			if id == 0 {
+				pl = p.Placement
+			}
+			s.Total++
+			kinds[p.Kind]++
+			statuses[p.Status]++
+			ty := p.Type
+			if ty == "" {
+				ty = "(none)"
+			}
+			types[ty]++
+			places[pl]++
+			if p.HasURL() && p.InSitemap {
+				s.InSitemap++
+			}
+			walk(p.ID, pl)
+		}
+	}
+	walk(0, "")
+	s.ByKind = ordered(kinds, Kinds)
+	s.ByStatus = ordered(statuses, Statuses)
+	s.ByPlacement = ordered(places, Placements)
+	s.ByType = ordered(types, nil)
+	return s
+}
+
+// ordered lists counts in the order of known, then the rest by count.
+func ordered(m map[string]int, known []string) []Count {
+	var out []Count
+	for _, k := range known {
+		out = append(out, Count{k, m[k]})
+		delete(m, k)
+	}
+	rest := make([]Count, 0, len(m))
+	for k, n := range m {
+		rest = append(rest, Count{k, n})
+	}
+	sort.Slice(rest, func(i, j int) bool {
+		if rest[i].N != rest[j].N {
+			return rest[i].N > rest[j].N
+		}
+		return rest[i].Name < rest[j].Name
+	})
+	return append(out, rest...)
+}

@@ -1,0 +1,328 @@
+package site
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gosimple/slug"
+)
+
+// Page kinds.
+const (
+	KindPage        = "page"
+	KindGroup       = "group"
+	KindPlaceholder = "placeholder"
+	KindExternal    = "external"
+)
+
+// Kinds lists the page kinds in display order.
+var Kinds = []string{KindPage, KindGroup, KindPlaceholder, KindExternal}
+
+// Placements of root pages: the main tree, utility and footer navigation.
+const (
+	PlacementMain    = "main"
+	PlacementUtility = "utility"
+	PlacementFooter  = "footer"
+)
+
+// Placements lists the placements in display order.
+var Placements = []string{PlacementMain, PlacementUtility, PlacementFooter}
+
+// Statuses lists the workflow states of a page in order.
+var Statuses = []string{"planned", "in_progress", "review", "approved", "live"}
+
+// StatusPlanned is the status of a new page.
+const StatusPlanned = "planned"
+
+// Changefreqs lists the values the sitemaps protocol allows.
+var Changefreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
+
+// Limits on free-text fields, so one request cannot store megabytes.
+const (
+	MaxTitleLen = 300
+	MaxSlugLen  = 200
+	MaxTextLen  = 10000
+	MaxShortLen = 100
+)
+
+// Team is a group of users that owns projects.
+type Team struct {
+	ID   int64
+	Name string
+}
+
+// Project is one website plan.
+type Project struct {
+	ID                int64
+	TeamID            int64
+	Name              string
+	BaseURL           string
+	TrailingSlash     bool
+	DefaultChangefreq string
+	DefaultPriority   *float64
+	Lastmod           string
+	Version           int64
+	PageCount         int
+	UpdatedAt         time.Time
+}
+
+// Page is one node of a project's tree. ParentID 0 means a root.
+type Page struct {
+	ID            int64
+	ProjectID     int64
+	ParentID      int64
+	Position      int
+	Title         string
+	Slug          string
+	SlugAuto      bool // Slug follows Title
+	Path          string
+	Kind          string
+	Placement     string
+	Type          string
+	Status        string
+	Assignee      string
+	Notes         string
+	InSitemap     bool
+	InHTMLSitemap bool
+	Priority      *float64
+	Changefreq    string
+	Lastmod       string
+	Version       int64
+	ChildCount    int // filled by queries that count children
+}
+
+// Link is a cross-link between two pages of one project.
+type Link struct {
+	ID        int64
+	ProjectID int64
+	FromID    int64
+	ToID      int64
+	Label     string
+	FromTitle string // filled by queries that join titles
+	ToTitle   string
+}
+
+// NewPage returns a page with the defaults of DESIGN.md section 2.
+func NewPage(title string) Page {
+	return Page{
+		Title: title, Slug: Slugify(title), SlugAuto: true,
+		Kind: KindPage, Placement: PlacementMain, Status: StatusPlanned,
+		InSitemap: true, InHTMLSitemap: true,
+	}
+}
+
+// Slugify derives a URL slug from a title.
+func Slugify(title string) string {
+	s := slug.Make(title)
+	if len(s) > MaxSlugLen {
+		s = strings.TrimRight(s[:MaxSlugLen], "-")
+	}
+	return s
+}
+
+// HasURL reports whether the page's kind gives it a URL of its own.
+func (p *Page) HasURL() bool { return p.Kind == KindPage }
+
+// Validate checks a page's own fields. It returns EInvalid with a message
+// per field.
+func (p *Page) Validate() error {
+	f := FieldErrors{}
+	p.Title = strings.TrimSpace(p.Title)
+	switch {
+	case p.Title == "":
+		f.Add("title", "Title is required.")
+	case len(p.Title) > MaxTitleLen:
+		f.Add("title", "Title is longer than 300 characters.")
+	}
+	if msg := SlugProblem(p.Slug); msg != "" {
+		f.Add("slug", msg)
+	}
+	if msg := PathProblem(p.Path); msg != "" {
+		f.Add("path", msg)
+	}
+	if !oneOf(p.Kind, Kinds) {
+		f.Add("kind", "Kind must be one of page, group, placeholder, external.")
+	}
+	if !oneOf(p.Placement, Placements) {
+		f.Add("placement", "Placement must be one of main, utility, footer.")
+	}
+	if !oneOf(p.Status, Statuses) {
+		f.Add("status", "Status must be one of "+strings.Join(Statuses, ", ")+".")
+	}
+	if len(p.Type) > MaxShortLen {
+		f.Add("type", "Page type is longer than 100 characters.")
+	}
+	if len(p.Assignee) > MaxShortLen {
+		f.Add("assignee", "Assignee is longer than 100 characters.")
+	}
+	if len(p.Notes) > MaxTextLen {
+		f.Add("notes", "Notes are longer than 10,000 characters.")
+	}
+	if msg := PriorityProblem(p.Priority); msg != "" {
+		f.Add("priority", msg)
+	}
+	if p.Changefreq != "" && !oneOf(p.Changefreq, Changefreqs) {
+		f.Add("changefreq", "Change frequency must be one of "+strings.Join(Changefreqs, ", ")+".")
+	}
+	if msg := LastmodProblem(p.Lastmod); msg != "" {
+		f.Add("lastmod", msg)
+	}
+	return f.Err()
+}
+
+// Validate checks a project's fields and normalises its base URL. It returns
+// EInvalid with a message per field.
+func (p *Project) Validate() error {
+	f := FieldErrors{}
+	p.Name = strings.TrimSpace(p.Name)
+	switch {
+	case p.Name == "":
+		f.Add("name", "Name is required.")
+	case len(p.Name) > MaxTitleLen:
+		f.Add("name", "Name is longer than 300 characters.")
+	}
+	if base, err := NormalizeBaseURL(p.BaseURL); err != nil {
+		f.Add("base_url", ErrorMessage(err))
+	} else {
+		p.BaseURL = base
+	}
+	if p.DefaultChangefreq != "" && !oneOf(p.DefaultChangefreq, Changefreqs) {
+		f.Add("default_changefreq", "Change frequency must be one of "+strings.Join(Changefreqs, ", ")+".")
+	}
+	if msg := PriorityProblem(p.DefaultPriority); msg != "" {
+		f.Add("default_priority", msg)
+	}
+	if msg := LastmodProblem(p.Lastmod); msg != "" {
+		f.Add("lastmod", msg)
+	}
+	return f.Err()
+}
+
+// SlugProblem says what is wrong with a slug, or "" if nothing is.
+func SlugProblem(s string) string {
+	switch {
+	case strings.Contains(s, "/"):
+		return "Slug " + strconv.Quote(s) + " has a slash; use the parent page for deeper paths, or a path override."
+	case s == "." || s == "..":
+		return "Slug cannot be \".\" or \"..\"."
+	case len(s) > MaxSlugLen:
+		return "Slug is longer than 200 characters."
+	case strings.ContainsAny(s, "?#"):
+		return "Slug cannot contain ? or #."
+	case hasControl(s):
+		return "Slug has a control character."
+	}
+	return ""
+}
+
+// PathProblem says what is wrong with a path override, or "" if nothing is.
+func PathProblem(s string) string {
+	if s == "" {
+		return ""
+	}
+	if len(s) > 2048 {
+		return "Path override is longer than 2,048 characters."
+	}
+	if hasControl(s) {
+		return "Path override has a control character."
+	}
+	if strings.HasPrefix(s, "/") && !strings.HasPrefix(s, "//") {
+		return ""
+	}
+	if _, err := NormalizeURL(s); err != nil {
+		return "Path override must start with / or be an absolute http(s) URL."
+	}
+	return ""
+}
+
+// PriorityProblem says what is wrong with a priority, or "" if nothing is.
+func PriorityProblem(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	if math.IsNaN(*p) || *p < 0 || *p > 1 {
+		return "Priority must be between 0.0 and 1.0, got " + strconv.FormatFloat(*p, 'f', -1, 64) + "."
+	}
+	return ""
+}
+
+var (
+	reDate     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	reDateTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$`)
+	reNoZone   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
+)
+
+// LastmodProblem says what is wrong with a lastmod value, or "" if it is
+// empty or a W3C Datetime search engines accept: a date, or a date-time with
+// a time zone.
+func LastmodProblem(s string) string {
+	switch {
+	case s == "":
+		return ""
+	case reDate.MatchString(s):
+		if _, err := time.Parse("2006-01-02", s); err != nil {
+			return "Last modified " + strconv.Quote(s) + " is not a real date."
+		}
+		return ""
+	case reDateTime.MatchString(s):
+		if _, err := time.Parse(time.RFC3339, withSeconds(s)); err != nil {
+			return "Last modified " + strconv.Quote(s) + " is not a real date and time."
+		}
+		return ""
+	case reNoZone.MatchString(s):
+		return "Last modified " + strconv.Quote(s) + " has no time zone; add Z or an offset such as +01:00."
+	}
+	return "Last modified must be a date (2026-11-01) or a date-time with a zone (2026-11-01T10:00:00+01:00)."
+}
+
+// withSeconds adds ":00" to an hh:mm time so RFC 3339 parsing accepts it.
+func withSeconds(s string) string {
+	if len(s) >= 16 && (len(s) == 16 || s[16] != ':') {
+		return s[:16] + ":00" + s[16:]
+	}
+	return s
+}
+
+// FormatPriority writes a priority as the protocol wants: decimal, never
+// an exponent, and "1.0" rather than "1".
+func FormatPriority(p float64) string {
+	s := strconv.FormatFloat(p, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return s
+}
+
+// ParsePriority parses a priority typed by a user; "" means none.
+func ParsePriority(s string) (*float64, string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, ""
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, "Priority must be a number between 0.0 and 1.0."
+	}
+	return &v, PriorityProblem(&v)
+}
+
+func oneOf(s string, list []string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func hasControl(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,223 @@
+package site
+
+import (
+	"sort"
+	"strings"
+)
+
+// Tree is a project's pages indexed for traversal and URL derivation.
+type Tree struct {
+	Project  Project
+	byID     map[int64]*Page
+	children map[int64][]*Page // parent ID -> children by position; 0 -> roots
+	paths    map[int64]string  // memo: node path without trailing-slash policy
+}
+
+// NewTree indexes pages. Roots are ordered by placement, then position.
+func NewTree(p Project, pages []Page) *Tree {
+	t := &Tree{
+		Project:  p,
+		byID:     make(map[int64]*Page, len(pages)),
+		children: make(map[int64][]*Page),
+		paths:    make(map[int64]string, len(pages)),
+	}
+	for i := range pages {
+		pg := &pages[i]
+		t.byID[pg.ID] = pg
+		t.children[pg.ParentID] = append(t.children[pg.ParentID], pg)
+	}
+	rank := map[string]int{PlacementMain: 0, PlacementUtility: 1, PlacementFooter: 2}
+	for parent, kids := range t.children {
+		sort.SliceStable(kids, func(i, j int) bool {
+			if parent == 0 && kids[i].Placement != kids[j].Placement {
+				return rank[kids[i].Placement] < rank[kids[j].Placement]
+			}
+			return kids[i].Position < kids[j].Position
+		})
+	}
+	for id, pg := range t.byID {
+		pg.ChildCount = len(t.children[id])
+	}
+	return t
+}
+
+// Len returns the number of pages.
+func (t *Tree) Len() int { return len(t.byID) }
+
+// Page returns the page with id, or nil.
+func (t *Tree) Page(id int64) *Page { return t.byID[id] }
+
+// Children returns the children of id in order; id 0 gives the roots.
+func (t *Tree) Children(id int64) []*Page { return t.children[id] }
+
+// Roots returns the root pages of one placement in order.
+func (t *Tree) Roots(placement string) []*Page {
+	var out []*Page
+	for _, p := range t.children[0] {
+		if p.Placement == placement {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Walk visits every page depth-first in outline order with its depth (roots
+// are 1). Returning false from fn skips the page's children.
+func (t *Tree) Walk(fn func(p *Page, depth int) bool) {
+	var walk func(id int64, depth int)
+	walk = func(id int64, depth int) {
+		for _, c := range t.children[id] {
+			if fn(c, depth) {
+				walk(c.ID, depth+1)
+			}
+		}
+	}
+	walk(0, 1)
+}
+
+// Ancestors returns the ancestors of id from the root down, excluding id.
+func (t *Tree) Ancestors(id int64) []*Page {
+	var out []*Page
+	for p := t.byID[id]; p != nil && p.ParentID != 0; {
+		p = t.byID[p.ParentID]
+		if p == nil {
+			break
+		}
+		out = append(out, p)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+// Depth returns the depth of id (roots are 1).
+func (t *Tree) Depth(id int64) int { return len(t.Ancestors(id)) + 1 }
+
+// DescendantCount returns how many pages are below id.
+func (t *Tree) DescendantCount(id int64) int {
+	n := 0
+	for _, c := range t.children[id] {
+		n += 1 + t.DescendantCount(c.ID)
+	}
+	return n
+}
+
+// URL returns the page's URL as a sitemap prints it (see DESIGN.md section
+// 3), or "" for a page that has no URL of its own (group, placeholder,
+// external, or an override that is not a valid URL).
+func (t *Tree) URL(id int64) string {
+	p := t.byID[id]
+	if p == nil || !p.HasURL() {
+		return ""
+	}
+	return t.nodeURL(p)
+}
+
+// Location returns the URL a page points at whatever its kind: for an
+// external page its override, for others the URL its slugs give.
+func (t *Tree) Location(id int64) string {
+	p := t.byID[id]
+	if p == nil {
+		return ""
+	}
+	return t.nodeURL(p)
+}
+
+func (t *Tree) nodeURL(p *Page) string {
+	path := t.path(p)
+	if path == "" {
+		return ""
+	}
+	if path+"/" == t.Project.BaseURL {
+		return t.Project.BaseURL
+	}
+	if p.Path == "" && t.Project.TrailingSlash && !strings.HasSuffix(path, "/") {
+		return path + "/"
+	}
+	return path
+}
+
+// path returns the node's normalised location without the trailing-slash
+// policy; its children's URLs extend it.
+func (t *Tree) path(p *Page) string {
+	if s, ok := t.paths[p.ID]; ok {
+		return s
+	}
+	var s string
+	switch {
+	case p.Path != "":
+		s = t.resolveOverride(p.Path)
+	case p.ParentID == 0:
+		s = strings.TrimSuffix(t.Project.BaseURL, "/")
+	default:
+		parent := t.byID[p.ParentID]
+		if parent == nil {
+			s = strings.TrimSuffix(t.Project.BaseURL, "/")
+		} else {
+			s = t.path(parent)
+		}
+	}
+	if p.Path == "" && p.Slug != "" && s != "" {
+		s = strings.TrimSuffix(s, "/") + "/" + EncodeSegment(p.Slug)
+	}
+	t.paths[p.ID] = s
+	return s
+}
+
+func (t *Tree) resolveOverride(o string) string {
+	if strings.HasPrefix(o, "/") && !strings.HasPrefix(o, "//") {
+		o = Origin(t.Project.BaseURL) + o
+	}
+	u, err := NormalizeURL(o)
+	if err != nil {
+		return ""
+	}
+	return u
+}
+
+// URLOwner returns the first other page of kind page whose URL equals the
+// URL of page id, or nil.
+func (t *Tree) URLOwner(id int64) *Page {
+	u := t.URL(id)
+	if u == "" {
+		return nil
+	}
+	var owner *Page
+	t.Walk(func(p *Page, _ int) bool {
+		if owner == nil && p.ID != id && t.URL(p.ID) == u {
+			owner = p
+		}
+		return owner == nil
+	})
+	return owner
+}
+
+// IsDescendant reports whether id is below ancestor (or is it).
+func (t *Tree) IsDescendant(id, ancestor int64) bool {
+	for p := t.byID[id]; p != nil; p = t.byID[p.ParentID] {
+		if p.ID == ancestor {
+			return true
+		}
+		if p.ParentID == 0 {
+			break
+		}
+	}
+	return false
+}
+
+// Summary counts pages by kind, status, page type and placement.
+type Summary struct {
+	Total       int
+	ByKind      []Count
+	ByStatus    []Count
+	ByType      []Count
+	ByPlacement []Count
+	InSitemap   int
+}
+
+// Count is one row of a Summary.
+type Count struct {
+	Name string
+	N    int
+}
