@@ -1,0 +1,96 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"siteplan/site"
+)
+
+const linkCols = `l.id, l.project_id, l.from_id, l.to_id, l.label, f.title, t.title`
+const linkJoin = ` FROM links l JOIN pages f ON f.id = l.from_id JOIN pages t ON t.id = l.to_id`
+
+func projectLinks(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, projectID int64) ([]site.Link, error) {
+	return queryLinks(ctx, q, `SELECT `+linkCols+linkJoin+` WHERE l.project_id = ? ORDER BY l.id`, projectID)
+}
+
+func queryLinks(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, query string, args ...any) ([]site.Link, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []site.Link
+	for rows.Next() {
+		var l site.Link
+		if err := rows.Scan(&l.ID, &l.ProjectID, &l.FromID, &l.ToID, &l.Label, &l.FromTitle, &l.ToTitle); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// Links returns all cross-links of a project.
+func (db *DB) Links(ctx context.Context, projectID int64) ([]site.Link, error) {
+	return projectLinks(ctx, db.r, projectID)
+}
+
+// PageLinks returns the links leaving and reaching a page.
+func (db *DB) PageLinks(ctx context.Context, pageID int64) (out, in []site.Link, err error) {
+	out, err = queryLinks(ctx, db.r, `SELECT `+linkCols+linkJoin+` WHERE l.from_id = ? ORDER BY t.title`, pageID)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err = queryLinks(ctx, db.r, `SELECT `+linkCols+linkJoin+` WHERE l.to_id = ? ORDER BY f.title`, pageID)
+	return out, in, err
+}
+
+// AddLink stores a cross-link between two pages of one project and sets
+// l.ID. Errors: EInvalid (self-link, other project, long label), ENotFound,
+// EConflict (the link exists).
+func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
+	switch {
+	case l.FromID == l.ToID:
+		return site.Errorf(site.EInvalid, "A page cannot link to itself.")
+	case len(l.Label) > site.MaxShortLen:
+		return site.Errorf(site.EInvalid, "The link label is longer than 100 characters.")
+	}
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE id IN (?, ?) AND project_id = ?`, l.FromID, l.ToID, l.ProjectID).Scan(&n); err != nil {
+			return err
+		}
+		if n != 2 {
+			return site.Errorf(site.ENotFound, "Both pages must exist in this project.")
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`, l.ProjectID, l.FromID, l.ToID, l.Label)
+		if err != nil {
+			return err
+		}
+		l.ID, _ = res.LastInsertId()
+		return touch(ctx, tx, l.ProjectID)
+	})
+	if site.ErrorCode(err) == site.EConflict {
+		return site.Errorf(site.EConflict, "That link already exists.")
+	}
+	return err
+}
+
+// DeleteLink removes a link of a project. Errors: ENotFound.
+func (db *DB) DeleteLink(ctx context.Context, projectID, id int64) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM links WHERE id = ? AND project_id = ?`, id, projectID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return site.Errorf(site.ENotFound, "That link no longer exists.")
+		}
+		return touch(ctx, tx, projectID)
+	})
+}

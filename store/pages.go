@@ -1,0 +1,423 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"siteplan/site"
+)
+
+const pageCols = `id, project_id, coalesce(parent_id, 0), position, title, slug, slug_auto, path, kind, placement,
+	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version`
+
+func scanPage(row interface{ Scan(...any) error }, extra ...any) (site.Page, error) {
+	var p site.Page
+	var prio sql.NullFloat64
+	dst := []any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
+		&p.Kind, &p.Placement, &p.Type, &p.Status, &p.Assignee, &p.Notes, &p.InSitemap, &p.InHTMLSitemap,
+		&prio, &p.Changefreq, &p.Lastmod, &p.Version}
+	err := row.Scan(append(dst, extra...)...)
+	if prio.Valid {
+		v := prio.Float64
+		p.Priority = &v
+	}
+	return p, err
+}
+
+func queryPages(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, withCount bool, query string, args ...any) ([]site.Page, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []site.Page
+	for rows.Next() {
+		var p site.Page
+		if withCount {
+			var n int
+			p, err = scanPage(rows, &n)
+			p.ChildCount = n
+		} else {
+			p, err = scanPage(rows)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Page returns one page. Errors: ENotFound.
+func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
+	var n int
+	p, err := scanPage(db.r.QueryRowContext(ctx, `SELECT `+pageCols+`, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id) FROM pages WHERE id = ?`, id), &n)
+	if err != nil {
+		return p, notFound(err, "Page %d does not exist.", id)
+	}
+	p.ChildCount = n
+	return p, nil
+}
+
+// Tree loads a project with all its pages. Errors: ENotFound.
+func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
+	pr, err := db.Project(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := queryPages(ctx, db.r, false, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return site.NewTree(pr, pages), nil
+}
+
+// Children returns the children of parentID (0: the roots of every
+// placement) with their child counts.
+func (db *DB) Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error) {
+	return queryPages(ctx, db.r, true, `SELECT `+pageCols+`, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
+		FROM pages WHERE project_id = ? AND parent_id IS ? ORDER BY placement, position`, projectID, nullID(parentID))
+}
+
+// PagesToDepth returns the pages of a project down to depth (roots are 1),
+// each with its child count, so a large tree can be shown collapsed.
+func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error) {
+	return queryPages(ctx, db.r, true, `WITH RECURSIVE sub(id, depth) AS (
+			SELECT id, 1 FROM pages WHERE project_id = ? AND parent_id IS NULL
+			UNION ALL
+			SELECT c.id, sub.depth + 1 FROM pages c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < ?
+		)
+		SELECT `+pageCols+`, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
+		FROM pages WHERE id IN (SELECT id FROM sub)`, projectID, depth)
+}
+
+// DescendantCount returns how many pages are below id.
+func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id) AS (
+			SELECT id FROM pages WHERE parent_id = ?
+			UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
+		SELECT count(*) FROM sub`, id).Scan(&n)
+	return n, err
+}
+
+func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
+		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		p.ProjectID, nullID(p.ParentID), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Placement,
+		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+	if err != nil {
+		return err
+	}
+	p.ID, err = res.LastInsertId()
+	p.Version = 1
+	return err
+}
+
+// siblingsWhere selects the sibling list of a parent and placement.
+const siblingsWhere = `project_id = ? AND parent_id IS ? AND placement = ?`
+
+// CreatePage inserts p among its siblings at p.Position (clamped; -1 or
+// past the end appends), shifting later siblings, and sets p.ID.
+// Errors: EInvalid, ENotFound (parent).
+func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
+	if p.ParentID != 0 {
+		p.Placement = site.PlacementMain
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := checkParent(ctx, tx, p.ProjectID, p.ParentID); err != nil {
+			return err
+		}
+		n, err := siblingCount(ctx, tx, p.ProjectID, p.ParentID, p.Placement)
+		if err != nil {
+			return err
+		}
+		if p.Position < 0 || p.Position > n {
+			p.Position = n
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + 1 WHERE `+siblingsWhere+` AND position >= ?`,
+			p.ProjectID, nullID(p.ParentID), p.Placement, p.Position); err != nil {
+			return err
+		}
+		if err := insertPage(ctx, tx, p); err != nil {
+			return err
+		}
+		return touch(ctx, tx, p.ProjectID)
+	})
+}
+
+func checkParent(ctx context.Context, tx *sql.Tx, projectID, parentID int64) error {
+	if parentID == 0 {
+		return nil
+	}
+	var pid int64
+	err := tx.QueryRowContext(ctx, `SELECT project_id FROM pages WHERE id = ?`, parentID).Scan(&pid)
+	if err == sql.ErrNoRows || (err == nil && pid != projectID) {
+		return site.Errorf(site.ENotFound, "The parent page no longer exists.")
+	}
+	return err
+}
+
+func siblingCount(ctx context.Context, tx *sql.Tx, projectID, parentID int64, placement string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+siblingsWhere, projectID, nullID(parentID), placement).Scan(&n)
+	return n, err
+}
+
+// UpdatePage saves the editable fields of p if p.Version is still current
+// and bumps it. A derived slug follows the title. Errors: EInvalid,
+// ENotFound, EConflict (someone else saved the page first).
+func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
+	if p.SlugAuto {
+		p.Slug = site.Slugify(p.Title)
+	}
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
+			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?,
+			placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
+			WHERE id = ? AND version = ?`,
+			p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
+			nullFloat(p.Priority), p.Changefreq, p.Lastmod, p.Placement, p.ID, p.Version)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return staleOrMissing(ctx, tx, "pages", p.ID, "Someone else changed this page while you were editing; it now shows their version. Your changes were not saved.")
+		}
+		p.Version++
+		return touch(ctx, tx, p.ProjectID)
+	})
+}
+
+// RenamePage changes a page's title (and its slug, if derived) if version
+// is current. Errors: EInvalid, ENotFound, EConflict.
+func (db *DB) RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error) {
+	p, err := db.Page(ctx, id)
+	if err != nil {
+		return p, err
+	}
+	p.Title, p.Version = title, version
+	err = db.UpdatePage(ctx, &p)
+	return p, err
+}
+
+// MovePage moves a page (with its subtree) to position among the children
+// of parentID (0: a root with the given placement). Positions of both
+// sibling lists stay dense. Errors: ENotFound, EInvalid (a page cannot
+// move below itself).
+func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var projectID, oldParent int64
+		var oldPlacement string
+		var oldPos int
+		err := tx.QueryRowContext(ctx, `SELECT project_id, coalesce(parent_id, 0), placement, position FROM pages WHERE id = ?`, id).
+			Scan(&projectID, &oldParent, &oldPlacement, &oldPos)
+		if err != nil {
+			return notFound(err, "Page %d does not exist.", id)
+		}
+		if err := checkParent(ctx, tx, projectID, parentID); err != nil {
+			return err
+		}
+		if err := checkNotBelow(ctx, tx, parentID, id); err != nil {
+			return err
+		}
+		if parentID != 0 {
+			placement = site.PlacementMain
+		} else if placement == "" {
+			placement = oldPlacement
+		}
+		if !contains(site.Placements, placement) {
+			return site.Errorf(site.EInvalid, "Placement must be one of main, utility, footer.")
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position - 1 WHERE `+siblingsWhere+` AND position > ?`,
+			projectID, nullID(oldParent), oldPlacement, oldPos); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = -1 WHERE id = ?`,
+			nullID(parentID), placement, id); err != nil {
+			return err
+		}
+		n, err := siblingCount(ctx, tx, projectID, parentID, placement)
+		if err != nil {
+			return err
+		}
+		n-- // not counting the page itself
+		if position < 0 || position > n {
+			position = n
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + 1 WHERE `+siblingsWhere+` AND position >= ? AND id != ?`,
+			projectID, nullID(parentID), placement, position, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = ? WHERE id = ?`, position, id); err != nil {
+			return err
+		}
+		return touch(ctx, tx, projectID)
+	})
+}
+
+// checkNotBelow refuses a parent that is id itself or one of its descendants.
+func checkNotBelow(ctx context.Context, tx *sql.Tx, parentID, id int64) error {
+	for cur := parentID; cur != 0; {
+		if cur == id {
+			return site.Errorf(site.EInvalid, "A page cannot be moved below itself.")
+		}
+		var next int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(parent_id, 0) FROM pages WHERE id = ?`, cur).Scan(&next); err != nil {
+			return err
+		}
+		cur = next
+	}
+	return nil
+}
+
+// DeletePage deletes a page, its subtree and their links, and returns how
+// many pages went. Errors: ENotFound.
+func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
+	var n int
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var projectID, parent int64
+		var placement string
+		var pos int
+		err := tx.QueryRowContext(ctx, `SELECT project_id, coalesce(parent_id, 0), placement, position FROM pages WHERE id = ?`, id).
+			Scan(&projectID, &parent, &placement, &pos)
+		if err != nil {
+			return notFound(err, "Page %d does not exist.", id)
+		}
+		const subtree = `WITH RECURSIVE sub(id) AS (
+			SELECT ? UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)`
+		if err := tx.QueryRowContext(ctx, subtree+` SELECT count(*) FROM sub`, id).Scan(&n); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM pages WHERE id IN (`+subtree+` SELECT id FROM sub)`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position - 1 WHERE `+siblingsWhere+` AND position > ?`,
+			projectID, nullID(parent), placement, pos); err != nil {
+			return err
+		}
+		return touch(ctx, tx, projectID)
+	})
+	return n, err
+}
+
+// DuplicatePage copies a page and its subtree (with the links inside it)
+// right after the original and returns the copy's ID. The copy's title gets
+// " (copy)" and an own slug gets "-copy" so its URL does not collide.
+// Errors: ENotFound.
+func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
+	var newID int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		pages, err := queryPages(ctx, tx, false, `WITH RECURSIVE sub(id, d) AS (
+				SELECT ?, 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
+			SELECT `+pageCols+` FROM pages JOIN sub USING (id) ORDER BY sub.d, position`, id)
+		if err != nil {
+			return err
+		}
+		if len(pages) == 0 {
+			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
+		}
+		root := pages[0]
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + 1 WHERE `+siblingsWhere+` AND position > ?`,
+			root.ProjectID, nullID(root.ParentID), root.Placement, root.Position); err != nil {
+			return err
+		}
+		ids := map[int64]int64{}
+		for i, p := range pages {
+			old := p.ID
+			if i == 0 {
+				p.Position++
+				p.Title = truncate(p.Title+" (copy)", site.MaxTitleLen)
+				if p.SlugAuto {
+					p.Slug = site.Slugify(p.Title)
+				} else if p.Slug != "" {
+					p.Slug = truncate(p.Slug+"-copy", site.MaxSlugLen)
+				}
+			} else {
+				p.ParentID = ids[p.ParentID]
+			}
+			if err := insertPage(ctx, tx, &p); err != nil {
+				return err
+			}
+			ids[old] = p.ID
+		}
+		newID = ids[root.ID]
+		links, err := projectLinks(ctx, tx, root.ProjectID)
+		if err != nil {
+			return err
+		}
+		for _, l := range links {
+			from, okF := ids[l.FromID]
+			to, okT := ids[l.ToID]
+			if okF && okT {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
+					root.ProjectID, from, to, l.Label); err != nil {
+					return err
+				}
+			}
+		}
+		return touch(ctx, tx, root.ProjectID)
+	})
+	return newID, err
+}
+
+// InsertOutline creates the pages of a pasted outline as the last children
+// of parentID (0: main roots) and returns their IDs. Errors: ENotFound.
+func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error) {
+	var ids []int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := checkParent(ctx, tx, projectID, parentID); err != nil {
+			return err
+		}
+		start, err := siblingCount(ctx, tx, projectID, parentID, site.PlacementMain)
+		if err != nil {
+			return err
+		}
+		var add func(parent int64, list []*site.OutlineItem, first int) error
+		add = func(parent int64, list []*site.OutlineItem, first int) error {
+			for i, it := range list {
+				p := site.NewPage(it.Title)
+				p.ProjectID, p.ParentID, p.Position = projectID, parent, first+i
+				if err := insertPage(ctx, tx, &p); err != nil {
+					return err
+				}
+				ids = append(ids, p.ID)
+				if err := add(p.ID, it.Children, 0); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if err := add(parentID, items, start); err != nil {
+			return err
+		}
+		return touch(ctx, tx, projectID)
+	})
+	return ids, err
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.ToValidUTF8(s[:n], "")
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

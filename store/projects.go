@@ -1,0 +1,168 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"siteplan/site"
+)
+
+const projectCols = `p.id, p.team_id, p.name, p.base_url, p.trailing_slash, p.default_changefreq,
+	p.default_priority, p.lastmod, p.version, p.updated_at,
+	(SELECT count(*) FROM pages WHERE project_id = p.id)`
+
+func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
+	var p site.Project
+	var prio sql.NullFloat64
+	var updated string
+	err := row.Scan(&p.ID, &p.TeamID, &p.Name, &p.BaseURL, &p.TrailingSlash, &p.DefaultChangefreq,
+		&prio, &p.Lastmod, &p.Version, &updated, &p.PageCount)
+	if prio.Valid {
+		p.DefaultPriority = &prio.Float64
+	}
+	p.UpdatedAt, _ = time.Parse("2006-01-02T15:04:05.999Z", updated)
+	return p, err
+}
+
+// Projects lists a team's projects, most recently changed first.
+func (db *DB) Projects(ctx context.Context, teamID int64) ([]site.Project, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? ORDER BY p.updated_at DESC, p.id DESC`, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []site.Project
+	for rows.Next() {
+		p, err := scanProject(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// Project returns one project. Errors: ENotFound.
+func (db *DB) Project(ctx context.Context, id int64) (site.Project, error) {
+	p, err := scanProject(db.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, id))
+	if err != nil {
+		return p, notFound(err, "Project %d does not exist.", id)
+	}
+	return p, nil
+}
+
+func notFound(err error, format string, args ...any) error {
+	if err == sql.ErrNoRows {
+		return site.Errorf(site.ENotFound, format, args...)
+	}
+	return translate(err)
+}
+
+// CreateProject validates p, stores it with a home page and sets p.ID.
+// Errors: EInvalid.
+func (db *DB) CreateProject(ctx context.Context, p *site.Project) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := insertProject(ctx, tx, p); err != nil {
+			return err
+		}
+		home := site.NewPage("Home")
+		home.ProjectID, home.Slug, home.SlugAuto = p.ID, "", false
+		return insertPage(ctx, tx, &home)
+	})
+}
+
+func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod)
+	if err != nil {
+		return err
+	}
+	p.ID, err = res.LastInsertId()
+	p.Version = 1
+	return err
+}
+
+// UpdateProject validates and saves p's settings if p.Version is current,
+// then bumps the version. Errors: EInvalid, ENotFound, EConflict (stale).
+func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
+			default_priority = ?, lastmod = ?, version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+			WHERE id = ? AND version = ?`,
+			p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.ID, p.Version)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return staleOrMissing(ctx, tx, "projects", p.ID, "Someone else changed this project's settings; the form now shows their version.")
+		}
+		p.Version++
+		return nil
+	})
+}
+
+// RenameProject changes a project's name. Errors: EInvalid, ENotFound.
+func (db *DB) RenameProject(ctx context.Context, id int64, name string) error {
+	p, err := db.Project(ctx, id)
+	if err != nil {
+		return err
+	}
+	p.Name = name
+	if err := p.Validate(); err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, p.Name, id); err != nil {
+			return err
+		}
+		return touch(ctx, tx, id)
+	})
+}
+
+// DeleteProject deletes a project with its pages and links. Errors: ENotFound.
+func (db *DB) DeleteProject(ctx context.Context, id int64) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		// Links and pages first, in bulk, so the cascade does not walk the tree.
+		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE project_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = NULL WHERE project_id = ?`, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM pages WHERE project_id = ?`, id); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return site.Errorf(site.ENotFound, "Project %d does not exist.", id)
+		}
+		return nil
+	})
+}
+
+// touch bumps a project's version after any change to it or its pages.
+func touch(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE projects SET version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, projectID)
+	return err
+}
+
+func staleOrMissing(ctx context.Context, tx *sql.Tx, table string, id int64, msg string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM `+table+` WHERE id = ?`, id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return site.Errorf(site.ENotFound, "It was deleted in the meantime.")
+	}
+	return site.Errorf(site.EConflict, "%s", msg)
+}

@@ -1,0 +1,156 @@
+// Package store persists siteplan's domain in SQLite (modernc.org/sqlite,
+// pure Go). It takes and returns site types and turns SQL errors into site
+// error codes; nothing else in siteplan sees SQL.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+	"sort"
+	"strings"
+
+	"siteplan/site"
+
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// DB is the SQLite store: one writer connection (transactions take the
+// write lock at BEGIN) and a pool of readers.
+type DB struct {
+	w, r *sql.DB
+}
+
+// Open opens (creating if needed) the database file at path and applies
+// pending migrations.
+func Open(path string) (*DB, error) {
+	dsn := func(txlock string) string {
+		q := url.Values{}
+		for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+			q.Add("_pragma", p)
+		}
+		if txlock != "" {
+			q.Set("_txlock", txlock)
+		}
+		return "file:" + path + "?" + q.Encode()
+	}
+	w, err := sql.Open("sqlite", dsn("immediate"))
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	db := &DB{w: w}
+	if err := db.migrate(context.Background()); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("migrate %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", dsn(""))
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
+	db.r = r
+	return db, nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	return errors.Join(db.r.Close(), db.w.Close())
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var v int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(name, "migrations/"), "%d_", &v); err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", name)
+		}
+		var done int
+		if err := db.w.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil {
+			return err
+		}
+		if done > 0 {
+			continue
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		err = db.tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, v)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tx runs fn in one write transaction.
+func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return translate(err)
+	}
+	return translate(tx.Commit())
+}
+
+// translate maps SQL errors to site error codes.
+func translate(err error) error {
+	var se *sqlite.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, sql.ErrNoRows):
+		return site.Errorf(site.ENotFound, "Not found.")
+	case errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY):
+		return site.Errorf(site.EConflict, "That already exists.")
+	}
+	return err
+}
+
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+func nullFloat(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// DefaultTeam returns the team new projects belong to until accounts land.
+func (db *DB) DefaultTeam(ctx context.Context) (site.Team, error) {
+	var t site.Team
+	err := db.r.QueryRowContext(ctx, `SELECT id, name FROM teams ORDER BY id LIMIT 1`).Scan(&t.ID, &t.Name)
+	return t, translate(err)
+}

@@ -1,0 +1,354 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+func openTest(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// newProject creates a project whose tree is given as an outline.
+func newProject(t *testing.T, db *DB, outline string) (*site.Project, map[string]int64) {
+	t.Helper()
+	ctx := context.Background()
+	p := &site.Project{TeamID: 1, Name: "Test", BaseURL: "https://example.com/"}
+	if err := db.CreateProject(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	items, err := site.ParseOutline(outline)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.InsertOutline(ctx, p.ID, 0, items); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := db.Tree(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	tr.Walk(func(pg *site.Page, _ int) bool { ids[pg.Title] = pg.ID; return true })
+	return p, ids
+}
+
+// shape renders the tree as "A(B C) D" and checks that positions are dense.
+func shape(t *testing.T, db *DB, projectID int64) string {
+	t.Helper()
+	tr, err := db.Tree(context.Background(), projectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var render func(id int64) string
+	render = func(id int64) string {
+		var parts []string
+		pos := map[string]int{}
+		for _, p := range tr.Children(id) {
+			if p.Position != pos[p.Placement] {
+				t.Errorf("page %q has position %d, want %d (dense)", p.Title, p.Position, pos[p.Placement])
+			}
+			pos[p.Placement]++
+			s := p.Title
+			if p.Placement != site.PlacementMain {
+				s = p.Placement + ":" + s
+			}
+			if kids := render(p.ID); kids != "" {
+				s += "(" + kids + ")"
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, " ")
+	}
+	return render(0)
+}
+
+func TestMovePage(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		page      string
+		parent    string // "" for a root
+		placement string
+		position  int
+		want      string
+	}{
+		{"down among siblings", "A", "", "", 2, "Home B(B1) A(A1 A2) C"},
+		{"up among siblings", "C", "", "", 1, "Home C A(A1 A2) B(B1)"},
+		{"under another page", "C", "A", "", 0, "Home A(C A1 A2) B(B1)"},
+		{"to the end with -1", "A1", "B", "", -1, "Home A(A2) B(B1 A1) C"},
+		{"position past the end clamps", "B1", "A", "", 99, "Home A(A1 A2 B1) B C"},
+		{"out to the root", "A2", "", "", 1, "Home A2 A(A1) B(B1) C"},
+		{"into the footer", "C", "", "footer", 0, "Home A(A1 A2) B(B1) footer:C"},
+		{"child to the first place", "A2", "A", "", 0, "Home A(A2 A1) B(B1) C"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := openTest(t)
+			p, ids := newProject(t, db, "A\n  A1\n  A2\nB\n  B1\nC")
+			if err := db.MovePage(ctx, ids[tt.page], ids[tt.parent], tt.placement, tt.position); err != nil {
+				t.Fatal(err)
+			}
+			if got := shape(t, db, p.ID); got != tt.want {
+				t.Errorf("after move: %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMoveRefusesCycles(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	p, ids := newProject(t, db, "A\n  A1\n    A11\nB")
+	for _, target := range []string{"A", "A1", "A11"} {
+		err := db.MovePage(ctx, ids["A"], ids[target], "", 0)
+		if site.ErrorCode(err) != site.EInvalid {
+			t.Errorf("move A under %s: err = %v, want invalid", target, err)
+		}
+	}
+	if got, want := shape(t, db, p.ID), "Home A(A1(A11)) B"; got != want {
+		t.Errorf("tree changed by a refused move: %s, want %s", got, want)
+	}
+	q, _ := newProject(t, db, "X")
+	if err := db.MovePage(ctx, ids["B"], q.ID+1000, "", 0); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("move under a missing page: err = %v, want not_found", err)
+	}
+}
+
+func TestMoveAcrossProjectsRefused(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	_, a := newProject(t, db, "A")
+	_, b := newProject(t, db, "B")
+	if err := db.MovePage(ctx, a["A"], b["B"], "", 0); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("move under another project's page: err = %v, want not_found", err)
+	}
+}
+
+func TestDeleteCascades(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	p, ids := newProject(t, db, "A\n  A1\n    A11\nB\nC")
+	for _, l := range [][2]string{{"B", "A11"}, {"A1", "C"}, {"B", "C"}} {
+		if err := db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids[l[0]], ToID: ids[l[1]]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := db.DeletePage(ctx, ids["A"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 3 {
+		t.Errorf("DeletePage removed %d pages, want 3", n)
+	}
+	if got, want := shape(t, db, p.ID), "Home B C"; got != want {
+		t.Errorf("after delete: %s, want %s", got, want)
+	}
+	links, err := db.Links(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 1 || links[0].FromTitle != "B" || links[0].ToTitle != "C" {
+		t.Errorf("links after delete = %+v, want only B->C", links)
+	}
+	if _, err := db.DeletePage(ctx, ids["A"]); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("second delete: err = %v, want not_found", err)
+	}
+}
+
+func TestDuplicatePage(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	p, ids := newProject(t, db, "A\n  A1\n  A2\nB")
+	if err := db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["A1"], ToID: ids["A2"], Label: "next"}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.DuplicatePage(ctx, ids["A"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := shape(t, db, p.ID), "Home A(A1 A2) A (copy)(A1 A2) B"; got != want {
+		t.Errorf("after duplicate: %s, want %s", got, want)
+	}
+	cp, _ := db.Page(ctx, id)
+	if cp.Slug != "a-copy" {
+		t.Errorf("copy slug = %q, want a-copy", cp.Slug)
+	}
+	links, _ := db.Links(ctx, p.ID)
+	if len(links) != 2 {
+		t.Fatalf("links = %d, want the original and its copy", len(links))
+	}
+	if links[1].FromID == ids["A1"] || links[1].Label != "next" {
+		t.Errorf("copied link = %+v, want a link between the copies", links[1])
+	}
+}
+
+func TestUpdatePageStale(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	_, ids := newProject(t, db, "About")
+	tab1, _ := db.Page(ctx, ids["About"])
+	tab2 := tab1
+	tab1.Title = "About us"
+	if err := db.UpdatePage(ctx, &tab1); err != nil {
+		t.Fatal(err)
+	}
+	if tab1.Slug != "about-us" {
+		t.Errorf("derived slug after rename = %q, want about-us", tab1.Slug)
+	}
+	tab2.Notes = "from the other tab"
+	if err := db.UpdatePage(ctx, &tab2); site.ErrorCode(err) != site.EConflict {
+		t.Fatalf("stale update: err = %v, want conflict", err)
+	}
+	got, _ := db.Page(ctx, ids["About"])
+	if got.Title != "About us" || got.Notes != "" {
+		t.Errorf("stale update changed the page: %+v", got)
+	}
+	bad := got
+	bad.Title = ""
+	if err := db.UpdatePage(ctx, &bad); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("empty title: err = %v, want invalid", err)
+	}
+}
+
+func TestCreatePagePositions(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	p, ids := newProject(t, db, "A\nB")
+	np := site.NewPage("Between")
+	np.ProjectID, np.Position = p.ID, 2
+	if err := db.CreatePage(ctx, &np); err != nil {
+		t.Fatal(err)
+	}
+	child := site.NewPage("Child")
+	child.ProjectID, child.ParentID, child.Position, child.Placement = p.ID, ids["B"], -1, "footer"
+	if err := db.CreatePage(ctx, &child); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := shape(t, db, p.ID), "Home A Between B(Child)"; got != want {
+		t.Errorf("after inserts: %s, want %s", got, want)
+	}
+}
+
+func TestPagesToDepth(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	p, ids := newProject(t, db, "A\n  A1\n    A11\nB")
+	pages, err := db.PagesToDepth(ctx, p.ID, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, pg := range pages {
+		got[pg.Title] = pg.ChildCount
+	}
+	want := map[string]int{"Home": 0, "A": 1, "A1": 1, "B": 0}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("PagesToDepth(2) = %v, want %v", got, want)
+	}
+	if n, _ := db.DescendantCount(ctx, ids["A"]); n != 2 {
+		t.Errorf("DescendantCount(A) = %d, want 2", n)
+	}
+}
+
+func TestImportRefusesBadDocumentAsAWhole(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	bad := `{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},
+		"pages":[{"title":"Home","children":[{"title":"Ok"},{"title":"Bad","priority":1.5}]}]}`
+	d := &site.Document{}
+	if err := json.Unmarshal([]byte(bad), d); err != nil {
+		t.Fatal(err)
+	}
+	_, err := db.ImportDocument(ctx, 1, d)
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), `"Bad"`) || !strings.Contains(err.Error(), "priority") {
+		t.Fatalf("err = %v, want invalid naming page \"Bad\" and priority", err)
+	}
+	projects, _ := db.Projects(ctx, 1)
+	if len(projects) != 0 {
+		t.Errorf("a refused import left %d projects", len(projects))
+	}
+}
+
+// TestDocumentRoundTrip imports a document, dumps it, imports the dump and
+// dumps again: both dumps and the original must describe the same plan.
+func TestDocumentRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	f, err := os.Open("testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	orig, err := site.ParseDocument(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.ImportDocument(ctx, 1, orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump1, err := db.Document(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := dump1.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	again, err := site.ParseDocument(&buf)
+	if err != nil {
+		t.Fatalf("dump does not parse: %v", err)
+	}
+	id2, err := db.ImportDocument(ctx, 1, again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump2, _ := db.Document(ctx, id2)
+	want := canonical(orig)
+	for i, d := range []*site.Document{dump1, dump2} {
+		if got := canonical(d); got != want {
+			t.Errorf("dump %d differs from the imported document:\n got %s\nwant %s", i+1, got, want)
+		}
+	}
+}
+
+// canonical renders a document with defaults filled and keys replaced by
+// titles, so equivalent documents compare equal.
+func canonical(d *site.Document) string {
+	titles := map[string]string{}
+	var walk func([]*site.DocPage, bool) []map[string]any
+	walk = func(list []*site.DocPage, root bool) []map[string]any {
+		var out []map[string]any
+		for _, dp := range list {
+			titles[dp.Key] = dp.Title
+			p := dp.ToPage()
+			if !root {
+				p.Placement = ""
+			}
+			out = append(out, map[string]any{"page": p, "children": walk(dp.Children, false)})
+		}
+		return out
+	}
+	pages := walk(d.Pages, true)
+	var links []string
+	for _, l := range d.Links {
+		links = append(links, titles[l.From]+"->"+titles[l.To]+":"+l.Label)
+	}
+	b, _ := json.Marshal(map[string]any{"project": d.Project.ToProject(), "pages": pages, "links": links})
+	return string(b)
+}
