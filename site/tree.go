@@ -35,10 +35,20 @@ func NewTree(p Project, pages []Page) *Tree {
 			return kids[i].Position < kids[j].Position
 		})
 	}
+	// A partial tree keeps the child counts its query gave.
 	for id, pg := range t.byID {
-		pg.ChildCount = len(t.children[id])
+		pg.ChildCount = max(pg.ChildCount, len(t.children[id]))
 	}
 	return t
+}
+
+// Pages returns a copy of every page, in no particular order.
+func (t *Tree) Pages() []Page {
+	out := make([]Page, 0, len(t.byID))
+	for _, p := range t.byID {
+		out = append(out, *p)
+	}
+	return out
 }
 
 // Len returns the number of pages.

@@ -1,0 +1,43 @@
+# siteplan: `make run` starts the editor, `make test` runs every test.
+SHELL := /bin/bash
+GO ?= go
+DB ?= siteplan.db
+ADDR ?= 127.0.0.1:8080
+VENDOR := static/vendor/htmx.min.js static/vendor/Sortable.min.js
+
+.PHONY: run build static test test-go test-browser generate check-generated bench clean
+
+run: build
+	./siteplan serve --addr $(ADDR) --db $(DB)
+
+build: static
+	$(GO) build -o siteplan .
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+static: $(VENDOR)
+
+static/vendor/htmx.min.js: node_modules/.package-lock.json
+	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+static/vendor/Sortable.min.js: node_modules/.package-lock.json
+	cp node_modules/sortablejs/Sortable.min.js $@
+
+generate:
+	$(GO) tool templ generate
+
+# The committed *_templ.go must match the .templ sources.
+check-generated: generate
+	git diff --exit-code -- '*_templ.go'
+
+test: static check-generated
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+bench: static
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=20x ./...
+
+clean:
+	rm -rf siteplan node_modules $(VENDOR)

@@ -1,0 +1,91 @@
+// Package views holds siteplan's templ components. It imports only site:
+// handlers pass plain values in props structs.
+package views
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"siteplan/site"
+)
+
+const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,` +
+	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},` +
+	`{"code":"409","swap":true,"error":false},{"code":"422","swap":true,"error":false},{"code":"[45]..","swap":true,"error":true}]}`
+
+func csrfHeaders(token string) string {
+	b, _ := json.Marshal(map[string]string{"X-CSRF-Token": token})
+	return string(b)
+}
+
+func itoa[T int | int64](n T) string { return strconv.FormatInt(int64(n), 10) }
+
+func projectURL(id int64, parts ...string) string {
+	s := "/projects/" + itoa(id)
+	for _, p := range parts {
+		s += "/" + p
+	}
+	return s
+}
+
+func pageURL(p *site.Page, parts ...string) string {
+	return projectURL(p.ProjectID, append([]string{"pages", itoa(p.ID)}, parts...)...)
+}
+
+func hxVals(kv ...any) string {
+	m := map[string]any{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[fmt.Sprint(kv[i])] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func priorityValue(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return site.FormatPriority(*p)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
+
+func label(s string) string {
+	switch s {
+	case "in_progress":
+		return "in progress"
+	case "":
+		return "—"
+	}
+	return s
+}
+
+func boolStr(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+func boolNum(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+func placementTitle(p string) string {
+	switch p {
+	case site.PlacementUtility:
+		return "Utility"
+	case site.PlacementFooter:
+		return "Footer"
+	}
+	return "Main"
+}

@@ -1,0 +1,478 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// page loads the :pid page and checks it belongs to the :id project.
+// Errors: ENotFound.
+func (s *Server) page(c echo.Context) (site.Project, site.Page, error) {
+	p, err := s.project(c)
+	if err != nil {
+		return p, site.Page{}, err
+	}
+	pid, err := idParam(c, "pid")
+	if err != nil {
+		return p, site.Page{}, err
+	}
+	pg, err := s.store.Page(c.Request().Context(), pid)
+	if err == nil && pg.ProjectID != p.ID {
+		err = site.Errorf(site.ENotFound, "Page %d does not exist.", pid)
+	}
+	return p, pg, err
+}
+
+// largeTree is the page count above which the editor opens collapsed
+// below level 2.
+const largeTree = 300
+
+func outlineLevel(c echo.Context, p site.Project) int {
+	if n, err := strconv.Atoi(c.QueryParam("level")); err == nil && n > 0 {
+		return min(n, 99)
+	}
+	if p.PageCount > largeTree {
+		return 2
+	}
+	return 99
+}
+
+func (s *Server) editor(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	return s.renderEditor(c, p, nil)
+}
+
+// renderEditor renders the editor page; with a selected page, the outline
+// also opens the branches down to it.
+func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Page) error {
+	ctx := c.Request().Context()
+	level := outlineLevel(c, p)
+	pages, err := s.store.PagesToDepth(ctx, p.ID, level)
+	if err != nil {
+		return err
+	}
+	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p}
+	if selected != nil {
+		anc, err := s.store.Ancestors(ctx, selected.ID)
+		if err != nil {
+			return err
+		}
+		for _, a := range append(anc, *selected) {
+			kids, err := s.store.Children(ctx, p.ID, a.ID)
+			if err != nil {
+				return err
+			}
+			pages = append(pages, kids...)
+		}
+		pages = dedupe(pages)
+		d, err := s.details(c, p, *selected)
+		if err != nil {
+			return err
+		}
+		props.Details = &d
+	}
+	props.Outline = views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level}
+	return render(c, http.StatusOK, views.Editor(props))
+}
+
+func dedupe(pages []site.Page) []site.Page {
+	seen := make(map[int64]bool, len(pages))
+	out := pages[:0]
+	for _, pg := range pages {
+		if !seen[pg.ID] {
+			seen[pg.ID] = true
+			out = append(out, pg)
+		}
+	}
+	return out
+}
+
+// details gathers the details panel of a page: its URL (from its
+// ancestors only) and its links.
+func (s *Server) details(c echo.Context, p site.Project, pg site.Page) (views.DetailsProps, error) {
+	ctx := c.Request().Context()
+	anc, err := s.store.Ancestors(ctx, pg.ID)
+	if err != nil {
+		return views.DetailsProps{}, err
+	}
+	t := site.NewTree(p, append(anc, pg))
+	out, in, err := s.store.PageLinks(ctx, pg.ID)
+	if err != nil {
+		return views.DetailsProps{}, err
+	}
+	return views.DetailsProps{
+		Page: pg, IsRoot: pg.ParentID == 0, URL: t.URL(pg.ID), Location: t.Location(pg.ID),
+		Form:  views.PageForm{Priority: priorityText(pg.Priority)},
+		Links: views.LinksProps{Page: pg, Out: out, In: in},
+	}, nil
+}
+
+func (s *Server) pageDetails(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	if !isHTMX(c) {
+		return s.renderEditor(c, p, &pg)
+	}
+	d, err := s.details(c, p, pg)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Details(d))
+}
+
+func (s *Server) outline(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	level := outlineLevel(c, p)
+	pages, err := s.store.PagesToDepth(c.Request().Context(), p.ID, level)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Outline(views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level}))
+}
+
+func (s *Server) children(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	kids, err := s.store.Children(c.Request().Context(), p.ID, pg.ID)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.NodeList(site.NewTree(p, kids), pg.ID))
+}
+
+// formID reads an optional numeric form value; absent or bad is 0.
+func formID(c echo.Context, name string) int64 {
+	n, _ := strconv.ParseInt(c.FormValue(name), 10, 64)
+	return n
+}
+
+func (s *Server) createPage(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	pg := site.NewPage("New page")
+	pg.ProjectID, pg.ParentID, pg.Position = p.ID, formID(c, "parent"), -1
+	if v := c.FormValue("placement"); v != "" {
+		pg.Placement = v
+	}
+	if after := formID(c, "after"); after != 0 {
+		sib, err := s.store.Page(ctx, after)
+		if err != nil || sib.ProjectID != p.ID {
+			return site.Errorf(site.ENotFound, "The page to add after no longer exists.")
+		}
+		pg.ParentID, pg.Placement, pg.Position = sib.ParentID, sib.Placement, sib.Position+1
+	}
+	if err := s.store.CreatePage(ctx, &pg); err != nil {
+		return err
+	}
+	// Adding under a collapsed branch whose children are not on the page:
+	// send the whole list so the branch opens complete.
+	if pg.ParentID != 0 && c.FormValue("loaded") == "0" {
+		kids, err := s.store.Children(ctx, p.ID, pg.ParentID)
+		if err != nil {
+			return err
+		}
+		c.Response().Header().Set("HX-Retarget", "#children-"+strconv.FormatInt(pg.ParentID, 10))
+		c.Response().Header().Set("HX-Reswap", "innerHTML")
+		return render(c, http.StatusCreated, views.NodeList(site.NewTree(p, kids), pg.ParentID))
+	}
+	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{pg}), &pg, true))
+}
+
+// readPageForm copies the details form onto pg, keeping the raw priority
+// text; it returns the messages of fields that do not parse.
+func readPageForm(c echo.Context, pg *site.Page) (views.PageForm, site.FieldErrors) {
+	f := views.PageForm{Priority: c.FormValue("priority")}
+	errs := site.FieldErrors{}
+	pg.Version, _ = strconv.ParseInt(c.FormValue("version"), 10, 64)
+	pg.Title = c.FormValue("title")
+	pg.SlugAuto = c.FormValue("slug_auto") == "1"
+	pg.Slug = strings.TrimSpace(c.FormValue("slug"))
+	pg.Path = strings.TrimSpace(c.FormValue("path"))
+	pg.Kind = c.FormValue("kind")
+	if pg.ParentID == 0 {
+		pg.Placement = c.FormValue("placement")
+	}
+	pg.Status = c.FormValue("status")
+	pg.Type = strings.TrimSpace(c.FormValue("type"))
+	pg.Assignee = strings.TrimSpace(c.FormValue("assignee"))
+	pg.Notes = c.FormValue("notes")
+	pg.Changefreq = c.FormValue("changefreq")
+	pg.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))
+	pg.InSitemap = c.FormValue("in_sitemap") == "1"
+	pg.InHTMLSitemap = c.FormValue("in_html_sitemap") == "1"
+	var msg string
+	if pg.Priority, msg = site.ParsePriority(f.Priority); msg != "" {
+		errs.Add("priority", msg)
+	}
+	if pg.SlugAuto {
+		pg.Slug = site.Slugify(pg.Title)
+	}
+	return f, errs
+}
+
+func (s *Server) savePage(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	form, errs := readPageForm(c, &pg)
+	if err := pg.Validate(); err != nil {
+		for k, v := range site.ErrorFields(err) {
+			errs.Add(k, v)
+		}
+	}
+	if len(errs) == 0 {
+		if owner, err := s.urlOwner(c, p, pg); err != nil {
+			return err
+		} else if owner != nil {
+			errs.Add("slug", "“"+owner.Title+"” already has this URL; change the slug or the path override.")
+		}
+	}
+	err = errs.Err()
+	if err == nil {
+		err = s.store.UpdatePage(ctx, &pg)
+	}
+	d, derr := s.details(c, p, pg)
+	if derr != nil {
+		return derr
+	}
+	d.Form = form
+	switch site.ErrorCode(err) {
+	case "":
+		d.Saved, d.Message, d.Form = true, "Saved.", views.PageForm{Priority: priorityText(pg.Priority)}
+		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
+	case site.EInvalid:
+		d.Errors, d.Message = site.ErrorFields(err), site.ErrorMessage(err)
+		return render(c, http.StatusUnprocessableEntity, views.DetailsForm(d))
+	case site.EConflict:
+		fresh, ferr := s.store.Page(ctx, pg.ID)
+		if ferr != nil {
+			return ferr
+		}
+		if d, derr = s.details(c, p, fresh); derr != nil {
+			return derr
+		}
+		d.Message, d.Conflict = site.ErrorMessage(err), true
+		return render(c, http.StatusConflict, views.DetailsForm(d), views.TitleOOB(&fresh))
+	}
+	return err
+}
+
+// urlOwner returns another page that already has the URL pg would get.
+func (s *Server) urlOwner(c echo.Context, p site.Project, pg site.Page) (*site.Page, error) {
+	if !pg.HasURL() {
+		return nil, nil
+	}
+	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	if err != nil {
+		return nil, err
+	}
+	pages := t.Pages()
+	for i := range pages {
+		if pages[i].ID == pg.ID {
+			pg.ParentID, pg.Position = pages[i].ParentID, pages[i].Position
+			pages[i] = pg
+		}
+	}
+	return site.NewTree(t.Project, pages).URLOwner(pg.ID), nil
+}
+
+func (s *Server) renameForm(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.RenameForm(&pg, ""))
+}
+
+func (s *Server) title(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Title(&pg))
+}
+
+func (s *Server) rename(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	version, _ := strconv.ParseInt(c.FormValue("version"), 10, 64)
+	renamed, err := s.store.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
+	switch site.ErrorCode(err) {
+	case "":
+		trigger(c, "page-changed", renamed.ID)
+		return render(c, http.StatusOK, views.Title(&renamed))
+	case site.EInvalid:
+		renamed.Title = c.FormValue("title")
+		return render(c, http.StatusUnprocessableEntity, views.RenameForm(&renamed, site.ErrorFields(err)["title"]))
+	case site.EConflict:
+		fresh, ferr := s.store.Page(c.Request().Context(), pg.ID)
+		if ferr != nil {
+			return ferr
+		}
+		return render(c, http.StatusConflict, views.RenameForm(&fresh, "Someone else renamed this page to “"+fresh.Title+"”; edit that or press Escape."))
+	}
+	return err
+}
+
+// trigger sets an HX-Trigger event naming a page, so the client can
+// refresh whatever shows it.
+func trigger(c echo.Context, event string, id int64) {
+	b, _ := json.Marshal(map[string]any{event: map[string]int64{"id": id}})
+	c.Response().Header().Set("HX-Trigger", string(b))
+}
+
+func (s *Server) movePage(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	pos, err := strconv.Atoi(c.FormValue("position"))
+	if err != nil {
+		return site.Errorf(site.EInvalid, "Position must be a number.")
+	}
+	if err := s.store.MovePage(c.Request().Context(), pg.ID, formID(c, "parent"), c.FormValue("placement"), pos); err != nil {
+		return err
+	}
+	trigger(c, "page-moved", pg.ID)
+	return c.NoContent(http.StatusNoContent)
+}
+
+func (s *Server) confirmDeletePage(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	n, err := s.store.DescendantCount(c.Request().Context(), pg.ID)
+	if err != nil {
+		return err
+	}
+	msg := "Delete “" + pg.Title + "”"
+	if n > 0 {
+		msg += " and the " + strconv.Itoa(n) + " pages below it"
+		if n == 1 {
+			msg = "Delete “" + pg.Title + "” and the 1 page below it"
+		}
+	}
+	msg += "? Their cross-links are removed too."
+	action := "/projects/" + strconv.FormatInt(p.ID, 10) + "/pages/" + strconv.FormatInt(pg.ID, 10)
+	return render(c, http.StatusOK, views.ConfirmDialog("Delete page", msg, action, "delete", "Delete "+strconv.Itoa(n+1)+" pages"))
+}
+
+func (s *Server) deletePage(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	n, err := s.store.DeletePage(c.Request().Context(), pg.ID)
+	if err != nil {
+		return err
+	}
+	trigger(c, "page-deleted", pg.ID)
+	msg := "Deleted “" + pg.Title + "”"
+	if n > 1 {
+		msg += " and " + strconv.Itoa(n-1) + " pages below it"
+	}
+	return render(c, http.StatusOK, views.NodeDeleted(pg.ID), views.FlashOOB(msg+"."))
+}
+
+func (s *Server) duplicatePage(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	id, err := s.store.DuplicatePage(ctx, pg.ID)
+	if err != nil {
+		return err
+	}
+	cp, err := s.store.Page(ctx, id)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{cp}), &cp, false))
+}
+
+func (s *Server) pasteForm(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	var parent site.Page
+	if c.Param("pid") != "" {
+		if _, parent, err = s.page(c); err != nil {
+			return err
+		}
+	}
+	return render(c, http.StatusOK, views.PasteDialog(p.ID, parent.ID, parent.Title, "", ""))
+}
+
+func (s *Server) paste(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	parentID := formID(c, "parent")
+	var parent site.Page
+	if parentID != 0 {
+		if parent, err = s.store.Page(ctx, parentID); err != nil || parent.ProjectID != p.ID {
+			return site.Errorf(site.ENotFound, "The page to paste under no longer exists.")
+		}
+	}
+	text := c.FormValue("outline")
+	items, err := site.ParseOutline(text)
+	if err != nil {
+		if site.ErrorCode(err) == site.EInvalid {
+			return render(c, http.StatusUnprocessableEntity, views.PasteDialog(p.ID, parentID, parent.Title, text, site.ErrorMessage(err)))
+		}
+		return err
+	}
+	ids, err := s.store.InsertOutline(ctx, p.ID, parentID, items)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Tree(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	// Show the parent's children with the pasted branches open.
+	shown := map[int64]bool{}
+	for _, c := range t.Children(parentID) {
+		shown[c.ID] = true
+	}
+	for _, id := range ids {
+		shown[id] = true
+	}
+	var pages []site.Page
+	for _, pg := range t.Pages() {
+		if shown[pg.ID] {
+			pages = append(pages, pg)
+		}
+	}
+	return render(c, http.StatusOK, views.ChildrenOOB(site.NewTree(p, pages), parentID, site.PlacementMain),
+		views.FlashOOB("Added "+strconv.Itoa(len(ids))+" pages."))
+}

@@ -1,0 +1,245 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// idParam parses a numeric path parameter. Errors: ENotFound.
+func idParam(c echo.Context, name string) (int64, error) {
+	id, err := strconv.ParseInt(c.Param(name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, site.Errorf(site.ENotFound, "No such %s.", strings.TrimSuffix(name, "id"))
+	}
+	return id, nil
+}
+
+// project loads the :id project and checks it belongs to the team.
+// Errors: ENotFound.
+func (s *Server) project(c echo.Context) (site.Project, error) {
+	id, err := idParam(c, "id")
+	if err != nil {
+		return site.Project{}, site.Errorf(site.ENotFound, "No such project.")
+	}
+	ctx := c.Request().Context()
+	team, err := s.store.DefaultTeam(ctx)
+	if err != nil {
+		return site.Project{}, err
+	}
+	p, err := s.store.Project(ctx, id)
+	if err != nil {
+		return p, err
+	}
+	if p.TeamID != team.ID {
+		return site.Project{}, site.Errorf(site.ENotFound, "Project %d does not exist.", id)
+	}
+	return p, nil
+}
+
+func (s *Server) listProjects(c echo.Context) error {
+	return s.renderProjects(c, http.StatusOK, views.ProjectForm{}, views.ImportForm{})
+}
+
+func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm, imp views.ImportForm) error {
+	ctx := c.Request().Context()
+	team, err := s.store.DefaultTeam(ctx)
+	if err != nil {
+		return err
+	}
+	list, err := s.store.Projects(ctx, team.ID)
+	if err != nil {
+		return err
+	}
+	return render(c, status, views.Projects(views.ProjectsProps{Layout: s.layout(c, "Projects"), Projects: list, Form: f, Import: imp}))
+}
+
+func (s *Server) createProject(c echo.Context) error {
+	ctx := c.Request().Context()
+	team, err := s.store.DefaultTeam(ctx)
+	if err != nil {
+		return err
+	}
+	p := site.Project{TeamID: team.ID, Name: c.FormValue("name"), BaseURL: c.FormValue("base_url")}
+	if err := s.store.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
+		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Errors: site.ErrorFields(err)}
+		if isHTMX(c) {
+			return render(c, http.StatusUnprocessableEntity, views.CreateProjectForm(f))
+		}
+		return s.renderProjects(c, http.StatusUnprocessableEntity, f, views.ImportForm{})
+	} else if err != nil {
+		return err
+	}
+	return redirect(c, "/projects/"+strconv.FormatInt(p.ID, 10))
+}
+
+// redirect sends htmx to url with HX-Redirect and others with a 303.
+func redirect(c echo.Context, url string) error {
+	if isHTMX(c) {
+		c.Response().Header().Set("HX-Redirect", url)
+		return c.NoContent(http.StatusOK)
+	}
+	return c.Redirect(http.StatusSeeOther, url)
+}
+
+func (s *Server) importProject(c echo.Context) error {
+	ctx := c.Request().Context()
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return s.importFailed(c, site.Errorf(site.EInvalid, "Choose a .json file to import."))
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	doc, err := site.ParseDocument(f)
+	if err != nil {
+		return s.importFailed(c, err)
+	}
+	team, err := s.store.DefaultTeam(ctx)
+	if err != nil {
+		return err
+	}
+	id, err := s.store.ImportDocument(ctx, team.ID, doc)
+	if err != nil {
+		return s.importFailed(c, err)
+	}
+	return redirect(c, "/projects/"+strconv.FormatInt(id, 10))
+}
+
+func (s *Server) importFailed(c echo.Context, err error) error {
+	if site.ErrorCode(err) != site.EInvalid {
+		return err
+	}
+	f := views.ImportForm{Error: site.ErrorMessage(err)}
+	if isHTMX(c) {
+		return render(c, http.StatusUnprocessableEntity, views.ImportProjectForm(f))
+	}
+	return s.renderProjects(c, http.StatusUnprocessableEntity, views.ProjectForm{}, f)
+}
+
+func (s *Server) renameProjectForm(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ProjectRenameForm(p, ""))
+}
+
+func (s *Server) renameProject(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	if err := s.store.RenameProject(ctx, p.ID, c.FormValue("name")); site.ErrorCode(err) == site.EInvalid {
+		p.Name = c.FormValue("name")
+		return render(c, http.StatusUnprocessableEntity, views.ProjectRenameForm(p, site.ErrorFields(err)["name"]))
+	} else if err != nil {
+		return err
+	}
+	if p, err = s.store.Project(ctx, p.ID); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ProjectRow(p))
+}
+
+func (s *Server) confirmDeleteProject(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	msg := "Delete “" + p.Name + "” with its " + strconv.Itoa(p.PageCount) + " pages and their links? This cannot be undone; download the JSON first to keep a copy."
+	return render(c, http.StatusOK, views.ConfirmDialog("Delete project", msg, "/projects/"+strconv.FormatInt(p.ID, 10), "delete", "Delete project"))
+}
+
+func (s *Server) deleteProject(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteProject(c.Request().Context(), p.ID); err != nil {
+		return err
+	}
+	return redirect(c, "/")
+}
+
+func (s *Server) settings(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Settings(views.SettingsProps{Layout: s.layout(c, p.Name+" settings"), Project: p, Priority: priorityText(p.DefaultPriority)}))
+}
+
+func (s *Server) saveSettings(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	props := views.SettingsProps{Layout: s.layout(c, p.Name+" settings")}
+	p.Name = c.FormValue("name")
+	p.BaseURL = c.FormValue("base_url")
+	p.TrailingSlash = c.FormValue("trailing_slash") == "1"
+	p.DefaultChangefreq = c.FormValue("default_changefreq")
+	p.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))
+	p.Version, _ = strconv.ParseInt(c.FormValue("version"), 10, 64)
+	props.Priority = c.FormValue("default_priority")
+	fields := site.FieldErrors{}
+	var msg string
+	if p.DefaultPriority, msg = site.ParsePriority(props.Priority); msg != "" {
+		fields.Add("default_priority", msg)
+	}
+	err = fields.Err()
+	if err == nil {
+		err = s.store.UpdateProject(c.Request().Context(), &p)
+	}
+	switch site.ErrorCode(err) {
+	case "":
+		props.Project, props.Saved, props.Priority = p, true, priorityText(p.DefaultPriority)
+		return render(c, http.StatusOK, views.SettingsForm(props))
+	case site.EInvalid:
+		props.Project, props.Errors = p, site.ErrorFields(err)
+		return render(c, http.StatusUnprocessableEntity, views.SettingsForm(props))
+	case site.EConflict:
+		fresh, ferr := s.store.Project(c.Request().Context(), p.ID)
+		if ferr != nil {
+			return ferr
+		}
+		props.Project, props.Message, props.Priority = fresh, site.ErrorMessage(err), priorityText(fresh.DefaultPriority)
+		return render(c, http.StatusConflict, views.SettingsForm(props))
+	}
+	return err
+}
+
+func priorityText(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return site.FormatPriority(*p)
+}
+
+func (s *Server) downloadDocument(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	doc, err := s.store.Document(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	name := site.Slugify(p.Name)
+	if name == "" {
+		name = "project"
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`.siteplan.json"`)
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSONCharsetUTF8)
+	c.Response().WriteHeader(http.StatusOK)
+	return doc.Encode(c.Response())
+}
