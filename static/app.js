@@ -107,9 +107,11 @@
     for (const ul of lists) {
       if (ul.sortable) continue;
       ul.sortable = Sortable.create(ul, {
-        group: "tree", handle: ".handle", animation: 120, fallbackOnBody: true,
-        swapThreshold: 0.65, emptyInsertThreshold: 8,
+        group: "tree", handle: ".handle", animation: 120, forceFallback: true, fallbackOnBody: true,
+        swapThreshold: 0.65, emptyInsertThreshold: 10,
+        onStart: () => document.body.classList.add("dragging"),
         onEnd: (evt) => {
+          document.body.classList.remove("dragging");
           if (evt.from === evt.to && evt.oldIndex === evt.newIndex) return;
           const li = evt.to.closest("li.node");
           if (li) { ensureToggle(li); setExpanded(li, true); }

@@ -92,6 +92,9 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		CookieHTTPOnly: true,
 		CookieSameSite: http.SameSiteStrictMode,
 		Skipper:        func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+		ErrorHandler: func(error, echo.Context) error {
+			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
+		},
 	}))
 	e.StaticFS("/static", static)
 	s.routes()
@@ -165,9 +168,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.As(err, &he) {
 		msg := http.StatusText(he.Code) + "."
 		if he.Code == http.StatusRequestEntityTooLarge {
-			msg = "The upload is too large."
-		} else if he.Code == http.StatusForbidden || he.Code == http.StatusBadRequest && strings.Contains(he.Error(), "csrf") {
-			msg = "Your session's security token is missing or stale: reload the page and try again."
+			msg = "The request is too large (forms up to 1 MB, imports up to 64 MB)."
 		}
 		code, ok := codeOf[he.Code]
 		if !ok {

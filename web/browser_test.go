@@ -1,0 +1,260 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"siteplan/site"
+	"siteplan/static"
+	"siteplan/store"
+)
+
+const chromiumPath = "/usr/bin/chromium"
+
+// browser starts the real app on a test server and a headless Chromium.
+// Without Chromium the test skips, except in CI where it fails.
+func browser(t *testing.T) (context.Context, string, *store.DB) {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but %s is missing: install Debian's chromium package", chromiumPath)
+		}
+		t.Skipf("browser tests skipped: %s not found (apt-get install chromium)", chromiumPath)
+	}
+	if _, err := static.FS.Open("vendor/htmx.min.js"); err != nil {
+		t.Fatalf("static/vendor is empty: run make static (npm ci) before the browser tests")
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "browser.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ts := httptest.NewServer(New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil))).Echo)
+	t.Cleanup(ts.Close)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1400, 1000),
+	)
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	return ctx, ts.URL, db
+}
+
+func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		var state string
+		dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		defer cancel()
+		_ = chromedp.Run(dctx, chromedp.Evaluate(`location.href + "\n" + (document.getElementById("flash")||{}).innerHTML + "\n" + (document.getElementById("details")||document.body).outerHTML.slice(-2500)`, &state))
+		t.Fatalf("%s: %v\npage state: %s", step, err, state)
+	}
+}
+
+// titleSel finds an outline title by its text.
+func titleSel(title string) string {
+	return `//a[contains(@class,"title")][normalize-space(.)="` + title + `"]`
+}
+
+// titleShown waits until the outline shows a title.
+func titleShown(title string) chromedp.Action {
+	return waitJS(`[...document.querySelectorAll('#outline a.title')].some(a => a.textContent === ` + strconv.Quote(title) + `)`)
+}
+
+// settled waits until htmx has swapped and processed new content, as a
+// person is slower than htmx's settle delay.
+func settled() chromedp.Action {
+	return waitJS(`!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')`)
+}
+
+// waitJS evaluates expr until it is true, for up to 10 seconds.
+func waitJS(expr string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var ok bool
+		var err error
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if err = chromedp.Evaluate(expr, &ok).Do(ctx); err == nil && ok {
+				return nil
+			}
+		}
+		return fmt.Errorf("waited 10s for %s (last error: %v)", expr, err)
+	})
+}
+
+// addRoot adds a main page through the outline and names it.
+func addRoot(t *testing.T, ctx context.Context, title string) {
+	t.Helper()
+	run(t, ctx, "add "+title,
+		chromedp.Click(`//button[contains(., "Add Main page")]`, chromedp.BySearch),
+		waitJS(`document.activeElement && document.activeElement.matches('#roots-main form.rename input[name=title]')`),
+		chromedp.SetValue(`#roots-main form.rename input[name=title]`, title),
+		chromedp.SendKeys(`#roots-main form.rename input[name=title]`, kb.Enter),
+		titleShown(title),
+	)
+}
+
+func TestBrowserEditor(t *testing.T) {
+	ctx, base, db := browser(t)
+	bg := context.Background()
+
+	run(t, ctx, "create project",
+		chromedp.Navigate(base+"/"),
+		chromedp.WaitVisible(`#create-project`),
+		chromedp.SendKeys(`#f-name`, "Browser plan"),
+		chromedp.SendKeys(`#f-base_url`, "https://browser.example"),
+		chromedp.Click(`#create-project button[type=submit]`),
+		chromedp.WaitVisible(`#outline`),
+	)
+	var h1 string
+	run(t, ctx, "read heading", chromedp.Text(`h1`, &h1))
+	if h1 != "Browser plan" {
+		t.Fatalf("editor heading = %q", h1)
+	}
+	projects, _ := db.Projects(bg, 1)
+	if len(projects) != 1 {
+		t.Fatalf("projects after create = %d", len(projects))
+	}
+	pid := projects[0].ID
+
+	addRoot(t, ctx, "Products")
+	addRoot(t, ctx, "Pricing")
+
+	t.Run("drag a page under another and reload", func(t *testing.T) {
+		var from, to struct{ X, Y float64 }
+		run(t, ctx, "measure", chromedp.Evaluate(`(() => {
+			const h = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Pricing').querySelector('.handle').getBoundingClientRect();
+			return {X: h.x + h.width/2, Y: h.y + h.height/2};
+		})()`, &from))
+		run(t, ctx, "press", chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft))
+		for i := 1; i <= 5; i++ { // start the drag
+			run(t, ctx, "start drag", chromedp.MouseEvent(input.MouseMoved, from.X+float64(i*4), from.Y-float64(i*2), chromedp.ButtonLeft))
+		}
+		run(t, ctx, "measure target", chromedp.Evaluate(`(() => {
+			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Products');
+			const r = li.querySelector(':scope > ul.children').getBoundingClientRect();
+			return {X: r.x + 30, Y: r.y + r.height/2};
+		})()`, &to))
+		for i := 1; i <= 10; i++ {
+			x := from.X + (to.X-from.X)*float64(i)/10
+			y := from.Y + (to.Y-from.Y)*float64(i)/10
+			run(t, ctx, "drag", chromedp.MouseEvent(input.MouseMoved, x, y, chromedp.ButtonLeft), chromedp.Sleep(30*time.Millisecond))
+		}
+		run(t, ctx, "drop", chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft), chromedp.Sleep(500*time.Millisecond))
+		run(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(`#outline`))
+		var nested string
+		run(t, ctx, "read tree", chromedp.Evaluate(`(() => {
+			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Products');
+			return [...li.querySelectorAll(':scope > ul.children > li > .row .title')].map(a => a.textContent).join(',');
+		})()`, &nested))
+		if nested != "Pricing" {
+			t.Fatalf("after drag and reload, Products has children %q, want Pricing", nested)
+		}
+	})
+
+	t.Run("rename in place", func(t *testing.T) {
+		run(t, ctx, "rename",
+			chromedp.Focus(titleSel("Pricing"), chromedp.BySearch),
+			chromedp.KeyEvent(kb.F2),
+			waitJS(`document.activeElement && document.activeElement.matches('form.rename input[name=title]')`),
+			chromedp.SetValue(`form.rename input[name=title]`, "Plans & pricing"),
+			chromedp.SendKeys(`form.rename input[name=title]`, kb.Enter),
+			titleShown("Plans & pricing"),
+		)
+		tr, _ := db.Tree(bg, pid)
+		found := false
+		tr.Walk(func(p *site.Page, _ int) bool { found = found || p.Title == "Plans & pricing" && p.Slug == "plans-and-pricing"; return true })
+		if !found {
+			t.Error("rename did not reach the database with a derived slug")
+		}
+	})
+
+	t.Run("keyboard indent", func(t *testing.T) {
+		addRoot(t, ctx, "Contact")
+		run(t, ctx, "indent Contact under Products",
+			chromedp.Focus(titleSel("Contact"), chromedp.BySearch),
+			chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(input.ModifierAlt)),
+			chromedp.Sleep(300*time.Millisecond),
+		)
+		waitFor(t, func() bool {
+			tr, _ := db.Tree(bg, pid)
+			for _, c := range tr.Roots(site.PlacementMain) {
+				if c.Title == "Products" {
+					kids := tr.Children(c.ID)
+					return len(kids) == 2 && kids[1].Title == "Contact"
+				}
+			}
+			return false
+		}, "Contact to become the last child of Products")
+	})
+
+	t.Run("add a cross-link", func(t *testing.T) {
+		run(t, ctx, "link",
+			chromedp.Click(titleSel("Products"), chromedp.BySearch),
+			chromedp.WaitVisible(`#link-search`),
+			settled(),
+			chromedp.SendKeys(`#link-label`, "compare"),
+			chromedp.SendKeys(`#link-search`, "plans"),
+			waitJS(`[...document.querySelectorAll('#link-picker button.pick')].length === 1 && document.querySelector('#link-picker').textContent.includes('Plans & pricing')`),
+			settled(),
+			chromedp.Click(`#link-picker button.pick`),
+			waitJS(`document.getElementById('links-out').textContent.includes('Plans & pricing')`),
+		)
+		links, _ := db.Links(bg, pid)
+		if len(links) != 1 || links[0].FromTitle != "Products" || links[0].ToTitle != "Plans & pricing" || links[0].Label != "compare" {
+			t.Errorf("links = %+v", links)
+		}
+	})
+
+	t.Run("paste an outline", func(t *testing.T) {
+		run(t, ctx, "paste",
+			chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
+			chromedp.WaitVisible(`#dialog textarea[name=outline]`),
+			settled(),
+			chromedp.SetValue(`#dialog textarea[name=outline]`, "About\n\tTeam\n\tJobs\nBlog"),
+			chromedp.Click(`//button[normalize-space(.)="Add pages"]`, chromedp.BySearch),
+			titleShown("Jobs"),
+		)
+		var shape string
+		run(t, ctx, "read", chromedp.Evaluate(`(() => {
+			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'About');
+			return [...li.querySelectorAll(':scope > ul.children .title')].map(a => a.textContent).join(',');
+		})()`, &shape))
+		if shape != "Team,Jobs" {
+			var h string
+			chromedp.Run(ctx, chromedp.Evaluate(`(function d(ul){return [...ul.children].map(li => li.querySelector(':scope > .row .title').textContent + '(' + d(li.querySelector(':scope > ul')) + ')').join(' ')})(document.getElementById('roots-main'))`, &h))
+			t.Log("STRUCT", h)
+			t.Errorf("About's children in the outline = %q, want Team,Jobs", shape)
+		}
+	})
+}
+
+func waitFor(t *testing.T, cond func() bool, what string) {
+	t.Helper()
+	for i := 0; i < 50; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}
+

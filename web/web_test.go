@@ -1,0 +1,544 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"siteplan/site"
+	"siteplan/store"
+)
+
+// client drives the server in-process, carrying the CSRF cookie and token
+// like the browser does.
+type client struct {
+	t      testing.TB
+	srv    *Server
+	db     *store.DB
+	token  string
+	cookie *http.Cookie
+}
+
+var staticFS = fstest.MapFS{"app.js": {Data: []byte("//")}}
+
+func newClient(t testing.TB) *client {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "web.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	c := &client{t: t, db: db, srv: New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))}
+	rec := c.raw("GET", "/", nil, "", false)
+	for _, ck := range rec.Result().Cookies() {
+		if ck.Name == "_csrf" {
+			c.cookie = ck
+		}
+	}
+	m := regexp.MustCompile(`X-CSRF-Token&#34;:&#34;([^&]+)&#34;`).FindStringSubmatch(rec.Body.String())
+	if c.cookie == nil || m == nil {
+		t.Fatalf("no CSRF cookie or token on /: %s", rec.Body.String()[:200])
+	}
+	c.token = m[1]
+	return c
+}
+
+func (c *client) raw(method, path string, body io.Reader, contentType string, hx bool) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(method, path, body)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if hx {
+		req.Header.Set("HX-Request", "true")
+	}
+	if c.cookie != nil {
+		req.AddCookie(c.cookie)
+		req.Header.Set("X-CSRF-Token", c.token)
+	}
+	rec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(rec, req)
+	return rec
+}
+
+func (c *client) do(method, path string, form url.Values, hx bool) *httptest.ResponseRecorder {
+	var body io.Reader
+	ct := ""
+	if form != nil {
+		body, ct = strings.NewReader(form.Encode()), "application/x-www-form-urlencoded"
+	}
+	return c.raw(method, path, body, ct, hx)
+}
+
+func doc(t testing.TB, rec *httptest.ResponseRecorder) *goquery.Document {
+	t.Helper()
+	d, err := goquery.NewDocumentFromReader(bytes.NewReader(rec.Body.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// fixture imports the store's sample document and returns page IDs by title.
+func (c *client) fixture() (int64, map[string]int64) {
+	c.t.Helper()
+	f, err := os.Open("../store/testdata/acme.json")
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := site.ParseDocument(f)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	ctx := context.Background()
+	id, err := c.db.ImportDocument(ctx, 1, d)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	tr, _ := c.db.Tree(ctx, id)
+	ids := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	return id, ids
+}
+
+func pagePath(pid int64, id int64, rest ...string) string {
+	s := "/projects/" + strconv.FormatInt(pid, 10) + "/pages/" + strconv.FormatInt(id, 10)
+	for _, r := range rest {
+		s += "/" + r
+	}
+	return s
+}
+
+// TestRoutes requests every route with and without HX-Request and checks
+// the status and that full pages come only without it.
+func TestRoutes(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	p := "/projects/" + strconv.FormatInt(pid, 10)
+	home, pricing, contact := ids["Home"], ids["Pricing"], ids["Contact"]
+	tests := []struct {
+		method, path string
+		form         url.Values
+		status       int // same with and without HX-Request unless statusHX is set
+		statusHX     int
+		fullPage     bool // a non-htmx answer is a whole HTML page
+	}{
+		{"GET", "/", nil, 200, 0, true},
+		{"GET", p, nil, 200, 0, true},
+		{"GET", p + "?level=1", nil, 200, 0, true},
+		{"GET", p + "/settings", nil, 200, 0, true},
+		{"GET", p + "/summary", nil, 200, 0, false},
+		{"GET", p + "/search?q=pri", nil, 200, 0, false},
+		{"GET", p + "/outline?level=2", nil, 200, 0, false},
+		{"GET", p + "/paste", nil, 200, 0, false},
+		{"GET", p + "/rename", nil, 200, 0, false},
+		{"GET", p + "/delete", nil, 200, 0, false},
+		{"GET", p + "/document.json", nil, 200, 0, false},
+		{"GET", pagePath(pid, pricing), nil, 200, 0, true},
+		{"GET", pagePath(pid, home, "children"), nil, 200, 0, false},
+		{"GET", pagePath(pid, pricing, "rename"), nil, 200, 0, false},
+		{"GET", pagePath(pid, pricing, "title"), nil, 200, 0, false},
+		{"GET", pagePath(pid, home, "delete"), nil, 200, 0, false},
+		{"GET", pagePath(pid, home, "paste"), nil, 200, 0, false},
+		{"GET", pagePath(pid, home, "links", "picker") + "?q=con", nil, 200, 0, false},
+		{"POST", p + "/pages", url.Values{"parent": {itoa(home)}}, 201, 0, false},
+		{"POST", p + "/pages", url.Values{"after": {itoa(contact)}}, 201, 0, false},
+		{"PATCH", pagePath(pid, contact, "title"), url.Values{"title": {"Contact us"}, "version": {"1"}}, 200, 409, false},
+		{"POST", pagePath(pid, contact, "move"), url.Values{"parent": {"0"}, "placement": {"footer"}, "position": {"0"}}, 204, 0, false},
+		{"POST", pagePath(pid, contact, "duplicate"), nil, 201, 0, false},
+		{"POST", p + "/paste", url.Values{"parent": {itoa(home)}, "outline": {"Jobs\n  Engineer"}}, 200, 0, false},
+		{"POST", pagePath(pid, home, "links"), url.Values{"to": {itoa(contact)}}, 200, 409, false},
+		{"PATCH", p, url.Values{"name": {"Acme 2027"}}, 200, 0, false},
+		{"GET", "/projects/999", nil, 404, 0, true},
+		{"GET", "/projects/abc", nil, 404, 0, true},
+		{"GET", pagePath(pid, 99999), nil, 404, 0, true},
+		{"GET", "/nowhere", nil, 404, 0, true},
+	}
+	for _, tt := range tests {
+		for _, hx := range []bool{false, true} {
+			name := tt.method + " " + tt.path
+			if hx {
+				name += " (htmx)"
+			}
+			t.Run(name, func(t *testing.T) {
+				rec := c.do(tt.method, tt.path, tt.form, hx)
+				want := tt.status
+				if hx && tt.statusHX != 0 {
+					want = tt.statusHX // the first call already made the change
+				}
+				if rec.Code != want {
+					t.Fatalf("status = %d, want %d; body: %.300s", rec.Code, want, rec.Body.String())
+				}
+				isPage := strings.Contains(rec.Body.String(), "<html")
+				if hx && isPage && !tt.fullPage {
+					t.Errorf("htmx request got a whole page")
+				}
+				if !hx && tt.fullPage && !isPage {
+					t.Errorf("page request got a fragment: %.200s", rec.Body.String())
+				}
+			})
+		}
+	}
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestErrorsByRequestKind(t *testing.T) {
+	c := newClient(t)
+	rec := c.do("GET", "/projects/999", nil, true)
+	if rec.Header().Get("HX-Retarget") != "#flash" || !strings.Contains(rec.Body.String(), "does not exist") {
+		t.Errorf("htmx 404: retarget %q body %q", rec.Header().Get("HX-Retarget"), rec.Body.String())
+	}
+	rec = c.do("GET", "/projects/999/document.json", nil, false)
+	var body struct {
+		Error struct{ Code, Message string }
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != 404 || body.Error.Code != "not_found" || body.Error.Message == "" {
+		t.Errorf(".json 404: %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+func TestCSRFRequired(t *testing.T) {
+	c := newClient(t)
+	req := httptest.NewRequest("POST", "/projects", strings.NewReader("name=X&base_url=https%3A%2F%2Fx.example%2F"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.AddCookie(c.cookie) // cookie but no token: a forged cross-site form
+	rec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "security token") {
+		t.Errorf("POST without token: status %d, want 403 saying why: %s", rec.Code, rec.Body.String())
+	}
+	list, _ := c.db.Projects(context.Background(), 1)
+	if len(list) != 0 {
+		t.Errorf("a POST without CSRF token created %d projects", len(list))
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	c := newClient(t)
+	rec := c.do("GET", "/", nil, false)
+	for h, want := range map[string]string{
+		"Content-Security-Policy": "script-src 'self'",
+		"X-Frame-Options":         "DENY",
+		"X-Content-Type-Options":  "nosniff",
+	} {
+		if got := rec.Header().Get(h); !strings.Contains(got, want) {
+			t.Errorf("%s = %q, want it to contain %q", h, got, want)
+		}
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	c := newClient(t)
+	big := url.Values{"name": {strings.Repeat("x", 2<<20)}, "base_url": {"https://x.example/"}}
+	rec := c.do("POST", "/projects", big, true)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("2 MiB form: status %d, want 413", rec.Code)
+	}
+}
+
+func TestCreateProject(t *testing.T) {
+	c := newClient(t)
+	rec := c.do("POST", "/projects", url.Values{"name": {"Acme"}, "base_url": {"ftp://acme.example"}}, true)
+	if rec.Code != 422 {
+		t.Fatalf("bad base URL: status %d, want 422", rec.Code)
+	}
+	d := doc(t, rec)
+	if got := d.Find("#err-base_url").Text(); !strings.Contains(got, "http") {
+		t.Errorf("base URL message = %q", got)
+	}
+	if got, _ := d.Find("#f-name").Attr("value"); got != "Acme" {
+		t.Errorf("typed name lost: %q", got)
+	}
+	rec = c.do("POST", "/projects", url.Values{"name": {"Acme"}, "base_url": {"https://ACME.example"}}, true)
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("HX-Redirect"), "/projects/") {
+		t.Fatalf("create: %d %v", rec.Code, rec.Header())
+	}
+	rec = c.do("POST", "/projects", url.Values{"name": {"Acme 2"}, "base_url": {"https://acme.example"}}, false)
+	if rec.Code != http.StatusSeeOther {
+		t.Errorf("create without htmx: status %d, want 303", rec.Code)
+	}
+	list, _ := c.db.Projects(context.Background(), 1)
+	if len(list) != 2 || list[1].BaseURL != "https://acme.example/" || list[1].PageCount != 1 {
+		t.Errorf("projects = %+v, want two with a normalised base URL and a home page", list)
+	}
+}
+
+func TestDeleteProject(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	rec := c.do("GET", "/projects/"+itoa(pid)+"/delete", nil, true)
+	if !strings.Contains(rec.Body.String(), "12 pages") {
+		t.Errorf("confirmation does not say how many pages go: %s", rec.Body.String())
+	}
+	rec = c.do("DELETE", "/projects/"+itoa(pid), nil, true)
+	if rec.Header().Get("HX-Redirect") != "/" {
+		t.Errorf("delete: %d %v", rec.Code, rec.Header())
+	}
+	if _, err := c.db.Project(context.Background(), pid); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("project still there: %v", err)
+	}
+}
+
+func TestHostileTitleIsEscaped(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	hostile := `<script>alert(1)</script> & "Co"`
+	rec := c.do("PATCH", pagePath(pid, ids["Contact"], "title"), url.Values{"title": {hostile}, "version": {"1"}}, true)
+	if rec.Code != 200 {
+		t.Fatalf("rename: %d %s", rec.Code, rec.Body.String())
+	}
+	for _, path := range []string{"/projects/" + itoa(pid), pagePath(pid, ids["Contact"]), "/projects/" + itoa(pid) + "/search?q=alert"} {
+		rec = c.do("GET", path, nil, false)
+		if strings.Contains(rec.Body.String(), "<script>alert") {
+			t.Errorf("%s: the title is in the HTML unescaped", path)
+		}
+		if got := doc(t, rec).Find("#title-" + itoa(ids["Contact"])).Text(); path != "/projects/"+itoa(pid)+"/search?q=alert" && got != hostile {
+			t.Errorf("%s: title text = %q, want %q", path, got, hostile)
+		}
+	}
+}
+
+func TestSavePageValidation(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	base := func() url.Values {
+		pg, _ := c.db.Page(ctx, ids["Contact"])
+		return url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {pg.Slug}, "kind": {"page"},
+			"status": {"planned"}, "priority": {""}, "in_sitemap": {"1"}}
+	}
+	tests := []struct {
+		name, field, value, errField, wantMsg string
+	}{
+		{"empty title", "title", " ", "title", "required"},
+		{"slug with a slash", "slug", "a/b", "slug", "slash"},
+		{"priority 1.5", "priority", "1.5", "priority", "between 0.0 and 1.0"},
+		{"priority not a number", "priority", "high", "priority", "number"},
+		{"duplicate URL", "slug", "about-us", "slug", "About us"},
+		{"lastmod without zone", "lastmod", "2026-11-01T10:00:00", "lastmod", "time zone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			form := base()
+			form.Set(tt.field, tt.value)
+			form.Set("notes", "typed notes stay")
+			rec := c.do("PUT", pagePath(pid, ids["Contact"]), form, true)
+			if rec.Code != 422 {
+				t.Fatalf("status %d, want 422", rec.Code)
+			}
+			d := doc(t, rec)
+			if got := d.Find("#err-" + tt.errField).Text(); !strings.Contains(got, tt.wantMsg) {
+				t.Errorf("message next to %s = %q, want it to mention %q", tt.errField, got, tt.wantMsg)
+			}
+			if got := d.Find("#f-notes").Text(); got != "typed notes stay" {
+				t.Errorf("typed notes lost: %q", got)
+			}
+			if tt.field != "title" {
+				if got, _ := d.Find("#f-" + tt.field).Attr("value"); got != tt.value {
+					t.Errorf("typed %s lost: %q, want %q", tt.field, got, tt.value)
+				}
+			}
+		})
+	}
+	pg, _ := c.db.Page(ctx, ids["Contact"])
+	if pg.Version != 1 || pg.Notes != "form + map" {
+		t.Errorf("refused saves changed the page: %+v", pg)
+	}
+
+	form := base()
+	form.Set("priority", "0.8")
+	form.Set("slug", "kontakt")
+	form.Del("slug_auto")
+	rec := c.do("PUT", pagePath(pid, ids["Contact"]), form, true)
+	if rec.Code != 200 {
+		t.Fatalf("valid save: %d %s", rec.Code, rec.Body.String())
+	}
+	if got := doc(t, rec).Find("#page-url").Text(); got != "https://www.acme.example/kontakt" {
+		t.Errorf("final URL = %q", got)
+	}
+	// A second tab still holding version 1 must not overwrite.
+	stale := base()
+	stale.Set("version", "1")
+	stale.Set("title", "Stale title")
+	rec = c.do("PUT", pagePath(pid, ids["Contact"]), stale, true)
+	if rec.Code != 409 {
+		t.Fatalf("stale save: status %d, want 409", rec.Code)
+	}
+	if got, _ := doc(t, rec).Find("#f-slug").Attr("value"); got != "kontakt" {
+		t.Errorf("409 does not show the fresh page: slug %q", got)
+	}
+	pg, _ = c.db.Page(ctx, ids["Contact"])
+	if pg.Title != "Contact" || pg.Slug != "kontakt" || pg.Priority == nil || *pg.Priority != 0.8 {
+		t.Errorf("page after stale save = %+v", pg)
+	}
+}
+
+func TestMoveAndDeleteRoutes(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	rec := c.do("POST", pagePath(pid, ids["Home"], "move"), url.Values{"parent": {itoa(ids["Team"])}, "position": {"0"}}, true)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "below itself") {
+		t.Errorf("cycle: %d %s", rec.Code, rec.Body.String())
+	}
+	rec = c.do("POST", pagePath(pid, ids["Contact"], "move"), url.Values{"parent": {itoa(ids["About us"])}, "position": {"0"}}, true)
+	if rec.Code != 204 {
+		t.Fatalf("move: %d %s", rec.Code, rec.Body.String())
+	}
+	pg, _ := c.db.Page(context.Background(), ids["Contact"])
+	if pg.ParentID != ids["About us"] || pg.Position != 0 {
+		t.Errorf("after move: parent %d pos %d", pg.ParentID, pg.Position)
+	}
+	rec = c.do("GET", pagePath(pid, ids["About us"], "delete"), nil, true)
+	if !strings.Contains(rec.Body.String(), "the 2 pages below it") {
+		t.Errorf("delete confirmation: %s", rec.Body.String())
+	}
+	rec = c.do("DELETE", pagePath(pid, ids["About us"]), nil, true)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `hx-swap-oob="delete"`) {
+		t.Errorf("delete: %d %s", rec.Code, rec.Body.String())
+	}
+	if _, err := c.db.Page(context.Background(), ids["Team"]); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("child of deleted page still there")
+	}
+}
+
+func TestPasteOutline(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	rec := c.do("POST", "/projects/"+itoa(pid)+"/paste", url.Values{"parent": {itoa(ids["Contact"])}, "outline": {"Offices\n\tBerlin\n\tParis\nForm"}}, true)
+	if rec.Code != 200 {
+		t.Fatalf("paste: %d %s", rec.Code, rec.Body.String())
+	}
+	d := doc(t, rec)
+	var titles []string
+	d.Find("#children-" + itoa(ids["Contact"]) + " a.title").Each(func(_ int, s *goquery.Selection) { titles = append(titles, s.Text()) })
+	if got, want := strings.Join(titles, ","), "Offices,Berlin,Paris,Form"; got != want {
+		t.Errorf("pasted outline shows %s, want %s", got, want)
+	}
+	rec = c.do("POST", "/projects/"+itoa(pid)+"/paste", url.Values{"parent": {itoa(ids["Contact"])}, "outline": {"  \n"}}, true)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "empty") {
+		t.Errorf("empty paste: %d", rec.Code)
+	}
+}
+
+func TestLinksRoutes(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	rec := c.do("GET", pagePath(pid, ids["Home"], "links", "picker")+"?q=team", nil, true)
+	if got := doc(t, rec).Find("button.pick").Length(); got != 1 {
+		t.Errorf("picker for 'team' found %d pages, want 1", got)
+	}
+	rec = c.do("POST", pagePath(pid, ids["Home"], "links"), url.Values{"to": {itoa(ids["Team"])}, "label": {"meet us"}}, true)
+	if rec.Code != 200 || !strings.Contains(doc(t, rec).Find("#links-out").Text(), "meet us") {
+		t.Fatalf("add link: %d %s", rec.Code, rec.Body.String())
+	}
+	rec = c.do("POST", pagePath(pid, ids["Home"], "links"), url.Values{"to": {itoa(ids["Home"])}}, true)
+	if rec.Code != 422 {
+		t.Errorf("self link: %d", rec.Code)
+	}
+	links, _ := c.db.Links(context.Background(), pid)
+	rec = c.do("DELETE", "/projects/"+itoa(pid)+"/links/"+itoa(links[0].ID)+"?page="+itoa(ids["Home"]), url.Values{"page": {itoa(ids["Home"])}}, true)
+	if rec.Code != 200 {
+		t.Fatalf("delete link: %d %s", rec.Code, rec.Body.String())
+	}
+	if after, _ := c.db.Links(context.Background(), pid); len(after) != len(links)-1 {
+		t.Errorf("links after delete: %d, want %d", len(after), len(links)-1)
+	}
+}
+
+func TestSummaryAndSearch(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	d := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/summary", nil, true))
+	if got := d.Find("#summary p").Text(); !strings.Contains(got, "12 pages") {
+		t.Errorf("summary total: %q", got)
+	}
+	counts := map[string]string{}
+	d.Find("table.counts").Each(func(_ int, tb *goquery.Selection) {
+		tb.Find("tr").Each(func(_ int, tr *goquery.Selection) {
+			counts[tb.Find("caption").Text()+"/"+tr.Find("th").Text()] = tr.Find("td").Text()
+		})
+	})
+	for k, want := range map[string]string{"By kind/group": "1", "By kind/page": "9", "By placement/footer": "2", "By status/review": "1", "By page type/sales": "1"} {
+		if counts[k] != want {
+			t.Errorf("summary %s = %q, want %s", k, counts[k], want)
+		}
+	}
+	d = doc(t, c.do("GET", "/projects/"+itoa(pid)+"/search?q=produkte", nil, true))
+	if got := d.Find(".search-results li a").Length(); got != 3 {
+		t.Errorf("search by path 'produkte' found %d, want 3 (Products, Pricing, Café)", got)
+	}
+}
+
+func TestImportAndDownload(t *testing.T) {
+	c := newClient(t)
+	upload := func(content string) *httptest.ResponseRecorder {
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		fw, _ := w.CreateFormFile("file", "plan.json")
+		fw.Write([]byte(content))
+		w.Close()
+		return c.raw("POST", "/projects/import", &body, w.FormDataContentType(), true)
+	}
+	bad := `{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},"pages":[{"title":"A","children":[{"title":"B","changefreq":"sometimes"}]}]}`
+	rec := upload(bad)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "changefreq") || !strings.Contains(rec.Body.String(), "B") {
+		t.Fatalf("bad import: %d %s", rec.Code, rec.Body.String())
+	}
+	if list, _ := c.db.Projects(context.Background(), 1); len(list) != 0 {
+		t.Fatalf("bad import created a project")
+	}
+	good, _ := os.ReadFile("../store/testdata/acme.json")
+	rec = upload(string(good))
+	loc := rec.Header().Get("HX-Redirect")
+	if rec.Code != 200 || !strings.HasPrefix(loc, "/projects/") {
+		t.Fatalf("import: %d %v", rec.Code, rec.Header())
+	}
+	rec = c.do("GET", loc+"/document.json", nil, false)
+	if !strings.Contains(rec.Header().Get("Content-Disposition"), "attachment") {
+		t.Errorf("download is not an attachment")
+	}
+	d, err := site.ParseDocument(rec.Body)
+	if err != nil || d.CountPages() != 12 || len(d.Links) != 2 {
+		t.Errorf("downloaded document: %v, %d pages", err, d.CountPages())
+	}
+}
+
+func TestSettings(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	form := url.Values{"version": {"1"}, "name": {"Acme"}, "base_url": {"https://acme.example/de"}, "default_priority": {"2"}, "lastmod": {"2026-11-01"}}
+	rec := c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true)
+	if rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#err-default_priority").Text(), "between") {
+		t.Fatalf("bad priority: %d", rec.Code)
+	}
+	form.Set("default_priority", "0.7")
+	form.Set("trailing_slash", "1")
+	rec = c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true)
+	if rec.Code != 200 {
+		t.Fatalf("save settings: %d %s", rec.Code, rec.Body.String())
+	}
+	p, _ := c.db.Project(context.Background(), pid)
+	if p.BaseURL != "https://acme.example/de/" || !p.TrailingSlash || *p.DefaultPriority != 0.7 {
+		t.Errorf("settings not saved: %+v", p)
+	}
+	rec = c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true) // version 1 again
+	if rec.Code != 409 {
+		t.Errorf("stale settings: %d, want 409", rec.Code)
+	}
+}
