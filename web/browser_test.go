@@ -181,7 +181,10 @@ func TestBrowserEditor(t *testing.T) {
 		)
 		tr, _ := db.Tree(bg, pid)
 		found := false
-		tr.Walk(func(p *site.Page, _ int) bool { found = found || p.Title == "Plans & pricing" && p.Slug == "plans-and-pricing"; return true })
+		tr.Walk(func(p *site.Page, _ int) bool {
+			found = found || p.Title == "Plans & pricing" && p.Slug == "plans-and-pricing"
+			return true
+		})
 		if !found {
 			t.Error("rename did not reach the database with a derived slug")
 		}
@@ -257,4 +260,3 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 	}
 	t.Fatalf("timed out waiting for %s", what)
 }
-

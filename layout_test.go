@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestImportRules keeps DESIGN.md section 1 true: who may import whom.
+func TestImportRules(t *testing.T) {
+	rules := map[string]struct{ allowed, forbidden []string }{
+		"siteplan/site":   {allowed: nil, forbidden: []string{"database/sql", "net/http", "github.com/labstack"}},
+		"siteplan/store":  {allowed: []string{"siteplan/site"}, forbidden: []string{"net/http", "github.com/labstack", "github.com/a-h/templ"}},
+		"siteplan/views":  {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "github.com/labstack", "modernc.org"}},
+		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views"}, forbidden: []string{"database/sql", "modernc.org"}},
+		"siteplan/static": {allowed: nil, forbidden: nil},
+	}
+	for pkg, r := range rules {
+		out, err := exec.Command("go", "list", "-deps", pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == pkg {
+				continue
+			}
+			if strings.HasPrefix(dep, "siteplan/") && !contains(r.allowed, dep) {
+				t.Errorf("%s imports %s; DESIGN.md does not allow it", pkg, dep)
+			}
+			for _, f := range r.forbidden {
+				if dep == f || strings.HasPrefix(dep, f+"/") || strings.HasPrefix(dep, f) && strings.Contains(f, ".") {
+					t.Errorf("%s depends on %s; DESIGN.md forbids it", pkg, dep)
+				}
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+func TestImportDumpCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	var out bytes.Buffer
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json", "-"}, strings.NewReader(
+		`{"format":"siteplan/1","project":{"name":"Stdin","base_url":"https://stdin.example"},"pages":[{"title":"Home","slug":""}]}`), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "1\n2\n" {
+		t.Fatalf("import printed %q, want each new project id alone on a line", got)
+	}
+	out.Reset()
+	if err := run([]string{"dump", "--db", db, "--project", "1"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	d, err := site.ParseDocument(&out)
+	if err != nil {
+		t.Fatalf("dump is not a valid document: %v", err)
+	}
+	if d.Project.Name != "Acme relaunch" || d.CountPages() != 12 || len(d.Links) != 2 {
+		t.Errorf("dump: %q, %d pages, %d links", d.Project.Name, d.CountPages(), len(d.Links))
+	}
+}
+
+func TestImportCLIRefusesBadDocumentsAsAWhole(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},
+		"pages":[{"title":"Home","children":[{"key":"a","title":"A"},{"key":"a","title":"B"}]}]}`), 0o644)
+	var out bytes.Buffer
+	err := run([]string{"import", "--db", db, "store/testdata/acme.json", bad}, nil, &out)
+	if err == nil || !strings.Contains(err.Error(), `"B"`) || !strings.Contains(err.Error(), "key") || !strings.Contains(err.Error(), "nothing was imported") {
+		t.Fatalf("err = %v, want a message naming page B, its key, and that nothing was imported", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("import printed %q though it failed", out.String())
+	}
+	out.Reset()
+	if err := run([]string{"dump", "--db", db, "--project", "1"}, nil, &out); err == nil {
+		t.Errorf("project 1 exists after a refused import")
+	}
+}
+
+func TestCLIErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{nil, "no command"},
+		{[]string{"launch"}, "unknown command"},
+		{[]string{"dump", "--db", db}, "--project ID is required"},
+		{[]string{"dump", "--db", db, "--project", "7"}, "does not exist"},
+		{[]string{"import", "--db", db}, "at least one"},
+		{[]string{"import", "--db", db, "nope.json"}, "no such file"},
+		{[]string{"serve", "--bogus"}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		err := run(tt.args, strings.NewReader(""), &bytes.Buffer{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("run(%q) = %v, want an error containing %q", tt.args, err, tt.want)
+		}
+	}
+}

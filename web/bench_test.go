@@ -1,0 +1,84 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"siteplan/site"
+)
+
+// bench10k returns a client with a generated 10,000-page project and the
+// IDs of a section and a topic in it.
+func bench10k(b *testing.B) (*client, int64, int64, int64) {
+	c := newClient(b)
+	ctx := context.Background()
+	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 10, 99)) // 10,111 pages
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := c.db.Tree(ctx, pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	home := tr.Roots(site.PlacementMain)[0]
+	section := tr.Children(home.ID)[3]
+	topic := tr.Children(section.ID)[4]
+	return c, pid, section.ID, topic.ID
+}
+
+func expectStatus(b *testing.B, got, want int, what string) {
+	if got != want {
+		b.Fatalf("%s: status %d, want %d", what, got, want)
+	}
+}
+
+// BenchmarkEditorPage10k renders the editor of a 10,000-page project,
+// collapsed below level 2 (target: under 50 ms).
+func BenchmarkEditorPage10k(b *testing.B) {
+	c, pid, _, _ := bench10k(b)
+	path := "/projects/" + itoa(pid)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec := c.do("GET", path, nil, false)
+		expectStatus(b, rec.Code, 200, "editor")
+	}
+}
+
+// BenchmarkExpandBranch10k loads the 99 children of a topic (target: under 10 ms).
+func BenchmarkExpandBranch10k(b *testing.B) {
+	c, pid, _, topic := bench10k(b)
+	path := pagePath(pid, topic, "children")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec := c.do("GET", path, nil, true)
+		expectStatus(b, rec.Code, 200, "expand")
+	}
+}
+
+// BenchmarkMove10k moves a topic with its 99 pages between two sections
+// (target: under 10 ms).
+func BenchmarkMove10k(b *testing.B) {
+	c, pid, section, topic := bench10k(b)
+	tr, _ := c.db.Tree(context.Background(), pid)
+	target := tr.Children(tr.Page(section).ParentID)[7].ID
+	parents := []int64{target, section}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		form := url.Values{"parent": {itoa(parents[i%2])}, "position": {"0"}}
+		rec := c.do("POST", pagePath(pid, topic, "move"), form, true)
+		expectStatus(b, rec.Code, 204, "move")
+	}
+}
+
+// BenchmarkRename10k renames a page in place (target: under 10 ms).
+func BenchmarkRename10k(b *testing.B) {
+	c, pid, _, topic := bench10k(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		form := url.Values{"title": {"Renamed " + strconv.Itoa(i)}, "version": {strconv.Itoa(i + 1)}}
+		rec := c.do("PATCH", pagePath(pid, topic, "title"), form, true)
+		expectStatus(b, rec.Code, 200, "rename")
+	}
+}
