@@ -429,3 +429,14 @@ func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
 			UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages JOIN up USING (id) ORDER BY up.d DESC`, id)
 }
+
+// URLCandidates returns the pages of a project whose URL could equal that
+// of a page with the given own slug — pages with that slug, with a path
+// override or with an empty slug — together with all their ancestors, so
+// their URLs can be derived without loading the whole tree.
+func (db *DB) URLCandidates(ctx context.Context, projectID int64, slug string) ([]site.Page, error) {
+	return queryPages(ctx, db.r, false, `WITH RECURSIVE up(id) AS (
+			SELECT id FROM pages WHERE project_id = ? AND (slug = ? OR path != '' OR slug = '')
+			UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up)`, projectID, slug)
+}

@@ -331,6 +331,8 @@ func TestSavePageValidation(t *testing.T) {
 		{"priority 1.5", "priority", "1.5", "priority", "between 0.0 and 1.0"},
 		{"priority not a number", "priority", "high", "priority", "number"},
 		{"duplicate URL", "slug", "about-us", "slug", "About us"},
+		{"duplicate URL through a path override", "path", "/about-us", "path", "About us"},
+		{"duplicate URL of a footer page", "slug", "imprint", "slug", "Imprint"},
 		{"lastmod without zone", "lastmod", "2026-11-01T10:00:00", "lastmod", "time zone"},
 	}
 	for _, tt := range tests {
