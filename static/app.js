@@ -192,6 +192,15 @@
     }
   });
 
+  // Mark the page shown in the details panel in the outline.
+  function markSelected() {
+    const d = document.getElementById("details-inner");
+    document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
+    if (d) document.getElementById("node-" + d.dataset.page)?.querySelector(":scope > .row")?.classList.add("selected");
+  }
+  document.addEventListener("htmx:afterSettle", markSelected);
+  document.addEventListener("DOMContentLoaded", markSelected);
+
   // Keep the details panel in step with edits made in the outline.
   function refreshDetails(id) {
     const d = document.getElementById("details-inner");

@@ -1,0 +1,59 @@
+package site
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseDocumentRefuses(t *testing.T) {
+	head := `{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},"pages":`
+	tests := []struct {
+		name, doc string
+		want      []string // every part must be in the message
+	}{
+		{"unknown format", `{"format":"siteplan/2","project":{"name":"X","base_url":"https://x.example/"},"pages":[{"title":"A"}]}`, []string{"Unknown format", "siteplan/2"}},
+		{"missing name", `{"format":"siteplan/1","project":{"base_url":"https://x.example/"},"pages":[{"title":"A"}]}`, []string{"project", "name"}},
+		{"bad base URL", `{"format":"siteplan/1","project":{"name":"X","base_url":"x.example"},"pages":[{"title":"A"}]}`, []string{"project", "base_url"}},
+		{"missing title", head + `[{"title":"A","children":[{"slug":"b"}]}]}`, []string{"pages[0].children[0]", "title"}},
+		{"duplicate key", head + `[{"key":"a","title":"A"},{"key":"a","title":"B"}]}`, []string{`pages[1] ("B")`, "key"}},
+		{"unknown link end", head + `[{"key":"a","title":"A"}],"links":[{"from":"a","to":"zz"}]}`, []string{"links[0]", "zz"}},
+		{"priority outside 0-1", head + `[{"title":"A","priority":1.5}]}`, []string{`("A")`, "priority"}},
+		{"unknown changefreq", head + `[{"title":"A","changefreq":"often"}]}`, []string{"changefreq"}},
+		{"unknown kind", head + `[{"title":"A","kind":"folder"}]}`, []string{"kind"}},
+		{"unknown status", head + `[{"title":"A","status":"done"}]}`, []string{"status"}},
+		{"lastmod without zone", head + `[{"title":"A","lastmod":"2026-11-01T10:00:00"}]}`, []string{"lastmod", "time zone"}},
+		{"footer below root", head + `[{"title":"A","children":[{"title":"B","placement":"footer"}]}]}`, []string{"placement", "root"}},
+		{"unknown field", head + `[{"title":"A","colour":"red"}]}`, []string{"colour"}},
+		{"no pages", head + `[]}`, []string{"no pages"}},
+		{"not JSON", `<xml/>`, []string{"not valid"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseDocument(strings.NewReader(tt.doc))
+			if ErrorCode(err) != EInvalid {
+				t.Fatalf("err = %v, want invalid", err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("message %q does not mention %q", err.Error(), w)
+				}
+			}
+		})
+	}
+}
+
+func TestParseDocumentDefaults(t *testing.T) {
+	d, err := ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"X","base_url":"https://X.example"},"pages":[{"title":"Über uns"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Project.BaseURL != "https://x.example/" {
+		t.Errorf("base URL = %q, want it normalised", d.Project.BaseURL)
+	}
+	p := d.Pages[0].ToPage()
+	want := Page{Title: "Über uns", Slug: "uber-uns", SlugAuto: true, Kind: KindPage, Placement: PlacementMain,
+		Status: StatusPlanned, InSitemap: true, InHTMLSitemap: true}
+	if p != want {
+		t.Errorf("defaults = %+v, want %+v", p, want)
+	}
+}
