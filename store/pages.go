@@ -121,6 +121,32 @@ func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
 // siblingsWhere selects the sibling list of a parent and placement.
 const siblingsWhere = `project_id = ? AND parent_id IS ? AND placement = ?`
 
+// slot is where a page sits: its sibling list (project, parent, placement)
+// and its position in it. Positions in a list are dense from 0.
+type slot struct {
+	projectID, parentID int64
+	placement           string
+	position            int
+}
+
+func pageSlot(ctx context.Context, tx *sql.Tx, id int64) (slot, error) {
+	var s slot
+	err := tx.QueryRowContext(ctx, `SELECT project_id, coalesce(parent_id, 0), placement, position FROM pages WHERE id = ?`, id).
+		Scan(&s.projectID, &s.parentID, &s.placement, &s.position)
+	if err != nil {
+		return s, notFound(err, "Page %d does not exist.", id)
+	}
+	return s, nil
+}
+
+// shift adds delta to the positions of the list's pages at or after from,
+// except one page: +1 opens a gap at from, -1 closes the gap before from.
+func (s slot) shift(ctx context.Context, tx *sql.Tx, from, delta int, except int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + ? WHERE `+siblingsWhere+` AND position >= ? AND id != ?`,
+		delta, s.projectID, nullID(s.parentID), s.placement, from, except)
+	return err
+}
+
 // CreatePage inserts p among its siblings at p.Position (clamped; -1 or
 // past the end appends), shifting later siblings, and sets p.ID.
 // Errors: EInvalid, ENotFound (parent).
@@ -142,8 +168,7 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 		if p.Position < 0 || p.Position > n {
 			p.Position = n
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + 1 WHERE `+siblingsWhere+` AND position >= ?`,
-			p.ProjectID, nullID(p.ParentID), p.Placement, p.Position); err != nil {
+		if err := (slot{p.ProjectID, p.ParentID, p.Placement, p.Position}).shift(ctx, tx, p.Position, 1, 0); err != nil {
 			return err
 		}
 		if err := insertPage(ctx, tx, p); err != nil {
@@ -217,15 +242,11 @@ func (db *DB) RenamePage(ctx context.Context, id int64, title string, version in
 // move below itself).
 func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		var projectID, oldParent int64
-		var oldPlacement string
-		var oldPos int
-		err := tx.QueryRowContext(ctx, `SELECT project_id, coalesce(parent_id, 0), placement, position FROM pages WHERE id = ?`, id).
-			Scan(&projectID, &oldParent, &oldPlacement, &oldPos)
+		from, err := pageSlot(ctx, tx, id)
 		if err != nil {
-			return notFound(err, "Page %d does not exist.", id)
+			return err
 		}
-		if err := checkParent(ctx, tx, projectID, parentID); err != nil {
+		if err := checkParent(ctx, tx, from.projectID, parentID); err != nil {
 			return err
 		}
 		if err := checkNotBelow(ctx, tx, parentID, id); err != nil {
@@ -234,35 +255,33 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 		if parentID != 0 {
 			placement = site.PlacementMain
 		} else if placement == "" {
-			placement = oldPlacement
+			placement = from.placement
 		}
 		if !contains(site.Placements, placement) {
 			return site.Errorf(site.EInvalid, "Placement must be one of main, utility, footer.")
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position - 1 WHERE `+siblingsWhere+` AND position > ?`,
-			projectID, nullID(oldParent), oldPlacement, oldPos); err != nil {
+		if err := from.shift(ctx, tx, from.position+1, -1, id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = -1 WHERE id = ?`,
-			nullID(parentID), placement, id); err != nil {
-			return err
-		}
-		n, err := siblingCount(ctx, tx, projectID, parentID, placement)
+		to := slot{from.projectID, parentID, placement, position}
+		n, err := siblingCount(ctx, tx, to.projectID, to.parentID, to.placement)
 		if err != nil {
 			return err
 		}
-		n-- // not counting the page itself
-		if position < 0 || position > n {
-			position = n
+		if from.parentID != to.parentID || from.placement != to.placement {
+			n++ // the page is not yet counted in its new list
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + 1 WHERE `+siblingsWhere+` AND position >= ? AND id != ?`,
-			projectID, nullID(parentID), placement, position, id); err != nil {
+		if to.position < 0 || to.position > n-1 {
+			to.position = n - 1
+		}
+		if err := to.shift(ctx, tx, to.position, 1, id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = ? WHERE id = ?`, position, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = ? WHERE id = ?`,
+			nullID(to.parentID), to.placement, to.position, id); err != nil {
 			return err
 		}
-		return touch(ctx, tx, projectID)
+		return touch(ctx, tx, to.projectID)
 	})
 }
 
@@ -286,13 +305,9 @@ func checkNotBelow(ctx context.Context, tx *sql.Tx, parentID, id int64) error {
 func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 	var n int
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		var projectID, parent int64
-		var placement string
-		var pos int
-		err := tx.QueryRowContext(ctx, `SELECT project_id, coalesce(parent_id, 0), placement, position FROM pages WHERE id = ?`, id).
-			Scan(&projectID, &parent, &placement, &pos)
+		at, err := pageSlot(ctx, tx, id)
 		if err != nil {
-			return notFound(err, "Page %d does not exist.", id)
+			return err
 		}
 		const subtree = `WITH RECURSIVE sub(id) AS (
 			SELECT ? UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)`
@@ -302,11 +317,10 @@ func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM pages WHERE id IN (`+subtree+` SELECT id FROM sub)`, id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position - 1 WHERE `+siblingsWhere+` AND position > ?`,
-			projectID, nullID(parent), placement, pos); err != nil {
+		if err := at.shift(ctx, tx, at.position+1, -1, id); err != nil {
 			return err
 		}
-		return touch(ctx, tx, projectID)
+		return touch(ctx, tx, at.projectID)
 	})
 	return n, err
 }
@@ -328,8 +342,7 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
 		}
 		root := pages[0]
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + 1 WHERE `+siblingsWhere+` AND position > ?`,
-			root.ProjectID, nullID(root.ParentID), root.Placement, root.Position); err != nil {
+		if err := (slot{root.ProjectID, root.ParentID, root.Placement, root.Position}).shift(ctx, tx, root.Position+1, 1, 0); err != nil {
 			return err
 		}
 		ids := map[int64]int64{}

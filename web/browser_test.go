@@ -43,19 +43,30 @@ func browser(t *testing.T) (context.Context, string, *store.DB) {
 	t.Cleanup(func() { db.Close() })
 	ts := httptest.NewServer(New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil))).Echo)
 	t.Cleanup(ts.Close)
+	// Chromium may still write to its profile for a moment after it is
+	// told to exit, so the profile is removed by hand, after the browser.
+	profile, err := os.MkdirTemp("", "siteplan-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Flag("headless", true),
 		chromedp.NoSandbox,
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1400, 1000),
 	)
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
 	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	t.Cleanup(func() {
+		cancelT()
+		cancelC()
+		cancelA()
+		os.RemoveAll(profile)
+	})
 	return ctx, ts.URL, db
 }
 
@@ -172,6 +183,7 @@ func TestBrowserEditor(t *testing.T) {
 
 	t.Run("rename in place", func(t *testing.T) {
 		run(t, ctx, "rename",
+			settled(),
 			chromedp.Focus(titleSel("Pricing"), chromedp.BySearch),
 			chromedp.KeyEvent(kb.F2),
 			waitJS(`document.activeElement && document.activeElement.matches('form.rename input[name=title]')`),
@@ -193,6 +205,7 @@ func TestBrowserEditor(t *testing.T) {
 	t.Run("keyboard indent", func(t *testing.T) {
 		addRoot(t, ctx, "Contact")
 		run(t, ctx, "indent Contact under Products",
+			settled(),
 			chromedp.Focus(titleSel("Contact"), chromedp.BySearch),
 			chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(input.ModifierAlt)),
 			chromedp.Sleep(300*time.Millisecond),
