@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"strings"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -159,17 +160,26 @@ func TestBrowserEditor(t *testing.T) {
 		for i := 1; i <= 5; i++ { // start the drag
 			run(t, ctx, "start drag", chromedp.MouseEvent(input.MouseMoved, from.X+float64(i*4), from.Y-float64(i*2), chromedp.ButtonLeft))
 		}
+		run(t, ctx, "drag started", waitJS(`document.body.classList.contains('dragging')`), chromedp.Sleep(100*time.Millisecond))
 		run(t, ctx, "measure target", chromedp.Evaluate(`(() => {
 			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Products');
 			const r = li.querySelector(':scope > ul.children').getBoundingClientRect();
 			return {X: r.x + 30, Y: r.y + r.height/2};
 		})()`, &to))
-		for i := 1; i <= 10; i++ {
-			x := from.X + (to.X-from.X)*float64(i)/10
-			y := from.Y + (to.Y-from.Y)*float64(i)/10
-			run(t, ctx, "drag", chromedp.MouseEvent(input.MouseMoved, x, y, chromedp.ButtonLeft), chromedp.Sleep(30*time.Millisecond))
+		for i := 1; i <= 15; i++ {
+			x := from.X + (to.X-from.X)*float64(i)/15
+			y := from.Y + (to.Y-from.Y)*float64(i)/15
+			run(t, ctx, "drag", chromedp.MouseEvent(input.MouseMoved, x, y, chromedp.ButtonLeft), chromedp.Sleep(60*time.Millisecond))
 		}
-		run(t, ctx, "drop", chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft), chromedp.Sleep(500*time.Millisecond))
+		// Sortable's fallback reads the pointer on a 50 ms interval: hover on
+		// the target long enough for it to place the page there.
+		for i := 0; i < 10; i++ {
+			run(t, ctx, "hover", chromedp.MouseEvent(input.MouseMoved, to.X+float64(i%2), to.Y, chromedp.ButtonLeft), chromedp.Sleep(80*time.Millisecond))
+		}
+		run(t, ctx, "drop", chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft))
+		waitFor(t, func() bool {
+			return shapeOf(db, pid) == "Home Products(Pricing)"
+		}, "the move to reach the server; the tree is "+shapeOf(db, pid))
 		run(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(`#outline`))
 		var nested string
 		run(t, ctx, "read tree", chromedp.Evaluate(`(() => {
@@ -272,4 +282,25 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("timed out waiting for %s", what)
+}
+
+// shapeOf renders a project's tree as "A(B C) D" for failure messages.
+func shapeOf(db *store.DB, pid int64) string {
+	tr, err := db.Tree(context.Background(), pid)
+	if err != nil {
+		return err.Error()
+	}
+	var render func(id int64) string
+	render = func(id int64) string {
+		var parts []string
+		for _, p := range tr.Children(id) {
+			s := p.Title
+			if k := render(p.ID); k != "" {
+				s += "(" + k + ")"
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, " ")
+	}
+	return render(0)
 }
