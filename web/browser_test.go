@@ -3,13 +3,13 @@ package web
 import (
 	"context"
 	"fmt"
-	"strings"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
