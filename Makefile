@@ -5,7 +5,7 @@ DB ?= siteplan.db
 ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/Sortable.min.js
 
-.PHONY: run build static test test-go test-browser generate check-generated bench clean
+.PHONY: run build static test generate check-generated bench clean
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -34,7 +34,7 @@ check-generated: generate
 
 test: static check-generated
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -p 1 ./...
 
 bench: static
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -14,6 +14,7 @@ func TestImportRules(t *testing.T) {
 		"siteplan/views":  {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "github.com/labstack", "modernc.org"}},
 		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views"}, forbidden: []string{"database/sql", "modernc.org"}},
 		"siteplan/static": {allowed: nil, forbidden: nil},
+		"siteplan/export": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org"}},
 	}
 	for pkg, r := range rules {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"siteplan/export"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -27,6 +28,8 @@ const usage = `usage:
   siteplan serve  [--addr 127.0.0.1:8080] [--db FILE]
   siteplan import [--db FILE] PATH...          (PATH "-" reads standard input)
   siteplan dump   [--db FILE] --project ID
+  siteplan export [--db FILE] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
+                  [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
 
 --db defaults to $SITEPLAN_DB, then ./siteplan.db.
 `
@@ -64,6 +67,21 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		return dump(*dbPath, *project, stdout)
+	case "export":
+		project := fs.String("project", "", "project ID")
+		out := fs.String("out", "", "output directory")
+		var cfg export.Config
+		fs.BoolVar(&cfg.Gzip, "gzip", false, "gzip each sitemap file")
+		fs.IntVar(&cfg.MaxURLs, "max-urls", export.MaxURLs, "URLs per sitemap file")
+		fs.BoolVar(&cfg.BySection, "split-by-section", false, "one sitemap per top-level section")
+		fs.BoolVar(&cfg.LeavesOnly, "leaves-only", false, "only pages without children")
+		fs.Int64Var(&cfg.Section, "section", 0, "export only this page's subtree")
+		fs.StringVar(&cfg.Location, "location", "", "URL of the directory the sitemap is published in")
+		fs.IntVar(&cfg.FooterDepth, "footer-depth", 2, "levels of the main tree in footer.html (1 or 2)")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		return exportFiles(*dbPath, *project, *out, cfg, stdout)
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
@@ -156,10 +174,18 @@ func readDocument(path string, stdin io.Reader) (*site.Document, error) {
 	return site.ParseDocument(f)
 }
 
-func dump(dbPath, project string, stdout io.Writer) error {
+func projectID(verb, project string) (int64, error) {
 	id, err := strconv.ParseInt(project, 10, 64)
 	if err != nil || id <= 0 {
-		return errors.New("dump: --project ID is required (a number, as import printed it)")
+		return 0, fmt.Errorf("%s: --project ID is required (a number, as import printed it)", verb)
+	}
+	return id, nil
+}
+
+func dump(dbPath, project string, stdout io.Writer) error {
+	id, err := projectID("dump", project)
+	if err != nil {
+		return err
 	}
 	db, err := store.Open(dbPath)
 	if err != nil {
@@ -171,4 +197,58 @@ func dump(dbPath, project string, stdout io.Writer) error {
 		return fmt.Errorf("dump: %w", err)
 	}
 	return d.Encode(stdout)
+}
+
+// exportFiles writes the launch files of a project into dir and prints a
+// report: files, URL counts, warnings.
+func exportFiles(dbPath, project, dir string, cfg export.Config, stdout io.Writer) error {
+	id, err := projectID("export", project)
+	if err != nil {
+		return err
+	}
+	if dir == "" {
+		return errors.New("export: --out DIR is required")
+	}
+	if cfg.MaxURLs < 1 || cfg.MaxURLs > export.MaxURLs {
+		return fmt.Errorf("export: --max-urls must be between 1 and %d", export.MaxURLs)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := db.Tree(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	rep, err := export.Export(export.DirOutput(dir), t, cfg)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, t.Project.Name, dir)
+	for _, f := range rep.Files {
+		fmt.Fprintf(stdout, "  %-28s %10d bytes", f.Name, f.Size)
+		if f.URLs > 0 {
+			fmt.Fprintf(stdout, "  %d URLs", f.URLs)
+		}
+		fmt.Fprintln(stdout)
+	}
+	for _, s := range rep.Sitemaps {
+		fmt.Fprintf(stdout, "robots.txt: Sitemap: %s\n", s)
+	}
+	for _, w := range rep.Warnings {
+		kind := "warning"
+		if w.Info {
+			kind = "note"
+		}
+		if w.Title != "" {
+			fmt.Fprintf(stdout, "%s: %q (page %d): %s\n", kind, w.Title, w.PageID, w.Reason)
+		} else {
+			fmt.Fprintf(stdout, "%s: %s\n", kind, w.Reason)
+		}
+	}
+	return nil
 }

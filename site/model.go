@@ -326,3 +326,13 @@ func hasControl(s string) bool {
 	}
 	return false
 }
+
+// SitemapLastmod returns a valid lastmod in the form the sitemap XSDs
+// accept: a date as is, a date-time with seconds added when the user left
+// them out. The time zone the user gave is kept.
+func SitemapLastmod(s string) string {
+	if reDateTime.MatchString(s) {
+		return withSeconds(s)
+	}
+	return s
+}

@@ -239,9 +239,9 @@ func TestBrowserEditor(t *testing.T) {
 			settled(),
 			chromedp.SendKeys(`#link-label`, "compare"),
 			chromedp.SendKeys(`#link-search`, "plans"),
-			waitJS(`[...document.querySelectorAll('#link-picker button.pick')].length === 1 && document.querySelector('#link-picker').textContent.includes('Plans & pricing')`),
+			waitJS(`[...document.querySelectorAll('#link-picker button.pick')].some(b => b.firstChild.textContent.trim() === 'Plans & pricing')`),
 			settled(),
-			chromedp.Click(`#link-picker button.pick`),
+			chromedp.Click(`//ul[@id="link-picker"]//button[starts-with(normalize-space(.), "Plans & pricing")]`, chromedp.BySearch),
 			waitJS(`document.getElementById('links-out').textContent.includes('Plans & pricing')`),
 		)
 		links, _ := db.Links(bg, pid)

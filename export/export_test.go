@@ -1,0 +1,343 @@
+package export
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/xml"
+	"flag"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// memOutput keeps files in memory.
+type memOutput map[string]*bytes.Buffer
+
+type memFile struct{ *bytes.Buffer }
+
+func (memFile) Close() error { return nil }
+
+func (m memOutput) Create(name string) (io.WriteCloser, error) {
+	m[name] = &bytes.Buffer{}
+	return memFile{m[name]}, nil
+}
+
+// treeOf imports a document into an in-memory tree with IDs in outline order.
+func treeOf(t testing.TB, d *site.Document) *site.Tree {
+	t.Helper()
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var pages []site.Page
+	var id int64
+	var add func(parent int64, list []*site.DocPage)
+	add = func(parent int64, list []*site.DocPage) {
+		for i, dp := range list {
+			id++
+			p := dp.ToPage()
+			p.ID, p.ParentID, p.Position = id, parent, i
+			pages = append(pages, p)
+			add(p.ID, dp.Children)
+		}
+	}
+	add(0, d.Pages)
+	return site.NewTree(d.Project.ToProject(), pages)
+}
+
+func loadTree(t testing.TB, path string) *site.Tree {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := site.ParseDocument(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return treeOf(t, d)
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		os.WriteFile(path, got, 0o644)
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./export -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n got:\n%s\nwant:\n%s", name, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, tc := range []struct{ doc, name string }{
+		{"../store/testdata/acme.json", "acme"},
+		{"testdata/hostile.json", "hostile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := loadTree(t, tc.doc)
+			out := memOutput{}
+			rep, err := Export(out, tr, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"sitemap.xml", "sitemap.txt", "robots.txt", "footer.html"} {
+				golden(t, tc.name+"."+f, out[f].Bytes())
+			}
+			var warns []string
+			for _, w := range rep.Warnings {
+				warns = append(warns, w.Title+": "+w.Reason)
+			}
+			golden(t, tc.name+".warnings", []byte(strings.Join(warns, "\n")+"\n"))
+			validate(t, "sitemap", out["sitemap.xml"].Bytes())
+			if got, want := parseLocs(t, out["sitemap.xml"].Bytes()), strings.Fields(out["sitemap.txt"].String()); strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("sitemap.xml and sitemap.txt list different URLs:\n%v\n%v", got, want)
+			}
+		})
+	}
+}
+
+func TestHostileWarnings(t *testing.T) {
+	tr := loadTree(t, "testdata/hostile.json")
+	_, warns, err := Collect(tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Outside":    "outside the sitemap's directory",
+		"Other host": "another host",
+		"Duplicate":  "same URL as “Space”",
+		"Session":    "session-id",
+	}
+	got := map[string]string{}
+	for _, w := range warns {
+		got[w.Title] += w.Reason
+	}
+	for title, reason := range want {
+		if !strings.Contains(got[title], reason) {
+			t.Errorf("warning for %q = %q, want it to say %q", title, got[title], reason)
+		}
+	}
+}
+
+// parseLocs reads back a urlset with encoding/xml.
+func parseLocs(t testing.TB, b []byte) []string {
+	t.Helper()
+	var set struct {
+		XMLName xml.Name `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+		URLs    []struct {
+			Loc string `xml:"loc"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal(b, &set); err != nil {
+		t.Fatalf("sitemap does not parse: %v", err)
+	}
+	var locs []string
+	for _, u := range set.URLs {
+		locs = append(locs, u.Loc)
+	}
+	return locs
+}
+
+// validate checks b against both published variants of the XSD with
+// xmllint. Without xmllint or the schemas it skips, except under CI.
+func validate(t *testing.T, kind string, b []byte) {
+	t.Helper()
+	dir := filepath.Join("..", "..", "shared", "schemas")
+	xmllint, err := exec.LookPath("xmllint")
+	if _, serr := os.Stat(dir); err != nil || serr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but xmllint (%v) or %s (%v) is missing", err, dir, serr)
+		}
+		t.Logf("XSD validation skipped: xmllint or %s missing", dir)
+		return
+	}
+	schemas := map[string][]string{"sitemap": {"sitemap.xsd", "sitemap-2.xsd"}, "index": {"siteindex.xsd", "siteindex-2.xsd"}}[kind]
+	f := filepath.Join(t.TempDir(), "doc.xml")
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range schemas {
+		out, err := exec.Command(xmllint, "--noout", "--nonet", "--schema", filepath.Join(dir, s), f).CombinedOutput()
+		if err != nil {
+			t.Errorf("%s does not validate against %s: %v\n%s", kind, s, err, out)
+		}
+	}
+}
+
+// flat makes a tree of n pages below a home page, with URLs padded to
+// urlLen characters when urlLen > 0.
+func flat(n, urlLen int) *site.Tree {
+	pr := site.Project{Name: "Flat", BaseURL: "https://flat.example/"}
+	pages := make([]site.Page, 0, n)
+	for i := 0; i < n; i++ {
+		p := site.NewPage("P")
+		p.ID, p.Position = int64(i+1), i
+		p.Slug, p.SlugAuto = "p"+strconv.Itoa(i), false
+		if urlLen > 0 {
+			p.Slug += "-" + strings.Repeat("x", urlLen-len(pr.BaseURL)-len(p.Slug)-1)
+		}
+		p.Lastmod = "2026-01-" + strconv.Itoa(10+i%20)
+		pages = append(pages, p)
+	}
+	return site.NewTree(pr, pages)
+}
+
+func TestSplitBoundaries(t *testing.T) {
+	tests := []struct {
+		name    string
+		n       int
+		urlLen  int
+		maxURLs int
+		files   []string // sitemap files besides the index, in order
+		index   bool
+		lastmod string // of the first file in the index: the newest inside it
+	}{
+		{"50,000 fit one file", 50_000, 0, 0, []string{"sitemap.xml"}, false, ""},
+		{"50,001 split in two", 50_001, 0, 0, []string{"sitemap-1.xml", "sitemap-2.xml"}, true, "2026-01-29"},
+		{"max-urls 3 on 10 pages", 10, 0, 3, []string{"sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap-4.xml"}, true, "2026-01-12"},
+		{"long URLs split before 50 MB", 26_000, 2048, 0, []string{"sitemap-1.xml", "sitemap-2.xml"}, true, "2026-01-29"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			entries, _, err := Collect(flat(tt.n, tt.urlLen), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := memOutput{}
+			res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: tt.maxURLs, Dir: "https://flat.example/"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			total := 0
+			for _, f := range res.Files {
+				if f.Name == "sitemap.xml" && tt.index {
+					continue
+				}
+				names = append(names, f.Name)
+				b := out[f.Name].Bytes()
+				if len(b) > MaxBytes {
+					t.Errorf("%s has %d bytes, over %d", f.Name, len(b), MaxBytes)
+				}
+				locs := parseLocs(t, b)
+				if len(locs) > MaxURLs || (tt.maxURLs > 0 && len(locs) > tt.maxURLs) {
+					t.Errorf("%s has %d URLs", f.Name, len(locs))
+				}
+				total += len(locs)
+			}
+			if strings.Join(names, ",") != strings.Join(tt.files, ",") {
+				t.Errorf("files = %v, want %v", names, tt.files)
+			}
+			if total != tt.n {
+				t.Errorf("URLs across files = %d, want %d", total, tt.n)
+			}
+			if tt.index {
+				var idx struct {
+					Maps []struct {
+						Loc     string `xml:"loc"`
+						Lastmod string `xml:"lastmod"`
+					} `xml:"sitemap"`
+				}
+				if err := xml.Unmarshal(out["sitemap.xml"].Bytes(), &idx); err != nil {
+					t.Fatal(err)
+				}
+				if len(idx.Maps) != len(tt.files) || idx.Maps[0].Loc != "https://flat.example/sitemap-1.xml" || idx.Maps[0].Lastmod != tt.lastmod {
+					t.Errorf("index = %+v", idx.Maps)
+				}
+				if tt.n <= 50 {
+					validate(t, "index", out["sitemap.xml"].Bytes())
+					for _, f := range tt.files {
+						validate(t, "sitemap", out[f].Bytes())
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestGzipAndSections(t *testing.T) {
+	tr := loadTree(t, "../store/testdata/acme.json")
+	out := memOutput{}
+	rep, err := Export(out, tr, Config{Gzip: true, BySection: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx struct {
+		Maps []struct {
+			Loc string `xml:"loc"`
+		} `xml:"sitemap"`
+	}
+	if err := xml.Unmarshal(out["sitemap.xml"].Bytes(), &idx); err != nil {
+		t.Fatal(err)
+	}
+	var locs []string
+	all := 0
+	for _, m := range idx.Maps {
+		locs = append(locs, strings.TrimPrefix(m.Loc, "https://www.acme.example/"))
+		name := locs[len(locs)-1]
+		if out[name] == nil {
+			t.Fatalf("the index names %s, which was not written", name)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(out[name].Bytes()))
+		if err != nil {
+			t.Fatalf("%s is not gzip: %v", name, err)
+		}
+		b, _ := io.ReadAll(zr)
+		all += len(parseLocs(t, b))
+		validate(t, "sitemap", b)
+	}
+	want := "sitemap-home.xml.gz sitemap-about-us.xml.gz sitemap-produkte.xml.gz sitemap-contact.xml.gz sitemap-imprint.xml.gz sitemap-legal.xml.gz"
+	if strings.Join(locs, " ") != want {
+		t.Errorf("index names %v, want %s", locs, want)
+	}
+	if all != rep.URLs || all != 8 {
+		t.Errorf("URLs in the gzip files = %d, report says %d, want 8", all, rep.URLs)
+	}
+	validate(t, "index", out["sitemap.xml"].Bytes())
+}
+
+func TestNothingToExport(t *testing.T) {
+	p := site.NewPage("Only a group")
+	p.ID, p.Kind = 1, site.KindGroup
+	_, err := Export(memOutput{}, site.NewTree(site.Project{BaseURL: "https://x.example/"}, []site.Page{p}), Config{})
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "Nothing to export") {
+		t.Errorf("err = %v, want invalid saying nothing to export", err)
+	}
+}
+
+func TestLeavesOnlyAndSection(t *testing.T) {
+	tr := loadTree(t, "../store/testdata/acme.json")
+	locs := func(opt Options) string {
+		entries, _, err := Collect(tr, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, e := range entries {
+			s = append(s, strings.TrimPrefix(e.Loc, "https://www.acme.example/"))
+		}
+		return strings.Join(s, " ")
+	}
+	if got, want := locs(Options{LeavesOnly: true}), "about-us/team produkte/pricing produkte/caf%C3%A9 contact imprint legal/privacy"; got != want {
+		t.Errorf("leaves only = %s, want %s", got, want)
+	}
+	if got, want := locs(Options{Section: 2}), "about-us about-us/team"; got != want {
+		t.Errorf("section About = %s, want %s", got, want)
+	}
+	if got, want := locs(Options{Location: "https://www.acme.example/produkte/"}), "produkte/pricing produkte/caf%C3%A9"; got != want {
+		t.Errorf("location /produkte/ = %s, want %s", got, want)
+	}
+}

@@ -1,0 +1,134 @@
+package export
+
+import (
+	"archive/zip"
+	"bufio"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+
+	"siteplan/site"
+)
+
+// WriteText writes sitemap.txt: one URL a line, UTF-8.
+func WriteText(w io.Writer, entries []Entry) error {
+	bw := bufio.NewWriter(w)
+	for i := range entries {
+		bw.WriteString(entries[i].Loc)
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
+}
+
+// WriteRobots writes the robots.txt lines that name the sitemaps.
+func WriteRobots(w io.Writer, sitemaps []string) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("# Add these lines to the site's robots.txt.\n")
+	for _, s := range sitemaps {
+		bw.WriteString("Sitemap: " + s + "\n")
+	}
+	return bw.Flush()
+}
+
+// FooterLink is one entry of the HTML footer sitemap; a group has no Href.
+type FooterLink struct {
+	Title    string
+	Href     string
+	Children []FooterLink
+}
+
+// Footer builds the footer sitemap: the main tree to depth (1 or 2) and
+// the footer navigation, with only pages that have in_html_sitemap on.
+// Groups appear as headings; placeholders never.
+func Footer(t *site.Tree, depth int) (main, footer []FooterLink) {
+	if depth < 1 || depth > 2 {
+		depth = 2
+	}
+	var build func(list []*site.Page, level int) []FooterLink
+	build = func(list []*site.Page, level int) []FooterLink {
+		var out []FooterLink
+		for _, p := range list {
+			if !p.InHTMLSitemap || p.Kind == site.KindPlaceholder {
+				continue
+			}
+			l := FooterLink{Title: p.Title, Href: t.Location(p.ID)}
+			if p.Kind == site.KindGroup {
+				l.Href = ""
+			}
+			if level < depth {
+				l.Children = build(t.Children(p.ID), level+1)
+			}
+			out = append(out, l)
+		}
+		return out
+	}
+	roots := t.Roots(site.PlacementMain)
+	// The home page is the footer's first link; its children are the sections.
+	if len(roots) == 1 && roots[0].Slug == "" && roots[0].Path == "" {
+		home := build(roots, 0)
+		if len(home) == 1 {
+			main = append([]FooterLink{{Title: home[0].Title, Href: home[0].Href}}, build(t.Children(roots[0].ID), 1)...)
+		}
+	} else {
+		main = build(roots, 1)
+	}
+	return main, build(t.Roots(site.PlacementFooter), depth)
+}
+
+var footerTmpl = template.Must(template.New("footer").Parse(`{{define "links"}}<ul>
+{{- range .}}
+<li>{{if .Href}}<a href="{{.Href}}">{{.Title}}</a>{{else}}<span>{{.Title}}</span>{{end}}{{if .Children}}{{template "links" .Children}}{{end}}</li>
+{{- end}}
+</ul>{{end}}
+{{- define "nav"}}<nav aria-label="Sitemap" class="sitemap">
+{{template "links" .Main}}
+{{- if .Footer}}
+{{template "links" .Footer}}
+{{- end}}
+</nav>
+{{end}}
+{{- define "page"}}<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Sitemap · {{.Name}}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}nav ul{list-style:none;padding-left:1rem}</style>
+</head><body><h1>Sitemap</h1>
+{{template "nav" .}}</body></html>
+{{end}}`))
+
+type footerData struct {
+	Name         string
+	Main, Footer []FooterLink
+}
+
+// WriteFooter writes the embeddable <nav aria-label="Sitemap"> snippet.
+func WriteFooter(w io.Writer, t *site.Tree, depth int) error {
+	m, f := Footer(t, depth)
+	return footerTmpl.ExecuteTemplate(w, "nav", footerData{t.Project.Name, m, f})
+}
+
+// WriteFooterPage writes the snippet inside a full preview page.
+func WriteFooterPage(w io.Writer, t *site.Tree, depth int) error {
+	m, f := Footer(t, depth)
+	return footerTmpl.ExecuteTemplate(w, "page", footerData{t.Project.Name, m, f})
+}
+
+// DirOutput creates files in a directory.
+type DirOutput string
+
+// Create creates (or truncates) a file in the directory.
+func (d DirOutput) Create(name string) (io.WriteCloser, error) {
+	return os.Create(filepath.Join(string(d), filepath.Base(name)))
+}
+
+// ZipOutput adds files to a zip archive.
+type ZipOutput struct{ Z *zip.Writer }
+
+// Create starts a new file in the archive.
+func (z ZipOutput) Create(name string) (io.WriteCloser, error) {
+	w, err := z.Z.Create(name)
+	return nopCloser{w}, err
+}
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
