@@ -75,3 +75,37 @@ func TestCLIErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestExportCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var report bytes.Buffer
+	if err := run([]string{"export", "--db", db, "--project", "1", "--out", out, "--max-urls", "3", "--gzip"}, nil, &report); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sitemap.xml", "sitemap-1.xml.gz", "sitemap-2.xml.gz", "sitemap-3.xml.gz", "sitemap.txt", "robots.txt", "footer.html"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("export did not write %s", name)
+		}
+	}
+	for _, want := range []string{"8 URLs", "sitemap-3.xml.gz", "robots.txt: Sitemap: https://www.acme.example/sitemap.xml", "note: Google ignores"} {
+		if !strings.Contains(report.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, report.String())
+		}
+	}
+	robots, _ := os.ReadFile(filepath.Join(out, "robots.txt"))
+	if !strings.Contains(string(robots), "Sitemap: https://www.acme.example/sitemap.xml\n") {
+		t.Errorf("robots.txt = %q", robots)
+	}
+	err := run([]string{"export", "--db", db, "--project", "1", "--out", out, "--section", "7"}, nil, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), "Nothing to export") {
+		t.Errorf("export of a placeholder section: err = %v, want 'Nothing to export'", err)
+	}
+	if err := run([]string{"export", "--db", db, "--project", "1"}, nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "--out") {
+		t.Errorf("export without --out: %v", err)
+	}
+}

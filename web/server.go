@@ -136,6 +136,10 @@ func (s *Server) routes() {
 	e.GET("/projects/:id/pages/:pid/links/picker", s.linkPicker)
 	e.POST("/projects/:id/pages/:pid/links", s.addLink)
 	e.DELETE("/projects/:id/links/:lid", s.deleteLink)
+	e.GET("/projects/:id/export", s.exportPage)
+	e.GET("/projects/:id/export.zip", s.exportZip)
+	e.GET("/projects/:id/sitemap.html", s.footerPreview)
+	e.GET("/projects/:id/:file", s.exportFile) // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
 }
 
 // statusOf is the one table from error codes to HTTP status.

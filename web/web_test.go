@@ -1,6 +1,7 @@
 package web
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -164,6 +165,15 @@ func TestRoutes(t *testing.T) {
 		{"POST", p + "/paste", url.Values{"parent": {itoa(home)}, "outline": {"Jobs\n  Engineer"}}, 200, 0, false},
 		{"POST", pagePath(pid, home, "links"), url.Values{"to": {itoa(contact)}}, 200, 409, false},
 		{"PATCH", p, url.Values{"name": {"Acme 2027"}}, 200, 0, false},
+		{"GET", p + "/export", nil, 200, 0, true},
+		{"GET", p + "/export?max_urls=0", nil, 422, 0, true},
+		{"GET", p + "/export.zip", nil, 200, 0, false},
+		{"GET", p + "/sitemap.xml", nil, 200, 0, false},
+		{"GET", p + "/sitemap.txt", nil, 200, 0, false},
+		{"GET", p + "/robots.txt", nil, 200, 0, false},
+		{"GET", p + "/footer.html", nil, 200, 0, false},
+		{"GET", p + "/sitemap.html", nil, 200, 0, true},
+		{"GET", p + "/sitemap-9.xml", nil, 404, 0, true},
 		{"GET", "/projects/999", nil, 404, 0, true},
 		{"GET", "/projects/abc", nil, 404, 0, true},
 		{"GET", pagePath(pid, 99999), nil, 404, 0, true},
@@ -542,5 +552,57 @@ func TestSettings(t *testing.T) {
 	rec = c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true) // version 1 again
 	if rec.Code != 409 {
 		t.Errorf("stale settings: %d, want 409", rec.Code)
+	}
+}
+
+func TestExportRoutes(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	p := "/projects/" + itoa(pid)
+	// A page outside the sitemap's directory produces a warning that links to it.
+	if err := c.db.UpdatePage(context.Background(), func() *site.Page {
+		pg, _ := c.db.Page(context.Background(), ids["Team"])
+		pg.Path = "https://elsewhere.example/team"
+		return &pg
+	}()); err != nil {
+		t.Fatal(err)
+	}
+	d := doc(t, c.do("GET", p+"/export", nil, false))
+	if got := d.Find("#preview").Text(); !strings.Contains(got, "<loc>https://www.acme.example/</loc>") {
+		t.Errorf("preview = %q", got)
+	}
+	link := d.Find("#warnings a")
+	if href, _ := link.Attr("href"); link.Text() != "Team" || href != pagePath(pid, ids["Team"]) || !strings.Contains(d.Find("#warnings").Text(), "another host") {
+		t.Errorf("warning link = %q %q; warnings: %s", link.Text(), href, d.Find("#warnings").Text())
+	}
+
+	rec := c.do("GET", p+"/sitemap.xml?max_urls=3", nil, false)
+	if !strings.Contains(rec.Body.String(), "<sitemapindex") || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/xml") {
+		t.Errorf("split sitemap.xml is not an index: %s", rec.Body.String())
+	}
+	rec = c.do("GET", p+"/sitemap-2.xml?max_urls=3", nil, false)
+	if rec.Code != 200 || strings.Count(rec.Body.String(), "<url>") != 3 {
+		t.Errorf("sitemap-2.xml: %d %s", rec.Code, rec.Body.String())
+	}
+
+	rec = c.do("GET", p+"/export.zip?gzip=1", nil, false)
+	zr, err := zip.NewReader(bytes.NewReader(rec.Body.Bytes()), int64(rec.Body.Len()))
+	if err != nil {
+		t.Fatalf("zip: %v", err)
+	}
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	if got, want := strings.Join(names, " "), "sitemap.xml sitemap.xml.gz sitemap.txt robots.txt footer.html"; got != want {
+		t.Errorf("zip holds %s, want %s", got, want)
+	}
+
+	rec = c.do("GET", p+"/export?section="+itoa(ids["Later"]), nil, true)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "Nothing to export") {
+		t.Errorf("export of a placeholder: %d", rec.Code)
+	}
+	if got := doc(t, c.do("GET", p+"/sitemap.html", nil, false)).Find(`nav[aria-label="Sitemap"] a`).Length(); got != 8 {
+		t.Errorf("footer preview has %d links, want 8 (Contact is kept out of it)", got)
 	}
 }

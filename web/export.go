@@ -1,0 +1,201 @@
+package web
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/export"
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// previewLines is how much of sitemap.xml the export page shows.
+const previewLines = 22
+
+// exportConfig reads the export options from the query string.
+func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
+	f := views.ExportForm{
+		LeavesOnly: c.QueryParam("leaves") == "1",
+		Gzip:       c.QueryParam("gzip") == "1",
+		BySection:  c.QueryParam("split") == "1",
+		MaxURLs:    c.QueryParam("max_urls"),
+		Location:   strings.TrimSpace(c.QueryParam("location")),
+	}
+	f.Section, _ = strconv.ParseInt(c.QueryParam("section"), 10, 64)
+	f.FooterDepth, _ = strconv.Atoi(c.QueryParam("depth"))
+	cfg := export.Config{
+		Options: export.Options{LeavesOnly: f.LeavesOnly, Section: f.Section, Location: f.Location},
+		Gzip:    f.Gzip, BySection: f.BySection, FooterDepth: f.FooterDepth, MaxURLs: export.MaxURLs,
+	}
+	if f.MaxURLs != "" {
+		n, err := strconv.Atoi(f.MaxURLs)
+		if err != nil || n < 1 || n > export.MaxURLs {
+			return cfg, f, site.Errorf(site.EInvalid, "URLs per file must be a number from 1 to 50,000.")
+		}
+		cfg.MaxURLs = n
+	}
+	return cfg, f, nil
+}
+
+// memFiles keeps an export's files in memory, in the order written.
+type memFiles struct {
+	names []string
+	data  map[string]*bytes.Buffer
+}
+
+type memFile struct{ *bytes.Buffer }
+
+func (memFile) Close() error { return nil }
+
+func (m *memFiles) Create(name string) (io.WriteCloser, error) {
+	if m.data == nil {
+		m.data = map[string]*bytes.Buffer{}
+	}
+	m.names = append(m.names, name)
+	m.data[name] = &bytes.Buffer{}
+	return memFile{m.data[name]}, nil
+}
+
+func (s *Server) exportPage(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	props := views.ExportProps{Layout: s.layout(c, p.Name+" export"), Project: p, Query: c.QueryString()}
+	for _, r := range t.Roots(site.PlacementMain) {
+		props.Sections = append(props.Sections, *r)
+		for _, c := range t.Children(r.ID) {
+			props.Sections = append(props.Sections, *c)
+		}
+	}
+	cfg, form, err := exportConfig(c)
+	props.Form = form
+	status := http.StatusOK
+	var rep export.Report
+	files := &memFiles{}
+	if err == nil {
+		rep, err = export.Export(files, t, cfg)
+	}
+	if code := site.ErrorCode(err); code != "" {
+		if code != site.EInvalid && code != site.ENotFound {
+			return err
+		}
+		props.Error, status = site.ErrorMessage(err), statusOf[code]
+	}
+	for _, w := range rep.Warnings {
+		props.Warnings = append(props.Warnings, views.ExportWarning{PageID: w.PageID, Title: w.Title, Reason: w.Reason, Info: w.Info})
+	}
+	for _, f := range rep.Files {
+		props.Files = append(props.Files, views.ExportFile{Name: f.Name, URLs: f.URLs, Size: f.Size})
+	}
+	props.URLs = rep.URLs
+	if b := files.data["sitemap.xml"]; b != nil {
+		lines := strings.SplitAfterN(b.String(), "\n", previewLines+1)
+		if len(lines) > previewLines {
+			lines[previewLines] = "…\n"
+		}
+		props.Preview = strings.Join(lines, "")
+	}
+	return render(c, status, views.Export(props))
+}
+
+// exportFiles runs the export for the request's options.
+func (s *Server) exportFiles(c echo.Context) (site.Project, *memFiles, error) {
+	p, err := s.project(c)
+	if err != nil {
+		return p, nil, err
+	}
+	cfg, _, err := exportConfig(c)
+	if err != nil {
+		return p, nil, err
+	}
+	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	if err != nil {
+		return p, nil, err
+	}
+	files := &memFiles{}
+	_, err = export.Export(files, t, cfg)
+	return p, files, err
+}
+
+// exportFile serves one file of the export at a stable URL, so a staging
+// site can point its sitemap (and the index's children) at siteplan.
+func (s *Server) exportFile(c echo.Context) error {
+	_, files, err := s.exportFiles(c)
+	if err != nil {
+		return err
+	}
+	name := c.Param("file")
+	b, ok := files.data[name]
+	if !ok {
+		return site.Errorf(site.ENotFound, "This export has no file %q.", name)
+	}
+	ctype := mime.TypeByExtension(path.Ext(name))
+	switch {
+	case strings.HasSuffix(name, ".gz"):
+		ctype = "application/gzip"
+	case strings.HasSuffix(name, ".xml"):
+		ctype = "application/xml; charset=utf-8"
+	case strings.HasSuffix(name, ".txt"):
+		ctype = "text/plain; charset=utf-8"
+	}
+	return c.Blob(http.StatusOK, ctype, b.Bytes())
+}
+
+func (s *Server) exportZip(c echo.Context) error {
+	p, files, err := s.exportFiles(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, name := range files.names {
+		w, err := zw.Create(name)
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(files.data[name].Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	name := site.Slugify(p.Name)
+	if name == "" {
+		name = "project"
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+url.PathEscape(name)+`-sitemap.zip"`)
+	return c.Blob(http.StatusOK, "application/zip", buf.Bytes())
+}
+
+// footerPreview shows the HTML footer sitemap as a full page.
+func (s *Server) footerPreview(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	depth, _ := strconv.Atoi(c.QueryParam("depth"))
+	var buf bytes.Buffer
+	if err := export.WriteFooterPage(&buf, t, depth); err != nil {
+		return err
+	}
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}
