@@ -25,7 +25,6 @@ type Entry struct {
 	Lastmod    string
 	Changefreq string
 	Priority   string
-	section    string // first path segment below the sitemap's directory
 }
 
 // Warning says why a page was left out or what a search engine will make
@@ -50,22 +49,24 @@ func Collect(t *site.Tree, opt Options) ([]Entry, []Warning, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var entries []Entry
+	entries := make([]Entry, 0, t.Len())
 	var warns []Warning
-	seen := map[string]int64{}
-	schemeless := map[string]string{}
+	seen := make(map[string]int64, t.Len())
+	var offOrigin []*site.Page // left out for their origin: maybe an http/https twin
 	usesHints := false
-	visit := func(p *site.Page) {
+	visit := func(p *site.Page, loc string) {
 		if !p.HasURL() || !p.InSitemap || (opt.LeavesOnly && p.ChildCount > 0) {
 			return
 		}
-		loc := t.URL(p.ID)
 		if loc == "" {
 			warns = append(warns, Warning{p.ID, p.Title, "its path override is not a valid URL", false})
 			return
 		}
 		if why := site.ScopeProblem(loc, dir); why != "" {
 			warns = append(warns, Warning{p.ID, p.Title, "left out: " + why, false})
+			if site.Origin(loc) != site.Origin(dir) {
+				offOrigin = append(offOrigin, p)
+			}
 			return
 		}
 		if first, dup := seen[loc]; dup {
@@ -73,15 +74,10 @@ func Collect(t *site.Tree, opt Options) ([]Entry, []Warning, error) {
 			return
 		}
 		seen[loc] = p.ID
-		rest := loc[strings.Index(loc, "://")+3:]
-		if other, ok := schemeless[rest]; ok && other != loc {
-			warns = append(warns, Warning{p.ID, p.Title, "the same path is listed under both http and https", false})
-		}
-		schemeless[rest] = loc
-		if hasSessionParam(loc) {
+		if strings.IndexByte(loc, '?') >= 0 && hasSessionParam(loc) {
 			warns = append(warns, Warning{p.ID, p.Title, "its URL carries a session-id parameter; search engines index such URLs as duplicates", false})
 		}
-		e := Entry{PageID: p.ID, Loc: loc, Lastmod: site.SitemapLastmod(first(p.Lastmod, t.Project.Lastmod)), Changefreq: first(p.Changefreq, t.Project.DefaultChangefreq), section: sectionOf(loc, dir)}
+		e := Entry{PageID: p.ID, Loc: loc, Lastmod: site.SitemapLastmod(first(p.Lastmod, t.Project.Lastmod)), Changefreq: first(p.Changefreq, t.Project.DefaultChangefreq)}
 		if pr := p.Priority; pr != nil {
 			e.Priority = site.FormatPriority(*pr)
 		} else if pr := t.Project.DefaultPriority; pr != nil {
@@ -90,27 +86,28 @@ func Collect(t *site.Tree, opt Options) ([]Entry, []Warning, error) {
 		usesHints = usesHints || e.Changefreq != "" || e.Priority != ""
 		entries = append(entries, e)
 	}
-	if opt.Section != 0 {
-		root := t.Page(opt.Section)
-		if root == nil {
-			return nil, nil, site.Errorf(site.ENotFound, "Section page %d does not exist in this project.", opt.Section)
+	if opt.Section != 0 && t.Page(opt.Section) == nil {
+		return nil, nil, site.Errorf(site.ENotFound, "Section page %d does not exist in this project.", opt.Section)
+	}
+	t.WalkURLs(opt.Section, visit)
+	// Every URL in the sitemap has the sitemap's scheme, so a twin under the
+	// other scheme can only be among the pages left out for their origin.
+	for _, p := range offOrigin {
+		loc := t.URL(p.ID)
+		twin := ""
+		if rest, ok := strings.CutPrefix(loc, "http://"); ok {
+			twin = "https://" + rest
+		} else if rest, ok := strings.CutPrefix(loc, "https://"); ok {
+			twin = "http://" + rest
 		}
-		visit(root)
-		walkBelow(t, root.ID, visit)
-	} else {
-		t.Walk(func(p *site.Page, _ int) bool { visit(p); return true })
+		if id, ok := seen[twin]; ok {
+			warns = append(warns, Warning{p.ID, p.Title, "the same path is also in the sitemap under the other scheme, as “" + t.Page(id).Title + "”", false})
+		}
 	}
 	if usesHints {
 		warns = append(warns, Warning{Reason: "Google ignores changefreq and priority; Bing and others may read them. They are written as set.", Info: true})
 	}
 	return entries, warns, nil
-}
-
-func walkBelow(t *site.Tree, id int64, fn func(*site.Page)) {
-	for _, c := range t.Children(id) {
-		fn(c)
-		walkBelow(t, c.ID, fn)
-	}
 }
 
 // Directory returns the normalised directory URL the sitemap files live
@@ -143,20 +140,31 @@ func hasSessionParam(loc string) bool {
 	return false
 }
 
-// sectionOf names the top-level section of loc below dir, for splitting
-// by section: its first path segment, or "home" for the directory itself.
-func sectionOf(loc, dir string) string {
-	rest := strings.TrimPrefix(loc, dir)
-	if i := strings.IndexAny(rest, "/?"); i >= 0 {
-		rest = rest[:i]
+// sections names the top-level section of a URL below dir, for splitting
+// by section: its first path segment as a slug, or "home" for the
+// directory itself. Names are cached per segment.
+type sections struct {
+	dir   string
+	names map[string]string
+}
+
+func (s *sections) of(loc string) string {
+	seg := strings.TrimPrefix(loc, s.dir)
+	if i := strings.IndexAny(seg, "/?"); i >= 0 {
+		seg = seg[:i]
 	}
-	if u, err := url.PathUnescape(rest); err == nil {
-		rest = u
+	if name, ok := s.names[seg]; ok {
+		return name
 	}
-	if s := site.Slugify(rest); s != "" {
-		return s
+	name := seg
+	if u, err := url.PathUnescape(seg); err == nil {
+		name = u
 	}
-	return "home"
+	if name = site.Slugify(name); name == "" {
+		name = "home"
+	}
+	s.names[seg] = name
+	return name
 }
 
 func first(a, b string) string {

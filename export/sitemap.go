@@ -32,10 +32,34 @@ const (
 // URLs are percent-encoded and the other values are validated.
 var escaper = strings.NewReplacer("&", "&amp;", "'", "&apos;", `"`, "&quot;", "<", "&lt;", ">", "&gt;")
 
+// appendEscaped appends s with the five entities escaped.
+func appendEscaped(b []byte, s string) []byte {
+	if escapedLen(s) == len(s) {
+		return append(b, s...)
+	}
+	return append(b, escaper.Replace(s)...)
+}
+
+// escapedLen is len(appendEscaped(nil, s)) without building it.
+func escapedLen(s string) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '&':
+			n += 4
+		case '\'', '"':
+			n += 5
+		case '<', '>':
+			n += 3
+		}
+	}
+	return n
+}
+
 // appendURL appends one <url> element.
 func appendURL(b []byte, e *Entry) []byte {
 	b = append(b, "<url><loc>"...)
-	b = append(b, escaper.Replace(e.Loc)...)
+	b = appendEscaped(b, e.Loc)
 	b = append(b, "</loc>"...)
 	if e.Lastmod != "" {
 		b = append(b, "<lastmod>"...)
@@ -75,7 +99,19 @@ func NewURLSetWriter(w io.Writer) (*URLSetWriter, error) {
 }
 
 // Size returns how many bytes e takes as a <url> element.
-func Size(e *Entry) int { return len(appendURL(nil, e)) }
+func Size(e *Entry) int {
+	n := len("<url><loc></loc></url>\n") + escapedLen(e.Loc)
+	if e.Lastmod != "" {
+		n += len("<lastmod></lastmod>") + len(e.Lastmod)
+	}
+	if e.Changefreq != "" {
+		n += len("<changefreq></changefreq>") + len(e.Changefreq)
+	}
+	if e.Priority != "" {
+		n += len("<priority></priority>") + len(e.Priority)
+	}
+	return n
+}
 
 // Fits reports whether one more entry of size n keeps the file within
 // maxURLs and maxBytes, closing tag included.
@@ -89,8 +125,10 @@ func (u *URLSetWriter) Write(e *Entry) error {
 	n, err := u.w.Write(u.buf)
 	u.Bytes += int64(n)
 	u.URLs++
-	if t, ok := parseW3C(e.Lastmod); ok && t.After(u.newest) {
-		u.newest, u.Lastmod = t, e.Lastmod
+	if e.Lastmod != u.Lastmod && e.Lastmod != "" { // most entries share one lastmod
+		if t, ok := parseW3C(e.Lastmod); ok && (u.Lastmod == "" || t.After(u.newest)) {
+			u.newest, u.Lastmod = t, e.Lastmod
+		}
 	}
 	return err
 }
@@ -133,7 +171,8 @@ func WriteIndex(w io.Writer, entries []IndexEntry) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString(xmlHeader + indexOpen)
 	for _, e := range entries {
-		bw.WriteString("<sitemap><loc>" + escaper.Replace(e.Loc) + "</loc>")
+		bw.Write(appendEscaped([]byte("<sitemap><loc>"), e.Loc))
+		bw.WriteString("</loc>")
 		if e.Lastmod != "" {
 			bw.WriteString("<lastmod>" + e.Lastmod + "</lastmod>")
 		}
@@ -199,7 +238,11 @@ func WriteSitemaps(out Output, entries []Entry, opt SitemapOptions) (Result, err
 	if maxBytes <= 0 || maxBytes > MaxBytes {
 		maxBytes = MaxBytes
 	}
-	groups := split(entries, opt.BySection, maxURLs, maxBytes)
+	var secs *sections
+	if opt.BySection {
+		secs = &sections{dir: opt.Dir, names: map[string]string{}}
+	}
+	groups := split(entries, secs, maxURLs, maxBytes)
 	var res Result
 	res.URLs = len(entries)
 	if len(groups) == 1 && !opt.BySection {
@@ -264,7 +307,14 @@ type group struct {
 // sitemap-N, or sitemap-SECTION[-N] when splitting by section (entries of
 // a section are contiguous in outline order; a section seen again later
 // continues its numbering).
-func split(entries []Entry, bySection bool, maxURLs int, maxBytes int64) []group {
+func split(entries []Entry, secs *sections, maxURLs int, maxBytes int64) []group {
+	bySection := secs != nil
+	section := func(i int) string {
+		if secs == nil {
+			return ""
+		}
+		return secs.of(entries[i].Loc)
+	}
 	var groups []group
 	counts := map[string]int{}
 	start, n, size := 0, 0, int64(len(xmlHeader)+len(urlsetOpen)+len(urlsetClose))
@@ -282,15 +332,15 @@ func split(entries []Entry, bySection bool, maxURLs int, maxBytes int64) []group
 	}
 	for i := range entries {
 		es := int64(Size(&entries[i]))
-		newSection := bySection && i > start && entries[i].section != entries[start].section
+		newSection := bySection && i > start && section(i) != section(start)
 		if i > start && (newSection || n+1 > maxURLs || size+es > maxBytes) {
-			groups = append(groups, group{name(entries[start].section), start, i})
+			groups = append(groups, group{name(section(start)), start, i})
 			start, n, size = i, 0, base
 		}
 		n++
 		size += es
 	}
-	return append(groups, group{name(entries[start].section), start, len(entries)})
+	return append(groups, group{name(section(start)), start, len(entries)})
 }
 
 // writeURLSet writes one urlset file and returns it with its newest lastmod.

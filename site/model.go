@@ -331,7 +331,7 @@ func hasControl(s string) bool {
 // accept: a date as is, a date-time with seconds added when the user left
 // them out. The time zone the user gave is kept.
 func SitemapLastmod(s string) string {
-	if reDateTime.MatchString(s) {
+	if len(s) > len("2006-01-02") && reDateTime.MatchString(s) {
 		return withSeconds(s)
 	}
 	return s

@@ -134,12 +134,14 @@ func (t *Tree) Location(id int64) string {
 	return t.nodeURL(p)
 }
 
-func (t *Tree) nodeURL(p *Page) string {
-	path := t.path(p)
+func (t *Tree) nodeURL(p *Page) string { return t.finish(p, t.path(p)) }
+
+// finish applies the home-page and trailing-slash rules to a node's path.
+func (t *Tree) finish(p *Page, path string) string {
 	if path == "" {
 		return ""
 	}
-	if path+"/" == t.Project.BaseURL {
+	if len(path)+1 == len(t.Project.BaseURL) && path+"/" == t.Project.BaseURL {
 		return t.Project.BaseURL
 	}
 	if p.Path == "" && t.Project.TrailingSlash && !strings.HasSuffix(path, "/") {
@@ -154,25 +156,51 @@ func (t *Tree) path(p *Page) string {
 	if s, ok := t.paths[p.ID]; ok {
 		return s
 	}
-	var s string
-	switch {
-	case p.Path != "":
-		s = t.resolveOverride(p.Path)
-	case p.ParentID == 0:
-		s = strings.TrimSuffix(t.Project.BaseURL, "/")
-	default:
-		parent := t.byID[p.ParentID]
-		if parent == nil {
-			s = strings.TrimSuffix(t.Project.BaseURL, "/")
-		} else {
-			s = t.path(parent)
-		}
+	parent := strings.TrimSuffix(t.Project.BaseURL, "/")
+	if pp := t.byID[p.ParentID]; p.ParentID != 0 && pp != nil {
+		parent = t.path(pp)
 	}
-	if p.Path == "" && p.Slug != "" && s != "" {
-		s = strings.TrimSuffix(s, "/") + "/" + EncodeSegment(p.Slug)
-	}
+	s := t.childPath(p, parent)
 	t.paths[p.ID] = s
 	return s
+}
+
+// childPath derives a node's path from its parent's.
+func (t *Tree) childPath(p *Page, parent string) string {
+	switch {
+	case p.Path != "":
+		return t.resolveOverride(p.Path)
+	case p.Slug == "" || parent == "":
+		return parent
+	}
+	return strings.TrimSuffix(parent, "/") + "/" + EncodeSegment(p.Slug)
+}
+
+// WalkURLs visits root (0: every page) and the pages below it in outline
+// order, each with its sitemap URL ("" for pages without one). It derives
+// each path from its parent's as it goes, so a whole export costs one
+// string per page and no lookups.
+func (t *Tree) WalkURLs(root int64, fn func(p *Page, url string)) {
+	var walk func(id int64, parent string)
+	walk = func(id int64, parent string) {
+		for _, c := range t.children[id] {
+			path := t.childPath(c, parent)
+			u := ""
+			if c.HasURL() {
+				u = t.finish(c, path)
+			}
+			fn(c, u)
+			walk(c.ID, path)
+		}
+	}
+	if root == 0 {
+		walk(0, strings.TrimSuffix(t.Project.BaseURL, "/"))
+		return
+	}
+	if p := t.byID[root]; p != nil {
+		fn(p, t.URL(root))
+		walk(root, t.path(p))
+	}
 }
 
 func (t *Tree) resolveOverride(o string) string {

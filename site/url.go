@@ -115,6 +115,13 @@ func normalizeHost(scheme, authority string) (string, error) {
 
 // EncodeSegment percent-encodes one path segment (a slug).
 func EncodeSegment(s string) string {
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		clean = s[i] != '%' && segmentChar(s[i])
+	}
+	if clean {
+		return s
+	}
 	var b strings.Builder
 	encode(&b, s, segmentChar)
 	return b.String()
@@ -188,6 +195,9 @@ func Dir(u string) string {
 // ScopeProblem says why the normalised URL u cannot be listed in a sitemap
 // that lives in directory dir, or "" if it can.
 func ScopeProblem(u, dir string) string {
+	if len(u) <= MaxURLLen && strings.HasPrefix(u, dir) && strings.Contains(dir, "://") && strings.IndexByte(dir[strings.Index(dir, "://")+3:], '/') >= 0 {
+		return "" // dir ends its host with a "/", so the prefix also matches the origin
+	}
 	switch {
 	case len(u) > MaxURLLen:
 		return "its URL is longer than 2,048 characters"
