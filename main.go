@@ -220,7 +220,7 @@ func exportFiles(dbPath, project, dir string, cfg export.Config, stdout io.Write
 		return err
 	}
 	defer db.Close()
-	t, err := db.Tree(context.Background(), id)
+	t, err := db.ExportTree(context.Background(), id)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

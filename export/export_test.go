@@ -341,3 +341,34 @@ func TestLeavesOnlyAndSection(t *testing.T) {
 		t.Errorf("location /produkte/ = %s, want %s", got, want)
 	}
 }
+
+func TestSchemeTwinWarning(t *testing.T) {
+	a, b := site.NewPage("Secure"), site.NewPage("Plain")
+	a.ID, b.ID, b.Position = 1, 2, 1
+	a.Slug, a.SlugAuto = "x", false
+	b.Path = "http://twin.example/x"
+	tr := site.NewTree(site.Project{BaseURL: "https://twin.example/"}, []site.Page{a, b})
+	_, warns, err := Collect(tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range warns {
+		got = append(got, w.Title+": "+w.Reason)
+	}
+	if s := strings.Join(got, "\n"); !strings.Contains(s, "Plain: the same path is also in the sitemap under the other scheme, as “Secure”") {
+		t.Errorf("warnings = %s", s)
+	}
+}
+
+func TestSizeMatchesOutput(t *testing.T) {
+	entries, _, err := Collect(loadTree(t, "testdata/hostile.json"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range entries {
+		if got, want := Size(&entries[i]), len(appendURL(nil, &entries[i])); got != want {
+			t.Errorf("Size(%s) = %d, written %d", entries[i].Loc, got, want)
+		}
+	}
+}

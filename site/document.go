@@ -60,7 +60,7 @@ type DocLink struct {
 }
 
 // MaxDocumentPages bounds one document so an upload cannot exhaust memory.
-const MaxDocumentPages = 1_000_000
+const MaxDocumentPages = 2_000_000
 
 // ParseDocument decodes and validates a native document. Any problem refuses
 // the whole document with EInvalid naming the page and field at fault.

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"siteplan/export"
 	"siteplan/site"
 )
 
@@ -351,4 +353,52 @@ func canonical(d *site.Document) string {
 	}
 	b, _ := json.Marshal(map[string]any{"project": d.Project.ToProject(), "pages": pages, "links": links})
 	return string(b)
+}
+
+// TestExportTreeExportsTheSame checks the lean export query against the
+// full tree: the same files, byte for byte.
+func TestExportTreeExportsTheSame(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	f, _ := os.Open("testdata/acme.json")
+	defer f.Close()
+	d, err := site.ParseDocument(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, _ := db.Tree(ctx, id)
+	lean, err := db.ExportTree(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := memOut{}, memOut{}
+	if _, err := export.Export(a, full, export.Config{Gzip: true, BySection: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := export.Export(b, lean, export.Config{Gzip: true, BySection: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != len(b) || len(a) < 5 {
+		t.Fatalf("files: %d vs %d", len(a), len(b))
+	}
+	for name, buf := range a {
+		if !bytes.Equal(buf.Bytes(), b[name].Bytes()) {
+			t.Errorf("%s differs between Tree and ExportTree", name)
+		}
+	}
+}
+
+type memOut map[string]*bytes.Buffer
+
+type memOutFile struct{ *bytes.Buffer }
+
+func (memOutFile) Close() error { return nil }
+
+func (m memOut) Create(name string) (io.WriteCloser, error) {
+	m[name] = &bytes.Buffer{}
+	return memOutFile{m[name]}, nil
 }

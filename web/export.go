@@ -122,7 +122,7 @@ func (s *Server) exportFiles(c echo.Context) (site.Project, *memFiles, error) {
 	if err != nil {
 		return p, nil, err
 	}
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	t, err := s.store.ExportTree(c.Request().Context(), p.ID)
 	if err != nil {
 		return p, nil, err
 	}

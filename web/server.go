@@ -32,6 +32,7 @@ type Store interface {
 
 	Page(ctx context.Context, id int64) (site.Page, error)
 	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
+	ExportTree(ctx context.Context, projectID int64) (*site.Tree, error)
 	Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error)
 	PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
