@@ -126,9 +126,5 @@ type ZipOutput struct{ Z *zip.Writer }
 // Create starts a new file in the archive.
 func (z ZipOutput) Create(name string) (io.WriteCloser, error) {
 	w, err := z.Z.Create(name)
-	return nopCloser{w}, err
+	return nopWriteCloser{w}, err
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

@@ -2,11 +2,14 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"siteplan/site"
@@ -111,12 +114,6 @@ func Size(e *Entry) int {
 		n += len("<priority></priority>") + len(e.Priority)
 	}
 	return n
-}
-
-// Fits reports whether one more entry of size n keeps the file within
-// maxURLs and maxBytes, closing tag included.
-func (u *URLSetWriter) Fits(n, maxURLs int, maxBytes int64) bool {
-	return u.URLs+1 <= maxURLs && u.Bytes+int64(n)+int64(len(urlsetClose)) <= maxBytes
 }
 
 // Write writes one entry.
@@ -261,18 +258,24 @@ func WriteSitemaps(out Output, entries []Entry, opt SitemapOptions) (Result, err
 		}
 		return res, nil
 	}
-	var index []IndexEntry
-	for _, g := range groups {
-		name := g.name + ".xml"
-		if opt.Gzip {
-			name += ".gz"
-		}
-		f, lastmod, err := writeURLSet(out, name, entries[g.from:g.to], opt.Gzip)
-		if err != nil {
-			return res, err
-		}
+	index := make([]IndexEntry, 0, len(groups))
+	write := func(g group, name, lastmod string, f File) {
 		res.Files = append(res.Files, f)
 		index = append(index, IndexEntry{Loc: opt.Dir + name, Lastmod: lastmod})
+	}
+	if opt.Gzip {
+		if err := writeGzipParallel(out, entries, groups, write); err != nil {
+			return res, err
+		}
+	} else {
+		for _, g := range groups {
+			name := g.name + ".xml"
+			f, lastmod, err := writeURLSet(out, name, entries[g.from:g.to], false)
+			if err != nil {
+				return res, err
+			}
+			write(g, name, lastmod, f)
+		}
 	}
 	for i := 0; i*MaxURLs < len(index); i++ {
 		name := "sitemap.xml"
@@ -374,3 +377,62 @@ func writeURLSet(out Output, name string, entries []Entry, gz bool) (File, strin
 	}
 	return File{Name: name, URLs: u.URLs, Size: cw.n}, u.Lastmod, nil
 }
+
+// writeGzipParallel compresses the files of groups on every core into
+// memory (a sitemap compresses to a few percent of its size), then writes
+// them to out in order, so out need not be safe for concurrent use.
+func writeGzipParallel(out Output, entries []Entry, groups []group, done func(g group, name, lastmod string, f File)) error {
+	type result struct {
+		buf     bytes.Buffer
+		lastmod string
+		urls    int
+		err     error
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	for start := 0; start < len(groups); start += workers {
+		batch := groups[start:min(len(groups), start+workers)]
+		results := make([]result, len(batch))
+		var wg sync.WaitGroup
+		for i, g := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r := &results[i]
+				mem := bufferOutput{b: &r.buf}
+				var f File
+				f, r.lastmod, r.err = writeURLSet(mem, g.name+".xml.gz", entries[g.from:g.to], true)
+				r.urls = f.URLs
+			}()
+		}
+		wg.Wait()
+		for i, g := range batch {
+			r := &results[i]
+			if r.err != nil {
+				return r.err
+			}
+			name := g.name + ".xml.gz"
+			wc, err := out.Create(name)
+			if err != nil {
+				return err
+			}
+			n, err := wc.Write(r.buf.Bytes())
+			if cerr := wc.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return fmt.Errorf("write %s: %w", name, err)
+			}
+			done(g, name, r.lastmod, File{Name: name, URLs: r.urls, Size: int64(n)})
+		}
+	}
+	return nil
+}
+
+// bufferOutput is an Output of one in-memory file.
+type bufferOutput struct{ b *bytes.Buffer }
+
+func (m bufferOutput) Create(string) (io.WriteCloser, error) { return nopWriteCloser{m.b}, nil }
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
