@@ -372,3 +372,30 @@ func TestSizeMatchesOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestSeveralIndexes: past 50,000 sitemap files the index itself splits,
+// and robots.txt must name every index.
+func TestSeveralIndexes(t *testing.T) {
+	entries, _, err := Collect(flat(50_002, 0), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := memOutput{}
+	res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: 1, Dir: "https://flat.example/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"https://flat.example/sitemap.xml", "https://flat.example/sitemap-index-2.xml"}
+	if strings.Join(res.Sitemaps, " ") != strings.Join(want, " ") {
+		t.Fatalf("indexes = %v, want %v", res.Sitemaps, want)
+	}
+	count := func(name string) int { return strings.Count(out[name].String(), "<sitemap>") }
+	if a, b := count("sitemap.xml"), count("sitemap-index-2.xml"); a != MaxURLs || b != 2 {
+		t.Errorf("index sizes = %d, %d; want %d and 2", a, b, MaxURLs)
+	}
+	var robots bytes.Buffer
+	WriteRobots(&robots, res.Sitemaps)
+	if got := strings.Count(robots.String(), "Sitemap: "); got != 2 {
+		t.Errorf("robots.txt names %d sitemaps, want 2", got)
+	}
+}
