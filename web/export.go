@@ -66,14 +66,11 @@ func (m *memFiles) Create(name string) (io.WriteCloser, error) {
 }
 
 func (s *Server) exportPage(c echo.Context) error {
-	p, err := s.project(c)
+	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
-	if err != nil {
-		return err
-	}
+	p := t.Project
 	props := views.ExportProps{Layout: s.layout(c, p.Name+" export"), Project: p, Query: c.QueryString()}
 	for _, r := range t.Roots(site.PlacementMain) {
 		props.Sections = append(props.Sections, *r)
@@ -114,21 +111,17 @@ func (s *Server) exportPage(c echo.Context) error {
 
 // exportFiles runs the export for the request's options.
 func (s *Server) exportFiles(c echo.Context) (site.Project, *memFiles, error) {
-	p, err := s.project(c)
+	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
-		return p, nil, err
+		return site.Project{}, nil, err
 	}
 	cfg, _, err := exportConfig(c)
 	if err != nil {
-		return p, nil, err
-	}
-	t, err := s.store.ExportTree(c.Request().Context(), p.ID)
-	if err != nil {
-		return p, nil, err
+		return t.Project, nil, err
 	}
 	files := &memFiles{}
 	_, err = export.Export(files, t, cfg)
-	return p, files, err
+	return t.Project, files, err
 }
 
 // exportFile serves one file of the export at a stable URL, so a staging
@@ -184,11 +177,7 @@ func (s *Server) exportZip(c echo.Context) error {
 
 // footerPreview shows the HTML footer sitemap as a full page.
 func (s *Server) footerPreview(c echo.Context) error {
-	p, err := s.project(c)
-	if err != nil {
-		return err
-	}
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return err
 	}

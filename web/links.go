@@ -54,15 +54,11 @@ func (s *Server) search(c echo.Context) error {
 }
 
 func (s *Server) summary(c echo.Context) error {
-	p, err := s.project(c)
+	t, err := s.projectTree(c, s.store.Tree)
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.SummaryPanel(p, t.Summarize()))
+	return render(c, http.StatusOK, views.SummaryPanel(t.Project, t.Summarize()))
 }
 
 func (s *Server) linkPicker(c echo.Context) error {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -40,6 +41,17 @@ func (s *Server) project(c echo.Context) (site.Project, error) {
 		return site.Project{}, site.Errorf(site.ENotFound, "Project %d does not exist.", id)
 	}
 	return p, nil
+}
+
+// projectTree checks the :id project like project does, then loads its
+// pages with load: the store's full Tree, or the lean ExportTree.
+// Errors: ENotFound.
+func (s *Server) projectTree(c echo.Context, load func(context.Context, int64) (*site.Tree, error)) (*site.Tree, error) {
+	p, err := s.project(c)
+	if err != nil {
+		return nil, err
+	}
+	return load(c.Request().Context(), p.ID)
 }
 
 func (s *Server) listProjects(c echo.Context) error {
