@@ -2,6 +2,7 @@ package main
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestImportRules(t *testing.T) {
 			if dep == pkg {
 				continue
 			}
-			if strings.HasPrefix(dep, "siteplan/") && !contains(r.allowed, dep) {
+			if strings.HasPrefix(dep, "siteplan/") && !slices.Contains(r.allowed, dep) {
 				t.Errorf("%s imports %s; DESIGN.md does not allow it", pkg, dep)
 			}
 			for _, f := range r.forbidden {
@@ -35,13 +36,4 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -35,7 +35,7 @@ func Export(out Output, t *site.Tree, cfg Config) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	write := func(name string, fn func(io.Writer) error) error {
+	write := func(name string, urls int, fn func(io.Writer) error) error {
 		wc, err := out.Create(name)
 		if err != nil {
 			return err
@@ -45,17 +45,16 @@ func Export(out Output, t *site.Tree, cfg Config) (Report, error) {
 			wc.Close()
 			return err
 		}
-		rep.Files = append(rep.Files, File{Name: name, Size: cw.n})
+		rep.Files = append(rep.Files, File{Name: name, URLs: urls, Size: cw.n})
 		return wc.Close()
 	}
-	if err := write("sitemap.txt", func(w io.Writer) error { return WriteText(w, entries) }); err != nil {
+	if err := write("sitemap.txt", len(entries), func(w io.Writer) error { return WriteText(w, entries) }); err != nil {
 		return rep, err
 	}
-	rep.Files[len(rep.Files)-1].URLs = len(entries)
-	if err := write("robots.txt", func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }); err != nil {
+	if err := write("robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }); err != nil {
 		return rep, err
 	}
-	if err := write("footer.html", func(w io.Writer) error { return WriteFooter(w, t, cfg.FooterDepth) }); err != nil {
+	if err := write("footer.html", 0, func(w io.Writer) error { return WriteFooter(w, t, cfg.FooterDepth) }); err != nil {
 		return rep, err
 	}
 	return rep, nil

@@ -18,18 +18,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// memOutput keeps files in memory.
-type memOutput map[string]*bytes.Buffer
-
-type memFile struct{ *bytes.Buffer }
-
-func (memFile) Close() error { return nil }
-
-func (m memOutput) Create(name string) (io.WriteCloser, error) {
-	m[name] = &bytes.Buffer{}
-	return memFile{m[name]}, nil
-}
-
 // treeOf imports a document into an in-memory tree with IDs in outline order.
 func treeOf(t testing.TB, d *site.Document) *site.Tree {
 	t.Helper()
@@ -88,21 +76,21 @@ func TestGolden(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := loadTree(t, tc.doc)
-			out := memOutput{}
+			out := &Memory{}
 			rep, err := Export(out, tr, Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range []string{"sitemap.xml", "sitemap.txt", "robots.txt", "footer.html"} {
-				golden(t, tc.name+"."+f, out[f].Bytes())
+				golden(t, tc.name+"."+f, out.Files[f].Bytes())
 			}
 			var warns []string
 			for _, w := range rep.Warnings {
 				warns = append(warns, w.Title+": "+w.Reason)
 			}
 			golden(t, tc.name+".warnings", []byte(strings.Join(warns, "\n")+"\n"))
-			validate(t, "sitemap", out["sitemap.xml"].Bytes())
-			if got, want := parseLocs(t, out["sitemap.xml"].Bytes()), strings.Fields(out["sitemap.txt"].String()); strings.Join(got, " ") != strings.Join(want, " ") {
+			validate(t, "sitemap", out.Files["sitemap.xml"].Bytes())
+			if got, want := parseLocs(t, out.Files["sitemap.xml"].Bytes()), strings.Fields(out.Files["sitemap.txt"].String()); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("sitemap.xml and sitemap.txt list different URLs:\n%v\n%v", got, want)
 			}
 		})
@@ -216,7 +204,7 @@ func TestSplitBoundaries(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := memOutput{}
+			out := &Memory{}
 			res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: tt.maxURLs, Dir: "https://flat.example/"})
 			if err != nil {
 				t.Fatal(err)
@@ -228,7 +216,7 @@ func TestSplitBoundaries(t *testing.T) {
 					continue
 				}
 				names = append(names, f.Name)
-				b := out[f.Name].Bytes()
+				b := out.Files[f.Name].Bytes()
 				if len(b) > MaxBytes {
 					t.Errorf("%s has %d bytes, over %d", f.Name, len(b), MaxBytes)
 				}
@@ -251,16 +239,16 @@ func TestSplitBoundaries(t *testing.T) {
 						Lastmod string `xml:"lastmod"`
 					} `xml:"sitemap"`
 				}
-				if err := xml.Unmarshal(out["sitemap.xml"].Bytes(), &idx); err != nil {
+				if err := xml.Unmarshal(out.Files["sitemap.xml"].Bytes(), &idx); err != nil {
 					t.Fatal(err)
 				}
 				if len(idx.Maps) != len(tt.files) || idx.Maps[0].Loc != "https://flat.example/sitemap-1.xml" || idx.Maps[0].Lastmod != tt.lastmod {
 					t.Errorf("index = %+v", idx.Maps)
 				}
 				if tt.n <= 50 {
-					validate(t, "index", out["sitemap.xml"].Bytes())
+					validate(t, "index", out.Files["sitemap.xml"].Bytes())
 					for _, f := range tt.files {
-						validate(t, "sitemap", out[f].Bytes())
+						validate(t, "sitemap", out.Files[f].Bytes())
 					}
 				}
 			}
@@ -270,7 +258,7 @@ func TestSplitBoundaries(t *testing.T) {
 
 func TestGzipAndSections(t *testing.T) {
 	tr := loadTree(t, "../store/testdata/acme.json")
-	out := memOutput{}
+	out := &Memory{}
 	rep, err := Export(out, tr, Config{Gzip: true, BySection: true})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +268,7 @@ func TestGzipAndSections(t *testing.T) {
 			Loc string `xml:"loc"`
 		} `xml:"sitemap"`
 	}
-	if err := xml.Unmarshal(out["sitemap.xml"].Bytes(), &idx); err != nil {
+	if err := xml.Unmarshal(out.Files["sitemap.xml"].Bytes(), &idx); err != nil {
 		t.Fatal(err)
 	}
 	var locs []string
@@ -288,10 +276,10 @@ func TestGzipAndSections(t *testing.T) {
 	for _, m := range idx.Maps {
 		locs = append(locs, strings.TrimPrefix(m.Loc, "https://www.acme.example/"))
 		name := locs[len(locs)-1]
-		if out[name] == nil {
+		if out.Files[name] == nil {
 			t.Fatalf("the index names %s, which was not written", name)
 		}
-		zr, err := gzip.NewReader(bytes.NewReader(out[name].Bytes()))
+		zr, err := gzip.NewReader(bytes.NewReader(out.Files[name].Bytes()))
 		if err != nil {
 			t.Fatalf("%s is not gzip: %v", name, err)
 		}
@@ -306,13 +294,13 @@ func TestGzipAndSections(t *testing.T) {
 	if all != rep.URLs || all != 8 {
 		t.Errorf("URLs in the gzip files = %d, report says %d, want 8", all, rep.URLs)
 	}
-	validate(t, "index", out["sitemap.xml"].Bytes())
+	validate(t, "index", out.Files["sitemap.xml"].Bytes())
 }
 
 func TestNothingToExport(t *testing.T) {
 	p := site.NewPage("Only a group")
 	p.ID, p.Kind = 1, site.KindGroup
-	_, err := Export(memOutput{}, site.NewTree(site.Project{BaseURL: "https://x.example/"}, []site.Page{p}), Config{})
+	_, err := Export(&Memory{}, site.NewTree(site.Project{BaseURL: "https://x.example/"}, []site.Page{p}), Config{})
 	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "Nothing to export") {
 		t.Errorf("err = %v, want invalid saying nothing to export", err)
 	}
@@ -380,7 +368,7 @@ func TestSeveralIndexes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := memOutput{}
+	out := &Memory{}
 	res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: 1, Dir: "https://flat.example/"})
 	if err != nil {
 		t.Fatal(err)
@@ -389,7 +377,7 @@ func TestSeveralIndexes(t *testing.T) {
 	if strings.Join(res.Sitemaps, " ") != strings.Join(want, " ") {
 		t.Fatalf("indexes = %v, want %v", res.Sitemaps, want)
 	}
-	count := func(name string) int { return strings.Count(out[name].String(), "<sitemap>") }
+	count := func(name string) int { return strings.Count(out.Files[name].String(), "<sitemap>") }
 	if a, b := count("sitemap.xml"), count("sitemap-index-2.xml"); a != MaxURLs || b != 2 {
 		t.Errorf("index sizes = %d, %d; want %d and 2", a, b, MaxURLs)
 	}

@@ -3,6 +3,7 @@ package export
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"html/template"
 	"io"
 	"os"
@@ -110,6 +111,23 @@ func WriteFooter(w io.Writer, t *site.Tree, depth int) error {
 func WriteFooterPage(w io.Writer, t *site.Tree, depth int) error {
 	m, f := Footer(t, depth)
 	return footerTmpl.ExecuteTemplate(w, "page", footerData{t.Project.Name, m, f})
+}
+
+// Memory keeps an export's files in memory, in the order they were
+// written.
+type Memory struct {
+	Names []string
+	Files map[string]*bytes.Buffer
+}
+
+// Create starts a new in-memory file.
+func (m *Memory) Create(name string) (io.WriteCloser, error) {
+	if m.Files == nil {
+		m.Files = map[string]*bytes.Buffer{}
+	}
+	m.Names = append(m.Names, name)
+	m.Files[name] = &bytes.Buffer{}
+	return nopWriteCloser{m.Files[name]}, nil
 }
 
 // DirOutput creates files in a directory.

@@ -2,7 +2,6 @@ package export
 
 import (
 	"bufio"
-	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -383,7 +382,7 @@ func writeURLSet(out Output, name string, entries []Entry, gz bool) (File, strin
 // them to out in order, so out need not be safe for concurrent use.
 func writeGzipParallel(out Output, entries []Entry, groups []group, done func(g group, name, lastmod string, f File)) error {
 	type result struct {
-		buf     bytes.Buffer
+		mem     Memory
 		lastmod string
 		urls    int
 		err     error
@@ -398,9 +397,8 @@ func writeGzipParallel(out Output, entries []Entry, groups []group, done func(g 
 			go func() {
 				defer wg.Done()
 				r := &results[i]
-				mem := bufferOutput{b: &r.buf}
 				var f File
-				f, r.lastmod, r.err = writeURLSet(mem, g.name+".xml.gz", entries[g.from:g.to], true)
+				f, r.lastmod, r.err = writeURLSet(&r.mem, g.name+".xml.gz", entries[g.from:g.to], true)
 				r.urls = f.URLs
 			}()
 		}
@@ -415,7 +413,7 @@ func writeGzipParallel(out Output, entries []Entry, groups []group, done func(g 
 			if err != nil {
 				return err
 			}
-			n, err := wc.Write(r.buf.Bytes())
+			n, err := wc.Write(r.mem.Files[name].Bytes())
 			if cerr := wc.Close(); err == nil {
 				err = cerr
 			}
@@ -427,11 +425,6 @@ func writeGzipParallel(out Output, entries []Entry, groups []group, done func(g 
 	}
 	return nil
 }
-
-// bufferOutput is an Output of one in-memory file.
-type bufferOutput struct{ b *bytes.Buffer }
-
-func (m bufferOutput) Create(string) (io.WriteCloser, error) { return nopWriteCloser{m.b}, nil }
 
 type nopWriteCloser struct{ io.Writer }
 

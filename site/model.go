@@ -3,6 +3,7 @@ package site
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,13 +144,13 @@ func (p *Page) Validate() error {
 	if msg := PathProblem(p.Path); msg != "" {
 		f.Add("path", msg)
 	}
-	if !oneOf(p.Kind, Kinds) {
+	if !slices.Contains(Kinds, p.Kind) {
 		f.Add("kind", "Kind must be one of page, group, placeholder, external.")
 	}
-	if !oneOf(p.Placement, Placements) {
+	if !slices.Contains(Placements, p.Placement) {
 		f.Add("placement", "Placement must be one of main, utility, footer.")
 	}
-	if !oneOf(p.Status, Statuses) {
+	if !slices.Contains(Statuses, p.Status) {
 		f.Add("status", "Status must be one of "+strings.Join(Statuses, ", ")+".")
 	}
 	if len(p.Type) > MaxShortLen {
@@ -164,7 +165,7 @@ func (p *Page) Validate() error {
 	if msg := PriorityProblem(p.Priority); msg != "" {
 		f.Add("priority", msg)
 	}
-	if p.Changefreq != "" && !oneOf(p.Changefreq, Changefreqs) {
+	if p.Changefreq != "" && !slices.Contains(Changefreqs, p.Changefreq) {
 		f.Add("changefreq", "Change frequency must be one of "+strings.Join(Changefreqs, ", ")+".")
 	}
 	if msg := LastmodProblem(p.Lastmod); msg != "" {
@@ -189,7 +190,7 @@ func (p *Project) Validate() error {
 	} else {
 		p.BaseURL = base
 	}
-	if p.DefaultChangefreq != "" && !oneOf(p.DefaultChangefreq, Changefreqs) {
+	if p.DefaultChangefreq != "" && !slices.Contains(Changefreqs, p.DefaultChangefreq) {
 		f.Add("default_changefreq", "Change frequency must be one of "+strings.Join(Changefreqs, ", ")+".")
 	}
 	if msg := PriorityProblem(p.DefaultPriority); msg != "" {
@@ -307,15 +308,6 @@ func ParsePriority(s string) (*float64, string) {
 		return nil, "Priority must be a number between 0.0 and 1.0."
 	}
 	return &v, PriorityProblem(&v)
-}
-
-func oneOf(s string, list []string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 func hasControl(s string) bool {

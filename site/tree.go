@@ -85,34 +85,6 @@ func (t *Tree) Walk(fn func(p *Page, depth int) bool) {
 	walk(0, 1)
 }
 
-// Ancestors returns the ancestors of id from the root down, excluding id.
-func (t *Tree) Ancestors(id int64) []*Page {
-	var out []*Page
-	for p := t.byID[id]; p != nil && p.ParentID != 0; {
-		p = t.byID[p.ParentID]
-		if p == nil {
-			break
-		}
-		out = append(out, p)
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
-}
-
-// Depth returns the depth of id (roots are 1).
-func (t *Tree) Depth(id int64) int { return len(t.Ancestors(id)) + 1 }
-
-// DescendantCount returns how many pages are below id.
-func (t *Tree) DescendantCount(id int64) int {
-	n := 0
-	for _, c := range t.children[id] {
-		n += 1 + t.DescendantCount(c.ID)
-	}
-	return n
-}
-
 // URL returns the page's URL as a sitemap prints it (see DESIGN.md section
 // 3), or "" for a page that has no URL of its own (group, placeholder,
 // external, or an override that is not a valid URL).
@@ -229,19 +201,6 @@ func (t *Tree) URLOwner(id int64) *Page {
 		return owner == nil
 	})
 	return owner
-}
-
-// IsDescendant reports whether id is below ancestor (or is it).
-func (t *Tree) IsDescendant(id, ancestor int64) bool {
-	for p := t.byID[id]; p != nil; p = t.byID[p.ParentID] {
-		if p.ID == ancestor {
-			return true
-		}
-		if p.ParentID == 0 {
-			break
-		}
-	}
-	return false
 }
 
 // Summary counts pages by kind, status, page type and placement.

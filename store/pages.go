@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 
 	"siteplan/site"
@@ -257,7 +258,7 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 		} else if placement == "" {
 			placement = from.placement
 		}
-		if !contains(site.Placements, placement) {
+		if !slices.Contains(site.Placements, placement) {
 			return site.Errorf(site.EInvalid, "Placement must be one of main, utility, footer.")
 		}
 		if err := from.shift(ctx, tx, from.position+1, -1, id); err != nil {
@@ -424,15 +425,6 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "")
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Ancestors returns the ancestors of a page from its root down.

@@ -42,13 +42,6 @@ func hxVals(kv ...any) string {
 	return string(b)
 }
 
-func priorityValue(p *float64) string {
-	if p == nil {
-		return ""
-	}
-	return site.FormatPriority(*p)
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

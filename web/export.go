@@ -3,7 +3,6 @@ package web
 import (
 	"archive/zip"
 	"bytes"
-	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -46,25 +45,6 @@ func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
 	return cfg, f, nil
 }
 
-// memFiles keeps an export's files in memory, in the order written.
-type memFiles struct {
-	names []string
-	data  map[string]*bytes.Buffer
-}
-
-type memFile struct{ *bytes.Buffer }
-
-func (memFile) Close() error { return nil }
-
-func (m *memFiles) Create(name string) (io.WriteCloser, error) {
-	if m.data == nil {
-		m.data = map[string]*bytes.Buffer{}
-	}
-	m.names = append(m.names, name)
-	m.data[name] = &bytes.Buffer{}
-	return memFile{m.data[name]}, nil
-}
-
 func (s *Server) exportPage(c echo.Context) error {
 	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
@@ -82,7 +62,7 @@ func (s *Server) exportPage(c echo.Context) error {
 	props.Form = form
 	status := http.StatusOK
 	var rep export.Report
-	files := &memFiles{}
+	files := &export.Memory{}
 	if err == nil {
 		rep, err = export.Export(files, t, cfg)
 	}
@@ -99,7 +79,7 @@ func (s *Server) exportPage(c echo.Context) error {
 		props.Files = append(props.Files, views.ExportFile{Name: f.Name, URLs: f.URLs, Size: f.Size})
 	}
 	props.URLs = rep.URLs
-	if b := files.data["sitemap.xml"]; b != nil {
+	if b := files.Files["sitemap.xml"]; b != nil {
 		lines := strings.SplitAfterN(b.String(), "\n", previewLines+1)
 		if len(lines) > previewLines {
 			lines[previewLines] = "…\n"
@@ -110,7 +90,7 @@ func (s *Server) exportPage(c echo.Context) error {
 }
 
 // exportFiles runs the export for the request's options.
-func (s *Server) exportFiles(c echo.Context) (site.Project, *memFiles, error) {
+func (s *Server) exportFiles(c echo.Context) (site.Project, *export.Memory, error) {
 	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return site.Project{}, nil, err
@@ -119,7 +99,7 @@ func (s *Server) exportFiles(c echo.Context) (site.Project, *memFiles, error) {
 	if err != nil {
 		return t.Project, nil, err
 	}
-	files := &memFiles{}
+	files := &export.Memory{}
 	_, err = export.Export(files, t, cfg)
 	return t.Project, files, err
 }
@@ -132,7 +112,7 @@ func (s *Server) exportFile(c echo.Context) error {
 		return err
 	}
 	name := c.Param("file")
-	b, ok := files.data[name]
+	b, ok := files.Files[name]
 	if !ok {
 		return site.Errorf(site.ENotFound, "This export has no file %q.", name)
 	}
@@ -155,12 +135,12 @@ func (s *Server) exportZip(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range files.names {
+	for _, name := range files.Names {
 		w, err := zw.Create(name)
 		if err != nil {
 			return err
 		}
-		if _, err := w.Write(files.data[name].Bytes()); err != nil {
+		if _, err := w.Write(files.Files[name].Bytes()); err != nil {
 			return err
 		}
 	}

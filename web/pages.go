@@ -257,30 +257,28 @@ func (s *Server) savePage(c echo.Context) error {
 	if err == nil {
 		err = s.store.UpdatePage(ctx, &pg)
 	}
+	code := site.ErrorCode(err)
+	if code == site.EConflict { // show the page as the other tab saved it
+		if pg, err = s.store.Page(ctx, pg.ID); err != nil {
+			return err
+		}
+	} else if code != "" && code != site.EInvalid {
+		return err
+	}
 	d, derr := s.details(c, p, pg)
 	if derr != nil {
 		return derr
 	}
-	d.Form = form
-	switch site.ErrorCode(err) {
+	switch code {
 	case "":
-		d.Saved, d.Message, d.Form = true, "Saved.", views.PageForm{Priority: priorityText(pg.Priority)}
+		d.Saved, d.Message = true, "Saved."
 		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
 	case site.EInvalid:
-		d.Errors, d.Message = site.ErrorFields(err), site.ErrorMessage(err)
+		d.Form, d.Errors, d.Message = form, site.ErrorFields(err), site.ErrorMessage(err)
 		return render(c, http.StatusUnprocessableEntity, views.DetailsForm(d))
-	case site.EConflict:
-		fresh, ferr := s.store.Page(ctx, pg.ID)
-		if ferr != nil {
-			return ferr
-		}
-		if d, derr = s.details(c, p, fresh); derr != nil {
-			return derr
-		}
-		d.Message, d.Conflict = site.ErrorMessage(err), true
-		return render(c, http.StatusConflict, views.DetailsForm(d), views.TitleOOB(&fresh))
 	}
-	return err
+	d.Message = site.ErrorMessage(err)
+	return render(c, http.StatusConflict, views.DetailsForm(d), views.TitleOOB(&pg))
 }
 
 // urlOwner returns another page that already has the URL pg would get.
@@ -395,11 +393,11 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 		return err
 	}
 	msg := "Delete “" + pg.Title + "”"
-	if n > 0 {
+	switch {
+	case n == 1:
+		msg += " and the 1 page below it"
+	case n > 1:
 		msg += " and the " + strconv.Itoa(n) + " pages below it"
-		if n == 1 {
-			msg = "Delete “" + pg.Title + "” and the 1 page below it"
-		}
 	}
 	msg += "? Their cross-links are removed too."
 	action := "/projects/" + strconv.FormatInt(p.ID, 10) + "/pages/" + strconv.FormatInt(pg.ID, 10)

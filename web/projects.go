@@ -251,7 +251,7 @@ func (s *Server) downloadDocument(c echo.Context) error {
 		name = "project"
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`.siteplan.json"`)
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSONCharsetUTF8)
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	c.Response().WriteHeader(http.StatusOK)
 	return doc.Encode(c.Response())
 }
