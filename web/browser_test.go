@@ -232,6 +232,26 @@ func TestBrowserEditor(t *testing.T) {
 		}, "Contact to become the last child of Products")
 	})
 
+	t.Run("keyboard move up and outdent", func(t *testing.T) {
+		run(t, ctx, "move Contact up", settled(),
+			chromedp.Focus(titleSel("Contact"), chromedp.BySearch),
+			chromedp.KeyEvent(kb.ArrowUp, chromedp.KeyModifiers(input.ModifierAlt)))
+		waitFor(t, func() bool { return shapeOf(db, pid) == "Home Products(Contact Plans & pricing)" },
+			"Contact to move above Plans & pricing")
+		run(t, ctx, "outdent Contact", settled(),
+			chromedp.Focus(titleSel("Contact"), chromedp.BySearch),
+			chromedp.KeyEvent(kb.ArrowLeft, chromedp.KeyModifiers(input.ModifierAlt)))
+		waitFor(t, func() bool { return shapeOf(db, pid) == "Home Products(Plans & pricing) Contact" },
+			"Contact to become the root after Products")
+	})
+
+	t.Run("collapse and expand", func(t *testing.T) {
+		visible := `document.querySelector('#title-' + [...document.querySelectorAll('#outline a.title')].find(a => a.textContent === 'Plans & pricing').id.slice(6)).offsetParent !== null`
+		toggle := `//li[.//a[normalize-space(.)="Products"]][1]/div[@class="row"]/button[@data-toggle]`
+		run(t, ctx, "collapse", settled(), chromedp.Click(toggle, chromedp.BySearch), waitJS("!("+visible+")"))
+		run(t, ctx, "expand", chromedp.Click(toggle, chromedp.BySearch), waitJS(visible))
+	})
+
 	t.Run("add a cross-link", func(t *testing.T) {
 		run(t, ctx, "link",
 			chromedp.Click(titleSel("Products"), chromedp.BySearch),
