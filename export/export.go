@@ -25,37 +25,30 @@ type Report struct {
 // sitemap.txt, robots.txt and footer.html. Errors: EInvalid (nothing to
 // export, bad location), ENotFound (section).
 func Export(out Output, t *site.Tree, cfg Config) (Report, error) {
-	entries, warns, err := Collect(t, cfg.Options)
+	sel, err := Select(t, cfg.Options)
 	if err != nil {
 		return Report{}, err
 	}
-	dir, _ := Directory(t.Project, cfg.Location)
-	res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, BySection: cfg.BySection, Dir: dir})
-	rep := Report{Result: res, Warnings: warns}
+	res, err := WriteSitemaps(out, sel.Each, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, BySection: cfg.BySection, Dir: sel.Dir})
+	rep := Report{Result: res, Warnings: sel.Warnings()}
 	if err != nil {
 		return rep, err
 	}
-	write := func(name string, urls int, fn func(io.Writer) error) error {
-		wc, err := out.Create(name)
+	files := []struct {
+		name  string
+		urls  int
+		write func(io.Writer) error
+	}{
+		{"sitemap.txt", res.URLs, func(w io.Writer) error { return WriteText(w, sel.Each) }},
+		{"robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }},
+		{"footer.html", 0, func(w io.Writer) error { return WriteFooter(w, t, cfg.FooterDepth) }},
+	}
+	for _, f := range files {
+		file, err := create(out, f.name, f.urls, f.write)
 		if err != nil {
-			return err
+			return rep, err
 		}
-		cw := &countingWriter{w: wc}
-		if err := fn(cw); err != nil {
-			wc.Close()
-			return err
-		}
-		rep.Files = append(rep.Files, File{Name: name, URLs: urls, Size: cw.n})
-		return wc.Close()
-	}
-	if err := write("sitemap.txt", len(entries), func(w io.Writer) error { return WriteText(w, entries) }); err != nil {
-		return rep, err
-	}
-	if err := write("robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }); err != nil {
-		return rep, err
-	}
-	if err := write("footer.html", 0, func(w io.Writer) error { return WriteFooter(w, t, cfg.FooterDepth) }); err != nil {
-		return rep, err
+		rep.Files = append(rep.Files, file)
 	}
 	return rep, nil
 }

@@ -200,12 +200,12 @@ func TestSplitBoundaries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			entries, _, err := Collect(flat(tt.n, tt.urlLen), Options{})
+			sel, err := Select(flat(tt.n, tt.urlLen), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := &Memory{}
-			res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: tt.maxURLs, Dir: "https://flat.example/"})
+			res, err := WriteSitemaps(out, sel.Each, SitemapOptions{MaxURLs: tt.maxURLs, Dir: sel.Dir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -349,27 +349,42 @@ func TestSchemeTwinWarning(t *testing.T) {
 	}
 }
 
-func TestSizeMatchesOutput(t *testing.T) {
-	entries, _, err := Collect(loadTree(t, "testdata/hostile.json"), Options{})
+func TestEscapedLen(t *testing.T) {
+	for _, v := range []string{"", "plain", `a&b'c"d<e>f`, "&&&", "café & <b>"} {
+		if got, want := escapedLen(v), len(appendEscaped(nil, v)); got != want {
+			t.Errorf("escapedLen(%q) = %d, written %d", v, got, want)
+		}
+	}
+}
+
+// TestFlaggedURLsAreCheckedExactly: URLs the Bloom filter flags as possible
+// repeats are compared exactly, so a false positive never drops a page. A
+// 64-bit filter flags nearly every one of 5,000 distinct URLs.
+func TestFlaggedURLsAreCheckedExactly(t *testing.T) {
+	sel, err := Select(flat(5_000, 0), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i := range entries {
-		if got, want := Size(&entries[i]), len(appendURL(nil, &entries[i])); got != want {
-			t.Errorf("Size(%s) = %d, written %d", entries[i].Loc, got, want)
-		}
+	sel.bloomBits = 64
+	n := 0
+	sel.Each(func(*Entry) error { n++; return nil })
+	if n != 5_000 || len(sel.Warnings()) != 0 {
+		t.Errorf("exported %d of 5,000 distinct URLs, warnings %v", n, sel.Warnings())
+	}
+	if len(sel.repeats) < 4_000 {
+		t.Fatalf("the filter flagged %d URLs; the test no longer exercises the exact check", len(sel.repeats))
 	}
 }
 
 // TestSeveralIndexes: past 50,000 sitemap files the index itself splits,
 // and robots.txt must name every index.
 func TestSeveralIndexes(t *testing.T) {
-	entries, _, err := Collect(flat(50_002, 0), Options{})
+	sel, err := Select(flat(50_002, 0), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := &Memory{}
-	res, err := WriteSitemaps(out, entries, SitemapOptions{MaxURLs: 1, Dir: "https://flat.example/"})
+	res, err := WriteSitemaps(out, sel.Each, SitemapOptions{MaxURLs: 1, Dir: sel.Dir})
 	if err != nil {
 		t.Fatal(err)
 	}

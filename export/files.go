@@ -13,11 +13,14 @@ import (
 )
 
 // WriteText writes sitemap.txt: one URL a line, UTF-8.
-func WriteText(w io.Writer, entries []Entry) error {
-	bw := bufio.NewWriter(w)
-	for i := range entries {
-		bw.WriteString(entries[i].Loc)
-		bw.WriteByte('\n')
+func WriteText(w io.Writer, entries Entries) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	err := entries(func(e *Entry) error {
+		bw.WriteString(e.Loc)
+		return bw.WriteByte('\n')
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }

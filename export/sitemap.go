@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"siteplan/site"
@@ -42,18 +44,14 @@ func appendEscaped(b []byte, s string) []byte {
 	return append(b, escaper.Replace(s)...)
 }
 
+// escapeExtra is how many bytes escaping adds to each byte value.
+var escapeExtra = [256]uint8{'&': 4, '\'': 5, '"': 5, '<': 3, '>': 3}
+
 // escapedLen is len(appendEscaped(nil, s)) without building it.
 func escapedLen(s string) int {
 	n := len(s)
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '&':
-			n += 4
-		case '\'', '"':
-			n += 5
-		case '<', '>':
-			n += 3
-		}
+		n += int(escapeExtra[s[i]])
 	}
 	return n
 }
@@ -81,70 +79,23 @@ func appendURL(b []byte, e *Entry) []byte {
 	return append(b, "</url>\n"...)
 }
 
-// URLSetWriter streams a <urlset>, counting URLs and bytes as it goes so
-// a caller can stop before a file passes the protocol's limits.
-type URLSetWriter struct {
-	w       *bufio.Writer
-	buf     []byte
-	URLs    int
-	Bytes   int64
-	Lastmod string // the newest lastmod written
-	newest  time.Time
+// newest tracks the newest lastmod of a file.
+type newest struct {
+	lastmod string
+	t       time.Time
 }
 
-// NewURLSetWriter writes the XML declaration and the opening tag.
-func NewURLSetWriter(w io.Writer) (*URLSetWriter, error) {
-	u := &URLSetWriter{w: bufio.NewWriterSize(w, 64<<10)}
-	n, err := u.w.WriteString(xmlHeader + urlsetOpen)
-	u.Bytes = int64(n)
-	return u, err
-}
-
-// Size returns how many bytes e takes as a <url> element.
-func Size(e *Entry) int {
-	n := len("<url><loc></loc></url>\n") + escapedLen(e.Loc)
-	if e.Lastmod != "" {
-		n += len("<lastmod></lastmod>") + len(e.Lastmod)
+func (n *newest) see(lastmod string) {
+	if lastmod == n.lastmod || lastmod == "" { // most entries share one lastmod
+		return
 	}
-	if e.Changefreq != "" {
-		n += len("<changefreq></changefreq>") + len(e.Changefreq)
+	if t, ok := parseW3C(lastmod); ok && (n.lastmod == "" || t.After(n.t)) {
+		n.t, n.lastmod = t, lastmod
 	}
-	if e.Priority != "" {
-		n += len("<priority></priority>") + len(e.Priority)
-	}
-	return n
-}
-
-// Write writes one entry.
-func (u *URLSetWriter) Write(e *Entry) error {
-	u.buf = appendURL(u.buf[:0], e)
-	n, err := u.w.Write(u.buf)
-	u.Bytes += int64(n)
-	u.URLs++
-	if e.Lastmod != u.Lastmod && e.Lastmod != "" { // most entries share one lastmod
-		if t, ok := parseW3C(e.Lastmod); ok && (u.Lastmod == "" || t.After(u.newest)) {
-			u.newest, u.Lastmod = t, e.Lastmod
-		}
-	}
-	return err
-}
-
-// Close writes the closing tag and flushes; it does not close the
-// underlying writer.
-func (u *URLSetWriter) Close() error {
-	n, err := u.w.WriteString(urlsetClose)
-	u.Bytes += int64(n)
-	if err != nil {
-		return err
-	}
-	return u.w.Flush()
 }
 
 // parseW3C parses the lastmod forms siteplan accepts.
 func parseW3C(s string) (time.Time, bool) {
-	if s == "" {
-		return time.Time{}, false
-	}
 	for _, layout := range []string{"2006-01-02", time.RFC3339Nano, "2006-01-02T15:04Z07:00"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
@@ -217,213 +168,318 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// WriteSitemaps writes entries as sitemap.xml when they fit in one file,
-// else as sitemap-N.xml (or sitemap-SECTION[-N].xml) files and a
-// sitemapindex in sitemap.xml (several indexes past 50,000 files). Each
-// file is checked against the limits before an entry is added, so none
-// passes them; memory does not grow with the number of entries. It
-// returns EInvalid when there is nothing to export.
-func WriteSitemaps(out Output, entries []Entry, opt SitemapOptions) (Result, error) {
-	if len(entries) == 0 {
-		return Result{}, site.Errorf(site.EInvalid, "Nothing to export: no page of kind “page” with “In sitemap.xml” on has a URL inside %s.", opt.Dir)
+// WriteSitemaps streams entries into sitemap.xml when they fit in one
+// file, else into sitemap-N.xml (or sitemap-SECTION[-N].xml) files and a
+// sitemapindex in sitemap.xml (several indexes past 50,000 files). An entry
+// goes into the current file only if the file stays within the limits, so
+// none passes them. It holds at most a few files' bytes at a time (gzip
+// runs on every core), so memory does not grow with the number of entries.
+// It returns EInvalid when there is nothing to export.
+func WriteSitemaps(out Output, entries Entries, opt SitemapOptions) (Result, error) {
+	s := newSplitter(out, opt)
+	err := entries(s.add)
+	if err == nil {
+		err = s.finish()
 	}
-	maxURLs, maxBytes := opt.MaxURLs, opt.MaxBytes
-	if maxURLs <= 0 || maxURLs > MaxURLs {
-		maxURLs = MaxURLs
+	s.stop()
+	if err == nil {
+		err = s.err()
 	}
-	if maxBytes <= 0 || maxBytes > MaxBytes {
-		maxBytes = MaxBytes
+	if err != nil {
+		return s.res, err
 	}
-	var secs *sections
-	if opt.BySection {
-		secs = &sections{dir: opt.Dir, names: map[string]string{}}
+	if s.res.URLs == 0 {
+		return s.res, site.Errorf(site.EInvalid, "Nothing to export: no page of kind “page” with “In sitemap.xml” on has a URL inside %s.", opt.Dir)
 	}
-	groups := split(entries, secs, maxURLs, maxBytes)
-	var res Result
-	res.URLs = len(entries)
-	if len(groups) == 1 && !opt.BySection {
-		f, _, err := writeURLSet(out, "sitemap.xml", entries, false)
-		if err != nil {
-			return res, err
-		}
-		res.Files = append(res.Files, f)
-		res.Sitemaps = []string{opt.Dir + "sitemap.xml"}
-		if opt.Gzip {
-			gz, _, err := writeURLSet(out, "sitemap.xml.gz", entries, true)
-			if err != nil {
-				return res, err
-			}
-			res.Files = append(res.Files, gz)
-		}
-		return res, nil
-	}
-	index := make([]IndexEntry, 0, len(groups))
-	write := func(g group, name, lastmod string, f File) {
-		res.Files = append(res.Files, f)
-		index = append(index, IndexEntry{Loc: opt.Dir + name, Lastmod: lastmod})
-	}
-	if opt.Gzip {
-		if err := writeGzipParallel(out, entries, groups, write); err != nil {
-			return res, err
-		}
-	} else {
-		for _, g := range groups {
-			name := g.name + ".xml"
-			f, lastmod, err := writeURLSet(out, name, entries[g.from:g.to], false)
-			if err != nil {
-				return res, err
-			}
-			write(g, name, lastmod, f)
-		}
-	}
-	for i := 0; i*MaxURLs < len(index); i++ {
+	for i := 0; i*MaxURLs < len(s.index); i++ {
 		name := "sitemap.xml"
 		if i > 0 {
 			name = "sitemap-index-" + strconv.Itoa(i+1) + ".xml"
 		}
-		part := index[i*MaxURLs : min(len(index), (i+1)*MaxURLs)]
-		wc, err := out.Create(name)
+		part := s.index[i*MaxURLs : min(len(s.index), (i+1)*MaxURLs)]
+		f, err := create(out, name, len(part), func(w io.Writer) error { return WriteIndex(w, part) })
 		if err != nil {
-			return res, err
+			return s.res, err
 		}
-		cw := &countingWriter{w: wc}
-		if err := WriteIndex(cw, part); err != nil {
-			wc.Close()
-			return res, err
-		}
-		if err := wc.Close(); err != nil {
-			return res, err
-		}
-		res.Files = append(res.Files, File{Name: name, URLs: len(part), Size: cw.n})
-		res.Sitemaps = append(res.Sitemaps, opt.Dir+name)
+		s.res.Files = append(s.res.Files, f)
+		s.res.Sitemaps = append(s.res.Sitemaps, opt.Dir+name)
 	}
-	return res, nil
+	return s.res, nil
 }
 
-type group struct {
-	name     string
-	from, to int
-}
-
-// split plans the files: runs of entries that fit the limits, named
-// sitemap-N, or sitemap-SECTION[-N] when splitting by section (entries of
-// a section are contiguous in outline order; a section seen again later
-// continues its numbering).
-func split(entries []Entry, secs *sections, maxURLs int, maxBytes int64) []group {
-	bySection := secs != nil
-	section := func(i int) string {
-		if secs == nil {
-			return ""
-		}
-		return secs.of(entries[i].Loc)
-	}
-	var groups []group
-	counts := map[string]int{}
-	start, n, size := 0, 0, int64(len(xmlHeader)+len(urlsetOpen)+len(urlsetClose))
-	base := int64(len(xmlHeader) + len(urlsetOpen) + len(urlsetClose))
-	name := func(sec string) string {
-		if !bySection {
-			counts[""]++
-			return "sitemap-" + strconv.Itoa(counts[""])
-		}
-		counts[sec]++
-		if counts[sec] == 1 {
-			return "sitemap-" + sec
-		}
-		return "sitemap-" + sec + "-" + strconv.Itoa(counts[sec])
-	}
-	for i := range entries {
-		es := int64(Size(&entries[i]))
-		newSection := bySection && i > start && section(i) != section(start)
-		if i > start && (newSection || n+1 > maxURLs || size+es > maxBytes) {
-			groups = append(groups, group{name(section(start)), start, i})
-			start, n, size = i, 0, base
-		}
-		n++
-		size += es
-	}
-	return append(groups, group{name(section(start)), start, len(entries)})
-}
-
-// writeURLSet writes one urlset file and returns it with its newest lastmod.
-func writeURLSet(out Output, name string, entries []Entry, gz bool) (File, string, error) {
+// create writes one file of out with fn and returns what it wrote.
+func create(out Output, name string, urls int, fn func(io.Writer) error) (File, error) {
 	wc, err := out.Create(name)
 	if err != nil {
-		return File{}, "", err
+		return File{}, err
 	}
 	cw := &countingWriter{w: wc}
-	var w io.Writer = cw
-	var zw *gzip.Writer
-	if gz {
-		zw, _ = gzip.NewWriterLevel(cw, gzip.DefaultCompression)
-		w = zw
-	}
-	u, err := NewURLSetWriter(w)
-	for i := 0; err == nil && i < len(entries); i++ {
-		err = u.Write(&entries[i])
-	}
-	if err == nil {
-		err = u.Close()
-	}
-	if err == nil && zw != nil {
-		err = zw.Close()
-	}
+	err = fn(cw)
 	if cerr := wc.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return File{}, "", fmt.Errorf("write %s: %w", name, err)
+		return File{}, fmt.Errorf("write %s: %w", name, err)
 	}
-	return File{Name: name, URLs: u.URLs, Size: cw.n}, u.Lastmod, nil
+	return File{Name: name, URLs: urls, Size: cw.n}, nil
 }
 
-// writeGzipParallel compresses the files of groups on every core into
-// memory (a sitemap compresses to a few percent of its size), then writes
-// them to out in order, so out need not be safe for concurrent use.
-func writeGzipParallel(out Output, entries []Entry, groups []group, done func(g group, name, lastmod string, f File)) error {
-	type result struct {
-		mem     Memory
-		lastmod string
-		urls    int
-		err     error
+// writeBytes returns a create function that writes b.
+func writeBytes(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
 	}
-	workers := max(1, runtime.GOMAXPROCS(0))
-	for start := 0; start < len(groups); start += workers {
-		batch := groups[start:min(len(groups), start+workers)]
-		results := make([]result, len(batch))
-		var wg sync.WaitGroup
-		for i, g := range batch {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r := &results[i]
-				var f File
-				f, r.lastmod, r.err = writeURLSet(&r.mem, g.name+".xml.gz", entries[g.from:g.to], true)
-				r.urls = f.URLs
-			}()
+}
+
+// chunk is one urlset file: its bytes, built in memory, and once
+// compressed its gzip bytes.
+type chunk struct {
+	name    string
+	section string
+	buf     []byte
+	gz      bytes.Buffer
+	urls    int
+	newest  newest
+	err     error
+	done    chan struct{}
+}
+
+// splitter cuts a stream of entries into files and hands them to the
+// writer: in order, and through gzip workers when compressing.
+type splitter struct {
+	out      Output
+	opt      SitemapOptions
+	maxURLs  int
+	maxBytes int
+	secs     *sections
+	counts   map[string]int
+	cur      *chunk // the file being filled
+	held     *chunk // the first full file, held until a second shows whether an index is needed
+	split    bool
+	work     chan *chunk // to the gzip workers
+	order    chan *chunk // to the writer, in file order
+	workers  sync.WaitGroup
+	writer   sync.WaitGroup
+	failed   atomic.Pointer[error]
+	res      Result
+	index    []IndexEntry
+}
+
+func newSplitter(out Output, opt SitemapOptions) *splitter {
+	s := &splitter{out: out, opt: opt, maxURLs: opt.MaxURLs, maxBytes: int(opt.MaxBytes), counts: map[string]int{}, split: opt.BySection}
+	if s.maxURLs <= 0 || s.maxURLs > MaxURLs {
+		s.maxURLs = MaxURLs
+	}
+	if s.maxBytes <= 0 || s.maxBytes > MaxBytes {
+		s.maxBytes = MaxBytes
+	}
+	if opt.BySection {
+		s.secs = &sections{dir: opt.Dir, names: map[string]string{}}
+	}
+	workers := 1
+	if opt.Gzip {
+		workers = max(1, runtime.GOMAXPROCS(0))
+	}
+	s.order = make(chan *chunk, workers+1)
+	s.writer.Add(1)
+	go s.write()
+	if opt.Gzip {
+		s.work = make(chan *chunk) // handed straight to an idle worker: fewer files in memory
+		for range workers {
+			s.workers.Add(1)
+			go s.compress()
 		}
-		wg.Wait()
-		for i, g := range batch {
-			r := &results[i]
-			if r.err != nil {
-				return r.err
-			}
-			name := g.name + ".xml.gz"
-			wc, err := out.Create(name)
-			if err != nil {
-				return err
-			}
-			n, err := wc.Write(r.mem.Files[name].Bytes())
-			if cerr := wc.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return fmt.Errorf("write %s: %w", name, err)
-			}
-			done(g, name, r.lastmod, File{Name: name, URLs: r.urls, Size: int64(n)})
+	}
+	return s
+}
+
+// add puts e into the current file, or starts a new file when e would take
+// the current one past a limit or into another section. (It appends first
+// and takes the entry back in the rare case that it does not fit.)
+func (s *splitter) add(e *Entry) error {
+	sec := ""
+	if s.secs != nil {
+		sec = s.secs.of(e.Loc)
+	}
+	if c := s.cur; c != nil && (sec != c.section || c.urls+1 > s.maxURLs) {
+		if err := s.emit(); err != nil {
+			return err
 		}
+	}
+	if s.cur == nil {
+		s.cur = s.chunk(sec)
+	}
+	c := s.cur
+	n := len(c.buf)
+	if c.buf = appendURL(c.buf, e); len(c.buf)+len(urlsetClose) > s.maxBytes && c.urls > 0 {
+		c.buf = c.buf[:n]
+		if err := s.emit(); err != nil {
+			return err
+		}
+		c = s.chunk(sec)
+		s.cur, c.buf = c, appendURL(c.buf, e)
+	}
+	c.urls++
+	c.newest.see(e.Lastmod)
+	s.res.URLs++
+	return nil
+}
+
+// chunks recycles file buffers across exports: a full file is a few
+// megabytes, and building each one from scratch kept the garbage collector
+// busy rescanning the tree.
+var chunks = sync.Pool{New: func() any { return &chunk{buf: make([]byte, 0, 64<<10)} }}
+
+// chunk returns an empty file.
+func (s *splitter) chunk(section string) *chunk {
+	c := chunks.Get().(*chunk)
+	c.buf, c.urls, c.newest, c.err = c.buf[:0], 0, newest{}, nil
+	c.gz.Reset()
+	c.section, c.done = section, make(chan struct{})
+	c.buf = append(c.buf, xmlHeader+urlsetOpen...)
+	return c
+}
+
+// emit closes the current file and sends it on. The first file waits in
+// held: if no second file comes, it is the single sitemap.xml.
+func (s *splitter) emit() error {
+	c := s.cur
+	s.cur = nil
+	c.buf = append(c.buf, urlsetClose...)
+	if !s.split {
+		if s.held == nil {
+			s.held = c
+			return nil
+		}
+		s.split = true
+		if err := s.send(s.held); err != nil {
+			return err
+		}
+		s.held = nil
+	}
+	return s.send(c)
+}
+
+// send names a file of a split export and queues it for writing.
+func (s *splitter) send(c *chunk) error {
+	if err := s.err(); err != nil {
+		return err
+	}
+	s.counts[c.section]++
+	switch n := s.counts[c.section]; {
+	case !s.opt.BySection:
+		c.name = "sitemap-" + strconv.Itoa(n)
+	case n == 1:
+		c.name = "sitemap-" + c.section
+	default:
+		c.name = "sitemap-" + c.section + "-" + strconv.Itoa(n)
+	}
+	c.name += ".xml"
+	if s.opt.Gzip {
+		c.name += ".gz"
+		s.work <- c
+	} else {
+		close(c.done)
+	}
+	s.order <- c
+	return nil
+}
+
+// finish emits the last file; when there was only one, it is sitemap.xml.
+func (s *splitter) finish() error {
+	if s.cur != nil {
+		if err := s.emit(); err != nil {
+			return err
+		}
+	}
+	c := s.held
+	if c == nil {
+		return nil
+	}
+	f, err := create(s.out, "sitemap.xml", c.urls, writeBytes(c.buf))
+	if err != nil {
+		return err
+	}
+	s.res.Files = append(s.res.Files, f)
+	s.res.Sitemaps = []string{s.opt.Dir + "sitemap.xml"}
+	if s.opt.Gzip {
+		if err := gzipChunk(c, nil); err != nil {
+			return err
+		}
+		f, err := create(s.out, "sitemap.xml.gz", c.urls, writeBytes(c.gz.Bytes()))
+		if err != nil {
+			return err
+		}
+		s.res.Files = append(s.res.Files, f)
 	}
 	return nil
+}
+
+// stop waits for the workers and the writer to finish.
+func (s *splitter) stop() {
+	if s.work != nil {
+		close(s.work)
+		s.workers.Wait()
+	}
+	close(s.order)
+	s.writer.Wait()
+}
+
+// err returns the first error of the writer.
+func (s *splitter) err() error {
+	if p := s.failed.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// compress is a gzip worker.
+func (s *splitter) compress() {
+	defer s.workers.Done()
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
+	for c := range s.work {
+		c.err = gzipChunk(c, zw)
+		close(c.done)
+	}
+}
+
+// gzipChunk compresses c.buf into c.gz, with zw when given.
+func gzipChunk(c *chunk, zw *gzip.Writer) error {
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(&c.gz, gzip.DefaultCompression)
+	} else {
+		zw.Reset(&c.gz)
+	}
+	if _, err := zw.Write(c.buf); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// write writes the files in order as they are ready and lists them in the
+// index. After a failure it only drains the queue.
+func (s *splitter) write() {
+	defer s.writer.Done()
+	for c := range s.order {
+		<-c.done
+		err := c.err
+		if err == nil && s.err() == nil {
+			data := c.buf
+			if s.opt.Gzip {
+				data = c.gz.Bytes()
+			}
+			var f File
+			if f, err = create(s.out, c.name, c.urls, writeBytes(data)); err == nil {
+				s.res.Files = append(s.res.Files, f)
+				s.index = append(s.index, IndexEntry{Loc: s.opt.Dir + c.name, Lastmod: c.newest.lastmod})
+			}
+		}
+		if err != nil {
+			s.failed.CompareAndSwap(nil, &err)
+		}
+		chunks.Put(c)
+	}
 }
 
 type nopWriteCloser struct{ io.Writer }

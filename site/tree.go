@@ -149,28 +149,29 @@ func (t *Tree) childPath(p *Page, parent string) string {
 }
 
 // WalkURLs visits root (0: every page) and the pages below it in outline
-// order, each with its sitemap URL ("" for pages without one). It derives
-// each path from its parent's as it goes, so a whole export costs one
-// string per page and no lookups.
-func (t *Tree) WalkURLs(root int64, fn func(p *Page, url string)) {
-	var walk func(id int64, parent string)
-	walk = func(id int64, parent string) {
+// order, each with its sitemap URL ("" for pages without one), until fn
+// returns false. It derives each path from its parent's as it goes, so a
+// whole export costs one string per page and no lookups.
+func (t *Tree) WalkURLs(root int64, fn func(p *Page, url string) bool) {
+	var walk func(id int64, parent string) bool
+	walk = func(id int64, parent string) bool {
 		for _, c := range t.children[id] {
 			path := t.childPath(c, parent)
 			u := ""
 			if c.HasURL() {
 				u = t.finish(c, path)
 			}
-			fn(c, u)
-			walk(c.ID, path)
+			if !fn(c, u) || (c.ChildCount > 0 && !walk(c.ID, path)) { // a leaf needs no lookup
+				return false
+			}
 		}
+		return true
 	}
 	if root == 0 {
 		walk(0, strings.TrimSuffix(t.Project.BaseURL, "/"))
 		return
 	}
-	if p := t.byID[root]; p != nil {
-		fn(p, t.URL(root))
+	if p := t.byID[root]; p != nil && fn(p, t.URL(root)) {
 		walk(root, t.path(p))
 	}
 }

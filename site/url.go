@@ -159,14 +159,15 @@ func upper(c byte) byte {
 	return c
 }
 
-// segmentChar is RFC 3986 pchar without "%" (handled apart).
-func segmentChar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
+// segmentChars marks RFC 3986 pchar without "%" (handled apart).
+var segmentChars = func() (set [256]bool) {
+	for _, c := range []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@") {
+		set[c] = true
 	}
-	return strings.IndexByte("-._~!$&'()*+,;=:@", c) >= 0
-}
+	return set
+}()
+
+func segmentChar(c byte) bool { return segmentChars[c] }
 
 func pathChar(c byte) bool  { return c == '/' || segmentChar(c) }
 func queryChar(c byte) bool { return c == '/' || c == '?' || segmentChar(c) }
