@@ -229,8 +229,12 @@ func Collect(t *site.Tree, opt Options) ([]Entry, []Warning, error) {
 }
 
 // Directory returns the normalised directory URL the sitemap files live
-// in: the location given, else the project's base URL. Errors: EInvalid.
+// in: the location given, else the project's sitemap location, else the
+// base URL's directory. Errors: EInvalid.
 func Directory(p site.Project, location string) (string, error) {
+	if strings.TrimSpace(location) == "" {
+		location = p.SitemapLocation
+	}
 	if strings.TrimSpace(location) == "" {
 		return site.Dir(p.BaseURL), nil
 	}

@@ -29,6 +29,7 @@ type DocProject struct {
 	DefaultChangefreq string   `json:"default_changefreq,omitempty"`
 	DefaultPriority   *float64 `json:"default_priority,omitempty"`
 	Lastmod           string   `json:"lastmod,omitempty"`
+	SitemapLocation   string   `json:"sitemap_location,omitempty"`
 }
 
 // DocPage is one page of a Document with its children. Pointer fields are
@@ -90,9 +91,9 @@ func (d *Document) Validate() error {
 	if err := p.Validate(); err != nil {
 		return Errorf(EInvalid, "project: %s", firstField(err, map[string]string{
 			"name": "name", "base_url": "base_url", "default_changefreq": "default_changefreq",
-			"default_priority": "default_priority", "lastmod": "lastmod"}))
+			"default_priority": "default_priority", "lastmod": "lastmod", "sitemap_location": "sitemap_location"}))
 	}
-	d.Project.BaseURL = p.BaseURL
+	d.Project.BaseURL, d.Project.SitemapLocation = p.BaseURL, p.SitemapLocation
 	if len(d.Pages) == 0 {
 		return Errorf(EInvalid, "The document has no pages.")
 	}
@@ -176,7 +177,7 @@ func (dp DocProject) ToProject() Project {
 	return Project{
 		Name: dp.Name, BaseURL: dp.BaseURL, TrailingSlash: dp.TrailingSlash,
 		DefaultChangefreq: dp.DefaultChangefreq, DefaultPriority: dp.DefaultPriority,
-		Lastmod: dp.Lastmod,
+		Lastmod: dp.Lastmod, SitemapLocation: dp.SitemapLocation,
 	}
 }
 
@@ -234,7 +235,7 @@ func NewDocument(t *Tree, links []Link) *Document {
 		Project: DocProject{
 			Name: pr.Name, BaseURL: pr.BaseURL, TrailingSlash: pr.TrailingSlash,
 			DefaultChangefreq: pr.DefaultChangefreq, DefaultPriority: pr.DefaultPriority,
-			Lastmod: pr.Lastmod,
+			Lastmod: pr.Lastmod, SitemapLocation: pr.SitemapLocation,
 		},
 	}
 	var build func(id int64) []*DocPage

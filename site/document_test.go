@@ -13,6 +13,7 @@ func TestParseDocumentRefuses(t *testing.T) {
 	}{
 		{"unknown format", `{"format":"siteplan/2","project":{"name":"X","base_url":"https://x.example/"},"pages":[{"title":"A"}]}`, []string{"Unknown format", "siteplan/2"}},
 		{"missing name", `{"format":"siteplan/1","project":{"base_url":"https://x.example/"},"pages":[{"title":"A"}]}`, []string{"project", "name"}},
+		{"sitemap location on another host", `{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/","sitemap_location":"https://y.example/"},"pages":[{"title":"A"}]}`, []string{"project", "sitemap_location", "https://x.example"}},
 		{"bad base URL", `{"format":"siteplan/1","project":{"name":"X","base_url":"x.example"},"pages":[{"title":"A"}]}`, []string{"project", "base_url"}},
 		{"missing title", head + `[{"title":"A","children":[{"slug":"b"}]}]}`, []string{"pages[0].children[0]", "title"}},
 		{"duplicate key", head + `[{"key":"a","title":"A"},{"key":"a","title":"B"}]}`, []string{`pages[1] ("B")`, "key"}},

@@ -65,6 +65,7 @@ type Project struct {
 	DefaultChangefreq string
 	DefaultPriority   *float64
 	Lastmod           string
+	SitemapLocation   string // directory URL the sitemap files are published in; "": the base URL's
 	Version           int64
 	PageCount         int
 	UpdatedAt         time.Time
@@ -199,7 +200,30 @@ func (p *Project) Validate() error {
 	if msg := LastmodProblem(p.Lastmod); msg != "" {
 		f.Add("lastmod", msg)
 	}
+	if loc, msg := p.location(); msg != "" {
+		f.Add("sitemap_location", msg)
+	} else {
+		p.SitemapLocation = loc
+	}
 	return f.Err()
+}
+
+// location normalises the sitemap location, which must be a directory on
+// the base URL's host (the sitemaps.org scope rule: a sitemap lists only
+// URLs below its own directory).
+func (p *Project) location() (string, string) {
+	raw := strings.TrimSpace(p.SitemapLocation)
+	if raw == "" {
+		return "", ""
+	}
+	loc, err := NormalizeBaseURL(raw)
+	if err != nil {
+		return raw, ErrorMessage(err)
+	}
+	if base, err := NormalizeBaseURL(p.BaseURL); err == nil && Origin(loc) != Origin(base) {
+		return raw, "The sitemap location must be on the base URL's host, " + Origin(base) + "; a sitemap may only list URLs of its own host."
+	}
+	return Dir(loc), ""
 }
 
 // SlugProblem says what is wrong with a slug, or "" if nothing is.

@@ -9,7 +9,7 @@ import (
 )
 
 const projectCols = `p.id, p.team_id, p.name, p.base_url, p.trailing_slash, p.default_changefreq,
-	p.default_priority, p.lastmod, p.version, p.updated_at,
+	p.default_priority, p.lastmod, p.sitemap_location, p.version, p.updated_at,
 	(SELECT count(*) FROM pages WHERE project_id = p.id)`
 
 func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
@@ -17,7 +17,7 @@ func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 	var prio sql.NullFloat64
 	var updated string
 	err := row.Scan(&p.ID, &p.TeamID, &p.Name, &p.BaseURL, &p.TrailingSlash, &p.DefaultChangefreq,
-		&prio, &p.Lastmod, &p.Version, &updated, &p.PageCount)
+		&prio, &p.Lastmod, &p.SitemapLocation, &p.Version, &updated, &p.PageCount)
 	if prio.Valid {
 		p.DefaultPriority = &prio.Float64
 	}
@@ -76,8 +76,8 @@ func (db *DB) CreateProject(ctx context.Context, p *site.Project) error {
 }
 
 func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod)
+	res, err := tx.ExecContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod, sitemap_location)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.SitemapLocation)
 	if err != nil {
 		return err
 	}
@@ -94,9 +94,9 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
-			default_priority = ?, lastmod = ?, version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+			default_priority = ?, lastmod = ?, sitemap_location = ?, version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
 			WHERE id = ? AND version = ?`,
-			p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.ID, p.Version)
+			p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.SitemapLocation, p.ID, p.Version)
 		if err != nil {
 			return err
 		}

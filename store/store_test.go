@@ -299,6 +299,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	orig.Project.SitemapLocation = "https://www.acme.example/sitemaps/"
 	id, err := db.ImportDocument(ctx, 1, orig)
 	if err != nil {
 		t.Fatal(err)

@@ -232,7 +232,7 @@ func Export(p ExportProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, ">2 levels</option></select></div></div><div class=\"field\"><label for=\"f-location\">Sitemap location (directory URL; empty: the base URL's directory)</label> <input id=\"f-location\" name=\"location\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, ">2 levels</option></select></div></div><div class=\"field\"><label for=\"f-location\">Sitemap location for this export (directory URL; empty: the one in the project's settings)</label> <input id=\"f-location\" name=\"location\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -250,9 +250,9 @@ func Export(p ExportProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var10 string
-			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(site.Dir(p.Project.BaseURL))
+			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinStringErrs(sitemapDir(p.Project))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/export.templ`, Line: 80, Col: 111}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/export.templ`, Line: 80, Col: 105}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -493,6 +493,14 @@ func Export(p ExportProps) templ.Component {
 		}
 		return nil
 	})
+}
+
+// sitemapDir is where a project's sitemap files live unless an export says otherwise.
+func sitemapDir(p site.Project) string {
+	if p.SitemapLocation != "" {
+		return p.SitemapLocation
+	}
+	return site.Dir(p.BaseURL)
 }
 
 var _ = templruntime.GeneratedTemplate

@@ -201,6 +201,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 	p.TrailingSlash = c.FormValue("trailing_slash") == "1"
 	p.DefaultChangefreq = c.FormValue("default_changefreq")
 	p.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))
+	p.SitemapLocation = c.FormValue("sitemap_location")
 	p.Version, _ = strconv.ParseInt(c.FormValue("version"), 10, 64)
 	props.Priority = c.FormValue("default_priority")
 	fields := site.FieldErrors{}

@@ -553,6 +553,30 @@ func TestSettings(t *testing.T) {
 	if rec.Code != 409 {
 		t.Errorf("stale settings: %d, want 409", rec.Code)
 	}
+
+	// The sitemap location: on the base URL's host, saved as a directory,
+	// and used by the stable sitemap URLs with the scope rule applied.
+	form.Set("version", "2")
+	form.Set("sitemap_location", "https://elsewhere.example/")
+	rec = c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true)
+	if msg := doc(t, rec).Find("#err-sitemap_location").Text(); rec.Code != 422 || !strings.Contains(msg, "https://acme.example") {
+		t.Fatalf("location on another host: %d %q", rec.Code, msg)
+	}
+	form.Set("sitemap_location", "https://acme.example/de/about-us")
+	if rec = c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true); rec.Code != 200 {
+		t.Fatalf("save location: %d %s", rec.Code, rec.Body.String())
+	}
+	if p, _ = c.db.Project(context.Background(), pid); p.SitemapLocation != "https://acme.example/de/about-us/" {
+		t.Errorf("location saved as %q", p.SitemapLocation)
+	}
+	locs := c.do("GET", "/projects/"+itoa(pid)+"/sitemap.txt", nil, false).Body.String()
+	if got, want := locs, "https://acme.example/de/about-us/\nhttps://acme.example/de/about-us/team/\n"; got != want {
+		t.Errorf("sitemap.txt at the location = %q, want %q", got, want)
+	}
+	robots := c.do("GET", "/projects/"+itoa(pid)+"/robots.txt", nil, false).Body.String()
+	if !strings.Contains(robots, "Sitemap: https://acme.example/de/about-us/sitemap.xml\n") {
+		t.Errorf("robots.txt = %q", robots)
+	}
 }
 
 func TestExportRoutes(t *testing.T) {
