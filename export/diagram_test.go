@@ -1,0 +1,291 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplan/site"
+)
+
+// docTree builds a tree and its cross-links from a document, numbering
+// pages in outline order from 1.
+func docTree(t testing.TB, d *site.Document) (*site.Tree, []site.Link) {
+	t.Helper()
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var pages []site.Page
+	keys := map[string]int64{}
+	var add func(parent int64, list []*site.DocPage)
+	add = func(parent int64, list []*site.DocPage) {
+		for i, dp := range list {
+			p := dp.ToPage()
+			p.ID, p.ParentID, p.Position = int64(len(pages)+1), parent, i
+			pages = append(pages, p)
+			if dp.Key != "" {
+				keys[dp.Key] = p.ID
+			}
+			add(p.ID, dp.Children)
+		}
+	}
+	add(0, d.Pages)
+	var links []site.Link
+	for i, l := range d.Links {
+		links = append(links, site.Link{ID: int64(i + 1), FromID: keys[l.From], ToID: keys[l.To], Label: l.Label})
+	}
+	return site.NewTree(d.Project.ToProject(), pages), links
+}
+
+func docFile(t testing.TB, path string) *site.Document {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := site.ParseDocument(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func newDiagram(t testing.TB, path string, opt DiagramOptions) *Diagram {
+	t.Helper()
+	tr, links := docTree(t, docFile(t, path))
+	d, err := NewDiagram(tr, links, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// visibleTitles lists the titles a diagram of d draws.
+func visibleTitles(d *Diagram) []string {
+	var out []string
+	for _, pl := range site.Placements {
+		for _, r := range d.visible()[pl] {
+			out = append(out, r.page.Title)
+		}
+	}
+	return out
+}
+
+// TestDiagramDOTGolden pins the DOT of representative plans: every kind,
+// the three placements, cross-links with labels, a collapsed branch, a
+// depth limit, one branch, and hostile titles.
+func TestDiagramDOTGolden(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		opt       DiagramOptions
+	}{
+		{"acme-tree", "../store/testdata/acme.json", DiagramOptions{Links: true}},
+		{"acme-lr-status", "../store/testdata/acme.json", DiagramOptions{Layout: LayoutLR, ColorBy: ColorByStatus}},
+		{"acme-radial-collapsed", "../store/testdata/acme.json", DiagramOptions{Layout: LayoutRadial, Links: true, Collapsed: map[int64]bool{4: true}}},
+		{"acme-branch-depth", "../store/testdata/acme.json", DiagramOptions{Root: 1, Depth: 2}},
+		{"hostile", "testdata/diagram-hostile.json", DiagramOptions{Links: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := newDiagram(t, tt.doc, tt.opt).WriteDOT(&buf); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "diagram-"+tt.name+".dot", buf.Bytes())
+		})
+	}
+}
+
+// svgNodes returns the text of each node group of an SVG by its id,
+// failing unless the SVG is well-formed XML.
+func svgNodes(t *testing.T, svg []byte) map[string]string {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	dec.Strict = true
+	nodes := map[string]string{}
+	var stack []string // ids of open <g> elements ("" for others)
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			if err.Error() == "EOF" {
+				break
+			}
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			id := ""
+			if el.Name.Local == "g" {
+				var class string
+				for _, a := range el.Attr {
+					switch a.Name.Local {
+					case "id":
+						id = a.Value
+					case "class":
+						class = a.Value
+					}
+				}
+				if class != "node" {
+					id = ""
+				}
+			}
+			stack = append(stack, id)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			for _, id := range stack {
+				if id != "" {
+					nodes[id] += string(el) + " "
+				}
+			}
+		}
+	}
+	return nodes
+}
+
+var spaces = regexp.MustCompile(`\s+`)
+
+// squash drops white space: wrapped lines compare equal to the title.
+func squash(s string) string { return spaces.ReplaceAllString(s, "") }
+
+// TestDiagramFormats renders every format of two plans and checks what a
+// reader of each file sees.
+func TestDiagramFormats(t *testing.T) {
+	for _, doc := range []string{"../store/testdata/acme.json", "testdata/diagram-hostile.json"} {
+		t.Run(filepath.Base(doc), func(t *testing.T) {
+			d := newDiagram(t, doc, DiagramOptions{Links: true})
+			ctx := context.Background()
+			titles := visibleTitles(d)
+
+			svg, err := d.Render(ctx, FormatSVG, PDFOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			nodes := svgNodes(t, svg)
+			for _, r := range d.visible()[site.PlacementMain] {
+				id := "p" + strconv.FormatInt(r.page.ID, 10)
+				if got := squash(nodes[id]); !strings.Contains(got, squash(r.page.Title)) {
+					t.Errorf("SVG node %s reads %q, want the title %q", id, got, r.page.Title)
+				}
+			}
+			if got, want := len(nodes), len(titles)+1; got != want { // + the legend
+				t.Errorf("SVG has %d nodes, want %d: a title added or lost nodes", got, want)
+			}
+
+			pngData, err := d.Render(ctx, FormatPNG, PDFOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(pngData))
+			if err != nil {
+				t.Fatalf("PNG does not decode: %v", err)
+			}
+			var size struct {
+				W string `xml:"width,attr"`
+				H string `xml:"height,attr"`
+			}
+			xml.Unmarshal(svg, &size)
+			wpt, _ := strconv.ParseFloat(strings.TrimSuffix(size.W, "pt"), 64)
+			hpt, _ := strconv.ParseFloat(strings.TrimSuffix(size.H, "pt"), 64)
+			wantW, wantH := wpt*PNGDPI/72, hpt*PNGDPI/72
+			// Within 1%: the PNG is laid out with a stand-in for backslashes.
+			if b := img.Bounds(); abs(float64(b.Dx())-wantW) > 2+wantW/100 || abs(float64(b.Dy())-wantH) > 2+wantH/100 {
+				t.Errorf("PNG is %dx%d px, want %.0fx%.0f (the SVG's %s x %s at %d dpi)", b.Dx(), b.Dy(), wantW, wantH, size.W, size.H, PNGDPI)
+			}
+
+			gml, err := d.Render(ctx, FormatGraphML, PDFOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g struct {
+				Nodes []struct {
+					ID    string `xml:"id,attr"`
+					Label string `xml:"data>ShapeNode>NodeLabel"`
+				} `xml:"graph>node"`
+				Edges []struct {
+					Source string `xml:"source,attr"`
+					Target string `xml:"target,attr"`
+				} `xml:"graph>edge"`
+			}
+			if err := xml.Unmarshal(gml, &g); err != nil {
+				t.Fatalf("GraphML does not parse: %v", err)
+			}
+			if len(g.Nodes) != len(titles) {
+				t.Errorf("GraphML has %d nodes, want one per page: %d", len(g.Nodes), len(titles))
+			}
+			for i, n := range g.Nodes {
+				if i < len(titles) && !strings.HasPrefix(n.Label, titles[i]) {
+					t.Errorf("GraphML node %s label %q, want %q first", n.ID, n.Label, titles[i])
+				}
+			}
+			want := len(d.Links)
+			for _, pl := range site.Placements {
+				for _, r := range d.visible()[pl] {
+					if r.page.ParentID != 0 {
+						want++
+					}
+				}
+			}
+			if len(g.Edges) != want {
+				t.Errorf("GraphML has %d edges, want %d", len(g.Edges), want)
+			}
+
+			pdf, err := d.Render(ctx, FormatPDF, PDFOptions{Date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := pdfText(t, pdf)
+			for _, title := range append(titles, d.Tree.Project.Name, "21 November 2026") {
+				if !strings.Contains(text, squash(title)) {
+					t.Errorf("the PDF's text lacks %q:\n%s", title, text)
+				}
+			}
+		})
+	}
+}
+
+// pdfText extracts a PDF's text with poppler's pdftotext, and checks with
+// pdfinfo that its pages are A4 landscape.
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %q", pdf[:min(20, len(pdf))])
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pdftotext is missing; .ci/run installs poppler-utils")
+		}
+		t.Skip("pdftotext not installed (apt-get install poppler-utils); PDF text not checked")
+	}
+	path := filepath.Join(t.TempDir(), "d.pdf")
+	os.WriteFile(path, pdf, 0o644)
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	info, err := exec.Command("pdfinfo", path).Output()
+	if err != nil {
+		t.Fatalf("pdfinfo: %v", err)
+	}
+	if !strings.Contains(string(info), "841.89 x 595.28 pts (A4)") {
+		t.Errorf("pdfinfo: want A4 landscape pages:\n%s", info)
+	}
+	return squash(string(out))
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}

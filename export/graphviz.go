@@ -1,0 +1,97 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/goccy/go-graphviz"
+
+	"siteplan/site"
+)
+
+// MaxDiagramNodes is the most pages one diagram draws; past it, draw a
+// branch or fewer levels.
+const MaxDiagramNodes = 20_000
+
+// Formats Graphviz renders for us.
+const (
+	formatSVG  = "svg"
+	formatPNG  = "png"
+	formatJSON = "json" // the layout with drawing operations, for PDF and GraphML
+)
+
+// gv serialises every use of go-graphviz. Its WebAssembly module is one
+// instance per process, shared by every graphviz.Graphviz value, so two
+// renders at once would corrupt each other: a pool would not help. The
+// channel is a lock that a waiting caller can give up on.
+var gv = struct {
+	lock chan struct{}
+	g    *graphviz.Graphviz
+}{lock: make(chan struct{}, 1)}
+
+// render lays out dot with the engine of layout and returns it in format.
+// It waits for its turn and for the render at most until ctx is done. A
+// render cannot be stopped once Graphviz runs, so on timeout it finishes
+// in the background and only the caller gives up. Errors: ETooLarge on
+// timeout, EInvalid when Graphviz refuses the graph.
+func render(ctx context.Context, dot []byte, layout, format string) ([]byte, error) {
+	select {
+	case gv.lock <- struct{}{}:
+	case <-ctx.Done():
+		return nil, timeoutError()
+	}
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() { <-gv.lock }()
+		b, err := renderLocked(dot, layout, format)
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, timeoutError()
+	}
+}
+
+func timeoutError() error {
+	return site.Errorf(site.ETooLarge, "The diagram took too long to draw. Draw one branch, fewer levels, or collapse some branches.")
+}
+
+func renderLocked(dot []byte, layout, format string) (b []byte, err error) {
+	defer func() { // the bindings panic on some internal failures
+		if r := recover(); r != nil {
+			err = fmt.Errorf("graphviz: %v", r)
+		}
+	}()
+	ctx := context.Background()
+	if gv.g == nil {
+		if gv.g, err = graphviz.New(ctx); err != nil {
+			return nil, fmt.Errorf("graphviz: %w", err)
+		}
+	}
+	graph, err := graphviz.ParseBytes(dot)
+	if err != nil {
+		return nil, site.Errorf(site.EInvalid, "The diagram could not be drawn: %s", err.Error())
+	}
+	defer graph.Close()
+	engine := graphviz.DOT
+	if layout == LayoutRadial {
+		engine = graphviz.TWOPI
+	}
+	gv.g.SetLayout(engine)
+	var buf bytes.Buffer
+	if err := gv.g.Render(ctx, graph, graphviz.Format(format), &buf); err != nil {
+		return nil, fmt.Errorf("graphviz %s: %w", format, err)
+	}
+	if buf.Len() == 0 {
+		return nil, errors.New("graphviz wrote nothing")
+	}
+	return buf.Bytes(), nil
+}

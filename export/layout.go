@@ -1,0 +1,108 @@
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// layout is a diagram as Graphviz laid it out (its "json" output): sizes
+// in points with y pointing up, and xdot drawing operations per object.
+type layout struct {
+	BB      string     `json:"bb"`
+	Draw    []xop      `json:"_draw_"`
+	Objects []gvObject `json:"objects"` // clusters first, then nodes
+	Edges   []gvObject `json:"edges"`
+	width   float64
+	height  float64
+}
+
+// gvObject is a cluster, node or edge.
+type gvObject struct {
+	Name   string `json:"name"`
+	ID     string `json:"id"`
+	Pos    string `json:"pos"`
+	Width  string `json:"width"`  // inches
+	Height string `json:"height"` // inches
+	Nodes  []int  `json:"nodes"`  // of a cluster
+	Draw   []xop  `json:"_draw_"`
+	LDraw  []xop  `json:"_ldraw_"`
+	HDraw  []xop  `json:"_hdraw_"`
+	TDraw  []xop  `json:"_tdraw_"`
+}
+
+// xop is one xdot drawing operation.
+type xop struct {
+	Op       string       `json:"op"`
+	Points   [][2]float64 `json:"points"`
+	Rect     [4]float64   `json:"rect"`
+	Color    string       `json:"color"`
+	Style    string       `json:"style"`
+	Size     float64      `json:"size"`
+	Face     string       `json:"face"`
+	Pt       [2]float64   `json:"pt"`
+	Align    string       `json:"align"`
+	Width    float64      `json:"width"`
+	Text     string       `json:"text"`
+	Fontchar int          `json:"fontchar"`
+}
+
+func parseLayout(b []byte) (*layout, error) {
+	var l layout
+	if err := json.Unmarshal(b, &l); err != nil {
+		return nil, fmt.Errorf("graphviz layout: %w", err)
+	}
+	f := strings.Split(l.BB, ",")
+	if len(f) != 4 {
+		return nil, fmt.Errorf("graphviz layout: bounding box %q", l.BB)
+	}
+	l.width, _ = strconv.ParseFloat(f[2], 64)
+	l.height, _ = strconv.ParseFloat(f[3], 64)
+	return &l, nil
+}
+
+// isNode reports whether o is a node rather than a cluster.
+func (o *gvObject) isNode() bool { return o.Pos != "" && !strings.HasPrefix(o.Name, "cluster_") }
+
+// center returns a node's position.
+func (o *gvObject) center() (x, y float64) {
+	xs, ys, _ := strings.Cut(o.Pos, ",")
+	x, _ = strconv.ParseFloat(xs, 64)
+	y, _ = strconv.ParseFloat(ys, 64)
+	return x, y
+}
+
+// size returns a node's size in points.
+func (o *gvObject) size() (w, h float64) {
+	w, _ = strconv.ParseFloat(o.Width, 64)
+	h, _ = strconv.ParseFloat(o.Height, 64)
+	return w * 72, h * 72
+}
+
+// ops returns an object's operations in drawing order.
+func (o *gvObject) ops() [][]xop { return [][]xop{o.Draw, o.HDraw, o.TDraw, o.LDraw} }
+
+// bounds returns the box its operations cover.
+func (o *gvObject) bounds() (x0, y0, x1, y1 float64) {
+	x0, y0, x1, y1 = 1e18, 1e18, -1e18, -1e18
+	add := func(x, y float64) {
+		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+	}
+	for _, list := range o.ops() {
+		for _, op := range list {
+			for _, p := range op.Points {
+				add(p[0], p[1])
+			}
+			switch op.Op {
+			case "T":
+				add(op.Pt[0]-op.Width, op.Pt[1]-op.Size)
+				add(op.Pt[0]+op.Width, op.Pt[1]+op.Size)
+			case "E", "e":
+				add(op.Rect[0]-op.Rect[2], op.Rect[1]-op.Rect[3])
+				add(op.Rect[0]+op.Rect[2], op.Rect[1]+op.Rect[3])
+			}
+		}
+	}
+	return
+}

@@ -1,0 +1,260 @@
+package export
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-pdf/fpdf"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+)
+
+// Paper sizes for PDF diagrams, landscape.
+const (
+	PaperA4 = "a4"
+	PaperA3 = "a3"
+)
+
+// PDFOptions shape a PDF diagram.
+type PDFOptions struct {
+	Paper string    // PaperA4 (default) or PaperA3
+	Date  time.Time // printed in the title block
+}
+
+// The PDF keeps labels readable: a diagram that would have to shrink below
+// minScale to fit one sheet is split across sheets instead. At 0.7 the
+// smallest label (8 pt) prints at 5.6 pt and titles at 7.7 pt.
+const (
+	minScale = 0.7
+	maxScale = 1.4
+	margin   = 28.0 // points, about 1 cm
+)
+
+// writePDF draws the laid-out diagram on A4 or A3 landscape sheets under a
+// title block, as vector paths and selectable text.
+func (d *Diagram) writePDF(w io.Writer, l *layout, o PDFOptions) error {
+	paper := "A4"
+	if o.Paper == PaperA3 {
+		paper = "A3"
+	}
+	pdf := fpdf.NewCustom(&fpdf.InitType{OrientationStr: "L", UnitStr: "pt", SizeStr: paper})
+	pdf.SetAutoPageBreak(false, 0)
+	pdf.SetMargins(0, 0, 0)
+	pdf.SetCompression(true)
+	pdf.SetTitle(d.Tree.Project.Name+" — site plan", true)
+	pdf.SetCreator("siteplan", true)
+	pdf.SetCreationDate(o.Date)
+	pdf.SetModificationDate(o.Date)
+	pdf.AddUTF8FontFromBytes("go", "", goregular.TTF)
+	pdf.AddUTF8FontFromBytes("go", "B", gobold.TTF)
+	pageW, pageH := pdf.GetPageSize()
+
+	headerH := d.titleBlockHeight(pdf, pageW)
+	ax, ay := margin, margin+headerH
+	aw, ah := pageW-2*margin, pageH-ay-margin
+	lw, lh := math.Max(l.width, 1), math.Max(l.height, 1)
+
+	s := math.Min(math.Min(aw/lw, ah/lh), maxScale)
+	cols, rows := 1, 1
+	if s < minScale {
+		cols = int(math.Ceil(lw * minScale / aw))
+		rows = int(math.Ceil(lh * minScale / ah))
+		s = math.Min(math.Min(float64(cols)*aw/lw, float64(rows)*ah/lh), 1)
+	}
+	sheets := cols * rows
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			pdf.AddPage()
+			sheet := ""
+			if sheets > 1 {
+				sheet = fmt.Sprintf("sheet %d of %d (row %d, column %d)", r*cols+c+1, sheets, r+1, c+1)
+			}
+			d.titleBlock(pdf, o, pageW, sheet)
+			// Window of the drawing on this sheet, in top-down points.
+			wx0, wy0 := float64(c)*aw/s, float64(r)*ah/s
+			wx1, wy1 := wx0+aw/s, wy0+ah/s
+			ox, oy := ax, ay
+			if sheets == 1 { // centre a drawing that fits
+				ox += (aw - lw*s) / 2
+				oy += (ah - lh*s) / 2
+			}
+			pt := &painter{c: &pdfCanvas{pdf: pdf}, scale: s,
+				tx: func(x float64) float64 { return ox + (x-wx0)*s },
+				ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
+			pdf.ClipRect(ax, ay, aw, ah, false)
+			pt.drawLayout(l, wx0, wy0, wx1, wy1)
+			pdf.ClipEnd()
+		}
+	}
+	return pdf.Output(w)
+}
+
+// titleBlockHeight is the height of the title block with its legend rows.
+func (d *Diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
+	return 48 + 12*float64(d.legendRows(pdf, pageW-2*margin)) + 8
+}
+
+// legendRows lays out the legend in rows that fit width.
+func (d *Diagram) legendRows(pdf *fpdf.Fpdf, width float64) int {
+	pdf.SetFont("go", "", 8)
+	rows, x := 1, 0.0
+	for _, it := range d.Legend {
+		wi := 14 + pdf.GetStringWidth(it.Label) + 12
+		if x > 0 && x+wi > width {
+			rows, x = rows+1, 0
+		}
+		x += wi
+	}
+	return rows
+}
+
+// titleBlock prints the project name, date, page count, sheet and legend.
+func (d *Diagram) titleBlock(pdf *fpdf.Fpdf, o PDFOptions, pageW float64, sheet string) {
+	pdf.SetTextColor(15, 23, 42)
+	pdf.SetFont("go", "B", 16)
+	pdf.Text(margin, margin+14, d.Tree.Project.Name)
+	info := []string{"Site plan", o.Date.Format("2 January 2006"), pluralCount(d.Tree.Len(), "page", "pages")}
+	if d.Visible != d.Tree.Len() {
+		info[2] += " (" + strconv.Itoa(d.Visible) + " shown)"
+	}
+	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status"}[d.Opt.ColorBy])
+	if sheet != "" {
+		info = append(info, sheet)
+	}
+	pdf.SetFont("go", "", 9)
+	pdf.SetTextColor(71, 85, 105)
+	pdf.Text(margin, margin+30, strings.Join(info, " · "))
+	pdf.SetFont("go", "", 8)
+	x, y := margin, margin+44.0
+	for _, it := range d.Legend {
+		wi := 14 + pdf.GetStringWidth(it.Label) + 12
+		if x > margin && x+wi > pageW-margin {
+			x, y = margin, y+12
+		}
+		c, _ := parseColor(it.Fill)
+		pdf.SetFillColor(int(c.R), int(c.G), int(c.B))
+		pdf.SetDrawColor(148, 163, 184)
+		pdf.SetLineWidth(0.5)
+		pdf.SetDashPattern(nil, 0)
+		pdf.Rect(x, y-7, 9, 9, "DF")
+		pdf.Text(x+14, y, it.Label)
+		x += wi
+	}
+	pdf.SetDrawColor(203, 213, 225)
+	pdf.Line(margin, y+6, pageW-margin, y+6)
+}
+
+// pdfCanvas draws on the current PDF page.
+type pdfCanvas struct {
+	pdf       *fpdf.Fpdf
+	pen, fill bool
+}
+
+func (c *pdfCanvas) setPen(col rgb, visible bool) {
+	c.pen = visible
+	c.pdf.SetDrawColor(int(col.R), int(col.G), int(col.B))
+	c.pdf.SetTextColor(int(col.R), int(col.G), int(col.B))
+}
+
+func (c *pdfCanvas) setFill(col rgb, visible bool) {
+	c.fill = visible
+	c.pdf.SetFillColor(int(col.R), int(col.G), int(col.B))
+}
+
+func (c *pdfCanvas) setLineWidth(w float64) { c.pdf.SetLineWidth(w) }
+
+func (c *pdfCanvas) setDash(on, off float64) {
+	if on == 0 {
+		c.pdf.SetDashPattern(nil, 0)
+		return
+	}
+	c.pdf.SetDashPattern([]float64{on, off}, 0)
+}
+
+// style is fpdf's paint style for a shape, "" for nothing to paint.
+func (c *pdfCanvas) style(fill bool) string {
+	switch {
+	case fill && c.fill && c.pen:
+		return "DF"
+	case fill && c.fill:
+		return "F"
+	case c.pen:
+		return "D"
+	}
+	return ""
+}
+
+func (c *pdfCanvas) polygon(pts []point, fill bool) {
+	if s := c.style(fill); s != "" {
+		fp := make([]fpdf.PointType, len(pts))
+		for i, p := range pts {
+			fp[i] = fpdf.PointType{X: p.X, Y: p.Y}
+		}
+		c.pdf.Polygon(fp, s)
+	}
+}
+
+func (c *pdfCanvas) polyline(pts []point) {
+	if !c.pen || len(pts) < 2 {
+		return
+	}
+	c.pdf.MoveTo(pts[0].X, pts[0].Y)
+	for _, p := range pts[1:] {
+		c.pdf.LineTo(p.X, p.Y)
+	}
+	c.pdf.DrawPath("D")
+}
+
+func (c *pdfCanvas) bezier(pts []point, fill bool) {
+	s := c.style(fill)
+	if s == "" {
+		return
+	}
+	c.pdf.MoveTo(pts[0].X, pts[0].Y)
+	for i := 1; i+2 < len(pts); i += 3 {
+		c.pdf.CurveBezierCubicTo(pts[i].X, pts[i].Y, pts[i+1].X, pts[i+1].Y, pts[i+2].X, pts[i+2].Y)
+	}
+	if fill {
+		c.pdf.ClosePath()
+	}
+	c.pdf.DrawPath(s)
+}
+
+func (c *pdfCanvas) ellipse(at point, rx, ry float64, fill bool) {
+	if s := c.style(fill); s != "" {
+		c.pdf.Ellipse(at.X, at.Y, rx, ry, 0, s)
+	}
+}
+
+// text prints a span where Graphviz placed it. Graphviz measured it with
+// Helvetica's metrics; the embedded Go font runs wider, so a span is
+// shrunk to the width Graphviz gave it.
+func (c *pdfCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
+	style := ""
+	if bold {
+		style = "B"
+	}
+	c.pdf.SetFont("go", style, size)
+	w := c.pdf.GetStringWidth(s)
+	if width > 0 && w > width*1.02 {
+		size *= width / w
+		c.pdf.SetFont("go", style, size)
+		w = c.pdf.GetStringWidth(s)
+	}
+	x := at.X
+	switch align {
+	case 'c':
+		x -= w / 2
+	case 'r':
+		x -= w
+	}
+	c.pdf.Text(x, at.Y, s)
+}
+
+func pluralCount(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + plural(n, one, many)
+}
