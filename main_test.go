@@ -109,3 +109,36 @@ func TestExportCLI(t *testing.T) {
 		t.Errorf("export without --out: %v", err)
 	}
 }
+
+func TestDiagramCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ format, magic string }{{"svg", "<svg"}, {"png", "\x89PNG"}, {"pdf", "%PDF-"}, {"dot", "digraph"}, {"graphml", "<graphml"}} {
+		out := filepath.Join(dir, "plan."+f.format)
+		var report bytes.Buffer
+		if err := run([]string{"diagram", "--db", db, "--project", "1", "--format", f.format, "--out", out, "--layout", "lr", "--depth", "2"}, nil, &report); err != nil {
+			t.Fatalf("%s: %v", f.format, err)
+		}
+		b, _ := os.ReadFile(out)
+		if !bytes.Contains(b[:min(600, len(b))], []byte(f.magic)) {
+			t.Errorf("%s file starts %q", f.format, b[:min(40, len(b))])
+		}
+		if !strings.Contains(report.String(), "9 of 12 pages drawn") {
+			t.Errorf("%s report: %s", f.format, report.String())
+		}
+	}
+	for _, args := range [][]string{
+		{"--format", "jpeg", "--out", "x"},
+		{"--format", "svg"},
+		{"--format", "svg", "--out", "x", "--layout", "spiral"},
+		{"--format", "pdf", "--out", "x", "--paper", "letter"},
+	} {
+		err := run(append([]string{"diagram", "--db", db, "--project", "1"}, args...), nil, &bytes.Buffer{})
+		if err == nil {
+			t.Errorf("diagram %v: no error", args)
+		}
+	}
+}

@@ -289,3 +289,30 @@ func abs(x float64) float64 {
 	}
 	return x
 }
+
+// TestLayoutBezierFill pins how this Graphviz build marks beziers in its
+// JSON layout, which the painter relies on: "B" for a filled rounded node,
+// "b" for an edge, the reverse of the xdot documentation. If Graphviz
+// changes, this fails before PDFs and PNGs fill their edges.
+func TestLayoutBezierFill(t *testing.T) {
+	b, err := render(context.Background(), []byte(`digraph { node [shape=box, style="rounded,filled"]; a -> b }`), LayoutTree, formatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := parseLayout(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := func(list []xop) (s string) {
+		for _, op := range list {
+			s += op.Op
+		}
+		return s
+	}
+	if got := ops(l.Objects[0].Draw); !strings.Contains(got, "B") || strings.Contains(got, "b") {
+		t.Errorf("node shape ops = %q, want a B", got)
+	}
+	if got := ops(l.Edges[0].Draw); !strings.Contains(got, "b") || strings.Contains(got, "B") {
+		t.Errorf("edge ops = %q, want a b", got)
+	}
+}

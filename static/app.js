@@ -214,4 +214,150 @@
     const d = document.getElementById("details-inner");
     if (d && d.dataset.page === String(e.detail.id)) document.getElementById("details").innerHTML = "";
   });
+
+  // Diagram beside the outline: it draws the branches the outline has
+  // collapsed as collapsed, follows every change, zooms and pans, and a
+  // click on a page selects it in the details panel.
+  const diagram = () => document.getElementById("diagram");
+
+  function collapsedIDs() {
+    return [...document.querySelectorAll("#outline li.node")]
+      .filter((li) => li.classList.contains("collapsed") || listOf(li)?.dataset.loaded !== "1")
+      .map((li) => li.dataset.id);
+  }
+
+  function loadDiagram() {
+    const sec = diagram();
+    if (!sec || sec.hidden) return Promise.resolve();
+    const form = sec.querySelector("form.diagram-controls");
+    const params = new URLSearchParams(form ? new FormData(form) : undefined);
+    return htmx.ajax("GET", `/projects/${projectID()}/diagram?${params}`, { target: sec, swap: "innerHTML" });
+  }
+
+  document.addEventListener("htmx:configRequest", (e) => {
+    if (e.detail.path.split("?")[0].endsWith("/diagram") && document.getElementById("outline")) {
+      e.detail.parameters.collapsed = collapsedIDs().join(",");
+    }
+  });
+
+  document.addEventListener("click", (e) => {
+    const toggle = e.target.closest("[data-diagram-toggle]");
+    if (toggle) {
+      const sec = diagram();
+      sec.hidden = !sec.hidden;
+      toggle.setAttribute("aria-pressed", String(!sec.hidden));
+      document.querySelector(".panes")?.classList.toggle("with-diagram", !sec.hidden);
+      if (!sec.hidden) loadDiagram();
+      return;
+    }
+    const zoom = e.target.closest("[data-zoom]");
+    if (zoom) {
+      const canvas = diagram()?.querySelector(".diagram-canvas");
+      if (!canvas) return;
+      if (zoom.dataset.zoom === "fit") fit(canvas);
+      else zoomAt(canvas, zoom.dataset.zoom === "in" ? 1.25 : 0.8, canvas.clientWidth / 2, canvas.clientHeight / 2);
+      apply(canvas);
+      canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
+    }
+  });
+
+  // Any change that succeeded redraws the diagram, as does expanding or
+  // collapsing a branch.
+  let redraw;
+  function redrawSoon() {
+    clearTimeout(redraw);
+    redraw = setTimeout(loadDiagram, 150);
+  }
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const verb = (e.detail.requestConfig?.verb || "get").toLowerCase();
+    if (verb !== "get" && e.detail.successful) redrawSoon();
+  });
+  document.addEventListener("click", (e) => {
+    if (e.target.closest("[data-toggle]")) redrawSoon();
+  });
+
+  // Zoom and pan: a transform on the <svg>, kept on its canvas.
+  function view(canvas) {
+    if (!canvas.view) canvas.view = { k: 1, x: 0, y: 0 };
+    return canvas.view;
+  }
+  function apply(canvas) {
+    const svg = canvas.querySelector("svg");
+    const v = view(canvas);
+    if (svg) svg.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`;
+  }
+  function zoomAt(canvas, factor, cx, cy) {
+    const v = view(canvas);
+    const k = Math.min(8, Math.max(0.05, v.k * factor));
+    v.x = cx - ((cx - v.x) * k) / v.k;
+    v.y = cy - ((cy - v.y) * k) / v.k;
+    v.k = k;
+  }
+  function fit(canvas) {
+    const svg = canvas.querySelector("svg");
+    if (!svg) return;
+    const w = svg.width.baseVal.value, h = svg.height.baseVal.value;
+    const v = view(canvas);
+    v.k = Math.min(1, canvas.clientWidth / w, canvas.clientHeight / h) || 1;
+    v.x = (canvas.clientWidth - w * v.k) / 2;
+    v.y = 0;
+  }
+  htmx.onLoad((root) => {
+    const canvas = root.querySelector && (root.matches?.(".diagram-canvas") ? root : root.querySelector(".diagram-canvas"));
+    if (!canvas) return;
+    const old = canvas.closest("#diagram")?.dataset.view;
+    if (old) canvas.view = JSON.parse(old); // keep the zoom across redraws
+    else fit(canvas);
+    apply(canvas);
+  });
+  document.addEventListener("wheel", (e) => {
+    const canvas = e.target.closest && e.target.closest(".diagram-canvas");
+    if (!canvas) return;
+    e.preventDefault();
+    const r = canvas.getBoundingClientRect();
+    zoomAt(canvas, e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top);
+    apply(canvas);
+    canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
+  }, { passive: false });
+
+  let drag = null;
+  document.addEventListener("pointerdown", (e) => {
+    const canvas = e.target.closest && e.target.closest(".diagram-canvas");
+    if (!canvas || e.button !== 0) return;
+    const v = view(canvas);
+    drag = { canvas, x: e.clientX, y: e.clientY, vx: v.x, vy: v.y, moved: false };
+  });
+  document.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    if (!drag.moved) return;
+    const v = view(drag.canvas);
+    v.x = drag.vx + dx;
+    v.y = drag.vy + dy;
+    apply(drag.canvas);
+  });
+  document.addEventListener("pointerup", (e) => {
+    if (!drag) return;
+    const { canvas, moved } = drag;
+    drag = null;
+    canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
+    if (moved) return;
+    const node = e.target.closest && e.target.closest("g.node[id^='p']");
+    if (node && /^p\d+$/.test(node.id)) selectPage(node.id.slice(1));
+  });
+
+  function selectPage(id) {
+    const url = `/projects/${projectID()}/pages/${id}`;
+    if (!document.getElementById("details")) {
+      window.location.assign(url);
+      return;
+    }
+    const link = document.getElementById("title-" + id);
+    if (link && link.offsetParent !== null) {
+      link.click();
+      return;
+    }
+    htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" });
+  }
 })();

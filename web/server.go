@@ -63,17 +63,21 @@ const (
 
 // Server serves the editor.
 type Server struct {
-	Echo  *echo.Echo
-	store Store
-	log   *slog.Logger
+	Echo     *echo.Echo
+	store    Store
+	log      *slog.Logger
+	diagrams *renderCache
 }
+
+// DiagramCacheBytes is the memory kept for rendered diagrams.
+const DiagramCacheBytes = 64 << 20
 
 // New builds the server with its middleware and routes. static holds the
 // embedded assets.
 func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	s := &Server{Echo: e, store: st, log: log}
+	s := &Server{Echo: e, store: st, log: log, diagrams: newRenderCache(DiagramCacheBytes)}
 	e.HTTPErrorHandler = s.handleError
 	e.Use(middleware.Recover())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
@@ -137,6 +141,8 @@ func (s *Server) routes() {
 	e.GET("/projects/:id/pages/:pid/links/picker", s.linkPicker)
 	e.POST("/projects/:id/pages/:pid/links", s.addLink)
 	e.DELETE("/projects/:id/links/:lid", s.deleteLink)
+	e.GET("/projects/:id/diagram", s.diagram)
+	e.GET("/projects/:id/diagram/:format", s.downloadDiagram)
 	e.GET("/projects/:id/export", s.exportPage)
 	e.GET("/projects/:id/export.zip", s.exportZip)
 	e.GET("/projects/:id/sitemap.html", s.footerPreview)

@@ -1,0 +1,165 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/export"
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// RenderTimeout bounds how long a request waits for a diagram.
+const RenderTimeout = 20 * time.Second
+
+// diagramTypes are the download content types.
+var diagramTypes = map[string]string{
+	export.FormatSVG:     "image/svg+xml",
+	export.FormatPNG:     "image/png",
+	export.FormatPDF:     "application/pdf",
+	export.FormatDOT:     "text/vnd.graphviz; charset=utf-8",
+	export.FormatGraphML: "application/graphml+xml",
+}
+
+// diagramQuery reads the diagram options of a request. Errors: EInvalid.
+func diagramQuery(c echo.Context) (export.DiagramOptions, string, error) {
+	q := c.QueryParams()
+	// A form sends links=0 from a hidden field and links=1 from the ticked
+	// box; without either, links are drawn.
+	links := q["links"]
+	o := export.DiagramOptions{Layout: q.Get("layout"), ColorBy: q.Get("color"), Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}}
+	num := func(name string) (int64, error) {
+		v := strings.TrimSpace(q.Get(name))
+		if v == "" {
+			return 0, nil
+		}
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 0 {
+			return 0, site.Errorf(site.EInvalid, "%s must be a whole number, got %q.", name, v)
+		}
+		return n, nil
+	}
+	var err error
+	if o.Root, err = num("root"); err != nil {
+		return o, "", err
+	}
+	depth, err := num("depth")
+	if err != nil {
+		return o, "", err
+	}
+	o.Depth = int(min(depth, 1000))
+	for _, f := range strings.Split(q.Get("collapsed"), ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return o, "", site.Errorf(site.EInvalid, "collapsed must list page numbers separated by commas.")
+		}
+		o.Collapsed[id] = true
+	}
+	paper := q.Get("paper")
+	if paper == "" {
+		paper = export.PaperA4
+	}
+	if paper != export.PaperA4 && paper != export.PaperA3 {
+		return o, "", site.Errorf(site.EInvalid, "Paper must be a4 or a3.")
+	}
+	return o, paper, nil
+}
+
+// renderDiagram returns the project's diagram in format, from the cache
+// when the project has not changed since it was drawn with these options.
+func (s *Server) renderDiagram(c echo.Context, format string) (site.Project, []byte, error) {
+	p, err := s.project(c)
+	if err != nil {
+		return p, nil, err
+	}
+	opt, paper, err := diagramQuery(c)
+	if err != nil {
+		return p, nil, err
+	}
+	key := fmt.Sprintf("%d|%d|%s|%s|%s", p.ID, p.Version, format, paper, opt.Key())
+	if b, ok := s.diagrams.get(key); ok {
+		return p, b, nil
+	}
+	ctx := c.Request().Context()
+	t, err := s.store.Tree(ctx, p.ID)
+	if err != nil {
+		return p, nil, err
+	}
+	links, err := s.store.Links(ctx, p.ID)
+	if err != nil {
+		return p, nil, err
+	}
+	d, err := export.NewDiagram(t, links, opt)
+	if err != nil {
+		return p, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, RenderTimeout)
+	defer cancel()
+	b, err := d.Render(ctx, format, export.PDFOptions{Paper: paper, Date: time.Now()})
+	if err != nil {
+		return p, nil, err
+	}
+	// The version read before the tree: if an edit landed in between, the
+	// entry is filed under the older version and never served for the new.
+	s.diagrams.put(key, b)
+	return p, b, nil
+}
+
+// diagram is the diagram pane: its controls and the SVG inline.
+func (s *Server) diagram(c echo.Context) error {
+	p, svg, err := s.renderDiagram(c, export.FormatSVG)
+	if err != nil && site.ErrorCode(err) != site.ETooLarge {
+		return err
+	}
+	opt, paper, _ := diagramQuery(c)
+	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
+		Paper: paper, SVG: string(svg), Query: downloadQuery(c)}
+	if err != nil {
+		props.Error = site.ErrorMessage(err)
+	}
+	if isHTMX(c) {
+		return render(c, http.StatusOK, views.DiagramPane(props))
+	}
+	return render(c, http.StatusOK, views.DiagramPage(s.layout(c, p.Name+" diagram"), props))
+}
+
+// downloadQuery is the request's query without what only the pane uses.
+func downloadQuery(c echo.Context) string {
+	q := url.Values{}
+	for k, v := range c.QueryParams() {
+		if k != "format" {
+			q[k] = v
+		}
+	}
+	return q.Encode()
+}
+
+// downloadDiagram serves the diagram as a file.
+func (s *Server) downloadDiagram(c echo.Context) error {
+	format := c.Param("format")
+	typ, ok := diagramTypes[format]
+	if !ok {
+		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
+	}
+	p, b, err := s.renderDiagram(c, format)
+	if err != nil {
+		return err
+	}
+	name := site.Slugify(p.Name)
+	if name == "" {
+		name = "project"
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`-sitemap.`+format+`"`)
+	return c.Blob(http.StatusOK, typ, b)
+}

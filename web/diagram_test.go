@@ -1,0 +1,73 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"strings"
+	"testing"
+)
+
+// TestDiagramRoutes: the pane inlines the SVG with one node per drawn
+// page, follows the outline's collapsed branches, serves every download
+// format, answers bad options with 422, and serves an unchanged diagram
+// from the cache until the project changes.
+func TestDiagramRoutes(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	p := "/projects/" + itoa(pid)
+
+	d := doc(t, c.do("GET", p+"/diagram", nil, true))
+	if got := d.Find(`.diagram-canvas svg g.node[id="p` + itoa(ids["Pricing"]) + `"]`).Text(); !strings.Contains(got, "Pricing") {
+		t.Errorf("pane SVG node for Pricing reads %q", got)
+	}
+	if d.Find(`a[href^="`+p+`/diagram/pdf?"]`).Length() != 1 {
+		t.Error("the pane has no PDF download link")
+	}
+
+	// Products collapsed in the outline: its two pages become a marker.
+	d = doc(t, c.do("GET", p+"/diagram?collapsed="+itoa(ids["Products"]), nil, true))
+	if d.Find(`g.node[id="p`+itoa(ids["Pricing"])+`"]`).Length() != 0 || !strings.Contains(d.Find(`g.node[id="more-`+itoa(ids["Products"])+`"]`).Text(), "+2 pages") {
+		t.Errorf("collapsed Products: %s", d.Find(".diagram-canvas").Text())
+	}
+
+	for format, want := range map[string]string{"svg": "<svg", "png": "\x89PNG", "pdf": "%PDF-", "dot": "digraph siteplan", "graphml": "<graphml"} {
+		rec := c.do("GET", p+"/diagram/"+format+"?layout=lr&color=status&paper=a3", nil, false)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String()[:min(600, rec.Body.Len())], want) {
+			t.Errorf("%s: %d %q", format, rec.Code, rec.Body.String()[:min(80, rec.Body.Len())])
+		}
+		if cd := rec.Header().Get("Content-Disposition"); !strings.Contains(cd, `filename="acme-relaunch-sitemap.`+format+`"`) {
+			t.Errorf("%s: Content-Disposition %q", format, cd)
+		}
+	}
+	if _, err := png.Decode(bytes.NewReader(c.do("GET", p+"/diagram/png", nil, false).Body.Bytes())); err != nil {
+		t.Errorf("PNG download does not decode: %v", err)
+	}
+
+	for _, q := range []string{"layout=spiral", "color=size", "depth=x", "paper=letter", "collapsed=a,b"} {
+		if rec := c.do("GET", p+"/diagram/svg?"+q, nil, false); rec.Code != 422 {
+			t.Errorf("%s: %d, want 422", q, rec.Code)
+		}
+	}
+	if rec := c.do("GET", p+"/diagram/jpeg", nil, false); rec.Code != 404 {
+		t.Errorf("unknown format: %d, want 404", rec.Code)
+	}
+	if rec := c.do("GET", p+"/diagram/svg?root=99999", nil, false); rec.Code != 404 {
+		t.Errorf("unknown root: %d, want 404", rec.Code)
+	}
+
+	// A second request is served from the cache; an edit draws anew.
+	key := func() int { return c.srv.diagrams.order.Len() }
+	before := key()
+	c.do("GET", p+"/diagram/svg", nil, false)
+	if key() != before {
+		t.Errorf("an unchanged diagram was rendered again: %d cache entries, was %d", key(), before)
+	}
+	if _, err := c.db.RenamePage(context.Background(), ids["Pricing"], "Plans & prices", 1); err != nil {
+		t.Fatal(err)
+	}
+	body := c.do("GET", p+"/diagram/svg", nil, false).Body.String()
+	if !strings.Contains(body, "Plans &amp; prices") {
+		t.Error("the diagram after a rename still shows the old title")
+	}
+}
