@@ -197,6 +197,8 @@
     const d = document.getElementById("details-inner");
     document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
     if (d) document.getElementById("node-" + d.dataset.page)?.querySelector(":scope > .row")?.classList.add("selected");
+    document.querySelectorAll("#diagram g.node.selected").forEach((g) => g.classList.remove("selected"));
+    if (d) document.querySelector(`#diagram g.node[id="p${d.dataset.page}"]`)?.classList.add("selected");
   }
   document.addEventListener("htmx:afterSettle", markSelected);
   document.addEventListener("DOMContentLoaded", markSelected);

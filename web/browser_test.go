@@ -324,3 +324,53 @@ func shapeOf(db *store.DB, pid int64) string {
 	}
 	return render(0)
 }
+
+// TestBrowserDiagram opens the diagram beside the outline, clicks a page in
+// it, sees that page's details, and sees the diagram follow an edit.
+func TestBrowserDiagram(t *testing.T) {
+	ctx, base, db := browser(t)
+	f, err := os.Open("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := site.ParseDocument(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(context.Background(), 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(context.Background(), pid)
+	var pricing int64
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Pricing" {
+			pricing = p.ID
+		}
+		return true
+	})
+	node := fmt.Sprintf(`#diagram svg g.node[id="p%d"]`, pricing)
+	run(t, ctx, "open the diagram",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		chromedp.Click(`[data-diagram-toggle]`),
+		chromedp.WaitVisible(node),
+		settled(),
+	)
+	run(t, ctx, "click Pricing in the diagram",
+		chromedp.Click(node+" text", chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
+		chromedp.WaitVisible(`#f-title`),
+	)
+	var title string
+	run(t, ctx, "read the details", chromedp.Value(`#f-title`, &title))
+	if title != "Pricing" {
+		t.Fatalf("details show %q after clicking Pricing in the diagram", title)
+	}
+	run(t, ctx, "rename in the details; the diagram follows",
+		chromedp.SetValue(`#f-title`, "Plans"),
+		chromedp.Click(`#details button[type=submit]`),
+		waitJS(fmt.Sprintf(`(document.querySelector('%s')?.textContent || "").includes("Plans")`, node)),
+	)
+}
