@@ -141,8 +141,8 @@ func flatten(pts []point) []point {
 	return out
 }
 
-// stroke draws a polyline with the pen's width and dashes: each drawn
-// piece is a thin rectangle, all wound the same way so overlaps stay solid.
+// stroke draws a polyline with the pen's width and dashes, each drawn
+// piece as a thin rectangle.
 func (c *rasterCanvas) stroke(pts []point) {
 	if !c.penOK || len(pts) < 2 {
 		return
@@ -180,22 +180,17 @@ func (c *rasterCanvas) stroke(pts []point) {
 			}
 		}
 	}
-	if len(quads) == 0 {
-		return
-	}
-	var all []point
+	// Each piece is painted on its own: one box around a long diagonal
+	// edge would make the rasteriser sweep a large empty area.
 	for _, q := range quads {
-		all = append(all, q[:]...)
-	}
-	c.paint(all, c.pen, func(z *vector.Rasterizer, dx, dy float64) {
-		for _, q := range quads {
+		c.paint(q[:], c.pen, func(z *vector.Rasterizer, dx, dy float64) {
 			z.MoveTo(float32(q[0].X-dx), float32(q[0].Y-dy))
 			for _, p := range q[1:] {
 				z.LineTo(float32(p.X-dx), float32(p.Y-dy))
 			}
 			z.ClosePath()
-		}
-	})
+		})
+	}
 }
 
 func (c *rasterCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
