@@ -71,3 +71,22 @@ func TestDiagramRoutes(t *testing.T) {
 		t.Error("the diagram after a rename still shows the old title")
 	}
 }
+
+// TestDiagramBranchPage: the details panel links to a diagram of the
+// page's branch, a page of its own that draws only that branch.
+func TestDiagramBranchPage(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	d := doc(t, c.do("GET", pagePath(pid, ids["Products"]), nil, true))
+	href, _ := d.Find(`.branch-links a`).First().Attr("href")
+	if href != "/projects/"+itoa(pid)+"/diagram?root="+itoa(ids["Products"]) {
+		t.Fatalf("branch diagram link = %q", href)
+	}
+	page := doc(t, c.do("GET", href, nil, false))
+	if got := page.Find(".diagram-canvas g.node[id^=p]").Length(); got != 3 {
+		t.Errorf("branch diagram draws %d pages, want Products, Pricing and Café", got)
+	}
+	if page.Find(`input[name=root][value="`+itoa(ids["Products"])+`"]`).Length() != 1 {
+		t.Error("the branch diagram's controls do not keep the branch")
+	}
+}
