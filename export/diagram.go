@@ -115,11 +115,16 @@ type Diagram struct {
 	Visible int // pages drawn
 	fills   map[string]string
 	origin  string
-	// forLayout marks a render for the layout JSON (PDF, GraphML): Graphviz
+}
+
+// dotWriter writes a diagram's DOT for one use.
+type dotWriter struct {
+	*Diagram
+	// forLayout marks DOT laid out to JSON (PDF, PNG, GraphML): Graphviz
 	// 12's JSON writer garbles a text span that holds a backslash, so there
 	// a stand-in character takes its place, swapped back when drawing.
 	forLayout bool
-	noLegend  bool // the PDF prints the legend in its title block
+	legend    bool // the PDF prints the legend in its title block instead
 }
 
 // backslashStandIn replaces "\" in labels laid out for PDF (a private-use
@@ -141,10 +146,15 @@ func NewDiagram(t *site.Tree, links []site.Link, opt DiagramOptions) (*Diagram, 
 		}
 		return d, nil
 	}
+	seen := map[string]bool{}
+	t.Walk(func(p *site.Page, _ int) bool {
+		seen[p.Type] = p.Type != ""
+		return true
+	})
 	var types []string
-	for _, p := range t.Pages() {
-		if p.Type != "" && !slices.Contains(types, p.Type) {
-			types = append(types, p.Type)
+	for ty, ok := range seen {
+		if ok {
+			types = append(types, ty)
 		}
 	}
 	slices.Sort(types)
@@ -237,6 +247,10 @@ func (d *Diagram) path(p *site.Page) string {
 // text goes into an HTML-like label, escaped, so no title can break out
 // of its label or inject attributes.
 func (d *Diagram) WriteDOT(w io.Writer) error {
+	return (&dotWriter{Diagram: d, legend: true}).write(w)
+}
+
+func (d *dotWriter) write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	o := d.Opt
 	bw.WriteString("digraph siteplan {\n")
@@ -309,7 +323,7 @@ func (d *Diagram) WriteDOT(w io.Writer) error {
 			fmt.Fprintf(bw, "  p%d -> p%d [id=\"link-%d\", %s];\n", l.FromID, l.ToID, l.ID, attrs)
 		}
 	}
-	if !d.noLegend {
+	if d.legend {
 		d.writeLegend(bw)
 	}
 	bw.WriteString("}\n")
@@ -327,7 +341,7 @@ func (d *Diagram) home(vis map[string][]nodeRef) *site.Page {
 	return nil
 }
 
-func (d *Diagram) writeNode(bw *bufio.Writer, indent string, r nodeRef) {
+func (d *dotWriter) writeNode(bw *bufio.Writer, indent string, r nodeRef) {
 	p := r.page
 	attrs := fmt.Sprintf("id=\"p%d\", fillcolor=%q", p.ID, d.fill(p))
 	switch p.Kind {
@@ -358,7 +372,7 @@ func (d *Diagram) writeNode(bw *bufio.Writer, indent string, r nodeRef) {
 
 // writeLegend writes the colour key and the node shapes as one node in
 // its own cluster.
-func (d *Diagram) writeLegend(bw *bufio.Writer) {
+func (d *dotWriter) writeLegend(bw *bufio.Writer) {
 	title := "Page type"
 	if d.Opt.ColorBy == ColorByStatus {
 		title = "Status"
@@ -381,7 +395,7 @@ func (d *Diagram) writeLegend(bw *bufio.Writer) {
 // backslash (Graphviz expands \N, \G and the like even inside HTML labels,
 // entities included), and control characters, which XML cannot carry,
 // become spaces.
-func (d *Diagram) text(s string) string {
+func (d *dotWriter) text(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -476,12 +490,9 @@ func (d *Diagram) Render(ctx context.Context, format string, pdfOpt PDFOptions) 
 	if !slices.Contains(DiagramFormats, format) {
 		return nil, site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(DiagramFormats, ", "))
 	}
-	d.forLayout = format == FormatPDF || format == FormatPNG || format == FormatGraphML
-	d.noLegend = format == FormatPDF
 	var dot bytes.Buffer
-	err := d.WriteDOT(&dot)
-	d.forLayout, d.noLegend = false, false
-	if err != nil {
+	dw := &dotWriter{Diagram: d, forLayout: format == FormatPDF || format == FormatPNG || format == FormatGraphML, legend: format != FormatPDF}
+	if err := dw.write(&dot); err != nil {
 		return nil, err
 	}
 	if d.Visible > MaxDiagramNodes {

@@ -93,23 +93,30 @@ func (d *Diagram) writePDF(w io.Writer, l *layout, o PDFOptions) error {
 	return pdf.Output(w)
 }
 
-// titleBlockHeight is the height of the title block with its legend rows.
-func (d *Diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
-	return 48 + 12*float64(d.legendRows(pdf, pageW-2*margin)) + 8
-}
-
-// legendRows lays out the legend in rows that fit width.
-func (d *Diagram) legendRows(pdf *fpdf.Fpdf, width float64) int {
+// legendAt places the legend items in rows under the title and returns
+// each item's baseline position.
+func (d *Diagram) legendAt(pdf *fpdf.Fpdf, pageW float64) []point {
 	pdf.SetFont("go", "", 8)
-	rows, x := 1, 0.0
-	for _, it := range d.Legend {
+	at := make([]point, len(d.Legend))
+	x, y := margin, margin+44.0
+	for i, it := range d.Legend {
 		wi := 14 + pdf.GetStringWidth(it.Label) + 12
-		if x > 0 && x+wi > width {
-			rows, x = rows+1, 0
+		if x > margin && x+wi > pageW-margin {
+			x, y = margin, y+12
 		}
+		at[i] = point{x, y}
 		x += wi
 	}
-	return rows
+	return at
+}
+
+// titleBlockHeight is the height of the title block with its legend rows.
+func (d *Diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
+	at := d.legendAt(pdf, pageW)
+	if len(at) == 0 {
+		return 68
+	}
+	return at[len(at)-1].Y - margin + 24
 }
 
 // titleBlock prints the project name, date, page count, sheet and legend.
@@ -128,21 +135,16 @@ func (d *Diagram) titleBlock(pdf *fpdf.Fpdf, o PDFOptions, pageW float64, sheet 
 	pdf.SetFont("go", "", 9)
 	pdf.SetTextColor(71, 85, 105)
 	pdf.Text(margin, margin+30, strings.Join(info, " · "))
-	pdf.SetFont("go", "", 8)
-	x, y := margin, margin+44.0
-	for _, it := range d.Legend {
-		wi := 14 + pdf.GetStringWidth(it.Label) + 12
-		if x > margin && x+wi > pageW-margin {
-			x, y = margin, y+12
-		}
-		c, _ := parseColor(it.Fill)
+	y := margin + 44.0
+	for i, at := range d.legendAt(pdf, pageW) {
+		c, _ := parseColor(d.Legend[i].Fill)
 		pdf.SetFillColor(int(c.R), int(c.G), int(c.B))
 		pdf.SetDrawColor(148, 163, 184)
 		pdf.SetLineWidth(0.5)
 		pdf.SetDashPattern(nil, 0)
-		pdf.Rect(x, y-7, 9, 9, "DF")
-		pdf.Text(x+14, y, it.Label)
-		x += wi
+		pdf.Rect(at.X, at.Y-7, 9, 9, "DF")
+		pdf.Text(at.X+14, at.Y, d.Legend[i].Label)
+		y = at.Y
 	}
 	pdf.SetDrawColor(203, 213, 225)
 	pdf.Line(margin, y+6, pageW-margin, y+6)

@@ -186,7 +186,8 @@ func (p *Project) Validate() error {
 	case len(p.Name) > MaxTitleLen:
 		f.Add("name", "Name is longer than 300 characters.")
 	}
-	if base, err := NormalizeBaseURL(p.BaseURL); err != nil {
+	base, err := NormalizeBaseURL(p.BaseURL)
+	if err != nil {
 		f.Add("base_url", ErrorMessage(err))
 	} else {
 		p.BaseURL = base
@@ -200,7 +201,7 @@ func (p *Project) Validate() error {
 	if msg := LastmodProblem(p.Lastmod); msg != "" {
 		f.Add("lastmod", msg)
 	}
-	if loc, msg := p.location(); msg != "" {
+	if loc, msg := p.location(base); msg != "" {
 		f.Add("sitemap_location", msg)
 	} else {
 		p.SitemapLocation = loc
@@ -209,9 +210,9 @@ func (p *Project) Validate() error {
 }
 
 // location normalises the sitemap location, which must be a directory on
-// the base URL's host (the sitemaps.org scope rule: a sitemap lists only
-// URLs below its own directory).
-func (p *Project) location() (string, string) {
+// the host of base, the normalised base URL ("" when invalid): the
+// sitemaps.org scope rule lets a sitemap list only URLs of its own host.
+func (p *Project) location(base string) (string, string) {
 	raw := strings.TrimSpace(p.SitemapLocation)
 	if raw == "" {
 		return "", ""
@@ -220,7 +221,7 @@ func (p *Project) location() (string, string) {
 	if err != nil {
 		return raw, ErrorMessage(err)
 	}
-	if base, err := NormalizeBaseURL(p.BaseURL); err == nil && Origin(loc) != Origin(base) {
+	if base != "" && Origin(loc) != Origin(base) {
 		return raw, "The sitemap location must be on the base URL's host, " + Origin(base) + "; a sitemap may only list URLs of its own host."
 	}
 	return Dir(loc), ""

@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"slices"
+		"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,7 +54,7 @@ func diagramQuery(c echo.Context) (export.DiagramOptions, string, error) {
 	if err != nil {
 		return o, "", err
 	}
-	o.Depth = int(min(depth, 1000))
+	o.Depth = int(depth) // Normalize refuses more than 100
 	for _, f := range strings.Split(q.Get("collapsed"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
@@ -76,55 +75,57 @@ func diagramQuery(c echo.Context) (export.DiagramOptions, string, error) {
 	return o, paper, nil
 }
 
-// renderDiagram returns the project's diagram in format, from the cache
-// when the project has not changed since it was drawn with these options.
-func (s *Server) renderDiagram(c echo.Context, format string) (site.Project, []byte, error) {
-	p, err := s.project(c)
-	if err != nil {
-		return p, nil, err
+// renderDiagram returns the project's diagram in format with the
+// request's options, from the cache when the project has not changed
+// since it was drawn with them.
+func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, opt export.DiagramOptions, paper string, b []byte, err error) {
+	if p, err = s.project(c); err != nil {
+		return
 	}
-	opt, paper, err := diagramQuery(c)
-	if err != nil {
-		return p, nil, err
+	if opt, paper, err = diagramQuery(c); err != nil {
+		return
 	}
+	b, err = s.drawDiagram(c.Request().Context(), p, format, opt, paper)
+	return
+}
+
+func (s *Server) drawDiagram(ctx context.Context, p site.Project, format string, opt export.DiagramOptions, paper string) ([]byte, error) {
 	key := fmt.Sprintf("%d|%d|%s|%s|%s", p.ID, p.Version, format, paper, opt.Key())
 	if b, ok := s.diagrams.get(key); ok {
-		return p, b, nil
+		return b, nil
 	}
-	ctx := c.Request().Context()
 	t, err := s.store.Tree(ctx, p.ID)
 	if err != nil {
-		return p, nil, err
+		return nil, err
 	}
 	links, err := s.store.Links(ctx, p.ID)
 	if err != nil {
-		return p, nil, err
+		return nil, err
 	}
 	d, err := export.NewDiagram(t, links, opt)
 	if err != nil {
-		return p, nil, err
+		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, RenderTimeout)
 	defer cancel()
 	b, err := d.Render(ctx, format, export.PDFOptions{Paper: paper, Date: time.Now()})
 	if err != nil {
-		return p, nil, err
+		return nil, err
 	}
 	// The version read before the tree: if an edit landed in between, the
 	// entry is filed under the older version and never served for the new.
 	s.diagrams.put(key, b)
-	return p, b, nil
+	return b, nil
 }
 
 // diagram is the diagram pane: its controls and the SVG inline.
 func (s *Server) diagram(c echo.Context) error {
-	p, svg, err := s.renderDiagram(c, export.FormatSVG)
+	p, opt, paper, svg, err := s.renderDiagram(c, export.FormatSVG)
 	if err != nil && site.ErrorCode(err) != site.ETooLarge {
 		return err
 	}
-	opt, paper, _ := diagramQuery(c)
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
-		Paper: paper, SVG: string(svg), Query: downloadQuery(c)}
+		Paper: paper, SVG: string(svg), Query: c.QueryString(), Layouts: export.Layouts, Formats: export.DiagramFormats}
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}
@@ -134,17 +135,6 @@ func (s *Server) diagram(c echo.Context) error {
 	return render(c, http.StatusOK, views.DiagramPage(s.layout(c, p.Name+" diagram"), props))
 }
 
-// downloadQuery is the request's query without what only the pane uses.
-func downloadQuery(c echo.Context) string {
-	q := url.Values{}
-	for k, v := range c.QueryParams() {
-		if k != "format" {
-			q[k] = v
-		}
-	}
-	return q.Encode()
-}
-
 // downloadDiagram serves the diagram as a file.
 func (s *Server) downloadDiagram(c echo.Context) error {
 	format := c.Param("format")
@@ -152,7 +142,7 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
 	}
-	p, b, err := s.renderDiagram(c, format)
+	p, _, _, b, err := s.renderDiagram(c, format)
 	if err != nil {
 		return err
 	}
