@@ -17,6 +17,7 @@ const (
 	EForbidden    = "forbidden"
 	EUnauthorized = "unauthorized"
 	ETooLarge     = "too_large"
+	ETooMany      = "too_many_requests"
 	EInternal     = "internal"
 )
 

@@ -94,6 +94,7 @@ type Page struct {
 	Lastmod       string
 	Version       int64
 	ChildCount    int // filled by queries that count children
+	OpenComments  int // open comment threads, filled with ChildCount
 }
 
 // Link is a cross-link between two pages of one project.

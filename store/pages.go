@@ -12,6 +12,11 @@ import (
 const pageCols = `id, project_id, coalesce(parent_id, 0), position, title, slug, slug_auto, path, kind, placement,
 	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version`
 
+// countCols are the child count and open comment threads of a page, for
+// the queries that show pages in the outline.
+const countCols = `, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id),
+	(SELECT count(*) FROM comments m WHERE m.page_id = pages.id AND m.parent_id IS NULL AND m.resolved_at IS NULL)`
+
 func scanPage(row interface{ Scan(...any) error }, extra ...any) (site.Page, error) {
 	var p site.Page
 	var prio sql.NullFloat64
@@ -38,9 +43,9 @@ func queryPages(ctx context.Context, q interface {
 	for rows.Next() {
 		var p site.Page
 		if withCount {
-			var n int
-			p, err = scanPage(rows, &n)
-			p.ChildCount = n
+			var n, m int
+			p, err = scanPage(rows, &n, &m)
+			p.ChildCount, p.OpenComments = n, m
 		} else {
 			p, err = scanPage(rows)
 		}
@@ -54,12 +59,12 @@ func queryPages(ctx context.Context, q interface {
 
 // Page returns one page. Errors: ENotFound.
 func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
-	var n int
-	p, err := scanPage(db.r.QueryRowContext(ctx, `SELECT `+pageCols+`, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id) FROM pages WHERE id = ?`, id), &n)
+	var n, m int
+	p, err := scanPage(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id), &n, &m)
 	if err != nil {
 		return p, notFound(err, "Page %d does not exist.", id)
 	}
-	p.ChildCount = n
+	p.ChildCount, p.OpenComments = n, m
 	return p, nil
 }
 
@@ -79,7 +84,7 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 // Children returns the children of parentID (0: the roots of every
 // placement) with their child counts.
 func (db *DB) Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error) {
-	return queryPages(ctx, db.r, true, `SELECT `+pageCols+`, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
+	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
 		FROM pages WHERE project_id = ? AND parent_id IS ? ORDER BY placement, position`, projectID, nullID(parentID))
 }
 
@@ -91,7 +96,7 @@ func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth int) ([]s
 			UNION ALL
 			SELECT c.id, sub.depth + 1 FROM pages c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < ?
 		)
-		SELECT `+pageCols+`, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
+		SELECT `+pageCols+countCols+`
 		FROM pages WHERE id IN (SELECT id FROM sub)`, projectID, depth)
 }
 

@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"siteplan/site"
 
@@ -28,6 +29,9 @@ var migrations embed.FS
 // write lock at BEGIN) and a pool of readers.
 type DB struct {
 	w, r *sql.DB
+	// Now is the clock for sessions, invites, share links and comments;
+	// tests move it.
+	Now func() time.Time
 }
 
 // Open opens (creating if needed) the database file at path and applies
@@ -48,7 +52,7 @@ func Open(path string) (*DB, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	db := &DB{w: w}
+	db := &DB{w: w, Now: time.Now}
 	if err := db.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)

@@ -1,0 +1,233 @@
+package site
+
+import (
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Team roles.
+const (
+	RoleOwner  = "owner"
+	RoleEditor = "editor"
+	RoleViewer = "viewer"
+)
+
+// Roles lists the team roles, most powerful first.
+var Roles = []string{RoleOwner, RoleEditor, RoleViewer}
+
+// Share link roles.
+const (
+	ShareView    = "view"
+	ShareComment = "comment"
+)
+
+// ShareRoles lists the roles a share link may carry.
+var ShareRoles = []string{ShareView, ShareComment}
+
+// Access is what someone may do with a project; each level includes the
+// ones below it.
+type Access int
+
+// Access levels.
+const (
+	AccessNone    Access = iota
+	AccessRead           // see the outline, details, diagram and exports
+	AccessComment        // also comment, resolve and reopen threads
+	AccessEdit           // also change pages, links and settings
+	AccessManage         // also members, sharing and deletion
+)
+
+// RoleAccess is the access a team role gives to the team's projects.
+func RoleAccess(role string) Access {
+	switch role {
+	case RoleOwner:
+		return AccessManage
+	case RoleEditor:
+		return AccessEdit
+	case RoleViewer:
+		return AccessComment
+	}
+	return AccessNone
+}
+
+// ShareAccess is the access a share link gives to its project.
+func ShareAccess(role string) Access {
+	switch role {
+	case ShareComment:
+		return AccessComment
+	case ShareView:
+		return AccessRead
+	}
+	return AccessNone
+}
+
+// User is an account.
+type User struct {
+	ID    int64
+	Email string
+	Name  string
+}
+
+// Member is a user's place in a team.
+type Member struct {
+	User
+	TeamID int64
+	Role   string
+}
+
+// Membership is a team a user belongs to, with the user's role there.
+type Membership struct {
+	Team
+	Role string
+}
+
+// Session is a logged-in browser: the user and the team they work in.
+type Session struct {
+	UserID    int64
+	TeamID    int64
+	ExpiresAt time.Time
+}
+
+// Invite lets one person join a team with a role until it expires.
+type Invite struct {
+	ID        int64
+	TeamID    int64
+	Role      string
+	CreatedBy string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// ShareLink gives people without an account access to one project.
+type ShareLink struct {
+	ID         int64
+	ProjectID  int64
+	Role       string
+	Label      string
+	CreatedAt  time.Time
+	ExpiresAt  time.Time // zero: never
+	LastUsedAt time.Time // zero: never used
+	RevokedAt  time.Time // zero: active
+}
+
+// Active reports whether the link opens the project at now.
+func (l ShareLink) Active(now time.Time) bool {
+	return l.RevokedAt.IsZero() && (l.ExpiresAt.IsZero() || now.Before(l.ExpiresAt))
+}
+
+// Comment is a remark on a page. A comment without a parent starts a
+// thread; replies belong to it, and resolving applies to the thread.
+type Comment struct {
+	ID         int64
+	ProjectID  int64
+	PageID     int64
+	ParentID   int64
+	Author     string
+	UserID     int64 // 0: written through a share link
+	Body       string
+	CreatedAt  time.Time
+	ResolvedAt time.Time // zero: open
+	ResolvedBy string
+	Replies    []Comment
+	PageTitle  string // filled in project-wide lists
+}
+
+// Open reports whether the thread is unresolved.
+func (c Comment) Open() bool { return c.ResolvedAt.IsZero() }
+
+// Limits on account and comment fields.
+const (
+	MinPassword = 10
+	MaxPassword = 72 // bytes: bcrypt ignores the rest
+	MaxName     = 100
+	MaxComment  = 5000
+)
+
+// ValidateAccount checks the fields of a new account or a password reset;
+// errors name the field. Errors: EInvalid.
+func ValidateAccount(email, name, password string) error {
+	f := FieldErrors{}
+	if _, err := ParseEmail(email); err != nil {
+		f.Add("email", ErrorMessage(err))
+	}
+	if msg := checkName(name); msg != "" {
+		f.Add("name", msg)
+	}
+	if msg := CheckPassword(password); msg != "" {
+		f.Add("password", msg)
+	}
+	return f.Err()
+}
+
+// ParseEmail returns the address in email, trimmed. Errors: EInvalid.
+func ParseEmail(email string) (string, error) {
+	email = strings.TrimSpace(email)
+	a, err := mail.ParseAddress(email)
+	if err != nil || a.Address != email || len(email) > 254 {
+		return "", Errorf(EInvalid, "Enter an e-mail address such as ana@agency.example.")
+	}
+	return email, nil
+}
+
+// CheckPassword returns what is wrong with a new password, or "".
+func CheckPassword(pw string) string {
+	switch {
+	case utf8.RuneCountInString(pw) < MinPassword:
+		return "Use at least 10 characters."
+	case len(pw) > MaxPassword:
+		return "Use at most 72 bytes (about 72 letters)."
+	}
+	return ""
+}
+
+func checkName(name string) string {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "Enter a name."
+	case utf8.RuneCountInString(name) > MaxName:
+		return "Use at most 100 characters."
+	}
+	return ""
+}
+
+// ValidateTeamName checks a team's name. Errors: EInvalid.
+func ValidateTeamName(name string) error {
+	if msg := checkName(name); msg != "" {
+		return &Error{Code: EInvalid, Message: "The team name is not valid: " + msg, Fields: map[string]string{"team": msg}}
+	}
+	return nil
+}
+
+// ValidateRole checks a team role. Errors: EInvalid.
+func ValidateRole(role string) error {
+	if RoleAccess(role) == AccessNone {
+		return Errorf(EInvalid, "Role must be owner, editor or viewer, not %q.", role)
+	}
+	return nil
+}
+
+// ValidateShareRole checks a share link's role. Errors: EInvalid.
+func ValidateShareRole(role string) error {
+	if ShareAccess(role) == AccessNone {
+		return Errorf(EInvalid, "A share link's role must be view or comment, not %q.", role)
+	}
+	return nil
+}
+
+// ValidateComment checks a comment's author and text. Errors: EInvalid.
+func ValidateComment(author, body string) error {
+	f := FieldErrors{}
+	if msg := checkName(author); msg != "" {
+		f.Add("author", "Your name: "+strings.ToLower(msg[:1])+msg[1:])
+	}
+	switch b := strings.TrimSpace(body); {
+	case b == "":
+		f.Add("body", "Write a comment first.")
+	case utf8.RuneCountInString(b) > MaxComment:
+		f.Add("body", "Comments are limited to 5,000 characters.")
+	}
+	return f.Err()
+}
