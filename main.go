@@ -4,6 +4,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -34,6 +35,10 @@ const usage = `usage:
                   [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
   siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml --out FILE [--layout tree|lr|radial] [--depth N]
                   [--root PAGE_ID] [--color type|status] [--links=false] [--paper a4|a3]
+  siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)
+  siteplan share create [--db FILE] --project ID --role view|comment [--expires DURATION]  (prints the share URL path)
+
+DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
 
 --db defaults to $SITEPLAN_DB, then ./siteplan.db.
 `
@@ -101,6 +106,28 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 			return err
 		}
 		return diagramFile(*dbPath, *project, *format, *out, *paper, opt, stdout)
+	case "user", "share":
+		if len(args) == 0 || (verb == "user" && args[0] != "add") || (verb == "share" && args[0] != "create") {
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create\n%s", verb, usage)
+		}
+		args = args[1:]
+		if verb == "user" {
+			email := fs.String("email", "", "e-mail address")
+			name := fs.String("name", "", "display name")
+			team := fs.String("team", "", "team id or name (a new name makes a team)")
+			role := fs.String("role", "", "owner, editor or viewer")
+			if err := parse(fs, args); err != nil {
+				return err
+			}
+			return addUser(*dbPath, *email, *name, *team, *role, stdin, stdout)
+		}
+		project := fs.String("project", "", "project ID")
+		role := fs.String("role", "", "view or comment")
+		expires := fs.String("expires", "", "how long the link works; empty: until revoked")
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		return createShare(*dbPath, *project, *role, *expires, stdout)
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
@@ -133,6 +160,7 @@ func serve(addr, dbPath string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	hs := &http.Server{Addr: addr, Handler: srv.Echo, ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.Close) // end live-update streams
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
 	log.Info("siteplan is running", "url", "http://"+addr, "db", dbPath)
@@ -313,4 +341,82 @@ func diagramFile(dbPath, project, format, out, paper string, opt export.DiagramO
 	}
 	fmt.Fprintf(stdout, "Wrote %s: %d bytes, %d of %d pages drawn\n", out, len(b), d.Visible, t.Len())
 	return nil
+}
+
+// addUser creates an account or resets its password (read from the first
+// line of stdin) and gives it a role in a team.
+func addUser(dbPath, email, name, team, role string, stdin io.Reader, stdout io.Writer) error {
+	switch {
+	case email == "" || name == "" || team == "" || role == "":
+		return errors.New("user add: --email, --name, --team and --role are all required")
+	}
+	line, err := bufio.NewReader(io.LimitReader(stdin, 4096)).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("user add: read the password from standard input: %w", err)
+	}
+	password := strings.TrimRight(line, "\r\n")
+	if password == "" {
+		return errors.New("user add: give the password on standard input, e.g. printf '%s\\n' \"$PASSWORD\" | siteplan user add ...")
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	u, created, err := db.AddUser(context.Background(), email, name, password, team, role)
+	if err != nil {
+		return fmt.Errorf("user add: %w", withFields(err))
+	}
+	what := "password reset for"
+	if created {
+		what = "created"
+	}
+	_, err = fmt.Fprintf(stdout, "%s %s (user %d), %s of team %s\n", what, u.Email, u.ID, role, team)
+	return err
+}
+
+// withFields adds the per-field messages of a validation error to it.
+func withFields(err error) error {
+	f := site.ErrorFields(err)
+	if len(f) == 0 {
+		return err
+	}
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + f[k]
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+// createShare makes a share link and prints its path, the only copy of
+// its token.
+func createShare(dbPath, project, role, expires string, stdout io.Writer) error {
+	id, err := projectID("share create", project)
+	if err != nil {
+		return err
+	}
+	l := site.ShareLink{ProjectID: id, Role: role}
+	if expires != "" {
+		d, err := site.ParseDuration(expires)
+		if err != nil {
+			return fmt.Errorf("share create: --expires: %w", err)
+		}
+		l.ExpiresAt = time.Now().Add(d)
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	token, err := db.CreateShareLink(context.Background(), &l)
+	if err != nil {
+		return fmt.Errorf("share create: %w", err)
+	}
+	_, err = fmt.Fprintf(stdout, "/s/%s\n", token)
+	return err
 }

@@ -2,6 +2,7 @@ package site
 
 import (
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -230,4 +231,24 @@ func ValidateComment(author, body string) error {
 		f.Add("body", "Comments are limited to 5,000 characters.")
 	}
 	return f.Err()
+}
+
+// ParseDuration reads a positive duration: Go's form (90m, 36h) or whole
+// days and weeks (7d, 2w). Errors: EInvalid.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	bad := Errorf(EInvalid, "%q is not a duration: write 90m, 36h, 7d or 2w.", s)
+	unit := map[byte]time.Duration{'d': 24 * time.Hour, 'w': 7 * 24 * time.Hour}
+	if n := len(s); n > 1 && unit[s[n-1]] != 0 {
+		k, err := strconv.Atoi(s[:n-1])
+		if err != nil || k <= 0 || k > 3650 {
+			return 0, bad
+		}
+		return time.Duration(k) * unit[s[n-1]], nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, bad
+	}
+	return d, nil
 }

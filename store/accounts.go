@@ -332,8 +332,8 @@ func (db *DB) Team(ctx context.Context, id int64) (site.Team, error) {
 	return t, notFound(err, "No such team.")
 }
 
-// CreateSession logs a user in to a team and returns the session's
-// token, the only copy of it.
+// CreateSession logs a user in to a team (0: none) and returns the
+// session's token, the only copy of it.
 func (db *DB) CreateSession(ctx context.Context, userID, teamID int64) (string, error) {
 	token, hash := newToken()
 	now := db.Now()
@@ -342,7 +342,7 @@ func (db *DB) CreateSession(ctx context.Context, userID, teamID int64) (string, 
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, team_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-			hash, userID, teamID, fmtTime(now), fmtTime(now.Add(SessionTTL)))
+			hash, userID, nullID(teamID), fmtTime(now), fmtTime(now.Add(SessionTTL)))
 		return err
 	})
 }
@@ -353,7 +353,7 @@ func (db *DB) Session(ctx context.Context, token string) (site.Session, site.Use
 	var s site.Session
 	var u site.User
 	var exp string
-	err := db.r.QueryRowContext(ctx, `SELECT s.user_id, s.team_id, s.expires_at, u.email, u.name FROM sessions s
+	err := db.r.QueryRowContext(ctx, `SELECT s.user_id, coalesce(s.team_id, 0), s.expires_at, u.email, u.name FROM sessions s
 		JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`, hashToken(token), fmtTime(db.Now())).
 		Scan(&s.UserID, &s.TeamID, &exp, &u.Email, &u.Name)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -110,10 +110,15 @@ func (s *Server) details(c echo.Context, p site.Project, pg site.Page) (views.De
 	if err != nil {
 		return views.DetailsProps{}, err
 	}
+	comments, err := s.commentsProps(c, pg)
+	if err != nil {
+		return views.DetailsProps{}, err
+	}
 	return views.DetailsProps{
 		Page: pg, IsRoot: pg.ParentID == 0, URL: t.URL(pg.ID), Location: t.Location(pg.ID),
-		Form:  views.PageForm{Priority: priorityText(pg.Priority)},
-		Links: views.LinksProps{Page: pg, Out: out, In: in},
+		Form:     views.PageForm{Priority: priorityText(pg.Priority)},
+		Links:    views.LinksProps{Page: pg, Out: out, In: in},
+		Comments: comments,
 	}, nil
 }
 
@@ -271,6 +276,7 @@ func (s *Server) savePage(c echo.Context) error {
 	}
 	switch code {
 	case "":
+		setChange(c, "page", pg.ID)
 		d.Saved, d.Message = true, "Saved."
 		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
 	case site.EInvalid:
@@ -345,6 +351,7 @@ func (s *Server) rename(c echo.Context) error {
 	renamed, err := s.store.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
 	switch site.ErrorCode(err) {
 	case "":
+		setChange(c, "rename", renamed.ID)
 		trigger(c, "page-changed", renamed.ID)
 		return render(c, http.StatusOK, views.Title(&renamed))
 	case site.EInvalid:

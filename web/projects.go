@@ -21,24 +21,12 @@ func idParam(c echo.Context, name string) (int64, error) {
 	return id, nil
 }
 
-// project loads the :id project and checks it belongs to the team.
-// Errors: ENotFound.
+// project returns the :id project, which inProject has loaded and
+// checked the viewer may see. Errors: ENotFound.
 func (s *Server) project(c echo.Context) (site.Project, error) {
-	id, err := idParam(c, "id")
-	if err != nil {
-		return site.Project{}, site.Errorf(site.ENotFound, "No such project.")
-	}
-	ctx := c.Request().Context()
-	team, err := s.store.DefaultTeam(ctx)
-	if err != nil {
-		return site.Project{}, err
-	}
-	p, err := s.store.Project(ctx, id)
-	if err != nil {
-		return p, err
-	}
-	if p.TeamID != team.ID {
-		return site.Project{}, site.Errorf(site.ENotFound, "Project %d does not exist.", id)
+	p, ok := c.Get("project").(site.Project)
+	if !ok {
+		return p, site.Errorf(site.ENotFound, "No such project.")
 	}
 	return p, nil
 }
@@ -59,12 +47,11 @@ func (s *Server) listProjects(c echo.Context) error {
 }
 
 func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm, imp views.ImportForm) error {
-	ctx := c.Request().Context()
-	team, err := s.store.DefaultTeam(ctx)
-	if err != nil {
-		return err
+	team := viewer(c).Team
+	if team.ID == 0 {
+		return render(c, http.StatusOK, views.NoTeam(s.layout(c, "No team")))
 	}
-	list, err := s.store.Projects(ctx, team.ID)
+	list, err := s.store.Projects(c.Request().Context(), team.ID)
 	if err != nil {
 		return err
 	}
@@ -73,11 +60,7 @@ func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm,
 
 func (s *Server) createProject(c echo.Context) error {
 	ctx := c.Request().Context()
-	team, err := s.store.DefaultTeam(ctx)
-	if err != nil {
-		return err
-	}
-	p := site.Project{TeamID: team.ID, Name: c.FormValue("name"), BaseURL: c.FormValue("base_url")}
+	p := site.Project{TeamID: viewer(c).Team.ID, Name: c.FormValue("name"), BaseURL: c.FormValue("base_url")}
 	if err := s.store.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
 		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Errors: site.ErrorFields(err)}
 		if isHTMX(c) {
@@ -114,11 +97,7 @@ func (s *Server) importProject(c echo.Context) error {
 	if err != nil {
 		return s.importFailed(c, err)
 	}
-	team, err := s.store.DefaultTeam(ctx)
-	if err != nil {
-		return err
-	}
-	id, err := s.store.ImportDocument(ctx, team.ID, doc)
+	id, err := s.store.ImportDocument(ctx, viewer(c).Team.ID, doc)
 	if err != nil {
 		return s.importFailed(c, err)
 	}
@@ -159,6 +138,7 @@ func (s *Server) renameProject(c echo.Context) error {
 	if p, err = s.store.Project(ctx, p.ID); err != nil {
 		return err
 	}
+	setChange(c, "project", 0)
 	return render(c, http.StatusOK, views.ProjectRow(p))
 }
 
@@ -179,6 +159,7 @@ func (s *Server) deleteProject(c echo.Context) error {
 	if err := s.store.DeleteProject(c.Request().Context(), p.ID); err != nil {
 		return err
 	}
+	setChange(c, "deleted", 0)
 	return redirect(c, "/")
 }
 
@@ -215,6 +196,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 	}
 	switch site.ErrorCode(err) {
 	case "":
+		setChange(c, "project", 0)
 		props.Project, props.Saved, props.Priority = p, true, priorityText(p.DefaultPriority)
 		return render(c, http.StatusOK, views.SettingsForm(props))
 	case site.EInvalid:

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -22,7 +23,38 @@ import (
 
 // Store is what the web server needs from persistence; *store.DB has it.
 type Store interface {
-	DefaultTeam(ctx context.Context) (site.Team, error)
+	HasUsers(ctx context.Context) (bool, error)
+	SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error)
+	Authenticate(ctx context.Context, email, password string) (site.User, error)
+	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
+	Role(ctx context.Context, teamID, userID int64) (string, error)
+	Members(ctx context.Context, teamID int64) ([]site.Member, error)
+	SetRole(ctx context.Context, teamID, userID int64, role string) error
+	RemoveMember(ctx context.Context, teamID, userID int64) error
+	CreateTeam(ctx context.Context, userID int64, name string) (site.Team, error)
+	CreateSession(ctx context.Context, userID, teamID int64) (string, error)
+	Session(ctx context.Context, token string) (site.Session, site.User, error)
+	SwitchTeam(ctx context.Context, token string, teamID int64) error
+	DeleteSession(ctx context.Context, token string) error
+	CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error)
+	Invites(ctx context.Context, teamID int64) ([]site.Invite, error)
+	Invite(ctx context.Context, token string) (site.Invite, site.Team, error)
+	AcceptInvite(ctx context.Context, token string, userID int64) (int64, error)
+	SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error)
+	DeleteInvite(ctx context.Context, teamID, id int64) error
+
+	CreateShareLink(ctx context.Context, l *site.ShareLink) (string, error)
+	ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error)
+	UseShareLink(ctx context.Context, token string) (site.ShareLink, error)
+	RevokeShareLink(ctx context.Context, projectID, id int64) error
+
+	AddComment(ctx context.Context, c *site.Comment, shareLinkID int64) error
+	Comments(ctx context.Context, pageID int64) ([]site.Comment, error)
+	OpenComments(ctx context.Context, projectID int64) ([]site.Comment, error)
+	OpenCommentCounts(ctx context.Context, projectID int64) (map[int64]int, error)
+	Comment(ctx context.Context, projectID, id int64) (site.Comment, error)
+	ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error
+
 	Projects(ctx context.Context, teamID int64) ([]site.Project, error)
 	Project(ctx context.Context, id int64) (site.Project, error)
 	CreateProject(ctx context.Context, p *site.Project) error
@@ -67,6 +99,9 @@ type Server struct {
 	store    Store
 	log      *slog.Logger
 	diagrams *renderCache
+	hub      *hub
+	logins   *loginLimiter
+	now      func() time.Time
 }
 
 // DiagramCacheBytes is the memory kept for rendered diagrams.
@@ -77,8 +112,12 @@ const DiagramCacheBytes = 64 << 20
 func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	s := &Server{Echo: e, store: st, log: log, diagrams: newRenderCache(DiagramCacheBytes)}
+	s := &Server{Echo: e, store: st, log: log, diagrams: newRenderCache(DiagramCacheBytes),
+		hub: newHub(), logins: newLoginLimiter(), now: time.Now}
 	e.HTTPErrorHandler = s.handleError
+	// The address is the connection's: X-Forwarded-For is not trusted, so
+	// the login limiter cannot be dodged by a made-up header.
+	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(middleware.Recover())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
 		XSSProtection:         "0",
@@ -102,51 +141,103 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
 		},
 	}))
+	e.Use(s.identify)
 	e.StaticFS("/static", static)
 	s.routes()
 	return s
 }
 
+// route is one route with who may use it.
+type route struct {
+	method, path string
+	handler      echo.HandlerFunc
+	need         need
+}
+
+// routeTable lists every route; routes registers each behind the guard
+// its need asks for, and the access test walks it with every actor.
+func (s *Server) routeTable() []route {
+	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
+	return []route{
+		{get, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") }, public},
+		{get, "/login", s.loginPage, public},
+		{post, "/login", s.login, public},
+		{get, "/signup", s.signUpPage, public},
+		{post, "/signup", s.signUp, public},
+		{get, "/invite/:token", s.invitePage, public},
+		{post, "/invite/:token", s.acceptInvite, public},
+		{get, "/s/:token", s.openShareLink, public},
+		{post, "/logout", s.logout, account},
+
+		{get, "/", s.listProjects, account},
+		{post, "/projects", s.createProject, teamEdit},
+		{post, "/projects/import", s.importProject, teamEdit},
+		{get, "/team", s.teamPage, account},
+		{post, "/team/leave", s.leaveTeam, account},
+		{post, "/team/invites", s.createInvite, teamOwner},
+		{del, "/team/invites/:iid", s.deleteInvite, teamOwner},
+		{put, "/team/members/:uid", s.setRole, teamOwner},
+		{del, "/team/members/:uid", s.removeMember, teamOwner},
+		{post, "/teams", s.createTeam, account},
+		{post, "/teams/:tid/switch", s.switchTeam, account},
+
+		{get, "/projects/:id", s.editor, projectRead},
+		{get, "/projects/:id/events", s.events, projectRead},
+		{get, "/projects/:id/document.json", s.downloadDocument, projectRead},
+		{get, "/projects/:id/summary", s.summary, projectRead},
+		{get, "/projects/:id/search", s.search, projectRead},
+		{get, "/projects/:id/outline", s.outline, projectRead},
+		{get, "/projects/:id/comments", s.openComments, projectRead},
+		{get, "/projects/:id/pages/:pid", s.pageDetails, projectRead},
+		{get, "/projects/:id/pages/:pid/children", s.children, projectRead},
+		{get, "/projects/:id/pages/:pid/title", s.title, projectRead},
+		{get, "/projects/:id/pages/:pid/comments", s.pageComments, projectRead},
+		{get, "/projects/:id/diagram", s.diagram, projectRead},
+		{get, "/projects/:id/diagram/:format", s.downloadDiagram, projectRead},
+		{get, "/projects/:id/export", s.exportPage, projectRead},
+		{get, "/projects/:id/export.zip", s.exportZip, projectRead},
+		{get, "/projects/:id/sitemap.html", s.footerPreview, projectRead},
+		{get, "/projects/:id/:file", s.exportFile, projectRead}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
+
+		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment},
+		{post, "/projects/:id/comments/:cid/resolve", s.resolveComment, projectComment},
+		{post, "/projects/:id/comments/:cid/reopen", s.reopenComment, projectComment},
+
+		{patch, "/projects/:id", s.renameProject, projectEdit},
+		{get, "/projects/:id/rename", s.renameProjectForm, projectEdit},
+		{get, "/projects/:id/settings", s.settings, projectEdit},
+		{put, "/projects/:id/settings", s.saveSettings, projectEdit},
+		{get, "/projects/:id/paste", s.pasteForm, projectEdit},
+		{post, "/projects/:id/paste", s.paste, projectEdit},
+		{post, "/projects/:id/pages", s.createPage, projectEdit},
+		{put, "/projects/:id/pages/:pid", s.savePage, projectEdit},
+		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit},
+		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit},
+		{get, "/projects/:id/pages/:pid/rename", s.renameForm, projectEdit},
+		{patch, "/projects/:id/pages/:pid/title", s.rename, projectEdit},
+		{post, "/projects/:id/pages/:pid/move", s.movePage, projectEdit},
+		{post, "/projects/:id/pages/:pid/duplicate", s.duplicatePage, projectEdit},
+		{get, "/projects/:id/pages/:pid/paste", s.pasteForm, projectEdit},
+		{get, "/projects/:id/pages/:pid/links/picker", s.linkPicker, projectEdit},
+		{post, "/projects/:id/pages/:pid/links", s.addLink, projectEdit},
+		{del, "/projects/:id/links/:lid", s.deleteLink, projectEdit},
+
+		{get, "/projects/:id/delete", s.confirmDeleteProject, projectManage},
+		{del, "/projects/:id", s.deleteProject, projectManage},
+		{get, "/projects/:id/sharing", s.sharing, projectManage},
+		{post, "/projects/:id/sharing", s.createShareLink, projectManage},
+		{del, "/projects/:id/sharing/:sid", s.revokeShareLink, projectManage},
+	}
+}
+
 func (s *Server) routes() {
-	e := s.Echo
-	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET("/", s.listProjects)
-	e.POST("/projects", s.createProject)
-	e.POST("/projects/import", s.importProject, middleware.BodyLimit("64M"))
-	e.GET("/projects/:id", s.editor)
-	e.PATCH("/projects/:id", s.renameProject)
-	e.GET("/projects/:id/rename", s.renameProjectForm)
-	e.GET("/projects/:id/delete", s.confirmDeleteProject)
-	e.DELETE("/projects/:id", s.deleteProject)
-	e.GET("/projects/:id/settings", s.settings)
-	e.PUT("/projects/:id/settings", s.saveSettings)
-	e.GET("/projects/:id/document.json", s.downloadDocument)
-	e.GET("/projects/:id/summary", s.summary)
-	e.GET("/projects/:id/search", s.search)
-	e.GET("/projects/:id/outline", s.outline)
-	e.GET("/projects/:id/paste", s.pasteForm)
-	e.POST("/projects/:id/paste", s.paste)
-	e.POST("/projects/:id/pages", s.createPage)
-	e.GET("/projects/:id/pages/:pid", s.pageDetails)
-	e.PUT("/projects/:id/pages/:pid", s.savePage)
-	e.DELETE("/projects/:id/pages/:pid", s.deletePage)
-	e.GET("/projects/:id/pages/:pid/delete", s.confirmDeletePage)
-	e.GET("/projects/:id/pages/:pid/children", s.children)
-	e.GET("/projects/:id/pages/:pid/rename", s.renameForm)
-	e.GET("/projects/:id/pages/:pid/title", s.title)
-	e.PATCH("/projects/:id/pages/:pid/title", s.rename)
-	e.POST("/projects/:id/pages/:pid/move", s.movePage)
-	e.POST("/projects/:id/pages/:pid/duplicate", s.duplicatePage)
-	e.GET("/projects/:id/pages/:pid/paste", s.pasteForm)
-	e.GET("/projects/:id/pages/:pid/links/picker", s.linkPicker)
-	e.POST("/projects/:id/pages/:pid/links", s.addLink)
-	e.DELETE("/projects/:id/links/:lid", s.deleteLink)
-	e.GET("/projects/:id/diagram", s.diagram)
-	e.GET("/projects/:id/diagram/:format", s.downloadDiagram)
-	e.GET("/projects/:id/export", s.exportPage)
-	e.GET("/projects/:id/export.zip", s.exportZip)
-	e.GET("/projects/:id/sitemap.html", s.footerPreview)
-	e.GET("/projects/:id/:file", s.exportFile) // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
+	for _, r := range s.routeTable() {
+		mw := s.guard(r.need)
+		if r.path == "/projects/import" {
+			mw = append(mw, middleware.BodyLimit("64M"))
+		}
+		s.Echo.Add(r.method, r.path, r.handler, mw...)
+	}
 }
 
 // statusOf is the one table from error codes to HTTP status.
@@ -157,6 +248,7 @@ var statusOf = map[string]int{
 	site.EForbidden:    http.StatusForbidden,
 	site.EUnauthorized: http.StatusUnauthorized,
 	site.ETooLarge:     http.StatusRequestEntityTooLarge,
+	site.ETooMany:      http.StatusTooManyRequests,
 }
 
 // codeOf is the reverse, for errors that echo itself raises.

@@ -20,23 +20,31 @@ import (
 	"testing/fstest"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/crypto/bcrypt"
 
 	"siteplan/site"
 	"siteplan/store"
 )
 
-// client drives the server in-process, carrying the CSRF cookie and token
-// like the browser does.
+func init() { store.PasswordCost = bcrypt.MinCost }
+
+// testPassword is every test account's password.
+const testPassword = "a long test password"
+
+// client drives the server in-process, carrying its cookies (CSRF,
+// session, share link) and the CSRF token like the browser does.
 type client struct {
-	t      testing.TB
-	srv    *Server
-	db     *store.DB
-	token  string
-	cookie *http.Cookie
+	t       testing.TB
+	srv     *Server
+	db      *store.DB
+	token   string
+	cookies map[string]*http.Cookie
 }
 
 var staticFS = fstest.MapFS{"app.js": {Data: []byte("//")}}
 
+// newClient starts a server on a fresh database and logs in as the
+// owner of team 1.
 func newClient(t testing.TB) *client {
 	t.Helper()
 	db, err := store.Open(filepath.Join(t.TempDir(), "web.db"))
@@ -44,19 +52,43 @@ func newClient(t testing.TB) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	c := &client{t: t, db: db, srv: New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))}
-	rec := c.raw("GET", "/", nil, "", false)
-	for _, ck := range rec.Result().Cookies() {
-		if ck.Name == "_csrf" {
-			c.cookie = ck
-		}
-	}
+	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	addUser(t, db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	c := anonymous(t, srv, db)
+	c.login("owner@test.example")
+	return c
+}
+
+// anonymous is a client of srv without a session that has its CSRF
+// token from the login page.
+func anonymous(t testing.TB, srv *Server, db *store.DB) *client {
+	t.Helper()
+	c := &client{t: t, db: db, srv: srv, cookies: map[string]*http.Cookie{}}
+	rec := c.raw("GET", "/login", nil, "", false)
 	m := regexp.MustCompile(`X-CSRF-Token&#34;:&#34;([^&]+)&#34;`).FindStringSubmatch(rec.Body.String())
-	if c.cookie == nil || m == nil {
-		t.Fatalf("no CSRF cookie or token on /: %s", rec.Body.String()[:200])
+	if c.cookies["_csrf"] == nil || m == nil {
+		t.Fatalf("no CSRF cookie or token on /login (%d): %.300s", rec.Code, rec.Body.String())
 	}
 	c.token = m[1]
 	return c
+}
+
+// addUser gives an account (created if new) a role in team.
+func addUser(t testing.TB, db *store.DB, email, name, team, role string) site.User {
+	t.Helper()
+	u, _, err := db.AddUser(context.Background(), email, name, testPassword, team, role)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func (c *client) login(email string) {
+	c.t.Helper()
+	rec := c.do("POST", "/login", url.Values{"email": {email}, "password": {testPassword}}, false)
+	if rec.Code != http.StatusSeeOther || c.cookies[sessionCookie] == nil {
+		c.t.Fatalf("login as %s: got %d, want 303 with a session: %.300s", email, rec.Code, rec.Body.String())
+	}
 }
 
 func (c *client) raw(method, path string, body io.Reader, contentType string, hx bool) *httptest.ResponseRecorder {
@@ -67,12 +99,21 @@ func (c *client) raw(method, path string, body io.Reader, contentType string, hx
 	if hx {
 		req.Header.Set("HX-Request", "true")
 	}
-	if c.cookie != nil {
-		req.AddCookie(c.cookie)
+	for _, ck := range c.cookies {
+		req.AddCookie(ck)
+	}
+	if c.token != "" {
 		req.Header.Set("X-CSRF-Token", c.token)
 	}
 	rec := httptest.NewRecorder()
 	c.srv.Echo.ServeHTTP(rec, req)
+	for _, ck := range rec.Result().Cookies() {
+		if ck.MaxAge < 0 {
+			delete(c.cookies, ck.Name)
+		} else {
+			c.cookies[ck.Name] = ck
+		}
+	}
 	return rec
 }
 
@@ -227,7 +268,9 @@ func TestCSRFRequired(t *testing.T) {
 	c := newClient(t)
 	req := httptest.NewRequest("POST", "/projects", strings.NewReader("name=X&base_url=https%3A%2F%2Fx.example%2F"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.AddCookie(c.cookie) // cookie but no token: a forged cross-site form
+	for _, ck := range c.cookies { // cookies but no token: a forged cross-site form
+		req.AddCookie(ck)
+	}
 	rec := httptest.NewRecorder()
 	c.srv.Echo.ServeHTTP(rec, req)
 	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "security token") {

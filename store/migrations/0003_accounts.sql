@@ -4,7 +4,7 @@
 CREATE TABLE sessions (
     token_hash TEXT PRIMARY KEY,
     user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-    team_id    INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+    team_id    INTEGER REFERENCES teams(id) ON DELETE SET NULL, -- the team worked in; NULL: none
     created_at TEXT NOT NULL,
     expires_at TEXT NOT NULL
 ) WITHOUT ROWID;

@@ -1,0 +1,124 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// author is the name a comment or resolution goes under: the account's
+// name, or what a share-link visitor typed (remembered in a cookie).
+func author(c echo.Context) string {
+	if v := viewer(c); v.UserID != 0 {
+		return v.Name
+	}
+	if a := strings.TrimSpace(c.FormValue("author")); a != "" {
+		return a
+	}
+	if ck, err := c.Cookie(nameCookie); err == nil {
+		return ck.Value
+	}
+	return ""
+}
+
+// commentsProps gathers the threads of a page for its comments section.
+func (s *Server) commentsProps(c echo.Context, pg site.Page) (views.CommentsProps, error) {
+	threads, err := s.store.Comments(c.Request().Context(), pg.ID)
+	return views.CommentsProps{Page: pg, Threads: threads, Author: author(c)}, err
+}
+
+// renderComments answers with a page's comments section and, out of
+// band, its open-thread count in the outline.
+func (s *Server) renderComments(c echo.Context, status int, props views.CommentsProps) error {
+	pg, err := s.store.Page(c.Request().Context(), props.Page.ID)
+	if err != nil {
+		return err
+	}
+	props.Page = pg
+	return render(c, status, views.Comments(props), views.CommentCountOOB(&pg))
+}
+
+func (s *Server) pageComments(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	props, err := s.commentsProps(c, pg)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Comments(props))
+}
+
+func (s *Server) addComment(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	v := viewer(c)
+	cm := site.Comment{ProjectID: p.ID, PageID: pg.ID, ParentID: formID(c, "parent"), UserID: v.UserID, Author: author(c), Body: c.FormValue("body")}
+	err = s.store.AddComment(c.Request().Context(), &cm, v.ShareLinkID)
+	props, perr := s.commentsProps(c, pg)
+	if perr != nil {
+		return perr
+	}
+	switch site.ErrorCode(err) {
+	case "":
+		if v.UserID == 0 {
+			s.setCookie(c, nameCookie, cm.Author, 365*24*time.Hour)
+		}
+		setChange(c, "comment", pg.ID)
+		return s.renderComments(c, http.StatusCreated, props)
+	case site.EInvalid:
+		props.Errors, props.Body = site.ErrorFields(err), c.FormValue("body")
+		return render(c, http.StatusUnprocessableEntity, views.Comments(props))
+	}
+	return err
+}
+
+func (s *Server) resolveComment(c echo.Context) error { return s.setResolved(c, true) }
+func (s *Server) reopenComment(c echo.Context) error  { return s.setResolved(c, false) }
+
+func (s *Server) setResolved(c echo.Context, resolved bool) error {
+	p := currentProject(c)
+	id, err := idParam(c, "cid")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	cm, err := s.store.Comment(ctx, p.ID, id)
+	if err != nil {
+		return err
+	}
+	by := author(c)
+	if by == "" {
+		by = "a client"
+	}
+	if err := s.store.ResolveComment(ctx, p.ID, id, by, resolved); err != nil {
+		return err
+	}
+	pg, err := s.store.Page(ctx, cm.PageID)
+	if err != nil {
+		return err
+	}
+	props, err := s.commentsProps(c, pg)
+	if err != nil {
+		return err
+	}
+	setChange(c, "comment", pg.ID)
+	return s.renderComments(c, http.StatusOK, props)
+}
+
+func (s *Server) openComments(c echo.Context) error {
+	p := currentProject(c)
+	threads, err := s.store.OpenComments(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.OpenComments(p.ID, threads))
+}

@@ -1,0 +1,242 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+)
+
+// change is what a live update tells the others viewing a project.
+type change struct {
+	Kind   string `json:"kind"` // rename, page, comment, project, deleted or tree (anything else)
+	Page   int64  `json:"page,omitempty"`
+	By     string `json:"by"`
+	Client string `json:"client,omitempty"` // the tab that made it, which already shows it
+}
+
+// setChange describes the change a handler made, for live updates.
+func setChange(c echo.Context, kind string, page int64) {
+	c.Set("change", change{Kind: kind, Page: page})
+}
+
+// presence is one person viewing a project.
+type presence struct {
+	Name  string `json:"name"`
+	Share bool   `json:"share"`
+}
+
+// subscriber is one open event stream.
+type subscriber struct {
+	ch    chan []byte // SSE frames; closed when the stream must end
+	who   presence
+	user  int64
+	share int64
+}
+
+// subscriberBuffer is how many frames a slow stream may fall behind
+// before it is closed; the browser reconnects and reloads what it shows.
+const subscriberBuffer = 64
+
+// hub fans changes and presence out to the streams of each project.
+type hub struct {
+	mu     sync.Mutex
+	subs   map[int64]map[*subscriber]bool
+	closed bool
+}
+
+func newHub() *hub { return &hub{subs: map[int64]map[*subscriber]bool{}} }
+
+func frame(event string, v any) []byte {
+	b, _ := json.Marshal(v)
+	return fmt.Appendf(nil, "event: %s\ndata: %s\n\n", event, b)
+}
+
+// send queues a frame, ending a stream that has fallen too far behind.
+// Call with h.mu held.
+func (h *hub) send(pid int64, s *subscriber, f []byte) {
+	select {
+	case s.ch <- f:
+	default:
+		h.drop(pid, s)
+	}
+}
+
+func (h *hub) drop(pid int64, s *subscriber) {
+	if h.subs[pid][s] {
+		delete(h.subs[pid], s)
+		close(s.ch)
+	}
+}
+
+// join adds a stream and tells everyone on the project who is there.
+func (h *hub) join(pid int64, s *subscriber) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	if h.subs[pid] == nil {
+		h.subs[pid] = map[*subscriber]bool{}
+	}
+	h.subs[pid][s] = true
+	h.announce(pid)
+	return true
+}
+
+func (h *hub) leave(pid int64, s *subscriber) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.drop(pid, s)
+	if len(h.subs[pid]) == 0 {
+		delete(h.subs, pid)
+		return
+	}
+	h.announce(pid)
+}
+
+// announce sends the project's viewers, one entry per person, to all of
+// them. Call with h.mu held.
+func (h *hub) announce(pid int64) {
+	seen := map[string]bool{}
+	list := []presence{}
+	for s := range h.subs[pid] {
+		key := fmt.Sprint(s.user, s.who.Share, s.who.Name)
+		if !seen[key] {
+			seen[key] = true
+			list = append(list, s.who)
+		}
+	}
+	slices.SortFunc(list, func(a, b presence) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		return 1
+	})
+	f := frame("presence", list)
+	for s := range h.subs[pid] {
+		h.send(pid, s, f)
+	}
+}
+
+func (h *hub) publish(pid int64, ch change) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	f := frame("change", ch)
+	for s := range h.subs[pid] {
+		h.send(pid, s, f)
+	}
+}
+
+// kick ends the streams opened through a share link (after revoking it).
+func (h *hub) kick(pid, shareID int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs[pid] {
+		if s.share == shareID {
+			h.drop(pid, s)
+		}
+	}
+	h.announce(pid)
+}
+
+// close ends every stream, for a graceful shutdown.
+func (h *hub) close() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for pid, subs := range h.subs {
+		for s := range subs {
+			h.drop(pid, s)
+		}
+	}
+}
+
+// Close ends the live-update streams so a graceful shutdown need not
+// wait for them.
+func (s *Server) Close() { s.hub.close() }
+
+// heartbeat keeps idle streams open through proxies.
+const heartbeat = 25 * time.Second
+
+// events streams a project's changes and viewers (server-sent events).
+func (s *Server) events(c echo.Context) error {
+	p := currentProject(c)
+	v := viewer(c)
+	sub := &subscriber{ch: make(chan []byte, subscriberBuffer), user: v.UserID, share: v.ShareLinkID,
+		who: presence{Name: v.Name, Share: v.Share}}
+	if v.UserID == 0 {
+		sub.who.Name = author(c)
+		if sub.who.Name == "" {
+			sub.who.Name = "Guest"
+		}
+	}
+	w := c.Response()
+	// The server's write timeout is for ordinary requests, not streams.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	w.Header().Set(echo.HeaderContentType, "text/event-stream")
+	w.Header().Set(echo.HeaderCacheControl, "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if _, err := w.Write([]byte("retry: 2000\n\n")); err != nil {
+		return nil
+	}
+	w.Flush()
+	if !s.hub.join(p.ID, sub) {
+		return nil
+	}
+	defer s.hub.leave(p.ID, sub)
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	ctx := c.Request().Context()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case f, ok := <-sub.ch:
+			if !ok {
+				return nil
+			}
+			if _, err := w.Write(f); err != nil {
+				return nil
+			}
+			w.Flush()
+		case <-tick.C:
+			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
+				return nil
+			}
+			w.Flush()
+		}
+	}
+}
+
+// publishChanges tells the project's other viewers about a change that
+// succeeded.
+func (s *Server) publishChanges(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		m := c.Request().Method
+		if err != nil || m == http.MethodGet || m == http.MethodHead || c.Response().Status >= 400 {
+			return err
+		}
+		ch, _ := c.Get("change").(change)
+		if ch.Kind == "" {
+			ch.Kind = "tree"
+		}
+		ch.By, ch.Client = author(c), c.Request().Header.Get("X-Client-ID")
+		s.hub.publish(currentProject(c).ID, ch)
+		return nil
+	}
+}
+
+// currentProject is the project inProject loaded for this request.
+func currentProject(c echo.Context) site.Project {
+	p, _ := c.Get("project").(site.Project)
+	return p
+}

@@ -1,0 +1,90 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// openShareLink is where a share link leads: it remembers the link in a
+// cookie and opens the project. The link is checked again on every
+// request, so revoking or expiry takes effect at once.
+func (s *Server) openShareLink(c echo.Context) error {
+	token := c.Param("token")
+	l, err := s.store.UseShareLink(c.Request().Context(), token)
+	if err != nil {
+		return err
+	}
+	ttl := 365 * 24 * time.Hour
+	if !l.ExpiresAt.IsZero() {
+		ttl = time.Until(l.ExpiresAt)
+	}
+	s.setCookie(c, shareCookie, token, ttl)
+	return c.Redirect(http.StatusSeeOther, "/projects/"+strconv.FormatInt(l.ProjectID, 10))
+}
+
+func (s *Server) sharingProps(c echo.Context, p site.Project) (views.ShareLinksProps, error) {
+	links, err := s.store.ShareLinks(c.Request().Context(), p.ID)
+	return views.ShareLinksProps{ProjectID: p.ID, Links: links, Now: s.now()}, err
+}
+
+func (s *Server) sharing(c echo.Context) error {
+	p := currentProject(c)
+	props, err := s.sharingProps(c, p)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Sharing(views.SharingProps{Layout: s.layout(c, "Share "+p.Name), Project: p, Links: props}))
+}
+
+func (s *Server) createShareLink(c echo.Context) error {
+	p := currentProject(c)
+	l := site.ShareLink{ProjectID: p.ID, Role: c.FormValue("role"), Label: c.FormValue("label")}
+	var err error
+	if v := c.FormValue("expires"); v != "" {
+		d, perr := site.ParseDuration(v)
+		if perr != nil || d <= 0 {
+			err = site.Errorf(site.EInvalid, "Expiry must be a duration such as 168h, not %q.", v)
+		}
+		l.ExpiresAt = s.now().Add(d)
+	}
+	var token string
+	if err == nil {
+		token, err = s.store.CreateShareLink(c.Request().Context(), &l)
+	}
+	props, perr := s.sharingProps(c, p)
+	if perr != nil {
+		return perr
+	}
+	switch site.ErrorCode(err) {
+	case "":
+		props.NewURL = absURL(c, "/s/"+token)
+		return render(c, http.StatusCreated, views.ShareLinks(props))
+	case site.EInvalid:
+		props.Error = site.ErrorMessage(err)
+		return render(c, http.StatusUnprocessableEntity, views.ShareLinks(props))
+	}
+	return err
+}
+
+func (s *Server) revokeShareLink(c echo.Context) error {
+	p := currentProject(c)
+	id, err := idParam(c, "sid")
+	if err != nil {
+		return err
+	}
+	if err := s.store.RevokeShareLink(c.Request().Context(), p.ID, id); err != nil {
+		return err
+	}
+	s.hub.kick(p.ID, id)
+	props, err := s.sharingProps(c, p)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ShareLinks(props))
+}
