@@ -138,6 +138,9 @@ type Comment struct {
 // Open reports whether the thread is unresolved.
 func (c Comment) Open() bool { return c.ResolvedAt.IsZero() }
 
+// SessionTTL is how long a login lasts.
+const SessionTTL = 30 * 24 * time.Hour
+
 // Limits on account and comment fields.
 const (
 	MinPassword = 10

@@ -362,4 +362,133 @@
     }
     htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" });
   }
+
+  // Live updates: the server streams the project's changes and who is
+  // viewing it. Changes made in this tab come back marked with its id and
+  // are skipped. Nothing the viewer is typing is replaced: a rename in
+  // progress defers the outline reload, and an edited details form stays.
+  const clientID = Math.random().toString(36).slice(2) + Date.now().toString(36);
+  document.addEventListener("htmx:configRequest", (e) => { e.detail.headers["X-Client-ID"] = clientID; });
+
+  document.addEventListener("input", (e) => {
+    const form = e.target.closest && e.target.closest("#page-form, .comment-form, .reply form");
+    if (form) form.dataset.dirty = "1";
+  });
+
+  function showPresence(box, people) {
+    box.replaceChildren();
+    if (people.length < 2) return;
+    const label = document.createElement("span");
+    label.className = "muted";
+    label.textContent = "Viewing now:";
+    box.append(label);
+    for (const p of people) {
+      const s = document.createElement("span");
+      s.className = "viewer" + (p.share ? " viewer-share" : "");
+      s.textContent = p.name + (p.share ? " (shared link)" : "");
+      box.append(s);
+    }
+  }
+
+  function openIDs() {
+    return [...document.querySelectorAll("#outline li.node")]
+      .filter((li) => !li.classList.contains("collapsed") && listOf(li)?.dataset.loaded === "1" && listOf(li).children.length)
+      .map((li) => li.dataset.id);
+  }
+
+  let outlinePending = false;
+  function editingOutline() {
+    return !!document.querySelector("#outline form.rename");
+  }
+  function refreshOutline() {
+    if (editingOutline()) { outlinePending = true; return; }
+    outlinePending = false;
+    const closed = new Set([...document.querySelectorAll("#outline li.node.collapsed")].map((li) => li.dataset.id));
+    const sel = document.querySelector(".toolbar select[name=level]");
+    const q = new URLSearchParams({ level: sel ? sel.value : "2", open: openIDs().join(",") });
+    htmx.ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
+      for (const id of closed) {
+        const li = document.getElementById("node-" + id);
+        if (li && listOf(li)?.children.length) setExpanded(li, false);
+      }
+      markSelected();
+    });
+  }
+  document.addEventListener("htmx:afterSettle", () => {
+    if (outlinePending && !editingOutline()) refreshOutline();
+  });
+
+  function shownPage() {
+    return document.getElementById("details-inner")?.dataset.page;
+  }
+  function refreshShownDetails() {
+    const form = document.getElementById("page-form");
+    const dirty = [...document.querySelectorAll("#details form")].some((f) => f.dataset.dirty === "1");
+    if (!form || !dirty) { refreshDetails(); return; }
+    if (!form.querySelector(".live-note")) {
+      const note = document.createElement("p");
+      note.className = "alert live-note";
+      note.textContent = "Someone else changed this plan. Your unsaved edits are kept; saving tells you if they clash.";
+      form.querySelector("h2").after(note);
+    }
+  }
+  function refreshComments(page) {
+    const box = document.getElementById("comments");
+    const busy = box && [...box.querySelectorAll("form")].some((f) => f.dataset.dirty === "1");
+    const mine = box && box.dataset.page === String(page) && !busy;
+    htmx.ajax("GET", `/projects/${projectID()}/pages/${page}/comments`, mine ? { target: "#comments", swap: "outerHTML" } : { target: "body", swap: "none" });
+    if (document.getElementById("open-comments")) htmx.ajax("GET", `/projects/${projectID()}/comments`, { target: "#details", swap: "innerHTML" });
+  }
+
+  function applyChange(ch) {
+    switch (ch.kind) {
+      case "deleted":
+        flash(`${ch.by} deleted this project.`);
+        return;
+      case "rename": {
+        const t = document.getElementById("title-" + ch.page);
+        if (t && t.tagName === "A") htmx.ajax("GET", `/projects/${projectID()}/pages/${ch.page}/title`, { target: t, swap: "outerHTML" });
+        if (shownPage() === String(ch.page)) refreshShownDetails();
+        break;
+      }
+      case "comment":
+        refreshComments(ch.page);
+        break;
+      default:
+        refreshOutline();
+        if (shownPage()) refreshShownDetails();
+        if (document.getElementById("summary")) htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
+    }
+    redrawSoon();
+  }
+
+  function flash(text) {
+    const box = document.getElementById("flash");
+    const div = document.createElement("div");
+    div.className = "alert alert-ok";
+    div.textContent = text;
+    box.replaceChildren(div);
+  }
+
+  function connectLive() {
+    const box = document.getElementById("presence");
+    if (!box || !window.EventSource) return;
+    const es = new EventSource(box.dataset.events);
+    let opened = false;
+    es.addEventListener("open", () => {
+      if (opened) applyChange({ kind: "tree" }); // reconnected: catch up on what was missed
+      opened = true;
+    });
+    es.addEventListener("presence", (e) => showPresence(box, JSON.parse(e.data)));
+    es.addEventListener("change", (e) => {
+      const ch = JSON.parse(e.data);
+      if (ch.client !== clientID) applyChange(ch);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", connectLive);
+
+  // Invite and share links are selected whole on focus, for copying.
+  document.addEventListener("focusin", (e) => {
+    if (e.target.matches && e.target.matches("[data-select-all]")) e.target.select();
+  });
 })();

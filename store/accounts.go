@@ -20,9 +20,6 @@ import (
 // PasswordCost is the bcrypt cost of new password hashes. Tests lower it.
 var PasswordCost = 12
 
-// SessionTTL is how long a login lasts.
-const SessionTTL = 30 * 24 * time.Hour
-
 const timeFormat = "2006-01-02T15:04:05.000Z"
 
 func fmtTime(t time.Time) string { return t.UTC().Format(timeFormat) }
@@ -342,7 +339,7 @@ func (db *DB) CreateSession(ctx context.Context, userID, teamID int64) (string, 
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (token_hash, user_id, team_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)`,
-			hash, userID, nullID(teamID), fmtTime(now), fmtTime(now.Add(SessionTTL)))
+			hash, userID, nullID(teamID), fmtTime(now), fmtTime(now.Add(site.SessionTTL)))
 		return err
 	})
 }

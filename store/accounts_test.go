@@ -87,11 +87,11 @@ func TestSessions(t *testing.T) {
 	_, _, err = db.Session(ctx, tok+"x")
 	wantCode(t, err, site.EUnauthorized, "unknown token")
 
-	*now = now.Add(SessionTTL + time.Second)
+	*now = now.Add(site.SessionTTL + time.Second)
 	_, _, err = db.Session(ctx, tok)
 	wantCode(t, err, site.EUnauthorized, "expired session")
 
-	*now = now.Add(-SessionTTL)
+	*now = now.Add(-site.SessionTTL)
 	if err := db.DeleteSession(ctx, tok); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"siteplan/site"
-	"siteplan/store"
 	"siteplan/views"
 )
 
@@ -271,7 +270,7 @@ func (s *Server) startSession(c echo.Context, userID, team int64) error {
 	if err != nil {
 		return err
 	}
-	s.setCookie(c, sessionCookie, token, store.SessionTTL)
+	s.setCookie(c, sessionCookie, token, site.SessionTTL)
 	return nil
 }
 

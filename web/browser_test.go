@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -42,8 +44,11 @@ func browser(t *testing.T) (context.Context, string, *store.DB) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ts := httptest.NewServer(New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil))).Echo)
+	addUser(t, db, "olive@test.example", "Olive Owner", "1", site.RoleOwner)
+	srv := New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	ts := httptest.NewServer(srv.Echo)
 	t.Cleanup(ts.Close)
+	t.Cleanup(srv.Close) // end event streams before the server closes
 	// Chromium may still write to its profile for a moment after it is
 	// told to exit, so the profile is removed by hand, after the browser.
 	profile, err := os.MkdirTemp("", "siteplan-chromium-")
@@ -68,7 +73,45 @@ func browser(t *testing.T) (context.Context, string, *store.DB) {
 		cancelA()
 		os.RemoveAll(profile)
 	})
+	loginBrowser(t, ctx, ts.URL, "olive@test.example")
 	return ctx, ts.URL, db
+}
+
+// loginBrowser logs a browser tab in through the login form.
+func loginBrowser(t *testing.T, ctx context.Context, base, email string) {
+	t.Helper()
+	run(t, ctx, "log in as "+email,
+		chromedp.Navigate(base+"/login"),
+		chromedp.WaitVisible(`#login-form`),
+		chromedp.SendKeys(`#f-email`, email),
+		chromedp.SendKeys(`#f-password`, testPassword),
+		chromedp.Click(`#login-form button[type=submit]`),
+		chromedp.WaitVisible(`.account`),
+	)
+}
+
+// otherBrowser opens a tab in a new browser context of ctx's browser:
+// its own cookies, as a second person's browser would have.
+// The tab is opened in a new window by hand: chromedp's own
+// WithNewBrowserContext asks headless Chromium for a tab in a context
+// that has no window yet, which it refuses ("no browser is open").
+func otherBrowser(t *testing.T, ctx context.Context) context.Context {
+	t.Helper()
+	exec := cdp.WithExecutor(ctx, chromedp.FromContext(ctx).Browser)
+	bc, err := target.CreateBrowserContext().WithDisposeOnDetach(true).Do(exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := target.CreateTarget("about:blank").WithBrowserContextID(bc).WithNewWindow(true).Do(exec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	octx, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id))
+	t.Cleanup(func() {
+		cancel()
+		_ = target.DisposeBrowserContext(bc).Do(exec)
+	})
+	return octx
 }
 
 func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action) {
@@ -372,5 +415,88 @@ func TestBrowserDiagram(t *testing.T) {
 		chromedp.SetValue(`#f-title`, "Plans"),
 		chromedp.Click(`#details button[type=submit]`),
 		waitJS(fmt.Sprintf(`(document.querySelector('%s')?.textContent || "").includes("Plans")`, node)),
+	)
+}
+
+// TestBrowserCollaboration: an editor renames a page in one browser and
+// the owner's open editor shows the new title without reloading; a
+// client comments through a share link and the owner sees the comment.
+func TestBrowserCollaboration(t *testing.T) {
+	owner, base, db := browser(t)
+	bg := context.Background()
+	addUser(t, db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
+	f, err := os.Open("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := site.ParseDocument(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(bg, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(bg, pid)
+	var pricing int64
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Pricing" {
+			pricing = p.ID
+		}
+		return true
+	})
+	plan := fmt.Sprintf("%s/projects/%d?level=3", base, pid)
+	run(t, owner, "owner opens the plan",
+		chromedp.Navigate(plan),
+		chromedp.WaitVisible(`#outline`),
+		chromedp.Evaluate(`window.notReloaded = true`, nil),
+	)
+
+	editor := otherBrowser(t, owner)
+	loginBrowser(t, editor, base, "ed@test.example")
+	row := fmt.Sprintf(`#node-%d > .row`, pricing)
+	input := fmt.Sprintf(`#title-%d input[name=title]`, pricing)
+	run(t, editor, "editor opens the plan",
+		chromedp.Navigate(plan),
+		chromedp.WaitVisible(`#outline`),
+		waitJS(`document.getElementById("presence").textContent.includes("Olive Owner")`),
+	)
+	run(t, owner, "owner sees the editor arrive", waitJS(`document.getElementById("presence").textContent.includes("Ed Editor")`))
+	run(t, editor, "editor renames Pricing",
+		chromedp.Click(row+` [data-action=rename]`),
+		chromedp.WaitVisible(input),
+		chromedp.SetValue(input, "Plans & prices"),
+		chromedp.SendKeys(input, kb.Enter),
+		titleShown("Plans & prices"),
+	)
+	run(t, owner, "owner sees the new title without reloading",
+		titleShown("Plans & prices"),
+		waitJS(`window.notReloaded === true`),
+	)
+
+	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
+	token, err := db.CreateShareLink(bg, &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := otherBrowser(t, owner)
+	run(t, client, "client opens the share link and comments",
+		chromedp.Navigate(base+"/s/"+token),
+		chromedp.WaitVisible(`#outline`),
+		waitJS(`!document.querySelector("[data-action=rename]") && !!document.querySelector(".share-badge")`),
+		chromedp.Click(fmt.Sprintf(`#title-%d`, pricing)),
+		chromedp.WaitVisible(`#comments form.comment-form`),
+		chromedp.SendKeys(`#f-author`, "Carla Client"),
+		chromedp.SendKeys(`#f-body`, "Could we show yearly prices?"),
+		chromedp.Click(`#comments form.comment-form button[type=submit]`),
+		waitJS(`document.getElementById("comments").textContent.includes("Could we show yearly prices?")`),
+	)
+	run(t, owner, "owner sees the comment count, then the comment",
+		waitJS(fmt.Sprintf(`document.getElementById("cc-%d").textContent.includes("1")`, pricing)),
+		waitJS(`window.notReloaded === true`),
+		chromedp.Click(`#open-comments-button`),
+		waitJS(`(document.getElementById("open-comments")||{textContent:""}).textContent.includes("Could we show yearly prices?")`),
+		waitJS(`document.getElementById("open-comments").textContent.includes("Carla Client")`),
 	)
 }

@@ -52,7 +52,7 @@ func (s *Server) pageComments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Comments(props))
+	return render(c, http.StatusOK, views.Comments(props), views.CommentCountOOB(&pg))
 }
 
 func (s *Server) addComment(c echo.Context) error {

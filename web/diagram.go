@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-		"slices"
+	"slices"
 	"strconv"
 	"strings"
 	"time"

@@ -142,13 +142,30 @@ func (s *Server) outline(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx := c.Request().Context()
 	level := outlineLevel(c, p)
-	pages, err := s.store.PagesToDepth(c.Request().Context(), p.ID, level)
+	pages, err := s.store.PagesToDepth(ctx, p.ID, level)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Outline(views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level}))
+	// A live update reloads the outline with the branches its viewer
+	// had opened.
+	for i, f := range strings.Split(c.QueryParam("open"), ",") {
+		id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
+		if err != nil || id <= 0 || i >= maxOpen {
+			continue
+		}
+		kids, err := s.store.Children(ctx, p.ID, id)
+		if err != nil {
+			return err
+		}
+		pages = append(pages, kids...)
+	}
+	return render(c, http.StatusOK, views.Outline(views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, dedupe(pages)), Level: level}))
 }
+
+// maxOpen bounds the opened branches an outline reload loads.
+const maxOpen = 500
 
 func (s *Server) children(c echo.Context) error {
 	p, pg, err := s.page(c)

@@ -1,0 +1,334 @@
+package web
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplan/site"
+	"siteplan/store"
+)
+
+// The actors of the access matrix.
+const (
+	anon         = "anonymous"
+	otherTeam    = "other team"
+	viewerRole   = "viewer"
+	editorRole   = "editor"
+	ownerRole    = "owner"
+	shareView    = "share view"
+	shareComment = "share comment"
+)
+
+var actors = []string{anon, otherTeam, viewerRole, editorRole, ownerRole, shareView, shareComment}
+
+// world is the database every access case starts from: team 1 with an
+// owner, an editor and a viewer and the Acme plan (with a comment, a
+// link, an invite and two share links); team 2 with its own secret plan.
+type world struct {
+	file    []byte // the database, copied for each case
+	ids     map[string]int64
+	cookies map[string][]*http.Cookie // per actor
+	ids2    map[string]int64          // team 2's plan
+}
+
+const csrfToken = "access-test-csrf-token-0123456789abcd"
+
+func buildWorld(t *testing.T) *world {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "world.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	w := &world{cookies: map[string][]*http.Cookie{}}
+	c := &client{t: t, db: db}
+	pid, ids := c.fixture()
+	w.ids = ids
+	w.ids["project"] = pid
+	users := map[string]site.User{
+		ownerRole:  addUser(t, db, "olive@agency.example", "Olive Owner", "1", site.RoleOwner),
+		editorRole: addUser(t, db, "ed@agency.example", "Ed Editor", "1", site.RoleEditor),
+		viewerRole: addUser(t, db, "vi@agency.example", "Vi Viewer", "1", site.RoleViewer),
+		otherTeam:  addUser(t, db, "rex@rival.example", "Rex Rival", "Rival studio", site.RoleOwner),
+	}
+	addUser(t, db, "otto@agency.example", "Otto Owner", "1", site.RoleOwner) // so an owner may leave
+	w.ids["user"] = users[viewerRole].ID
+	for a, u := range users {
+		ms, _ := db.Memberships(ctx, u.ID)
+		tok, err := db.CreateSession(ctx, u.ID, ms[0].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.cookies[a] = []*http.Cookie{{Name: sessionCookie, Value: tok}}
+	}
+	for a, role := range map[string]string{shareView: site.ShareView, shareComment: site.ShareComment} {
+		l := site.ShareLink{ProjectID: pid, Role: role}
+		tok, err := db.CreateShareLink(ctx, &l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.cookies[a] = []*http.Cookie{{Name: shareCookie, Value: tok}}
+		w.ids["share"] = l.ID
+		w.ids["token"+role] = 0
+		w.cookies["token "+role] = []*http.Cookie{{Value: tok}}
+	}
+	cm := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Client", Body: "Yearly prices?"}
+	if err := db.AddComment(ctx, &cm, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.ids["comment"] = cm.ID
+	l := site.Link{ProjectID: pid, FromID: ids["Team"], ToID: ids["Blog"]}
+	if err := db.AddLink(ctx, &l); err != nil {
+		t.Fatal(err)
+	}
+	w.ids["link"] = l.ID
+	inv, err := db.CreateInvite(ctx, 1, users[ownerRole].ID, site.RoleViewer, time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.cookies["invite"] = []*http.Cookie{{Value: inv}}
+	invs, _ := db.Invites(ctx, 1)
+	w.ids["invite"] = invs[0].ID
+	ms, _ := db.Memberships(ctx, users[otherTeam].ID)
+	w.ids["team2"] = ms[0].ID
+	rival := site.Project{TeamID: ms[0].ID, Name: "Rival secret plan", BaseURL: "https://rival.example/"}
+	if err := db.CreateProject(ctx, &rival); err != nil {
+		t.Fatal(err)
+	}
+	w.ids2 = map[string]int64{"project": rival.ID}
+	if err := db.RenameProject(ctx, pid, "Acme Zebra-7 relaunch"); err != nil {
+		t.Fatal(err)
+	}
+	pr, _ := db.Project(ctx, pid)
+	w.ids["version"] = pr.Version
+	pg, _ := db.Page(ctx, ids["Pricing"])
+	w.ids["pageVersion"] = pg.Version
+	db.Close()
+	if w.file, err = os.ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// serve runs one request against a fresh copy of the world.
+func (w *world) serve(t *testing.T, actor, method, path string, form url.Values) *httptest.ResponseRecorder {
+	t.Helper()
+	path2 := filepath.Join(t.TempDir(), "case.db")
+	if err := os.WriteFile(path2, w.file, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(path2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req := httptest.NewRequest(method, path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.AddCookie(&http.Cookie{Name: "_csrf", Value: csrfToken})
+	req.Header.Set("X-CSRF-Token", csrfToken)
+	for _, ck := range w.cookies[actor] {
+		req.AddCookie(ck)
+	}
+	if strings.HasSuffix(path, "/events") { // a stream: end it after a moment
+		ctx, cancel := context.WithTimeout(req.Context(), 30*time.Millisecond)
+		defer cancel()
+		req = req.WithContext(ctx)
+	}
+	rec := httptest.NewRecorder()
+	srv.Echo.ServeHTTP(rec, req)
+	return rec
+}
+
+// accessCase is one row of the matrix: how to call a route, what it
+// answers when allowed, and per-actor answers that differ.
+type accessCase struct {
+	path     string // with the world's ids filled in
+	form     url.Values
+	ok       int
+	override map[string]int
+}
+
+// projectAccessOf is each actor's access to the Acme plan.
+var projectAccessOf = map[string]site.Access{
+	anon: site.AccessNone, otherTeam: site.AccessNone, viewerRole: site.AccessComment, editorRole: site.AccessEdit,
+	ownerRole: site.AccessManage, shareView: site.AccessRead, shareComment: site.AccessComment,
+}
+
+// teamRoleOf is each actor's role in the team they work in.
+var teamRoleOf = map[string]string{otherTeam: site.RoleOwner, viewerRole: site.RoleViewer, editorRole: site.RoleEditor, ownerRole: site.RoleOwner}
+
+// want is the status an actor gets from a route by its need.
+func (c accessCase) want(method string, n need, actor string) int {
+	if s, ok := c.override[actor]; ok {
+		return s
+	}
+	loggedOut := func() int {
+		if method == http.MethodGet {
+			return http.StatusSeeOther
+		}
+		return http.StatusUnauthorized
+	}
+	role, hasAccount := teamRoleOf[actor]
+	switch n {
+	case public:
+		return c.ok
+	case account, teamEdit, teamOwner:
+		switch {
+		case !hasAccount:
+			return loggedOut()
+		case n == teamEdit && site.RoleAccess(role) < site.AccessEdit, n == teamOwner && role != site.RoleOwner:
+			return http.StatusForbidden
+		}
+		return c.ok
+	}
+	a := projectAccessOf[actor]
+	switch {
+	case a == site.AccessNone && !hasAccount:
+		return loggedOut()
+	case a == site.AccessNone:
+		return http.StatusNotFound
+	case a < projectAccess[n]:
+		return http.StatusForbidden
+	}
+	return c.ok
+}
+
+func TestAccessMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the access matrix runs ~450 requests on fresh databases")
+	}
+	w := buildWorld(t)
+	id := func(k string) string { return itoa(w.ids[k]) }
+	p := "/projects/" + id("project")
+	pg := p + "/pages/" + id("Pricing")
+	v := func(kv ...string) url.Values {
+		out := url.Values{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			out.Add(kv[i], kv[i+1])
+		}
+		return out
+	}
+	logged := map[string]int{otherTeam: 303, viewerRole: 303, editorRole: 303, ownerRole: 303}
+	rows := map[string]accessCase{
+		"GET /healthz":                             {path: "/healthz", ok: 200},
+		"GET /static*":                             {path: "/static/app.js", ok: 200},
+		"GET /login":                               {path: "/login", ok: 200, override: logged},
+		"POST /login":                              {path: "/login", form: v("email", "olive@agency.example", "password", "wrong password"), ok: 401},
+		"GET /signup":                              {path: "/signup", ok: 303},
+		"POST /signup":                             {path: "/signup", form: v("email", "x@y.example", "name", "X", "password", testPassword, "team", "T"), ok: 403},
+		"GET /invite/:token":                       {path: "/invite/" + w.cookies["invite"][0].Value, ok: 200},
+		"POST /invite/:token":                      {path: "/invite/" + w.cookies["invite"][0].Value, form: v("name", ""), ok: 303, override: map[string]int{anon: 422, shareView: 422, shareComment: 422}},
+		"GET /s/:token":                            {path: "/s/" + w.cookies["token view"][0].Value, ok: 303},
+		"POST /logout":                             {path: "/logout", ok: 303},
+		"GET /":                                    {path: "/", ok: 200},
+		"POST /projects":                           {path: "/projects", form: v("name", "New", "base_url", "https://new.example/"), ok: 303},
+		"POST /projects/import":                    {path: "/projects/import", form: v(), ok: 422},
+		"GET /team":                                {path: "/team", ok: 200},
+		"POST /team/leave":                         {path: "/team/leave", ok: 303, override: map[string]int{otherTeam: 409}},
+		"POST /team/invites":                       {path: "/team/invites", form: v("role", "viewer", "days", "7"), ok: 201},
+		"DELETE /team/invites/:iid":                {path: "/team/invites/" + id("invite"), ok: 200, override: map[string]int{otherTeam: 404}},
+		"PUT /team/members/:uid":                   {path: "/team/members/" + id("user"), form: v("role", "editor"), ok: 200, override: map[string]int{otherTeam: 404}},
+		"DELETE /team/members/:uid":                {path: "/team/members/" + id("user"), ok: 200, override: map[string]int{otherTeam: 404}},
+		"POST /teams":                              {path: "/teams", form: v("name", "Side project"), ok: 303},
+		"POST /teams/:tid/switch":                  {path: "/teams/1/switch", ok: 303, override: map[string]int{otherTeam: 404}},
+		"GET /projects/:id":                        {path: p, ok: 200},
+		"GET /projects/:id/events":                 {path: p + "/events", ok: 200},
+		"GET /projects/:id/document.json":          {path: p + "/document.json", ok: 200},
+		"GET /projects/:id/summary":                {path: p + "/summary", ok: 200},
+		"GET /projects/:id/search":                 {path: p + "/search?q=pri", ok: 200},
+		"GET /projects/:id/outline":                {path: p + "/outline", ok: 200},
+		"GET /projects/:id/comments":               {path: p + "/comments", ok: 200},
+		"GET /projects/:id/pages/:pid":             {path: pg, ok: 200},
+		"GET /projects/:id/pages/:pid/children":    {path: p + "/pages/" + id("Home") + "/children", ok: 200},
+		"GET /projects/:id/pages/:pid/title":       {path: pg + "/title", ok: 200},
+		"GET /projects/:id/pages/:pid/comments":    {path: pg + "/comments", ok: 200},
+		"GET /projects/:id/diagram":                {path: p + "/diagram", ok: 200},
+		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/dot", ok: 200},
+		"GET /projects/:id/export":                 {path: p + "/export", ok: 200},
+		"GET /projects/:id/export.zip":             {path: p + "/export.zip", ok: 200},
+		"GET /projects/:id/sitemap.html":           {path: p + "/sitemap.html", ok: 200},
+		"GET /projects/:id/:file":                  {path: p + "/sitemap.xml", ok: 200},
+		"POST /projects/:id/pages/:pid/comments":   {path: pg + "/comments", form: v("body", "Looks good", "author", "Carla Client"), ok: 201},
+		"POST /projects/:id/comments/:cid/resolve": {path: p + "/comments/" + id("comment") + "/resolve", ok: 200},
+		"POST /projects/:id/comments/:cid/reopen":  {path: p + "/comments/" + id("comment") + "/reopen", ok: 200},
+		"PATCH /projects/:id":                      {path: p, form: v("name", "Acme renamed"), ok: 200},
+		"GET /projects/:id/rename":                 {path: p + "/rename", ok: 200},
+		"GET /projects/:id/settings":               {path: p + "/settings", ok: 200},
+		"PUT /projects/:id/settings": {path: p + "/settings", form: v("name", "Acme Zebra-7 relaunch", "base_url", "https://www.acme.example/",
+			"version", id("version")), ok: 200},
+		"GET /projects/:id/paste":                   {path: p + "/paste", ok: 200},
+		"POST /projects/:id/paste":                  {path: p + "/paste", form: v("outline", "Careers"), ok: 200},
+		"POST /projects/:id/pages":                  {path: p + "/pages", form: v("parent", id("Home")), ok: 201},
+		"PUT /projects/:id/pages/:pid":              {path: pg, form: v("title", "Pricing", "kind", "page", "status", "planned", "version", id("pageVersion"), "slug_auto", "1"), ok: 200},
+		"DELETE /projects/:id/pages/:pid":           {path: pg, ok: 200},
+		"GET /projects/:id/pages/:pid/delete":       {path: pg + "/delete", ok: 200},
+		"GET /projects/:id/pages/:pid/rename":       {path: pg + "/rename", ok: 200},
+		"PATCH /projects/:id/pages/:pid/title":      {path: pg + "/title", form: v("title", "Prices", "version", id("pageVersion")), ok: 200},
+		"POST /projects/:id/pages/:pid/move":        {path: pg + "/move", form: v("parent", "0", "placement", "main", "position", "0"), ok: 204},
+		"POST /projects/:id/pages/:pid/duplicate":   {path: pg + "/duplicate", ok: 201},
+		"GET /projects/:id/pages/:pid/paste":        {path: pg + "/paste", ok: 200},
+		"GET /projects/:id/pages/:pid/links/picker": {path: pg + "/links/picker?q=con", ok: 200},
+		"POST /projects/:id/pages/:pid/links":       {path: pg + "/links", form: v("to", id("Imprint")), ok: 200},
+		"DELETE /projects/:id/links/:lid":           {path: p + "/links/" + id("link") + "?page=" + id("Team"), ok: 200},
+		"GET /projects/:id/delete":                  {path: p + "/delete", ok: 200},
+		"DELETE /projects/:id":                      {path: p, ok: 303},
+		"GET /projects/:id/sharing":                 {path: p + "/sharing", ok: 200},
+		"POST /projects/:id/sharing":                {path: p + "/sharing", form: v("role", "view", "expires", "7d"), ok: 201},
+		"DELETE /projects/:id/sharing/:sid":         {path: p + "/sharing/" + id("share"), ok: 200},
+	}
+	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	needs := map[string]need{}
+	for _, r := range srv.routeTable() {
+		needs[r.method+" "+r.path] = r.need
+	}
+	needs["GET /static*"] = public
+	for _, r := range srv.Echo.Routes() {
+		key := r.Method + " " + r.Path
+		if _, ok := rows[key]; !ok {
+			t.Errorf("route %s has no row in the access matrix: add one", key)
+		}
+	}
+	for key, row := range rows {
+		n, ok := needs[key]
+		if !ok {
+			t.Errorf("the access matrix has a row for %s, which is not a route", key)
+			continue
+		}
+		method := key[:strings.IndexByte(key, ' ')]
+		for _, actor := range actors {
+			t.Run(key+"/"+actor, func(t *testing.T) {
+				rec := w.serve(t, actor, method, row.path, row.form)
+				if want := row.want(method, n, actor); rec.Code != want {
+					t.Fatalf("%s %s as %s: got %d, want %d: %.300s", method, row.path, actor, rec.Code, want, rec.Body.String())
+				}
+				body := rec.Body.String()
+				if actor != otherTeam && strings.Contains(body, "Rival secret") {
+					t.Errorf("the other team's data is in the body")
+				}
+				if projectAccessOf[actor] == site.AccessNone && (strings.Contains(body, "Zebra-7") || strings.Contains(body, "Yearly prices")) {
+					t.Errorf("the Acme plan's data is in a body for %s", actor)
+				}
+				if loc := rec.Header().Get("Location"); rec.Code == 303 && strings.Contains(loc, "//") {
+					t.Errorf("redirect leaves the site: %s", loc)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,372 @@
+package web
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplan/site"
+	"siteplan/store"
+)
+
+// freshClient is an anonymous client of a server on an empty database.
+func freshClient(t *testing.T) *client {
+	t.Helper()
+	db, err := store.Open(filepath.Join(t.TempDir(), "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	c := &client{t: t, db: db, srv: New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil))), cookies: map[string]*http.Cookie{}}
+	rec := c.do("GET", "/signup", nil, false)
+	if rec.Code != 200 {
+		t.Fatalf("GET /signup on a fresh database: %d", rec.Code)
+	}
+	c.token = c.cookies["_csrf"].Value
+	return c
+}
+
+// peer is another anonymous client of the same server.
+func (c *client) peer() *client {
+	return anonymous(c.t, c.srv, c.db)
+}
+
+func wantStatus(t testing.TB, rec *httptest.ResponseRecorder, want int, what string) {
+	t.Helper()
+	if rec.Code != want {
+		t.Fatalf("%s: got %d, want %d: %.400s", what, rec.Code, want, rec.Body.String())
+	}
+}
+
+func TestFirstAccountSignsUpThenSignUpCloses(t *testing.T) {
+	c := freshClient(t)
+	rec := c.do("GET", "/", nil, false)
+	wantStatus(t, rec, 303, "GET / logged out")
+	if loc := rec.Header().Get("Location"); loc != "/login?next=%2F" {
+		t.Errorf("redirect to %q, want the login page", loc)
+	}
+	wantStatus(t, c.do("GET", "/login", nil, false), 303, "GET /login without accounts")
+	rec = c.do("POST", "/signup", url.Values{"email": {"bad"}, "name": {"Ana"}, "password": {"short"}, "team": {"Agency"}}, false)
+	wantStatus(t, rec, 422, "bad sign-up")
+	if d := doc(t, rec); d.Find("#err-email").Length() != 1 || d.Find("#err-password").Length() != 1 || d.Find("#f-name").AttrOr("value", "") != "Ana" {
+		t.Errorf("the refused form does not say what to fix or lost what was typed")
+	}
+	rec = c.do("POST", "/signup", url.Values{"email": {"ana@agency.example"}, "name": {"Ana"}, "password": {testPassword}, "team": {"Agency"}}, false)
+	wantStatus(t, rec, 303, "sign-up")
+	ck := c.cookies[sessionCookie]
+	if ck == nil || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Secure {
+		t.Fatalf("session cookie %+v, want HttpOnly, SameSite=Lax, not Secure over plain HTTP", ck)
+	}
+	rec = c.do("GET", "/", nil, false)
+	wantStatus(t, rec, 200, "projects after sign-up")
+	if got := doc(t, rec).Find(".team-name").Text(); got != "Agency" {
+		t.Errorf("team shown %q, want Agency", got)
+	}
+	other := c.peer()
+	wantStatus(t, other.do("POST", "/signup", url.Values{"email": {"bo@agency.example"}, "name": {"Bo"}, "password": {testPassword}, "team": {"Bo's"}}, false), 403, "second sign-up")
+}
+
+func TestSessionRotatesAtLoginAndEndsAtLogout(t *testing.T) {
+	c := newClient(t)
+	old := c.cookies[sessionCookie].Value
+	c.login("owner@test.example")
+	if c.cookies[sessionCookie].Value == old {
+		t.Fatal("the session id was not rotated at login")
+	}
+	stale := &client{t: t, srv: c.srv, db: c.db, token: c.token, cookies: map[string]*http.Cookie{
+		"_csrf": c.cookies["_csrf"], sessionCookie: {Name: sessionCookie, Value: old}}}
+	wantStatus(t, stale.do("GET", "/", nil, false), 303, "GET / with the session from before the login")
+
+	current := c.cookies[sessionCookie].Value
+	wantStatus(t, c.do("POST", "/logout", nil, false), 303, "logout")
+	if _, _, err := c.db.Session(context.Background(), current); site.ErrorCode(err) != site.EUnauthorized {
+		t.Errorf("the session still exists on the server after logout: %v", err)
+	}
+	stale.cookies[sessionCookie] = &http.Cookie{Name: sessionCookie, Value: current}
+	wantStatus(t, stale.do("GET", "/", nil, false), 303, "GET / with a logged-out session cookie")
+}
+
+func TestSessionCookieSecureBehindTLS(t *testing.T) {
+	c := newClient(t)
+	req := httptest.NewRequest("POST", "/login", strings.NewReader(url.Values{"email": {"owner@test.example"}, "password": {testPassword}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Forwarded-Proto", "https")
+	req.RemoteAddr = "127.0.0.1:41000" // a TLS proxy on this machine; echo trusts its header
+	req.AddCookie(c.cookies["_csrf"])
+	req.Header.Set("X-CSRF-Token", c.token)
+	rec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(rec, req)
+	wantStatus(t, rec, 303, "login behind TLS")
+	found := false
+	for _, ck := range rec.Result().Cookies() {
+		if ck.Name == sessionCookie {
+			found = true
+			if !ck.Secure {
+				t.Errorf("session cookie behind TLS is not Secure: %s", rec.Header().Values("Set-Cookie"))
+			}
+		}
+	}
+	if !found {
+		t.Error("no session cookie")
+	}
+}
+
+func TestCSRFOnLoginAndEdits(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	for _, path := range []string{"/login", "/projects/" + itoa(pid) + "/pages/" + itoa(ids["Home"]) + "/title"} {
+		forged := &client{t: t, srv: c.srv, db: c.db, cookies: c.cookies} // cookies but no token
+		method := "POST"
+		if strings.HasSuffix(path, "/title") {
+			method = "PATCH"
+		}
+		rec := forged.do(method, path, url.Values{"email": {"owner@test.example"}, "password": {testPassword}, "title": {"Hacked"}, "version": {"1"}}, false)
+		wantStatus(t, rec, 403, method+" "+path+" without the CSRF token")
+	}
+	if pg, _ := c.db.Page(context.Background(), ids["Home"]); pg.Title != "Home" {
+		t.Errorf("a forged request renamed the page to %q", pg.Title)
+	}
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	c := newClient(t)
+	addUser(t, c.db, "bo@test.example", "Bo", "1", site.RoleEditor)
+	anon := c.peer()
+	try := func(email, pw string) *httptest.ResponseRecorder {
+		return anon.do("POST", "/login", url.Values{"email": {email}, "password": {pw}}, false)
+	}
+	for i := range accountBurst {
+		wantStatus(t, try("owner@test.example", "wrong password"), 401, "failed login "+itoa(int64(i+1)))
+	}
+	rec := try("owner@test.example", testPassword)
+	wantStatus(t, rec, 429, "the right password after 5 failures")
+	if rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "Too many failed logins for this account") {
+		t.Errorf("429 without Retry-After or a message: %.300s", rec.Body.String())
+	}
+	// Another account from the same address still logs in.
+	wantStatus(t, try("bo@test.example", testPassword), 303, "another account")
+	// An address that fails across many accounts is stopped too.
+	for i := range addressBurst - accountBurst {
+		try("nobody"+itoa(int64(i))+"@test.example", "x")
+	}
+	wantStatus(t, try("bo@test.example", testPassword), 429, "a known account from an address with 20 failures")
+	// After the wait, the account may try again.
+	c.srv.logins.now = func() time.Time { return time.Now().Add(10 * time.Minute) }
+	wantStatus(t, try("owner@test.example", testPassword), 303, "login after the wait")
+}
+
+// inviteURL creates an invite through the team page and returns its path.
+func (c *client) inviteURL(role, days string) string {
+	c.t.Helper()
+	rec := c.do("POST", "/team/invites", url.Values{"role": {role}, "days": {days}}, true)
+	wantStatus(c.t, rec, 201, "create invite")
+	u, err := url.Parse(doc(c.t, rec).Find("#new-invite").AttrOr("value", ""))
+	if err != nil || !strings.HasPrefix(u.Path, "/invite/") {
+		c.t.Fatalf("no invite link in %.300s", rec.Body.String())
+	}
+	return u.Path
+}
+
+func TestInviteIsSingleUseAndExpires(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	path := c.inviteURL("viewer", "1")
+	if stored, _ := c.db.Invites(context.Background(), 1); len(stored) != 1 {
+		t.Fatalf("got %d invites listed, want 1", len(stored))
+	}
+	joiner := c.peer()
+	wantStatus(t, joiner.do("GET", path, nil, false), 200, "open the invite")
+	rec := joiner.do("POST", path, url.Values{"email": {"cy@client.example"}, "name": {"Cy"}, "password": {testPassword}}, false)
+	wantStatus(t, rec, 303, "join")
+	wantStatus(t, joiner.do("GET", "/projects/"+itoa(pid), nil, false), 200, "the new viewer opens the team's plan")
+	wantStatus(t, joiner.do("PATCH", "/projects/"+itoa(pid), url.Values{"name": {"x"}}, true), 403, "the new viewer renames the plan")
+
+	second := c.peer()
+	wantStatus(t, second.do("GET", path, nil, false), 404, "open a used invite")
+	wantStatus(t, second.do("POST", path, url.Values{"email": {"dee@client.example"}, "name": {"Dee"}, "password": {testPassword}}, false), 404, "use an invite twice")
+
+	late := c.inviteURL("editor", "1")
+	now := time.Now().Add(25 * time.Hour)
+	c.db.Now = func() time.Time { return now }
+	wantStatus(t, c.peer().do("GET", late, nil, false), 404, "open an expired invite")
+}
+
+// shareURL creates a share link and returns its path and id.
+func (c *client) shareURL(pid int64, role, expires string) (string, int64) {
+	c.t.Helper()
+	rec := c.do("POST", "/projects/"+itoa(pid)+"/sharing", url.Values{"role": {role}, "expires": {expires}, "label": {"Client"}}, true)
+	wantStatus(c.t, rec, 201, "create share link")
+	d := doc(c.t, rec)
+	u, _ := url.Parse(d.Find("#new-share").AttrOr("value", ""))
+	id := strings.TrimPrefix(d.Find(".share-list tbody tr").First().AttrOr("id", ""), "share-")
+	if !strings.HasPrefix(u.Path, "/s/") || id == "" {
+		c.t.Fatalf("no share link in %.300s", rec.Body.String())
+	}
+	n, _ := parseID(id)
+	return u.Path, n
+}
+
+func parseID(s string) (int64, error) {
+	var n int64
+	for _, r := range s {
+		n = n*10 + int64(r-'0')
+	}
+	return n, nil
+}
+
+func TestShareLinkRevocationAndExpiryTakeEffectAtOnce(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	path, sid := c.shareURL(pid, "comment", "7d")
+	visitor := c.peer()
+	rec := visitor.do("GET", path, nil, false)
+	wantStatus(t, rec, 303, "open the share link")
+	if loc := rec.Header().Get("Location"); loc != "/projects/"+itoa(pid) {
+		t.Fatalf("share link leads to %q", loc)
+	}
+	rec = visitor.do("GET", "/projects/"+itoa(pid), nil, false)
+	wantStatus(t, rec, 200, "the plan through the share link")
+	d := doc(t, rec)
+	if d.Find(".share-badge").Length() != 1 || d.Find("[data-action=rename]").Length() != 0 || d.Find("a[href$='/settings']").Length() != 0 {
+		t.Errorf("the share visitor sees editing controls or settings")
+	}
+	wantStatus(t, visitor.do("GET", "/", nil, false), 303, "the share visitor opens the project list")
+	wantStatus(t, visitor.do("GET", "/team", nil, false), 303, "the share visitor opens the member list")
+	rec = visitor.do("POST", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"])+"/comments", url.Values{"author": {"Carla Client"}, "body": {"Can we add yearly prices?"}}, true)
+	wantStatus(t, rec, 201, "comment through the share link")
+	if !strings.Contains(rec.Body.String(), "Carla Client") || !strings.Contains(rec.Body.String(), `id="cc-`+itoa(ids["Pricing"])+`"`) {
+		t.Errorf("the comment or the outline count is missing: %.400s", rec.Body.String())
+	}
+	rec = c.do("GET", "/projects/"+itoa(pid)+"/comments", nil, true)
+	if !strings.Contains(rec.Body.String(), "Can we add yearly prices?") {
+		t.Errorf("the owner's open comments miss the client's comment")
+	}
+
+	wantStatus(t, c.do("DELETE", "/projects/"+itoa(pid)+"/sharing/"+itoa(sid), nil, true), 200, "revoke")
+	rec = visitor.do("GET", "/projects/"+itoa(pid), nil, false)
+	wantStatus(t, rec, 404, "the plan after revoking")
+	if !strings.Contains(rec.Body.String(), "revoked or has expired") {
+		t.Errorf("the revoked visitor is not told why: %.300s", rec.Body.String())
+	}
+
+	path, _ = c.shareURL(pid, "view", "1d")
+	visitor = c.peer()
+	wantStatus(t, visitor.do("GET", path, nil, false), 303, "open the second link")
+	wantStatus(t, visitor.do("POST", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"])+"/comments", url.Values{"author": {"V"}, "body": {"x"}}, true), 403, "comment through a view link")
+	now := time.Now().Add(25 * time.Hour)
+	c.db.Now = func() time.Time { return now }
+	wantStatus(t, visitor.do("GET", "/projects/"+itoa(pid)+"/outline", nil, true), 404, "the plan after the link expired")
+}
+
+func TestIDsOfAnotherProjectAreRefused(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	qid, qids := c.fixture()
+	cm := site.Comment{ProjectID: qid, PageID: qids["Pricing"], Author: "X", Body: "other project"}
+	if err := c.db.AddComment(context.Background(), &cm, 0); err != nil {
+		t.Fatal(err)
+	}
+	p := "/projects/" + itoa(pid)
+	for _, r := range []struct {
+		method, path string
+		form         url.Values
+	}{
+		{"GET", p + "/pages/" + itoa(qids["Pricing"]), nil},
+		{"PATCH", p + "/pages/" + itoa(qids["Pricing"]) + "/title", url.Values{"title": {"x"}, "version": {"1"}}},
+		{"POST", p + "/pages/" + itoa(qids["Pricing"]) + "/comments", url.Values{"body": {"x"}}},
+		{"POST", p + "/comments/" + itoa(cm.ID) + "/resolve", nil},
+		{"POST", p + "/pages/" + itoa(ids["Pricing"]) + "/links", url.Values{"to": {itoa(qids["Home"])}}},
+		{"POST", p + "/pages/" + itoa(ids["Pricing"]) + "/move", url.Values{"parent": {itoa(qids["Home"])}, "position": {"0"}}},
+	} {
+		rec := c.do(r.method, r.path, r.form, true)
+		if rec.Code != 404 && rec.Code != 422 {
+			t.Errorf("%s %s with another project's id: got %d, want 404 or 422", r.method, r.path, rec.Code)
+		}
+	}
+	if open, _ := c.db.OpenComments(context.Background(), qid); len(open) != 1 {
+		t.Errorf("the other project's comment was resolved through this one")
+	}
+}
+
+// TestLiveUpdates opens a real event stream as a viewer while the owner
+// renames a page: the change arrives, with who is viewing.
+func TestLiveUpdates(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	addUser(t, c.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
+	ts := httptest.NewServer(c.srv.Echo)
+	defer ts.Close()
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	v := anonymous(t, c.srv, c.db)
+	v.login("vi@test.example")
+	u, _ := url.Parse(ts.URL)
+	jar.SetCookies(u, []*http.Cookie{v.cookies[sessionCookie]})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+"/projects/"+itoa(pid)+"/events", nil)
+	resp, err := hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	events := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		var ev string
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				ev = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				events <- ev + " " + strings.TrimPrefix(line, "data: ")
+			}
+		}
+		close(events)
+	}()
+	next := func(what string) string {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				t.Fatalf("stream ended waiting for %s", what)
+			}
+			return e
+		case <-time.After(2 * time.Second):
+			t.Fatalf("no %s within 2 s", what)
+		}
+		return ""
+	}
+	if e := next("presence"); !strings.HasPrefix(e, "presence ") || !strings.Contains(e, `"Vi Viewer"`) {
+		t.Errorf("first event %q, want presence with Vi", e)
+	}
+	pg, _ := c.db.Page(ctx, ids["Pricing"])
+	req2 := url.Values{"title": {"Plans & prices"}, "version": {itoa(pg.Version)}}
+	wantStatus(t, c.do("PATCH", "/projects/"+itoa(pid)+"/pages/"+itoa(pg.ID)+"/title", req2, true), 200, "rename")
+	e := next("change")
+	want := `change {"kind":"rename","page":` + itoa(pg.ID) + `,"by":"Olive Owner"}`
+	if e != want {
+		t.Errorf("got %q, want %q", e, want)
+	}
+	// A refused change is not announced; the next good one is.
+	wantStatus(t, v.do("PATCH", "/projects/"+itoa(pid)+"/pages/"+itoa(pg.ID)+"/title", req2, true), 403, "viewer renames")
+	wantStatus(t, c.do("POST", "/projects/"+itoa(pid)+"/pages", url.Values{"parent": {itoa(ids["Home"])}}, true), 201, "add page")
+	if e := next("change"); !strings.HasPrefix(e, `change {"kind":"tree"`) {
+		t.Errorf("got %q after adding a page, want a tree change", e)
+	}
+	c.srv.Close() // a shutdown ends the stream
+	for range events {
+	}
+}
