@@ -2,12 +2,17 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"siteplan/site"
+	"siteplan/store"
 )
 
 func TestImportDumpCLI(t *testing.T) {
@@ -139,6 +144,83 @@ func TestDiagramCLI(t *testing.T) {
 		err := run(append([]string{"diagram", "--db", db, "--project", "1"}, args...), nil, &bytes.Buffer{})
 		if err == nil {
 			t.Errorf("diagram %v: no error", args)
+		}
+	}
+}
+
+func TestUserAndShareCLI(t *testing.T) {
+	store.PasswordCost = bcrypt.MinCost
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	var out bytes.Buffer
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	add := func(pw string, args ...string) error {
+		out.Reset()
+		return run(append([]string{"user", "add", "--db", db}, args...), strings.NewReader(pw), &out)
+	}
+	who := []string{"--email", "ana@agency.example", "--name", "Ana", "--team", "Agency", "--role", "owner"}
+	if err := add("first password 1\n", who...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "created ana@agency.example") {
+		t.Errorf("user add printed %q", out.String())
+	}
+	if err := add("second password 2\n", who...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "password reset for ana@agency.example") {
+		t.Errorf("second user add printed %q, want a password reset", out.String())
+	}
+	for _, c := range []struct {
+		pw   string
+		args []string
+		want string
+	}{
+		{"", who, "password on standard input"},
+		{"short\n", who, "password: Use at least 10 characters"},
+		{"a long password\n", []string{"--email", "x@y.example", "--name", "X", "--team", "Agency", "--role", "admin"}, "Role must be owner, editor or viewer"},
+		{"a long password\n", []string{"--email", "x@y.example"}, "are all required"},
+	} {
+		if err := add(c.pw, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("user add %v: got %v, want an error saying %q", c.args, err, c.want)
+		}
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	u, err := st.Authenticate(ctx, "ana@agency.example", "second password 2")
+	if err != nil {
+		t.Fatalf("the reset password does not log in: %v", err)
+	}
+	p, _ := st.Project(ctx, 1)
+	if role, _ := st.Role(ctx, p.TeamID, u.ID); role != site.RoleOwner {
+		t.Errorf("Ana is %q of the team that holds the imported plan, want owner", role)
+	}
+
+	out.Reset()
+	if err := run([]string{"share", "create", "--db", db, "--project", "1", "--role", "comment", "--expires", "7d"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	path := strings.TrimSpace(out.String())
+	if !strings.HasPrefix(path, "/s/") || len(path) < 3+22 {
+		t.Fatalf("share create printed %q, want /s/ and a token of 128 bits or more", out.String())
+	}
+	l, err := st.UseShareLink(ctx, strings.TrimPrefix(path, "/s/"))
+	if err != nil || l.Role != site.ShareComment || l.ExpiresAt.Sub(time.Now()) < 6*24*time.Hour {
+		t.Errorf("the printed link opens %+v, %v", l, err)
+	}
+	for _, args := range [][]string{
+		{"--project", "1", "--role", "edit"},
+		{"--project", "1", "--role", "view", "--expires", "soon"},
+		{"--project", "99", "--role", "view"},
+	} {
+		if err := run(append([]string{"share", "create", "--db", db}, args...), nil, &out); err == nil {
+			t.Errorf("share create %v: no error", args)
 		}
 	}
 }

@@ -38,6 +38,7 @@ type DiagramOptions struct {
 	Root      int64          // draw only this page and its subtree; 0: the whole project
 	Depth     int            // levels to draw (the top level is 1); 0: all
 	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
+	Comments  map[int64]int  // open comment threads per page, shown on its node
 }
 
 // Normalize fills defaults and checks the options. Errors: EInvalid,
@@ -77,6 +78,17 @@ func (o DiagramOptions) Key() string {
 		b.WriteString(strconv.FormatInt(id, 10))
 		b.WriteByte(',')
 	}
+	b.WriteString("|c:")
+	ids = ids[:0]
+	for id, n := range o.Comments {
+		if n > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%d=%d,", id, o.Comments[id])
+	}
 	return b.String()
 }
 
@@ -95,6 +107,9 @@ const (
 	textColor   = "#0f172a"
 	mutedColor  = "#475569"
 )
+
+// commentColor marks open comments on a node.
+const commentColor = "#b45309"
 
 // StatusLabel is a status as people read it.
 func StatusLabel(s string) string { return strings.ReplaceAll(s, "_", " ") }
@@ -367,6 +382,9 @@ func (d *dotWriter) writeNode(bw *bufio.Writer, indent string, r nodeRef) {
 		label.WriteString(" · " + p.Kind)
 	}
 	label.WriteString(`</font>`)
+	if n := d.Opt.Comments[p.ID]; n > 0 {
+		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + strconv.Itoa(n) + " " + plural(n, "open comment", "open comments") + `</font>`)
+	}
 	fmt.Fprintf(bw, "%sp%d [%s, label=<%s>];\n", indent, p.ID, attrs, label.String())
 }
 

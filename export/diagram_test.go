@@ -94,6 +94,7 @@ func TestDiagramDOTGolden(t *testing.T) {
 		{"acme-radial-collapsed", "../store/testdata/acme.json", DiagramOptions{Layout: LayoutRadial, Links: true, Collapsed: map[int64]bool{4: true}}},
 		{"acme-branch-depth", "../store/testdata/acme.json", DiagramOptions{Root: 1, Depth: 2}},
 		{"hostile", "testdata/diagram-hostile.json", DiagramOptions{Links: true}},
+		{"acme-comments", "../store/testdata/acme.json", DiagramOptions{Comments: map[int64]int{1: 1, 5: 2}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,6 +104,17 @@ func TestDiagramDOTGolden(t *testing.T) {
 			}
 			golden(t, "diagram-"+tt.name+".dot", buf.Bytes())
 		})
+	}
+}
+
+// TestDiagramKeyFollowsComments: a cached diagram is drawn again when
+// the open comment counts change.
+func TestDiagramKeyFollowsComments(t *testing.T) {
+	a := DiagramOptions{Comments: map[int64]int{5: 1}}.Key()
+	b := DiagramOptions{Comments: map[int64]int{5: 2}}.Key()
+	c := DiagramOptions{Comments: map[int64]int{5: 1, 7: 0}}.Key()
+	if a == b || a != c {
+		t.Errorf("keys %q %q %q: counts must change the key, zero counts must not", a, b, c)
 	}
 }
 

@@ -85,6 +85,9 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if opt, paper, err = diagramQuery(c); err != nil {
 		return
 	}
+	if opt.Comments, err = s.store.OpenCommentCounts(c.Request().Context(), p.ID); err != nil {
+		return
+	}
 	b, err = s.drawDiagram(c.Request().Context(), p, format, opt, paper)
 	return
 }
