@@ -5,7 +5,7 @@ DB ?= siteplan.db
 ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/Sortable.min.js
 
-.PHONY: run build static test generate check-generated bench clean
+.PHONY: run build static test generate check-generated bench load clean
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -38,6 +38,10 @@ test: static check-generated
 
 bench: static
 	$(GO) test -p 1 -timeout 30m -run='^$$' -bench=. -benchmem ./...
+
+# 50 logged-in users edit a 2,000-page plan for 60 s over loopback.
+load: static
+	$(GO) run ./cmd/loadtest -users 50 -duration 60s
 
 clean:
 	rm -rf siteplan node_modules $(VENDOR)

@@ -447,7 +447,7 @@
         return;
       case "rename": {
         const t = document.getElementById("title-" + ch.page);
-        if (t && t.tagName === "A") htmx.ajax("GET", `/projects/${projectID()}/pages/${ch.page}/title`, { target: t, swap: "outerHTML" });
+        if (t && t.tagName === "A") t.textContent = ch.title;
         if (shownPage() === String(ch.page)) refreshShownDetails();
         break;
       }
@@ -455,11 +455,27 @@
         refreshComments(ch.page);
         break;
       default:
-        refreshOutline();
-        if (shownPage()) refreshShownDetails();
-        if (document.getElementById("summary")) htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
+        throttled(() => {
+          refreshOutline();
+          if (shownPage()) refreshShownDetails();
+          if (document.getElementById("summary")) htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
+        });
     }
     redrawSoon();
+  }
+
+  // A busy team makes many changes a second: reloads are gathered so a
+  // tab reloads at most about once every 700 ms, and never later than that.
+  let reloadTimer = null, lastReload = 0, reloadWork = null;
+  function throttled(work) {
+    reloadWork = work;
+    if (reloadTimer) return;
+    const wait = Math.max(100, lastReload + 700 - Date.now());
+    reloadTimer = setTimeout(() => {
+      reloadTimer = null;
+      lastReload = Date.now();
+      reloadWork();
+    }, wait);
   }
 
   function flash(text) {

@@ -356,7 +356,7 @@ func TestLiveUpdates(t *testing.T) {
 	req2 := url.Values{"title": {"Plans & prices"}, "version": {itoa(pg.Version)}}
 	wantStatus(t, c.do("PATCH", "/projects/"+itoa(pid)+"/pages/"+itoa(pg.ID)+"/title", req2, true), 200, "rename")
 	e := next("change")
-	want := `change {"kind":"rename","page":` + itoa(pg.ID) + `,"by":"Olive Owner"}`
+	want := `change {"kind":"rename","page":` + itoa(pg.ID) + `,"title":"Plans \u0026 prices","by":"Olive Owner"}`
 	if e != want {
 		t.Errorf("got %q, want %q", e, want)
 	}
@@ -368,5 +368,30 @@ func TestLiveUpdates(t *testing.T) {
 	}
 	c.srv.Close() // a shutdown ends the stream
 	for range events {
+	}
+}
+
+func TestViewerSeesNoEditingControls(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	addUser(t, c.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
+	v := c.peer()
+	v.login("vi@test.example")
+	d := doc(t, v.do("GET", "/", nil, false))
+	if d.Find("#create-project").Length() != 0 || d.Find(".project .actions button").Length() != 0 {
+		t.Error("a viewer's project list offers create, rename or delete")
+	}
+	if d.Find("#project-"+itoa(pid)).Length() != 1 {
+		t.Error("a viewer does not see the team's project")
+	}
+	d = doc(t, v.do("GET", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"]), nil, false))
+	if d.Find("#page-form fieldset[disabled]").Length() != 1 || d.Find("#page-form button[type=submit]").Length() != 0 {
+		t.Error("a viewer's details form is not read-only")
+	}
+	if d.Find("#comments form.comment-form").Length() != 1 || d.Find("#f-author").Length() != 0 {
+		t.Error("a viewer cannot comment, or is asked for a name the account has")
+	}
+	if d.Find(".handle, [data-action], .add-root, #link-add").Length() != 0 {
+		t.Error("a viewer's outline has editing controls")
 	}
 }

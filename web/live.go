@@ -17,6 +17,7 @@ import (
 type change struct {
 	Kind   string `json:"kind"` // rename, page, comment, project, deleted or tree (anything else)
 	Page   int64  `json:"page,omitempty"`
+	Title  string `json:"title,omitempty"` // a rename's new title, so nobody has to fetch it
 	By     string `json:"by"`
 	Client string `json:"client,omitempty"` // the tab that made it, which already shows it
 }

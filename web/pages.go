@@ -368,7 +368,7 @@ func (s *Server) rename(c echo.Context) error {
 	renamed, err := s.store.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
 	switch site.ErrorCode(err) {
 	case "":
-		setChange(c, "rename", renamed.ID)
+		c.Set("change", change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
 		trigger(c, "page-changed", renamed.ID)
 		return render(c, http.StatusOK, views.Title(&renamed))
 	case site.EInvalid:

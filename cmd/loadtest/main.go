@@ -1,0 +1,430 @@
+// Command loadtest measures siteplan under a team's load: N logged-in
+// users (50 by default) each open a 2,000-page plan with its live-update
+// stream and make edits for a while, over real HTTP on loopback. It
+// prints requests/s, p50/p99 latency per kind of request, errors,
+// SQLITE_BUSY seen by the server, and how fast the others' streams got
+// each change. Each user's stream reacts as the editor's script does
+// (outline reloads, comment counts), so the load includes what 50 open
+// editors cause one another.
+//
+//	go run ./cmd/loadtest [-users 50] [-duration 60s] [-think 1s]
+//
+// The server runs in this process on a fresh database in a temporary
+// directory, so client and server share the machine's cores.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"siteplan/site"
+	"siteplan/static"
+	"siteplan/store"
+	"siteplan/web"
+)
+
+const password = "load test password"
+
+func main() {
+	users := flag.Int("users", 50, "concurrent logged-in users")
+	duration := flag.Duration("duration", 60*time.Second, "how long the users edit")
+	think := flag.Duration("think", time.Second, "mean pause between a user's actions (0: none)")
+	flag.Parse()
+	if err := run(*users, *duration, *think); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+// serverLog counts what the server logs: failed requests and SQLITE_BUSY.
+type serverLog struct {
+	failed, busy atomic.Int64
+}
+
+func (l *serverLog) Write(p []byte) (int, error) {
+	for line := range bytes.Lines(p) {
+		if bytes.Contains(line, []byte("request failed")) {
+			l.failed.Add(1)
+		}
+		if bytes.Contains(line, []byte("SQLITE_BUSY")) || bytes.Contains(line, []byte("database is locked")) {
+			l.busy.Add(1)
+		}
+	}
+	return len(p), nil
+}
+
+// plan is a generated 2,021-page plan: a home page, 20 sections of 10
+// subsections of 9 pages. Each user edits the pages of its own
+// subsections, as a team splits the work.
+func plan() *site.Document {
+	d := &site.Document{Format: "siteplan/1", Project: site.DocProject{Name: "Load plan", BaseURL: "https://load.example/"}}
+	empty := ""
+	home := &site.DocPage{Title: "Home", Slug: &empty}
+	for s := range 20 {
+		sec := &site.DocPage{Title: fmt.Sprintf("Section %d", s+1)}
+		for u := range 10 {
+			sub := &site.DocPage{Title: fmt.Sprintf("Topic %d.%d", s+1, u+1)}
+			for p := range 9 {
+				sub.Children = append(sub.Children, &site.DocPage{Title: fmt.Sprintf("Page %d.%d.%d", s+1, u+1, p+1)})
+			}
+			sec.Children = append(sec.Children, sub)
+		}
+		home.Children = append(home.Children, sec)
+	}
+	d.Pages = []*site.DocPage{home}
+	return d
+}
+
+// stats collects latencies per kind of request and errors.
+type stats struct {
+	mu      sync.Mutex
+	lat     map[string][]time.Duration
+	errs    map[string]int
+	propag  []time.Duration
+	started sync.Map // X-Client-ID of an edit -> when it was sent
+}
+
+func (s *stats) add(kind string, d time.Duration, err string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lat[kind] = append(s.lat[kind], d)
+	if err != "" {
+		s.errs[kind+": "+err]++
+	}
+}
+
+func run(users int, duration, think time.Duration) error {
+	dir, err := os.MkdirTemp("", "siteplan-load-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(filepath.Join(dir, "load.db"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	pid, err := db.ImportDocument(ctx, 1, plan())
+	if err != nil {
+		return err
+	}
+	tree, err := db.Tree(ctx, pid)
+	if err != nil {
+		return err
+	}
+	var topics []int64 // the 200 topics, in order
+	tree.Walk(func(p *site.Page, depth int) bool {
+		if depth == 3 { // Home is 1, sections 2
+			topics = append(topics, p.ID)
+		}
+		return true
+	})
+	fmt.Printf("plan: %d pages; creating %d accounts (bcrypt cost %d)...\n", len(tree.Pages()), users, store.PasswordCost)
+	var wg sync.WaitGroup
+	errc := make(chan error, users)
+	for i := range users {
+		wg.Go(func() {
+			role := site.RoleEditor
+			if i == 0 {
+				role = site.RoleOwner
+			}
+			if _, _, err := db.AddUser(ctx, fmt.Sprintf("user%d@load.example", i), fmt.Sprintf("User %d", i), password, "1", role); err != nil {
+				errc <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	if err := <-errc; err != nil {
+		return err
+	}
+
+	logs := &serverLog{}
+	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(logs, nil)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{Handler: srv.Echo, ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.Close)
+	go hs.Serve(ln)
+	defer hs.Shutdown(ctx)
+	base := "http://" + ln.Addr().String()
+
+	st := &stats{lat: map[string][]time.Duration{}, errs: map[string]int{}}
+	var events atomic.Int64
+	perUser := max(1, len(topics)/users)
+	start := time.Now()
+	deadline := start.Add(duration)
+	fmt.Printf("%d users edit for %s (mean think time %s)...\n", users, duration, think)
+	ready := make(chan struct{})
+	for i := range users {
+		u := &user{n: i, base: base, pid: pid, st: st, events: &events, think: think,
+			rng: rand.New(rand.NewPCG(uint64(i), 42))}
+		mine := topics[(i*perUser)%len(topics):]
+		u.topics = mine[:min(perUser, len(mine))]
+		wg.Go(func() { u.run(tree, deadline, ready) })
+	}
+	close(ready)
+	wg.Wait()
+	elapsed := time.Since(start)
+	report(st, users, elapsed, events.Load(), logs)
+	return nil
+}
+
+// user is one simulated person in the editor.
+type user struct {
+	n      int
+	base   string
+	pid    int64
+	hc     *http.Client
+	csrf   string
+	topics []int64
+	st     *stats
+	events *atomic.Int64
+	think  time.Duration
+	rng    *rand.Rand
+	seq    int
+}
+
+var csrfRE = regexp.MustCompile(`X-CSRF-Token&#34;:&#34;([^&]+)&#34;`)
+var versionRE = regexp.MustCompile(`name="version" value="(\d+)"`)
+
+// do sends one request and records it under kind; it returns the body of
+// a 2xx or 3xx answer.
+func (u *user) do(kind, method, path string, form url.Values, hx bool) ([]byte, bool) {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequest(method, u.base+path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if hx {
+		req.Header.Set("HX-Request", "true")
+	}
+	if u.csrf != "" {
+		req.Header.Set("X-CSRF-Token", u.csrf)
+	}
+	u.seq++
+	client := fmt.Sprintf("u%d-%d", u.n, u.seq)
+	req.Header.Set("X-Client-ID", client)
+	t0 := time.Now()
+	if method != http.MethodGet {
+		u.st.started.Store(client, t0)
+	}
+	resp, err := u.hc.Do(req)
+	if err != nil {
+		u.st.add(kind, time.Since(t0), err.Error())
+		return nil, false
+	}
+	b, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	d := time.Since(t0)
+	if err != nil || resp.StatusCode >= 400 {
+		u.st.add(kind, d, strconv.Itoa(resp.StatusCode))
+		return nil, false
+	}
+	u.st.add(kind, d, "")
+	return b, true
+}
+
+func (u *user) pause() {
+	if u.think > 0 {
+		time.Sleep(time.Duration(u.rng.Int64N(int64(2 * u.think))))
+	}
+}
+
+func (u *user) run(tree *site.Tree, deadline time.Time, ready <-chan struct{}) {
+	jar, _ := cookiejar.New(nil)
+	u.hc = &http.Client{Jar: jar, Timeout: 30 * time.Second,
+		Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
+	<-ready
+	b, ok := u.do("login page", "GET", "/login", nil, false)
+	if m := csrfRE.FindSubmatch(b); ok && m != nil {
+		u.csrf = string(m[1])
+	}
+	if _, ok := u.do("log in", "POST", "/login", url.Values{"email": {fmt.Sprintf("user%d@load.example", u.n)}, "password": {password}}, false); !ok {
+		return
+	}
+	project := "/projects/" + strconv.FormatInt(u.pid, 10)
+	u.do("open plan", "GET", project, nil, false)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	go u.listen(ctx, project+"/events")
+	var pages []int64
+	for _, t := range u.topics {
+		for _, c := range tree.Children(t) {
+			pages = append(pages, c.ID)
+		}
+	}
+	for time.Now().Before(deadline) {
+		u.pause()
+		if !time.Now().Before(deadline) {
+			break
+		}
+		pg := pages[u.rng.IntN(len(pages))]
+		pp := project + "/pages/" + strconv.FormatInt(pg, 10)
+		switch r := u.rng.IntN(100); {
+		case r < 40: // rename in place: open the field, type, Enter
+			b, ok := u.do("rename form", "GET", pp+"/rename", nil, true)
+			m := versionRE.FindSubmatch(b)
+			if !ok || m == nil {
+				continue
+			}
+			u.do("edit: rename", "PATCH", pp+"/title", url.Values{"title": {fmt.Sprintf("Page by %d #%d", u.n, u.seq)}, "version": {string(m[1])}}, true)
+		case r < 65: // details form
+			b, ok := u.do("page details", "GET", pp, nil, true)
+			m := versionRE.FindSubmatch(b)
+			if !ok || m == nil {
+				continue
+			}
+			u.do("edit: save details", "PUT", pp, url.Values{"title": {fmt.Sprintf("Saved by %d #%d", u.n, u.seq)}, "slug_auto": {"1"},
+				"kind": {"page"}, "status": {site.Statuses[u.rng.IntN(len(site.Statuses))]}, "type": {"article"}, "assignee": {"User"},
+				"notes": {"Notes from the load test."}, "in_sitemap": {"1"}, "in_html_sitemap": {"1"}, "version": {string(m[1])}}, true)
+		case r < 85: // drag within its topic
+			topic := tree.Page(pg).ParentID
+			u.do("edit: move", "POST", pp+"/move", url.Values{"parent": {strconv.FormatInt(topic, 10)}, "placement": {"main"}, "position": {strconv.Itoa(u.rng.IntN(9))}}, true)
+		case r < 95:
+			u.do("page details", "GET", pp, nil, true)
+		case r < 98:
+			u.do("edit: comment", "POST", pp+"/comments", url.Values{"body": {"Looks good."}}, true)
+		default:
+			u.do("open plan", "GET", project, nil, false)
+		}
+	}
+}
+
+// listen reads the project's event stream, timing how long each other
+// user's change took to arrive from when its request was sent.
+func (u *user) listen(ctx context.Context, path string) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
+	resp, err := u.hc.Do(req)
+	if err != nil {
+		if !errors.Is(err, context.DeadlineExceeded) {
+			u.st.add("event stream", 0, err.Error())
+		}
+		return
+	}
+	defer resp.Body.Close()
+	// Like the editor's script: a change to the tree reloads the outline,
+	// at most once every 700 ms; a comment reloads that page's count.
+	var dirty atomic.Bool
+	var commented atomic.Int64
+	project := strings.TrimSuffix(path, "/events")
+	go func() {
+		tick := time.NewTicker(700 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if dirty.Swap(false) {
+					u.do("live: outline reload", "GET", project+"/outline?level=2", nil, true)
+				}
+				if pg := commented.Swap(0); pg != 0 {
+					u.do("live: comment count", "GET", project+"/pages/"+strconv.FormatInt(pg, 10)+"/comments", nil, true)
+				}
+			}
+		}
+	}()
+	sc := bufio.NewScanner(resp.Body)
+	event := ""
+	for sc.Scan() {
+		line := sc.Text()
+		if e, ok := strings.CutPrefix(line, "event: "); ok {
+			event = e
+			continue
+		}
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok || event != "change" {
+			continue
+		}
+		var ch struct {
+			Client, Kind string
+			Page         int64
+		}
+		if json.Unmarshal([]byte(data), &ch) != nil || strings.HasPrefix(ch.Client, fmt.Sprintf("u%d-", u.n)) {
+			continue
+		}
+		u.events.Add(1)
+		switch ch.Kind {
+		case "rename": // the event carries the title
+		case "comment":
+			commented.Store(ch.Page)
+		default:
+			dirty.Store(true)
+		}
+		if t0, ok := u.st.started.Load(ch.Client); ok {
+			d := time.Since(t0.(time.Time))
+			u.st.mu.Lock()
+			u.st.propag = append(u.st.propag, d)
+			u.st.mu.Unlock()
+		}
+	}
+}
+
+func pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	return d[min(len(d)-1, int(float64(len(d))*p))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
+
+func report(st *stats, users int, elapsed time.Duration, events int64, logs *serverLog) {
+	kinds := make([]string, 0, len(st.lat))
+	total, edits := 0, []time.Duration{}
+	for k, v := range st.lat {
+		kinds = append(kinds, k)
+		total += len(v)
+		slices.Sort(v)
+		if strings.HasPrefix(k, "edit: ") {
+			edits = append(edits, v...)
+		}
+	}
+	slices.Sort(kinds)
+	slices.Sort(edits)
+	fmt.Printf("\n%d users, %s: %d requests, %.0f requests/s\n\n", users, elapsed.Round(time.Second), total, float64(total)/elapsed.Seconds())
+	fmt.Println("| request | count | p50 | p99 | max |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, k := range kinds {
+		v := st.lat[k]
+		fmt.Printf("| %s | %d | %s | %s | %s |\n", k, len(v), ms(pct(v, .5)), ms(pct(v, .99)), ms(v[len(v)-1]))
+	}
+	fmt.Printf("| all edits | %d | %s | %s | %s |\n", len(edits), ms(pct(edits, .5)), ms(pct(edits, .99)), ms(pct(edits, 1)))
+	slices.Sort(st.propag)
+	fmt.Printf("\nlive updates: %d change events delivered to other users; edit sent -> event received p50 %s, p99 %s, max %s\n",
+		events, ms(pct(st.propag, .5)), ms(pct(st.propag, .99)), ms(pct(st.propag, 1)))
+	nerr := 0
+	for k, n := range st.errs {
+		fmt.Printf("error: %s × %d\n", k, n)
+		nerr += n
+	}
+	fmt.Printf("errors: %d; server log: %d failed requests, %d SQLITE_BUSY\n", nerr, logs.failed.Load(), logs.busy.Load())
+}
