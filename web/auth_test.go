@@ -395,3 +395,27 @@ func TestViewerSeesNoEditingControls(t *testing.T) {
 		t.Error("a viewer's outline has editing controls")
 	}
 }
+
+func TestTeamsSwitchAndMembersLeave(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	ed := addUser(t, c.db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
+	e := c.peer()
+	e.login("ed@test.example")
+	wantStatus(t, e.do("POST", "/teams", url.Values{"name": {"Ed's side team"}}, false), 303, "create a team")
+	d := doc(t, e.do("GET", "/", nil, false))
+	if d.Find("#project-"+itoa(pid)).Length() != 0 || !strings.Contains(d.Find(".team-switch summary").Text(), "Ed's side team") {
+		t.Fatalf("after creating a team, Ed does not work in it")
+	}
+	wantStatus(t, e.do("POST", "/teams/1/switch", nil, false), 303, "switch back")
+	if doc(t, e.do("GET", "/", nil, false)).Find("#project-"+itoa(pid)).Length() != 1 {
+		t.Fatal("after switching back, Ed does not see team 1's project")
+	}
+	wantStatus(t, e.do("POST", "/teams/999/switch", nil, false), 404, "switch to a team Ed is not in")
+
+	wantStatus(t, c.do("PUT", "/team/members/"+itoa(ed.ID), url.Values{"role": {"viewer"}}, true), 200, "make Ed a viewer")
+	wantStatus(t, e.do("PATCH", "/projects/"+itoa(pid), url.Values{"name": {"x"}}, true), 403, "Ed edits as a viewer")
+	wantStatus(t, c.do("DELETE", "/team/members/"+itoa(ed.ID), nil, true), 200, "remove Ed")
+	wantStatus(t, e.do("GET", "/projects/"+itoa(pid), nil, false), 404, "Ed opens the plan after removal")
+	wantStatus(t, c.do("POST", "/team/leave", nil, false), 409, "the last owner leaves")
+}
