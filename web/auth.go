@@ -188,7 +188,7 @@ func refused(min site.Access, share bool) error {
 	case min == site.AccessComment:
 		return site.Errorf(site.EForbidden, "This share link is read-only: it cannot add comments.")
 	case share:
-		return site.Errorf(site.EForbidden, "A share link can read and comment, not change the plan.")
+		return site.Errorf(site.EForbidden, "A share link cannot change the plan: ask the agency.")
 	case min == site.AccessEdit:
 		return site.Errorf(site.EForbidden, "Viewers can read and comment but not change the plan: ask an owner or editor.")
 	}

@@ -241,10 +241,16 @@ func TestShareLinkRevocationAndExpiryTakeEffectAtOnce(t *testing.T) {
 	}
 	wantStatus(t, visitor.do("GET", "/", nil, false), 303, "the share visitor opens the project list")
 	wantStatus(t, visitor.do("GET", "/team", nil, false), 303, "the share visitor opens the member list")
-	rec = visitor.do("POST", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"])+"/comments", url.Values{"author": {"Carla Client"}, "body": {"Can we add yearly prices?"}}, true)
+	rec = visitor.do("POST", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"])+"/comments", url.Values{"author": {"Zoë, Client"}, "body": {"Can we add yearly prices?"}}, true)
 	wantStatus(t, rec, 201, "comment through the share link")
-	if !strings.Contains(rec.Body.String(), "Carla Client") || !strings.Contains(rec.Body.String(), `id="cc-`+itoa(ids["Pricing"])+`"`) {
+	if !strings.Contains(rec.Body.String(), "Zoë, Client") || !strings.Contains(rec.Body.String(), `id="cc-`+itoa(ids["Pricing"])+`"`) {
 		t.Errorf("the comment or the outline count is missing: %.400s", rec.Body.String())
+	}
+	// The name is remembered for the next comment, accents and comma kept.
+	rec = visitor.do("POST", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["About us"])+"/comments", url.Values{"body": {"And a team photo?"}}, true)
+	wantStatus(t, rec, 201, "second comment without typing the name")
+	if threads, _ := c.db.Comments(context.Background(), ids["About us"]); len(threads) != 1 || threads[0].Author != "Zoë, Client" {
+		t.Errorf("second comment went under %+v, want Zoë, Client", threads)
 	}
 	rec = c.do("GET", "/projects/"+itoa(pid)+"/comments", nil, true)
 	if !strings.Contains(rec.Body.String(), "Can we add yearly prices?") {
@@ -418,4 +424,36 @@ func TestTeamsSwitchAndMembersLeave(t *testing.T) {
 	wantStatus(t, c.do("DELETE", "/team/members/"+itoa(ed.ID), nil, true), 200, "remove Ed")
 	wantStatus(t, e.do("GET", "/projects/"+itoa(pid), nil, false), 404, "Ed opens the plan after removal")
 	wantStatus(t, c.do("POST", "/team/leave", nil, false), 409, "the last owner leaves")
+}
+
+func TestHubEndsStreams(t *testing.T) {
+	h := newHub()
+	a := &subscriber{ch: make(chan []byte, subscriberBuffer), user: 7}
+	b := &subscriber{ch: make(chan []byte, subscriberBuffer), share: 3}
+	c := &subscriber{ch: make(chan []byte, 1), user: 8}
+	for _, s := range []*subscriber{a, b, c} {
+		if !h.join(1, s) {
+			t.Fatal("join refused")
+		}
+	}
+	// c's buffer of one is full after the presence frames: it is dropped
+	// rather than holding up the others.
+	h.publish(1, change{Kind: "tree"})
+	h.kickUser(7)
+	h.kick(1, 3)
+	for name, s := range map[string]*subscriber{"slow": c, "removed user": a, "revoked link": b} {
+		closed := false
+		for range 100 {
+			if _, ok := <-s.ch; !ok {
+				closed = true
+				break
+			}
+		}
+		if !closed {
+			t.Errorf("the %s stream was not ended", name)
+		}
+	}
+	if len(h.subs[1]) != 0 {
+		t.Errorf("%d streams left", len(h.subs[1]))
+	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -21,7 +22,8 @@ func author(c echo.Context) string {
 		return a
 	}
 	if ck, err := c.Cookie(nameCookie); err == nil {
-		return ck.Value
+		name, _ := url.QueryUnescape(ck.Value)
+		return name
 	}
 	return ""
 }
@@ -70,7 +72,8 @@ func (s *Server) addComment(c echo.Context) error {
 	switch site.ErrorCode(err) {
 	case "":
 		if v.UserID == 0 {
-			s.setCookie(c, nameCookie, cm.Author, 365*24*time.Hour)
+			// Escaped: a cookie value cannot hold "Zoë" or a comma as typed.
+			s.setCookie(c, nameCookie, url.QueryEscape(cm.Author), 365*24*time.Hour)
 		}
 		setChange(c, "comment", pg.ID)
 		return s.renderComments(c, http.StatusCreated, props)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,12 +115,7 @@ func (h *hub) announce(pid int64) {
 			list = append(list, s.who)
 		}
 	}
-	slices.SortFunc(list, func(a, b presence) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		return 1
-	})
+	slices.SortFunc(list, func(a, b presence) int { return strings.Compare(a.Name, b.Name) })
 	f := frame("presence", list)
 	for s := range h.subs[pid] {
 		h.send(pid, s, f)
@@ -145,6 +141,21 @@ func (h *hub) kick(pid, shareID int64) {
 		}
 	}
 	h.announce(pid)
+}
+
+// kickUser ends a user's streams (after losing a team); each reconnects
+// only where the user still has access.
+func (h *hub) kickUser(userID int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for pid, subs := range h.subs {
+		for s := range subs {
+			if s.user == userID {
+				h.drop(pid, s)
+			}
+		}
+		h.announce(pid)
+	}
 }
 
 // close ends every stream, for a graceful shutdown.

@@ -86,6 +86,7 @@ func (s *Server) removeMember(c echo.Context) error {
 	if err := s.store.RemoveMember(c.Request().Context(), viewer(c).Team.ID, uid); err != nil {
 		return err
 	}
+	s.hub.kickUser(uid)
 	return c.NoContent(http.StatusOK)
 }
 
@@ -97,6 +98,7 @@ func (s *Server) leaveTeam(c echo.Context) error {
 	if err := s.store.RemoveMember(c.Request().Context(), v.Team.ID, v.UserID); err != nil {
 		return err
 	}
+	s.hub.kickUser(v.UserID)
 	return redirect(c, "/")
 }
 
