@@ -466,6 +466,10 @@ func TestBrowserCollaboration(t *testing.T) {
 	run(t, editor, "editor renames Pricing",
 		chromedp.Click(row+` [data-action=rename]`),
 		chromedp.WaitVisible(input),
+		// htmx focuses the field once it has wired the form up; Enter
+		// before that would submit the bare form.
+		waitJS(fmt.Sprintf(`document.activeElement && document.activeElement.matches('#title-%d input[name=title]')`, pricing)),
+		settled(),
 		chromedp.SetValue(input, "Plans & prices"),
 		chromedp.SendKeys(input, kb.Enter),
 		titleShown("Plans & prices"),
@@ -487,6 +491,7 @@ func TestBrowserCollaboration(t *testing.T) {
 		waitJS(`!document.querySelector("[data-action=rename]") && !!document.querySelector(".share-badge")`),
 		chromedp.Click(fmt.Sprintf(`#title-%d`, pricing)),
 		chromedp.WaitVisible(`#comments form.comment-form`),
+		settled(),
 		chromedp.SendKeys(`#f-author`, "Carla Client"),
 		chromedp.SendKeys(`#f-body`, "Could we show yearly prices?"),
 		chromedp.Click(`#comments form.comment-form button[type=submit]`),
