@@ -211,7 +211,7 @@ func TestUserAndShareCLI(t *testing.T) {
 		t.Fatalf("share create printed %q, want /s/ and a token of 128 bits or more", out.String())
 	}
 	l, err := st.UseShareLink(ctx, strings.TrimPrefix(path, "/s/"))
-	if err != nil || l.Role != site.ShareComment || l.ExpiresAt.Sub(time.Now()) < 6*24*time.Hour {
+	if err != nil || l.Role != site.ShareComment || time.Until(l.ExpiresAt) < 6*24*time.Hour {
 		t.Errorf("the printed link opens %+v, %v", l, err)
 	}
 	for _, args := range [][]string{
