@@ -356,7 +356,7 @@ func addUser(dbPath, email, name, team, role string, stdin io.Reader, stdout io.
 	}
 	password := strings.TrimRight(line, "\r\n")
 	if password == "" {
-		return errors.New("user add: give the password on standard input, e.g. printf '%s\\n' \"$PASSWORD\" | siteplan user add --email ...")
+		return errors.New("user add: give the password on standard input, e.g. printf '%s\\n' \"$PASSWORD\" | siteplan user add --email E --name N --team T --role R")
 	}
 	db, err := store.Open(dbPath)
 	if err != nil {
