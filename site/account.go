@@ -138,6 +138,17 @@ type Comment struct {
 // Open reports whether the thread is unresolved.
 func (c Comment) Open() bool { return c.ResolvedAt.IsZero() }
 
+// OpenThreads counts the unresolved threads.
+func OpenThreads(threads []Comment) int {
+	n := 0
+	for _, t := range threads {
+		if t.Open() {
+			n++
+		}
+	}
+	return n
+}
+
 // SessionTTL is how long a login lasts.
 const SessionTTL = 30 * 24 * time.Hour
 

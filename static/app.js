@@ -92,13 +92,8 @@
 
   document.addEventListener("htmx:afterRequest", (e) => {
     const path = e.detail.requestConfig && e.detail.requestConfig.path;
-    if (path && path.endsWith("/move") && !e.detail.successful) reloadOutline();
+    if (path && path.endsWith("/move") && !e.detail.successful) refreshOutline();
   });
-
-  function reloadOutline() {
-    const sel = document.querySelector(".toolbar select[name=level]");
-    return htmx.ajax("GET", `/projects/${projectID()}/outline?level=${sel ? sel.value : 2}`, { target: "#outline", swap: "outerHTML" });
-  }
 
   function initSortables(root) {
     if (typeof Sortable === "undefined") return;

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -86,6 +87,20 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 func (db *DB) Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error) {
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
 		FROM pages WHERE project_id = ? AND parent_id IS ? ORDER BY placement, position`, projectID, nullID(parentID))
+}
+
+// ChildrenOf returns the children of every page in parentIDs, with their
+// child counts, in one query.
+func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error) {
+	if len(parentIDs) == 0 {
+		return nil, nil
+	}
+	ids, err := json.Marshal(parentIDs)
+	if err != nil {
+		return nil, err
+	}
+	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
+		FROM pages WHERE project_id = ? AND parent_id IN (SELECT value FROM json_each(?))`, projectID, string(ids))
 }
 
 // PagesToDepth returns the pages of a project down to depth (roots are 1),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -389,5 +390,26 @@ func TestExportTreeExportsTheSame(t *testing.T) {
 		if !bytes.Equal(buf.Bytes(), b.Files[name].Bytes()) {
 			t.Errorf("%s differs between Tree and ExportTree", name)
 		}
+	}
+}
+
+func TestChildrenOf(t *testing.T) {
+	db := openTest(t)
+	p, ids := newProject(t, db, "A\n  A1\n  A2\nB\n  B1\nC\n  C1")
+	q, qids := newProject(t, db, "X\n  X1")
+	got, err := db.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], qids["X"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, pg := range got {
+		titles = append(titles, pg.Title)
+	}
+	slices.Sort(titles)
+	if want := []string{"A1", "A2", "B1"}; !slices.Equal(titles, want) {
+		t.Errorf("got %v, want %v (another project's branch left out)", titles, want)
+	}
+	if none, err := db.ChildrenOf(context.Background(), q.ID, nil); err != nil || len(none) != 0 {
+		t.Errorf("no parents: got %v, %v", none, err)
 	}
 }

@@ -37,7 +37,7 @@ type world struct {
 	file    []byte // the database, copied for each case
 	ids     map[string]int64
 	cookies map[string][]*http.Cookie // per actor
-	ids2    map[string]int64          // team 2's plan
+	tokens  map[string]string         // the invite's and the share links' tokens
 }
 
 const csrfToken = "access-test-csrf-token-0123456789abcd"
@@ -50,7 +50,7 @@ func buildWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	w := &world{cookies: map[string][]*http.Cookie{}}
+	w := &world{cookies: map[string][]*http.Cookie{}, tokens: map[string]string{}}
 	c := &client{t: t, db: db}
 	pid, ids := c.fixture()
 	w.ids = ids
@@ -79,8 +79,7 @@ func buildWorld(t *testing.T) *world {
 		}
 		w.cookies[a] = []*http.Cookie{{Name: shareCookie, Value: tok}}
 		w.ids["share"] = l.ID
-		w.ids["token"+role] = 0
-		w.cookies["token "+role] = []*http.Cookie{{Value: tok}}
+		w.tokens[role] = tok
 	}
 	cm := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Client", Body: "Yearly prices?"}
 	if err := db.AddComment(ctx, &cm, 0); err != nil {
@@ -96,7 +95,7 @@ func buildWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.cookies["invite"] = []*http.Cookie{{Value: inv}}
+	w.tokens["invite"] = inv
 	invs, _ := db.Invites(ctx, 1)
 	w.ids["invite"] = invs[0].ID
 	ms, _ := db.Memberships(ctx, users[otherTeam].ID)
@@ -105,7 +104,6 @@ func buildWorld(t *testing.T) *world {
 	if err := db.CreateProject(ctx, &rival); err != nil {
 		t.Fatal(err)
 	}
-	w.ids2 = map[string]int64{"project": rival.ID}
 	if err := db.RenameProject(ctx, pid, "Acme Zebra-7 relaunch"); err != nil {
 		t.Fatal(err)
 	}
@@ -233,9 +231,9 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /login":                              {path: "/login", form: v("email", "olive@agency.example", "password", "wrong password"), ok: 401},
 		"GET /signup":                              {path: "/signup", ok: 303},
 		"POST /signup":                             {path: "/signup", form: v("email", "x@y.example", "name", "X", "password", testPassword, "team", "T"), ok: 403},
-		"GET /invite/:token":                       {path: "/invite/" + w.cookies["invite"][0].Value, ok: 200},
-		"POST /invite/:token":                      {path: "/invite/" + w.cookies["invite"][0].Value, form: v("name", ""), ok: 303, override: map[string]int{anon: 422, shareView: 422, shareComment: 422}},
-		"GET /s/:token":                            {path: "/s/" + w.cookies["token view"][0].Value, ok: 303},
+		"GET /invite/:token":                       {path: "/invite/" + w.tokens["invite"], ok: 200},
+		"POST /invite/:token":                      {path: "/invite/" + w.tokens["invite"], form: v("name", ""), ok: 303, override: map[string]int{anon: 422, shareView: 422, shareComment: 422}},
+		"GET /s/:token":                            {path: "/s/" + w.tokens[site.ShareView], ok: 303},
 		"POST /logout":                             {path: "/logout", ok: 303},
 		"GET /":                                    {path: "/", ok: 200},
 		"POST /projects":                           {path: "/projects", form: v("name", "New", "base_url", "https://new.example/"), ok: 303},

@@ -146,12 +146,10 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 				return err
 			}
 			access := site.AccessNone
-			if err == nil && v.UserID != 0 {
-				role, err := s.store.Role(ctx, p.TeamID, v.UserID)
-				if err != nil {
-					return err
+			for _, m := range v.Teams { // identify loaded the account's teams and roles
+				if m.ID == p.TeamID { // never for a missing project: no team has id 0
+					access = site.RoleAccess(m.Role)
 				}
-				access = site.RoleAccess(role)
 			}
 			var shareErr error
 			if ck, cerr := c.Cookie(shareCookie); access == site.AccessNone && cerr == nil && ck.Value != "" {
@@ -340,13 +338,13 @@ func (s *Server) acceptInvite(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
-	inv, t, err := s.store.Invite(ctx, token)
-	if err != nil {
-		return err
-	}
 	f := views.AuthForm{Email: c.FormValue("email"), Name: c.FormValue("name")}
 	u, team, err := s.store.SignUpWithInvite(ctx, token, f.Email, f.Name, c.FormValue("password"))
 	if err != nil {
+		inv, t, ierr := s.store.Invite(ctx, token)
+		if ierr != nil {
+			return ierr
+		}
 		return s.signUpFailed(c, views.SignUpProps{Layout: s.layout(c, "Join "+t.Name), Form: f, Invite: token, TeamName: t.Name, Role: inv.Role}, err)
 	}
 	if err := s.startSession(c, u.ID, team); err != nil {

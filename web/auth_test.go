@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -211,16 +212,11 @@ func (c *client) shareURL(pid int64, role, expires string) (string, int64) {
 	if !strings.HasPrefix(u.Path, "/s/") || id == "" {
 		c.t.Fatalf("no share link in %.300s", rec.Body.String())
 	}
-	n, _ := parseID(id)
-	return u.Path, n
-}
-
-func parseID(s string) (int64, error) {
-	var n int64
-	for _, r := range s {
-		n = n*10 + int64(r-'0')
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		c.t.Fatalf("share link row id %q: %v", id, err)
 	}
-	return n, nil
+	return u.Path, n
 }
 
 func TestShareLinkRevocationAndExpiryTakeEffectAtOnce(t *testing.T) {
@@ -440,7 +436,7 @@ func TestHubEndsStreams(t *testing.T) {
 	// rather than holding up the others.
 	h.publish(1, change{Kind: "tree"})
 	h.kickUser(7)
-	h.kick(1, 3)
+	h.kick(3)
 	for name, s := range map[string]*subscriber{"slow": c, "removed user": a, "revoked link": b} {
 		closed := false
 		for range 100 {

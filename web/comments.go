@@ -28,21 +28,18 @@ func author(c echo.Context) string {
 	return ""
 }
 
-// commentsProps gathers the threads of a page for its comments section.
+// commentsProps gathers the threads of a page for its comments section;
+// the page's open-thread count is taken from them, so it is as fresh.
 func (s *Server) commentsProps(c echo.Context, pg site.Page) (views.CommentsProps, error) {
 	threads, err := s.store.Comments(c.Request().Context(), pg.ID)
+	pg.OpenComments = site.OpenThreads(threads)
 	return views.CommentsProps{Page: pg, Threads: threads, Author: author(c)}, err
 }
 
 // renderComments answers with a page's comments section and, out of
 // band, its open-thread count in the outline.
-func (s *Server) renderComments(c echo.Context, status int, props views.CommentsProps) error {
-	pg, err := s.store.Page(c.Request().Context(), props.Page.ID)
-	if err != nil {
-		return err
-	}
-	props.Page = pg
-	return render(c, status, views.Comments(props), views.CommentCountOOB(&pg))
+func renderComments(c echo.Context, status int, props views.CommentsProps) error {
+	return render(c, status, views.Comments(props), views.CommentCountOOB(&props.Page))
 }
 
 func (s *Server) pageComments(c echo.Context) error {
@@ -54,7 +51,7 @@ func (s *Server) pageComments(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Comments(props), views.CommentCountOOB(&pg))
+	return renderComments(c, http.StatusOK, props)
 }
 
 func (s *Server) addComment(c echo.Context) error {
@@ -65,6 +62,9 @@ func (s *Server) addComment(c echo.Context) error {
 	v := viewer(c)
 	cm := site.Comment{ProjectID: p.ID, PageID: pg.ID, ParentID: formID(c, "parent"), UserID: v.UserID, Author: author(c), Body: c.FormValue("body")}
 	err = s.store.AddComment(c.Request().Context(), &cm, v.ShareLinkID)
+	if code := site.ErrorCode(err); code != "" && code != site.EInvalid {
+		return err
+	}
 	props, perr := s.commentsProps(c, pg)
 	if perr != nil {
 		return perr
@@ -76,12 +76,10 @@ func (s *Server) addComment(c echo.Context) error {
 			s.setCookie(c, nameCookie, url.QueryEscape(cm.Author), 365*24*time.Hour)
 		}
 		setChange(c, "comment", pg.ID)
-		return s.renderComments(c, http.StatusCreated, props)
-	case site.EInvalid:
-		props.Errors, props.Body = site.ErrorFields(err), c.FormValue("body")
-		return render(c, http.StatusUnprocessableEntity, views.Comments(props))
+		return renderComments(c, http.StatusCreated, props)
 	}
-	return err
+	props.Errors, props.Body = site.ErrorFields(err), c.FormValue("body")
+	return render(c, http.StatusUnprocessableEntity, views.Comments(props))
 }
 
 func (s *Server) resolveComment(c echo.Context) error { return s.setResolved(c, true) }
@@ -114,7 +112,7 @@ func (s *Server) setResolved(c echo.Context, resolved bool) error {
 		return err
 	}
 	setChange(c, "comment", pg.ID)
-	return s.renderComments(c, http.StatusOK, props)
+	return renderComments(c, http.StatusOK, props)
 }
 
 func (s *Server) openComments(c echo.Context) error {

@@ -131,43 +131,37 @@ func (h *hub) publish(pid int64, ch change) {
 	}
 }
 
-// kick ends the streams opened through a share link (after revoking it).
-func (h *hub) kick(pid, shareID int64) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for s := range h.subs[pid] {
-		if s.share == shareID {
-			h.drop(pid, s)
-		}
-	}
-	h.announce(pid)
-}
-
-// kickUser ends a user's streams (after losing a team); each reconnects
-// only where the user still has access.
-func (h *hub) kickUser(userID int64) {
+// end ends the streams that match and tells the rest of each project
+// who is left.
+func (h *hub) end(match func(*subscriber) bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for pid, subs := range h.subs {
+		n := len(subs)
 		for s := range subs {
-			if s.user == userID {
+			if match(s) {
 				h.drop(pid, s)
 			}
 		}
-		h.announce(pid)
+		if len(subs) != n && len(subs) > 0 {
+			h.announce(pid)
+		}
 	}
 }
+
+// kick ends the streams opened through a share link (after revoking it).
+func (h *hub) kick(shareID int64) { h.end(func(s *subscriber) bool { return s.share == shareID }) }
+
+// kickUser ends a user's streams (after losing a team); each reconnects
+// only where the user still has access.
+func (h *hub) kickUser(userID int64) { h.end(func(s *subscriber) bool { return s.user == userID }) }
 
 // close ends every stream, for a graceful shutdown.
 func (h *hub) close() {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	h.closed = true
-	for pid, subs := range h.subs {
-		for s := range subs {
-			h.drop(pid, s)
-		}
-	}
+	h.mu.Unlock()
+	h.end(func(*subscriber) bool { return true })
 }
 
 // Close ends the live-update streams so a graceful shutdown need not

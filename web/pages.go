@@ -67,14 +67,15 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		if err != nil {
 			return err
 		}
-		for _, a := range append(anc, *selected) {
-			kids, err := s.store.Children(ctx, p.ID, a.ID)
-			if err != nil {
-				return err
-			}
-			pages = append(pages, kids...)
+		open := []int64{selected.ID}
+		for _, a := range anc {
+			open = append(open, a.ID)
 		}
-		pages = dedupe(pages)
+		kids, err := s.store.ChildrenOf(ctx, p.ID, open)
+		if err != nil {
+			return err
+		}
+		pages = dedupe(append(pages, kids...))
 		d, err := s.details(c, p, *selected)
 		if err != nil {
 			return err
@@ -150,17 +151,17 @@ func (s *Server) outline(c echo.Context) error {
 	}
 	// A live update reloads the outline with the branches its viewer
 	// had opened.
+	var open []int64
 	for i, f := range strings.Split(c.QueryParam("open"), ",") {
-		id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64)
-		if err != nil || id <= 0 || i >= maxOpen {
-			continue
+		if id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil && id > 0 && i < maxOpen {
+			open = append(open, id)
 		}
-		kids, err := s.store.Children(ctx, p.ID, id)
-		if err != nil {
-			return err
-		}
-		pages = append(pages, kids...)
 	}
+	kids, err := s.store.ChildrenOf(ctx, p.ID, open)
+	if err != nil {
+		return err
+	}
+	pages = append(pages, kids...)
 	return render(c, http.StatusOK, views.Outline(views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, dedupe(pages)), Level: level}))
 }
 

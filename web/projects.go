@@ -24,8 +24,8 @@ func idParam(c echo.Context, name string) (int64, error) {
 // project returns the :id project, which inProject has loaded and
 // checked the viewer may see. Errors: ENotFound.
 func (s *Server) project(c echo.Context) (site.Project, error) {
-	p, ok := c.Get("project").(site.Project)
-	if !ok {
+	p := currentProject(c)
+	if p.ID == 0 {
 		return p, site.Errorf(site.ENotFound, "No such project.")
 	}
 	return p, nil

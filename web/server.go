@@ -27,7 +27,6 @@ type Store interface {
 	SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error)
 	Authenticate(ctx context.Context, email, password string) (site.User, error)
 	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
-	Role(ctx context.Context, teamID, userID int64) (string, error)
 	Members(ctx context.Context, teamID int64) ([]site.Member, error)
 	SetRole(ctx context.Context, teamID, userID int64, role string) error
 	RemoveMember(ctx context.Context, teamID, userID int64) error
@@ -66,6 +65,7 @@ type Store interface {
 	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
 	ExportTree(ctx context.Context, projectID int64) (*site.Tree, error)
 	Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error)
+	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error)
 	PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
 	URLCandidates(ctx context.Context, projectID int64, slug string) ([]site.Page, error)

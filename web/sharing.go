@@ -47,10 +47,8 @@ func (s *Server) createShareLink(c echo.Context) error {
 	l := site.ShareLink{ProjectID: p.ID, Role: c.FormValue("role"), Label: c.FormValue("label")}
 	var err error
 	if v := c.FormValue("expires"); v != "" {
-		d, perr := site.ParseDuration(v)
-		if perr != nil || d <= 0 {
-			err = site.Errorf(site.EInvalid, "Expiry must be a duration such as 168h, not %q.", v)
-		}
+		var d time.Duration
+		d, err = site.ParseDuration(v)
 		l.ExpiresAt = s.now().Add(d)
 	}
 	var token string
@@ -81,7 +79,7 @@ func (s *Server) revokeShareLink(c echo.Context) error {
 	if err := s.store.RevokeShareLink(c.Request().Context(), p.ID, id); err != nil {
 		return err
 	}
-	s.hub.kick(p.ID, id)
+	s.hub.kick(id)
 	props, err := s.sharingProps(c, p)
 	if err != nil {
 		return err
