@@ -439,10 +439,16 @@ func TestHubEndsStreams(t *testing.T) {
 	h.kick(3)
 	for name, s := range map[string]*subscriber{"slow": c, "removed user": a, "revoked link": b} {
 		closed := false
-		for range 100 {
-			if _, ok := <-s.ch; !ok {
-				closed = true
-				break
+	drain:
+		for {
+			select {
+			case _, ok := <-s.ch:
+				if !ok {
+					closed = true
+					break drain
+				}
+			default: // still open and empty: it was not ended
+				break drain
 			}
 		}
 		if !closed {

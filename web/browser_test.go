@@ -479,6 +479,22 @@ func TestBrowserCollaboration(t *testing.T) {
 		waitJS(`window.notReloaded === true`),
 	)
 
+	// The owner is typing notes when the editor adds a page: the outline
+	// follows, and the notes being typed stay.
+	run(t, owner, "owner starts typing notes on Contact",
+		chromedp.Click(titleSel("Contact"), chromedp.BySearch),
+		chromedp.WaitVisible(`#page-form #f-notes`),
+		settled(),
+		chromedp.SendKeys(`#f-notes`, "Draft notes, not saved"),
+	)
+	addRoot(t, editor, "Careers")
+	run(t, owner, "owner sees the new page and keeps the notes",
+		titleShown("Careers"),
+		waitJS(`document.getElementById("f-notes").value.includes("Draft notes, not saved")`),
+		waitJS(`!!document.querySelector("#page-form .live-note")`),
+		waitJS(`window.notReloaded === true`),
+	)
+
 	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
 	token, err := db.CreateShareLink(bg, &l)
 	if err != nil {
