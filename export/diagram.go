@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,6 +107,8 @@ const (
 	lineColor   = "#64748b"
 	textColor   = "#0f172a"
 	mutedColor  = "#475569"
+	// externalColor outlines external pages.
+	externalColor = "#7c3aed"
 )
 
 // commentColor marks open comments on a node.
@@ -139,7 +142,8 @@ type dotWriter struct {
 	// 12's JSON writer garbles a text span that holds a backslash, so there
 	// a stand-in character takes its place, swapped back when drawing.
 	forLayout bool
-	legend    bool // the PDF prints the legend in its title block instead
+	legend    bool   // the PDF prints the legend in its title block instead
+	written   []item // the nodes written, for finding their cells in the layout
 }
 
 // backslashStandIn replaces "\" in labels laid out for PDF (a private-use
@@ -196,7 +200,107 @@ func (d *Diagram) fill(p *site.Page) string {
 // nodeRef is a page as the diagram draws it.
 type nodeRef struct {
 	page   *site.Page
+	depth  int // 1 for the top of the drawing
 	hidden int // pages below it that are not drawn
+}
+
+// leaf reports whether the page is drawn with nothing below it.
+func (r nodeRef) leaf(t *site.Tree) bool { return r.hidden == 0 && len(t.Children(r.page.ID)) == 0 }
+
+// Leaf siblings side by side make a plan as wide as its largest level, and
+// dot's layout slow, so runs of them are stacked in one node, a table
+// cell per page, the way org-chart sitemaps list their deepest pages.
+const (
+	stackMin     = 3  // leaf siblings that stack from the third level down
+	stackAlways  = 12 // leaf siblings that stack at any level
+	stackMaxRows = 40 // cells in a column before a stack adds a column
+)
+
+// item is what one DOT node draws: a page, or a stack of leaf siblings.
+type item struct {
+	refs  []nodeRef // one page, or the stack in outline order
+	rows  int       // a stack's rows; its cells fill column by column
+	stack bool
+}
+
+// name is the item's DOT node name.
+func (it item) name() string {
+	if it.stack {
+		return "s" + strconv.FormatInt(it.refs[0].page.ID, 10)
+	}
+	return "p" + strconv.FormatInt(it.refs[0].page.ID, 10)
+}
+
+// cells returns a stack's pages in the order its table lists them, row by
+// row, with nil for the empty cells that end a short last column.
+func (it item) cells() []*nodeRef {
+	cols := (len(it.refs) + it.rows - 1) / it.rows
+	out := make([]*nodeRef, 0, it.rows*cols)
+	for r := range it.rows {
+		for c := range cols {
+			if i := c*it.rows + r; i < len(it.refs) {
+				out = append(out, &it.refs[i])
+			} else {
+				out = append(out, nil)
+			}
+		}
+	}
+	return out
+}
+
+// height estimates how tall an item's table is, in points, to make the
+// nodes of a level in a top-down tree equally tall (writeItem). It errs
+// on the large side, by a point a row: an item taller than its level's
+// nodes would sit lower than the others.
+func (it item) height() float64 {
+	const (
+		titleLine = 11 // Graphviz's measure of an 11 pt bold line
+		cellBase  = 31 // padding, borders, the path and status lines, and a point to spare
+		spacing   = 8
+	)
+	cols := (len(it.refs) + it.rows - 1) / it.rows
+	h := 0.0
+	for r := range it.rows {
+		row := 0.0
+		for c := range cols {
+			if i := c*it.rows + r; i < len(it.refs) {
+				row = max(row, float64(len(wrap(it.refs[i].page.Title, 28)))*titleLine+cellBase)
+			}
+		}
+		h += row
+	}
+	if it.stack {
+		h += float64(it.rows+1) * spacing
+	}
+	if it.refs[0].hidden > 0 {
+		h += 18
+	}
+	return h
+}
+
+// items groups a placement's pages (in outline order) into DOT nodes: a
+// run of leaf siblings under a drawn parent becomes one stack when it is
+// long enough.
+func (d *Diagram) items(refs []nodeRef) []item {
+	var out []item
+	for i := 0; i < len(refs); {
+		j := i
+		for j < len(refs) && refs[j].page.ParentID == refs[i].page.ParentID && refs[j].leaf(d.Tree) {
+			j++
+		}
+		if n := j - i; n >= stackAlways || (n >= stackMin && refs[i].depth >= 3) {
+			cols := (n + stackMaxRows - 1) / stackMaxRows
+			if d.Opt.Layout == LayoutRadial { // square stacks keep the circles small
+				cols = int(math.Ceil(math.Sqrt(float64(n))))
+			}
+			out = append(out, item{refs: refs[i:j], rows: (n + cols - 1) / cols, stack: true})
+			i = j
+			continue
+		}
+		out = append(out, item{refs: refs[i : i+1], rows: 1})
+		i++
+	}
+	return out
 }
 
 // visible walks the pages to draw, in outline order, per placement.
@@ -204,7 +308,7 @@ func (d *Diagram) visible() map[string][]nodeRef {
 	out := map[string][]nodeRef{}
 	var walk func(p *site.Page, depth int, placement string)
 	walk = func(p *site.Page, depth int, placement string) {
-		ref := nodeRef{page: p}
+		ref := nodeRef{page: p, depth: depth}
 		kids := d.Tree.Children(p.ID)
 		closed := d.Opt.Collapsed[p.ID] || (d.Opt.Depth > 0 && depth >= d.Opt.Depth)
 		if closed || (len(kids) == 0 && p.ChildCount > 0) {
@@ -272,32 +376,44 @@ func (d *dotWriter) write(w io.Writer) error {
 	graph := `charset="UTF-8", fontname="Helvetica", fontsize=12, bgcolor="#ffffff", nodesep=0.3, ranksep=0.55, pad=0.3, outputorder=edgesfirst`
 	switch o.Layout {
 	case LayoutTree:
-		graph += `, rankdir=TB, newrank=true, ordering=out`
+		graph += `, rankdir=TB, newrank=true, ordering=out, splines=line`
 	case LayoutLR:
-		graph += `, rankdir=LR, newrank=true, ordering=out`
+		graph += `, rankdir=LR, newrank=true, ordering=out, splines=line`
 	case LayoutRadial:
 		graph += `, ranksep=1.6, overlap=scale`
 	}
 	fmt.Fprintf(bw, "  graph [%s];\n", graph)
-	fmt.Fprintf(bw, "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=11, fontcolor=%q, color=%q, penwidth=1, margin=\"0.12,0.06\"];\n", textColor, mutedColor)
+	fmt.Fprintf(bw, "  node [shape=none, margin=0, width=0, height=0, fontname=\"Helvetica\", fontsize=11, fontcolor=%q];\n", textColor)
 	fmt.Fprintf(bw, "  edge [color=%q, arrowsize=0.6, fontname=\"Helvetica\", fontsize=9];\n", lineColor)
 
 	vis := d.visible()
-	shown := map[int64]bool{}
-	for _, refs := range vis {
-		for _, r := range refs {
-			shown[r.page.ID] = true
+	end := map[int64]string{} // the table cell where edges to a drawn page attach
+	items := map[string][]item{}
+	band := map[int]float64{} // top-down: the height of each level's nodes
+	for _, placement := range site.Placements {
+		items[placement] = d.items(vis[placement])
+		for _, it := range items[placement] {
+			for _, r := range it.refs {
+				end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
+			}
+			band[it.refs[0].depth] = max(band[it.refs[0].depth], it.height())
 		}
 	}
-	d.Visible = len(shown)
-	if o.Layout == LayoutRadial {
-		if home := d.home(vis); home != nil {
-			fmt.Fprintf(bw, "  graph [root=p%d];\n", home.ID)
-		}
+	d.Visible = len(end)
+	if main := items[site.PlacementMain]; o.Layout == LayoutRadial && len(main) > 0 {
+		fmt.Fprintf(bw, "  graph [root=%s];\n", main[0].name()) // the home page, or the branch drawn
+	}
+	// Edges leave a page's cell and enter the top of the node below (its
+	// side, left to right), as a node may be taller than what it shows.
+	tail, head := "", ""
+	switch o.Layout {
+	case LayoutTree:
+		tail, head = ":s", ":n"
+	case LayoutLR:
+		tail, head = ":e", ":w"
 	}
 	for _, placement := range site.Placements {
-		refs := vis[placement]
-		if len(refs) == 0 {
+		if len(items[placement]) == 0 {
 			continue
 		}
 		indent := "  "
@@ -306,17 +422,21 @@ func (d *dotWriter) write(w io.Writer) error {
 			fmt.Fprintf(bw, "  subgraph cluster_%s {\n    graph [label=<<b>%s</b>>, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=12];\n", placement, label, mutedColor, mutedColor)
 			indent = "    "
 		}
-		for _, r := range refs {
-			d.writeNode(bw, indent, r)
-		}
-		for _, r := range refs {
-			p := r.page
-			if p.ParentID != 0 && shown[p.ParentID] {
-				fmt.Fprintf(bw, "%sp%d -> p%d;\n", indent, p.ParentID, p.ID)
+		for _, it := range items[placement] {
+			height := 0.0
+			if o.Layout == LayoutTree {
+				height = band[it.refs[0].depth]
 			}
-			if r.hidden > 0 {
-				fmt.Fprintf(bw, "%smore%d [id=\"more-%d\", shape=box, style=\"rounded,dashed\", fillcolor=\"#ffffff\", color=%q, fontcolor=%q, fontsize=9, label=<+%d %s>];\n", indent, p.ID, p.ID, mutedColor, mutedColor, r.hidden, plural(r.hidden, "page", "pages"))
-				fmt.Fprintf(bw, "%sp%d -> more%d [style=dashed, arrowhead=none];\n", indent, p.ID, p.ID)
+			d.writeItem(bw, indent, it, height)
+			d.written = append(d.written, it)
+		}
+		for _, it := range items[placement] {
+			if p := it.refs[0].page; p.ParentID != 0 && end[p.ParentID] != "" {
+				weight := ""
+				if it.stack { // straight below its parent
+					weight = " [weight=4]"
+				}
+				fmt.Fprintf(bw, "%s%s%s -> %s%s%s;\n", indent, end[p.ParentID], tail, it.name(), head, weight)
 			}
 		}
 		if placement != site.PlacementMain {
@@ -325,7 +445,7 @@ func (d *dotWriter) write(w io.Writer) error {
 	}
 	if o.Links {
 		for _, l := range d.Links {
-			if !shown[l.FromID] || !shown[l.ToID] {
+			if end[l.FromID] == "" || end[l.ToID] == "" {
 				continue
 			}
 			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, constraint=false", linkColor, linkColor)
@@ -335,7 +455,7 @@ func (d *dotWriter) write(w io.Writer) error {
 			if l.Label != "" {
 				attrs += ", label=<" + d.text(l.Label) + ">"
 			}
-			fmt.Fprintf(bw, "  p%d -> p%d [id=\"link-%d\", %s];\n", l.FromID, l.ToID, l.ID, attrs)
+			fmt.Fprintf(bw, "  %s -> %s [id=\"link-%d\", %s];\n", end[l.FromID], end[l.ToID], l.ID, attrs)
 		}
 	}
 	if d.legend {
@@ -345,28 +465,83 @@ func (d *dotWriter) write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// home returns the page a radial layout centres on.
-func (d *Diagram) home(vis map[string][]nodeRef) *site.Page {
-	if d.Opt.Root != 0 {
-		return d.Tree.Page(d.Opt.Root)
+// writeItem writes a page, or a stack of leaf siblings, as one node whose
+// label is a table with a cell per page. A cell looks like a page's box:
+// rounded, dashed for a placeholder, dotted and purple for an external
+// page, square with a thicker border for a group. Each cell is an edge
+// port. A lone page's node carries its id ("pN"); in a stack, each cell's
+// link gives it one ("a_pN" in the SVG). A page with pages not drawn
+// below it says how many under its box. With a height, the node is that
+// tall with its table at the top, so that the nodes of a level line up
+// at their tops however many pages each stacks.
+func (d *dotWriter) writeItem(bw *bufio.Writer, indent string, it item, height float64) {
+	id, spacing := fmt.Sprintf("p%d", it.refs[0].page.ID), 0
+	if it.stack {
+		id, spacing = fmt.Sprintf("stack-%d", it.refs[0].page.ID), 8
 	}
-	if refs := vis[site.PlacementMain]; len(refs) > 0 {
-		return refs[0].page
+	size := ""
+	if height > 0 {
+		size = fmt.Sprintf(", height=%.2f, labelloc=t", height/72)
 	}
-	return nil
+	fmt.Fprintf(bw, "%s%s [id=%q%s, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", indent, it.name(), id, size, spacing)
+	cols := (len(it.refs) + it.rows - 1) / it.rows
+	for i, r := range it.cells() {
+		if i%cols == 0 {
+			bw.WriteString("<tr>")
+		}
+		if r == nil {
+			bw.WriteString("<td></td>")
+		} else {
+			d.writeCell(bw, r.page, it.stack)
+		}
+		if i%cols == cols-1 {
+			bw.WriteString("</tr>")
+		}
+	}
+	if h := it.refs[0].hidden; h > 0 {
+		fmt.Fprintf(bw, `<tr><td cellpadding="3"><font point-size="9" color="%s">+%d %s</font></td></tr>`, mutedColor, h, plural(h, "page", "pages"))
+	}
+	bw.WriteString("</table>>];\n")
 }
 
-func (d *dotWriter) writeNode(bw *bufio.Writer, indent string, r nodeRef) {
-	p := r.page
-	attrs := fmt.Sprintf("id=\"p%d\", fillcolor=%q", p.ID, d.fill(p))
+// writeCell writes the table cell of a page.
+func (d *dotWriter) writeCell(bw *bufio.Writer, p *site.Page, linked bool) {
+	fmt.Fprintf(bw, `<td port="p%d"`, p.ID)
+	if linked && !d.forLayout {
+		fmt.Fprintf(bw, ` id="p%d" href="#p%d" tooltip="%s"`, p.ID, p.ID, d.text(p.Title))
+	}
+	border, color := 1, mutedColor
 	switch p.Kind {
 	case site.KindGroup:
-		attrs += `, shape=folder, style="filled", penwidth=1.4`
-	case site.KindPlaceholder:
-		attrs += `, style="rounded,filled,dashed", fontcolor="#475569"`
+		border = 2
 	case site.KindExternal:
-		attrs += `, style="rounded,filled,dotted", penwidth=1.6, color="#7c3aed"`
+		border, color = 2, externalColor
 	}
+	if p.Kind != site.KindGroup {
+		bw.WriteString(` style="rounded` + d.cellDash(p) + `"`)
+	}
+	fmt.Fprintf(bw, ` border="%d" color=%q bgcolor=%q cellpadding="6">%s</td>`, border, color, d.fill(p), d.label(p))
+}
+
+// cellDash is the border style a stacked page adds to "rounded". Graphviz
+// 12's xdot and JSON writers read past the end of a table cell's
+// "dashed" or "dotted" (and corrupt the WebAssembly heap doing it), so a
+// layout gets solid cells and the painter dashes them (dashStacks).
+func (d *dotWriter) cellDash(p *site.Page) string {
+	switch {
+	case d.forLayout:
+		return ""
+	case p.Kind == site.KindPlaceholder:
+		return ",dashed"
+	case p.Kind == site.KindExternal:
+		return ",dotted"
+	}
+	return ""
+}
+
+// label is the HTML-like label of a page: its title, path, status and
+// open comments.
+func (d *dotWriter) label(p *site.Page) string {
 	var label strings.Builder
 	for i, line := range wrap(p.Title, 28) {
 		if i > 0 {
@@ -385,7 +560,7 @@ func (d *dotWriter) writeNode(bw *bufio.Writer, indent string, r nodeRef) {
 	if n := d.Opt.Comments[p.ID]; n > 0 {
 		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + strconv.Itoa(n) + " " + plural(n, "open comment", "open comments") + `</font>`)
 	}
-	fmt.Fprintf(bw, "%sp%d [%s, label=<%s>];\n", indent, p.ID, attrs, label.String())
+	return label.String()
 }
 
 // writeLegend writes the colour key and the node shapes as one node in
@@ -401,7 +576,7 @@ func (d *dotWriter) writeLegend(bw *bufio.Writer) {
 	for _, it := range d.Legend {
 		b.WriteString(`<tr><td bgcolor="` + it.Fill + `" width="18"> </td><td border="0" align="left">` + d.text(it.Label) + `</td></tr>`)
 	}
-	b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + mutedColor + `">rounded: page · folder: group · dashed: placeholder · dotted: external</font></td></tr>`)
+	b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + mutedColor + `">rounded: page · square: group · dashed: placeholder · dotted: external</font></td></tr>`)
 	if d.Opt.Links {
 		b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + linkColor + `">dashed arrow: cross-link</font></td></tr>`)
 	}
@@ -530,6 +705,10 @@ func (d *Diagram) Render(ctx context.Context, format string, pdfOpt PDFOptions) 
 	if err != nil {
 		return nil, err
 	}
+	cells, err := l.pageCells(dw.written)
+	if err != nil {
+		return nil, err
+	}
 	var out bytes.Buffer
 	switch format {
 	case FormatPDF:
@@ -537,7 +716,7 @@ func (d *Diagram) Render(ctx context.Context, format string, pdfOpt PDFOptions) 
 	case FormatPNG:
 		err = d.writePNG(&out, l)
 	default:
-		err = d.writeGraphML(&out, l)
+		err = d.writeGraphML(&out, l, cells)
 	}
 	return out.Bytes(), err
 }

@@ -118,8 +118,9 @@ func TestDiagramKeyFollowsComments(t *testing.T) {
 	}
 }
 
-// svgNodes returns the text of each node group of an SVG by its id,
-// failing unless the SVG is well-formed XML.
+// svgNodes returns the text of each node group of an SVG by its id, and
+// of each linked table cell ("a_pN": a page in a stack), failing unless
+// the SVG is well-formed XML.
 func svgNodes(t *testing.T, svg []byte) map[string]string {
 	t.Helper()
 	dec := xml.NewDecoder(bytes.NewReader(svg))
@@ -147,7 +148,7 @@ func svgNodes(t *testing.T, svg []byte) map[string]string {
 						class = a.Value
 					}
 				}
-				if class != "node" {
+				if class != "node" && !strings.HasPrefix(id, "a_p") {
 					id = ""
 				}
 			}
@@ -184,14 +185,32 @@ func TestDiagramFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			nodes := svgNodes(t, svg)
-			for _, r := range d.visible()[site.PlacementMain] {
-				id := "p" + strconv.FormatInt(r.page.ID, 10)
-				if got := squash(nodes[id]); !strings.Contains(got, squash(r.page.Title)) {
-					t.Errorf("SVG node %s reads %q, want the title %q", id, got, r.page.Title)
+			stacked := 0
+			for _, pl := range site.Placements {
+				for _, r := range d.visible()[pl] {
+					id := "p" + strconv.FormatInt(r.page.ID, 10)
+					text, ok := nodes[id]
+					if !ok {
+						text, ok = nodes["a_"+id] // a cell in a stack
+						stacked++
+					}
+					if got := squash(text); !ok || !strings.Contains(got, squash(r.page.Title)) {
+						t.Errorf("SVG element of page %s reads %q, want the title %q", id, got, r.page.Title)
+					}
 				}
 			}
-			if got, want := len(nodes), len(titles)+1; got != want { // + the legend
-				t.Errorf("SVG has %d nodes, want %d: a title added or lost nodes", got, want)
+			pageIDs := regexp.MustCompile(`^(a_)?p\d+$`)
+			n := 0
+			for id := range nodes {
+				if pageIDs.MatchString(id) {
+					n++
+				}
+			}
+			if n != len(titles) {
+				t.Errorf("SVG has %d page elements, want %d: a title added or lost some", n, len(titles))
+			}
+			if strings.Contains(doc, "hostile") && stacked != 4 {
+				t.Errorf("%d pages drawn in a stack, want the 4 leaves of the third level", stacked)
 			}
 
 			pngData, err := d.Render(ctx, FormatPNG, PDFOptions{})
@@ -221,8 +240,14 @@ func TestDiagramFormats(t *testing.T) {
 			}
 			var g struct {
 				Nodes []struct {
-					ID    string `xml:"id,attr"`
-					Label string `xml:"data>ShapeNode>NodeLabel"`
+					ID       string `xml:"id,attr"`
+					Label    string `xml:"data>ShapeNode>NodeLabel"`
+					Geometry struct {
+						X float64 `xml:"x,attr"`
+						Y float64 `xml:"y,attr"`
+						W float64 `xml:"width,attr"`
+						H float64 `xml:"height,attr"`
+					} `xml:"data>ShapeNode>Geometry"`
 				} `xml:"graph>node"`
 				Edges []struct {
 					Source string `xml:"source,attr"`
@@ -238,6 +263,14 @@ func TestDiagramFormats(t *testing.T) {
 			for i, n := range g.Nodes {
 				if i < len(titles) && !strings.HasPrefix(n.Label, titles[i]) {
 					t.Errorf("GraphML node %s label %q, want %q first", n.ID, n.Label, titles[i])
+				}
+				// Each page has its own place, stacked ones too: no two overlap.
+				a := n.Geometry
+				for _, m := range g.Nodes[:i] {
+					b := m.Geometry
+					if a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H {
+						t.Errorf("GraphML nodes %s %+v and %s %+v overlap", n.ID, a, m.ID, b)
+					}
 				}
 			}
 			want := len(d.Links)
@@ -326,5 +359,104 @@ func TestLayoutBezierFill(t *testing.T) {
 	}
 	if got := ops(l.Edges[0].Draw); !strings.Contains(got, "b") || strings.Contains(got, "B") {
 		t.Errorf("edge ops = %q, want a b", got)
+	}
+}
+
+// TestStackItems pins which leaf siblings share a node: runs of three or
+// more from the third level down, of twelve or more anywhere, in columns
+// of at most forty, listed column by column.
+func TestStackItems(t *testing.T) {
+	tests := []struct {
+		name           string
+		sections, subs int
+		leaves         int
+		want           string // items of the main placement: page count, "s" for a stack, rows
+	}{
+		{"two leaves stay apart", 1, 1, 2, "1 1 1 1 1"},
+		{"three leaves on the third level stack", 1, 1, 3, "1 1 1 3s3"},
+		{"eleven leaves on the second level stay apart", 11, 0, 0, "1 1 1 1 1 1 1 1 1 1 1 1"},
+		{"twelve leaves on the second level stack", 12, 0, 0, "1 12s12"},
+		{"forty-one leaves make two columns", 1, 1, 41, "1 1 1 41s21"},
+		{"a hundred leaves make three columns", 1, 1, 100, "1 1 1 100s34"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, links := docTree(t, site.GenerateDocument("Stacks", tt.sections, tt.subs, tt.leaves))
+			d, err := NewDiagram(tr, links, DiagramOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range d.items(d.visible()[site.PlacementMain]) {
+				s := strconv.Itoa(len(it.refs))
+				if it.stack {
+					s += "s" + strconv.Itoa(it.rows)
+				}
+				got = append(got, s)
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("items = %q, want %q", strings.Join(got, " "), tt.want)
+			}
+		})
+	}
+
+	// Cells list pages column by column; a short last column ends empty.
+	refs := make([]nodeRef, 5)
+	for i := range refs {
+		refs[i].page = &site.Page{ID: int64(i + 1)}
+	}
+	var got []string
+	for _, r := range (item{refs: refs, rows: 2, stack: true}).cells() {
+		if r == nil {
+			got = append(got, "-")
+		} else {
+			got = append(got, strconv.FormatInt(r.page.ID, 10))
+		}
+	}
+	if want := "1 3 5 2 4 -"; strings.Join(got, " ") != want {
+		t.Errorf("cells row by row = %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// TestStackCellsDashed: the layout draws stacked cells solid (Graphviz's
+// xdot writer breaks on dashed cells), so pageCells dashes the borders of
+// placeholders and dots those of external pages, and finds every cell.
+func TestStackCellsDashed(t *testing.T) {
+	d := newDiagram(t, "testdata/diagram-hostile.json", DiagramOptions{})
+	dw := &dotWriter{Diagram: d, forLayout: true}
+	var dot bytes.Buffer
+	if err := dw.write(&dot); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(dot.String(), "dashed\" border") || strings.Contains(dot.String(), "dotted\" border") {
+		t.Fatal("a layout's DOT has dashed or dotted cells")
+	}
+	b, err := render(context.Background(), dot.Bytes(), LayoutTree, formatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := parseLayout(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells, err := l.pageCells(dw.written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cells) != d.Visible {
+		t.Errorf("found %d cells, want one for each of %d pages", len(cells), d.Visible)
+	}
+	styles := ""
+	for _, o := range l.Objects {
+		if o.Name == "s6" {
+			for _, op := range o.LDraw {
+				if op.Op == "S" && (op.Style == "dashed" || op.Style == "dotted") {
+					styles += op.Style + " "
+				}
+			}
+		}
+	}
+	if styles != "dashed dotted " {
+		t.Errorf("the stack's border styles = %q, want the placeholder dashed, then the external page dotted", styles)
 	}
 }

@@ -97,7 +97,7 @@ type yPolyLine struct {
 
 // writeGraphML writes the drawn pages (one node each), their tree edges
 // and the cross-links, with positions from the layout.
-func (d *Diagram) writeGraphML(w io.Writer, l *layout) error {
+func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) error {
 	g := graphML{
 		XMLNS: "http://graphml.graphdrawing.org/xmlns", Y: "http://www.yworks.com/xml/graphml",
 		XSI:            "http://www.w3.org/2001/XMLSchema-instance",
@@ -132,6 +132,8 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout) error {
 				x, y := o.center()
 				w, h := o.size()
 				sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = x-w/2, l.height-y-h/2, w, h
+			} else if b, ok := cells[p.ID]; ok {
+				sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = b.x0, l.height-b.y1, b.x1-b.x0, b.y1-b.y0
 			} else {
 				sn.Geometry.Width, sn.Geometry.Height = 160, 50
 			}

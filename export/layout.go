@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"siteplan/site"
 )
 
 // layout is a diagram as Graphviz laid it out (its "json" output): sizes
@@ -105,4 +107,63 @@ func (o *gvObject) bounds() (x0, y0, x1, y1 float64) {
 		}
 	}
 	return
+}
+
+// box is a rectangle in layout points.
+type box struct{ x0, y0, x1, y1 float64 }
+
+// pageCells finds each page's cell in the drawing of its node, and
+// dashes the borders of placeholders and external pages there, as the
+// layout draws every cell solid (see cellDash). Every cell has a
+// background, so the n-th filled shape of a node's label is its n-th
+// cell, and the next outline after it is that cell's border. It returns
+// the cells by page. A node drawn with another number of cells than it
+// has pages is an error: Graphviz changed.
+func (l *layout) pageCells(items []item) (map[int64]box, error) {
+	out := map[int64]box{}
+	byName := map[string]*gvObject{}
+	for i := range l.Objects {
+		byName[l.Objects[i].Name] = &l.Objects[i]
+	}
+	for _, it := range items {
+		o := byName[it.name()]
+		if o == nil {
+			return nil, fmt.Errorf("graphviz layout: node %s is missing", it.name())
+		}
+		var pages []*site.Page
+		for _, r := range it.cells() {
+			if r != nil {
+				pages = append(pages, r.page)
+			}
+		}
+		ops := make([]xop, 0, len(o.LDraw)+2*len(pages))
+		n, dash := 0, ""
+		for _, op := range o.LDraw {
+			switch op.Op {
+			case "B", "P":
+				if n < len(pages) {
+					p := pages[n]
+					b := box{1e18, 1e18, -1e18, -1e18}
+					for _, q := range op.Points {
+						b = box{min(b.x0, q[0]), min(b.y0, q[1]), max(b.x1, q[0]), max(b.y1, q[1])}
+					}
+					out[p.ID] = b
+					dash = map[string]string{site.KindPlaceholder: "dashed", site.KindExternal: "dotted"}[p.Kind]
+				}
+				n++
+			case "b", "p":
+				if dash != "" {
+					ops = append(ops, xop{Op: "S", Style: dash}, op, xop{Op: "S", Style: "solid"})
+					dash = ""
+					continue
+				}
+			}
+			ops = append(ops, op)
+		}
+		if n != len(pages) {
+			return nil, fmt.Errorf("graphviz layout: node %s draws %d cells for %d pages", it.name(), n, len(pages))
+		}
+		o.LDraw = ops
+	}
+	return out, nil
 }

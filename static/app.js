@@ -192,8 +192,8 @@
     const d = document.getElementById("details-inner");
     document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
     if (d) document.getElementById("node-" + d.dataset.page)?.querySelector(":scope > .row")?.classList.add("selected");
-    document.querySelectorAll("#diagram g.node.selected").forEach((g) => g.classList.remove("selected"));
-    if (d) document.querySelector(`#diagram g.node[id="p${d.dataset.page}"]`)?.classList.add("selected");
+    document.querySelectorAll("#diagram g.selected").forEach((g) => g.classList.remove("selected"));
+    if (d) document.querySelector(`#diagram g.node[id="p${d.dataset.page}"], #diagram g[id="a_p${d.dataset.page}"]`)?.classList.add("selected");
   }
   document.addEventListener("htmx:afterSettle", markSelected);
   document.addEventListener("DOMContentLoaded", markSelected);
@@ -340,8 +340,14 @@
     drag = null;
     canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
     if (moved) return;
-    const node = e.target.closest && e.target.closest("g.node[id^='p']");
-    if (node && /^p\d+$/.test(node.id)) selectPage(node.id.slice(1));
+    // A page is a node ("pN"), or a linked cell in a stack ("a_pN").
+    const node = e.target.closest && e.target.closest("g.node[id^='p'], g[id^='a_p']");
+    const m = node && /^(?:a_)?p(\d+)$/.exec(node.id);
+    if (m) selectPage(m[1]);
+  });
+  // A stacked page's link only names it: selecting is the pointer's job.
+  document.addEventListener("click", (e) => {
+    if (e.target.closest && e.target.closest(".diagram-canvas a")) e.preventDefault();
   });
 
   function selectPage(id) {

@@ -369,7 +369,8 @@ func shapeOf(db *store.DB, pid int64) string {
 }
 
 // TestBrowserDiagram opens the diagram beside the outline, clicks a page in
-// it, sees that page's details, and sees the diagram follow an edit.
+// it (a cell of a stack), sees that page's details and the page marked in
+// the diagram, and sees the diagram follow an edit.
 func TestBrowserDiagram(t *testing.T) {
 	ctx, base, db := browser(t)
 	f, err := os.Open("../store/testdata/acme.json")
@@ -380,6 +381,13 @@ func TestBrowserDiagram(t *testing.T) {
 	f.Close()
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A third page under Products stacks its pages in one node, so the
+	// click lands on a table cell.
+	for _, c := range doc.Pages[0].Children {
+		if c.Title == "Products" {
+			c.Children = append(c.Children, &site.DocPage{Title: "Support"})
+		}
 	}
 	pid, err := db.ImportDocument(context.Background(), 1, doc)
 	if err != nil {
@@ -393,7 +401,7 @@ func TestBrowserDiagram(t *testing.T) {
 		}
 		return true
 	})
-	node := fmt.Sprintf(`#diagram svg g.node[id="p%d"]`, pricing)
+	node := fmt.Sprintf(`#diagram svg g[id="a_p%d"]`, pricing)
 	run(t, ctx, "open the diagram",
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3", base, pid)),
 		chromedp.WaitVisible(`#outline`),
@@ -405,6 +413,7 @@ func TestBrowserDiagram(t *testing.T) {
 		chromedp.Click(node+" text", chromedp.ByQuery),
 		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
 		chromedp.WaitVisible(`#f-title`),
+		waitJS(fmt.Sprintf(`document.querySelector('%s').classList.contains("selected") && location.hash === ""`, node)),
 	)
 	var title string
 	run(t, ctx, "read the details", chromedp.Value(`#f-title`, &title))
