@@ -145,7 +145,7 @@ func BenchmarkDiagram(b *testing.B) {
 		depth   int
 		formats []string
 	}{
-		{"1k", 9, LayoutTree, 0, []string{FormatSVG, FormatPDF}},
+		{"1k", 9, LayoutTree, 0, []string{FormatSVG, FormatPNG, FormatPDF}},
 		{"1k-lr", 9, LayoutLR, 0, []string{FormatSVG}},
 		{"1k-3levels", 9, LayoutTree, 3, []string{FormatSVG, FormatPNG, FormatPDF}},
 		{"10k", 99, LayoutTree, 0, []string{FormatSVG}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"image"
 	"image/png"
 	"os"
 	"os/exec"
@@ -290,7 +291,8 @@ func TestDiagramFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			text := pdfText(t, pdf)
-			for _, title := range append(titles, d.Tree.Project.Name, "21 November 2026") {
+			// Every title, the title block, and the key's shapes.
+			for _, title := range append(titles, d.Tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
 				if !strings.Contains(text, squash(title)) {
 					t.Errorf("the PDF's text lacks %q:\n%s", title, text)
 				}
@@ -460,3 +462,54 @@ func TestStackCellsDashed(t *testing.T) {
 		t.Errorf("the stack's border styles = %q, want the placeholder dashed, then the external page dotted", styles)
 	}
 }
+
+// TestPNGStrips: a PNG drawn a strip at a time, through siteplan's own
+// row encoder, decodes with image/png to the same pixels as one drawn at
+// once: no seams where strips meet.
+func TestPNGStrips(t *testing.T) {
+	d := newDiagram(t, "testdata/diagram-hostile.json", DiagramOptions{Links: true})
+	draw := func(rows int) image.Image {
+		t.Helper()
+		defer func(old int) { pngStripRows = old }(pngStripRows)
+		pngStripRows = rows
+		b, err := d.Render(context.Background(), FormatPNG, PDFOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("strips of %d rows: PNG does not decode: %v", rows, err)
+		}
+		return img
+	}
+	whole, strips := draw(1<<20), draw(7)
+	if whole.Bounds() != strips.Bounds() {
+		t.Fatalf("sizes differ: %v whole, %v in strips", whole.Bounds(), strips.Bounds())
+	}
+	// Anti-aliasing sums coverage from the top of the area being drawn,
+	// so an edge pixel may round one level apart; nothing more may differ.
+	differ, inked := 0, 0
+	b := whole.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r1, g1, b1, _ := whole.At(x, y).RGBA()
+			r2, g2, b2, _ := strips.At(x, y).RGBA()
+			if far(r1, r2) || far(g1, g2) || far(b1, b2) {
+				differ++
+				if differ < 5 {
+					t.Logf("at %d,%d: %x %x %x whole, %x %x %x in strips", x, y, r1>>8, g1>>8, b1>>8, r2>>8, g2>>8, b2>>8)
+				}
+			}
+			if r1 < 0x8000 {
+				inked++
+			}
+		}
+	}
+	if differ > 0 || inked < b.Dx()*b.Dy()/200 {
+		t.Errorf("%d of %d pixels differ between strips and a whole image (%d dark pixels drawn)", differ, b.Dx()*b.Dy(), inked)
+	}
+}
+
+// far reports whether two 16-bit colour channels are more than one 8-bit
+// level apart.
+func far(a, b uint32) bool { return a>>8 > b>>8+1 || b>>8 > a>>8+1 }

@@ -34,6 +34,25 @@ type painter struct {
 	ty    func(y float64) float64
 	size  float64
 	bold  bool
+	// low, high bound the window being drawn (layout points, y up): a
+	// shape or text wholly outside it is skipped, as an object taller than
+	// a PNG strip or a PDF tile is drawn once for each.
+	low, high float64
+}
+
+// outside reports whether the span [y0, y1] misses the window.
+func (p *painter) outside(y0, y1 float64) bool { return y1 < p.low || y0 > p.high }
+
+// missed reports whether every point lies outside the window on one side.
+func (p *painter) missed(pts [][2]float64) bool {
+	if len(pts) == 0 {
+		return true
+	}
+	y0, y1 := pts[0][1], pts[0][1]
+	for _, q := range pts[1:] {
+		y0, y1 = min(y0, q[1]), max(y1, q[1])
+	}
+	return p.outside(y0, y1)
 }
 
 // object draws one cluster, node or edge with fresh state.
@@ -84,22 +103,28 @@ func (p *painter) op(op *xop) {
 			p.c.setLineWidth(v * p.scale)
 		}
 	case "P", "p":
-		p.c.polygon(p.points(op), op.Op == "P")
+		if !p.missed(op.Points) {
+			p.c.polygon(p.points(op), op.Op == "P")
+		}
 	case "L":
-		p.c.polyline(p.points(op))
+		if !p.missed(op.Points) {
+			p.c.polyline(p.points(op))
+		}
 	case "B", "b":
-		if len(op.Points) >= 4 {
+		if len(op.Points) >= 4 && !p.missed(op.Points) {
 			p.c.bezier(p.points(op), op.Op == "B")
 		}
 	case "E", "e":
-		p.c.ellipse(point{p.tx(op.Rect[0]), p.ty(op.Rect[1])}, op.Rect[2]*p.scale, op.Rect[3]*p.scale, op.Op == "E")
+		if !p.outside(op.Rect[1]-op.Rect[3], op.Rect[1]+op.Rect[3]) {
+			p.c.ellipse(point{p.tx(op.Rect[0]), p.ty(op.Rect[1])}, op.Rect[2]*p.scale, op.Rect[3]*p.scale, op.Op == "E")
+		}
 	case "F":
 		p.size = op.Size
 	case "t":
 		p.bold = op.Fontchar&1 != 0
 	case "T":
 		text := strings.ReplaceAll(op.Text, string(backslashStandIn), `\`)
-		if strings.TrimSpace(text) != "" {
+		if strings.TrimSpace(text) != "" && !p.outside(op.Pt[1]-p.size, op.Pt[1]+p.size) {
 			align := byte('l')
 			if op.Align != "" {
 				align = op.Align[0]
@@ -112,6 +137,7 @@ func (p *painter) op(op *xop) {
 // drawLayout draws the clusters, then the edges, then the nodes whose
 // bounds meet the window [x0,x1]×[y0,y1] (layout points, y down).
 func (p *painter) drawLayout(l *layout, x0, y0, x1, y1 float64) {
+	p.low, p.high = l.height-y1, l.height-y0
 	draw := func(o *gvObject) {
 		bx0, by0, bx1, by1 := o.bounds()
 		if bx1 < x0 || bx0 > x1 || l.height-by0 < y0 || l.height-by1 > y1 {

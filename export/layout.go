@@ -91,15 +91,18 @@ func (o *gvObject) bounds() (x0, y0, x1, y1 float64) {
 	add := func(x, y float64) {
 		x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
 	}
+	size := 14.0 // Graphviz's default font size, until an "F" sets one
 	for _, list := range o.ops() {
 		for _, op := range list {
 			for _, p := range op.Points {
 				add(p[0], p[1])
 			}
 			switch op.Op {
-			case "T":
-				add(op.Pt[0]-op.Width, op.Pt[1]-op.Size)
-				add(op.Pt[0]+op.Width, op.Pt[1]+op.Size)
+			case "F":
+				size = op.Size
+			case "T": // a text op has no size of its own: its font's
+				add(op.Pt[0]-op.Width, op.Pt[1]-size)
+				add(op.Pt[0]+op.Width, op.Pt[1]+size)
 			case "E", "e":
 				add(op.Rect[0]-op.Rect[2], op.Rect[1]-op.Rect[3])
 				add(op.Rect[0]+op.Rect[2], op.Rect[1]+op.Rect[3])

@@ -1,10 +1,12 @@
 package export
 
 import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
-	"image/draw"
-	"image/png"
 	"io"
 	"math"
 	"sync"
@@ -19,16 +21,23 @@ import (
 	"siteplan/site"
 )
 
-// MaxPNGPixels bounds a PNG's memory (4 bytes a pixel while drawing).
-const MaxPNGPixels = 120_000_000
+// MaxPNGPixels bounds a PNG's size and drawing time (about 4 s for 100
+// million pixels on two cores); past it, the PDF or SVG serve better.
+const MaxPNGPixels = 150_000_000
 
 // diagramPad is the margin around a drawing, as the SVG has it (Graphviz's
 // pad=0.3 inches).
 const diagramPad = 0.3 * 72
 
-// writePNG rasterises the laid-out diagram at PNGDPI. go-graphviz's own
-// PNG renderer fills edges and drops node borders, so siteplan draws the
-// PNG from the same layout as the PDF.
+// pngStripRows is how many pixel rows are drawn at once. A whole plan of
+// 1,000 pages is 100 million pixels (400 MB to draw on); a strip of it is
+// 13 MB.
+var pngStripRows = 64
+
+// writePNG rasterises the laid-out diagram at PNGDPI, a strip at a time,
+// each encoded as soon as it is drawn. go-graphviz's own PNG renderer
+// fills edges and drops node borders, so siteplan draws the PNG from the
+// same layout as the PDF.
 func (d *Diagram) writePNG(w io.Writer, l *layout) error {
 	k := float64(PNGDPI) / 72
 	wpx := int(math.Ceil((l.width + 2*diagramPad) * k))
@@ -36,15 +45,119 @@ func (d *Diagram) writePNG(w io.Writer, l *layout) error {
 	if wpx*hpx > MaxPNGPixels {
 		return site.Errorf(site.ETooLarge, "At %d dpi this diagram would be %d × %d pixels, more than a PNG here may hold. Download the PDF or SVG, or draw one branch.", PNGDPI, wpx, hpx)
 	}
-	img := image.NewRGBA(image.Rect(0, 0, wpx, hpx))
-	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
-	c := &rasterCanvas{img: img}
+	enc, err := newPNGWriter(w, wpx, hpx)
+	if err != nil {
+		return err
+	}
+	white := bytes.Repeat([]byte{0xff}, 4*wpx*min(pngStripRows, hpx))
+	pix := make([]byte, len(white))
+	c := &rasterCanvas{}
 	p := &painter{c: c, scale: k,
 		tx: func(x float64) float64 { return (x + diagramPad) * k },
 		ty: func(y float64) float64 { return (l.height - y + diagramPad) * k }}
-	p.drawLayout(l, -diagramPad, -diagramPad, l.width+diagramPad, l.height+diagramPad)
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	return enc.Encode(w, img)
+	const bleed = 4 // points of line width and anti-aliasing past an object's points
+	for y0 := 0; y0 < hpx; y0 += pngStripRows {
+		y1 := min(y0+pngStripRows, hpx)
+		copy(pix, white)
+		c.img = &image.RGBA{Pix: pix[:4*wpx*(y1-y0)], Stride: 4 * wpx, Rect: image.Rect(0, y0, wpx, y1)}
+		p.drawLayout(l, -diagramPad, float64(y0)/k-diagramPad-bleed, l.width+diagramPad, float64(y1)/k-diagramPad+bleed)
+		if err := enc.writeRows(c.img); err != nil {
+			return err
+		}
+	}
+	return enc.close()
+}
+
+// pngWriter encodes an opaque RGB PNG row by row: image/png needs the
+// whole image at once. Rows are filtered "Up" (the difference from the
+// row above: zero across a diagram's plain background), compressed as one
+// zlib stream and cut into IDAT chunks.
+type pngWriter struct {
+	w         io.Writer
+	z         *zlib.Writer
+	idat      idatWriter
+	prev, raw []byte // the last row, and this one, as RGB
+	row       []byte // this row filtered, after its filter byte
+}
+
+func newPNGWriter(w io.Writer, width, height int) (*pngWriter, error) {
+	if _, err := io.WriteString(w, "\x89PNG\r\n\x1a\n"); err != nil {
+		return nil, err
+	}
+	var ihdr [13]byte
+	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
+	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
+	ihdr[8], ihdr[9] = 8, 2 // 8 bits a sample, RGB; then deflate, adaptive filters, no interlace
+	if err := writeChunk(w, "IHDR", ihdr[:]); err != nil {
+		return nil, err
+	}
+	e := &pngWriter{w: w, idat: idatWriter{w: w}, prev: make([]byte, 3*width), raw: make([]byte, 3*width), row: make([]byte, 1+3*width)}
+	e.z, _ = zlib.NewWriterLevel(&e.idat, zlib.BestSpeed)
+	return e, nil
+}
+
+// writeRows encodes every row of img.
+func (e *pngWriter) writeRows(img *image.RGBA) error {
+	e.row[0] = 2 // filter "Up"
+	for y := img.Rect.Min.Y; y < img.Rect.Max.Y; y++ {
+		src := img.Pix[(y-img.Rect.Min.Y)*img.Stride:]
+		for x, i := 0, 0; i < len(e.raw); x, i = x+4, i+3 {
+			e.raw[i], e.raw[i+1], e.raw[i+2] = src[x], src[x+1], src[x+2]
+		}
+		for i, v := range e.raw {
+			e.row[1+i] = v - e.prev[i]
+		}
+		if _, err := e.z.Write(e.row); err != nil {
+			return err
+		}
+		e.prev, e.raw = e.raw, e.prev
+	}
+	return e.idat.err
+}
+
+func (e *pngWriter) close() error {
+	if err := e.z.Close(); err != nil {
+		return err
+	}
+	if err := e.idat.flush(); err != nil {
+		return err
+	}
+	return writeChunk(e.w, "IEND", nil)
+}
+
+// idatWriter gathers compressed data into IDAT chunks of up to 256 KB.
+type idatWriter struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (c *idatWriter) Write(p []byte) (int, error) {
+	c.buf = append(c.buf, p...)
+	if len(c.buf) >= 256<<10 {
+		c.flush()
+	}
+	return len(p), c.err
+}
+
+func (c *idatWriter) flush() error {
+	if len(c.buf) > 0 && c.err == nil {
+		c.err = writeChunk(c.w, "IDAT", c.buf)
+	}
+	c.buf = c.buf[:0]
+	return c.err
+}
+
+// writeChunk writes a PNG chunk: length, type, data and the CRC of the
+// type and data.
+func writeChunk(w io.Writer, typ string, data []byte) error {
+	head := make([]byte, 8, 8+len(data)+4)
+	binary.BigEndian.PutUint32(head, uint32(len(data)))
+	copy(head[4:], typ)
+	b := append(append(head, data...), 0, 0, 0, 0)
+	binary.BigEndian.PutUint32(b[len(b)-4:], crc32.ChecksumIEEE(b[4:len(b)-4]))
+	_, err := w.Write(b)
+	return err
 }
 
 // rasterCanvas draws on an image with anti-aliased paths and the Go fonts.
