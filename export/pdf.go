@@ -11,6 +11,8 @@ import (
 	"github.com/go-pdf/fpdf"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
+
+	"siteplan/site"
 )
 
 // Paper sizes for PDF diagrams, landscape.
@@ -93,14 +95,43 @@ func (d *Diagram) writePDF(w io.Writer, l *layout, o PDFOptions) error {
 	return pdf.Output(w)
 }
 
-// legendAt places the legend items in rows under the title and returns
-// each item's baseline position.
-func (d *Diagram) legendAt(pdf *fpdf.Fpdf, pageW float64) []point {
+// keyItem is one entry of a PDF's key: a colour, or how a kind of page
+// or a cross-link is drawn.
+type keyItem struct {
+	label string
+	fill  string // a colour's swatch
+	shape string // or a shape: a kind of page, or "link"
+}
+
+// key lists the colours of the legend, then the shapes.
+func (d *Diagram) key() []keyItem {
+	var out []keyItem
+	for _, it := range d.Legend {
+		out = append(out, keyItem{label: it.Label, fill: it.Fill})
+	}
+	for _, k := range site.Kinds {
+		out = append(out, keyItem{label: k, shape: k})
+	}
+	if d.Opt.Links {
+		out = append(out, keyItem{label: "cross-link", shape: "link"})
+	}
+	return out
+}
+
+// legendAt places the key's items in rows under the title, the shapes
+// apart from the colours, and returns each item's baseline position.
+func (d *Diagram) legendAt(pdf *fpdf.Fpdf, pageW float64, key []keyItem) []point {
 	pdf.SetFont("go", "", 8)
-	at := make([]point, len(d.Legend))
+	at := make([]point, len(key))
 	x, y := margin, margin+44.0
-	for i, it := range d.Legend {
-		wi := 14 + pdf.GetStringWidth(it.Label) + 12
+	for i, it := range key {
+		if i > 0 && it.shape != "" && key[i-1].shape == "" {
+			x += 12
+		}
+		wi := 14 + pdf.GetStringWidth(it.label) + 12
+		if it.shape != "" {
+			wi += 10
+		}
 		if x > margin && x+wi > pageW-margin {
 			x, y = margin, y+12
 		}
@@ -110,16 +141,16 @@ func (d *Diagram) legendAt(pdf *fpdf.Fpdf, pageW float64) []point {
 	return at
 }
 
-// titleBlockHeight is the height of the title block with its legend rows.
+// titleBlockHeight is the height of the title block with its key.
 func (d *Diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
-	at := d.legendAt(pdf, pageW)
+	at := d.legendAt(pdf, pageW, d.key())
 	if len(at) == 0 {
 		return 68
 	}
 	return at[len(at)-1].Y - margin + 24
 }
 
-// titleBlock prints the project name, date, page count, sheet and legend.
+// titleBlock prints the project name, date, page count, sheet and key.
 func (d *Diagram) titleBlock(pdf *fpdf.Fpdf, o PDFOptions, pageW float64, sheet string) {
 	pdf.SetTextColor(15, 23, 42)
 	pdf.SetFont("go", "B", 16)
@@ -136,18 +167,56 @@ func (d *Diagram) titleBlock(pdf *fpdf.Fpdf, o PDFOptions, pageW float64, sheet 
 	pdf.SetTextColor(71, 85, 105)
 	pdf.Text(margin, margin+30, strings.Join(info, " · "))
 	y := margin + 44.0
-	for i, at := range d.legendAt(pdf, pageW) {
-		c, _ := parseColor(d.Legend[i].Fill)
-		pdf.SetFillColor(int(c.R), int(c.G), int(c.B))
-		pdf.SetDrawColor(148, 163, 184)
-		pdf.SetLineWidth(0.5)
-		pdf.SetDashPattern(nil, 0)
-		pdf.Rect(at.X, at.Y-7, 9, 9, "DF")
-		pdf.Text(at.X+14, at.Y, d.Legend[i].Label)
+	key := d.key()
+	for i, at := range d.legendAt(pdf, pageW, key) {
+		keySymbol(pdf, key[i], at)
+		textX := at.X + 14
+		if key[i].shape != "" {
+			textX += 10
+		}
+		pdf.Text(textX, at.Y, key[i].label)
 		y = at.Y
 	}
+	pdf.SetDashPattern(nil, 0)
 	pdf.SetDrawColor(203, 213, 225)
+	pdf.SetLineWidth(0.5)
 	pdf.Line(margin, y+6, pageW-margin, y+6)
+}
+
+// keySymbol draws a key item's swatch or shape left of its baseline
+// position, as the diagram draws that colour, kind of page or link.
+func keySymbol(pdf *fpdf.Fpdf, it keyItem, at point) {
+	pen := func(hex string, width float64, dash ...float64) {
+		c, _ := parseColor(hex)
+		pdf.SetDrawColor(int(c.R), int(c.G), int(c.B))
+		pdf.SetLineWidth(width)
+		pdf.SetDashPattern(dash, 0)
+	}
+	pdf.SetFillColor(255, 255, 255)
+	switch it.shape {
+	case "":
+		c, _ := parseColor(it.fill)
+		pdf.SetFillColor(int(c.R), int(c.G), int(c.B))
+		pen("#94a3b8", 0.5)
+		pdf.Rect(at.X, at.Y-7, 9, 9, "DF")
+	case site.KindGroup:
+		pen(mutedColor, 1.4)
+		pdf.Rect(at.X, at.Y-7, 19, 9, "DF")
+	case "link":
+		pen(linkColor, 0.8, 2, 1.5)
+		pdf.Line(at.X, at.Y-2.5, at.X+19, at.Y-2.5)
+	default:
+		switch it.shape {
+		case site.KindPlaceholder:
+			pen(mutedColor, 0.6, 2, 1.5)
+		case site.KindExternal:
+			pen(externalColor, 1.2, 0.6, 1.2)
+		default:
+			pen(mutedColor, 0.6)
+		}
+		pdf.RoundedRect(at.X, at.Y-7, 19, 9, 2.5, "1234", "DF")
+	}
+	pdf.SetDashPattern(nil, 0)
 }
 
 // pdfCanvas draws on the current PDF page.
