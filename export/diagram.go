@@ -380,7 +380,7 @@ func (d *dotWriter) write(w io.Writer) error {
 	case LayoutLR:
 		graph += `, rankdir=LR, newrank=true, ordering=out, splines=line`
 	case LayoutRadial:
-		graph += `, ranksep=1.6, overlap=scale`
+		graph += `, ranksep=1.6, overlap=scale, pack=true, packmode="graph"`
 	}
 	fmt.Fprintf(bw, "  graph [%s];\n", graph)
 	fmt.Fprintf(bw, "  node [shape=none, margin=0, width=0, height=0, fontname=\"Helvetica\", fontsize=11, fontcolor=%q];\n", textColor)
@@ -417,8 +417,20 @@ func (d *dotWriter) write(w io.Writer) error {
 			continue
 		}
 		indent := "  "
-		if placement != site.PlacementMain {
-			label := map[string]string{site.PlacementUtility: "Utility navigation", site.PlacementFooter: "Footer navigation"}[placement]
+		label := map[string]string{site.PlacementUtility: "Utility navigation", site.PlacementFooter: "Footer navigation"}[placement]
+		switch {
+		case placement == site.PlacementMain:
+		case o.Layout == LayoutRadial:
+			// twopi draws no clusters: utility and footer navigation are
+			// each a small star of their own around a heading, which the
+			// packing of components sets beside the main tree.
+			fmt.Fprintf(bw, "  nav_%s [id=\"nav-%s\", shape=box, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=\"0.12,0.06\", label=<<b>%s</b>>];\n", placement, placement, mutedColor, mutedColor, label)
+			for _, it := range items[placement] {
+				if it.refs[0].depth == 1 {
+					fmt.Fprintf(bw, "  nav_%s -> %s [style=dashed, arrowhead=none];\n", placement, it.name())
+				}
+			}
+		default:
 			fmt.Fprintf(bw, "  subgraph cluster_%s {\n    graph [label=<<b>%s</b>>, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=12];\n", placement, label, mutedColor, mutedColor)
 			indent = "    "
 		}
@@ -439,7 +451,7 @@ func (d *dotWriter) write(w io.Writer) error {
 				fmt.Fprintf(bw, "%s%s%s -> %s%s%s;\n", indent, end[p.ParentID], tail, it.name(), head, weight)
 			}
 		}
-		if placement != site.PlacementMain {
+		if placement != site.PlacementMain && o.Layout != LayoutRadial {
 			bw.WriteString("  }\n")
 		}
 	}

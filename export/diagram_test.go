@@ -513,3 +513,52 @@ func TestPNGStrips(t *testing.T) {
 // far reports whether two 16-bit colour channels are more than one 8-bit
 // level apart.
 func far(a, b uint32) bool { return a>>8 > b>>8+1 || b>>8 > a>>8+1 }
+
+// TestRadialNavigationApart: twopi draws no clusters, so in a radial
+// diagram utility and footer navigation are stars of their own, which
+// Graphviz packs beside the main tree instead of among its pages.
+func TestRadialNavigationApart(t *testing.T) {
+	d := newDiagram(t, "../store/testdata/acme.json", DiagramOptions{Layout: LayoutRadial})
+	dw := &dotWriter{Diagram: d, forLayout: true}
+	var dot bytes.Buffer
+	if err := dw.write(&dot); err != nil {
+		t.Fatal(err)
+	}
+	b, err := render(context.Background(), dot.Bytes(), LayoutRadial, formatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := parseLayout(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes := map[string][4]float64{}
+	for i := range l.Objects {
+		o := &l.Objects[i]
+		if o.isNode() {
+			x, y := o.center()
+			w, h := o.size()
+			boxes[o.ID] = [4]float64{x - w/2, y - h/2, x + w/2, y + h/2}
+		}
+	}
+	main := [4]float64{1e18, 1e18, -1e18, -1e18}
+	vis := d.visible()
+	for _, r := range vis[site.PlacementMain] {
+		b, ok := boxes["p"+strconv.FormatInt(r.page.ID, 10)]
+		if !ok {
+			t.Fatalf("page %d is not in the layout", r.page.ID)
+		}
+		main = [4]float64{min(main[0], b[0]), min(main[1], b[1]), max(main[2], b[2]), max(main[3], b[3])}
+	}
+	for _, pl := range []string{site.PlacementUtility, site.PlacementFooter} {
+		if _, ok := boxes["nav-"+pl]; !ok {
+			t.Errorf("no %s heading in the radial layout", pl)
+		}
+		for _, r := range vis[pl] {
+			b := boxes["p"+strconv.FormatInt(r.page.ID, 10)]
+			if b[0] < main[2] && main[0] < b[2] && b[1] < main[3] && main[1] < b[3] {
+				t.Errorf("%s page %q at %v lies inside the main tree's box %v", pl, r.page.Title, b, main)
+			}
+		}
+	}
+}
