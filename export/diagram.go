@@ -219,7 +219,7 @@ const (
 // item is what one DOT node draws: a page, or a stack of leaf siblings.
 type item struct {
 	refs  []nodeRef // one page, or the stack in outline order
-	rows  int       // a stack's rows; its cells fill column by column
+	rows  int       // rows of cells (1 for a page); a stack fills them column by column
 	stack bool
 }
 
@@ -231,8 +231,8 @@ func (it item) name() string {
 	return "p" + strconv.FormatInt(it.refs[0].page.ID, 10)
 }
 
-// cells returns a stack's pages in the order its table lists them, row by
-// row, with nil for the empty cells that end a short last column.
+// cells returns the item's pages in the order its table lists them, row
+// by row, with nil for the empty cells that end a short last column.
 func (it item) cells() []*nodeRef {
 	cols := (len(it.refs) + it.rows - 1) / it.rows
 	out := make([]*nodeRef, 0, it.rows*cols)
@@ -279,8 +279,8 @@ func (it item) height() float64 {
 }
 
 // items groups a placement's pages (in outline order) into DOT nodes: a
-// run of leaf siblings under a drawn parent becomes one stack when it is
-// long enough.
+// run of leaf siblings becomes one stack when it is long enough, in
+// columns of stackMaxRows (square in a radial diagram).
 func (d *Diagram) items(refs []nodeRef) []item {
 	var out []item
 	for i := 0; i < len(refs); {
@@ -535,10 +535,10 @@ func (d *dotWriter) writeCell(bw *bufio.Writer, p *site.Page, linked bool) {
 	fmt.Fprintf(bw, ` border="%d" color=%q bgcolor=%q cellpadding="6">%s</td>`, border, color, d.fill(p), d.label(p))
 }
 
-// cellDash is the border style a stacked page adds to "rounded". Graphviz
+// cellDash is the border style a page's cell adds to "rounded". Graphviz
 // 12's xdot and JSON writers read past the end of a table cell's
 // "dashed" or "dotted" (and corrupt the WebAssembly heap doing it), so a
-// layout gets solid cells and the painter dashes them (dashStacks).
+// layout gets solid cells, which layout.pageCells dashes again.
 func (d *dotWriter) cellDash(p *site.Page) string {
 	switch {
 	case d.forLayout:

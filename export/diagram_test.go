@@ -420,26 +420,33 @@ func TestStackItems(t *testing.T) {
 	}
 }
 
-// TestStackCellsDashed: the layout draws stacked cells solid (Graphviz's
-// xdot writer breaks on dashed cells), so pageCells dashes the borders of
-// placeholders and dots those of external pages, and finds every cell.
-func TestStackCellsDashed(t *testing.T) {
-	d := newDiagram(t, "testdata/diagram-hostile.json", DiagramOptions{})
+// laidOut writes d's DOT as PDF, PNG and GraphML do and lays it out.
+func laidOut(t *testing.T, d *Diagram) (*dotWriter, string, *layout) {
+	t.Helper()
 	dw := &dotWriter{Diagram: d, forLayout: true}
 	var dot bytes.Buffer
 	if err := dw.write(&dot); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(dot.String(), "dashed\" border") || strings.Contains(dot.String(), "dotted\" border") {
-		t.Fatal("a layout's DOT has dashed or dotted cells")
-	}
-	b, err := render(context.Background(), dot.Bytes(), LayoutTree, formatJSON)
+	b, err := render(context.Background(), dot.Bytes(), d.Opt.Layout, formatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l, err := parseLayout(b)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return dw, dot.String(), l
+}
+
+// TestStackCellsDashed: the layout draws stacked cells solid (Graphviz's
+// xdot writer breaks on dashed cells), so pageCells dashes the borders of
+// placeholders and dots those of external pages, and finds every cell.
+func TestStackCellsDashed(t *testing.T) {
+	d := newDiagram(t, "testdata/diagram-hostile.json", DiagramOptions{})
+	dw, dot, l := laidOut(t, d)
+	if strings.Contains(dot, "dashed\" border") || strings.Contains(dot, "dotted\" border") {
+		t.Fatal("a layout's DOT has dashed or dotted cells")
 	}
 	cells, err := l.pageCells(dw.written)
 	if err != nil {
@@ -519,19 +526,7 @@ func far(a, b uint32) bool { return a>>8 > b>>8+1 || b>>8 > a>>8+1 }
 // Graphviz packs beside the main tree instead of among its pages.
 func TestRadialNavigationApart(t *testing.T) {
 	d := newDiagram(t, "../store/testdata/acme.json", DiagramOptions{Layout: LayoutRadial})
-	dw := &dotWriter{Diagram: d, forLayout: true}
-	var dot bytes.Buffer
-	if err := dw.write(&dot); err != nil {
-		t.Fatal(err)
-	}
-	b, err := render(context.Background(), dot.Bytes(), LayoutRadial, formatJSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := parseLayout(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, l := laidOut(t, d)
 	boxes := map[string][4]float64{}
 	for i := range l.Objects {
 		o := &l.Objects[i]

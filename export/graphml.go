@@ -96,7 +96,7 @@ type yPolyLine struct {
 }
 
 // writeGraphML writes the drawn pages (one node each), their tree edges
-// and the cross-links, with positions from the layout.
+// and the cross-links, with each page where the layout put its cell.
 func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) error {
 	g := graphML{
 		XMLNS: "http://graphml.graphdrawing.org/xmlns", Y: "http://www.yworks.com/xml/graphml",
@@ -114,12 +114,6 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 		},
 		Graph: gmlGraph{ID: "G", EdgeDefault: "directed"},
 	}
-	pos := map[string]*gvObject{}
-	for i := range l.Objects {
-		if o := &l.Objects[i]; o.isNode() {
-			pos[o.ID] = o
-		}
-	}
 	shown := map[int64]bool{}
 	vis := d.visible()
 	for _, placement := range site.Placements {
@@ -128,11 +122,9 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 			shown[p.ID] = true
 			id := fmt.Sprintf("p%d", p.ID)
 			sn := &yShapeNode{}
-			if o := pos[id]; o != nil {
-				x, y := o.center()
-				w, h := o.size()
-				sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = x-w/2, l.height-y-h/2, w, h
-			} else if b, ok := cells[p.ID]; ok {
+			// A page's place is its cell: in a top-down tree its node may
+			// be taller, to line up with the level's tallest stack.
+			if b, ok := cells[p.ID]; ok {
 				sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = b.x0, l.height-b.y1, b.x1-b.x0, b.y1-b.y0
 			} else {
 				sn.Geometry.Width, sn.Geometry.Height = 160, 50
