@@ -389,14 +389,21 @@ func (d *dotWriter) write(w io.Writer) error {
 	vis := d.visible()
 	end := map[int64]string{} // the table cell where edges to a drawn page attach
 	items := map[string][]item{}
-	band := map[int]float64{} // top-down: the height of each level's nodes
+	// Top down, a level's nodes are as tall as its tallest, per placement:
+	// a footer of three pages does not grow to a stack of forty.
+	type level struct {
+		placement string
+		depth     int
+	}
+	band := map[level]float64{}
 	for _, placement := range site.Placements {
 		items[placement] = d.items(vis[placement])
 		for _, it := range items[placement] {
 			for _, r := range it.refs {
 				end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
 			}
-			band[it.refs[0].depth] = max(band[it.refs[0].depth], it.height())
+			lv := level{placement, it.refs[0].depth}
+			band[lv] = max(band[lv], it.height())
 		}
 	}
 	d.Visible = len(end)
@@ -437,7 +444,7 @@ func (d *dotWriter) write(w io.Writer) error {
 		for _, it := range items[placement] {
 			height := 0.0
 			if o.Layout == LayoutTree {
-				height = band[it.refs[0].depth]
+				height = band[level{placement, it.refs[0].depth}]
 			}
 			d.writeItem(bw, indent, it, height)
 			d.written = append(d.written, it)
