@@ -231,10 +231,13 @@ func (it item) name() string {
 	return "p" + strconv.FormatInt(it.refs[0].page.ID, 10)
 }
 
+// cols is the number of columns of the item's table.
+func (it item) cols() int { return (len(it.refs) + it.rows - 1) / it.rows }
+
 // cells returns the item's pages in the order its table lists them, row
 // by row, with nil for the empty cells that end a short last column.
 func (it item) cells() []*nodeRef {
-	cols := (len(it.refs) + it.rows - 1) / it.rows
+	cols := it.cols()
 	out := make([]*nodeRef, 0, it.rows*cols)
 	for r := range it.rows {
 		for c := range cols {
@@ -258,16 +261,15 @@ func (it item) height() float64 {
 		cellBase  = 31 // padding, borders, the path and status lines, and a point to spare
 		spacing   = 8
 	)
-	cols := (len(it.refs) + it.rows - 1) / it.rows
-	h := 0.0
-	for r := range it.rows {
-		row := 0.0
-		for c := range cols {
-			if i := c*it.rows + r; i < len(it.refs) {
-				row = max(row, float64(len(wrap(it.refs[i].page.Title, 28)))*titleLine+cellBase)
-			}
+	cols := it.cols()
+	h, row := 0.0, 0.0
+	for i, r := range it.cells() {
+		if r != nil {
+			row = max(row, float64(len(wrap(r.page.Title, 28)))*titleLine+cellBase)
 		}
-		h += row
+		if i%cols == cols-1 {
+			h, row = h+row, 0
+		}
 	}
 	if it.stack {
 		h += float64(it.rows+1) * spacing
@@ -503,7 +505,7 @@ func (d *dotWriter) writeItem(bw *bufio.Writer, indent string, it item, height f
 		size = fmt.Sprintf(", height=%.2f, labelloc=t", height/72)
 	}
 	fmt.Fprintf(bw, "%s%s [id=%q%s, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", indent, it.name(), id, size, spacing)
-	cols := (len(it.refs) + it.rows - 1) / it.rows
+	cols := it.cols()
 	for i, r := range it.cells() {
 		if i%cols == 0 {
 			bw.WriteString("<tr>")
@@ -735,7 +737,7 @@ func (d *Diagram) Render(ctx context.Context, format string, pdfOpt PDFOptions) 
 	case FormatPNG:
 		err = d.writePNG(&out, l)
 	default:
-		err = d.writeGraphML(&out, l, cells)
+		err = d.writeGraphML(&out, l, dw.written, cells)
 	}
 	return out.Bytes(), err
 }

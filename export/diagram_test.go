@@ -531,9 +531,8 @@ func TestRadialNavigationApart(t *testing.T) {
 	for i := range l.Objects {
 		o := &l.Objects[i]
 		if o.isNode() {
-			x, y := o.center()
-			w, h := o.size()
-			boxes[o.ID] = [4]float64{x - w/2, y - h/2, x + w/2, y + h/2}
+			x0, y0, x1, y1 := o.bounds() // what the node draws
+			boxes[o.ID] = [4]float64{x0, y0, x1, y1}
 		}
 	}
 	main := [4]float64{1e18, 1e18, -1e18, -1e18}

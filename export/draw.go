@@ -134,6 +134,18 @@ func (p *painter) op(op *xop) {
 	}
 }
 
+// alignX is where a text of width w starts that Graphviz anchored at x
+// with align 'l', 'c' or 'r'.
+func alignX(x, w float64, align byte) float64 {
+	switch align {
+	case 'c':
+		return x - w/2
+	case 'r':
+		return x - w
+	}
+	return x
+}
+
 // drawLayout draws the clusters, then the edges, then the nodes whose
 // bounds meet the window [x0,x1]×[y0,y1] (layout points, y down).
 func (p *painter) drawLayout(l *layout, x0, y0, x1, y1 float64) {

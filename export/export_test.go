@@ -42,16 +42,7 @@ func treeOf(t testing.TB, d *site.Document) *site.Tree {
 
 func loadTree(t testing.TB, path string) *site.Tree {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := site.ParseDocument(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return treeOf(t, d)
+	return treeOf(t, docFile(t, path))
 }
 
 func golden(t *testing.T, name string, got []byte) {

@@ -95,9 +95,9 @@ type yPolyLine struct {
 	Label *yLabel `xml:"y:EdgeLabel,omitempty"`
 }
 
-// writeGraphML writes the drawn pages (one node each), their tree edges
-// and the cross-links, with each page where the layout put its cell.
-func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) error {
+// writeGraphML writes the drawn pages (one node each, from the nodes
+// written for the layout), their tree edges and the cross-links.
+func (d *Diagram) writeGraphML(w io.Writer, l *layout, written []item, cells map[int64]box) error {
 	g := graphML{
 		XMLNS: "http://graphml.graphdrawing.org/xmlns", Y: "http://www.yworks.com/xml/graphml",
 		XSI:            "http://www.w3.org/2001/XMLSchema-instance",
@@ -114,21 +114,17 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 		},
 		Graph: gmlGraph{ID: "G", EdgeDefault: "directed"},
 	}
-	shown := map[int64]bool{}
-	vis := d.visible()
-	for _, placement := range site.Placements {
-		for _, r := range vis[placement] {
+	// Pages in outline order, each where the layout put its cell: in a
+	// top-down tree a page's node may be taller, to line up with the
+	// level's tallest stack.
+	var pages []*site.Page
+	for _, it := range written {
+		for _, r := range it.refs {
 			p := r.page
-			shown[p.ID] = true
-			id := fmt.Sprintf("p%d", p.ID)
+			pages = append(pages, p)
+			b := cells[p.ID]
 			sn := &yShapeNode{}
-			// A page's place is its cell: in a top-down tree its node may
-			// be taller, to line up with the level's tallest stack.
-			if b, ok := cells[p.ID]; ok {
-				sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = b.x0, l.height-b.y1, b.x1-b.x0, b.y1-b.y0
-			} else {
-				sn.Geometry.Width, sn.Geometry.Height = 160, 50
-			}
+			sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = b.x0, l.height-b.y1, b.x1-b.x0, b.y1-b.y0
 			sn.Fill.Color = strings.ToUpper(d.fill(p))
 			sn.Border = yLineStyle{Color: strings.ToUpper(mutedColor), Type: "line", Width: 1}
 			sn.Shape.Type = "roundrectangle"
@@ -145,7 +141,7 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 				label += "\n" + path
 			}
 			sn.Label = yLabel{FontFamily: "Dialog", FontSize: 12, TextColor: strings.ToUpper(textColor), Text: label}
-			g.Graph.Nodes = append(g.Graph.Nodes, gmlNode{ID: id, Data: []gmlData{
+			g.Graph.Nodes = append(g.Graph.Nodes, gmlNode{ID: fmt.Sprintf("p%d", p.ID), Data: []gmlData{
 				{Key: "d0", Shape: sn},
 				{Key: "d2", Value: d.Tree.Location(p.ID)},
 				{Key: "d3", Value: p.Status},
@@ -159,18 +155,17 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 		g.Graph.Edges = append(g.Graph.Edges, gmlEdge{ID: id, Source: fmt.Sprintf("p%d", from), Target: fmt.Sprintf("p%d", to),
 			Data: []gmlData{{Key: "d1", Line: pl}, {Key: "d7", Value: relation}}})
 	}
-	for _, n := range g.Graph.Nodes {
-		var id int64
-		fmt.Sscanf(n.ID, "p%d", &id)
-		if p := d.Tree.Page(id); p.ParentID != 0 && shown[p.ParentID] {
+	shown := func(id int64) bool { _, ok := cells[id]; return ok }
+	for _, p := range pages {
+		if p.ParentID != 0 && shown(p.ParentID) {
 			pl := &yPolyLine{Line: yLineStyle{Color: strings.ToUpper(lineColor), Type: "line", Width: 1}}
 			pl.Arrows.Source, pl.Arrows.Target = "none", "standard"
-			edge(fmt.Sprintf("t%d", id), p.ParentID, id, "child", pl)
+			edge(fmt.Sprintf("t%d", p.ID), p.ParentID, p.ID, "child", pl)
 		}
 	}
 	if d.Opt.Links {
 		for _, lk := range d.Links {
-			if !shown[lk.FromID] || !shown[lk.ToID] {
+			if !shown(lk.FromID) || !shown(lk.ToID) {
 				continue
 			}
 			pl := &yPolyLine{Line: yLineStyle{Color: strings.ToUpper(linkColor), Type: "dashed", Width: 1}}

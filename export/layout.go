@@ -22,16 +22,14 @@ type layout struct {
 
 // gvObject is a cluster, node or edge.
 type gvObject struct {
-	Name   string `json:"name"`
-	ID     string `json:"id"`
-	Pos    string `json:"pos"`
-	Width  string `json:"width"`  // inches
-	Height string `json:"height"` // inches
-	Nodes  []int  `json:"nodes"`  // of a cluster
-	Draw   []xop  `json:"_draw_"`
-	LDraw  []xop  `json:"_ldraw_"`
-	HDraw  []xop  `json:"_hdraw_"`
-	TDraw  []xop  `json:"_tdraw_"`
+	Name  string `json:"name"`
+	ID    string `json:"id"`
+	Pos   string `json:"pos"`
+	Nodes []int  `json:"nodes"` // of a cluster
+	Draw  []xop  `json:"_draw_"`
+	LDraw []xop  `json:"_ldraw_"`
+	HDraw []xop  `json:"_hdraw_"`
+	TDraw []xop  `json:"_tdraw_"`
 }
 
 // xop is one xdot drawing operation.
@@ -66,21 +64,6 @@ func parseLayout(b []byte) (*layout, error) {
 
 // isNode reports whether o is a node rather than a cluster.
 func (o *gvObject) isNode() bool { return o.Pos != "" && !strings.HasPrefix(o.Name, "cluster_") }
-
-// center returns a node's position.
-func (o *gvObject) center() (x, y float64) {
-	xs, ys, _ := strings.Cut(o.Pos, ",")
-	x, _ = strconv.ParseFloat(xs, 64)
-	y, _ = strconv.ParseFloat(ys, 64)
-	return x, y
-}
-
-// size returns a node's size in points.
-func (o *gvObject) size() (w, h float64) {
-	w, _ = strconv.ParseFloat(o.Width, 64)
-	h, _ = strconv.ParseFloat(o.Height, 64)
-	return w * 72, h * 72
-}
 
 // ops returns an object's operations in drawing order.
 func (o *gvObject) ops() [][]xop { return [][]xop{o.Draw, o.HDraw, o.TDraw, o.LDraw} }

@@ -316,13 +316,7 @@ func (c *pdfCanvas) text(at point, s string, size float64, bold bool, align byte
 		c.pdf.SetFont("go", style, size)
 		w = c.pdf.GetStringWidth(s)
 	}
-	x := at.X
-	switch align {
-	case 'c':
-		x -= w / 2
-	case 'r':
-		x -= w
-	}
+	x := alignX(at.X, w, align)
 	c.pdf.Text(x, at.Y, s)
 }
 

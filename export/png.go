@@ -313,13 +313,7 @@ func (c *rasterCanvas) text(at point, s string, size float64, bold bool, align b
 		face = c.face(bold, size*width/w)
 		w = fixedFloat(font.MeasureString(face, s))
 	}
-	x := at.X
-	switch align {
-	case 'c':
-		x -= w / 2
-	case 'r':
-		x -= w
-	}
+	x := alignX(at.X, w, align)
 	dr := font.Drawer{Dst: c.img, Src: image.NewUniform(c.pen), Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(at.Y * 64)}}
 	dr.DrawString(s)
 }

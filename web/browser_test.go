@@ -373,15 +373,7 @@ func shapeOf(db *store.DB, pid int64) string {
 // the diagram, and sees the diagram follow an edit.
 func TestBrowserDiagram(t *testing.T) {
 	ctx, base, db := browser(t)
-	f, err := os.Open("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := site.ParseDocument(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := acmeDoc(t)
 	// A third page under Products stacks its pages in one node, so the
 	// click lands on a table cell.
 	for _, c := range doc.Pages[0].Children {
@@ -434,15 +426,7 @@ func TestBrowserCollaboration(t *testing.T) {
 	owner, base, db := browser(t)
 	bg := context.Background()
 	addUser(t, db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
-	f, err := os.Open("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := site.ParseDocument(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := acmeDoc(t)
 	pid, err := db.ImportDocument(bg, 1, doc)
 	if err != nil {
 		t.Fatal(err)

@@ -135,18 +135,25 @@ func doc(t testing.TB, rec *httptest.ResponseRecorder) *goquery.Document {
 	return d
 }
 
-// fixture imports the store's sample document and returns page IDs by title.
-func (c *client) fixture() (int64, map[string]int64) {
-	c.t.Helper()
+// acmeDoc parses the store's sample document.
+func acmeDoc(t testing.TB) *site.Document {
+	t.Helper()
 	f, err := os.Open("../store/testdata/acme.json")
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	d, err := site.ParseDocument(f)
 	if err != nil {
-		c.t.Fatal(err)
+		t.Fatal(err)
 	}
+	return d
+}
+
+// fixture imports the store's sample document and returns page IDs by title.
+func (c *client) fixture() (int64, map[string]int64) {
+	c.t.Helper()
+	d := acmeDoc(c.t)
 	ctx := context.Background()
 	id, err := c.db.ImportDocument(ctx, 1, d)
 	if err != nil {
