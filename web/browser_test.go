@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -417,6 +418,51 @@ func TestBrowserDiagram(t *testing.T) {
 		chromedp.Click(`#details button[type=submit]`),
 		waitJS(fmt.Sprintf(`(document.querySelector('%s')?.textContent || "").includes("Plans")`, node)),
 	)
+
+	// Zoom and pan: the view is a transform on the <svg>.
+	const canvas = `document.querySelector('#diagram .diagram-canvas')`
+	var k0, k1, k2 float64
+	run(t, ctx, "zoom in with the button",
+		chromedp.Evaluate(canvas+`.view.k`, &k0),
+		chromedp.Click(`#diagram [data-zoom=in]`),
+		chromedp.Evaluate(canvas+`.view.k`, &k1),
+	)
+	if math.Abs(k1-k0*1.25) > 1e-9 && k1 != 8 {
+		t.Errorf("zoom in: scale %v, then %v; want 1.25 times", k0, k1)
+	}
+	var box struct{ X, Y float64 }
+	run(t, ctx, "find an empty corner of the canvas",
+		chromedp.Evaluate(`(() => { const r = `+canvas+`.getBoundingClientRect(); return {X: r.left + 6, Y: Math.min(r.bottom, innerHeight) - 6}; })()`, &box))
+	run(t, ctx, "zoom out with the wheel",
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			return input.DispatchMouseEvent(input.MouseWheel, box.X, box.Y).WithDeltaY(100).Do(ctx)
+		}),
+		chromedp.Evaluate(canvas+`.view.k`, &k2),
+	)
+	if k2 >= k1 {
+		t.Errorf("wheel down: scale %v, then %v; want smaller", k1, k2)
+	}
+	var before, after struct{ X, Y float64 }
+	var transform, selected string
+	run(t, ctx, "drag to pan",
+		chromedp.Evaluate(`({X: `+canvas+`.view.x, Y: `+canvas+`.view.y})`, &before),
+		chromedp.MouseEvent(input.MousePressed, box.X, box.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, box.X+20, box.Y-10, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, box.X+40, box.Y-30, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseReleased, box.X+40, box.Y-30, chromedp.ButtonLeft),
+		chromedp.Evaluate(`({X: `+canvas+`.view.x, Y: `+canvas+`.view.y})`, &after),
+		chromedp.Evaluate(canvas+`.querySelector('svg').style.transform`, &transform),
+		chromedp.Evaluate(`document.getElementById('details-inner').dataset.page`, &selected),
+	)
+	var tx, ty float64
+	fmt.Sscanf(strings.ReplaceAll(transform, "px", ""), "translate(%f, %f)", &tx, &ty)
+	near := func(a, b float64) bool { return math.Abs(a-b) < 0.01 }
+	if !near(after.X-before.X, 40) || !near(after.Y-before.Y, -30) || !near(tx, after.X) || !near(ty, after.Y) {
+		t.Errorf("drag by (40, -30): view moved from %+v to %+v, transform %q", before, after, transform)
+	}
+	if selected != strconv.FormatInt(pricing, 10) {
+		t.Errorf("a drag changed the selected page to %s", selected)
+	}
 }
 
 // TestBrowserCollaboration: an editor renames a page in one browser and
