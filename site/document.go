@@ -226,6 +226,32 @@ func (d *Document) CountPages() int {
 	return n
 }
 
+// Tree builds the document in memory, without a store: pages numbered from
+// 1 in outline order, and its cross-links between those numbers. It trusts
+// the document; call Validate first.
+func (d *Document) Tree() (*Tree, []Link) {
+	var pages []Page
+	keys := map[string]int64{}
+	var add func(parent int64, list []*DocPage)
+	add = func(parent int64, list []*DocPage) {
+		for i, dp := range list {
+			p := dp.ToPage()
+			p.ID, p.ParentID, p.Position = int64(len(pages)+1), parent, i
+			pages = append(pages, p)
+			if dp.Key != "" {
+				keys[dp.Key] = p.ID
+			}
+			add(p.ID, dp.Children)
+		}
+	}
+	add(0, d.Pages)
+	links := make([]Link, 0, len(d.Links))
+	for i, l := range d.Links {
+		links = append(links, Link{ID: int64(i + 1), FromID: keys[l.From], ToID: keys[l.To], Label: l.Label})
+	}
+	return NewTree(d.Project.ToProject(), pages), links
+}
+
 // NewDocument builds the native document of a tree and its links. Page keys
 // are "p" + the page ID.
 func NewDocument(t *Tree, links []Link) *Document {

@@ -8,7 +8,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"strconv"
 	"strings"
 	"time"
 
@@ -170,9 +169,7 @@ func (db *DB) AddUser(ctx context.Context, email, name, password, team, role str
 				return err
 			}
 		}
-		var t site.Team
-		id, perr := strconv.ParseInt(team, 10, 64)
-		err = tx.QueryRowContext(ctx, `SELECT id, name FROM teams WHERE (id = ? AND ?) OR name = ? ORDER BY id LIMIT 1`, id, perr == nil, team).Scan(&t.ID, &t.Name)
+		t, err := teamByRef(ctx, tx, team)
 		if errors.Is(err, sql.ErrNoRows) {
 			t, err = claimTeam(ctx, tx, team)
 		}

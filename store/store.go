@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -152,9 +153,37 @@ func nullFloat(p *float64) any {
 	return *p
 }
 
-// DefaultTeam returns the team new projects belong to until accounts land.
-func (db *DB) DefaultTeam(ctx context.Context) (site.Team, error) {
+// FindTeam returns the team whose id or name is ref; an empty ref means the
+// only team there is. Errors: ENotFound, EInvalid (several teams and no
+// ref).
+func (db *DB) FindTeam(ctx context.Context, ref string) (site.Team, error) {
 	var t site.Team
-	err := db.r.QueryRowContext(ctx, `SELECT id, name FROM teams ORDER BY id LIMIT 1`).Scan(&t.ID, &t.Name)
-	return t, translate(err)
+	if ref == "" {
+		var n int
+		err := db.r.QueryRowContext(ctx, `SELECT count(*), coalesce(min(id), 0), coalesce(min(name), '') FROM teams`).Scan(&n, &t.ID, &t.Name)
+		switch {
+		case err != nil:
+			return t, err
+		case n == 0:
+			return t, site.Errorf(site.ENotFound, "There is no team yet: sign up first, or add one with siteplan user add.")
+		case n > 1:
+			return t, site.Errorf(site.EInvalid, "This database has %d teams: name one with --team (its id or name).", n)
+		}
+		return t, nil
+	}
+	t, err := teamByRef(ctx, db.r, ref)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, site.Errorf(site.ENotFound, "There is no team %q: give a team's id or name.", ref)
+	}
+	return t, err
+}
+
+// teamByRef finds a team by id or name (sql.ErrNoRows if none).
+func teamByRef(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, ref string) (site.Team, error) {
+	var t site.Team
+	id, perr := strconv.ParseInt(ref, 10, 64)
+	err := q.QueryRowContext(ctx, `SELECT id, name FROM teams WHERE (id = ? AND ?) OR name = ? ORDER BY id LIMIT 1`, id, perr == nil, ref).Scan(&t.ID, &t.Name)
+	return t, err
 }

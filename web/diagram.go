@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -11,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"siteplan/export"
+	"siteplan/diagram"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -21,20 +22,22 @@ const RenderTimeout = 20 * time.Second
 
 // diagramTypes are the download content types.
 var diagramTypes = map[string]string{
-	export.FormatSVG:     "image/svg+xml",
-	export.FormatPNG:     "image/png",
-	export.FormatPDF:     "application/pdf",
-	export.FormatDOT:     "text/vnd.graphviz; charset=utf-8",
-	export.FormatGraphML: "application/graphml+xml",
+	diagram.FormatSVG:     "image/svg+xml",
+	diagram.FormatPNG:     "image/png",
+	diagram.FormatPDF:     "application/pdf",
+	diagram.FormatDOT:     "text/vnd.graphviz; charset=utf-8",
+	diagram.FormatGraphML: "application/graphml+xml",
 }
 
-// diagramQuery reads the diagram options of a request. Errors: EInvalid.
-func diagramQuery(c echo.Context) (export.DiagramOptions, string, error) {
+// diagramQuery reads the diagram options of a request; Render checks
+// their values. Errors: EInvalid.
+func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	q := c.QueryParams()
 	// A form sends links=0 from a hidden field and links=1 from the ticked
 	// box; without either, links are drawn.
 	links := q["links"]
-	o := export.DiagramOptions{Layout: q.Get("layout"), ColorBy: q.Get("color"), Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}}
+	o := diagram.Options{Format: format, Layout: q.Get("layout"), ColorBy: q.Get("color"), Paper: q.Get("paper"),
+		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}}
 	num := func(name string) (int64, error) {
 		v := strings.TrimSpace(q.Get(name))
 		if v == "" {
@@ -48,87 +51,77 @@ func diagramQuery(c echo.Context) (export.DiagramOptions, string, error) {
 	}
 	var err error
 	if o.Root, err = num("root"); err != nil {
-		return o, "", err
+		return o, err
 	}
 	depth, err := num("depth")
 	if err != nil {
-		return o, "", err
+		return o, err
 	}
-	o.Depth = int(depth) // Normalize refuses more than 100
+	o.Depth = int(min(depth, 1000)) // Normalize refuses more than 100
 	for _, f := range strings.Split(q.Get("collapsed"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
 			continue
 		}
 		id, err := strconv.ParseInt(f, 10, 64)
 		if err != nil {
-			return o, "", site.Errorf(site.EInvalid, "collapsed must list page numbers separated by commas.")
+			return o, site.Errorf(site.EInvalid, "collapsed must list page numbers separated by commas.")
 		}
 		o.Collapsed[id] = true
 	}
-	paper := q.Get("paper")
-	if paper == "" {
-		paper = export.PaperA4
-	}
-	if paper != export.PaperA4 && paper != export.PaperA3 {
-		return o, "", site.Errorf(site.EInvalid, "Paper must be a4 or a3.")
-	}
-	return o, paper, nil
+	return o, nil
 }
 
 // renderDiagram returns the project's diagram in format with the
-// request's options, from the cache when the project has not changed
-// since it was drawn with them.
-func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, opt export.DiagramOptions, paper string, b []byte, err error) {
+// request's options (normalised), from the cache when the project has not
+// changed since it was drawn with them.
+func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, opt diagram.Options, b []byte, err error) {
+	ctx := c.Request().Context()
 	if p, err = s.project(c); err != nil {
 		return
 	}
-	if opt, paper, err = diagramQuery(c); err != nil {
+	if opt, err = diagramQuery(c, format); err != nil {
 		return
 	}
-	if opt.Comments, err = s.store.OpenCommentCounts(c.Request().Context(), p.ID); err != nil {
+	if opt.Comments, err = s.store.OpenCommentCounts(ctx, p.ID); err != nil {
 		return
 	}
-	b, err = s.drawDiagram(c.Request().Context(), p, format, opt, paper)
-	return
-}
-
-func (s *Server) drawDiagram(ctx context.Context, p site.Project, format string, opt export.DiagramOptions, paper string) ([]byte, error) {
-	key := fmt.Sprintf("%d|%d|%s|%s|%s", p.ID, p.Version, format, paper, opt.Key())
+	opt.SetDefaults()
+	key := fmt.Sprintf("%d|%d|%s", p.ID, p.Version, opt.Key())
 	if b, ok := s.diagrams.get(key); ok {
-		return b, nil
+		return p, opt, b, nil
 	}
 	t, err := s.store.Tree(ctx, p.ID)
 	if err != nil {
-		return nil, err
+		return
 	}
 	links, err := s.store.Links(ctx, p.ID)
 	if err != nil {
-		return nil, err
+		return
 	}
-	d, err := export.NewDiagram(t, links, opt)
-	if err != nil {
-		return nil, err
+	if err = opt.Normalize(t); err != nil {
+		return
 	}
 	ctx, cancel := context.WithTimeout(ctx, RenderTimeout)
 	defer cancel()
-	b, err := d.Render(ctx, format, export.PDFOptions{Paper: paper, Date: time.Now()})
-	if err != nil {
-		return nil, err
+	var buf bytes.Buffer
+	if _, err = s.draw(ctx, &buf, t, links, opt); err != nil {
+		return
 	}
 	// The version read before the tree: if an edit landed in between, the
 	// entry is filed under the older version and never served for the new.
+	b = buf.Bytes()
 	s.diagrams.put(key, b)
-	return b, nil
+	return
 }
 
 // diagram is the diagram pane: its controls and the SVG inline.
 func (s *Server) diagram(c echo.Context) error {
-	p, opt, paper, svg, err := s.renderDiagram(c, export.FormatSVG)
+	p, opt, svg, err := s.renderDiagram(c, diagram.FormatSVG)
 	if err != nil && site.ErrorCode(err) != site.ETooLarge {
 		return err
 	}
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
-		Paper: paper, SVG: string(svg), Query: c.QueryString(), Layouts: export.Layouts, Formats: export.DiagramFormats}
+		Paper: opt.Paper, SVG: string(svg), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}
@@ -145,7 +138,7 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
 	}
-	p, _, _, b, err := s.renderDiagram(c, format)
+	p, _, b, err := s.renderDiagram(c, format)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"siteplan/export"
+	"siteplan/sitemap"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -21,7 +21,7 @@ import (
 const previewLines = 22
 
 // exportConfig reads the export options from the query string.
-func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
+func exportConfig(c echo.Context) (sitemap.Config, views.ExportForm, error) {
 	f := views.ExportForm{
 		LeavesOnly: c.QueryParam("leaves") == "1",
 		Gzip:       c.QueryParam("gzip") == "1",
@@ -31,13 +31,13 @@ func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
 	}
 	f.Section, _ = strconv.ParseInt(c.QueryParam("section"), 10, 64)
 	f.FooterDepth, _ = strconv.Atoi(c.QueryParam("depth"))
-	cfg := export.Config{
-		Options: export.Options{LeavesOnly: f.LeavesOnly, Section: f.Section, Location: f.Location},
-		Gzip:    f.Gzip, BySection: f.BySection, FooterDepth: f.FooterDepth, MaxURLs: export.MaxURLs,
+	cfg := sitemap.Config{
+		Options: sitemap.Options{LeavesOnly: f.LeavesOnly, Section: f.Section, Location: f.Location},
+		Gzip:    f.Gzip, BySection: f.BySection, FooterDepth: f.FooterDepth, MaxURLs: sitemap.MaxURLs,
 	}
 	if f.MaxURLs != "" {
 		n, err := strconv.Atoi(f.MaxURLs)
-		if err != nil || n < 1 || n > export.MaxURLs {
+		if err != nil || n < 1 || n > sitemap.MaxURLs {
 			return cfg, f, site.Errorf(site.EInvalid, "URLs per file must be a number from 1 to 50,000.")
 		}
 		cfg.MaxURLs = n
@@ -61,10 +61,10 @@ func (s *Server) exportPage(c echo.Context) error {
 	cfg, form, err := exportConfig(c)
 	props.Form = form
 	status := http.StatusOK
-	var rep export.Report
-	files := &export.Memory{}
+	var rep sitemap.Report
+	files := &sitemap.Memory{}
 	if err == nil {
-		rep, err = export.Export(files, t, cfg)
+		rep, err = sitemap.Export(files, t, cfg)
 	}
 	if code := site.ErrorCode(err); code != "" {
 		if code != site.EInvalid && code != site.ENotFound {
@@ -90,7 +90,7 @@ func (s *Server) exportPage(c echo.Context) error {
 }
 
 // exportFiles runs the export for the request's options.
-func (s *Server) exportFiles(c echo.Context) (site.Project, *export.Memory, error) {
+func (s *Server) exportFiles(c echo.Context) (site.Project, *sitemap.Memory, error) {
 	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return site.Project{}, nil, err
@@ -99,8 +99,8 @@ func (s *Server) exportFiles(c echo.Context) (site.Project, *export.Memory, erro
 	if err != nil {
 		return t.Project, nil, err
 	}
-	files := &export.Memory{}
-	_, err = export.Export(files, t, cfg)
+	files := &sitemap.Memory{}
+	_, err = sitemap.Export(files, t, cfg)
 	return t.Project, files, err
 }
 
@@ -163,7 +163,7 @@ func (s *Server) footerPreview(c echo.Context) error {
 	}
 	depth, _ := strconv.Atoi(c.QueryParam("depth"))
 	var buf bytes.Buffer
-	if err := export.WriteFooterPage(&buf, t, depth); err != nil {
+	if err := sitemap.WriteFooterPage(&buf, t, depth); err != nil {
 		return err
 	}
 	return c.HTMLBlob(http.StatusOK, buf.Bytes())

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"siteplan/diagram"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -99,6 +101,7 @@ type Server struct {
 	store    Store
 	log      *slog.Logger
 	diagrams *renderCache
+	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
 	logins   *loginLimiter
 	now      func() time.Time
@@ -112,7 +115,7 @@ const DiagramCacheBytes = 64 << 20
 func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	s := &Server{Echo: e, store: st, log: log, diagrams: newRenderCache(DiagramCacheBytes),
+	s := &Server{Echo: e, store: st, log: log, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		hub: newHub(), logins: newLoginLimiter(), now: time.Now}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so

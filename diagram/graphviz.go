@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"siteplan/site"
 )
 
-// MaxDiagramNodes is the most pages one diagram draws; past it, draw a
+// MaxNodes is the most pages one diagram draws; past it, draw a
 // branch or fewer levels.
-const MaxDiagramNodes = 20_000
+const MaxNodes = 20_000
 
 // Formats Graphviz renders for us.
 const (

@@ -1,8 +1,7 @@
-package export
+package sitemap
 
 import (
 	"compress/gzip"
-	"context"
 	"io"
 	"runtime"
 	"runtime/metrics"
@@ -130,44 +129,5 @@ func BenchmarkGzip6Baseline(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-// BenchmarkDiagram draws generated plans end to end, from the tree to the
-// file's bytes (targets: SVG of 1,000 pages under 300 ms, of 10,000 under
-// 3 s), and the PNG, PDF and GraphML of 1,000.
-func BenchmarkDiagram(b *testing.B) {
-	for _, tc := range []struct {
-		name    string
-		leaves  int
-		layout  string
-		depth   int
-		formats []string
-	}{
-		{"1k", 9, LayoutTree, 0, []string{FormatSVG, FormatPNG, FormatPDF, FormatGraphML}},
-		{"1k-radial", 9, LayoutRadial, 0, []string{FormatSVG}},
-		{"1k-lr", 9, LayoutLR, 0, []string{FormatSVG}},
-		{"1k-3levels", 9, LayoutTree, 3, []string{FormatSVG, FormatPNG, FormatPDF}},
-		{"10k", 99, LayoutTree, 0, []string{FormatSVG, FormatPDF}},
-	} {
-		tr, links := docTree(b, site.GenerateDocument("Bench", 10, 10, tc.leaves))
-		for _, format := range tc.formats {
-			b.Run(tc.name+"-"+format, func(b *testing.B) {
-				var size int
-				for i := 0; i < b.N; i++ {
-					d, err := NewDiagram(tr, links, DiagramOptions{Links: true, Layout: tc.layout, Depth: tc.depth})
-					if err != nil {
-						b.Fatal(err)
-					}
-					out, err := d.Render(context.Background(), format, PDFOptions{Date: time.Now()})
-					if err != nil {
-						b.Fatal(err)
-					}
-					size = len(out)
-				}
-				b.ReportMetric(float64(tr.Len()), "pages")
-				b.ReportMetric(float64(size)/(1<<20), "MB-file")
-			})
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-pdf/fpdf"
 	"golang.org/x/image/font/gofont/gobold"
@@ -21,12 +20,6 @@ const (
 	PaperA3 = "a3"
 )
 
-// PDFOptions shape a PDF diagram.
-type PDFOptions struct {
-	Paper string    // PaperA4 (default) or PaperA3
-	Date  time.Time // printed in the title block
-}
-
 // The PDF keeps labels readable: a diagram that would have to shrink below
 // minScale to fit one sheet is split across sheets instead. At 0.7 the
 // smallest label (8 pt) prints at 5.6 pt and titles at 7.7 pt.
@@ -38,7 +31,8 @@ const (
 
 // writePDF draws the laid-out diagram on A4 or A3 landscape sheets under a
 // title block, as vector paths and selectable text.
-func (d *Diagram) writePDF(w io.Writer, l *layout, o PDFOptions) error {
+func (d *diagram) writePDF(w io.Writer, l *layout) error {
+	o := d.opt
 	paper := "A4"
 	if o.Paper == PaperA3 {
 		paper = "A3"
@@ -47,7 +41,7 @@ func (d *Diagram) writePDF(w io.Writer, l *layout, o PDFOptions) error {
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetMargins(0, 0, 0)
 	pdf.SetCompression(true)
-	pdf.SetTitle(d.Tree.Project.Name+" — site plan", true)
+	pdf.SetTitle(d.tree.Project.Name+" — site plan", true)
 	pdf.SetCreator("siteplan", true)
 	pdf.SetCreationDate(o.Date)
 	pdf.SetModificationDate(o.Date)
@@ -75,7 +69,7 @@ func (d *Diagram) writePDF(w io.Writer, l *layout, o PDFOptions) error {
 			if sheets > 1 {
 				sheet = fmt.Sprintf("sheet %d of %d (row %d, column %d)", r*cols+c+1, sheets, r+1, c+1)
 			}
-			d.titleBlock(pdf, o, pageW, sheet)
+			d.titleBlock(pdf, pageW, sheet)
 			// Window of the drawing on this sheet, in top-down points.
 			wx0, wy0 := float64(c)*aw/s, float64(r)*ah/s
 			wx1, wy1 := wx0+aw/s, wy0+ah/s
@@ -104,15 +98,15 @@ type keyItem struct {
 }
 
 // key lists the colours of the legend, then the shapes.
-func (d *Diagram) key() []keyItem {
+func (d *diagram) key() []keyItem {
 	var out []keyItem
-	for _, it := range d.Legend {
+	for _, it := range d.legend {
 		out = append(out, keyItem{label: it.Label, fill: it.Fill})
 	}
 	for _, k := range site.Kinds {
 		out = append(out, keyItem{label: k, shape: k})
 	}
-	if d.Opt.Links {
+	if d.opt.Links {
 		out = append(out, keyItem{label: "cross-link", shape: "link"})
 	}
 	return out
@@ -120,7 +114,7 @@ func (d *Diagram) key() []keyItem {
 
 // legendAt places the key's items in rows under the title, the shapes
 // apart from the colours, and returns each item's baseline position.
-func (d *Diagram) legendAt(pdf *fpdf.Fpdf, pageW float64, key []keyItem) []point {
+func (d *diagram) legendAt(pdf *fpdf.Fpdf, pageW float64, key []keyItem) []point {
 	pdf.SetFont("go", "", 8)
 	at := make([]point, len(key))
 	x, y := margin, margin+44.0
@@ -142,7 +136,7 @@ func (d *Diagram) legendAt(pdf *fpdf.Fpdf, pageW float64, key []keyItem) []point
 }
 
 // titleBlockHeight is the height of the title block with its key.
-func (d *Diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
+func (d *diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
 	at := d.legendAt(pdf, pageW, d.key())
 	if len(at) == 0 {
 		return 68
@@ -151,15 +145,16 @@ func (d *Diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
 }
 
 // titleBlock prints the project name, date, page count, sheet and key.
-func (d *Diagram) titleBlock(pdf *fpdf.Fpdf, o PDFOptions, pageW float64, sheet string) {
+func (d *diagram) titleBlock(pdf *fpdf.Fpdf, pageW float64, sheet string) {
+	o := d.opt
 	pdf.SetTextColor(15, 23, 42)
 	pdf.SetFont("go", "B", 16)
-	pdf.Text(margin, margin+14, d.Tree.Project.Name)
-	info := []string{"Site plan", o.Date.Format("2 January 2006"), pluralCount(d.Tree.Len(), "page", "pages")}
-	if d.Visible != d.Tree.Len() {
-		info[2] += " (" + strconv.Itoa(d.Visible) + " shown)"
+	pdf.Text(margin, margin+14, d.tree.Project.Name)
+	info := []string{"Site plan", o.Date.Format("2 January 2006"), pluralCount(d.tree.Len(), "page", "pages")}
+	if d.pages != d.tree.Len() {
+		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
 	}
-	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status"}[d.Opt.ColorBy])
+	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status"}[d.opt.ColorBy])
 	if sheet != "" {
 		info = append(info, sheet)
 	}

@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ var pngStripRows = 64
 // each encoded as soon as it is drawn. go-graphviz's own PNG renderer
 // fills edges and drops node borders, so siteplan draws the PNG from the
 // same layout as the PDF.
-func (d *Diagram) writePNG(w io.Writer, l *layout) error {
+func (d *diagram) writePNG(w io.Writer, l *layout) error {
 	k := float64(PNGDPI) / 72
 	wpx := int(math.Ceil((l.width + 2*diagramPad) * k))
 	hpx := int(math.Ceil((l.height + 2*diagramPad) * k))

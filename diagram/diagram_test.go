@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"bytes"
@@ -15,37 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"siteplan/internal/golden"
 	"siteplan/site"
 )
-
-// docTree builds a tree and its cross-links from a document, numbering
-// pages in outline order from 1.
-func docTree(t testing.TB, d *site.Document) (*site.Tree, []site.Link) {
-	t.Helper()
-	if err := d.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	var pages []site.Page
-	keys := map[string]int64{}
-	var add func(parent int64, list []*site.DocPage)
-	add = func(parent int64, list []*site.DocPage) {
-		for i, dp := range list {
-			p := dp.ToPage()
-			p.ID, p.ParentID, p.Position = int64(len(pages)+1), parent, i
-			pages = append(pages, p)
-			if dp.Key != "" {
-				keys[dp.Key] = p.ID
-			}
-			add(p.ID, dp.Children)
-		}
-	}
-	add(0, d.Pages)
-	var links []site.Link
-	for i, l := range d.Links {
-		links = append(links, site.Link{ID: int64(i + 1), FromID: keys[l.From], ToID: keys[l.To], Label: l.Label})
-	}
-	return site.NewTree(d.Project.ToProject(), pages), links
-}
 
 func docFile(t testing.TB, path string) *site.Document {
 	t.Helper()
@@ -61,18 +33,33 @@ func docFile(t testing.TB, path string) *site.Document {
 	return d
 }
 
-func newDiagram(t testing.TB, path string, opt DiagramOptions) *Diagram {
+func prepared(t testing.TB, path string, opt Options) *diagram {
 	t.Helper()
-	tr, links := docTree(t, docFile(t, path))
-	d, err := NewDiagram(tr, links, opt)
+	tr, links := docFile(t, path).Tree()
+	if err := opt.Normalize(tr); err != nil {
+		t.Fatal(err)
+	}
+	return newDiagram(tr, links, opt)
+}
+
+// draw renders d's plan with d's options in format.
+func draw(t testing.TB, d *diagram, format string) []byte {
+	t.Helper()
+	opt := d.opt
+	opt.Format = format
+	var buf bytes.Buffer
+	res, err := Render(context.Background(), &buf, d.tree, d.links, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d
+	if res.Pages != d.pages {
+		t.Errorf("Render drew %d pages, want %d", res.Pages, d.pages)
+	}
+	return buf.Bytes()
 }
 
 // visibleTitles lists the titles a diagram of d draws.
-func visibleTitles(d *Diagram) []string {
+func visibleTitles(d *diagram) []string {
 	var out []string
 	for _, pl := range site.Placements {
 		for _, r := range d.visible()[pl] {
@@ -88,22 +75,18 @@ func visibleTitles(d *Diagram) []string {
 func TestDiagramDOTGolden(t *testing.T) {
 	tests := []struct {
 		name, doc string
-		opt       DiagramOptions
+		opt       Options
 	}{
-		{"acme-tree", "../store/testdata/acme.json", DiagramOptions{Links: true}},
-		{"acme-lr-status", "../store/testdata/acme.json", DiagramOptions{Layout: LayoutLR, ColorBy: ColorByStatus}},
-		{"acme-radial-collapsed", "../store/testdata/acme.json", DiagramOptions{Layout: LayoutRadial, Links: true, Collapsed: map[int64]bool{4: true}}},
-		{"acme-branch-depth", "../store/testdata/acme.json", DiagramOptions{Root: 1, Depth: 2}},
-		{"hostile", "testdata/diagram-hostile.json", DiagramOptions{Links: true}},
-		{"acme-comments", "../store/testdata/acme.json", DiagramOptions{Comments: map[int64]int{1: 1, 5: 2}}},
+		{"acme-tree", "../store/testdata/acme.json", Options{Links: true}},
+		{"acme-lr-status", "../store/testdata/acme.json", Options{Layout: LayoutLR, ColorBy: ColorByStatus}},
+		{"acme-radial-collapsed", "../store/testdata/acme.json", Options{Layout: LayoutRadial, Links: true, Collapsed: map[int64]bool{4: true}}},
+		{"acme-branch-depth", "../store/testdata/acme.json", Options{Root: 1, Depth: 2}},
+		{"hostile", "testdata/diagram-hostile.json", Options{Links: true}},
+		{"acme-comments", "../store/testdata/acme.json", Options{Comments: map[int64]int{1: 1, 5: 2}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := newDiagram(t, tt.doc, tt.opt).WriteDOT(&buf); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, "diagram-"+tt.name+".dot", buf.Bytes())
+			golden.Check(t, "diagram-"+tt.name+".dot", draw(t, prepared(t, tt.doc, tt.opt), FormatDOT))
 		})
 	}
 }
@@ -111,9 +94,9 @@ func TestDiagramDOTGolden(t *testing.T) {
 // TestDiagramKeyFollowsComments: a cached diagram is drawn again when
 // the open comment counts change.
 func TestDiagramKeyFollowsComments(t *testing.T) {
-	a := DiagramOptions{Comments: map[int64]int{5: 1}}.Key()
-	b := DiagramOptions{Comments: map[int64]int{5: 2}}.Key()
-	c := DiagramOptions{Comments: map[int64]int{5: 1, 7: 0}}.Key()
+	a := Options{Comments: map[int64]int{5: 1}}.Key()
+	b := Options{Comments: map[int64]int{5: 2}}.Key()
+	c := Options{Comments: map[int64]int{5: 1, 7: 0}}.Key()
 	if a == b || a != c {
 		t.Errorf("keys %q %q %q: counts must change the key, zero counts must not", a, b, c)
 	}
@@ -177,14 +160,10 @@ func squash(s string) string { return spaces.ReplaceAllString(s, "") }
 func TestDiagramFormats(t *testing.T) {
 	for _, doc := range []string{"../store/testdata/acme.json", "testdata/diagram-hostile.json"} {
 		t.Run(filepath.Base(doc), func(t *testing.T) {
-			d := newDiagram(t, doc, DiagramOptions{Links: true})
-			ctx := context.Background()
+			d := prepared(t, doc, Options{Links: true})
 			titles := visibleTitles(d)
 
-			svg, err := d.Render(ctx, FormatSVG, PDFOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			svg := draw(t, d, FormatSVG)
 			nodes := svgNodes(t, svg)
 			stacked := 0
 			for _, pl := range site.Placements {
@@ -214,10 +193,7 @@ func TestDiagramFormats(t *testing.T) {
 				t.Errorf("%d pages drawn in a stack, want the 4 leaves of the third level", stacked)
 			}
 
-			pngData, err := d.Render(ctx, FormatPNG, PDFOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			pngData := draw(t, d, FormatPNG)
 			img, err := png.Decode(bytes.NewReader(pngData))
 			if err != nil {
 				t.Fatalf("PNG does not decode: %v", err)
@@ -235,10 +211,7 @@ func TestDiagramFormats(t *testing.T) {
 				t.Errorf("PNG is %dx%d px, want %.0fx%.0f (the SVG's %s x %s at %d dpi)", b.Dx(), b.Dy(), wantW, wantH, size.W, size.H, PNGDPI)
 			}
 
-			gml, err := d.Render(ctx, FormatGraphML, PDFOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			gml := draw(t, d, FormatGraphML)
 			var g struct {
 				Nodes []struct {
 					ID       string `xml:"id,attr"`
@@ -274,7 +247,7 @@ func TestDiagramFormats(t *testing.T) {
 					}
 				}
 			}
-			want := len(d.Links)
+			want := len(d.links)
 			for _, pl := range site.Placements {
 				for _, r := range d.visible()[pl] {
 					if r.page.ParentID != 0 {
@@ -286,13 +259,14 @@ func TestDiagramFormats(t *testing.T) {
 				t.Errorf("GraphML has %d edges, want %d", len(g.Edges), want)
 			}
 
-			pdf, err := d.Render(ctx, FormatPDF, PDFOptions{Date: time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)})
+			d.opt.Date = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+			pdf := draw(t, d, FormatPDF)
 			if err != nil {
 				t.Fatal(err)
 			}
 			text := pdfText(t, pdf)
 			// Every title, the title block, and the key's shapes.
-			for _, title := range append(titles, d.Tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
+			for _, title := range append(titles, d.tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
 				if !strings.Contains(text, squash(title)) {
 					t.Errorf("the PDF's text lacks %q:\n%s", title, text)
 				}
@@ -383,13 +357,13 @@ func TestStackItems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr, links := docTree(t, site.GenerateDocument("Stacks", tt.sections, tt.subs, tt.leaves))
-			d, err := NewDiagram(tr, links, DiagramOptions{})
-			if err != nil {
+			tr, links := site.GenerateDocument("Stacks", tt.sections, tt.subs, tt.leaves).Tree()
+			opt := Options{}
+			if err := opt.Normalize(tr); err != nil {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, it := range d.items(d.visible()[site.PlacementMain]) {
+			for _, it := range newDiagram(tr, links, opt).placed[site.PlacementMain] {
 				s := strconv.Itoa(len(it.refs))
 				if it.stack {
 					s += "s" + strconv.Itoa(it.rows)
@@ -421,14 +395,14 @@ func TestStackItems(t *testing.T) {
 }
 
 // laidOut writes d's DOT as PDF, PNG and GraphML do and lays it out.
-func laidOut(t *testing.T, d *Diagram) (*dotWriter, string, *layout) {
+func laidOut(t *testing.T, d *diagram) (string, *layout) {
 	t.Helper()
-	dw := &dotWriter{Diagram: d, forLayout: true}
+	dw := &dotWriter{diagram: d, forLayout: true}
 	var dot bytes.Buffer
 	if err := dw.write(&dot); err != nil {
 		t.Fatal(err)
 	}
-	b, err := render(context.Background(), dot.Bytes(), d.Opt.Layout, formatJSON)
+	b, err := render(context.Background(), dot.Bytes(), d.opt.Layout, formatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -436,24 +410,24 @@ func laidOut(t *testing.T, d *Diagram) (*dotWriter, string, *layout) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dw, dot.String(), l
+	return dot.String(), l
 }
 
 // TestStackCellsDashed: the layout draws stacked cells solid (Graphviz's
 // xdot writer breaks on dashed cells), so pageCells dashes the borders of
 // placeholders and dots those of external pages, and finds every cell.
 func TestStackCellsDashed(t *testing.T) {
-	d := newDiagram(t, "testdata/diagram-hostile.json", DiagramOptions{})
-	dw, dot, l := laidOut(t, d)
+	d := prepared(t, "testdata/diagram-hostile.json", Options{})
+	dot, l := laidOut(t, d)
 	if strings.Contains(dot, "dashed\" border") || strings.Contains(dot, "dotted\" border") {
 		t.Fatal("a layout's DOT has dashed or dotted cells")
 	}
-	cells, err := l.pageCells(dw.written)
+	cells, err := l.pageCells(d.nodes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cells) != d.Visible {
-		t.Errorf("found %d cells, want one for each of %d pages", len(cells), d.Visible)
+	if len(cells) != d.pages {
+		t.Errorf("found %d cells, want one for each of %d pages", len(cells), d.pages)
 	}
 	styles := ""
 	for _, o := range l.Objects {
@@ -474,15 +448,12 @@ func TestStackCellsDashed(t *testing.T) {
 // row encoder, decodes with image/png to the same pixels as one drawn at
 // once: no seams where strips meet.
 func TestPNGStrips(t *testing.T) {
-	d := newDiagram(t, "testdata/diagram-hostile.json", DiagramOptions{Links: true})
+	d := prepared(t, "testdata/diagram-hostile.json", Options{Links: true})
 	draw := func(rows int) image.Image {
 		t.Helper()
 		defer func(old int) { pngStripRows = old }(pngStripRows)
 		pngStripRows = rows
-		b, err := d.Render(context.Background(), FormatPNG, PDFOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := draw(t, d, FormatPNG)
 		img, err := png.Decode(bytes.NewReader(b))
 		if err != nil {
 			t.Fatalf("strips of %d rows: PNG does not decode: %v", rows, err)
@@ -525,8 +496,8 @@ func far(a, b uint32) bool { return a>>8 > b>>8+1 || b>>8 > a>>8+1 }
 // diagram utility and footer navigation are stars of their own, which
 // Graphviz packs beside the main tree instead of among its pages.
 func TestRadialNavigationApart(t *testing.T) {
-	d := newDiagram(t, "../store/testdata/acme.json", DiagramOptions{Layout: LayoutRadial})
-	_, _, l := laidOut(t, d)
+	d := prepared(t, "../store/testdata/acme.json", Options{Layout: LayoutRadial})
+	_, l := laidOut(t, d)
 	boxes := map[string][4]float64{}
 	for i := range l.Objects {
 		o := &l.Objects[i]

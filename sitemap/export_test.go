@@ -1,10 +1,9 @@
-package export
+package sitemap
 
 import (
 	"bytes"
 	"compress/gzip"
 	"encoding/xml"
-	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -13,51 +12,24 @@ import (
 	"strings"
 	"testing"
 
+	"siteplan/internal/golden"
 	"siteplan/site"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
-
-// treeOf imports a document into an in-memory tree with IDs in outline order.
-func treeOf(t testing.TB, d *site.Document) *site.Tree {
-	t.Helper()
-	if err := d.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	var pages []site.Page
-	var id int64
-	var add func(parent int64, list []*site.DocPage)
-	add = func(parent int64, list []*site.DocPage) {
-		for i, dp := range list {
-			id++
-			p := dp.ToPage()
-			p.ID, p.ParentID, p.Position = id, parent, i
-			pages = append(pages, p)
-			add(p.ID, dp.Children)
-		}
-	}
-	add(0, d.Pages)
-	return site.NewTree(d.Project.ToProject(), pages)
-}
-
+// loadTree reads a siteplan/1 document into an in-memory tree.
 func loadTree(t testing.TB, path string) *site.Tree {
 	t.Helper()
-	return treeOf(t, docFile(t, path))
-}
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		os.WriteFile(path, got, 0o644)
-	}
-	want, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./export -update to create it)", err)
+		t.Fatal(err)
 	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n got:\n%s\nwant:\n%s", name, got, want)
+	defer f.Close()
+	d, err := site.ParseDocument(f)
+	if err != nil {
+		t.Fatal(err)
 	}
+	tr, _ := d.Tree()
+	return tr
 }
 
 func TestGolden(t *testing.T) {
@@ -73,13 +45,13 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range []string{"sitemap.xml", "sitemap.txt", "robots.txt", "footer.html"} {
-				golden(t, tc.name+"."+f, out.Files[f].Bytes())
+				golden.Check(t, tc.name+"."+f, out.Files[f].Bytes())
 			}
 			var warns []string
 			for _, w := range rep.Warnings {
 				warns = append(warns, w.Title+": "+w.Reason)
 			}
-			golden(t, tc.name+".warnings", []byte(strings.Join(warns, "\n")+"\n"))
+			golden.Check(t, tc.name+".warnings", []byte(strings.Join(warns, "\n")+"\n"))
 			validate(t, "sitemap", out.Files["sitemap.xml"].Bytes())
 			if got, want := parseLocs(t, out.Files["sitemap.xml"].Bytes()), strings.Fields(out.Files["sitemap.txt"].String()); strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Errorf("sitemap.xml and sitemap.txt list different URLs:\n%v\n%v", got, want)

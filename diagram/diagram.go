@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"bufio"
@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"siteplan/site"
@@ -31,8 +32,9 @@ const (
 	ColorByStatus = "status"
 )
 
-// DiagramOptions choose what a diagram shows and how.
-type DiagramOptions struct {
+// Options choose what a diagram shows, how, and in which file format.
+type Options struct {
+	Format    string         // FormatSVG (default), FormatPNG, FormatPDF, FormatDOT or FormatGraphML
 	Layout    string         // LayoutTree (default), LayoutLR or LayoutRadial
 	ColorBy   string         // ColorByType (default) or ColorByStatus
 	Links     bool           // draw cross-links as dashed arrows
@@ -40,22 +42,43 @@ type DiagramOptions struct {
 	Depth     int            // levels to draw (the top level is 1); 0: all
 	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
 	Comments  map[int64]int  // open comment threads per page, shown on its node
+	Paper     string         // PDF sheets: PaperA4 (default) or PaperA3, landscape
+	Date      time.Time      // printed in a PDF's title block; zero: now
 }
 
-// Normalize fills defaults and checks the options. Errors: EInvalid,
-// ENotFound (root).
-func (o *DiagramOptions) Normalize(t *site.Tree) error {
+// SetDefaults fills the options left empty with their defaults.
+func (o *Options) SetDefaults() {
+	if o.Format == "" {
+		o.Format = FormatSVG
+	}
 	if o.Layout == "" {
 		o.Layout = LayoutTree
 	}
 	if o.ColorBy == "" {
 		o.ColorBy = ColorByType
 	}
+	if o.Paper == "" {
+		o.Paper = PaperA4
+	}
+	if o.Date.IsZero() {
+		o.Date = time.Now()
+	}
+}
+
+// Normalize fills defaults and checks the options against t. Render calls
+// it; callers that parse options call it to answer bad input early.
+// Errors: EInvalid, ENotFound (root).
+func (o *Options) Normalize(t *site.Tree) error {
+	o.SetDefaults()
 	switch {
+	case !slices.Contains(Formats, o.Format):
+		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
 	case !slices.Contains(Layouts, o.Layout):
 		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
 	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus:
 		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
+	case o.Paper != PaperA4 && o.Paper != PaperA3:
+		return site.Errorf(site.EInvalid, "Paper must be a4 or a3.")
 	case o.Depth < 0 || o.Depth > 100:
 		return site.Errorf(site.EInvalid, "Depth must be a number from 0 (all levels) to 100.")
 	case o.Root != 0 && t.Page(o.Root) == nil:
@@ -64,10 +87,11 @@ func (o *DiagramOptions) Normalize(t *site.Tree) error {
 	return nil
 }
 
-// Key returns a string that identifies the options, for caching.
-func (o DiagramOptions) Key() string {
+// Key returns a string that identifies the drawing the options make, for
+// caching (the date is left out).
+func (o Options) Key() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%t|%d|%d|", o.Layout, o.ColorBy, o.Links, o.Root, o.Depth)
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%t|%d|%d|", o.Format, o.Paper, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth)
 	ids := make([]int64, 0, len(o.Collapsed))
 	for id, ok := range o.Collapsed {
 		if ok {
@@ -117,33 +141,46 @@ const commentColor = "#b45309"
 // StatusLabel is a status as people read it.
 func StatusLabel(s string) string { return strings.ReplaceAll(s, "_", " ") }
 
-// LegendItem is one colour of a diagram's legend.
-type LegendItem struct {
+// legendItem is one colour of a diagram's legend.
+type legendItem struct {
 	Label string
 	Fill  string
 }
 
-// Diagram is a tree prepared for drawing: which pages show, their colours
-// and the markers for what is hidden.
-type Diagram struct {
-	Tree    *site.Tree
-	Opt     DiagramOptions
-	Links   []site.Link
-	Legend  []LegendItem
-	Visible int // pages drawn
-	fills   map[string]string
-	origin  string
+// diagram is a tree prepared for drawing: its colours, and the nodes that
+// show its pages with the markers for what is hidden. It is built whole
+// by newDiagram and only read after that.
+type diagram struct {
+	tree   *site.Tree
+	opt    Options
+	links  []site.Link
+	legend []legendItem
+	fills  map[string]string
+	origin string
+
+	placed map[string][]item // the nodes of each placement, in outline order
+	nodes  []item            // every node, placement by placement
+	end    map[int64]string  // the table cell where edges to a drawn page attach
+	band   map[level]float64 // top down, the height of a level's nodes
+	pages  int               // pages drawn
+}
+
+// level is a depth within one placement: top down, a level's nodes are as
+// tall as its tallest, so a footer of three pages does not grow to a
+// stack of forty.
+type level struct {
+	placement string
+	depth     int
 }
 
 // dotWriter writes a diagram's DOT for one use.
 type dotWriter struct {
-	*Diagram
+	*diagram
 	// forLayout marks DOT laid out to JSON (PDF, PNG, GraphML): Graphviz
 	// 12's JSON writer garbles a text span that holds a backslash, so there
 	// a stand-in character takes its place, swapped back when drawing.
-	forLayout bool
-	legend    bool   // the PDF prints the legend in its title block instead
-	written   []item // the nodes written, for finding their cells in the layout
+	forLayout  bool
+	withLegend bool // the PDF prints the legend in its title block instead
 }
 
 // backslashStandIn replaces "\" in labels laid out for PDF (a private-use
@@ -151,22 +188,26 @@ type dotWriter struct {
 // does, prints as a backslash).
 const backslashStandIn = '\uE000'
 
-// NewDiagram prepares a diagram of t with its cross-links. Errors as
-// DiagramOptions.Normalize.
-func NewDiagram(t *site.Tree, links []site.Link, opt DiagramOptions) (*Diagram, error) {
-	if err := opt.Normalize(t); err != nil {
-		return nil, err
-	}
-	d := &Diagram{Tree: t, Opt: opt, Links: links, fills: map[string]string{}, origin: site.Origin(t.Project.BaseURL)}
-	if opt.ColorBy == ColorByStatus {
+// newDiagram prepares a diagram of t with its cross-links, with options
+// already normalised.
+func newDiagram(t *site.Tree, links []site.Link, opt Options) *diagram {
+	d := &diagram{tree: t, opt: opt, links: links, fills: map[string]string{}, origin: site.Origin(t.Project.BaseURL)}
+	d.colours()
+	d.place()
+	return d
+}
+
+// colours picks the fill of each page type or status, and the legend.
+func (d *diagram) colours() {
+	if d.opt.ColorBy == ColorByStatus {
 		for _, s := range site.Statuses {
 			d.fills[s] = statusFills[s]
-			d.Legend = append(d.Legend, LegendItem{StatusLabel(s), statusFills[s]})
+			d.legend = append(d.legend, legendItem{StatusLabel(s), statusFills[s]})
 		}
-		return d, nil
+		return
 	}
 	seen := map[string]bool{}
-	t.Walk(func(p *site.Page, _ int) bool {
+	d.tree.Walk(func(p *site.Page, _ int) bool {
 		seen[p.Type] = p.Type != ""
 		return true
 	})
@@ -179,16 +220,34 @@ func NewDiagram(t *site.Tree, links []site.Link, opt DiagramOptions) (*Diagram, 
 	slices.Sort(types)
 	for i, ty := range types {
 		d.fills[ty] = typeFills[i%len(typeFills)]
-		d.Legend = append(d.Legend, LegendItem{ty, d.fills[ty]})
+		d.legend = append(d.legend, legendItem{ty, d.fills[ty]})
 	}
-	d.Legend = append(d.Legend, LegendItem{"no type", untypedFill})
-	return d, nil
+	d.legend = append(d.legend, legendItem{"no type", untypedFill})
+}
+
+// place groups the pages to draw into nodes, placement by placement, and
+// notes where edges attach and how tall each top-down level is.
+func (d *diagram) place() {
+	vis := d.visible()
+	d.placed, d.end, d.band = map[string][]item{}, map[int64]string{}, map[level]float64{}
+	for _, placement := range site.Placements {
+		d.placed[placement] = d.items(vis[placement])
+		for _, it := range d.placed[placement] {
+			for _, r := range it.refs {
+				d.end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
+			}
+			lv := level{placement, it.refs[0].depth}
+			d.band[lv] = max(d.band[lv], it.height())
+		}
+		d.nodes = append(d.nodes, d.placed[placement]...)
+	}
+	d.pages = len(d.end)
 }
 
 // fill returns a page's fill colour.
-func (d *Diagram) fill(p *site.Page) string {
+func (d *diagram) fill(p *site.Page) string {
 	key := p.Type
-	if d.Opt.ColorBy == ColorByStatus {
+	if d.opt.ColorBy == ColorByStatus {
 		key = p.Status
 	}
 	if f, ok := d.fills[key]; ok {
@@ -283,16 +342,16 @@ func (it item) height() float64 {
 // items groups a placement's pages (in outline order) into DOT nodes: a
 // run of leaf siblings becomes one stack when it is long enough, in
 // columns of stackMaxRows (square in a radial diagram).
-func (d *Diagram) items(refs []nodeRef) []item {
+func (d *diagram) items(refs []nodeRef) []item {
 	var out []item
 	for i := 0; i < len(refs); {
 		j := i
-		for j < len(refs) && refs[j].page.ParentID == refs[i].page.ParentID && refs[j].leaf(d.Tree) {
+		for j < len(refs) && refs[j].page.ParentID == refs[i].page.ParentID && refs[j].leaf(d.tree) {
 			j++
 		}
 		if n := j - i; n >= stackAlways || (n >= stackMin && refs[i].depth >= 3) {
 			cols := (n + stackMaxRows - 1) / stackMaxRows
-			if d.Opt.Layout == LayoutRadial { // square stacks keep the circles small
+			if d.opt.Layout == LayoutRadial { // square stacks keep the circles small
 				cols = int(math.Ceil(math.Sqrt(float64(n))))
 			}
 			out = append(out, item{refs: refs[i:j], rows: (n + cols - 1) / cols, stack: true})
@@ -306,13 +365,13 @@ func (d *Diagram) items(refs []nodeRef) []item {
 }
 
 // visible walks the pages to draw, in outline order, per placement.
-func (d *Diagram) visible() map[string][]nodeRef {
+func (d *diagram) visible() map[string][]nodeRef {
 	out := map[string][]nodeRef{}
 	var walk func(p *site.Page, depth int, placement string)
 	walk = func(p *site.Page, depth int, placement string) {
 		ref := nodeRef{page: p, depth: depth}
-		kids := d.Tree.Children(p.ID)
-		closed := d.Opt.Collapsed[p.ID] || (d.Opt.Depth > 0 && depth >= d.Opt.Depth)
+		kids := d.tree.Children(p.ID)
+		closed := d.opt.Collapsed[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
 		if closed || (len(kids) == 0 && p.ChildCount > 0) {
 			ref.hidden = d.descendants(p)
 		}
@@ -324,20 +383,20 @@ func (d *Diagram) visible() map[string][]nodeRef {
 			walk(c, depth+1, placement)
 		}
 	}
-	if d.Opt.Root != 0 {
-		p := d.Tree.Page(d.Opt.Root)
+	if d.opt.Root != 0 {
+		p := d.tree.Page(d.opt.Root)
 		walk(p, 1, site.PlacementMain)
 		return out
 	}
-	for _, r := range d.Tree.Children(0) {
+	for _, r := range d.tree.Children(0) {
 		walk(r, 1, r.Placement)
 	}
 	return out
 }
 
 // descendants counts the pages below p.
-func (d *Diagram) descendants(p *site.Page) int {
-	kids := d.Tree.Children(p.ID)
+func (d *diagram) descendants(p *site.Page) int {
+	kids := d.tree.Children(p.ID)
 	if len(kids) == 0 {
 		return p.ChildCount
 	}
@@ -350,8 +409,8 @@ func (d *Diagram) descendants(p *site.Page) int {
 
 // path is what a node shows under its title: the URL path on the
 // project's host, the whole URL elsewhere.
-func (d *Diagram) path(p *site.Page) string {
-	loc := d.Tree.Location(p.ID)
+func (d *diagram) path(p *site.Page) string {
+	loc := d.tree.Location(p.ID)
 	if p.Kind == site.KindExternal {
 		return "→ " + loc
 	}
@@ -364,16 +423,12 @@ func (d *Diagram) path(p *site.Page) string {
 	return loc
 }
 
-// WriteDOT writes the diagram in the DOT language. Every piece of user
-// text goes into an HTML-like label, escaped, so no title can break out
-// of its label or inject attributes.
-func (d *Diagram) WriteDOT(w io.Writer) error {
-	return (&dotWriter{Diagram: d, legend: true}).write(w)
-}
-
+// write writes the diagram in the DOT language. Every piece of user text
+// goes into an HTML-like label, escaped, so no title can break out of its
+// label or inject attributes.
 func (d *dotWriter) write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	o := d.Opt
+	o := d.opt
 	bw.WriteString("digraph siteplan {\n")
 	graph := `charset="UTF-8", fontname="Helvetica", fontsize=12, bgcolor="#ffffff", nodesep=0.3, ranksep=0.55, pad=0.3, outputorder=edgesfirst`
 	switch o.Layout {
@@ -388,27 +443,7 @@ func (d *dotWriter) write(w io.Writer) error {
 	fmt.Fprintf(bw, "  node [shape=none, margin=0, width=0, height=0, fontname=\"Helvetica\", fontsize=11, fontcolor=%q];\n", textColor)
 	fmt.Fprintf(bw, "  edge [color=%q, arrowsize=0.6, fontname=\"Helvetica\", fontsize=9];\n", lineColor)
 
-	vis := d.visible()
-	end := map[int64]string{} // the table cell where edges to a drawn page attach
-	items := map[string][]item{}
-	// Top down, a level's nodes are as tall as its tallest, per placement:
-	// a footer of three pages does not grow to a stack of forty.
-	type level struct {
-		placement string
-		depth     int
-	}
-	band := map[level]float64{}
-	for _, placement := range site.Placements {
-		items[placement] = d.items(vis[placement])
-		for _, it := range items[placement] {
-			for _, r := range it.refs {
-				end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
-			}
-			lv := level{placement, it.refs[0].depth}
-			band[lv] = max(band[lv], it.height())
-		}
-	}
-	d.Visible = len(end)
+	items, end := d.placed, d.end
 	if main := items[site.PlacementMain]; o.Layout == LayoutRadial && len(main) > 0 {
 		fmt.Fprintf(bw, "  graph [root=%s];\n", main[0].name()) // the home page, or the branch drawn
 	}
@@ -446,10 +481,9 @@ func (d *dotWriter) write(w io.Writer) error {
 		for _, it := range items[placement] {
 			height := 0.0
 			if o.Layout == LayoutTree {
-				height = band[level{placement, it.refs[0].depth}]
+				height = d.band[level{placement, it.refs[0].depth}]
 			}
 			d.writeItem(bw, indent, it, height)
-			d.written = append(d.written, it)
 		}
 		for _, it := range items[placement] {
 			if p := it.refs[0].page; p.ParentID != 0 && end[p.ParentID] != "" {
@@ -465,7 +499,7 @@ func (d *dotWriter) write(w io.Writer) error {
 		}
 	}
 	if o.Links {
-		for _, l := range d.Links {
+		for _, l := range d.links {
 			if end[l.FromID] == "" || end[l.ToID] == "" {
 				continue
 			}
@@ -479,7 +513,7 @@ func (d *dotWriter) write(w io.Writer) error {
 			fmt.Fprintf(bw, "  %s -> %s [id=\"link-%d\", %s];\n", end[l.FromID], end[l.ToID], l.ID, attrs)
 		}
 	}
-	if d.legend {
+	if d.withLegend {
 		d.writeLegend(bw)
 	}
 	bw.WriteString("}\n")
@@ -578,7 +612,7 @@ func (d *dotWriter) label(p *site.Page) string {
 		label.WriteString(" · " + p.Kind)
 	}
 	label.WriteString(`</font>`)
-	if n := d.Opt.Comments[p.ID]; n > 0 {
+	if n := d.opt.Comments[p.ID]; n > 0 {
 		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + strconv.Itoa(n) + " " + plural(n, "open comment", "open comments") + `</font>`)
 	}
 	return label.String()
@@ -588,17 +622,17 @@ func (d *dotWriter) label(p *site.Page) string {
 // its own cluster.
 func (d *dotWriter) writeLegend(bw *bufio.Writer) {
 	title := "Page type"
-	if d.Opt.ColorBy == ColorByStatus {
+	if d.opt.ColorBy == ColorByStatus {
 		title = "Status"
 	}
 	var b strings.Builder
 	b.WriteString(`<table border="0" cellborder="1" cellspacing="2" cellpadding="3" color="#cbd5e1">`)
 	b.WriteString(`<tr><td colspan="2" border="0" align="left"><b>` + title + `</b></td></tr>`)
-	for _, it := range d.Legend {
+	for _, it := range d.legend {
 		b.WriteString(`<tr><td bgcolor="` + it.Fill + `" width="18"> </td><td border="0" align="left">` + d.text(it.Label) + `</td></tr>`)
 	}
 	b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + mutedColor + `">rounded: page · square: group · dashed: placeholder · dotted: external</font></td></tr>`)
-	if d.Opt.Links {
+	if d.opt.Links {
 		b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + linkColor + `">dashed arrow: cross-link</font></td></tr>`)
 	}
 	b.WriteString(`</table>`)
@@ -690,54 +724,65 @@ const (
 	FormatGraphML = "graphml"
 )
 
-// DiagramFormats lists the formats a diagram downloads as.
-var DiagramFormats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML}
+// Formats lists the formats a diagram downloads as.
+var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML}
 
 // PNGDPI is the PNG resolution: twice the usual 96 dpi, so labels stay
 // sharp on high-density screens and in print.
 const PNGDPI = 192
 
-// Render draws the diagram in format. It waits for Graphviz at most until
-// ctx is done. Errors: EInvalid (unknown format), ETooLarge (more than
-// MaxDiagramNodes pages, or the render timed out).
-func (d *Diagram) Render(ctx context.Context, format string, pdfOpt PDFOptions) ([]byte, error) {
-	if !slices.Contains(DiagramFormats, format) {
-		return nil, site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(DiagramFormats, ", "))
+// Result says what a render drew.
+type Result struct {
+	Pages int // pages drawn (a collapsed branch's pages are not)
+}
+
+// Render draws t with its cross-links to w, as opt says. It waits for
+// Graphviz at most until ctx is done. Errors: EInvalid and ENotFound as
+// Options.Normalize, ETooLarge (more than MaxNodes pages, a PNG past
+// MaxPNGPixels, or the render timed out).
+func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt Options) (Result, error) {
+	if err := opt.Normalize(t); err != nil {
+		return Result{}, err
+	}
+	d := newDiagram(t, links, opt)
+	res := Result{Pages: d.pages}
+	if d.pages > MaxNodes {
+		return res, site.Errorf(site.ETooLarge, "The diagram would draw %d pages; at most %d fit in one diagram. Draw one branch or fewer levels.", d.pages, MaxNodes)
+	}
+	format := opt.Format
+	dw := &dotWriter{diagram: d, forLayout: format == FormatPDF || format == FormatPNG || format == FormatGraphML, withLegend: format != FormatPDF}
+	if format == FormatDOT {
+		return res, dw.write(w)
 	}
 	var dot bytes.Buffer
-	dw := &dotWriter{Diagram: d, forLayout: format == FormatPDF || format == FormatPNG || format == FormatGraphML, legend: format != FormatPDF}
 	if err := dw.write(&dot); err != nil {
-		return nil, err
+		return res, err
 	}
-	if d.Visible > MaxDiagramNodes {
-		return nil, site.Errorf(site.ETooLarge, "The diagram would draw %d pages; at most %d fit in one diagram. Draw one branch or fewer levels.", d.Visible, MaxDiagramNodes)
+	if format == FormatSVG {
+		b, err := render(ctx, dot.Bytes(), opt.Layout, format)
+		if err != nil {
+			return res, err
+		}
+		_, err = w.Write(b)
+		return res, err
 	}
-	switch format {
-	case FormatDOT:
-		return dot.Bytes(), nil
-	case FormatSVG:
-		return render(ctx, dot.Bytes(), d.Opt.Layout, format)
-	}
-	b, err := render(ctx, dot.Bytes(), d.Opt.Layout, formatJSON)
+	b, err := render(ctx, dot.Bytes(), opt.Layout, formatJSON)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
 	l, err := parseLayout(b)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
-	cells, err := l.pageCells(dw.written)
+	cells, err := l.pageCells(d.nodes)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
-	var out bytes.Buffer
 	switch format {
 	case FormatPDF:
-		err = d.writePDF(&out, l, pdfOpt)
+		return res, d.writePDF(w, l)
 	case FormatPNG:
-		err = d.writePNG(&out, l)
-	default:
-		err = d.writeGraphML(&out, l, dw.written, cells)
+		return res, d.writePNG(w, l)
 	}
-	return out.Bytes(), err
+	return res, d.writeGraphML(w, l, cells)
 }

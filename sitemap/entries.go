@@ -2,7 +2,7 @@
 // (urlset or index, split by count and size, optionally gzipped),
 // sitemap.txt, robots.txt lines and the HTML footer sitemap. Writers take an
 // io.Writer; nothing here knows HTTP or SQL.
-package export
+package sitemap
 
 import (
 	"hash/maphash"

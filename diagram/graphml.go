@@ -1,4 +1,4 @@
-package export
+package diagram
 
 import (
 	"encoding/xml"
@@ -97,7 +97,7 @@ type yPolyLine struct {
 
 // writeGraphML writes the drawn pages (one node each, from the nodes
 // written for the layout), their tree edges and the cross-links.
-func (d *Diagram) writeGraphML(w io.Writer, l *layout, written []item, cells map[int64]box) error {
+func (d *diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) error {
 	g := graphML{
 		XMLNS: "http://graphml.graphdrawing.org/xmlns", Y: "http://www.yworks.com/xml/graphml",
 		XSI:            "http://www.w3.org/2001/XMLSchema-instance",
@@ -118,7 +118,7 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, written []item, cells map
 	// top-down tree a page's node may be taller, to line up with the
 	// level's tallest stack.
 	var pages []*site.Page
-	for _, it := range written {
+	for _, it := range d.nodes {
 		for _, r := range it.refs {
 			p := r.page
 			pages = append(pages, p)
@@ -143,7 +143,7 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, written []item, cells map
 			sn.Label = yLabel{FontFamily: "Dialog", FontSize: 12, TextColor: strings.ToUpper(textColor), Text: label}
 			g.Graph.Nodes = append(g.Graph.Nodes, gmlNode{ID: fmt.Sprintf("p%d", p.ID), Data: []gmlData{
 				{Key: "d0", Shape: sn},
-				{Key: "d2", Value: d.Tree.Location(p.ID)},
+				{Key: "d2", Value: d.tree.Location(p.ID)},
 				{Key: "d3", Value: p.Status},
 				{Key: "d4", Value: p.Type},
 				{Key: "d5", Value: p.Kind},
@@ -163,8 +163,8 @@ func (d *Diagram) writeGraphML(w io.Writer, l *layout, written []item, cells map
 			edge(fmt.Sprintf("t%d", p.ID), p.ParentID, p.ID, "child", pl)
 		}
 	}
-	if d.Opt.Links {
-		for _, lk := range d.Links {
+	if d.opt.Links {
+		for _, lk := range d.links {
 			if !shown(lk.FromID) || !shown(lk.ToID) {
 				continue
 			}

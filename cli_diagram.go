@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"siteplan/diagram"
+)
+
+// diagramCmd draws a project's diagram into a file. diagram.Render checks
+// the options; a failed render leaves no file behind.
+func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	out := fs.String("out", "", "output file")
+	var opt diagram.Options
+	fs.StringVar(&opt.Format, "format", "", "svg, png, pdf, dot or graphml")
+	fs.StringVar(&opt.Paper, "paper", diagram.PaperA4, "PDF paper: a4 or a3 (landscape)")
+	fs.StringVar(&opt.Layout, "layout", diagram.LayoutTree, "tree, lr or radial")
+	fs.StringVar(&opt.ColorBy, "color", diagram.ColorByType, "colour nodes by type or status")
+	fs.IntVar(&opt.Depth, "depth", 0, "levels to draw; 0: all")
+	fs.Int64Var(&opt.Root, "root", 0, "draw only this page's branch")
+	fs.BoolVar(&opt.Links, "links", true, "draw cross-links")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("diagram", *project)
+	if err != nil {
+		return err
+	}
+	switch {
+	case opt.Format == "":
+		return errors.New("diagram: --format is required: svg, png, pdf, dot or graphml")
+	case *out == "":
+		return errors.New("diagram: --out FILE is required")
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	t, err := db.Tree(ctx, id)
+	if err != nil {
+		return fmt.Errorf("diagram: %w", err)
+	}
+	links, err := db.Links(ctx, id)
+	if err != nil {
+		return fmt.Errorf("diagram: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(*out), ".siteplan-diagram-*")
+	if err != nil {
+		return fmt.Errorf("diagram: %w", err)
+	}
+	defer os.Remove(f.Name())
+	f.Chmod(0o644)
+	res, err := diagram.Render(ctx, f, t, links, opt)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), *out)
+	}
+	if err != nil {
+		return fmt.Errorf("diagram: %w", err)
+	}
+	st, err := os.Stat(*out)
+	if err != nil {
+		return fmt.Errorf("diagram: %w", err)
+	}
+	fmt.Fprintf(stdout, "Wrote %s: %d bytes, %d of %d pages drawn\n", *out, st.Size(), res.Pages, t.Len())
+	return nil
+}

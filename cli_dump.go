@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// dumpCmd writes a project as a siteplan/1 document to stdout.
+func dumpCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("dump", *project)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	d, err := db.Document(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("dump: %w", err)
+	}
+	return d.Encode(stdout)
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"siteplan/sitemap"
+)
+
+// exportCmd writes the launch files of a project into a directory and
+// prints a report.
+func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	dir := fs.String("out", "", "output directory")
+	var cfg sitemap.Config
+	fs.BoolVar(&cfg.Gzip, "gzip", false, "gzip each sitemap file")
+	fs.IntVar(&cfg.MaxURLs, "max-urls", sitemap.MaxURLs, "URLs per sitemap file")
+	fs.BoolVar(&cfg.BySection, "split-by-section", false, "one sitemap per top-level section")
+	fs.BoolVar(&cfg.LeavesOnly, "leaves-only", false, "only pages without children")
+	fs.Int64Var(&cfg.Section, "section", 0, "export only this page's subtree")
+	fs.StringVar(&cfg.Location, "location", "", "URL of the directory the sitemap is published in")
+	fs.IntVar(&cfg.FooterDepth, "footer-depth", 2, "levels of the main tree in footer.html (1 or 2)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("export", *project)
+	if err != nil {
+		return err
+	}
+	if *dir == "" {
+		return errors.New("export: --out DIR is required")
+	}
+	if cfg.MaxURLs < 1 || cfg.MaxURLs > sitemap.MaxURLs {
+		return fmt.Errorf("export: --max-urls must be between 1 and %d", sitemap.MaxURLs)
+	}
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := db.ExportTree(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	rep, err := sitemap.Export(sitemap.DirOutput(*dir), t, cfg)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, t.Project.Name, *dir)
+	printReport(stdout, rep)
+	return nil
+}
+
+// printReport prints an export's files, robots.txt lines and warnings.
+func printReport(w io.Writer, rep sitemap.Report) {
+	for _, f := range rep.Files {
+		fmt.Fprintf(w, "  %-28s %10d bytes", f.Name, f.Size)
+		if f.URLs > 0 {
+			fmt.Fprintf(w, "  %d URLs", f.URLs)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, s := range rep.Sitemaps {
+		fmt.Fprintf(w, "robots.txt: Sitemap: %s\n", s)
+	}
+	for _, warn := range rep.Warnings {
+		kind := "warning"
+		if warn.Info {
+			kind = "note"
+		}
+		if warn.Title != "" {
+			fmt.Fprintf(w, "%s: %q (page %d): %s\n", kind, warn.Title, warn.PageID, warn.Reason)
+		} else {
+			fmt.Fprintf(w, "%s: %s\n", kind, warn.Reason)
+		}
+	}
+}

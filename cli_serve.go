@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"siteplan/static"
+	"siteplan/web"
+)
+
+// serveCmd runs the web editor until SIGINT or SIGTERM, then shuts down
+// gracefully.
+func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	srv := web.New(db, static.FS, log)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	hs := &http.Server{Addr: *addr, Handler: srv.Echo, ReadHeaderTimeout: 10 * time.Second}
+	hs.RegisterOnShutdown(srv.Close) // end live-update streams
+	errc := make(chan error, 1)
+	go func() { errc <- hs.ListenAndServe() }()
+	log.Info("siteplan is running", "url", "http://"+*addr, "db", fs.Lookup("db").Value.String())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return hs.Shutdown(shutdown)
+}
