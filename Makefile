@@ -5,7 +5,7 @@ DB ?= siteplan.db
 ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/Sortable.min.js
 
-.PHONY: run build static test generate check-generated bench load clean
+.PHONY: run build static test generate check-generated bench load clean fonts
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -45,3 +45,8 @@ load: static
 
 clean:
 	rm -rf siteplan node_modules $(VENDOR)
+
+# The fallback fonts embedded in diagrams (see diagram/fonts/README.md).
+fonts:
+	apt-get install -y --no-install-recommends fonts-droid-fallback fonts-symbola
+	cp /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf diagram/fonts/

@@ -17,6 +17,8 @@ import (
 
 	"siteplan/internal/golden"
 	"siteplan/site"
+
+	"golang.org/x/image/font/sfnt"
 )
 
 func docFile(t testing.TB, path string) *site.Document {
@@ -264,7 +266,7 @@ func TestDiagramFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text := pdfText(t, pdf)
+			text := pdfToText(t, pdf)
 			// Every title, the title block, and the key's shapes.
 			for _, title := range append(titles, d.tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
 				if !strings.Contains(text, squash(title)) {
@@ -277,7 +279,7 @@ func TestDiagramFormats(t *testing.T) {
 
 // pdfText extracts a PDF's text with poppler's pdftotext, and checks with
 // pdfinfo that its pages are A4 landscape.
-func pdfText(t *testing.T, pdf []byte) string {
+func pdfToText(t *testing.T, pdf []byte) string {
 	t.Helper()
 	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
 		t.Fatalf("not a PDF: %q", pdf[:min(20, len(pdf))])
@@ -524,6 +526,65 @@ func TestRadialNavigationApart(t *testing.T) {
 			if b[0] < main[2] && main[0] < b[2] && b[1] < main[3] && main[1] < b[3] {
 				t.Errorf("%s page %q at %v lies inside the main tree's box %v", pl, r.page.Title, b, main)
 			}
+		}
+	}
+}
+
+// TestFontRuns: each character is drawn by the first embedded font that
+// has it, a character none has by a visible U+FFFD, and invisible
+// joiners and variation selectors not at all.
+func TestFontRuns(t *testing.T) {
+	tests := []struct {
+		text string
+		bold bool
+		want string
+	}{
+		{"Home", false, "sans:Home"},
+		{"Home", true, "sans-bold:Home"},
+		{"Home 🏠", false, "sans:Home |symbols:🏠"},
+		{"日本語 page", true, "cjk:日本語|sans-bold: page"},
+		{"שלום مرحبا Ωμέγα Русский", false, "sans:שלום مرحبا Ωμέγα Русский"},
+		{"✉️ 👩\u200d👩\u200d👧", false, "sans:✉ |symbols:👩👩👧"},
+		{"x\U000FFFFDy", false, "sans:x\uFFFDy"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, r := range fonts().runs(tt.text, tt.bold) {
+			got = append(got, r.face.name+":"+r.text)
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("runs(%q) = %q, want %q", tt.text, strings.Join(got, "|"), tt.want)
+		}
+	}
+	var buf sfnt.Buffer
+	if !fonts().regular[0].has(&buf, replacement) || !fonts().bold[0].has(&buf, replacement) {
+		t.Error("the first font has no U+FFFD glyph: a missing character would print as nothing")
+	}
+}
+
+// TestUnicodeTitles: a plan with emoji, Hebrew, Arabic, Japanese, Greek
+// and Cyrillic titles (and an emoji in the project name, which the PDF's
+// title block prints) downloads in every format; the PDF holds the text
+// its fonts can embed and draws the emoji as outlines.
+func TestUnicodeTitles(t *testing.T) {
+	d := prepared(t, "testdata/diagram-scripts.json", Options{Links: true})
+	for _, f := range Formats {
+		if out := draw(t, d, f); len(out) == 0 {
+			t.Errorf("%s is empty", f)
+		}
+	}
+	if _, err := png.Decode(bytes.NewReader(draw(t, d, FormatPNG))); err != nil {
+		t.Errorf("PNG does not decode: %v", err)
+	}
+	text := pdfToText(t, draw(t, d, FormatPDF))
+	for _, want := range []string{"Weltweit", "Kontakt", "Überuns", "日本語のページ", "Ελληνικά", "Русский", "Footer©"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the PDF's text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, r := range "שלוםمرحب" { // right-to-left order is not checked here
+		if !strings.ContainsRune(text, r) {
+			t.Errorf("the PDF's text lacks %q", r)
 		}
 	}
 }

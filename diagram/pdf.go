@@ -6,10 +6,12 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-pdf/fpdf"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 
 	"siteplan/site"
 )
@@ -45,11 +47,10 @@ func (d *diagram) writePDF(w io.Writer, l *layout) error {
 	pdf.SetCreator("siteplan", true)
 	pdf.SetCreationDate(o.Date)
 	pdf.SetModificationDate(o.Date)
-	pdf.AddUTF8FontFromBytes("go", "", goregular.TTF)
-	pdf.AddUTF8FontFromBytes("go", "B", gobold.TTF)
+	tx := &pdfText{pdf: pdf, added: map[*face]bool{}}
 	pageW, pageH := pdf.GetPageSize()
 
-	headerH := d.titleBlockHeight(pdf, pageW)
+	headerH := d.titleBlockHeight(tx, pageW)
 	ax, ay := margin, margin+headerH
 	aw, ah := pageW-2*margin, pageH-ay-margin
 	lw, lh := math.Max(l.width, 1), math.Max(l.height, 1)
@@ -69,7 +70,7 @@ func (d *diagram) writePDF(w io.Writer, l *layout) error {
 			if sheets > 1 {
 				sheet = fmt.Sprintf("sheet %d of %d (row %d, column %d)", r*cols+c+1, sheets, r+1, c+1)
 			}
-			d.titleBlock(pdf, pageW, sheet)
+			d.titleBlock(tx, pageW, sheet)
 			// Window of the drawing on this sheet, in top-down points.
 			wx0, wy0 := float64(c)*aw/s, float64(r)*ah/s
 			wx1, wy1 := wx0+aw/s, wy0+ah/s
@@ -78,7 +79,7 @@ func (d *diagram) writePDF(w io.Writer, l *layout) error {
 				ox += (aw - lw*s) / 2
 				oy += (ah - lh*s) / 2
 			}
-			pt := &painter{c: &pdfCanvas{pdf: pdf}, scale: s,
+			pt := &painter{c: &pdfCanvas{pdf: pdf, tx: tx}, scale: s,
 				tx: func(x float64) float64 { return ox + (x-wx0)*s },
 				ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
 			pdf.ClipRect(ax, ay, aw, ah, false)
@@ -114,15 +115,14 @@ func (d *diagram) key() []keyItem {
 
 // legendAt places the key's items in rows under the title, the shapes
 // apart from the colours, and returns each item's baseline position.
-func (d *diagram) legendAt(pdf *fpdf.Fpdf, pageW float64, key []keyItem) []point {
-	pdf.SetFont("go", "", 8)
+func (d *diagram) legendAt(tx *pdfText, pageW float64, key []keyItem) []point {
 	at := make([]point, len(key))
 	x, y := margin, margin+44.0
 	for i, it := range key {
 		if i > 0 && it.shape != "" && key[i-1].shape == "" {
 			x += 12
 		}
-		wi := 14 + pdf.GetStringWidth(it.label) + 12
+		wi := 14 + tx.width(it.label, keySize, false) + 12
 		if it.shape != "" {
 			wi += 10
 		}
@@ -136,8 +136,8 @@ func (d *diagram) legendAt(pdf *fpdf.Fpdf, pageW float64, key []keyItem) []point
 }
 
 // titleBlockHeight is the height of the title block with its key.
-func (d *diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
-	at := d.legendAt(pdf, pageW, d.key())
+func (d *diagram) titleBlockHeight(tx *pdfText, pageW float64) float64 {
+	at := d.legendAt(tx, pageW, d.key())
 	if len(at) == 0 {
 		return 68
 	}
@@ -145,11 +145,10 @@ func (d *diagram) titleBlockHeight(pdf *fpdf.Fpdf, pageW float64) float64 {
 }
 
 // titleBlock prints the project name, date, page count, sheet and key.
-func (d *diagram) titleBlock(pdf *fpdf.Fpdf, pageW float64, sheet string) {
-	o := d.opt
+func (d *diagram) titleBlock(tx *pdfText, pageW float64, sheet string) {
+	o, pdf := d.opt, tx.pdf
 	pdf.SetTextColor(15, 23, 42)
-	pdf.SetFont("go", "B", 16)
-	pdf.Text(margin, margin+14, d.tree.Project.Name)
+	tx.text(margin, margin+14, d.tree.Project.Name, 16, true)
 	info := []string{"Site plan", o.Date.Format("2 January 2006"), pluralCount(d.tree.Len(), "page", "pages")}
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
@@ -158,18 +157,17 @@ func (d *diagram) titleBlock(pdf *fpdf.Fpdf, pageW float64, sheet string) {
 	if sheet != "" {
 		info = append(info, sheet)
 	}
-	pdf.SetFont("go", "", 9)
 	pdf.SetTextColor(71, 85, 105)
-	pdf.Text(margin, margin+30, strings.Join(info, " · "))
+	tx.text(margin, margin+30, strings.Join(info, " · "), 9, false)
 	y := margin + 44.0
 	key := d.key()
-	for i, at := range d.legendAt(pdf, pageW, key) {
+	for i, at := range d.legendAt(tx, pageW, key) {
 		keySymbol(pdf, key[i], at)
 		textX := at.X + 14
 		if key[i].shape != "" {
 			textX += 10
 		}
-		pdf.Text(textX, at.Y, key[i].label)
+		tx.text(textX, at.Y, key[i].label, keySize, false)
 		y = at.Y
 	}
 	pdf.SetDashPattern(nil, 0)
@@ -214,9 +212,13 @@ func keySymbol(pdf *fpdf.Fpdf, it keyItem, at point) {
 	pdf.SetDashPattern(nil, 0)
 }
 
+// keySize is the size of the key's labels.
+const keySize = 8
+
 // pdfCanvas draws on the current PDF page.
 type pdfCanvas struct {
 	pdf       *fpdf.Fpdf
+	tx        *pdfText
 	pen, fill bool
 }
 
@@ -297,22 +299,146 @@ func (c *pdfCanvas) ellipse(at point, rx, ry float64, fill bool) {
 }
 
 // text prints a span where Graphviz placed it. Graphviz measured it with
-// Helvetica's metrics; the embedded Go font runs wider, so a span is
+// Helvetica's metrics; a span that runs wider in the embedded fonts is
 // shrunk to the width Graphviz gave it.
 func (c *pdfCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
-	style := ""
-	if bold {
-		style = "B"
-	}
-	c.pdf.SetFont("go", style, size)
-	w := c.pdf.GetStringWidth(s)
+	w := c.tx.width(s, size, bold)
 	if width > 0 && w > width*1.02 {
 		size *= width / w
-		c.pdf.SetFont("go", style, size)
-		w = c.pdf.GetStringWidth(s)
+		w = c.tx.width(s, size, bold)
 	}
-	x := alignX(at.X, w, align)
-	c.pdf.Text(x, at.Y, s)
+	c.tx.text(alignX(at.X, w, align), at.Y, s, size, bold)
+}
+
+// pdfText prints text in the embedded fonts, a run per font, adding each
+// font to the PDF when text first needs it (the CJK font costs 40 ms and
+// its glyphs only when used). fpdf embeds characters up to U+FFFF only
+// (past that its font subsetting panics), so an emoji or another
+// character beyond is drawn as its glyph's outline: visible, not
+// selectable.
+type pdfText struct {
+	pdf   *fpdf.Fpdf
+	added map[*face]bool
+	buf   sfnt.Buffer
+}
+
+// piece is a run's text up to U+FFFF, or one character beyond.
+type piece struct {
+	face    *face
+	text    string
+	outline bool
+}
+
+// pieces splits s into what fpdf prints and what is drawn as outlines.
+func (t *pdfText) pieces(s string, bold bool) []piece {
+	var out []piece
+	for _, r := range fonts().runs(s, bold) {
+		start := 0
+		for i, ch := range r.text {
+			if ch <= 0xFFFF {
+				continue
+			}
+			if i > start {
+				out = append(out, piece{face: r.face, text: r.text[start:i]})
+			}
+			out = append(out, piece{face: r.face, text: string(ch), outline: true})
+			start = i + utf8.RuneLen(ch)
+		}
+		if start < len(r.text) {
+			out = append(out, piece{face: r.face, text: r.text[start:]})
+		}
+	}
+	return out
+}
+
+// use makes f the PDF's current font at size.
+func (t *pdfText) use(f *face, size float64) {
+	if !t.added[f] {
+		t.pdf.AddUTF8FontFromBytes(f.name, "", f.ttf)
+		t.added[f] = true
+	}
+	t.pdf.SetFont(f.name, "", size)
+}
+
+// glyph returns the glyph of an outline piece's character.
+func (t *pdfText) glyph(p piece) sfnt.GlyphIndex {
+	r, _ := utf8.DecodeRuneInString(p.text)
+	i, _ := p.face.font.GlyphIndex(&t.buf, r)
+	return i
+}
+
+// pieceWidth is how wide a piece prints at size.
+func (t *pdfText) pieceWidth(p piece, size float64) float64 {
+	if p.outline {
+		adv, err := p.face.font.GlyphAdvance(&t.buf, t.glyph(p), fixed.Int26_6(size*64), font.HintingNone)
+		if err != nil {
+			return 0
+		}
+		return float64(adv) / 64
+	}
+	t.use(p.face, size)
+	return t.pdf.GetStringWidth(p.text)
+}
+
+// width is how wide s prints at size.
+func (t *pdfText) width(s string, size float64, bold bool) float64 {
+	w := 0.0
+	for _, p := range t.pieces(s, bold) {
+		w += t.pieceWidth(p, size)
+	}
+	return w
+}
+
+// text prints s with its baseline starting at (x, y), in the text colour.
+func (t *pdfText) text(x, y float64, s string, size float64, bold bool) {
+	for _, p := range t.pieces(s, bold) {
+		if p.outline {
+			t.outline(p, x, y, size)
+		} else {
+			t.use(p.face, size)
+			t.pdf.Text(x, y, p.text)
+		}
+		x += t.pieceWidth(p, size)
+	}
+}
+
+// outline fills the glyph of an outline piece at (x, y) in the text
+// colour.
+func (t *pdfText) outline(p piece, x, y, size float64) {
+	segs, err := p.face.font.LoadGlyph(&t.buf, t.glyph(p), fixed.Int26_6(size*64), nil)
+	if err != nil || len(segs) == 0 {
+		return
+	}
+	pdf := t.pdf
+	fr, fg, fb := pdf.GetFillColor()
+	tr, tg, tb := pdf.GetTextColor()
+	pdf.SetFillColor(tr, tg, tb)
+	pt := func(a fixed.Point26_6) (float64, float64) { return x + float64(a.X)/64, y + float64(a.Y)/64 }
+	open := false
+	for _, sg := range segs {
+		switch sg.Op {
+		case sfnt.SegmentOpMoveTo:
+			if open {
+				pdf.ClosePath()
+			}
+			pdf.MoveTo(pt(sg.Args[0]))
+			open = true
+		case sfnt.SegmentOpLineTo:
+			pdf.LineTo(pt(sg.Args[0]))
+		case sfnt.SegmentOpQuadTo:
+			cx, cy := pt(sg.Args[0])
+			ex, ey := pt(sg.Args[1])
+			pdf.CurveTo(cx, cy, ex, ey)
+		case sfnt.SegmentOpCubeTo:
+			c1x, c1y := pt(sg.Args[0])
+			c2x, c2y := pt(sg.Args[1])
+			ex, ey := pt(sg.Args[2])
+			pdf.CurveBezierCubicTo(c1x, c1y, c2x, c2y, ex, ey)
+		}
+	}
+	pdf.ClosePath()
+	pdf.DrawPath("F") // non-zero winding, as TrueType outlines are drawn
+	pdf.SetFillColor(fr, fg, fb)
 }
 
 func pluralCount(n int, one, many string) string {

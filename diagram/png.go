@@ -9,11 +9,8 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"sync"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
@@ -160,7 +157,8 @@ func writeChunk(w io.Writer, typ string, data []byte) error {
 	return err
 }
 
-// rasterCanvas draws on an image with anti-aliased paths and the Go fonts.
+// rasterCanvas draws on an image with anti-aliased paths and the
+// embedded fonts.
 type rasterCanvas struct {
 	img       *image.RGBA
 	z         vector.Rasterizer
@@ -169,7 +167,7 @@ type rasterCanvas struct {
 	fillOK    bool
 	width     float64
 	on, off   float64
-	faces     map[[2]int]font.Face
+	faces     map[faceKey]font.Face
 }
 
 func (c *rasterCanvas) setPen(col rgb, visible bool) {
@@ -306,41 +304,50 @@ func (c *rasterCanvas) stroke(pts []point) {
 	}
 }
 
+// text draws a span where Graphviz placed it, a run per font. Graphviz
+// measured it with Helvetica's metrics; a span that runs wider in the
+// embedded fonts is shrunk to the width Graphviz gave it.
 func (c *rasterCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
-	face := c.face(bold, size)
-	w := fixedFloat(font.MeasureString(face, s))
-	if width > 0 && w > width*1.02 {
-		face = c.face(bold, size*width/w)
-		w = fixedFloat(font.MeasureString(face, s))
+	runs := fonts().runs(s, bold)
+	measure := func(size float64) float64 {
+		w := 0.0
+		for _, r := range runs {
+			w += fixedFloat(font.MeasureString(c.face(r.face, size), r.text))
+		}
+		return w
 	}
-	x := alignX(at.X, w, align)
-	dr := font.Drawer{Dst: c.img, Src: image.NewUniform(c.pen), Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(at.Y * 64)}}
-	dr.DrawString(s)
+	w := measure(size)
+	if width > 0 && w > width*1.02 {
+		size *= width / w
+		w = measure(size)
+	}
+	dr := font.Drawer{Dst: c.img, Src: image.NewUniform(c.pen),
+		Dot: fixed.Point26_6{X: fixed.Int26_6(alignX(at.X, w, align) * 64), Y: fixed.Int26_6(at.Y * 64)}}
+	for _, r := range runs {
+		dr.Face = c.face(r.face, size)
+		dr.DrawString(r.text) // moves Dot to the end of the run
+	}
 }
 
 func fixedFloat(v fixed.Int26_6) float64 { return float64(v) / 64 }
 
-// goFonts are the parsed Go fonts; a parsed font is safe to share, its
-// faces are not, so each canvas keeps its own.
-var goFonts = sync.OnceValue(func() [2]*opentype.Font {
-	regular, _ := opentype.Parse(goregular.TTF)
-	bold, _ := opentype.Parse(gobold.TTF)
-	return [2]*opentype.Font{regular, bold}
-})
+// faceKey is a font at a size in quarter pixels.
+type faceKey struct {
+	face    *face
+	quarter int
+}
 
-// face returns a Go font face by weight and size (in quarter pixels).
-func (c *rasterCanvas) face(bold bool, size float64) font.Face {
-	key := [2]int{0, int(math.Round(size * 4))}
-	if bold {
-		key[0] = 1
-	}
-	if face, ok := c.faces[key]; ok {
-		return face
+// face returns a font's face at a size. A parsed font is safe to share,
+// its faces are not, so each canvas keeps its own.
+func (c *rasterCanvas) face(f *face, size float64) font.Face {
+	key := faceKey{f, int(math.Round(size * 4))}
+	if ff, ok := c.faces[key]; ok {
+		return ff
 	}
 	if c.faces == nil {
-		c.faces = map[[2]int]font.Face{}
+		c.faces = map[faceKey]font.Face{}
 	}
-	face, _ := opentype.NewFace(goFonts()[key[0]], &opentype.FaceOptions{Size: float64(key[1]) / 4, DPI: 72, Hinting: font.HintingNone})
-	c.faces[key] = face
-	return face
+	ff, _ := opentype.NewFace(f.font, &opentype.FaceOptions{Size: float64(key.quarter) / 4, DPI: 72, Hinting: font.HintingNone})
+	c.faces[key] = ff
+	return ff
 }
