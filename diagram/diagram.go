@@ -161,6 +161,7 @@ type diagram struct {
 	placed map[string][]item // the nodes of each placement, in outline order
 	nodes  []item            // every node, placement by placement
 	end    map[int64]string  // the table cell where edges to a drawn page attach
+	area   map[int64]string  // the placement each drawn page is drawn in
 	band   map[level]float64 // top down, the height of a level's nodes
 	pages  int               // pages drawn
 }
@@ -229,12 +230,13 @@ func (d *diagram) colours() {
 // notes where edges attach and how tall each top-down level is.
 func (d *diagram) place() {
 	vis := d.visible()
-	d.placed, d.end, d.band = map[string][]item{}, map[int64]string{}, map[level]float64{}
+	d.placed, d.end, d.area, d.band = map[string][]item{}, map[int64]string{}, map[int64]string{}, map[level]float64{}
 	for _, placement := range site.Placements {
 		d.placed[placement] = d.items(vis[placement])
 		for _, it := range d.placed[placement] {
 			for _, r := range it.refs {
 				d.end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
+				d.area[r.page.ID] = placement
 			}
 			lv := level{placement, it.refs[0].depth}
 			d.band[lv] = max(d.band[lv], it.height())
@@ -273,6 +275,7 @@ const (
 	stackMin     = 3  // leaf siblings that stack from the third level down
 	stackAlways  = 12 // leaf siblings that stack at any level
 	stackMaxRows = 40 // cells in a column before a stack adds a column
+	stackSpacing = 8  // points between the cells of a stack
 )
 
 // item is what one DOT node draws: a page, or a stack of leaf siblings.
@@ -318,7 +321,7 @@ func (it item) height() float64 {
 	const (
 		titleLine = 11 // Graphviz's measure of an 11 pt bold line
 		cellBase  = 31 // padding, borders, the path and status lines, and a point to spare
-		spacing   = 8
+		spacing   = stackSpacing
 	)
 	cols := it.cols()
 	h, row := 0.0, 0.0
@@ -491,7 +494,15 @@ func (d *dotWriter) write(w io.Writer) error {
 				if it.stack { // straight below its parent
 					weight = " [weight=4]"
 				}
-				fmt.Fprintf(bw, "%s%s%s -> %s%s%s;\n", indent, end[p.ParentID], tail, it.name(), head, weight)
+				// Top down and left to right, the edge enters the first
+				// cell (a stack of several columns has a gap in the middle
+				// of its top); in a radial diagram, the node's box, which
+				// is its outer cells' (writeItem).
+				to := end[p.ID]
+				if o.Layout == LayoutRadial {
+					to = it.name()
+				}
+				fmt.Fprintf(bw, "%s%s%s -> %s%s%s;\n", indent, end[p.ParentID], tail, to, head, weight)
 			}
 		}
 		if placement != site.PlacementMain && o.Layout != LayoutRadial {
@@ -500,7 +511,7 @@ func (d *dotWriter) write(w io.Writer) error {
 	}
 	if o.Links {
 		for _, l := range d.links {
-			if end[l.FromID] == "" || end[l.ToID] == "" {
+			if !d.drawsLink(l) {
 				continue
 			}
 			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, constraint=false", linkColor, linkColor)
@@ -520,29 +531,56 @@ func (d *dotWriter) write(w io.Writer) error {
 	return bw.Flush()
 }
 
+// drawsLink reports whether a cross-link is drawn: both its pages must
+// be, and in the radial layout both in one placement. There utility and
+// footer navigation are stars of their own that twopi lays out apart, and
+// an edge joining two of them leaves pages that no tree edge reaches,
+// which crashes Graphviz.
+func (d *diagram) drawsLink(l site.Link) bool {
+	from, to := d.area[l.FromID], d.area[l.ToID]
+	return from != "" && to != "" && (from == to || d.opt.Layout != LayoutRadial)
+}
+
 // writeItem writes a page, or a stack of leaf siblings, as one node whose
 // label is a table with a cell per page. A cell looks like a page's box:
 // rounded, dashed for a placeholder, dotted and purple for an external
 // page, square with a thicker border for a group. Each cell is an edge
 // port. A lone page's node carries its id ("pN"); in a stack, each cell's
 // link gives it one ("a_pN" in the SVG). A page with pages not drawn
-// below it says how many under its box. With a height, the node is that
-// tall with its table at the top, so that the nodes of a level line up
-// at their tops however many pages each stacks.
+// below it says how many under its box. With a height, an empty last
+// row pads the table to that height, so that the nodes of a level line up
+// at their tops however many pages each stacks. (A taller node with its
+// label at the top would not do: Graphviz places the ports of such a
+// label as if it were centred, and edges would start in empty space.)
+//
+// An empty cell needs both a width and a height: with only one, Graphviz
+// 12 fails to draw the graph.
+//
+// In a radial diagram an edge enters a stack at its node's box, so there
+// the stack's cells are kept apart by empty rows and columns instead of
+// cell spacing, which would leave a margin around the outer cells.
 func (d *dotWriter) writeItem(bw *bufio.Writer, indent string, it item, height float64) {
-	id, spacing := fmt.Sprintf("p%d", it.refs[0].page.ID), 0
+	id, spacing, gap := fmt.Sprintf("p%d", it.refs[0].page.ID), 0, 0
 	if it.stack {
-		id, spacing = fmt.Sprintf("stack-%d", it.refs[0].page.ID), 8
+		id, spacing = fmt.Sprintf("stack-%d", it.refs[0].page.ID), stackSpacing
+		if d.opt.Layout == LayoutRadial {
+			spacing, gap = 0, stackSpacing
+		}
 	}
-	size := ""
-	if height > 0 {
-		size = fmt.Sprintf(", height=%.2f, labelloc=t", height/72)
-	}
-	fmt.Fprintf(bw, "%s%s [id=%q%s, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", indent, it.name(), id, size, spacing)
+	fmt.Fprintf(bw, "%s%s [id=%q, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", indent, it.name(), id, spacing)
 	cols := it.cols()
+	span := cols
+	if gap > 0 {
+		span = 2*cols - 1
+	}
 	for i, r := range it.cells() {
-		if i%cols == 0 {
+		switch {
+		case i%cols == 0 && i > 0 && gap > 0:
+			fmt.Fprintf(bw, `<tr><td colspan="%d" width="1" height="%d"></td></tr><tr>`, span, gap)
+		case i%cols == 0:
 			bw.WriteString("<tr>")
+		case gap > 0:
+			fmt.Fprintf(bw, `<td width="%d" height="1"></td>`, gap)
 		}
 		if r == nil {
 			bw.WriteString("<td></td>")
@@ -554,7 +592,10 @@ func (d *dotWriter) writeItem(bw *bufio.Writer, indent string, it item, height f
 		}
 	}
 	if h := it.refs[0].hidden; h > 0 {
-		fmt.Fprintf(bw, `<tr><td cellpadding="3"><font point-size="9" color="%s">+%d %s</font></td></tr>`, mutedColor, h, plural(h, "page", "pages"))
+		fmt.Fprintf(bw, `<tr><td colspan="%d" cellpadding="3"><font point-size="9" color="%s">+%d %s</font></td></tr>`, span, mutedColor, h, plural(h, "page", "pages"))
+	}
+	if pad := int(math.Floor(height - it.height() - float64(spacing))); height > 0 && pad > 0 {
+		fmt.Fprintf(bw, `<tr><td colspan="%d" width="1" height="%d"></td></tr>`, span, pad)
 	}
 	bw.WriteString("</table>>];\n")
 }
@@ -637,6 +678,16 @@ func (d *dotWriter) writeLegend(bw *bufio.Writer) {
 	}
 	b.WriteString(`</table>`)
 	fmt.Fprintf(bw, "  subgraph cluster_legend {\n    graph [label=\"\", style=\"rounded\", color=\"#cbd5e1\", margin=8];\n    legend [id=\"legend\", shape=plain, style=\"\", fontsize=9, label=<%s>];\n  }\n", b.String())
+	if d.opt.Layout == LayoutRadial {
+		return // packed beside the drawing as a component of its own
+	}
+	// Top down and left to right, the legend takes a rank of its own
+	// before every top-level page, so no edge passes through it.
+	for _, it := range d.nodes {
+		if it.refs[0].depth == 1 {
+			fmt.Fprintf(bw, "  legend -> %s [style=invis];\n", it.name())
+		}
+	}
 }
 
 // text escapes s for an HTML-like DOT label: the XML entities, a doubled

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -396,10 +398,10 @@ func TestStackItems(t *testing.T) {
 	}
 }
 
-// laidOut writes d's DOT as PDF, PNG and GraphML do and lays it out.
+// laidOut writes d's DOT as PNG and GraphML do and lays it out.
 func laidOut(t *testing.T, d *diagram) (string, *layout) {
 	t.Helper()
-	dw := &dotWriter{diagram: d, forLayout: true}
+	dw := &dotWriter{diagram: d, forLayout: true, withLegend: true}
 	var dot bytes.Buffer
 	if err := dw.write(&dot); err != nil {
 		t.Fatal(err)
@@ -586,5 +588,100 @@ func TestUnicodeTitles(t *testing.T) {
 		if !strings.ContainsRune(text, r) {
 			t.Errorf("the PDF's text lacks %q", r)
 		}
+	}
+}
+
+// TestEdgesTouchPages: in every layout, each tree edge and cross-link of
+// a deep plan (six levels, stacks, cross-links, utility and footer
+// navigation) starts at the drawn box of its page and its arrow ends at
+// the drawn box of the other: never in the empty part of a node that is
+// as tall as its level, nor at the margin of a stack. No edge crosses the
+// legend, in the whole plan or a branch of it.
+func TestEdgesTouchPages(t *testing.T) {
+	for _, tc := range []struct {
+		layout string
+		root   int64
+	}{{LayoutTree, 0}, {LayoutLR, 0}, {LayoutRadial, 0}, {LayoutTree, 2}, {LayoutLR, 2}} {
+		t.Run(fmt.Sprintf("%s-root%d", tc.layout, tc.root), func(t *testing.T) {
+			d := prepared(t, "testdata/diagram-deep.json", Options{Links: true, Layout: tc.layout, Root: tc.root})
+			_, l := laidOut(t, d)
+			cells, err := l.pageCells(d.nodes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items := map[string]item{}
+			for _, it := range d.nodes {
+				items[it.name()] = it
+			}
+			names := map[int]string{}
+			var legend box
+			for _, o := range l.Objects {
+				names[o.GVID] = o.Name
+				if o.Name == "legend" {
+					legend.x0, legend.y0, legend.x1, legend.y1 = o.bounds()
+				}
+			}
+			// near is how far p is from the nearest drawn page box of the
+			// node (of the port's page, if the edge names one).
+			near := func(node int, port string, pts ...[2]float64) float64 {
+				it, ok := items[names[node]]
+				if !ok {
+					return 0 // a navigation heading, not a page
+				}
+				var boxes []box
+				if id, err := strconv.ParseInt(strings.TrimPrefix(strings.Split(port, ":")[0], "p"), 10, 64); err == nil && port != "" {
+					boxes = append(boxes, cells[id])
+				} else {
+					for _, r := range it.refs {
+						boxes = append(boxes, cells[r.page.ID])
+					}
+				}
+				best := 1e18
+				for _, b := range boxes {
+					for _, p := range pts {
+						dx := max(b.x0-p[0], 0, p[0]-b.x1)
+						dy := max(b.y0-p[1], 0, p[1]-b.y1)
+						best = min(best, math.Hypot(dx, dy))
+					}
+				}
+				return best
+			}
+			const tolerance = 3.0 // points: a border's width and the arrow's pen
+			edges := 0
+			for _, e := range l.Edges {
+				var path, arrow [][2]float64
+				for _, op := range e.Draw {
+					if op.Op == "b" || op.Op == "B" || op.Op == "L" {
+						path = op.Points
+					}
+				}
+				for _, op := range e.HDraw {
+					arrow = append(arrow, op.Points...)
+				}
+				if len(path) == 0 || len(arrow) == 0 {
+					continue // a navigation heading's edge has no arrow
+				}
+				edges++
+				what := names[e.Tail] + " -> " + names[e.Head] + " " + e.ID
+				if dist := near(e.Tail, e.TailPort, path[0]); dist > tolerance {
+					t.Errorf("%s starts %.1f pt from its page", what, dist)
+				}
+				if dist := near(e.Head, e.HeadPort, arrow...); dist > tolerance {
+					t.Errorf("%s ends %.1f pt from its page", what, dist)
+				}
+				for _, p := range append(path, arrow...) {
+					if p[0] > legend.x0 && p[0] < legend.x1 && p[1] > legend.y0 && p[1] < legend.y1 {
+						t.Errorf("%s passes through the legend at %v", what, p)
+						break
+					}
+				}
+			}
+			if legend.x1 <= legend.x0 {
+				t.Error("the layout has no legend")
+			}
+			if edges < 10 {
+				t.Errorf("checked %d edges; the plan has more", edges)
+			}
+		})
 	}
 }

@@ -165,7 +165,7 @@ func (d *diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 	}
 	if d.opt.Links {
 		for _, lk := range d.links {
-			if !shown(lk.FromID) || !shown(lk.ToID) {
+			if !d.drawsLink(lk) {
 				continue
 			}
 			pl := &yPolyLine{Line: yLineStyle{Color: strings.ToUpper(linkColor), Type: "dashed", Width: 1}}

@@ -22,10 +22,16 @@ type layout struct {
 
 // gvObject is a cluster, node or edge.
 type gvObject struct {
+	GVID  int    `json:"_gvid"`
 	Name  string `json:"name"`
 	ID    string `json:"id"`
 	Pos   string `json:"pos"`
 	Nodes []int  `json:"nodes"` // of a cluster
+	// An edge's ends: the _gvid of its nodes, and the ports ("p12:s").
+	Tail     int    `json:"tail"`
+	Head     int    `json:"head"`
+	TailPort string `json:"tailport"`
+	HeadPort string `json:"headport"`
 	Draw  []xop  `json:"_draw_"`
 	LDraw []xop  `json:"_ldraw_"`
 	HDraw []xop  `json:"_hdraw_"`
