@@ -1,7 +1,9 @@
 package site
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -187,21 +189,71 @@ func (t *Tree) resolveOverride(o string) string {
 	return u
 }
 
-// URLOwner returns the first other page of kind page whose URL equals the
-// URL of page id, or nil.
-func (t *Tree) URLOwner(id int64) *Page {
-	u := t.URL(id)
-	if u == "" {
-		return nil
-	}
-	var owner *Page
-	t.Walk(func(p *Page, _ int) bool {
-		if owner == nil && p.ID != id && t.URL(p.ID) == u {
-			owner = p
+// ClaimURLs makes the URLs of the pages in ids, and of every page below
+// them, unique in t, taking them in outline order (0 in ids takes every
+// page). Only pages of kind page have URLs. A page whose slug is derived
+// from its title gets the next free number ("faq-2", "faq-3", ...); a
+// slug or path override the user typed that another page's URL already
+// has is refused. It returns the pages whose slug it changed, changed in
+// t too. Errors: EInvalid, with the field at fault and the other page.
+func (t *Tree) ClaimURLs(ids []int64) ([]*Page, error) {
+	mine := map[int64]bool{}
+	var order []*Page // the claiming pages, parents before children
+	var add func(p *Page)
+	add = func(p *Page) {
+		if mine[p.ID] {
+			return
 		}
-		return owner == nil
-	})
-	return owner
+		mine[p.ID] = true
+		order = append(order, p)
+		for _, c := range t.children[p.ID] {
+			add(c)
+		}
+	}
+	for _, id := range ids {
+		if id == 0 {
+			for _, r := range t.children[0] {
+				add(r)
+			}
+		} else if p := t.byID[id]; p != nil {
+			add(p)
+		}
+	}
+	taken := map[string]*Page{}
+	for _, p := range t.byID {
+		if u := t.URL(p.ID); u != "" && !mine[p.ID] {
+			taken[u] = p
+		}
+	}
+	var renamed []*Page
+	for _, p := range order {
+		u := t.URL(p.ID)
+		other := taken[u]
+		if u == "" {
+			continue
+		}
+		if other != nil && p.SlugAuto && p.Path == "" && p.Slug != "" {
+			base := p.Slug
+			for n := 2; other != nil; n++ {
+				suffix := "-" + strconv.Itoa(n)
+				p.Slug = strings.TrimRight(base[:min(len(base), MaxSlugLen-len(suffix))], "-") + suffix
+				clear(t.paths) // the page's and its descendants' URLs change
+				u = t.URL(p.ID)
+				other = taken[u]
+			}
+			renamed = append(renamed, p)
+		}
+		if other != nil {
+			field, what := "slug", "slug"
+			if p.Path != "" {
+				field, what = "path", "path override"
+			}
+			return nil, &Error{Code: EInvalid, Fields: map[string]string{field: "“" + other.Title + "” already has this URL; change the " + what + "."},
+				Message: fmt.Sprintf("“%s” would have the URL %s, which “%s” already has: change its %s.", p.Title, u, other.Title, what)}
+		}
+		taken[u] = p
+	}
+	return renamed, nil
 }
 
 // Summary counts pages by kind, status, page type and placement.

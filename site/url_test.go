@@ -1,6 +1,9 @@
 package site
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNormalizeURL(t *testing.T) {
 	tests := []struct {
@@ -154,17 +157,76 @@ func TestTreeURLs(t *testing.T) {
 	}
 }
 
-func TestURLOwner(t *testing.T) {
-	a, b, c := NewPage("A"), NewPage("B"), NewPage("C")
-	a.ID, b.ID, c.ID = 1, 2, 3
-	b.Position, c.Position = 1, 2
-	b.Slug, b.SlugAuto = "a", false
-	c.Path = "/a/" // differs by the trailing slash
-	tr := NewTree(Project{BaseURL: "https://example.com/"}, []Page{a, b, c})
-	if got := tr.URLOwner(2); got == nil || got.ID != 1 {
-		t.Errorf("URLOwner(2) = %v, want page 1", got)
+// TestClaimURLs: a derived slug that another page's URL has gets the next
+// free number, a typed slug or path that collides is refused naming the
+// other page, and pages below a claiming page are claimed with it.
+func TestClaimURLs(t *testing.T) {
+	page := func(id, parent int64, pos int, title string, edit func(*Page)) Page {
+		p := NewPage(title)
+		p.ID, p.ParentID, p.Position = id, parent, pos
+		if edit != nil {
+			edit(&p)
+		}
+		return p
 	}
-	if got := tr.URLOwner(3); got != nil {
-		t.Errorf("URLOwner(3) = %v, want nil: /a and /a/ are different URLs", got.Title)
+	typed := func(slug string) func(*Page) { return func(p *Page) { p.Slug, p.SlugAuto = slug, false } }
+	base := []Page{
+		page(1, 0, 0, "FAQ", nil),
+		page(2, 0, 1, "Team", nil),
+		page(3, 2, 0, "Anna", nil),
+		page(4, 0, 2, "Legal", func(p *Page) { p.Kind = KindGroup }),
+	}
+	tests := []struct {
+		name    string
+		add     []Page
+		claim   []int64
+		slugs   map[int64]string // slugs after the claim
+		field   string           // a refusal: the field at fault
+		message string           // and words of its message
+	}{
+		{"a new FAQ beside FAQ gets faq-2", []Page{page(10, 0, 3, "FAQ", nil)}, []int64{10}, map[int64]string{10: "faq-2", 1: "faq"}, "", ""},
+		{"and the next faq-3", []Page{page(10, 0, 3, "FAQ", nil), page(11, 0, 4, "FAQ", nil)}, []int64{10, 11}, map[int64]string{10: "faq-2", 11: "faq-3"}, "", ""},
+		{"a typed slug that collides is refused", []Page{page(10, 0, 3, "Help", typed("faq"))}, []int64{10}, nil, "slug", "“FAQ” already has this URL"},
+		{"a typed path that collides is refused", []Page{page(10, 0, 3, "Help", func(p *Page) { p.Path = "/team/anna" })}, []int64{10}, nil, "path", "“Anna” already has this URL"},
+		{"/faq/ is not /faq", []Page{page(10, 0, 3, "Help", func(p *Page) { p.Path = "/faq/" })}, []int64{10}, map[int64]string{10: "help"}, "", ""},
+		{"a group has no URL to collide", []Page{page(10, 0, 3, "FAQ", func(p *Page) { p.Kind = KindGroup })}, []int64{10}, map[int64]string{10: "faq"}, "", ""},
+		{"a branch moved beside its twin is numbered, its pages follow", []Page{page(10, 0, 3, "Team", nil), page(11, 10, 0, "Anna", nil)}, []int64{10},
+			map[int64]string{10: "team-2", 11: "anna"}, "", ""},
+		{"a page below the claim collides too", []Page{page(10, 0, 3, "Staff", nil), page(11, 10, 0, "Boss", func(p *Page) { p.Path = "/team" })}, []int64{10}, nil, "path", "“Team” already has this URL"},
+		{"claiming everything keeps the first of twins", []Page{page(10, 0, 3, "FAQ", nil)}, []int64{0}, map[int64]string{1: "faq", 10: "faq-2"}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := NewTree(Project{BaseURL: "https://example.com/"}, append(append([]Page(nil), base...), tt.add...))
+			renamed, err := tr.ClaimURLs(tt.claim)
+			if tt.field != "" {
+				if ErrorCode(err) != EInvalid || !strings.Contains(ErrorFields(err)[tt.field], tt.message) {
+					t.Fatalf("err = %v, fields %v; want EInvalid on %s saying %q", err, ErrorFields(err), tt.field, tt.message)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, want := range tt.slugs {
+				if got := tr.Page(id).Slug; got != want {
+					t.Errorf("page %d slug = %q, want %q", id, got, want)
+				}
+			}
+			seen := map[string]int64{}
+			tr.Walk(func(p *Page, _ int) bool {
+				if u := tr.URL(p.ID); u != "" && seen[u] != 0 {
+					t.Errorf("pages %d and %d share %s", seen[u], p.ID, u)
+				} else {
+					seen[u] = p.ID
+				}
+				return true
+			})
+			for _, p := range renamed {
+				if p.Slug == Slugify(p.Title) {
+					t.Errorf("page %d reported renamed but keeps %q", p.ID, p.Slug)
+				}
+			}
+		})
 	}
 }

@@ -8,7 +8,10 @@ import (
 )
 
 // ImportDocument stores a validated document as a new project of teamID in
-// one transaction and returns the project's ID. Errors: EInvalid.
+// one transaction and returns the project's ID. Of pages that would share
+// a URL, the first in outline order keeps it and a later one's derived
+// slug is numbered ("faq-2"). Errors: EInvalid (also a typed slug or path
+// an earlier page's URL has).
 func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error) {
 	if err := d.Validate(); err != nil {
 		return 0, err
@@ -18,7 +21,19 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	// The document's tree numbers its pages in the order they are
+	// inserted below.
+	tr, _ := d.Tree()
+	renamed, err := tr.ClaimURLs([]int64{0})
+	if err != nil {
+		return 0, err
+	}
+	slugs := make(map[int64]string, len(renamed))
+	for _, pg := range renamed {
+		slugs[pg.ID] = pg.Slug
+	}
+	var n int64
+	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if err := insertProject(ctx, tx, &p); err != nil {
 			return err
 		}
@@ -35,6 +50,10 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 		add = func(parent int64, list []*site.DocPage) error {
 			for i, dp := range list {
 				pg := dp.ToPage()
+				n++
+				if s, ok := slugs[n]; ok {
+					pg.Slug = s
+				}
 				position := i
 				if parent == 0 {
 					position = pos[pg.Placement]

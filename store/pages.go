@@ -169,8 +169,10 @@ func (s slot) shift(ctx context.Context, tx *sql.Tx, from, delta int, except int
 }
 
 // CreatePage inserts p among its siblings at p.Position (clamped; -1 or
-// past the end appends), shifting later siblings, and sets p.ID.
-// Errors: EInvalid, ENotFound (parent).
+// past the end appends), shifting later siblings, and sets p.ID. A derived
+// slug that another page's URL has is numbered ("faq-2"). Errors:
+// EInvalid (also a typed slug or path another page has), ENotFound
+// (parent).
 func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 	if p.ParentID != 0 {
 		p.Placement = site.PlacementMain
@@ -195,8 +197,21 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 		if err := insertPage(ctx, tx, p); err != nil {
 			return err
 		}
+		if err := claimPage(ctx, tx, p); err != nil {
+			return err
+		}
 		return touch(ctx, tx, p.ProjectID)
 	})
+}
+
+// claimPage claims the URLs of p and the pages below it, and takes the
+// slug p got.
+func claimPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
+	slugs, err := claimURLs(ctx, tx, p.ProjectID, []int64{p.ID})
+	if s, ok := slugs[p.ID]; ok {
+		p.Slug = s
+	}
+	return err
 }
 
 func checkParent(ctx context.Context, tx *sql.Tx, projectID, parentID int64) error {
@@ -218,8 +233,9 @@ func siblingCount(ctx context.Context, tx *sql.Tx, projectID, parentID int64, pl
 }
 
 // UpdatePage saves the editable fields of p if p.Version is still current
-// and bumps it. A derived slug follows the title. Errors: EInvalid,
-// ENotFound, EConflict (someone else saved the page first).
+// and bumps it. A derived slug follows the title, numbered if another
+// page's URL has it. Errors: EInvalid (also a typed slug or path another
+// page has), ENotFound, EConflict (someone else saved the page first).
 func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 	if p.SlugAuto {
 		p.Slug = site.Slugify(p.Title)
@@ -241,6 +257,9 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 			return staleOrMissing(ctx, tx, "pages", p.ID, "Someone else changed this page while you were editing; it now shows their version. Your changes were not saved.")
 		}
 		p.Version++
+		if err := claimPage(ctx, tx, p); err != nil {
+			return err
+		}
 		return touch(ctx, tx, p.ProjectID)
 	})
 }
@@ -259,8 +278,9 @@ func (db *DB) RenamePage(ctx context.Context, id int64, title string, version in
 
 // MovePage moves a page (with its subtree) to position among the children
 // of parentID (0: a root with the given placement). Positions of both
-// sibling lists stay dense. Errors: ENotFound, EInvalid (a page cannot
-// move below itself).
+// sibling lists stay dense. A moved page whose URL another page has is
+// numbered if its slug is derived, refused if typed. Errors: ENotFound,
+// EInvalid (a page cannot move below itself; a URL taken).
 func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		from, err := pageSlot(ctx, tx, id)
@@ -300,6 +320,9 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = ? WHERE id = ?`,
 			nullID(to.parentID), to.placement, to.position, id); err != nil {
+			return err
+		}
+		if _, err := claimURLs(ctx, tx, to.projectID, []int64{id}); err != nil {
 			return err
 		}
 		return touch(ctx, tx, to.projectID)
@@ -348,8 +371,9 @@ func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 
 // DuplicatePage copies a page and its subtree (with the links inside it)
 // right after the original and returns the copy's ID. The copy's title gets
-// " (copy)" and an own slug gets "-copy" so its URL does not collide.
-// Errors: ENotFound.
+// " (copy)" and its slug follows that title; pages in the copy drop their
+// path overrides, which are the originals' URLs. Any URL still taken is
+// numbered. Errors: ENotFound.
 func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 	var newID int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -372,13 +396,12 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			if i == 0 {
 				p.Position++
 				p.Title = truncate(p.Title+" (copy)", site.MaxTitleLen)
-				if p.SlugAuto {
-					p.Slug = site.Slugify(p.Title)
-				} else if p.Slug != "" {
-					p.Slug = truncate(p.Slug+"-copy", site.MaxSlugLen)
-				}
+				p.Slug, p.SlugAuto = site.Slugify(p.Title), true
 			} else {
 				p.ParentID = ids[p.ParentID]
+			}
+			if p.Kind == site.KindPage {
+				p.Path = ""
 			}
 			if err := insertPage(ctx, tx, &p); err != nil {
 				return err
@@ -386,6 +409,9 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			ids[old] = p.ID
 		}
 		newID = ids[root.ID]
+		if _, err := claimURLs(ctx, tx, root.ProjectID, []int64{newID}); err != nil {
+			return err
+		}
 		links, err := projectLinks(ctx, tx, root.ProjectID)
 		if err != nil {
 			return err
@@ -406,7 +432,8 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 }
 
 // InsertOutline creates the pages of a pasted outline as the last children
-// of parentID (0: main roots) and returns their IDs. Errors: ENotFound.
+// of parentID (0: main roots) and returns their IDs. A slug another page's
+// URL has is numbered. Errors: ENotFound.
 func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error) {
 	var ids []int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -435,6 +462,9 @@ func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, item
 		if err := add(parentID, items, start); err != nil {
 			return err
 		}
+		if _, err := claimURLs(ctx, tx, projectID, ids); err != nil {
+			return err
+		}
 		return touch(ctx, tx, projectID)
 	})
 	return ids, err
@@ -453,17 +483,6 @@ func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
 			SELECT parent_id, 1 FROM pages WHERE id = ? AND parent_id IS NOT NULL
 			UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages JOIN up USING (id) ORDER BY up.d DESC`, id)
-}
-
-// URLCandidates returns the pages of a project whose URL could equal that
-// of a page with the given own slug — pages with that slug, with a path
-// override or with an empty slug — together with all their ancestors, so
-// their URLs can be derived without loading the whole tree.
-func (db *DB) URLCandidates(ctx context.Context, projectID int64, slug string) ([]site.Page, error) {
-	return queryPages(ctx, db.r, false, `WITH RECURSIVE up(id) AS (
-			SELECT id FROM pages WHERE project_id = ? AND (slug = ? OR path != '' OR slug = '')
-			UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
-		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up)`, projectID, slug)
 }
 
 // ExportTree loads a project with only the page fields exports read

@@ -87,7 +87,8 @@ func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
 }
 
 // UpdateProject validates and saves p's settings if p.Version is current,
-// then bumps the version. Errors: EInvalid, ENotFound, EConflict (stale).
+// then bumps the version. Errors: EInvalid (also when the new settings
+// give two pages one URL), ENotFound, EConflict (stale).
 func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 	if err := p.Validate(); err != nil {
 		return err
@@ -104,7 +105,9 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 			return staleOrMissing(ctx, tx, "projects", p.ID, "Someone else changed this project's settings; the form now shows their version.")
 		}
 		p.Version++
-		return nil
+		// The trailing-slash policy can make /a and a path override /a/ one URL.
+		_, err = claimURLs(ctx, tx, p.ID, []int64{0})
+		return err
 	})
 }
 

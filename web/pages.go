@@ -265,17 +265,6 @@ func (s *Server) savePage(c echo.Context) error {
 			errs.Add(k, v)
 		}
 	}
-	if len(errs) == 0 {
-		if owner, err := s.urlOwner(c, p, pg); err != nil {
-			return err
-		} else if owner != nil {
-			field := "slug"
-			if pg.Path != "" {
-				field = "path"
-			}
-			errs.Add(field, "“"+owner.Title+"” already has this URL; change the slug or the path override.")
-		}
-	}
 	err = errs.Err()
 	if err == nil {
 		err = s.store.UpdatePage(ctx, &pg)
@@ -303,45 +292,6 @@ func (s *Server) savePage(c echo.Context) error {
 	}
 	d.Message = site.ErrorMessage(err)
 	return render(c, http.StatusConflict, views.DetailsForm(d), views.TitleOOB(&pg))
-}
-
-// urlOwner returns another page that already has the URL pg would get.
-// A page with its own slug can only collide with pages that end in the
-// same slug, have a path override or an empty slug, so only those (and
-// their ancestors) are loaded; other pages check against the whole tree.
-func (s *Server) urlOwner(c echo.Context, p site.Project, pg site.Page) (*site.Page, error) {
-	if !pg.HasURL() {
-		return nil, nil
-	}
-	ctx := c.Request().Context()
-	var pages []site.Page
-	if pg.Path == "" && pg.Slug != "" {
-		cands, err := s.store.URLCandidates(ctx, p.ID, pg.Slug)
-		if err != nil {
-			return nil, err
-		}
-		anc, err := s.store.Ancestors(ctx, pg.ID)
-		if err != nil {
-			return nil, err
-		}
-		pages = dedupe(append(anc, cands...))
-	} else {
-		t, err := s.store.Tree(ctx, p.ID)
-		if err != nil {
-			return nil, err
-		}
-		pages = t.Pages()
-	}
-	found := false
-	for i := range pages {
-		if pages[i].ID == pg.ID {
-			pages[i], found = pg, true
-		}
-	}
-	if !found {
-		pages = append(pages, pg)
-	}
-	return site.NewTree(p, pages).URLOwner(pg.ID), nil
 }
 
 func (s *Server) renameForm(c echo.Context) error {

@@ -70,7 +70,6 @@ type Store interface {
 	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error)
 	PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
-	URLCandidates(ctx context.Context, projectID int64, slug string) ([]site.Page, error)
 	DescendantCount(ctx context.Context, id int64) (int, error)
 	CreatePage(ctx context.Context, p *site.Page) error
 	UpdatePage(ctx context.Context, p *site.Page) error
