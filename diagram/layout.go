@@ -32,10 +32,10 @@ type gvObject struct {
 	Head     int    `json:"head"`
 	TailPort string `json:"tailport"`
 	HeadPort string `json:"headport"`
-	Draw  []xop  `json:"_draw_"`
-	LDraw []xop  `json:"_ldraw_"`
-	HDraw []xop  `json:"_hdraw_"`
-	TDraw []xop  `json:"_tdraw_"`
+	Draw     []xop  `json:"_draw_"`
+	LDraw    []xop  `json:"_ldraw_"`
+	HDraw    []xop  `json:"_hdraw_"`
+	TDraw    []xop  `json:"_tdraw_"`
 }
 
 // xop is one xdot drawing operation.

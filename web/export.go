@@ -12,8 +12,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"siteplan/sitemap"
 	"siteplan/site"
+	"siteplan/sitemap"
 	"siteplan/views"
 )
 
