@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"siteplan/site"
 )
@@ -92,12 +94,7 @@ var footerTmpl = template.Must(template.New("footer").Parse(`{{define "links"}}<
 {{- end}}
 </nav>
 {{end}}
-{{- define "page"}}<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Sitemap · {{.Name}}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}nav ul{list-style:none;padding-left:1rem}</style>
-</head><body><h1>Sitemap</h1>
-{{template "nav" .}}</body></html>
-{{end}}`))
+`))
 
 type footerData struct {
 	Name         string
@@ -110,11 +107,6 @@ func WriteFooter(w io.Writer, t *site.Tree, depth int) error {
 	return footerTmpl.ExecuteTemplate(w, "nav", footerData{t.Project.Name, m, f})
 }
 
-// WriteFooterPage writes the snippet inside a full preview page.
-func WriteFooterPage(w io.Writer, t *site.Tree, depth int) error {
-	m, f := Footer(t, depth)
-	return footerTmpl.ExecuteTemplate(w, "page", footerData{t.Project.Name, m, f})
-}
 
 // Memory keeps an export's files in memory, in the order they were
 // written.
@@ -142,10 +134,18 @@ func (d DirOutput) Create(name string) (io.WriteCloser, error) {
 }
 
 // ZipOutput adds files to a zip archive.
-type ZipOutput struct{ Z *zip.Writer }
+type ZipOutput struct {
+	Z        *zip.Writer
+	Modified time.Time // every entry's date (zip's zero date reads 1979-12-31)
+}
 
-// Create starts a new file in the archive.
+// Create starts a new file in the archive; a file already gzipped is
+// stored as it is.
 func (z ZipOutput) Create(name string) (io.WriteCloser, error) {
-	w, err := z.Z.Create(name)
+	method := zip.Deflate
+	if strings.HasSuffix(name, ".gz") {
+		method = zip.Store
+	}
+	w, err := z.Z.CreateHeader(&zip.FileHeader{Name: name, Method: method, Modified: z.Modified})
 	return nopWriteCloser{w}, err
 }

@@ -39,7 +39,7 @@
   // A list was (re)filled by the server: it is now complete and open.
   document.addEventListener("htmx:afterSwap", (e) => {
     const ul = e.detail.target;
-    if (ul.matches && ul.matches("ul.children") && ul.dataset.parent !== "0") {
+    if (ul?.matches?.("ul.children") && ul.dataset.parent !== "0") {
       ul.dataset.loaded = "1";
       const li = ul.closest("li.node");
       if (li && ul.children.length > 0) {
@@ -167,6 +167,13 @@
     e.preventDefault();
   });
 
+  // A rename field opens with its title selected, so typing replaces it
+  // (a page just added is called "New page" until then).
+  htmx.onLoad((root) => {
+    const input = root.matches?.("form.rename") ? root.querySelector("input[name=title]") : root.querySelector?.("form.rename input[name=title]");
+    if (input) { input.focus(); input.select(); }
+  });
+
   // In-place rename: Enter saves, Escape cancels, leaving the field saves.
   document.addEventListener("keydown", (e) => {
     const input = e.target.closest && e.target.closest("form.rename input[name=title]");
@@ -206,6 +213,10 @@
     }
   }
   document.body.addEventListener("page-changed", (e) => refreshDetails(e.detail.id));
+  // A save in the details panel can change the page's status, kind or
+  // placement, and a paste adds branches: the outline reloads, opening
+  // what the server names (the pasted branches) besides what was open.
+  document.body.addEventListener("page-saved", (e) => refreshOutline(e.detail.open));
   document.body.addEventListener("page-moved", () => refreshDetails());
   document.body.addEventListener("page-deleted", (e) => {
     const d = document.getElementById("details-inner");
@@ -267,8 +278,12 @@
   }
   document.addEventListener("htmx:afterRequest", (e) => {
     const verb = (e.detail.requestConfig?.verb || "get").toLowerCase();
-    if (verb !== "get" && e.detail.successful) redrawSoon();
+    if (verb !== "get" && e.detail.successful) { redrawSoon(); refreshSummarySoon(); }
   });
+  // Changing what the diagram shows draws a new picture: fit it anew.
+  function forgetView() { delete diagram()?.dataset.view; }
+  document.addEventListener("change", (e) => { if (e.target.closest?.("form.diagram-controls")) forgetView(); });
+  document.addEventListener("click", (e) => { if (e.target.closest?.("form.diagram-controls [hx-vals]")) forgetView(); });
   document.addEventListener("click", (e) => {
     if (e.target.closest("[data-toggle]")) redrawSoon();
   });
@@ -401,12 +416,13 @@
   function editingOutline() {
     return !!document.querySelector("#outline form.rename");
   }
-  function refreshOutline() {
+  function refreshOutline(alsoOpen) {
     if (editingOutline()) { outlinePending = true; return; }
     outlinePending = false;
     const closed = new Set([...document.querySelectorAll("#outline li.node.collapsed")].map((li) => li.dataset.id));
+    for (const id of alsoOpen || []) closed.delete(String(id));
     const sel = document.querySelector(".toolbar select[name=level]");
-    const q = new URLSearchParams({ level: sel ? sel.value : "2", open: openIDs().join(",") });
+    const q = new URLSearchParams({ level: sel ? sel.value : "2", open: [...openIDs(), ...(alsoOpen || [])].join(",") });
     htmx.ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
       for (const id of closed) {
         const li = document.getElementById("node-" + id);
@@ -479,13 +495,76 @@
     }, wait);
   }
 
-  function flash(text) {
+  // The Summary panel, when shown, follows every change.
+  let summaryTimer;
+  function refreshSummarySoon() {
+    clearTimeout(summaryTimer);
+    summaryTimer = setTimeout(() => {
+      if (document.getElementById("summary")) htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
+    }, 150);
+  }
+
+  function flash(text, error) {
     const box = document.getElementById("flash");
     const div = document.createElement("div");
-    div.className = "alert alert-ok";
-    div.textContent = text;
+    div.className = error ? "alert alert-error" : "alert alert-ok";
+    div.setAttribute("role", error ? "alert" : "status");
+    const span = document.createElement("span");
+    span.textContent = text;
+    div.append(span);
+    if (error) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "link";
+      b.dataset.dismiss = "";
+      b.textContent = "Dismiss";
+      div.append(b);
+    }
     box.replaceChildren(div);
+    fadeNotices();
   }
+
+  // A notice of success goes by itself after a few seconds; an error
+  // stays until dismissed.
+  function fadeNotices() {
+    for (const n of document.querySelectorAll("#flash .alert-ok:not([data-fading])")) {
+      n.dataset.fading = "1";
+      setTimeout(() => n.remove(), 5000);
+    }
+  }
+  document.addEventListener("htmx:afterSettle", fadeNotices);
+  document.addEventListener("htmx:oobAfterSwap", fadeNotices);
+
+  // Downloads are fetched first, so a failure shows its message here
+  // instead of a broken file in the browser's downloads.
+  document.addEventListener("click", async (e) => {
+    const a = e.target.closest?.("a[download]");
+    if (!a || a.protocol === "blob:" || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    a.setAttribute("aria-busy", "true");
+    try {
+      const res = await fetch(a.href, { headers: { Accept: "application/json, */*;q=0.1" } });
+      if (!res.ok) {
+        let msg = `The download failed (${res.status}).`;
+        try { msg = (await res.json()).error.message || msg; } catch { /* not JSON */ }
+        flash(msg, true);
+        return;
+      }
+      const name = /filename="?([^";]+)"?/.exec(res.headers.get("Content-Disposition") || "")?.[1] || a.getAttribute("download") || "download";
+      const url = URL.createObjectURL(await res.blob());
+      const tmp = document.createElement("a");
+      tmp.href = url;
+      tmp.download = decodeURIComponent(name);
+      document.body.append(tmp);
+      tmp.click();
+      tmp.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+    } catch {
+      flash("The download failed: the server could not be reached.", true);
+    } finally {
+      a.removeAttribute("aria-busy");
+    }
+  });
 
   function connectLive() {
     const box = document.getElementById("presence");

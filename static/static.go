@@ -4,7 +4,7 @@ package static
 
 import "embed"
 
-// FS holds app.css, app.js and vendor/.
+// FS holds app.css, app.js, favicon.svg and vendor/.
 //
-//go:embed app.css app.js vendor
+//go:embed app.css app.js favicon.svg vendor
 var FS embed.FS

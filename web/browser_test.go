@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -74,8 +76,36 @@ func browser(t *testing.T) (context.Context, string, *store.DB) {
 		cancelA()
 		os.RemoveAll(profile)
 	})
+	watchProblems(t, ctx)
 	loginBrowser(t, ctx, ts.URL, "olive@test.example")
 	return ctx, ts.URL, db
+}
+
+// problemWatch is run in every document before its own scripts: it
+// records content-security-policy violations and uncaught errors.
+const problemWatch = `window.__problems = [];
+document.addEventListener("securitypolicyviolation", (e) => __problems.push("CSP " + e.violatedDirective + " at " + e.sourceFile + ":" + e.lineNumber + " " + e.sample));
+window.addEventListener("error", (e) => __problems.push("error: " + e.message + " at " + e.filename + ":" + e.lineno));
+window.addEventListener("unhandledrejection", (e) => __problems.push("unhandled rejection: " + e.reason));`
+
+// watchProblems installs problemWatch in every document the tab opens.
+func watchProblems(t *testing.T, ctx context.Context) {
+	t.Helper()
+	run(t, ctx, "watch for page problems", chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := page.AddScriptToEvaluateOnNewDocument(problemWatch).Do(ctx)
+		return err
+	}))
+}
+
+// noProblems fails the test if the current document has logged a CSP
+// violation or an uncaught error.
+func noProblems(t *testing.T, ctx context.Context, step string) {
+	t.Helper()
+	var problems []string
+	run(t, ctx, "read page problems", chromedp.Evaluate(`window.__problems || []`, &problems))
+	if len(problems) > 0 {
+		t.Errorf("%s: the page logged:\n%s", step, strings.Join(problems, "\n"))
+	}
 }
 
 // loginBrowser logs a browser tab in through the login form.
@@ -205,25 +235,43 @@ func TestBrowserEditor(t *testing.T) {
 			run(t, ctx, "start drag", chromedp.MouseEvent(input.MouseMoved, from.X+float64(i*4), from.Y-float64(i*2), chromedp.ButtonLeft))
 		}
 		run(t, ctx, "drag started", waitJS(`document.body.classList.contains('dragging')`), chromedp.Sleep(100*time.Millisecond))
-		run(t, ctx, "measure target", chromedp.Evaluate(`(() => {
+		const target = `(() => {
 			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Products');
 			const r = li.querySelector(':scope > ul.children').getBoundingClientRect();
 			return {X: r.x + 30, Y: r.y + r.height/2};
-		})()`, &to))
+		})()`
+		run(t, ctx, "measure target", chromedp.Evaluate(target, &to))
 		for i := 1; i <= 15; i++ {
 			x := from.X + (to.X-from.X)*float64(i)/15
 			y := from.Y + (to.Y-from.Y)*float64(i)/15
 			run(t, ctx, "drag", chromedp.MouseEvent(input.MouseMoved, x, y, chromedp.ButtonLeft), chromedp.Sleep(60*time.Millisecond))
 		}
 		// Sortable's fallback reads the pointer on a 50 ms interval: hover on
-		// the target long enough for it to place the page there.
-		for i := 0; i < 10; i++ {
-			run(t, ctx, "hover", chromedp.MouseEvent(input.MouseMoved, to.X+float64(i%2), to.Y, chromedp.ButtonLeft), chromedp.Sleep(80*time.Millisecond))
+		// the target until it has placed the page there, then let go.
+		placed := `document.getElementById('node-' + [...document.querySelectorAll('#outline a.title')].find(a => a.textContent === 'Pricing').id.slice(6))?.parentElement.closest('li.node')?.querySelector(':scope > .row .title')?.textContent === 'Products'`
+		for i := 0; ; i++ {
+			// The list may move as Sortable shifts pages: aim anew each time.
+			var ok bool
+			run(t, ctx, "hover", chromedp.Evaluate(target, &to),
+				chromedp.MouseEvent(input.MouseMoved, to.X+float64(i%2), to.Y, chromedp.ButtonLeft), chromedp.Evaluate(placed, &ok))
+			if ok {
+				break
+			}
+			if i == 100 {
+				t.Fatalf("hovering at %+v over Products' children, Sortable never placed Pricing there", to)
+			}
+			run(t, ctx, "wait for the drag to follow", chromedp.Sleep(50*time.Millisecond))
 		}
 		run(t, ctx, "drop", chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft))
 		waitFor(t, func() bool {
 			return shapeOf(db, pid) == "Home Products(Pricing)"
 		}, "the move to reach the server; the tree is "+shapeOf(db, pid))
+		// Reloading the outline swaps in the page Sortable left a style on.
+		run(t, ctx, "the move's answer is handled, then the outline reloads", settled(),
+			chromedp.SetValue(`.toolbar select[name=level]`, "3"),
+			chromedp.Evaluate(`document.querySelector('.toolbar select[name=level]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
+			waitJS(`!document.querySelector('#outline li[style]')`), settled())
+		noProblems(t, ctx, "drag and drop, then an outline reload")
 		run(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(`#outline`))
 		var nested string
 		run(t, ctx, "read tree", chromedp.Evaluate(`(() => {
@@ -413,14 +461,16 @@ func TestBrowserDiagram(t *testing.T) {
 	if title != "Pricing" {
 		t.Fatalf("details show %q after clicking Pricing in the diagram", title)
 	}
+	// Zoom and pan: the view is a transform on the <svg>, set when htmx
+	// has loaded a drawing.
+	const canvas = `document.querySelector('#diagram .diagram-canvas')`
 	run(t, ctx, "rename in the details; the diagram follows",
 		chromedp.SetValue(`#f-title`, "Plans"),
 		chromedp.Click(`#details button[type=submit]`),
 		waitJS(fmt.Sprintf(`(document.querySelector('%s')?.textContent || "").includes("Plans")`, node)),
+		settled(),
+		waitJS(canvas+`?.view !== undefined`),
 	)
-
-	// Zoom and pan: the view is a transform on the <svg>.
-	const canvas = `document.querySelector('#diagram .diagram-canvas')`
 	var k0, k1, k2 float64
 	run(t, ctx, "zoom in with the button",
 		chromedp.Evaluate(canvas+`.view.k`, &k0),
@@ -463,6 +513,48 @@ func TestBrowserDiagram(t *testing.T) {
 	if selected != strconv.FormatInt(pricing, 10) {
 		t.Errorf("a drag changed the selected page to %s", selected)
 	}
+
+	// Another number of levels is another drawing: it opens fitted, not
+	// at the zoom of the last one.
+	const fitted = `(() => { const c = ` + canvas + `, svg = c.querySelector('svg');
+		const k = Math.min(1, c.clientWidth / svg.width.baseVal.value, c.clientHeight / svg.height.baseVal.value);
+		return Math.abs(c.view.k - k) < 1e-6; })()`
+	run(t, ctx, "zoom in, then draw two levels",
+		chromedp.Click(`#diagram [data-zoom=in]`),
+		chromedp.Click(`#diagram [data-zoom=in]`),
+		waitJS(`!(`+fitted+`)`),
+		chromedp.SetValue(`#diagram select[name=depth]`, "2"),
+		chromedp.Evaluate(`document.querySelector('#diagram select[name=depth]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
+		waitJS(`!document.querySelector('#diagram svg g[id^="a_p"]')`), // two levels have no stack
+		settled(),
+		waitJS(canvas+`?.view !== undefined`),
+	)
+	var isFitted bool
+	run(t, ctx, "read the zoom", chromedp.Evaluate(fitted, &isFitted))
+	if !isFitted {
+		t.Error("after changing the levels, the diagram keeps the old zoom instead of fitting")
+	}
+
+	// Downloads: a file arrives; a failure says why on the page.
+	dir := t.TempDir()
+	run(t, ctx, "download the SVG",
+		cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir),
+		chromedp.Click(`#diagram .downloads a[href*="/diagram/svg"]`),
+		chromedp.ActionFunc(func(context.Context) error {
+			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if b, err := os.ReadFile(filepath.Join(dir, "acme-relaunch-sitemap.svg")); err == nil && strings.Contains(string(b), "</svg>") {
+					return nil
+				}
+			}
+			return fmt.Errorf("no acme-relaunch-sitemap.svg in the download folder")
+		}),
+	)
+	run(t, ctx, "a download that fails shows why",
+		chromedp.Evaluate(`(() => { const a = document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]'), u = new URL(a.href); u.searchParams.set('paper', 'letter'); a.href = u; })()`, nil),
+		chromedp.Click(`#diagram .downloads a[href*="/diagram/pdf"]`),
+		waitJS(`(document.querySelector('#flash .alert-error')?.textContent || '').includes('Paper must be a4 or a3.')`),
+	)
+	noProblems(t, ctx, "the diagram")
 }
 
 // TestBrowserCollaboration: an editor renames a page in one browser and
@@ -559,4 +651,102 @@ func TestBrowserCollaboration(t *testing.T) {
 		waitJS(`(document.getElementById("open-comments")||{textContent:""}).textContent.includes("Could we show yearly prices?")`),
 		waitJS(`document.getElementById("open-comments").textContent.includes("Carla Client")`),
 	)
+}
+
+// TestBrowserOwnEdits: what this tab saves shows in its own outline and
+// Summary at once (status, kind, placement, new pages); a new page's
+// title is typed over "New page"; a notice goes by itself; Back shows the
+// outline as it is now, without a script error.
+func TestBrowserOwnEdits(t *testing.T) {
+	ctx, base, db := browser(t)
+	bg := context.Background()
+	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	tr, _ := db.Tree(bg, pid)
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	row := func(title string) string {
+		return fmt.Sprintf(`document.querySelector('#node-%d > .row')`, ids[title])
+	}
+	total := func() int {
+		var text string
+		run(t, ctx, "read the summary", chromedp.Text(`#summary p strong`, &text))
+		n, _ := strconv.Atoi(strings.Fields(text)[0])
+		return n
+	}
+	run(t, ctx, "open the plan",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#summary`),
+		settled(),
+	)
+	before := total()
+
+	run(t, ctx, "add a child of Products and type its title",
+		chromedp.Click(fmt.Sprintf(`#node-%d > .row [data-action=add-child]`, ids["Products"])),
+		waitJS(`document.activeElement?.matches('form.rename input[name=title]')`),
+		chromedp.SendKeys(`form.rename input[name=title]`, "Webinars"+kb.Enter),
+		titleShown("Webinars"),
+		waitJS(fmt.Sprintf(`(document.querySelector('#summary p strong')?.textContent || '').startsWith('%d ')`, before+1)),
+	)
+	tr, _ = db.Tree(bg, pid)
+	for _, c := range tr.Children(ids["Products"]) {
+		if strings.Contains(c.Title, "New page") {
+			t.Errorf("the new page was saved as %q", c.Title)
+		}
+	}
+
+	run(t, ctx, "save About us as a group under review",
+		chromedp.Click(titleSel("About us"), chromedp.BySearch),
+		chromedp.WaitVisible(`#page-form`),
+		settled(),
+		chromedp.SetValue(`#page-form select[name=status]`, "review"),
+		chromedp.SetValue(`#page-form select[name=kind]`, "group"),
+		chromedp.Click(`#page-form button[type=submit]`),
+		waitJS(`!!(`+row("About us")+`?.querySelector('.status-review') && `+row("About us")+`.querySelector('.badge-group'))`),
+	)
+	run(t, ctx, "move Login to the footer",
+		chromedp.Click(titleSel("Login"), chromedp.BySearch),
+		chromedp.WaitVisible(`#page-form select[name=placement]`),
+		settled(),
+		chromedp.SetValue(`#page-form select[name=placement]`, "footer"),
+		chromedp.Click(`#page-form button[type=submit]`),
+		waitJS(fmt.Sprintf(`!!document.querySelector('#roots-footer #node-%d')`, ids["Login"])),
+	)
+
+	run(t, ctx, "paste two pages; the notice goes by itself",
+		chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
+		chromedp.WaitVisible(`#dialog textarea[name=outline]`),
+		settled(),
+		chromedp.SetValue(`#dialog textarea[name=outline]`, "Events\nJobs"),
+		chromedp.Click(`//button[normalize-space(.)="Add pages"]`, chromedp.BySearch),
+		waitJS(`(document.querySelector('#flash')?.textContent || '').includes('Added 2 pages.')`),
+		waitJS(`!document.querySelector('#flash .alert')`),
+	)
+
+	run(t, ctx, "rename Team",
+		chromedp.Focus(titleSel("Team"), chromedp.BySearch),
+		chromedp.KeyEvent(kb.F2),
+		waitJS(`document.activeElement?.matches('form.rename input[name=title]')`),
+		chromedp.SendKeys(`form.rename input[name=title]`, "People"+kb.Enter),
+		titleShown("People"),
+		settled(),
+	)
+	run(t, ctx, "open Pricing",
+		chromedp.Click(titleSel("Pricing"), chromedp.BySearch),
+		waitJS(fmt.Sprintf(`location.pathname.endsWith('/pages/%d')`, ids["Pricing"])),
+		settled(),
+	)
+	run(t, ctx, "open Contact",
+		chromedp.Click(titleSel("Contact"), chromedp.BySearch),
+		waitJS(fmt.Sprintf(`location.pathname.endsWith('/pages/%d')`, ids["Contact"])),
+		settled(),
+	)
+	run(t, ctx, "go back",
+		chromedp.Evaluate(`history.back()`, nil),
+		waitJS(fmt.Sprintf(`location.pathname.endsWith('/pages/%d') && document.getElementById('details-inner')?.dataset.page === '%d'`, ids["Pricing"], ids["Pricing"])),
+		titleShown("People"),
+	)
+	noProblems(t, ctx, "after Back")
 }

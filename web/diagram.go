@@ -142,10 +142,6 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := site.Slugify(p.Name)
-	if name == "" {
-		name = "project"
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`-sitemap.`+format+`"`)
+	attach(c, p, "-sitemap."+format)
 	return c.Blob(http.StatusOK, typ, b)
 }

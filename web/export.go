@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"mime"
 	"net/http"
-	"net/url"
 	"path"
 	"strconv"
 	"strings"
@@ -128,43 +127,43 @@ func (s *Server) exportFile(c echo.Context) error {
 	return c.Blob(http.StatusOK, ctype, b.Bytes())
 }
 
+// exportZip serves every file of the export in one zip, dated when the
+// plan last changed.
 func (s *Server) exportZip(c echo.Context) error {
-	p, files, err := s.exportFiles(c)
+	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return err
 	}
+	cfg, _, err := exportConfig(c)
+	if err != nil {
+		return err
+	}
+	modified := t.Project.UpdatedAt
+	if modified.IsZero() {
+		modified = s.now()
+	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range files.Names {
-		w, err := zw.Create(name)
-		if err != nil {
-			return err
-		}
-		if _, err := w.Write(files.Files[name].Bytes()); err != nil {
-			return err
-		}
+	if _, err := sitemap.Export(sitemap.ZipOutput{Z: zw, Modified: modified}, t, cfg); err != nil {
+		return err
 	}
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	name := site.Slugify(p.Name)
-	if name == "" {
-		name = "project"
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+url.PathEscape(name)+`-sitemap.zip"`)
+	attach(c, t.Project, "-sitemap.zip")
 	return c.Blob(http.StatusOK, "application/zip", buf.Bytes())
 }
 
-// footerPreview shows the HTML footer sitemap as a full page.
+// footerPreview shows the HTML footer sitemap inside the app.
 func (s *Server) footerPreview(c echo.Context) error {
 	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return err
 	}
 	depth, _ := strconv.Atoi(c.QueryParam("depth"))
-	var buf bytes.Buffer
-	if err := sitemap.WriteFooterPage(&buf, t, depth); err != nil {
+	var nav bytes.Buffer
+	if err := sitemap.WriteFooter(&nav, t, depth); err != nil {
 		return err
 	}
-	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+	return render(c, http.StatusOK, views.FooterPreview(s.layout(c, t.Project.Name+" footer sitemap"), t.Project, nav.String()))
 }

@@ -284,6 +284,7 @@ func (s *Server) savePage(c echo.Context) error {
 	switch code {
 	case "":
 		setChange(c, "page", pg.ID)
+		trigger(c, "page-saved", pg.ID)
 		d.Saved, d.Message = true, "Saved."
 		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
 	case site.EInvalid:
@@ -336,9 +337,14 @@ func (s *Server) rename(c echo.Context) error {
 }
 
 // trigger sets an HX-Trigger event naming a page, so the client can
-// refresh whatever shows it.
-func trigger(c echo.Context, event string, id int64) {
-	b, _ := json.Marshal(map[string]any{event: map[string]int64{"id": id}})
+// refresh whatever shows it, and the branches to open when it reloads
+// the outline.
+func trigger(c echo.Context, event string, id int64, open ...int64) {
+	detail := map[string]any{"id": id}
+	if len(open) > 0 {
+		detail["open"] = open
+	}
+	b, _ := json.Marshal(map[string]any{event: detail})
 	c.Response().Header().Set("HX-Trigger", string(b))
 }
 
@@ -452,24 +458,8 @@ func (s *Server) paste(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Tree(ctx, p.ID)
-	if err != nil {
-		return err
-	}
-	// Show the parent's children with the pasted branches open.
-	shown := map[int64]bool{}
-	for _, c := range t.Children(parentID) {
-		shown[c.ID] = true
-	}
-	for _, id := range ids {
-		shown[id] = true
-	}
-	var pages []site.Page
-	for _, pg := range t.Pages() {
-		if shown[pg.ID] {
-			pages = append(pages, pg)
-		}
-	}
-	return render(c, http.StatusOK, views.ChildrenOOB(site.NewTree(p, pages), parentID, site.PlacementMain),
-		views.FlashOOB("Added "+strconv.Itoa(len(ids))+" pages."))
+	// The outline reloads with the branches it had open, and the parent
+	// and the pasted branches opened.
+	trigger(c, "page-saved", parentID, append(ids, parentID)...)
+	return render(c, http.StatusOK, views.FlashOOB("Added "+strconv.Itoa(len(ids))+" pages."))
 }

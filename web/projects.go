@@ -229,11 +229,7 @@ func (s *Server) downloadDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name := site.Slugify(p.Name)
-	if name == "" {
-		name = "project"
-	}
-	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`.siteplan.json"`)
+	attach(c, p, ".siteplan.json")
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	c.Response().WriteHeader(http.StatusOK)
 	return doc.Encode(c.Response())

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -99,6 +100,7 @@ type Server struct {
 	Echo     *echo.Echo
 	store    Store
 	log      *slog.Logger
+	static   fs.FS
 	diagrams *renderCache
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
@@ -114,7 +116,7 @@ const DiagramCacheBytes = 64 << 20
 func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	s := &Server{Echo: e, store: st, log: log, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
+	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		hub: newHub(), logins: newLoginLimiter(), now: time.Now}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
@@ -162,6 +164,7 @@ func (s *Server) routeTable() []route {
 	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
 	return []route{
 		{get, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") }, public},
+		{get, "/favicon.ico", s.favicon, public},
 		{get, "/login", s.loginPage, public},
 		{post, "/login", s.login, public},
 		{get, "/signup", s.signUpPage, public},
@@ -265,7 +268,8 @@ var codeOf = map[int]string{
 }
 
 // handleError maps an error to a status and answers in the form the
-// request wants: an htmx fragment, JSON for .json routes, or a page.
+// request wants: an htmx fragment, JSON for .json routes and for requests
+// that accept JSON first (the editor's downloads), or a page.
 func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -290,7 +294,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	msg := site.ErrorMessage(err)
 	switch {
-	case strings.HasSuffix(c.Request().URL.Path, ".json"):
+	case strings.HasSuffix(c.Request().URL.Path, ".json") || strings.HasPrefix(c.Request().Header.Get("Accept"), "application/json"):
 		_ = c.JSON(status, map[string]any{"error": map[string]string{"code": code, "message": msg}})
 	case isHTMX(c):
 		c.Response().Header().Set("HX-Retarget", "#flash")
@@ -299,6 +303,27 @@ func (s *Server) handleError(err error, c echo.Context) {
 	default:
 		_ = render(c, status, views.ErrorPage(s.layout(c, "Error"), status, msg))
 	}
+}
+
+// attach names the file a response downloads as after the project:
+// "acme-relaunch" + suffix.
+func attach(c echo.Context, p site.Project, suffix string) {
+	name := site.Slugify(p.Name)
+	if name == "" {
+		name = "project"
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": name + suffix}))
+}
+
+// favicon answers the browsers that ask for /favicon.ico whatever the
+// page links to.
+func (s *Server) favicon(c echo.Context) error {
+	b, err := fs.ReadFile(s.static, "favicon.svg")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderCacheControl, "public, max-age=86400")
+	return c.Blob(http.StatusOK, "image/svg+xml", b)
 }
 
 func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }

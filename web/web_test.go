@@ -17,12 +17,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/crypto/bcrypt"
 
 	"siteplan/site"
+	"siteplan/static"
 	"siteplan/store"
 )
 
@@ -41,7 +41,7 @@ type client struct {
 	cookies map[string]*http.Cookie
 }
 
-var staticFS = fstest.MapFS{"app.js": {Data: []byte("//")}}
+var staticFS = static.FS
 
 // newClient starts a server on a fresh database and logs in as the
 // owner of team 1.
@@ -486,11 +486,25 @@ func TestPasteOutline(t *testing.T) {
 	if rec.Code != 200 {
 		t.Fatalf("paste: %d %s", rec.Code, rec.Body.String())
 	}
-	d := doc(t, rec)
+	if !strings.Contains(rec.Body.String(), "Added 4 pages.") {
+		t.Errorf("paste notice: %s", rec.Body.String())
+	}
+	// The editor reloads its outline opening the branches the answer names.
+	var trig struct {
+		Saved struct{ Open []int64 } `json:"page-saved"`
+	}
+	if err := json.Unmarshal([]byte(rec.Header().Get("HX-Trigger")), &trig); err != nil {
+		t.Fatalf("HX-Trigger %q: %v", rec.Header().Get("HX-Trigger"), err)
+	}
+	var open []string
+	for _, id := range trig.Saved.Open {
+		open = append(open, itoa(id))
+	}
+	d := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/outline?level=2&open="+strings.Join(open, ","), nil, true))
 	var titles []string
 	d.Find("#children-" + itoa(ids["Contact"]) + " a.title").Each(func(_ int, s *goquery.Selection) { titles = append(titles, s.Text()) })
 	if got, want := strings.Join(titles, ","), "Offices,Berlin,Paris,Form"; got != want {
-		t.Errorf("pasted outline shows %s, want %s", got, want)
+		t.Errorf("the outline opened as the paste says shows %s, want %s", got, want)
 	}
 	rec = c.do("POST", "/projects/"+itoa(pid)+"/paste", url.Values{"parent": {itoa(ids["Contact"])}, "outline": {"  \n"}}, true)
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "empty") {
@@ -667,6 +681,9 @@ func TestExportRoutes(t *testing.T) {
 	var names []string
 	for _, f := range zr.File {
 		names = append(names, f.Name)
+		if f.Modified.Year() < 2020 {
+			t.Errorf("zip entry %s is dated %v, not when the plan last changed", f.Name, f.Modified)
+		}
 	}
 	if got, want := strings.Join(names, " "), "sitemap.xml sitemap.xml.gz sitemap.txt robots.txt footer.html"; got != want {
 		t.Errorf("zip holds %s, want %s", got, want)
@@ -676,7 +693,13 @@ func TestExportRoutes(t *testing.T) {
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "Nothing to export") {
 		t.Errorf("export of a placeholder: %d", rec.Code)
 	}
-	if got := doc(t, c.do("GET", p+"/sitemap.html", nil, false)).Find(`nav[aria-label="Sitemap"] a`).Length(); got != 8 {
+	preview := doc(t, c.do("GET", p+"/sitemap.html", nil, false))
+	if got := preview.Find(`main.footer-preview nav[aria-label="Sitemap"] a`).Length(); got != 8 {
 		t.Errorf("footer preview has %d links, want 8 (Contact is kept out of it)", got)
+	}
+	// The content security policy allows no inline style: the preview is
+	// styled by the app's stylesheet.
+	if preview.Find(`link[rel=stylesheet][href="/static/app.css"]`).Length() != 1 || preview.Find("style, [style]").Length() != 0 {
+		t.Error("the footer preview is not styled by app.css, or carries inline styles the CSP blocks")
 	}
 }
