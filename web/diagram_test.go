@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"image/png"
+	"io"
 	"mime"
+	"siteplan/diagram"
+	"siteplan/site"
 	"strings"
 	"testing"
 )
@@ -58,18 +61,23 @@ func TestDiagramRoutes(t *testing.T) {
 	}
 
 	// A second request is served from the cache; an edit draws anew.
-	key := func() int { return c.srv.diagrams.order.Len() }
-	before := key()
-	c.do("GET", p+"/diagram/svg", nil, false)
-	if key() != before {
-		t.Errorf("an unchanged diagram was rendered again: %d cache entries, was %d", key(), before)
+	renders := 0
+	draw := c.srv.draw
+	c.srv.draw = func(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt diagram.Options) (diagram.Result, error) {
+		renders++
+		return draw(ctx, w, t, links, opt)
+	}
+	c.do("GET", p+"/diagram/svg?depth=3", nil, false)
+	c.do("GET", p+"/diagram/svg?depth=3", nil, false)
+	if renders != 1 {
+		t.Errorf("two requests for an unchanged diagram drew it %d times, want once", renders)
 	}
 	if _, err := c.db.RenamePage(context.Background(), ids["Pricing"], "Plans & prices", 1); err != nil {
 		t.Fatal(err)
 	}
-	body := c.do("GET", p+"/diagram/svg", nil, false).Body.String()
-	if !strings.Contains(body, "Plans &amp; prices") {
-		t.Error("the diagram after a rename still shows the old title")
+	body := c.do("GET", p+"/diagram/svg?depth=3", nil, false).Body.String()
+	if !strings.Contains(body, "Plans &amp; prices") || renders != 2 {
+		t.Errorf("the diagram after a rename was drawn %d times in all and shows the old title: %t", renders, !strings.Contains(body, "Plans &amp; prices"))
 	}
 }
 
