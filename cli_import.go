@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"siteplan/site"
 )
@@ -52,15 +51,10 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 }
 
 // readDocument parses a siteplan/1 document from a file, or from stdin
-// for "-", the whole of it.
+// for "-".
 func readDocument(path string, stdin io.Reader) (*site.Document, error) {
 	if path == "-" {
 		return site.ParseDocument(stdin)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return site.ParseDocument(f)
+	return site.ReadDocumentFile(path)
 }

@@ -592,7 +592,7 @@ func (d *dotWriter) writeItem(bw *bufio.Writer, indent string, it item, height f
 		}
 	}
 	if h := it.refs[0].hidden; h > 0 {
-		fmt.Fprintf(bw, `<tr><td colspan="%d" cellpadding="3"><font point-size="9" color="%s">+%d %s</font></td></tr>`, span, mutedColor, h, plural(h, "page", "pages"))
+		fmt.Fprintf(bw, `<tr><td colspan="%d" cellpadding="3"><font point-size="9" color="%s">+%s</font></td></tr>`, span, mutedColor, site.Plural(h, "page", "pages"))
 	}
 	if pad := int(math.Floor(height - it.height() - float64(spacing))); height > 0 && pad > 0 {
 		fmt.Fprintf(bw, `<tr><td colspan="%d" width="1" height="%d"></td></tr>`, span, pad)
@@ -654,7 +654,7 @@ func (d *dotWriter) label(p *site.Page) string {
 	}
 	label.WriteString(`</font>`)
 	if n := d.opt.Comments[p.ID]; n > 0 {
-		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + strconv.Itoa(n) + " " + plural(n, "open comment", "open comments") + `</font>`)
+		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + site.Plural(n, "open comment", "open comments") + `</font>`)
 	}
 	return label.String()
 }
@@ -757,13 +757,6 @@ func clipText(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Diagram file formats.

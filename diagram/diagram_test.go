@@ -25,12 +25,7 @@ import (
 
 func docFile(t testing.TB, path string) *site.Document {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := site.ParseDocument(f)
+	d, err := site.ReadDocumentFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -149,7 +149,7 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, sheet string) {
 	o, pdf := d.opt, tx.pdf
 	pdf.SetTextColor(15, 23, 42)
 	tx.text(margin, margin+14, d.tree.Project.Name, 16, true)
-	info := []string{"Site plan", o.Date.Format("2 January 2006"), pluralCount(d.tree.Len(), "page", "pages")}
+	info := []string{"Site plan", o.Date.Format("2 January 2006"), site.Plural(d.tree.Len(), "page", "pages")}
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
 	}
@@ -439,8 +439,4 @@ func (t *pdfText) outline(p piece, x, y, size float64) {
 	pdf.ClosePath()
 	pdf.DrawPath("F") // non-zero winding, as TrueType outlines are drawn
 	pdf.SetFillColor(fr, fg, fb)
-}
-
-func pluralCount(n int, one, many string) string {
-	return strconv.Itoa(n) + " " + plural(n, one, many)
 }

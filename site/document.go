@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,12 +61,37 @@ type DocLink struct {
 	Label string `json:"label,omitempty"`
 }
 
-// MaxDocumentPages bounds one document so an upload cannot exhaust memory.
-const MaxDocumentPages = 2_000_000
+// Bounds of one document, so an upload cannot exhaust memory: its pages,
+// and its size (a page of about 600 bytes, 100,000 pages).
+const (
+	MaxDocumentPages = 2_000_000
+	MaxDocumentBytes = 64 << 20
+)
 
-// ParseDocument decodes and validates a native document. Any problem refuses
-// the whole document with EInvalid naming the page and field at fault.
+// ParseDocument decodes and validates a native document of at most
+// MaxDocumentBytes. Any problem refuses the whole document with EInvalid
+// naming the page and field at fault; a larger one is ETooLarge.
 func ParseDocument(r io.Reader) (*Document, error) {
+	lr := &io.LimitedReader{R: r, N: MaxDocumentBytes + 1}
+	d, err := parseDocument(lr)
+	if lr.N <= 0 {
+		return nil, Errorf(ETooLarge, "The document is larger than %d MB: split the plan, or import it from the command line in parts.", MaxDocumentBytes>>20)
+	}
+	return d, err
+}
+
+// ReadDocumentFile parses the document in a file. Errors: as
+// ParseDocument, or the file's own.
+func ReadDocumentFile(path string) (*Document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseDocument(f)
+}
+
+func parseDocument(r io.Reader) (*Document, error) {
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	var d Document

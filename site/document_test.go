@@ -1,6 +1,7 @@
 package site
 
 import (
+	"io"
 	"strings"
 	"testing"
 )
@@ -56,5 +57,24 @@ func TestParseDocumentDefaults(t *testing.T) {
 		Status: StatusPlanned, InSitemap: true, InHTMLSitemap: true}
 	if p != want {
 		t.Errorf("defaults = %+v, want %+v", p, want)
+	}
+}
+
+// spaces is an endless reader of white space.
+type spaces struct{}
+
+func (spaces) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
+
+// TestParseDocumentSizeLimit: a document is read to MaxDocumentBytes and
+// no further, and refused as too large.
+func TestParseDocumentSizeLimit(t *testing.T) {
+	_, err := ParseDocument(io.MultiReader(strings.NewReader(`{"format":`), spaces{}))
+	if ErrorCode(err) != ETooLarge || !strings.Contains(err.Error(), "64 MB") {
+		t.Fatalf("endless document: %v, want ETooLarge naming 64 MB", err)
 	}
 }

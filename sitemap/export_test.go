@@ -19,12 +19,7 @@ import (
 // loadTree reads a siteplan/1 document into an in-memory tree.
 func loadTree(t testing.TB, path string) *site.Tree {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := site.ParseDocument(f)
+	d, err := site.ReadDocumentFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,6 @@ func WriteFooter(w io.Writer, t *site.Tree, depth int) error {
 	return footerTmpl.ExecuteTemplate(w, "nav", footerData{t.Project.Name, m, f})
 }
 
-
 // Memory keeps an export's files in memory, in the order they were
 // written.
 type Memory struct {

@@ -211,21 +211,11 @@ func (db *DB) User(ctx context.Context, id int64) (site.User, error) {
 
 // Memberships lists the teams of a user, by name.
 func (db *DB) Memberships(ctx context.Context, userID int64) ([]site.Membership, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT t.id, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
-		WHERE m.user_id = ? ORDER BY t.name COLLATE NOCASE, t.id`, userID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Membership
-	for rows.Next() {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.Membership, error) {
 		var m site.Membership
-		if err := rows.Scan(&m.ID, &m.Name, &m.Role); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, rows.Scan(&m.ID, &m.Name, &m.Role)
+	}, `SELECT t.id, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
+		WHERE m.user_id = ? ORDER BY t.name COLLATE NOCASE, t.id`, userID)
 }
 
 // Role returns the user's role in a team, "" when not a member.
@@ -240,21 +230,11 @@ func (db *DB) Role(ctx context.Context, teamID, userID int64) (string, error) {
 
 // Members lists a team's members, owners first.
 func (db *DB) Members(ctx context.Context, teamID int64) ([]site.Member, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.team_id = ? ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, u.name COLLATE NOCASE`, teamID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Member
-	for rows.Next() {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.Member, error) {
 		m := site.Member{TeamID: teamID}
-		if err := rows.Scan(&m.ID, &m.Email, &m.Name, &m.Role); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		return m, rows.Scan(&m.ID, &m.Email, &m.Name, &m.Role)
+	}, `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.team_id = ? ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, u.name COLLATE NOCASE`, teamID)
 }
 
 // keepAnOwner refuses a change that would leave the team without an

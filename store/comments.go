@@ -48,24 +48,15 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 const commentCols = `c.id, c.project_id, c.page_id, coalesce(c.parent_id, 0), c.author, coalesce(c.user_id, 0), c.body,
 	c.created_at, c.resolved_at, c.resolved_by, p.title`
 
-func queryComments(ctx context.Context, q *sql.DB, query string, args ...any) ([]site.Comment, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Comment
-	for rows.Next() {
+func queryComments(ctx context.Context, q querier, query string, args ...any) ([]site.Comment, error) {
+	return collect(ctx, q, func(rows *sql.Rows) (site.Comment, error) {
 		var c site.Comment
 		var created, resolved sql.NullString
-		if err := rows.Scan(&c.ID, &c.ProjectID, &c.PageID, &c.ParentID, &c.Author, &c.UserID, &c.Body,
-			&created, &resolved, &c.ResolvedBy, &c.PageTitle); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&c.ID, &c.ProjectID, &c.PageID, &c.ParentID, &c.Author, &c.UserID, &c.Body,
+			&created, &resolved, &c.ResolvedBy, &c.PageTitle)
 		c.CreatedAt, c.ResolvedAt = parseTime(created), parseTime(resolved)
-		out = append(out, c)
-	}
-	return out, rows.Err()
+		return c, err
+	}, query, args...)
 }
 
 // threads nests replies under their threads, keeping the order.

@@ -10,29 +10,15 @@ import (
 const linkCols = `l.id, l.project_id, l.from_id, l.to_id, l.label, f.title, t.title`
 const linkJoin = ` FROM links l JOIN pages f ON f.id = l.from_id JOIN pages t ON t.id = l.to_id`
 
-func projectLinks(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, projectID int64) ([]site.Link, error) {
+func projectLinks(ctx context.Context, q querier, projectID int64) ([]site.Link, error) {
 	return queryLinks(ctx, q, `SELECT `+linkCols+linkJoin+` WHERE l.project_id = ? ORDER BY l.id`, projectID)
 }
 
-func queryLinks(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, query string, args ...any) ([]site.Link, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Link
-	for rows.Next() {
+func queryLinks(ctx context.Context, q querier, query string, args ...any) ([]site.Link, error) {
+	return collect(ctx, q, func(rows *sql.Rows) (site.Link, error) {
 		var l site.Link
-		if err := rows.Scan(&l.ID, &l.ProjectID, &l.FromID, &l.ToID, &l.Label, &l.FromTitle, &l.ToTitle); err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+		return l, rows.Scan(&l.ID, &l.ProjectID, &l.FromID, &l.ToID, &l.Label, &l.FromTitle, &l.ToTitle)
+	}, query, args...)
 }
 
 // Links returns all cross-links of a project.

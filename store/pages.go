@@ -32,30 +32,16 @@ func scanPage(row interface{ Scan(...any) error }, extra ...any) (site.Page, err
 	return p, err
 }
 
-func queryPages(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, withCount bool, query string, args ...any) ([]site.Page, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Page
-	for rows.Next() {
-		var p site.Page
-		if withCount {
-			var n, m int
-			p, err = scanPage(rows, &n, &m)
-			p.ChildCount, p.OpenComments = n, m
-		} else {
-			p, err = scanPage(rows)
+func queryPages(ctx context.Context, q querier, withCount bool, query string, args ...any) ([]site.Page, error) {
+	return collect(ctx, q, func(rows *sql.Rows) (site.Page, error) {
+		if !withCount {
+			return scanPage(rows)
 		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+		var n, m int
+		p, err := scanPage(rows, &n, &m)
+		p.ChildCount, p.OpenComments = n, m
+		return p, err
+	}, query, args...)
 }
 
 // Page returns one page. Errors: ENotFound.

@@ -27,20 +27,8 @@ func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 
 // Projects lists a team's projects, most recently changed first.
 func (db *DB) Projects(ctx context.Context, teamID int64) ([]site.Project, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? ORDER BY p.updated_at DESC, p.id DESC`, teamID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Project
-	for rows.Next() {
-		p, err := scanProject(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.Project, error) { return scanProject(rows) },
+		`SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? ORDER BY p.updated_at DESC, p.id DESC`, teamID)
 }
 
 // Project returns one project. Errors: ENotFound.

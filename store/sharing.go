@@ -33,24 +33,15 @@ func (db *DB) CreateInvite(ctx context.Context, teamID, byUserID int64, role str
 
 // Invites lists a team's invites that are neither used nor expired.
 func (db *DB) Invites(ctx context.Context, teamID int64) ([]site.Invite, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT i.id, i.role, coalesce(u.name, ''), i.created_at, i.expires_at FROM invites i
-		LEFT JOIN users u ON u.id = i.created_by
-		WHERE i.team_id = ? AND i.used_at IS NULL AND i.expires_at > ? ORDER BY i.id DESC`, teamID, fmtTime(db.Now()))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.Invite
-	for rows.Next() {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.Invite, error) {
 		inv := site.Invite{TeamID: teamID}
 		var created, expires sql.NullString
-		if err := rows.Scan(&inv.ID, &inv.Role, &inv.CreatedBy, &created, &expires); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&inv.ID, &inv.Role, &inv.CreatedBy, &created, &expires)
 		inv.CreatedAt, inv.ExpiresAt = parseTime(created), parseTime(expires)
-		out = append(out, inv)
-	}
-	return out, rows.Err()
+		return inv, err
+	}, `SELECT i.id, i.role, coalesce(u.name, ''), i.created_at, i.expires_at FROM invites i
+		LEFT JOIN users u ON u.id = i.created_by
+		WHERE i.team_id = ? AND i.used_at IS NULL AND i.expires_at > ? ORDER BY i.id DESC`, teamID, fmtTime(db.Now()))
 }
 
 var errInvite = site.Errorf(site.ENotFound, "This invite link is not valid: it was used, withdrawn or has expired. Ask the team's owner for a new one.")
@@ -174,20 +165,8 @@ func scanShare(row interface{ Scan(...any) error }) (site.ShareLink, error) {
 // ShareLinks lists a project's share links, newest first, revoked and
 // expired ones included.
 func (db *DB) ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+shareCols+` FROM share_links WHERE project_id = ? ORDER BY id DESC`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []site.ShareLink
-	for rows.Next() {
-		l, err := scanShare(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.ShareLink, error) { return scanShare(rows) },
+		`SELECT `+shareCols+` FROM share_links WHERE project_id = ? ORDER BY id DESC`, projectID)
 }
 
 // shareUseEvery is how often a link's "last used" time is written.

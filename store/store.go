@@ -112,6 +112,30 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
+// querier is a connection pool or a transaction.
+type querier interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}
+
+// collect runs a query and returns its rows, each read by scan.
+func collect[T any](ctx context.Context, q querier, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []T
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // tx runs fn in one write transaction.
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.w.BeginTx(ctx, nil)
@@ -179,9 +203,7 @@ func (db *DB) FindTeam(ctx context.Context, ref string) (site.Team, error) {
 }
 
 // teamByRef finds a team by id or name (sql.ErrNoRows if none).
-func teamByRef(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, ref string) (site.Team, error) {
+func teamByRef(ctx context.Context, q querier, ref string) (site.Team, error) {
 	var t site.Team
 	id, perr := strconv.ParseInt(ref, 10, 64)
 	err := q.QueryRowContext(ctx, `SELECT id, name FROM teams WHERE (id = ? AND ?) OR name = ? ORDER BY id LIMIT 1`, id, perr == nil, ref).Scan(&t.ID, &t.Name)

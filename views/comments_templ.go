@@ -5,10 +5,12 @@ package views
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
+import (
+	"siteplan/site"
 
-import "siteplan/site"
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+)
 
 // CommentsProps is the comment threads of one page with the form for a
 // new one; Author, Body and Errors keep what a refused form held.
@@ -60,9 +62,9 @@ func Comments(p CommentsProps) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var3 string
-		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(plural(site.OpenThreads(p.Threads), "open thread", "open threads"))
+		templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(site.Plural(site.OpenThreads(p.Threads), "open thread", "open threads"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/comments.templ`, Line: 18, Col: 103}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/comments.templ`, Line: 18, Col: 108}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 		if templ_7745c5c3_Err != nil {
@@ -96,7 +98,7 @@ func Comments(p CommentsProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerOf(ctx).UserID == 0 {
+			if site.ViewerFrom(ctx).UserID == 0 {
 				templ_7745c5c3_Var5 := templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 					templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 					templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
@@ -351,7 +353,7 @@ func thread(pg site.Page, t site.Comment) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if ViewerOf(ctx).UserID == 0 {
+			if site.ViewerFrom(ctx).UserID == 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "<input name=\"author\" placeholder=\"Your name\" aria-label=\"Your name\" maxlength=\"100\" required> ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -515,9 +517,9 @@ func OpenComments(projectID int64, threads []site.Comment) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var27 string
-			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(t.Replies), "reply", "replies"))
+			templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(site.Plural(len(t.Replies), "reply", "replies"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/comments.templ`, Line: 93, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/comments.templ`, Line: 93, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 			if templ_7745c5c3_Err != nil {

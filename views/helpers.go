@@ -47,13 +47,6 @@ func hxVals(kv ...any) string {
 	return string(b)
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return itoa(n) + " " + many
-}
-
 func label(s string) string {
 	switch s {
 	case "in_progress":

@@ -5,10 +5,12 @@ package views
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
+import (
+	"siteplan/site"
 
-import "siteplan/site"
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+)
 
 // LayoutProps is what every full page needs.
 type LayoutProps struct {
@@ -285,7 +287,7 @@ func account(csrf string) templ.Component {
 			templ_7745c5c3_Var13 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		v := ViewerOf(ctx)
+		v := site.ViewerFrom(ctx)
 		if v.UserID != 0 {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<nav class=\"account\">")
 			if templ_7745c5c3_Err != nil {

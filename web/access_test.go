@@ -225,9 +225,9 @@ func TestAccessMatrix(t *testing.T) {
 	}
 	logged := map[string]int{otherTeam: 303, viewerRole: 303, editorRole: 303, ownerRole: 303}
 	rows := map[string]accessCase{
-		"GET /healthz":                             {path: "/healthz", ok: 200},
+		"GET /healthz": {path: "/healthz", ok: 200},
 
-		"GET /favicon.ico":                             {path: "/favicon.ico", ok: 200},
+		"GET /favicon.ico":                         {path: "/favicon.ico", ok: 200},
 		"GET /static*":                             {path: "/static/app.js", ok: 200},
 		"GET /login":                               {path: "/login", ok: 200, override: logged},
 		"POST /login":                              {path: "/login", form: v("email", "olive@agency.example", "password", "wrong password"), ok: 401},

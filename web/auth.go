@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -12,6 +13,23 @@ import (
 	"siteplan/site"
 	"siteplan/views"
 )
+
+// accountStore is what logging in, signing up and the access guard need.
+type accountStore interface {
+	HasUsers(ctx context.Context) (bool, error)
+	SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error)
+	Authenticate(ctx context.Context, email, password string) (site.User, error)
+	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
+	CreateSession(ctx context.Context, userID, teamID int64) (string, error)
+	Session(ctx context.Context, token string) (site.Session, site.User, error)
+	SwitchTeam(ctx context.Context, token string, teamID int64) error
+	DeleteSession(ctx context.Context, token string) error
+	Invite(ctx context.Context, token string) (site.Invite, site.Team, error)
+	AcceptInvite(ctx context.Context, token string, userID int64) (int64, error)
+	SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error)
+	UseShareLink(ctx context.Context, token string) (site.ShareLink, error)
+	Project(ctx context.Context, id int64) (site.Project, error)
+}
 
 // Cookies. The session and share cookies hold tokens whose hashes the
 // store keeps; both are HttpOnly and SameSite=Lax, Secure behind TLS.
@@ -57,11 +75,6 @@ func (s *Server) guard(n need) []echo.MiddlewareFunc {
 }
 
 // viewer is who is asking, as identify found them.
-func viewer(c echo.Context) views.Viewer { return views.ViewerOf(c.Request().Context()) }
-
-func setViewer(c echo.Context, v views.Viewer) {
-	c.SetRequest(c.Request().WithContext(views.WithViewer(c.Request().Context(), v)))
-}
 
 // identify finds the account of the session cookie, with its teams. A
 // request without a live session goes on as anonymous.
@@ -83,7 +96,7 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		v := views.Viewer{UserID: u.ID, Name: u.Name, Teams: teams}
+		v := site.Viewer{UserID: u.ID, Name: u.Name, Teams: teams}
 		for _, m := range teams {
 			if m.ID == sess.TeamID || v.Team.ID == 0 { // the session's team, else the first
 				v.Team, v.TeamRole = m.Team, m.Role
@@ -175,7 +188,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			}
 			v.Access = access
 			setViewer(c, v)
-			c.Set("project", p)
+			setProject(c, p)
 			return next(c)
 		}
 	}

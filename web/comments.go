@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -11,6 +12,16 @@ import (
 	"siteplan/site"
 	"siteplan/views"
 )
+
+// commentStore is what comment threads need.
+type commentStore interface {
+	AddComment(ctx context.Context, c *site.Comment, shareLinkID int64) error
+	Comments(ctx context.Context, pageID int64) ([]site.Comment, error)
+	OpenComments(ctx context.Context, projectID int64) ([]site.Comment, error)
+	OpenCommentCounts(ctx context.Context, projectID int64) (map[int64]int, error)
+	Comment(ctx context.Context, projectID, id int64) (site.Comment, error)
+	ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error
+}
 
 // author is the name a comment or resolution goes under: the account's
 // name, or what a share-link visitor typed (remembered in a cookie).
@@ -75,11 +86,11 @@ func (s *Server) addComment(c echo.Context) error {
 			// Escaped: a cookie value cannot hold "Zoë" or a comma as typed.
 			s.setCookie(c, nameCookie, url.QueryEscape(cm.Author), 365*24*time.Hour)
 		}
-		setChange(c, "comment", pg.ID)
+		setChange(c, change{Kind: "comment", Page: pg.ID})
 		return renderComments(c, http.StatusCreated, props)
 	}
 	props.Errors, props.Body = site.ErrorFields(err), c.FormValue("body")
-	return render(c, http.StatusUnprocessableEntity, views.Comments(props))
+	return rerender(c, err, views.Comments(props))
 }
 
 func (s *Server) resolveComment(c echo.Context) error { return s.setResolved(c, true) }
@@ -111,7 +122,7 @@ func (s *Server) setResolved(c echo.Context, resolved bool) error {
 	if err != nil {
 		return err
 	}
-	setChange(c, "comment", pg.ID)
+	setChange(c, change{Kind: "comment", Page: pg.ID})
 	return renderComments(c, http.StatusOK, props)
 }
 

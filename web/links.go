@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strings"
 
@@ -9,6 +10,14 @@ import (
 	"siteplan/site"
 	"siteplan/views"
 )
+
+// linkStore is what cross-links need.
+type linkStore interface {
+	Links(ctx context.Context, projectID int64) ([]site.Link, error)
+	PageLinks(ctx context.Context, pageID int64) (out, in []site.Link, err error)
+	AddLink(ctx context.Context, l *site.Link) error
+	DeleteLink(ctx context.Context, projectID, id int64) error
+}
 
 // maxHits bounds search and picker results.
 const maxHits = 30

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"siteplan/site"
 )
 
 // change is what a live update tells the others viewing a project.
@@ -21,11 +19,6 @@ type change struct {
 	Title  string `json:"title,omitempty"` // a rename's new title, so nobody has to fetch it
 	By     string `json:"by"`
 	Client string `json:"client,omitempty"` // the tab that made it, which already shows it
-}
-
-// setChange describes the change a handler made, for live updates.
-func setChange(c echo.Context, kind string, page int64) {
-	c.Set("change", change{Kind: kind, Page: page})
 }
 
 // presence is one person viewing a project.
@@ -231,18 +224,9 @@ func (s *Server) publishChanges(next echo.HandlerFunc) echo.HandlerFunc {
 		if err != nil || m == http.MethodGet || m == http.MethodHead || c.Response().Status >= 400 {
 			return err
 		}
-		ch, _ := c.Get("change").(change)
-		if ch.Kind == "" {
-			ch.Kind = "tree"
-		}
+		ch := changeOf(c)
 		ch.By, ch.Client = author(c), c.Request().Header.Get("X-Client-ID")
 		s.hub.publish(currentProject(c).ID, ch)
 		return nil
 	}
-}
-
-// currentProject is the project inProject loaded for this request.
-func currentProject(c echo.Context) site.Project {
-	p, _ := c.Get("project").(site.Project)
-	return p
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -11,6 +12,25 @@ import (
 	"siteplan/site"
 	"siteplan/views"
 )
+
+// pageStore is what the outline, the details panel, the diagram and the export read and write.
+type pageStore interface {
+	Page(ctx context.Context, id int64) (site.Page, error)
+	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
+	ExportTree(ctx context.Context, projectID int64) (*site.Tree, error)
+	Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error)
+	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error)
+	PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error)
+	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
+	DescendantCount(ctx context.Context, id int64) (int, error)
+	CreatePage(ctx context.Context, p *site.Page) error
+	UpdatePage(ctx context.Context, p *site.Page) error
+	RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error)
+	MovePage(ctx context.Context, id, parentID int64, placement string, position int) error
+	DeletePage(ctx context.Context, id int64) (int, error)
+	DuplicatePage(ctx context.Context, id int64) (int64, error)
+	InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error)
+}
 
 // page loads the :pid page and checks it belongs to the :id project.
 // Errors: ENotFound.
@@ -269,30 +289,36 @@ func (s *Server) savePage(c echo.Context) error {
 	if err == nil {
 		err = s.store.UpdatePage(ctx, &pg)
 	}
-	code := site.ErrorCode(err)
-	if code == site.EConflict { // show the page as the other tab saved it
-		if pg, err = s.store.Page(ctx, pg.ID); err != nil {
+	switch site.ErrorCode(err) {
+	case "":
+		d, err := s.details(c, p, pg)
+		if err != nil {
 			return err
 		}
-	} else if code != "" && code != site.EInvalid {
-		return err
-	}
-	d, derr := s.details(c, p, pg)
-	if derr != nil {
-		return derr
-	}
-	switch code {
-	case "":
-		setChange(c, "page", pg.ID)
+		setChange(c, change{Kind: "page", Page: pg.ID})
 		trigger(c, "page-saved", pg.ID)
 		d.Saved, d.Message = true, "Saved."
 		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
-	case site.EInvalid:
+	case site.EInvalid: // keep what was typed, with the messages
+		d, derr := s.details(c, p, pg)
+		if derr != nil {
+			return derr
+		}
 		d.Form, d.Errors, d.Message = form, site.ErrorFields(err), site.ErrorMessage(err)
-		return render(c, http.StatusUnprocessableEntity, views.DetailsForm(d))
+		return rerender(c, err, views.DetailsForm(d))
+	case site.EConflict: // show the page as the other tab saved it
+		fresh, ferr := s.store.Page(ctx, pg.ID)
+		if ferr != nil {
+			return ferr
+		}
+		d, derr := s.details(c, p, fresh)
+		if derr != nil {
+			return derr
+		}
+		d.Message = site.ErrorMessage(err)
+		return rerender(c, err, views.DetailsForm(d), views.TitleOOB(&fresh))
 	}
-	d.Message = site.ErrorMessage(err)
-	return render(c, http.StatusConflict, views.DetailsForm(d), views.TitleOOB(&pg))
+	return err
 }
 
 func (s *Server) renameForm(c echo.Context) error {
@@ -320,18 +346,18 @@ func (s *Server) rename(c echo.Context) error {
 	renamed, err := s.store.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
 	switch site.ErrorCode(err) {
 	case "":
-		c.Set("change", change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
+		setChange(c, change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
 		trigger(c, "page-changed", renamed.ID)
 		return render(c, http.StatusOK, views.Title(&renamed))
 	case site.EInvalid:
 		renamed.Title = c.FormValue("title")
-		return render(c, http.StatusUnprocessableEntity, views.RenameForm(&renamed, site.ErrorFields(err)["title"]))
+		return rerender(c, err, views.RenameForm(&renamed, site.ErrorFields(err)["title"]))
 	case site.EConflict:
 		fresh, ferr := s.store.Page(c.Request().Context(), pg.ID)
 		if ferr != nil {
 			return ferr
 		}
-		return render(c, http.StatusConflict, views.RenameForm(&fresh, "Someone else renamed this page to “"+fresh.Title+"”; edit that or press Escape."))
+		return rerender(c, err, views.RenameForm(&fresh, "Someone else renamed this page to “"+fresh.Title+"”; edit that or press Escape."))
 	}
 	return err
 }
@@ -374,15 +400,12 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 		return err
 	}
 	msg := "Delete “" + pg.Title + "”"
-	switch {
-	case n == 1:
-		msg += " and the 1 page below it"
-	case n > 1:
-		msg += " and the " + strconv.Itoa(n) + " pages below it"
+	if n > 0 {
+		msg += " and the " + site.Plural(n, "page", "pages") + " below it"
 	}
 	msg += "? Their cross-links are removed too."
 	action := "/projects/" + strconv.FormatInt(p.ID, 10) + "/pages/" + strconv.FormatInt(pg.ID, 10)
-	return render(c, http.StatusOK, views.ConfirmDialog("Delete page", msg, action, "delete", "Delete "+strconv.Itoa(n+1)+" pages"))
+	return render(c, http.StatusOK, views.ConfirmDialog("Delete page", msg, action, "delete", "Delete "+site.Plural(n+1, "page", "pages")))
 }
 
 func (s *Server) deletePage(c echo.Context) error {
@@ -397,7 +420,7 @@ func (s *Server) deletePage(c echo.Context) error {
 	trigger(c, "page-deleted", pg.ID)
 	msg := "Deleted “" + pg.Title + "”"
 	if n > 1 {
-		msg += " and " + strconv.Itoa(n-1) + " pages below it"
+		msg += " and " + site.Plural(n-1, "page", "pages") + " below it"
 	}
 	return render(c, http.StatusOK, views.NodeDeleted(pg.ID), views.FlashOOB(msg+"."))
 }
@@ -450,7 +473,7 @@ func (s *Server) paste(c echo.Context) error {
 	items, err := site.ParseOutline(text)
 	if err != nil {
 		if site.ErrorCode(err) == site.EInvalid {
-			return render(c, http.StatusUnprocessableEntity, views.PasteDialog(p.ID, parentID, parent.Title, text, site.ErrorMessage(err)))
+			return rerender(c, err, views.PasteDialog(p.ID, parentID, parent.Title, text, site.ErrorMessage(err)))
 		}
 		return err
 	}
@@ -461,5 +484,5 @@ func (s *Server) paste(c echo.Context) error {
 	// The outline reloads with the branches it had open, and the parent
 	// and the pasted branches opened.
 	trigger(c, "page-saved", parentID, append(ids, parentID)...)
-	return render(c, http.StatusOK, views.FlashOOB("Added "+strconv.Itoa(len(ids))+" pages."))
+	return render(c, http.StatusOK, views.FlashOOB("Added "+site.Plural(len(ids), "page", "pages")+"."))
 }

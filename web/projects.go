@@ -12,6 +12,17 @@ import (
 	"siteplan/views"
 )
 
+// projectStore is what the project list, settings, import and download need.
+type projectStore interface {
+	Projects(ctx context.Context, teamID int64) ([]site.Project, error)
+	CreateProject(ctx context.Context, p *site.Project) error
+	UpdateProject(ctx context.Context, p *site.Project) error
+	RenameProject(ctx context.Context, id int64, name string) error
+	DeleteProject(ctx context.Context, id int64) error
+	ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error)
+	Document(ctx context.Context, projectID int64) (*site.Document, error)
+}
+
 // idParam parses a numeric path parameter. Errors: ENotFound.
 func idParam(c echo.Context, name string) (int64, error) {
 	id, err := strconv.ParseInt(c.Param(name), 10, 64)
@@ -64,9 +75,9 @@ func (s *Server) createProject(c echo.Context) error {
 	if err := s.store.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
 		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Errors: site.ErrorFields(err)}
 		if isHTMX(c) {
-			return render(c, http.StatusUnprocessableEntity, views.CreateProjectForm(f))
+			return rerender(c, err, views.CreateProjectForm(f))
 		}
-		return s.renderProjects(c, http.StatusUnprocessableEntity, f, views.ImportForm{})
+		return s.renderProjects(c, statusOf[site.EInvalid], f, views.ImportForm{})
 	} else if err != nil {
 		return err
 	}
@@ -110,9 +121,9 @@ func (s *Server) importFailed(c echo.Context, err error) error {
 	}
 	f := views.ImportForm{Error: site.ErrorMessage(err)}
 	if isHTMX(c) {
-		return render(c, http.StatusUnprocessableEntity, views.ImportProjectForm(f))
+		return rerender(c, err, views.ImportProjectForm(f))
 	}
-	return s.renderProjects(c, http.StatusUnprocessableEntity, views.ProjectForm{}, f)
+	return s.renderProjects(c, statusOf[site.EInvalid], views.ProjectForm{}, f)
 }
 
 func (s *Server) renameProjectForm(c echo.Context) error {
@@ -131,14 +142,14 @@ func (s *Server) renameProject(c echo.Context) error {
 	ctx := c.Request().Context()
 	if err := s.store.RenameProject(ctx, p.ID, c.FormValue("name")); site.ErrorCode(err) == site.EInvalid {
 		p.Name = c.FormValue("name")
-		return render(c, http.StatusUnprocessableEntity, views.ProjectRenameForm(p, site.ErrorFields(err)["name"]))
+		return rerender(c, err, views.ProjectRenameForm(p, site.ErrorFields(err)["name"]))
 	} else if err != nil {
 		return err
 	}
 	if p, err = s.store.Project(ctx, p.ID); err != nil {
 		return err
 	}
-	setChange(c, "project", 0)
+	setChange(c, change{Kind: "project"})
 	return render(c, http.StatusOK, views.ProjectRow(p))
 }
 
@@ -159,7 +170,7 @@ func (s *Server) deleteProject(c echo.Context) error {
 	if err := s.store.DeleteProject(c.Request().Context(), p.ID); err != nil {
 		return err
 	}
-	setChange(c, "deleted", 0)
+	setChange(c, change{Kind: "deleted"})
 	return redirect(c, "/")
 }
 
@@ -196,19 +207,19 @@ func (s *Server) saveSettings(c echo.Context) error {
 	}
 	switch site.ErrorCode(err) {
 	case "":
-		setChange(c, "project", 0)
+		setChange(c, change{Kind: "project"})
 		props.Project, props.Saved, props.Priority = p, true, priorityText(p.DefaultPriority)
 		return render(c, http.StatusOK, views.SettingsForm(props))
 	case site.EInvalid:
 		props.Project, props.Errors = p, site.ErrorFields(err)
-		return render(c, http.StatusUnprocessableEntity, views.SettingsForm(props))
+		return rerender(c, err, views.SettingsForm(props))
 	case site.EConflict:
 		fresh, ferr := s.store.Project(c.Request().Context(), p.ID)
 		if ferr != nil {
 			return ferr
 		}
 		props.Project, props.Message, props.Priority = fresh, site.ErrorMessage(err), priorityText(fresh.DefaultPriority)
-		return render(c, http.StatusConflict, views.SettingsForm(props))
+		return rerender(c, err, views.SettingsForm(props))
 	}
 	return err
 }

@@ -7,11 +7,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
 	"mime"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,76 +26,21 @@ import (
 	"siteplan/views"
 )
 
-// Store is what the web server needs from persistence; *store.DB has it.
+// Store is everything the server needs from persistence; *store.DB has
+// it. Each part is declared beside the handlers that use it.
 type Store interface {
-	HasUsers(ctx context.Context) (bool, error)
-	SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error)
-	Authenticate(ctx context.Context, email, password string) (site.User, error)
-	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
-	Members(ctx context.Context, teamID int64) ([]site.Member, error)
-	SetRole(ctx context.Context, teamID, userID int64, role string) error
-	RemoveMember(ctx context.Context, teamID, userID int64) error
-	CreateTeam(ctx context.Context, userID int64, name string) (site.Team, error)
-	CreateSession(ctx context.Context, userID, teamID int64) (string, error)
-	Session(ctx context.Context, token string) (site.Session, site.User, error)
-	SwitchTeam(ctx context.Context, token string, teamID int64) error
-	DeleteSession(ctx context.Context, token string) error
-	CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error)
-	Invites(ctx context.Context, teamID int64) ([]site.Invite, error)
-	Invite(ctx context.Context, token string) (site.Invite, site.Team, error)
-	AcceptInvite(ctx context.Context, token string, userID int64) (int64, error)
-	SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error)
-	DeleteInvite(ctx context.Context, teamID, id int64) error
-
-	CreateShareLink(ctx context.Context, l *site.ShareLink) (string, error)
-	ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error)
-	UseShareLink(ctx context.Context, token string) (site.ShareLink, error)
-	RevokeShareLink(ctx context.Context, projectID, id int64) error
-
-	AddComment(ctx context.Context, c *site.Comment, shareLinkID int64) error
-	Comments(ctx context.Context, pageID int64) ([]site.Comment, error)
-	OpenComments(ctx context.Context, projectID int64) ([]site.Comment, error)
-	OpenCommentCounts(ctx context.Context, projectID int64) (map[int64]int, error)
-	Comment(ctx context.Context, projectID, id int64) (site.Comment, error)
-	ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error
-
-	Projects(ctx context.Context, teamID int64) ([]site.Project, error)
-	Project(ctx context.Context, id int64) (site.Project, error)
-	CreateProject(ctx context.Context, p *site.Project) error
-	UpdateProject(ctx context.Context, p *site.Project) error
-	RenameProject(ctx context.Context, id int64, name string) error
-	DeleteProject(ctx context.Context, id int64) error
-
-	Page(ctx context.Context, id int64) (site.Page, error)
-	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
-	ExportTree(ctx context.Context, projectID int64) (*site.Tree, error)
-	Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error)
-	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error)
-	PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error)
-	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
-	DescendantCount(ctx context.Context, id int64) (int, error)
-	CreatePage(ctx context.Context, p *site.Page) error
-	UpdatePage(ctx context.Context, p *site.Page) error
-	RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error)
-	MovePage(ctx context.Context, id, parentID int64, placement string, position int) error
-	DeletePage(ctx context.Context, id int64) (int, error)
-	DuplicatePage(ctx context.Context, id int64) (int64, error)
-	InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error)
-
-	Links(ctx context.Context, projectID int64) ([]site.Link, error)
-	PageLinks(ctx context.Context, pageID int64) (out, in []site.Link, err error)
-	AddLink(ctx context.Context, l *site.Link) error
-	DeleteLink(ctx context.Context, projectID, id int64) error
-
-	ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error)
-	Document(ctx context.Context, projectID int64) (*site.Document, error)
+	accountStore
+	teamStore
+	shareStore
+	commentStore
+	projectStore
+	pageStore
+	linkStore
 }
 
-// Body limits: forms are small; documents may hold 100,000 pages.
-const (
-	MaxBody       = "1M"
-	MaxImportBody = 64 << 20
-)
+// MaxBody bounds a form; an import may send a whole document
+// (site.MaxDocumentBytes).
+const MaxBody = "1M"
 
 // Server serves the editor.
 type Server struct {
@@ -239,7 +186,7 @@ func (s *Server) routes() {
 	for _, r := range s.routeTable() {
 		mw := s.guard(r.need)
 		if r.path == "/projects/import" {
-			mw = append(mw, middleware.BodyLimit("64M"))
+			mw = append(mw, middleware.BodyLimit(strconv.Itoa(site.MaxDocumentBytes>>20)+"M"))
 		}
 		s.Echo.Add(r.method, r.path, r.handler, mw...)
 	}
@@ -278,7 +225,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if errors.As(err, &he) {
 		msg := http.StatusText(he.Code) + "."
 		if he.Code == http.StatusRequestEntityTooLarge {
-			msg = "The request is too large (forms up to 1 MB, imports up to 64 MB)."
+			msg = fmt.Sprintf("The request is too large (forms up to %s, imports up to %d MB).", MaxBody+"B", site.MaxDocumentBytes>>20)
 		}
 		code, ok := codeOf[he.Code]
 		if !ok {
@@ -338,6 +285,13 @@ func render(c echo.Context, status int, comps ...templ.Component) error {
 		}
 	}
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// rerender answers a request that err refused (invalid input, a stale
+// version) by showing the form again with its message: comps, with the
+// status the error table gives err.
+func rerender(c echo.Context, err error, comps ...templ.Component) error {
+	return render(c, statusOf[site.ErrorCode(err)], comps...)
 }
 
 func (s *Server) layout(c echo.Context, title string) views.LayoutProps {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,6 +11,13 @@ import (
 	"siteplan/site"
 	"siteplan/views"
 )
+
+// shareStore is what managing share links needs.
+type shareStore interface {
+	CreateShareLink(ctx context.Context, l *site.ShareLink) (string, error)
+	ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error)
+	RevokeShareLink(ctx context.Context, projectID, id int64) error
+}
 
 // openShareLink is where a share link leads: it remembers the link in a
 // cookie and opens the project. The link is checked again on every
@@ -65,7 +73,7 @@ func (s *Server) createShareLink(c echo.Context) error {
 		return render(c, http.StatusCreated, views.ShareLinks(props))
 	case site.EInvalid:
 		props.Error = site.ErrorMessage(err)
-		return render(c, http.StatusUnprocessableEntity, views.ShareLinks(props))
+		return rerender(c, err, views.ShareLinks(props))
 	}
 	return err
 }

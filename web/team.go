@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -10,6 +11,17 @@ import (
 	"siteplan/site"
 	"siteplan/views"
 )
+
+// teamStore is what the team page needs.
+type teamStore interface {
+	Members(ctx context.Context, teamID int64) ([]site.Member, error)
+	SetRole(ctx context.Context, teamID, userID int64, role string) error
+	RemoveMember(ctx context.Context, teamID, userID int64) error
+	CreateTeam(ctx context.Context, userID int64, name string) (site.Team, error)
+	CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error)
+	Invites(ctx context.Context, teamID int64) ([]site.Invite, error)
+	DeleteInvite(ctx context.Context, teamID, id int64) error
+}
 
 // absURL is path on the host the request came to.
 func absURL(c echo.Context, path string) string {
@@ -46,7 +58,7 @@ func (s *Server) createInvite(c echo.Context) error {
 	case "":
 		props.NewURL = absURL(c, "/invite/"+token)
 	case site.EInvalid:
-		props.Error, status = site.ErrorMessage(err), http.StatusUnprocessableEntity
+		props.Error, status = site.ErrorMessage(err), statusOf[site.EInvalid]
 	default:
 		return err
 	}

@@ -138,12 +138,7 @@ func doc(t testing.TB, rec *httptest.ResponseRecorder) *goquery.Document {
 // acmeDoc parses the store's sample document.
 func acmeDoc(t testing.TB) *site.Document {
 	t.Helper()
-	f, err := os.Open("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := site.ParseDocument(f)
+	d, err := site.ReadDocumentFile("../store/testdata/acme.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,6 +439,9 @@ func TestSavePageValidation(t *testing.T) {
 	}
 	if got, _ := doc(t, rec).Find("#f-slug").Attr("value"); got != "kontakt" {
 		t.Errorf("409 does not show the fresh page: slug %q", got)
+	}
+	if !strings.Contains(rec.Body.String(), "Someone else changed this page") {
+		t.Error("409 does not say why the save was refused")
 	}
 	pg, _ = c.db.Page(ctx, ids["Contact"])
 	if pg.Title != "Contact" || pg.Slug != "kontakt" || pg.Priority == nil || *pg.Priority != 0.8 {

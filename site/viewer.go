@@ -1,0 +1,33 @@
+package site
+
+import "context"
+
+// Viewer is who is making a request: the account (or share-link
+// visitor), their teams, and what they may do with the project in view.
+// The web server puts it in the request's context; the views read it to
+// show only what the viewer may use. Every request is checked on its own.
+type Viewer struct {
+	UserID   int64 // 0: no account
+	Name     string
+	Team     Team // the team the account works in
+	TeamRole string
+	Teams    []Membership
+	Access   Access // on the project in view
+	Share    bool   // visiting through a share link
+	// ShareLinkID is the link a share visitor came through.
+	ShareLinkID int64
+}
+
+type viewerKey struct{}
+
+// WithViewer returns ctx carrying v.
+func WithViewer(ctx context.Context, v Viewer) context.Context {
+	return context.WithValue(ctx, viewerKey{}, v)
+}
+
+// ViewerFrom returns the viewer ctx carries (the zero Viewer, anonymous,
+// if none).
+func ViewerFrom(ctx context.Context) Viewer {
+	v, _ := ctx.Value(viewerKey{}).(Viewer)
+	return v
+}
