@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -221,6 +222,72 @@ func TestUserAndShareCLI(t *testing.T) {
 	} {
 		if err := run(append([]string{"share", "create", "--db", db}, args...), nil, &out); err == nil {
 			t.Errorf("share create %v: no error", args)
+		}
+	}
+}
+
+// TestImportCLITeam: import writes into the team --team names (an id or a
+// name); without it, into the only team there is, and with several it
+// asks which.
+func TestImportCLITeam(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "cli.db")
+	addUser := func(email, team string) {
+		t.Helper()
+		if err := run([]string{"user", "add", "--db", db, "--email", email, "--name", "N", "--team", team, "--role", "owner"},
+			strings.NewReader("a long enough password\n"), &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addUser("ana@agency.example", "Agency")
+	var out bytes.Buffer
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+		t.Fatalf("import into the only team: %v", err)
+	}
+	addUser("bo@client.example", "Client")
+	err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out)
+	if err == nil || !strings.Contains(err.Error(), "--team") {
+		t.Fatalf("import with two teams and no --team: %v, want a message asking for --team", err)
+	}
+	out.Reset()
+	if err := run([]string{"import", "--db", db, "--team", "Client", "store/testdata/acme.json"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"import", "--db", db, "--team", "Nobody", "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err == nil {
+		t.Error("import into an unknown team: no error")
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	client, err := st.FindTeam(ctx, "Client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.TrimSpace(out.String())
+	projects, _ := st.Projects(ctx, client.ID)
+	if len(projects) != 1 || strconv.FormatInt(projects[0].ID, 10) != id {
+		t.Errorf("team Client has %+v, want project %s", projects, id)
+	}
+}
+
+// TestDiagramCLIScripts: a plan with emoji, Hebrew, Arabic and Japanese
+// titles draws in every format from the command line.
+func TestDiagramCLIScripts(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	if err := run([]string{"import", "--db", db, "diagram/testdata/diagram-scripts.json"}, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"svg", "png", "pdf", "dot", "graphml"} {
+		out := filepath.Join(dir, "plan."+f)
+		if err := run([]string{"diagram", "--db", db, "--project", "1", "--format", f, "--out", out}, nil, &bytes.Buffer{}); err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if st, err := os.Stat(out); err != nil || st.Size() < 100 || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: %v, %v", f, st, err)
 		}
 	}
 }

@@ -99,3 +99,23 @@ func TestDiagramBranchPage(t *testing.T) {
 		t.Error("the branch diagram's controls do not keep the branch")
 	}
 }
+
+// TestDiagramDownloadsScripts: a plan with emoji, Hebrew, Arabic and
+// Japanese titles downloads in every format; none of them fails.
+func TestDiagramDownloadsScripts(t *testing.T) {
+	c := newClient(t)
+	d, err := site.ReadDocumentFile("../diagram/testdata/diagram-scripts.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := c.db.ImportDocument(context.Background(), 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range diagram.Formats {
+		rec := c.do("GET", "/projects/"+itoa(pid)+"/diagram/"+format, nil, false)
+		if rec.Code != 200 || rec.Body.Len() < 100 {
+			t.Errorf("%s: %d, %d bytes: %.200s", format, rec.Code, rec.Body.Len(), rec.Body.String())
+		}
+	}
+}
