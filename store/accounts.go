@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -52,9 +53,25 @@ func hashToken(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// dummyHash is compared against when an e-mail is unknown, so a login
-// takes as long whether or not the account exists.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("siteplan-no-such-user"), bcrypt.MinCost)
+// dummy is the hash compared against when an e-mail is unknown, so a
+// login takes as long whether or not the account exists: it has the cost
+// of the accounts' own hashes.
+var dummy struct {
+	sync.Mutex
+	cost int
+	hash []byte
+}
+
+// dummyHash returns a hash at PasswordCost.
+func dummyHash() []byte {
+	dummy.Lock()
+	defer dummy.Unlock()
+	if dummy.cost != PasswordCost {
+		dummy.hash, _ = bcrypt.GenerateFromPassword([]byte("siteplan-no-such-user"), PasswordCost)
+		dummy.cost = PasswordCost
+	}
+	return dummy.hash
+}
 
 func hashPassword(pw string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), PasswordCost)
@@ -191,7 +208,7 @@ func (db *DB) Authenticate(ctx context.Context, email, password string) (site.Us
 	err := db.r.QueryRowContext(ctx, `SELECT id, email, name, password_hash FROM users WHERE email = ?`, strings.TrimSpace(email)).
 		Scan(&u.ID, &u.Email, &u.Name, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return u, site.Errorf(site.EUnauthorized, "The e-mail or the password is wrong.")
 	} else if err != nil {
 		return u, err

@@ -273,3 +273,13 @@ func TestCommentThreads(t *testing.T) {
 		t.Errorf("deleting the page left %d threads", len(open))
 	}
 }
+
+// TestDummyHashCost: an unknown e-mail is checked against a hash of the
+// same cost as the accounts', so a login takes as long either way.
+func TestDummyHashCost(t *testing.T) {
+	defer func(old int) { PasswordCost = old }(PasswordCost)
+	PasswordCost = bcrypt.MinCost + 1
+	if cost, err := bcrypt.Cost(dummyHash()); err != nil || cost != PasswordCost {
+		t.Errorf("dummy hash cost %d (%v), want %d", cost, err, PasswordCost)
+	}
+}

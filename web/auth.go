@@ -239,20 +239,20 @@ func (s *Server) login(c echo.Context) error {
 	ctx := c.Request().Context()
 	email, next := strings.ToLower(strings.TrimSpace(c.FormValue("email"))), safeNext(c.FormValue("next"))
 	form := views.AuthForm{Email: email, Next: next}
-	if err := s.logins.check(email, c.RealIP()); err != nil {
+	try, err := s.logins.take(email, c.RealIP())
+	if err != nil {
 		form.Message = site.ErrorMessage(err)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(loginRetry.Seconds())))
 		return render(c, http.StatusTooManyRequests, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
 	}
 	u, err := s.store.Authenticate(ctx, email, c.FormValue("password"))
 	if site.ErrorCode(err) == site.EUnauthorized {
-		s.logins.failed(email, c.RealIP())
 		form.Message = site.ErrorMessage(err)
 		return render(c, http.StatusUnauthorized, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
 	} else if err != nil {
 		return err
 	}
-	s.logins.succeeded(email)
+	try.succeeded()
 	if err := s.startSession(c, u.ID, 0); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -457,5 +458,36 @@ func TestHubEndsStreams(t *testing.T) {
 	}
 	if len(h.subs[1]) != 0 {
 		t.Errorf("%d streams left", len(h.subs[1]))
+	}
+}
+
+// TestLoginRateLimitParallel: forty wrong passwords for one account sent
+// at once get at most as many password checks as the limit allows; the
+// rest are refused before the hash.
+func TestLoginRateLimitParallel(t *testing.T) {
+	c := newClient(t)
+	var wg sync.WaitGroup
+	codes := make([]int, 40)
+	for i := range codes {
+		anon := c.peer()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			codes[i] = anon.do("POST", "/login", url.Values{"email": {"owner@test.example"}, "password": {"wrong password"}}, false).Code
+		}()
+	}
+	wg.Wait()
+	checked := 0
+	for _, code := range codes {
+		switch code {
+		case 401:
+			checked++
+		case 429:
+		default:
+			t.Errorf("status %d, want 401 or 429", code)
+		}
+	}
+	if checked > accountBurst {
+		t.Errorf("%d of 40 parallel attempts were checked against the password; the limit is %d", checked, accountBurst)
 	}
 }

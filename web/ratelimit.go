@@ -22,7 +22,8 @@ const (
 )
 
 // loginLimiter counts failed logins per account and per address with
-// token buckets; only failures take tokens.
+// token buckets: every attempt takes a token, a right password gives it
+// back.
 type loginLimiter struct {
 	mu       sync.Mutex
 	accounts map[string]*rate.Limiter
@@ -50,32 +51,38 @@ func bucket(m map[string]*rate.Limiter, key string, every time.Duration, burst i
 	return l
 }
 
-// check refuses a login attempt once either bucket is empty.
-// Errors: ETooMany.
-func (l *loginLimiter) check(account, addr string) error {
+// attempt is a login attempt that has taken its token from both buckets.
+type attempt struct {
+	l       *loginLimiter
+	account string
+	addr    *rate.Reservation
+}
+
+// take takes a token from the account's and the address's buckets before
+// the password is checked, under one lock, so that parallel attempts
+// cannot all pass a check made before any of them failed. It refuses the
+// attempt once either bucket is empty. Errors: ETooMany.
+func (l *loginLimiter) take(account, addr string) (*attempt, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	if bucket(l.accounts, account, accountEvery, accountBurst, now).TokensAt(now) < 1 {
-		return site.Errorf(site.ETooMany, "Too many failed logins for this account: wait a few minutes and try again.")
+	acc := bucket(l.accounts, account, accountEvery, accountBurst, now)
+	adr := bucket(l.addrs, addr, addressEvery, addressBurst, now)
+	if acc.TokensAt(now) < 1 {
+		return nil, site.Errorf(site.ETooMany, "Too many failed logins for this account: wait a few minutes and try again.")
 	}
-	if bucket(l.addrs, addr, addressEvery, addressBurst, now).TokensAt(now) < 1 {
-		return site.Errorf(site.ETooMany, "Too many failed logins from your network: wait a few minutes and try again.")
+	if adr.TokensAt(now) < 1 {
+		return nil, site.Errorf(site.ETooMany, "Too many failed logins from your network: wait a few minutes and try again.")
 	}
-	return nil
+	acc.ReserveN(now, 1)
+	return &attempt{l: l, account: account, addr: adr.ReserveN(now, 1)}, nil
 }
 
-func (l *loginLimiter) failed(account, addr string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	bucket(l.accounts, account, accountEvery, accountBurst, now).AllowN(now, 1)
-	bucket(l.addrs, addr, addressEvery, addressBurst, now).AllowN(now, 1)
-}
-
-// succeeded forgets an account's failures; the address keeps its count.
-func (l *loginLimiter) succeeded(account string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.accounts, account)
+// succeeded gives the tokens of a right password back: the account's
+// failures are forgotten, the address's token returned.
+func (a *attempt) succeeded() {
+	a.l.mu.Lock()
+	defer a.l.mu.Unlock()
+	delete(a.l.accounts, a.account)
+	a.addr.CancelAt(a.l.now())
 }
