@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -215,9 +216,17 @@ func (s *Server) clearCookie(c echo.Context, name string) {
 	c.SetCookie(&http.Cookie{Name: name, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: c.Scheme() == "https"})
 }
 
-// safeNext keeps a post-login destination on this site.
+// safeNext returns where to go after logging in: next if it is a path
+// on this site, else "/". A browser drops tabs and line breaks from a
+// URL and reads a backslash as a slash, so "/<TAB>/evil.example" would take
+// it to another host: next may hold no control or white space character
+// and no backslash, and must parse as a path with no scheme or host.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	if next == "" || strings.ContainsFunc(next, func(r rune) bool { return r <= ' ' || r == 0x7f || r == '\\' || unicode.IsSpace(r) }) {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.Opaque != "" || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(next, "//") {
 		return "/"
 	}
 	return next

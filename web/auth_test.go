@@ -491,3 +491,33 @@ func TestLoginRateLimitParallel(t *testing.T) {
 		t.Errorf("%d of 40 parallel attempts were checked against the password; the limit is %d", checked, accountBurst)
 	}
 }
+
+// TestSafeNext: after logging in, only a path on this site is followed.
+func TestSafeNext(t *testing.T) {
+	tests := map[string]string{
+		"/projects/1":            "/projects/1",
+		"/projects/1?level=3#p2": "/projects/1?level=3#p2",
+		"":                       "/",
+		"projects":               "/",
+		"//evil.example/":        "/",
+		"/\t/evil.example/":      "/",
+		"/\n/evil.example/":      "/",
+		"/ /evil.example/":       "/",
+		"/\\evil.example":        "/",
+		"/\\/evil.example":       "/",
+		"https://evil.example/":  "/",
+		"javascript:alert(1)":    "/",
+		"/\u00a0/evil.example/":  "/",
+	}
+	for next, want := range tests {
+		if got := safeNext(next); got != want {
+			t.Errorf("safeNext(%q) = %q, want %q", next, got, want)
+		}
+	}
+	c := newClient(t)
+	anon := c.peer()
+	rec := anon.do("POST", "/login", url.Values{"email": {"owner@test.example"}, "password": {testPassword}, "next": {"/\t/evil.example/"}}, false)
+	if loc := rec.Header().Get("Location"); rec.Code != 303 || loc != "/" {
+		t.Errorf("login with next=/<TAB>/evil.example/: %d to %q, want 303 to /", rec.Code, loc)
+	}
+}
