@@ -199,13 +199,10 @@ func CheckPassword(pw string) string {
 
 func checkName(name string) string {
 	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
+	if name == "" {
 		return "Enter a name."
-	case utf8.RuneCountInString(name) > MaxName:
-		return "Use at most 100 characters."
 	}
-	return ""
+	return TextProblem("The name", name, MaxName, false)
 }
 
 // ValidateTeamName checks a team's name. Errors: EInvalid.
@@ -238,11 +235,10 @@ func ValidateComment(author, body string) error {
 	if msg := checkName(author); msg != "" {
 		f.Add("author", "Your name: "+strings.ToLower(msg[:1])+msg[1:])
 	}
-	switch b := strings.TrimSpace(body); {
-	case b == "":
+	if b := strings.TrimSpace(body); b == "" {
 		f.Add("body", "Write a comment first.")
-	case utf8.RuneCountInString(b) > MaxComment:
-		f.Add("body", "Comments are limited to 5,000 characters.")
+	} else if msg := TextProblem("The comment", b, MaxComment, true); msg != "" {
+		f.Add("body", msg)
 	}
 	return f.Err()
 }

@@ -162,6 +162,7 @@ func (d *Document) Validate() error {
 	if err := check(d.Pages, "pages", true); err != nil {
 		return err
 	}
+	seen := map[[2]string]int{} // links by their ends: their index + 1
 	for i, l := range d.Links {
 		switch {
 		case !keys[l.From]:
@@ -170,9 +171,12 @@ func (d *Document) Validate() error {
 			return Errorf(EInvalid, "links[%d]: to: no page has key %q.", i, clip(l.To))
 		case l.From == l.To:
 			return Errorf(EInvalid, "links[%d]: a page cannot link to itself.", i)
-		case len(l.Label) > MaxShortLen:
-			return Errorf(EInvalid, "links[%d]: label is longer than 100 characters.", i)
+		case LinkLabelProblem(l.Label) != "":
+			return Errorf(EInvalid, "links[%d]: label: %s", i, LinkLabelProblem(l.Label))
+		case seen[[2]string{l.From, l.To}] > 0:
+			return Errorf(EInvalid, "links[%d]: links[%d] already links %q to %q: keep one of them.", i, seen[[2]string{l.From, l.To}]-1, clip(l.From), clip(l.To))
 		}
+		seen[[2]string{l.From, l.To}] = i + 1
 	}
 	return nil
 }

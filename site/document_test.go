@@ -78,3 +78,14 @@ func TestParseDocumentSizeLimit(t *testing.T) {
 		t.Fatalf("endless document: %v, want ETooLarge naming 64 MB", err)
 	}
 }
+
+// TestDocumentRefusesTwinLinks: two links between the same pages are
+// refused, naming both, instead of one label silently dropped.
+func TestDocumentRefusesTwinLinks(t *testing.T) {
+	_, err := ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},
+		"pages":[{"key":"a","title":"A"},{"key":"b","title":"B"}],
+		"links":[{"from":"a","to":"b","label":"one"},{"from":"a","to":"b","label":"two"}]}`))
+	if ErrorCode(err) != EInvalid || !strings.Contains(err.Error(), "links[1]") || !strings.Contains(err.Error(), "links[0]") {
+		t.Errorf("twin links: %v, want EInvalid naming links[0] and links[1]", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gosimple/slug"
 )
@@ -41,7 +42,8 @@ const StatusPlanned = "planned"
 // Changefreqs lists the values the sitemaps protocol allows.
 var Changefreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 
-// Limits on free-text fields, so one request cannot store megabytes.
+// Limits on free-text fields, in characters (a slug's in bytes), so one
+// request cannot store megabytes.
 const (
 	MaxTitleLen = 300
 	MaxSlugLen  = 200
@@ -134,11 +136,10 @@ func (p *Page) HasURL() bool { return p.Kind == KindPage }
 func (p *Page) Validate() error {
 	f := FieldErrors{}
 	p.Title = strings.TrimSpace(p.Title)
-	switch {
-	case p.Title == "":
+	if p.Title == "" {
 		f.Add("title", "Title is required.")
-	case len(p.Title) > MaxTitleLen:
-		f.Add("title", "Title is longer than 300 characters.")
+	} else if msg := TextProblem("Title", p.Title, MaxTitleLen, false); msg != "" {
+		f.Add("title", msg)
 	}
 	if msg := SlugProblem(p.Slug); msg != "" {
 		f.Add("slug", msg)
@@ -155,14 +156,14 @@ func (p *Page) Validate() error {
 	if !slices.Contains(Statuses, p.Status) {
 		f.Add("status", "Status must be one of "+strings.Join(Statuses, ", ")+".")
 	}
-	if len(p.Type) > MaxShortLen {
-		f.Add("type", "Page type is longer than 100 characters.")
+	if msg := TextProblem("Page type", p.Type, MaxShortLen, false); msg != "" {
+		f.Add("type", msg)
 	}
-	if len(p.Assignee) > MaxShortLen {
-		f.Add("assignee", "Assignee is longer than 100 characters.")
+	if msg := TextProblem("Assignee", p.Assignee, MaxShortLen, false); msg != "" {
+		f.Add("assignee", msg)
 	}
-	if len(p.Notes) > MaxTextLen {
-		f.Add("notes", "Notes are longer than 10,000 characters.")
+	if msg := TextProblem("Notes", p.Notes, MaxTextLen, true); msg != "" {
+		f.Add("notes", msg)
 	}
 	if msg := PriorityProblem(p.Priority); msg != "" {
 		f.Add("priority", msg)
@@ -181,11 +182,10 @@ func (p *Page) Validate() error {
 func (p *Project) Validate() error {
 	f := FieldErrors{}
 	p.Name = strings.TrimSpace(p.Name)
-	switch {
-	case p.Name == "":
+	if p.Name == "" {
 		f.Add("name", "Name is required.")
-	case len(p.Name) > MaxTitleLen:
-		f.Add("name", "Name is longer than 300 characters.")
+	} else if msg := TextProblem("Name", p.Name, MaxTitleLen, false); msg != "" {
+		f.Add("name", msg)
 	}
 	base, err := NormalizeBaseURL(p.BaseURL)
 	if err != nil {
@@ -235,8 +235,10 @@ func SlugProblem(s string) string {
 		return "Slug " + strconv.Quote(s) + " has a slash; use the parent page for deeper paths, or a path override."
 	case s == "." || s == "..":
 		return "Slug cannot be \".\" or \"..\"."
+	case !utf8.ValidString(s):
+		return "Slug is not valid UTF-8 text."
 	case len(s) > MaxSlugLen:
-		return "Slug is longer than 200 characters."
+		return "Slug is longer than 200 bytes."
 	case strings.ContainsAny(s, "?#"):
 		return "Slug cannot contain ? or #."
 	case hasControl(s):
@@ -250,8 +252,11 @@ func PathProblem(s string) string {
 	if s == "" {
 		return ""
 	}
+	if !utf8.ValidString(s) {
+		return "Path override is not valid UTF-8 text."
+	}
 	if len(s) > 2048 {
-		return "Path override is longer than 2,048 characters."
+		return "Path override is longer than 2,048 bytes."
 	}
 	if hasControl(s) {
 		return "Path override has a control character."

@@ -109,3 +109,43 @@ func outlineString(items []*OutlineItem) string {
 	}
 	return b.String()
 }
+
+// TestTextRules: every text a person types is valid UTF-8 without control
+// characters (notes keep line breaks and tabs), and limits count
+// characters, not bytes.
+func TestTextRules(t *testing.T) {
+	cjk := strings.Repeat("日本語", 40) // 120 characters, 360 bytes
+	tests := []struct {
+		name  string
+		edit  func(*Page)
+		field string // "" when valid
+	}{
+		{"120 Japanese characters", func(p *Page) { p.Title = cjk }, ""},
+		{"301 characters", func(p *Page) { p.Title = strings.Repeat("é", 301) }, "title"},
+		{"a bell in the title", func(p *Page) { p.Title = "Ring\x07" }, "title"},
+		{"a C1 control in the type", func(p *Page) { p.Type = "landing\u0085" }, "type"},
+		{"invalid UTF-8 in the assignee", func(p *Page) { p.Assignee = "Ana \xff" }, "assignee"},
+		{"notes keep lines and tabs", func(p *Page) { p.Notes = "first\n\tsecond\r\n" }, ""},
+		{"notes refuse an escape", func(p *Page) { p.Notes = "colour \x1b[31m" }, "notes"},
+		{"invalid UTF-8 in a slug", func(p *Page) { p.Slug, p.SlugAuto = "a\xffb", false }, "slug"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := NewPage("Page")
+			tt.edit(&p)
+			fields := ErrorFields(p.Validate())
+			if tt.field == "" && len(fields) > 0 {
+				t.Errorf("refused: %v", fields)
+			}
+			if tt.field != "" && fields[tt.field] == "" {
+				t.Errorf("accepted; want a message on %s (got %v)", tt.field, fields)
+			}
+		})
+	}
+	if err := ValidateComment("Zoë\x00", "hi"); ErrorFields(err)["author"] == "" {
+		t.Error("a NUL in a commenter's name was accepted")
+	}
+	if err := ValidateComment("Zoë", "line one\nline two"); err != nil {
+		t.Errorf("a two-line comment was refused: %v", err)
+	}
+}

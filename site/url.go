@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/idna"
@@ -92,6 +93,13 @@ func normalizeHost(scheme, authority string) (string, error) {
 		if c < '0' || c > '9' {
 			return "", Errorf(EInvalid, "URL port %q is not a number.", clip(port))
 		}
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return "", Errorf(EInvalid, "URL port %q must be a number from 1 to 65535.", clip(port))
+		}
+		port = strconv.Itoa(n) // 08080 is 8080
 	}
 	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
 		port = ""

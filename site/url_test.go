@@ -10,6 +10,8 @@ func TestNormalizeURL(t *testing.T) {
 		name, in, want string
 	}{
 		{"bare host gets slash", "https://example.com", "https://example.com/"},
+		{"port without leading zeros", "https://example.com:08080/a", "https://example.com:8080/a"},
+		{"highest port", "https://example.com:65535/", "https://example.com:65535/"},
 		{"scheme and host lower-cased", "HTTPS://WWW.Example.COM/About", "https://www.example.com/About"},
 		{"IDN host to punycode", "https://bücher.example/", "https://xn--bcher-kva.example/"},
 		{"non-ASCII path UTF-8 encoded", "https://example.com/über/straße", "https://example.com/%C3%BCber/stra%C3%9Fe"},
@@ -40,7 +42,8 @@ func TestNormalizeURL(t *testing.T) {
 }
 
 func TestNormalizeURLRefuses(t *testing.T) {
-	for _, in := range []string{"", "example.com", "/a/b", "ftp://example.com/", "https://", "https://user:pw@example.com/", "https://example.com:80a/", "https://exa mple.com/"} {
+	for _, in := range []string{"", "example.com", "/a/b", "ftp://example.com/", "https://", "https://user:pw@example.com/", "https://example.com:80a/", "https://exa mple.com/",
+		"https://example.com:0/", "https://example.com:99999/", "https://example.com:65536/"} {
 		if got, err := NormalizeURL(in); err == nil {
 			t.Errorf("NormalizeURL(%q) = %q, want an error", in, got)
 		} else if ErrorCode(err) != EInvalid {

@@ -43,8 +43,8 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 	switch {
 	case l.FromID == l.ToID:
 		return site.Errorf(site.EInvalid, "A page cannot link to itself.")
-	case len(l.Label) > site.MaxShortLen:
-		return site.Errorf(site.EInvalid, "The link label is longer than 100 characters.")
+	case site.LinkLabelProblem(l.Label) != "":
+		return site.Errorf(site.EInvalid, "%s", site.LinkLabelProblem(l.Label))
 	}
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		var n int

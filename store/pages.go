@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"siteplan/site"
 )
@@ -456,11 +455,12 @@ func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, item
 	return ids, err
 }
 
+// truncate keeps the first n characters of s.
 func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
 	}
-	return strings.ToValidUTF8(s[:n], "")
+	return s
 }
 
 // Ancestors returns the ancestors of a page from its root down.

@@ -135,8 +135,8 @@ func (db *DB) CreateShareLink(ctx context.Context, l *site.ShareLink) (string, e
 		return "", err
 	}
 	l.Label = strings.TrimSpace(l.Label)
-	if len([]rune(l.Label)) > site.MaxName {
-		return "", site.Errorf(site.EInvalid, "Keep the label under 100 characters.")
+	if msg := site.TextProblem("The label", l.Label, site.MaxName, false); msg != "" {
+		return "", site.Errorf(site.EInvalid, "%s", msg)
 	}
 	l.CreatedAt = db.Now()
 	if !l.ExpiresAt.IsZero() && !l.ExpiresAt.After(l.CreatedAt) {
