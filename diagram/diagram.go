@@ -161,7 +161,7 @@ type diagram struct {
 	placed map[string][]item // the nodes of each placement, in outline order
 	nodes  []item            // every node, placement by placement
 	end    map[int64]string  // the table cell where edges to a drawn page attach
-	area   map[int64]string  // the placement each drawn page is drawn in
+	part   map[int64]string  // which of the drawing's parts each drawn page is in (drawsLink)
 	band   map[level]float64 // top down, the height of a level's nodes
 	pages  int               // pages drawn
 }
@@ -230,13 +230,22 @@ func (d *diagram) colours() {
 // notes where edges attach and how tall each top-down level is.
 func (d *diagram) place() {
 	vis := d.visible()
-	d.placed, d.end, d.area, d.band = map[string][]item{}, map[int64]string{}, map[int64]string{}, map[level]float64{}
+	d.placed, d.end, d.part, d.band = map[string][]item{}, map[int64]string{}, map[int64]string{}, map[level]float64{}
 	for _, placement := range site.Placements {
 		d.placed[placement] = d.items(vis[placement])
 		for _, it := range d.placed[placement] {
 			for _, r := range it.refs {
 				d.end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
-				d.area[r.page.ID] = placement
+				// Utility and footer navigation are one star each; in
+				// the main tree each top-level page roots a tree.
+				part := placement
+				if placement == site.PlacementMain {
+					part = d.part[r.page.ParentID]
+					if part == "" {
+						part = "main-" + strconv.FormatInt(r.page.ID, 10)
+					}
+				}
+				d.part[r.page.ID] = part
 			}
 			lv := level{placement, it.refs[0].depth}
 			d.band[lv] = max(d.band[lv], it.height())
@@ -532,12 +541,13 @@ func (d *dotWriter) write(w io.Writer) error {
 }
 
 // drawsLink reports whether a cross-link is drawn: both its pages must
-// be, and in the radial layout both in one placement. There utility and
-// footer navigation are stars of their own that twopi lays out apart, and
-// an edge joining two of them leaves pages that no tree edge reaches,
-// which crashes Graphviz.
+// be, and in the radial layout both in one part of the drawing: the tree
+// of one top-level page, or the star of utility or footer navigation.
+// twopi lays each part out around its own centre, and an edge joining two
+// parts leaves pages that no tree edge reaches from the root, which makes
+// Graphviz fail (it drew nothing but the legend).
 func (d *diagram) drawsLink(l site.Link) bool {
-	from, to := d.area[l.FromID], d.area[l.ToID]
+	from, to := d.part[l.FromID], d.part[l.ToID]
 	return from != "" && to != "" && (from == to || d.opt.Layout != LayoutRadial)
 }
 

@@ -680,3 +680,37 @@ func TestEdgesTouchPages(t *testing.T) {
 		})
 	}
 }
+
+// TestRadialLinkBetweenRoots: in a radial diagram, a cross-link between
+// two top-level pages (or between the main tree and utility navigation)
+// is left out, and every page is still drawn.
+func TestRadialLinkBetweenRoots(t *testing.T) {
+	doc, err := site.ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"Roots","base_url":"https://roots.example/"},
+		"pages":[{"key":"a","title":"Alpha","children":[{"key":"a1","title":"Alpha one"}]},{"key":"b","title":"Beta"},
+			{"key":"u","title":"Login","placement":"utility"}],
+		"links":[{"from":"a","to":"b"},{"from":"a1","to":"u"},{"from":"a","to":"a1","label":"inside"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, links := doc.Tree()
+	opt := Options{Layout: LayoutRadial, Links: true}
+	if err := opt.Normalize(tr); err != nil {
+		t.Fatal(err)
+	}
+	d := newDiagram(tr, links, opt)
+	nodes := svgNodes(t, draw(t, d, FormatSVG))
+	for _, title := range []string{"Alpha", "Alpha one", "Beta", "Login"} {
+		found := false
+		for id, text := range nodes {
+			found = found || strings.HasPrefix(id, "p") && strings.Contains(squash(text), squash(title))
+		}
+		if !found {
+			t.Errorf("the radial SVG does not draw %q", title)
+		}
+	}
+	var dot strings.Builder
+	(&dotWriter{diagram: d}).write(&dot)
+	if strings.Contains(dot.String(), "link-1") || strings.Contains(dot.String(), "link-2") || !strings.Contains(dot.String(), "link-3") {
+		t.Errorf("links drawn: want only link-3, inside Alpha's tree:\n%s", dot.String())
+	}
+}
