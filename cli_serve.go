@@ -5,7 +5,6 @@ import (
 	"flag"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -31,8 +30,7 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	srv := web.New(db, static.FS, log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	hs := &http.Server{Addr: *addr, Handler: srv.Echo, ReadHeaderTimeout: 10 * time.Second}
-	hs.RegisterOnShutdown(srv.Close) // end live-update streams
+	hs := srv.HTTPServer(*addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
 	log.Info("siteplan is running", "url", "http://"+*addr, "db", fs.Lookup("db").Value.String())

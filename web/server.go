@@ -77,10 +77,15 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		ReferrerPolicy:        "same-origin",
 		ContentSecurityPolicy: "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
 	}))
+	// A form is small; an import sends a whole document, and may take its
+	// time sending it.
+	isImport := func(c echo.Context) bool { return c.Path() == "/projects/import" }
+	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: MaxBody, Skipper: isImport}))
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
-		Limit:   MaxBody,
-		Skipper: func(c echo.Context) bool { return c.Path() == "/projects/import" },
+		Limit:   strconv.Itoa(site.MaxDocumentBytes>>20) + "M",
+		Skipper: func(c echo.Context) bool { return !isImport(c) },
 	}))
+	e.Use(readLonger(isImport, importReadTimeout), noStore, readForm)
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "header:X-CSRF-Token,form:_csrf",
 		CookieName:     "_csrf",
@@ -184,11 +189,7 @@ func (s *Server) routeTable() []route {
 
 func (s *Server) routes() {
 	for _, r := range s.routeTable() {
-		mw := s.guard(r.need)
-		if r.path == "/projects/import" {
-			mw = append(mw, middleware.BodyLimit(strconv.Itoa(site.MaxDocumentBytes>>20)+"M"))
-		}
-		s.Echo.Add(r.method, r.path, r.handler, mw...)
+		s.Echo.Add(r.method, r.path, r.handler, s.guard(r.need)...)
 	}
 }
 
@@ -285,6 +286,82 @@ func render(c echo.Context, status int, comps ...templ.Component) error {
 		}
 	}
 	return c.HTMLBlob(status, buf.Bytes())
+}
+
+// noStore keeps every answer but the static files out of shared and
+// browser caches: pages and downloads hold a team's plans.
+func noStore(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
+			c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+		}
+		return next(c)
+	}
+}
+
+// readForm reads a form body before the handler does, so that a body
+// over the limit answers 413 (and a broken one 422) instead of reaching
+// the handler as a form whose every field reads as empty: the body limit
+// can only cut a body sent in chunks, without a length, as it is read.
+func readForm(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Body == nil || r.Body == http.NoBody {
+			return next(c)
+		}
+		var err error
+		switch ct := r.Header.Get(echo.HeaderContentType); {
+		case strings.HasPrefix(ct, echo.MIMEApplicationForm):
+			err = r.ParseForm()
+		case strings.HasPrefix(ct, echo.MIMEMultipartForm):
+			err = r.ParseMultipartForm(32 << 20) // echo's own memory bound; the rest goes to temporary files
+		}
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.Is(err, echo.ErrStatusRequestEntityTooLarge) || errors.As(err, &tooLarge):
+			return echo.ErrStatusRequestEntityTooLarge
+		case err != nil:
+			return site.Errorf(site.EInvalid, "The form could not be read: send it again.")
+		}
+		return next(c)
+	}
+}
+
+// Timeouts of the HTTP server: a request's headers must arrive within
+// readHeaderTimeout and the whole request within ReadTimeout (an import
+// handler allows itself longer), so that a body trickled a byte at a time
+// cannot hold a connection forever; an idle keep-alive connection closes
+// after idleTimeout. Responses have no write timeout: live updates stream.
+const (
+	readHeaderTimeout = 10 * time.Second
+	idleTimeout       = 2 * time.Minute
+)
+
+// ReadTimeout bounds the reading of one request, body included;
+// importReadTimeout that of an import.
+var ReadTimeout = time.Minute
+
+const importReadTimeout = 10 * time.Minute
+
+// readLonger gives the requests that match the longer read deadline d.
+func readLonger(match func(echo.Context) bool, d time.Duration) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if match(c) {
+				// Not every writer can (a test recorder cannot): then
+				// there is no deadline to move.
+				_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Now().Add(d))
+			}
+			return next(c)
+		}
+	}
+}
+
+// HTTPServer returns the server to listen with, its timeouts set.
+func (s *Server) HTTPServer(addr string) *http.Server {
+	hs := &http.Server{Addr: addr, Handler: s.Echo, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: ReadTimeout, IdleTimeout: idleTimeout}
+	hs.RegisterOnShutdown(s.Close) // end live-update streams
+	return hs
 }
 
 // rerender answers a request that err refused (invalid input, a stale

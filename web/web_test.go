@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/crypto/bcrypt"
@@ -699,5 +703,73 @@ func TestExportRoutes(t *testing.T) {
 	// styled by the app's stylesheet.
 	if preview.Find(`link[rel=stylesheet][href="/static/app.css"]`).Length() != 1 || preview.Find("style, [style]").Length() != 0 {
 		t.Error("the footer preview is not styled by app.css, or carries inline styles the CSP blocks")
+	}
+}
+
+// TestChunkedBodyLimit: a form sent in chunks, without a length, that
+// runs past the limit is refused with 413, not read as an empty form.
+func TestChunkedBodyLimit(t *testing.T) {
+	c := newClient(t)
+	form := url.Values{"name": {strings.Repeat("x", 2<<20)}, "base_url": {"https://x.example/"}}.Encode()
+	rec := c.raw("POST", "/projects", io.MultiReader(strings.NewReader(form)), "application/x-www-form-urlencoded", true)
+	if rec.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("2 MiB form in chunks: status %d, want 413: %.200s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestNoStore: pages and downloads of a plan are not kept by caches; the
+// static files are.
+func TestNoStore(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	for _, path := range []string{"/", "/projects/" + itoa(pid), "/projects/" + itoa(pid) + "/document.json", "/projects/" + itoa(pid) + "/sitemap.xml"} {
+		if got := c.do("GET", path, nil, false).Header().Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s: Cache-Control %q, want no-store", path, got)
+		}
+	}
+	if got := c.do("GET", "/static/app.css", nil, false).Header().Get("Cache-Control"); got == "no-store" {
+		t.Error("the stylesheet is not cacheable")
+	}
+}
+
+// TestTrickledBodyIsCut: a request whose body arrives a byte at a time
+// does not hold its connection past the read timeout.
+func TestTrickledBodyIsCut(t *testing.T) {
+	defer func(old time.Duration) { ReadTimeout = old }(ReadTimeout)
+	ReadTimeout = 300 * time.Millisecond
+	c := newClient(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := c.srv.HTTPServer(ln.Addr().String())
+	go hs.Serve(ln)
+	defer hs.Close()
+	conn, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n")
+	// Keep trickling until the server gives up on the request and closes
+	// the connection (after answering 408 or not). Ten seconds is the
+	// test's own bound, far past the timeout.
+	ended := make(chan error, 1)
+	go func() {
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_, err := io.Copy(io.Discard, conn)
+		ended <- err
+	}()
+	for {
+		select {
+		case err := <-ended:
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				t.Fatal("the server still reads a trickled body after 10 seconds")
+			}
+			return
+		case <-time.After(100 * time.Millisecond):
+			conn.Write([]byte("e"))
+		}
 	}
 }
