@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -125,8 +126,12 @@ func (d *Document) Validate() error {
 	}
 	keys := map[string]bool{}
 	n := 0
-	var check func(list []*DocPage, where string, root bool) error
-	check = func(list []*DocPage, where string, root bool) error {
+	var check func(list []*DocPage, where string, depth int) error
+	check = func(list []*DocPage, where string, depth int) error {
+		if len(list) > 0 && depth > MaxDepth {
+			return Errorf(EInvalid, "%s: the plan is deeper than %d levels; move these pages up.", where, MaxDepth)
+		}
+		root := depth == 1
 		for i, dp := range list {
 			n++
 			if n > MaxDocumentPages {
@@ -153,13 +158,13 @@ func (d *Document) Validate() error {
 			if err := pg.Validate(); err != nil {
 				return Errorf(EInvalid, "%s: %s", name, firstField(err, pageFieldNames))
 			}
-			if err := check(dp.Children, at+".children", false); err != nil {
+			if err := check(dp.Children, at+".children", depth+1); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	if err := check(d.Pages, "pages", true); err != nil {
+	if err := check(d.Pages, "pages", 1); err != nil {
 		return err
 	}
 	seen := map[[2]string]int{} // links by their ends: their index + 1
@@ -334,17 +339,61 @@ func docPage(p *Page, children []*DocPage) *DocPage {
 	return dp
 }
 
-// Encode writes the document as indented JSON.
+// Encode writes the document as JSON, a page at a time: compact, with a
+// line break before each page and link, so its size grows with the pages
+// and not with their depth, and nothing but one page is held as text.
 func (d *Document) Encode(w io.Writer) error {
+	bw := bufio.NewWriter(w)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(d); err != nil {
-		return err
+	put := func(v any) []byte {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			panic(err) // plain structs of strings and numbers always encode
+		}
+		return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	}
-	_, err := w.Write(buf.Bytes())
-	return err
+	bw.WriteString(`{"format":`)
+	bw.Write(put(d.Format))
+	bw.WriteString(`,"project":`)
+	bw.Write(put(d.Project))
+	var pages func(list []*DocPage)
+	pages = func(list []*DocPage) {
+		for i, p := range list {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteByte('\n')
+			own := *p
+			own.Children = nil
+			b := put(&own)
+			if len(p.Children) == 0 {
+				bw.Write(b)
+				continue
+			}
+			bw.Write(b[:len(b)-1]) // the page without its closing brace
+			bw.WriteString(`,"children":[`)
+			pages(p.Children)
+			bw.WriteString("]}")
+		}
+	}
+	bw.WriteString(`,"pages":[`)
+	pages(d.Pages)
+	bw.WriteString("]")
+	if len(d.Links) > 0 {
+		bw.WriteString(`,"links":[`)
+		for i, l := range d.Links {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteByte('\n')
+			bw.Write(put(l))
+		}
+		bw.WriteString("]")
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
 }
 
 // Summarize counts the tree's pages by kind, status, page type and

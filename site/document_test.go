@@ -1,7 +1,9 @@
 package site
 
 import (
+	"bytes"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -87,5 +89,32 @@ func TestDocumentRefusesTwinLinks(t *testing.T) {
 		"links":[{"from":"a","to":"b","label":"one"},{"from":"a","to":"b","label":"two"}]}`))
 	if ErrorCode(err) != EInvalid || !strings.Contains(err.Error(), "links[1]") || !strings.Contains(err.Error(), "links[0]") {
 		t.Errorf("twin links: %v, want EInvalid naming links[0] and links[1]", err)
+	}
+}
+
+// TestEncodeDeepDocument: the encoder's output grows with the pages, not
+// with their depth (no indentation), and reads back as the same plan.
+func TestEncodeDeepDocument(t *testing.T) {
+	d := &Document{Format: FormatV1, Project: DocProject{Name: "Deep", BaseURL: "https://deep.example/"}}
+	list := &d.Pages
+	for level := 1; level <= MaxDepth; level++ {
+		dp := &DocPage{Title: "L" + strconv.Itoa(level), Key: "k" + strconv.Itoa(level)}
+		*list = append(*list, dp)
+		list = &dp.Children
+	}
+	d.Links = []DocLink{{From: "k1", To: "k100", Label: "deep <link> & \"quoted\""}}
+	var buf bytes.Buffer
+	if err := d.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if per := buf.Len() / MaxDepth; per > 120 {
+		t.Errorf("%d bytes a page for a 100-level chain: the output grows with depth", per)
+	}
+	back, err := ParseDocument(&buf)
+	if err != nil {
+		t.Fatalf("the encoded document does not parse: %v", err)
+	}
+	if back.CountPages() != MaxDepth || back.Links[0].Label != d.Links[0].Label {
+		t.Errorf("read back %d pages and link %+v", back.CountPages(), back.Links)
 	}
 }

@@ -42,6 +42,11 @@ const StatusPlanned = "planned"
 // Changefreqs lists the values the sitemaps protocol allows.
 var Changefreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}
 
+// MaxDepth is how many levels a plan may have (the roots are level 1):
+// no real site is a hundred levels deep, and a tree deeper than SQLite
+// can delete in one statement (about a thousand) would be stuck.
+const MaxDepth = 100
+
 // Limits on free-text fields, in characters (a slug's in bytes), so one
 // request cannot store megabytes.
 const (

@@ -10,6 +10,15 @@ type OutlineItem struct {
 	Children []*OutlineItem
 }
 
+// OutlineHeight is how many levels an outline has.
+func OutlineHeight(items []*OutlineItem) int {
+	h := 0
+	for _, it := range items {
+		h = max(h, 1+OutlineHeight(it.Children))
+	}
+	return h
+}
+
 // MaxOutlineLines bounds one paste.
 const MaxOutlineLines = 5000
 

@@ -156,7 +156,8 @@ func (s slot) shift(ctx context.Context, tx *sql.Tx, from, delta int, except int
 // CreatePage inserts p among its siblings at p.Position (clamped; -1 or
 // past the end appends), shifting later siblings, and sets p.ID. A derived
 // slug that another page's URL has is numbered ("faq-2"). Errors:
-// EInvalid (also a typed slug or path another page has), ENotFound
+// EInvalid (also a typed slug or path another page has, or a page below
+// level site.MaxDepth), ENotFound
 // (parent).
 func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 	if p.ParentID != 0 {
@@ -167,6 +168,9 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if err := checkParent(ctx, tx, p.ProjectID, p.ParentID); err != nil {
+			return err
+		}
+		if err := checkDepth(ctx, tx, p.ParentID, 1); err != nil {
 			return err
 		}
 		n, err := siblingCount(ctx, tx, p.ProjectID, p.ParentID, p.Placement)
@@ -265,7 +269,8 @@ func (db *DB) RenamePage(ctx context.Context, id int64, title string, version in
 // of parentID (0: a root with the given placement). Positions of both
 // sibling lists stay dense. A moved page whose URL another page has is
 // numbered if its slug is derived, refused if typed. Errors: ENotFound,
-// EInvalid (a page cannot move below itself; a URL taken).
+// EInvalid (a page cannot move below itself; a URL taken; the plan would
+// grow deeper than site.MaxDepth).
 func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		from, err := pageSlot(ctx, tx, id)
@@ -276,6 +281,13 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 			return err
 		}
 		if err := checkNotBelow(ctx, tx, parentID, id); err != nil {
+			return err
+		}
+		height, err := branchHeight(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := checkDepth(ctx, tx, parentID, height); err != nil {
 			return err
 		}
 		if parentID != 0 {
@@ -312,6 +324,31 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 		}
 		return touch(ctx, tx, to.projectID)
 	})
+}
+
+// checkDepth refuses to put a branch of height levels (a page alone is 1)
+// below parentID when the plan would grow deeper than site.MaxDepth.
+// Errors: EInvalid.
+func checkDepth(ctx context.Context, tx *sql.Tx, parentID int64, height int) error {
+	var depth int
+	if err := tx.QueryRowContext(ctx, `WITH RECURSIVE up(id, d) AS (
+			SELECT ?, 1 UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+		SELECT CASE WHEN ? = 0 THEN 0 ELSE max(d) END FROM up`, parentID, parentID).Scan(&depth); err != nil {
+		return err
+	}
+	if depth+height > site.MaxDepth {
+		return site.Errorf(site.EInvalid, "This would make the plan %d levels deep; it may have at most %d. Put these pages higher up.", depth+height, site.MaxDepth)
+	}
+	return nil
+}
+
+// branchHeight is how many levels the branch at id has (a page alone is 1).
+func branchHeight(ctx context.Context, tx *sql.Tx, id int64) (int, error) {
+	var h int
+	err := tx.QueryRowContext(ctx, `WITH RECURSIVE down(id, d) AS (
+			SELECT ?, 1 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN down ON c.parent_id = down.id)
+		SELECT max(d) FROM down`, id).Scan(&h)
+	return h, err
 }
 
 // checkNotBelow refuses a parent that is id itself or one of its descendants.
@@ -418,11 +455,15 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 
 // InsertOutline creates the pages of a pasted outline as the last children
 // of parentID (0: main roots) and returns their IDs. A slug another page's
-// URL has is numbered. Errors: ENotFound.
+// URL has is numbered. Errors: ENotFound, EInvalid (the plan would grow
+// deeper than site.MaxDepth).
 func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error) {
 	var ids []int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		if err := checkParent(ctx, tx, projectID, parentID); err != nil {
+			return err
+		}
+		if err := checkDepth(ctx, tx, parentID, site.OutlineHeight(items)); err != nil {
 			return err
 		}
 		start, err := siblingCount(ctx, tx, projectID, parentID, site.PlacementMain)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,5 +109,51 @@ func TestURLsStayUnique(t *testing.T) {
 		"pages":[{"title":"Home","slug":"","children":[{"title":"FAQ"},{"title":"Help","slug":"faq"}]}]}`))
 	if _, err := db.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "“Help”") {
 		t.Errorf("typed twin import: %v, want EInvalid naming Help", err)
+	}
+}
+
+// TestDepthLimit: no write makes a plan deeper than site.MaxDepth levels:
+// adding, pasting, moving and importing are refused with a message.
+func TestDepthLimit(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	p, ids := newProject(t, db, "Root\nSide\n  Kid")
+	parent := ids["Root"]
+	for level := 2; level <= site.MaxDepth; level++ {
+		pg := site.NewPage("Level " + strconv.Itoa(level))
+		pg.ProjectID, pg.ParentID, pg.Position = p.ID, parent, -1
+		if err := db.CreatePage(ctx, &pg); err != nil {
+			t.Fatalf("level %d: %v", level, err)
+		}
+		parent = pg.ID
+	}
+	deepest := parent
+	pg := site.NewPage("One too deep")
+	pg.ProjectID, pg.ParentID = p.ID, deepest
+	if err := db.CreatePage(ctx, &pg); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "at most 100") {
+		t.Errorf("add below level 100: %v, want EInvalid", err)
+	}
+	items, _ := site.ParseOutline("A")
+	if _, err := db.InsertOutline(ctx, p.ID, deepest, items); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("paste below level 100: %v, want EInvalid", err)
+	}
+	// Side has a child: two levels do not fit below level 99.
+	tr, _ := db.Tree(ctx, p.ID)
+	level99 := tr.Page(deepest).ParentID
+	if err := db.MovePage(ctx, ids["Side"], level99, "", 0); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("move a two-level branch below level 99: %v, want EInvalid", err)
+	}
+	if err := db.MovePage(ctx, ids["Kid"], level99, "", 0); err != nil {
+		t.Errorf("move one page to level 100: %v", err)
+	}
+	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Deep", BaseURL: "https://deep.example/"}}
+	list := &d.Pages
+	for level := 1; level <= site.MaxDepth+1; level++ {
+		dp := &site.DocPage{Title: "L" + strconv.Itoa(level)}
+		*list = append(*list, dp)
+		list = &dp.Children
+	}
+	if _, err := db.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "deeper than 100") {
+		t.Errorf("import 101 levels: %v, want EInvalid", err)
 	}
 }
