@@ -276,6 +276,7 @@ func (s *Server) startSession(c echo.Context, userID, team int64) error {
 		if err := s.store.DeleteSession(ctx, ck.Value); err != nil {
 			return err
 		}
+		s.hub.logout(ck.Value)
 	}
 	if team == 0 {
 		teams, err := s.store.Memberships(ctx, userID)
@@ -299,6 +300,7 @@ func (s *Server) logout(c echo.Context) error {
 		if err := s.store.DeleteSession(c.Request().Context(), ck.Value); err != nil {
 			return err
 		}
+		s.hub.logout(ck.Value)
 	}
 	s.clearCookie(c, sessionCookie)
 	return redirect(c, "/login")

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -520,4 +521,110 @@ func TestSafeNext(t *testing.T) {
 	if loc := rec.Header().Get("Location"); rec.Code != 303 || loc != "/" {
 		t.Errorf("login with next=/<TAB>/evil.example/: %d to %q, want 303 to /", rec.Code, loc)
 	}
+}
+
+// openEvents opens a project's event stream over HTTP with cookies and
+// returns its events ("kind data"); the channel closes when the stream
+// ends.
+func openEvents(t *testing.T, base string, pid int64, cookies ...*http.Cookie) <-chan string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/projects/"+itoa(pid)+"/events", nil)
+	for _, ck := range cookies {
+		req.AddCookie(ck)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("events: %d", resp.StatusCode)
+	}
+	events := make(chan string, 64)
+	go func() {
+		defer resp.Body.Close()
+		defer close(events)
+		sc := bufio.NewScanner(resp.Body)
+		var ev string
+		for sc.Scan() {
+			switch line := sc.Text(); {
+			case strings.HasPrefix(line, "event: "):
+				ev = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				events <- ev + " " + strings.TrimPrefix(line, "data: ")
+			}
+		}
+	}()
+	return events
+}
+
+// ended waits for a stream to end, failing on any change it still gets.
+func ended(t *testing.T, events <-chan string, what string) {
+	t.Helper()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				return
+			}
+			if strings.HasPrefix(e, "change ") {
+				t.Errorf("%s: the stream still got %s", what, e)
+			}
+		case <-timeout:
+			t.Fatalf("%s: the stream is still open after 5 s", what)
+		}
+	}
+}
+
+// TestStreamsEndWithAccess: a live stream ends when its session logs out
+// or its password is reset, and when its share link expires, and gets no
+// change after that.
+func TestStreamsEndWithAccess(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	var offset atomic.Int64 // the store's clock, moved forward below
+	c.db.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+	addUser(t, c.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
+	ts := httptest.NewServer(c.srv.Echo)
+	defer ts.Close()
+	rename := func(title string) {
+		t.Helper()
+		pg, _ := c.db.Page(context.Background(), ids["Pricing"])
+		wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {title}, "version": {itoa(pg.Version)}}, true), 200, "rename")
+	}
+	first := func(events <-chan string) {
+		t.Helper()
+		if e := <-events; !strings.HasPrefix(e, "presence ") {
+			t.Fatalf("first event %q, want presence", e)
+		}
+	}
+
+	v := anonymous(t, c.srv, c.db)
+	v.login("vi@test.example")
+	events := openEvents(t, ts.URL, pid, v.cookies[sessionCookie])
+	first(events)
+	wantStatus(t, v.do("POST", "/logout", nil, false), 303, "log out")
+	ended(t, events, "after logout")
+
+	v.login("vi@test.example")
+	events = openEvents(t, ts.URL, pid, v.cookies[sessionCookie])
+	first(events)
+	if _, _, err := c.db.AddUser(context.Background(), "vi@test.example", "Vi Viewer", "another long password", "1", site.RoleViewer); err != nil {
+		t.Fatal(err) // what siteplan user add does to reset a password
+	}
+	rename("After the reset")
+	ended(t, events, "after a password reset")
+
+	l := site.ShareLink{ProjectID: pid, Role: "view", ExpiresAt: c.db.Now().Add(time.Hour)}
+	token, err := c.db.CreateShareLink(context.Background(), &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events = openEvents(t, ts.URL, pid, &http.Cookie{Name: shareCookie, Value: token})
+	first(events)
+	offset.Store(int64(2 * time.Hour))
+	rename("After the expiry")
+	ended(t, events, "after the share link expired")
 }

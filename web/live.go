@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -33,6 +34,11 @@ type subscriber struct {
 	who   presence
 	user  int64
 	share int64
+	// The credentials the stream was opened with, checked again before
+	// each change and heartbeat: a session ends on logout or a password
+	// reset (which may come from the command line, another process), a
+	// share link when it expires.
+	session, shareToken string
 }
 
 // subscriberBuffer is how many frames a slow stream may fall behind
@@ -142,6 +148,11 @@ func (h *hub) end(match func(*subscriber) bool) {
 	}
 }
 
+// logout ends the streams opened with a session.
+func (h *hub) logout(session string) {
+	h.end(func(s *subscriber) bool { return s.session != "" && s.session == session })
+}
+
 // kick ends the streams opened through a share link (after revoking it).
 func (h *hub) kick(shareID int64) { h.end(func(s *subscriber) bool { return s.share == shareID }) }
 
@@ -170,6 +181,12 @@ func (s *Server) events(c echo.Context) error {
 	v := viewer(c)
 	sub := &subscriber{ch: make(chan []byte, subscriberBuffer), user: v.UserID, share: v.ShareLinkID,
 		who: presence{Name: v.Name, Share: v.Share}}
+	if ck, err := c.Cookie(sessionCookie); err == nil && v.UserID != 0 {
+		sub.session = ck.Value
+	}
+	if ck, err := c.Cookie(shareCookie); err == nil && v.ShareLinkID != 0 {
+		sub.shareToken = ck.Value
+	}
 	if v.UserID == 0 {
 		sub.who.Name = author(c)
 		if sub.who.Name == "" {
@@ -199,7 +216,7 @@ func (s *Server) events(c echo.Context) error {
 		case <-ctx.Done():
 			return nil
 		case f, ok := <-sub.ch:
-			if !ok {
+			if !ok || !s.stillAllowed(ctx, sub) {
 				return nil
 			}
 			if _, err := w.Write(f); err != nil {
@@ -207,12 +224,33 @@ func (s *Server) events(c echo.Context) error {
 			}
 			w.Flush()
 		case <-tick.C:
+			if !s.stillAllowed(ctx, sub) {
+				return nil
+			}
 			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
 				return nil
 			}
 			w.Flush()
 		}
 	}
+}
+
+// stillAllowed reports whether the credentials a stream was opened with
+// still open the project: the session exists and has not expired, the
+// share link is neither revoked nor expired. (Losing a team's membership
+// ends a stream at once: kickUser.)
+func (s *Server) stillAllowed(ctx context.Context, sub *subscriber) bool {
+	if sub.session != "" {
+		if _, _, err := s.store.Session(ctx, sub.session); err != nil {
+			return false
+		}
+	}
+	if sub.shareToken != "" {
+		if _, err := s.store.UseShareLink(ctx, sub.shareToken); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // publishChanges tells the project's other viewers about a change that
