@@ -429,13 +429,15 @@ func TestHubEndsStreams(t *testing.T) {
 	a := &subscriber{ch: make(chan []byte, subscriberBuffer), user: 7}
 	b := &subscriber{ch: make(chan []byte, subscriberBuffer), share: 3}
 	c := &subscriber{ch: make(chan []byte, 1), user: 8}
-	for _, s := range []*subscriber{a, b, c} {
-		if !h.join(1, s) {
-			t.Fatal("join refused")
+	for i, s := range []*subscriber{a, b, c} {
+		s.session = "session " + itoa(int64(i))
+		if ok, err := h.join(1, s); !ok {
+			t.Fatalf("join refused: %v", err)
 		}
 	}
-	// c's buffer of one is full after the presence frames: it is dropped
-	// rather than holding up the others.
+	// c's buffer of one is full after the first change: it is dropped at
+	// the second rather than holding up the others.
+	h.publish(1, change{Kind: "tree"})
 	h.publish(1, change{Kind: "tree"})
 	h.kickUser(7)
 	h.kick(3)
@@ -627,4 +629,44 @@ func TestStreamsEndWithAccess(t *testing.T) {
 	offset.Store(int64(2 * time.Hour))
 	rename("After the expiry")
 	ended(t, events, "after the share link expired")
+}
+
+// TestHubJoinStorm: a thousand streams joining one project at once all
+// stay open and each hears who is there once, not a thousand times; one
+// session may hold at most maxStreams of them.
+func TestHubJoinStorm(t *testing.T) {
+	h := newHub()
+	defer h.close()
+	subs := make([]*subscriber, 1000)
+	for i := range subs {
+		subs[i] = &subscriber{ch: make(chan []byte, subscriberBuffer), user: int64(i + 1), session: "session " + itoa(int64(i)),
+			who: presence{Name: "Viewer " + itoa(int64(i))}}
+		if ok, err := h.join(1, subs[i]); !ok {
+			t.Fatalf("join %d refused: %v", i, err)
+		}
+	}
+	for i, s := range subs {
+		select {
+		case f, ok := <-s.ch:
+			if !ok {
+				t.Fatalf("stream %d was ended by the storm", i)
+			}
+			if !strings.HasPrefix(string(f), "event: presence") || !strings.Contains(string(f), `"Viewer 999"`) {
+				t.Fatalf("stream %d got %.80q, want presence of all thousand", i, f)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("stream %d heard no presence in 5 s", i)
+		}
+		if n := len(s.ch); n != 0 {
+			t.Fatalf("stream %d has %d more frames queued, want the one presence", i, n)
+		}
+	}
+	for i := 0; i < maxStreams; i++ {
+		if ok, err := h.join(2, &subscriber{ch: make(chan []byte, 1), session: "one tab too many"}); !ok {
+			t.Fatalf("tab %d of one session refused: %v", i+1, err)
+		}
+	}
+	if ok, err := h.join(2, &subscriber{ch: make(chan []byte, 1), session: "one tab too many"}); ok || site.ErrorCode(err) != site.ETooMany {
+		t.Errorf("stream %d of one session: ok %v, %v; want ETooMany", maxStreams+1, ok, err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"siteplan/site"
 	"slices"
 	"strings"
 	"sync"
@@ -41,18 +42,42 @@ type subscriber struct {
 	session, shareToken string
 }
 
+// key is who holds the stream: its session or share link.
+func (s *subscriber) key() string {
+	if s.session != "" {
+		return "s:" + s.session
+	}
+	return "l:" + s.shareToken
+}
+
 // subscriberBuffer is how many frames a slow stream may fall behind
 // before it is closed; the browser reconnects and reloads what it shows.
 const subscriberBuffer = 64
 
+// Presence is sent presenceDelay after the first join or leave, once for
+// all that came meanwhile: a thousand tabs opening at once cost a
+// thousand frames, not a million. One session or share link may hold
+// maxStreams streams (tabs) at once.
+const (
+	presenceDelay = 200 * time.Millisecond
+	maxStreams    = 20
+)
+
+// errTooManyStreams refuses a stream past maxStreams.
+var errTooManyStreams = site.Errorf(site.ETooMany, "This plan is open in too many tabs of your browser: close some and reload.")
+
 // hub fans changes and presence out to the streams of each project.
 type hub struct {
-	mu     sync.Mutex
-	subs   map[int64]map[*subscriber]bool
-	closed bool
+	mu      sync.Mutex
+	subs    map[int64]map[*subscriber]bool
+	held    map[string]int        // streams per session or share link
+	pending map[int64]*time.Timer // presence about to be sent, per project
+	closed  bool
 }
 
-func newHub() *hub { return &hub{subs: map[int64]map[*subscriber]bool{}} }
+func newHub() *hub {
+	return &hub{subs: map[int64]map[*subscriber]bool{}, held: map[string]int{}, pending: map[int64]*time.Timer{}}
+}
 
 func frame(event string, v any) []byte {
 	b, _ := json.Marshal(v)
@@ -73,22 +98,30 @@ func (h *hub) drop(pid int64, s *subscriber) {
 	if h.subs[pid][s] {
 		delete(h.subs[pid], s)
 		close(s.ch)
+		if h.held[s.key()]--; h.held[s.key()] <= 0 {
+			delete(h.held, s.key())
+		}
 	}
 }
 
-// join adds a stream and tells everyone on the project who is there.
-func (h *hub) join(pid int64, s *subscriber) bool {
+// join adds a stream; everyone on the project hears who is there soon.
+// Errors: ETooMany (maxStreams); closed is false once the hub is shut.
+func (h *hub) join(pid int64, s *subscriber) (ok bool, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return false
+		return false, nil
+	}
+	if h.held[s.key()] >= maxStreams {
+		return false, errTooManyStreams
 	}
 	if h.subs[pid] == nil {
 		h.subs[pid] = map[*subscriber]bool{}
 	}
 	h.subs[pid][s] = true
-	h.announce(pid)
-	return true
+	h.held[s.key()]++
+	h.announceSoon(pid)
+	return true, nil
 }
 
 func (h *hub) leave(pid int64, s *subscriber) {
@@ -99,7 +132,21 @@ func (h *hub) leave(pid int64, s *subscriber) {
 		delete(h.subs, pid)
 		return
 	}
-	h.announce(pid)
+	h.announceSoon(pid)
+}
+
+// announceSoon sends the project's presence presenceDelay from now,
+// unless it is already due. Call with h.mu held.
+func (h *hub) announceSoon(pid int64) {
+	if h.pending[pid] != nil || h.closed {
+		return
+	}
+	h.pending[pid] = time.AfterFunc(presenceDelay, func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		delete(h.pending, pid)
+		h.announce(pid)
+	})
 }
 
 // announce sends the project's viewers, one entry per person, to all of
@@ -143,7 +190,7 @@ func (h *hub) end(match func(*subscriber) bool) {
 			}
 		}
 		if len(subs) != n && len(subs) > 0 {
-			h.announce(pid)
+			h.announceSoon(pid)
 		}
 	}
 }
@@ -164,6 +211,10 @@ func (h *hub) kickUser(userID int64) { h.end(func(s *subscriber) bool { return s
 func (h *hub) close() {
 	h.mu.Lock()
 	h.closed = true
+	for pid, t := range h.pending {
+		t.Stop()
+		delete(h.pending, pid)
+	}
 	h.mu.Unlock()
 	h.end(func(*subscriber) bool { return true })
 }
@@ -193,6 +244,11 @@ func (s *Server) events(c echo.Context) error {
 			sub.who.Name = "Guest"
 		}
 	}
+	ok, err := s.hub.join(p.ID, sub)
+	if !ok {
+		return err // nil: shutting down
+	}
+	defer s.hub.leave(p.ID, sub)
 	w := c.Response()
 	// The server's write timeout is for ordinary requests, not streams.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
@@ -204,10 +260,6 @@ func (s *Server) events(c echo.Context) error {
 		return nil
 	}
 	w.Flush()
-	if !s.hub.join(p.ID, sub) {
-		return nil
-	}
-	defer s.hub.leave(p.ID, sub)
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
 	ctx := c.Request().Context()
