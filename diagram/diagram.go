@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"siteplan/site"
 )
@@ -349,6 +350,24 @@ func (it item) height() float64 {
 		h += 18
 	}
 	return h
+}
+
+// minArea is less than the area, in square points, that the drawing's
+// page boxes cover: a layout spreads them further apart. Each box is
+// taken as narrow as its longest title line could be (5 points a
+// character, the narrowest Helvetica runs) and as tall as height says.
+func (d *diagram) minArea() float64 {
+	area := 0.0
+	for _, it := range d.nodes {
+		for _, r := range it.refs {
+			w := 0
+			for _, line := range wrap(r.page.Title, 28) {
+				w = max(w, utf8.RuneCountInString(line))
+			}
+			area += max(40, float64(w)*5+12) * 41 // a one-line cell is 41 points tall
+		}
+	}
+	return area
 }
 
 // items groups a placement's pages (in outline order) into DOT nodes: a
@@ -804,6 +823,12 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return res, site.Errorf(site.ETooLarge, "The diagram would draw %d pages; at most %d fit in one diagram. Draw one branch or fewer levels.", d.pages, MaxNodes)
 	}
 	format := opt.Format
+	if format == FormatPNG { // refuse before laying out what cannot fit
+		k := float64(PNGDPI) / 72
+		if px := d.minArea() * k * k; px > MaxPNGPixels {
+			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, or draw one branch or fewer levels.", PNGDPI, int(px/1e6))
+		}
+	}
 	dw := &dotWriter{diagram: d, forLayout: format == FormatPDF || format == FormatPNG || format == FormatGraphML, withLegend: format != FormatPDF}
 	if format == FormatDOT {
 		return res, dw.write(w)

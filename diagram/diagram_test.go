@@ -714,3 +714,28 @@ func TestRadialLinkBetweenRoots(t *testing.T) {
 		t.Errorf("links drawn: want only link-3, inside Alpha's tree:\n%s", dot.String())
 	}
 }
+
+// TestPNGRefusedBeforeLayout: a PNG too large to hold is refused before
+// Graphviz lays the plan out (that alone takes seconds), and a render
+// given up on while it waited for Graphviz draws nothing.
+func TestPNGRefusedBeforeLayout(t *testing.T) {
+	tr, links := site.GenerateDocument("Big", 20, 20, 15).Tree() // 6,421 pages
+	before := layouts.Load()
+	var buf bytes.Buffer
+	_, err := Render(context.Background(), &buf, tr, links, Options{Format: FormatPNG})
+	if site.ErrorCode(err) != site.ETooLarge || !strings.Contains(err.Error(), "megapixels") {
+		t.Fatalf("PNG of %d pages: %v, want ETooLarge", tr.Len(), err)
+	}
+	if n := layouts.Load() - before; n != 0 {
+		t.Errorf("the plan was laid out %d times before the PNG was refused", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	before = layouts.Load()
+	if _, err := Render(ctx, &buf, tr, links, Options{Format: FormatSVG, Depth: 1}); site.ErrorCode(err) != site.ETooLarge {
+		t.Errorf("render of a cancelled request: %v, want the timeout error", err)
+	}
+	if n := layouts.Load() - before; n != 0 {
+		t.Errorf("a render given up on was laid out %d times", n)
+	}
+}

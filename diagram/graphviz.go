@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/goccy/go-graphviz"
 
@@ -47,6 +48,10 @@ func render(ctx context.Context, dot []byte, layout, format string) ([]byte, err
 		err error
 	}
 	done := make(chan result, 1)
+	if ctx.Err() != nil { // given up on while it waited: draw nothing
+		<-gv.lock
+		return nil, timeoutError()
+	}
 	go func() {
 		defer func() { <-gv.lock }()
 		b, err := renderLocked(dot, layout, format)
@@ -64,7 +69,11 @@ func timeoutError() error {
 	return site.Errorf(site.ETooLarge, "The diagram took too long to draw. Draw one branch, fewer levels, or collapse some branches.")
 }
 
+// layouts counts the graphs given to Graphviz, for tests.
+var layouts atomic.Int64
+
 func renderLocked(dot []byte, layout, format string) (b []byte, err error) {
+	layouts.Add(1)
 	defer func() { // the bindings panic on some internal failures
 		if r := recover(); r != nil {
 			err = fmt.Errorf("graphviz: %v", r)

@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"io"
 	"mime"
+	"net/http"
 	"siteplan/diagram"
 	"siteplan/site"
 	"strings"
@@ -117,5 +118,55 @@ func TestDiagramDownloadsScripts(t *testing.T) {
 		if rec.Code != 200 || rec.Body.Len() < 100 {
 			t.Errorf("%s: %d, %d bytes: %.200s", format, rec.Code, rec.Body.Len(), rec.Body.String())
 		}
+	}
+}
+
+// TestRenderQueue: while a diagram is drawn for a viewer, their next one
+// is refused at once with 429 and Retry-After; another viewer's is drawn;
+// past maxRenders at once, everyone else is refused the same way.
+func TestRenderQueue(t *testing.T) {
+	defer func(old int) { maxRenders = old }(maxRenders)
+	maxRenders = 2
+	c := newClient(t)
+	pid, _ := c.fixture()
+	p := "/projects/" + itoa(pid) + "/diagram/svg"
+	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)
+	ownerAgain, vi, visitor := anonymous(t, c.srv, c.db), anonymous(t, c.srv, c.db), anonymous(t, c.srv, c.db)
+	ownerAgain.login("owner@test.example")
+	vi.login("vi@test.example")
+	token, err := c.db.CreateShareLink(context.Background(), &site.ShareLink{ProjectID: pid, Role: "view"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	visitor.cookies[shareCookie] = &http.Cookie{Name: shareCookie, Value: token}
+
+	started, unblock := make(chan struct{}, 4), make(chan struct{})
+	draw := c.srv.draw
+	c.srv.draw = func(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt diagram.Options) (diagram.Result, error) {
+		started <- struct{}{}
+		<-unblock
+		return draw(ctx, w, t, links, opt)
+	}
+	codes := make(chan int, 2)
+	go func() { codes <- c.do("GET", p+"?depth=1", nil, false).Code }()
+	<-started
+	rec := ownerAgain.do("GET", p+"?depth=2", nil, false)
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "still being drawn") {
+		t.Errorf("a second render for the owner: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	go func() { codes <- vi.do("GET", p+"?depth=3", nil, false).Code }()
+	<-started // another viewer's render is drawn beside it
+	rec = visitor.do("GET", p+"?depth=4", nil, false)
+	if rec.Code != 429 || !strings.Contains(rec.Body.String(), "for others") {
+		t.Errorf("a third render with two running: %d %.200s", rec.Code, rec.Body.String())
+	}
+	close(unblock)
+	for range 2 {
+		if code := <-codes; code != 200 {
+			t.Errorf("a queued render answered %d", code)
+		}
+	}
+	if code := visitor.do("GET", p+"?depth=4", nil, false).Code; code != 200 {
+		t.Errorf("once the queue is free: %d", code)
 	}
 }

@@ -49,6 +49,7 @@ type Server struct {
 	log      *slog.Logger
 	static   fs.FS
 	diagrams *renderCache
+	renders  renderQueue
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
 	logins   *loginLimiter
@@ -241,6 +242,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	msg := site.ErrorMessage(err)
+	if code == site.ETooMany && c.Response().Header().Get("Retry-After") == "" {
+		c.Response().Header().Set("Retry-After", "5")
+	}
 	switch {
 	case strings.HasSuffix(c.Request().URL.Path, ".json") || strings.HasPrefix(c.Request().Header.Get("Accept"), "application/json"):
 		_ = c.JSON(status, map[string]any{"error": map[string]string{"code": code, "message": msg}})
