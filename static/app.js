@@ -102,7 +102,7 @@
     for (const ul of lists) {
       if (ul.sortable) continue;
       ul.sortable = Sortable.create(ul, {
-        group: "tree", handle: ".handle", animation: 120, forceFallback: true, fallbackOnBody: true,
+        group: "tree", handle: ".handle", draggable: "li.node", animation: 120, forceFallback: true, fallbackOnBody: true,
         swapThreshold: 0.65, emptyInsertThreshold: 10,
         onStart: () => document.body.classList.add("dragging"),
         onEnd: (evt) => {

@@ -68,16 +68,16 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 }
 
 // Children returns the children of parentID (0: the roots of every
-// placement) with their child counts.
-func (db *DB) Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error) {
+// placement) with their child counts, at most limit of them.
+func (db *DB) Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error) {
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE project_id = ? AND parent_id IS ? ORDER BY placement, position`, projectID, nullID(parentID))
+		FROM pages WHERE project_id = ? AND parent_id IS ? ORDER BY placement, position LIMIT ?`, projectID, nullID(parentID), limit)
 }
 
 // ChildrenOf returns the children of every page in parentIDs, with their
-// child counts, in one query.
-func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error) {
-	if len(parentIDs) == 0 {
+// child counts, in one query, at most limit of them.
+func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error) {
+	if len(parentIDs) == 0 || limit <= 0 {
 		return nil, nil
 	}
 	ids, err := json.Marshal(parentIDs)
@@ -85,19 +85,56 @@ func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64
 		return nil, err
 	}
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE project_id = ? AND parent_id IN (SELECT value FROM json_each(?))`, projectID, string(ids))
+		FROM pages WHERE project_id = ? AND parent_id IN (SELECT value FROM json_each(?)) LIMIT ?`, projectID, string(ids), limit)
 }
 
-// PagesToDepth returns the pages of a project down to depth (roots are 1),
-// each with its child count, so a large tree can be shown collapsed.
-func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error) {
-	return queryPages(ctx, db.r, true, `WITH RECURSIVE sub(id, depth) AS (
+// PagesToDepth returns the pages of a project down to depth (roots are
+// 1), each with its child count, so a large tree can be shown collapsed;
+// but at most limit pages: it goes as deep as limit allows and says how
+// deep that is (0 when not even all the roots fit: then the first limit
+// roots). When every page to depth fits, that is depth.
+func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error) {
+	rows, err := db.r.QueryContext(ctx, `WITH RECURSIVE sub(id, depth) AS (
+			SELECT id, 1 FROM pages WHERE project_id = ? AND parent_id IS NULL
+			UNION ALL
+			SELECT c.id, sub.depth + 1 FROM pages c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < ?
+		)
+		SELECT depth, count(*) FROM sub GROUP BY depth ORDER BY depth`, projectID, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	shown, total, complete := 0, 0, true
+	for rows.Next() {
+		var d, n int
+		if err := rows.Scan(&d, &n); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		if total+n <= limit && shown == d-1 {
+			shown, total = d, total+n
+		} else {
+			complete = false
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	if complete {
+		shown = depth
+	}
+	if shown == 0 {
+		roots, err := db.Children(ctx, projectID, 0, limit)
+		return roots, 0, err
+	}
+	pages, err := queryPages(ctx, db.r, true, `WITH RECURSIVE sub(id, depth) AS (
 			SELECT id, 1 FROM pages WHERE project_id = ? AND parent_id IS NULL
 			UNION ALL
 			SELECT c.id, sub.depth + 1 FROM pages c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < ?
 		)
 		SELECT `+pageCols+countCols+`
-		FROM pages WHERE id IN (SELECT id FROM sub)`, projectID, depth)
+		FROM pages WHERE id IN (SELECT id FROM sub)`, projectID, shown)
+	return pages, shown, err
 }
 
 // DescendantCount returns how many pages are below id.

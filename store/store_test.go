@@ -250,9 +250,9 @@ func TestPagesToDepth(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n    A11\nB")
-	pages, err := db.PagesToDepth(ctx, p.ID, 2)
-	if err != nil {
-		t.Fatal(err)
+	pages, shown, err := db.PagesToDepth(ctx, p.ID, 2, 100)
+	if err != nil || shown != 2 {
+		t.Fatalf("shown %d, %v; want level 2", shown, err)
 	}
 	got := map[string]int{}
 	for _, pg := range pages {
@@ -264,6 +264,17 @@ func TestPagesToDepth(t *testing.T) {
 	}
 	if n, _ := db.DescendantCount(ctx, ids["A"]); n != 2 {
 		t.Errorf("DescendantCount(A) = %d, want 2", n)
+	}
+	// At most limit pages: as deep as they fit, else the first roots.
+	roots := len(want) - 1 // all but A1
+	if pages, shown, _ := db.PagesToDepth(ctx, p.ID, 99, roots); shown != 1 || len(pages) != roots {
+		t.Errorf("limit %d: %d pages to level %d, want the %d roots", roots, len(pages), shown, roots)
+	}
+	if pages, shown, _ := db.PagesToDepth(ctx, p.ID, 99, 2); shown != 0 || len(pages) != 2 {
+		t.Errorf("limit 2: %d pages to level %d, want 2 roots and level 0", len(pages), shown)
+	}
+	if _, shown, _ := db.PagesToDepth(ctx, p.ID, 99, 100); shown != 99 {
+		t.Errorf("all pages fit: level %d, want the 99 asked for", shown)
 	}
 }
 
@@ -397,7 +408,7 @@ func TestChildrenOf(t *testing.T) {
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n  A2\nB\n  B1\nC\n  C1")
 	q, qids := newProject(t, db, "X\n  X1")
-	got, err := db.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], qids["X"]})
+	got, err := db.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], qids["X"]}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +420,10 @@ func TestChildrenOf(t *testing.T) {
 	if want := []string{"A1", "A2", "B1"}; !slices.Equal(titles, want) {
 		t.Errorf("got %v, want %v (another project's branch left out)", titles, want)
 	}
-	if none, err := db.ChildrenOf(context.Background(), q.ID, nil); err != nil || len(none) != 0 {
+	if two, _ := db.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], ids["C"]}, 2); len(two) != 2 {
+		t.Errorf("limit 2: %d pages", len(two))
+	}
+	if none, err := db.ChildrenOf(context.Background(), q.ID, nil, 100); err != nil || len(none) != 0 {
 		t.Errorf("no parents: got %v, %v", none, err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -72,45 +71,6 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	return o, nil
 }
 
-// renderQueue keeps one viewer from taking Graphviz from the others: a
-// session or share link has one diagram drawn at a time, and at most
-// maxRenders renders are running or waiting at all. Past either limit
-// the request is answered at once, 429 with Retry-After, instead of
-// waiting its turn for minutes. (Graphviz draws one diagram at a time in
-// the process.)
-type renderQueue struct {
-	mu   sync.Mutex
-	busy map[string]bool
-	n    int
-}
-
-// maxRenders is how many renders may run or wait at once.
-var maxRenders = 6
-
-// enter takes a place for who, and returns what gives it back.
-// Errors: ETooMany.
-func (q *renderQueue) enter(who string) (func(), error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	switch {
-	case q.busy[who]:
-		return nil, site.Errorf(site.ETooMany, "A diagram you asked for is still being drawn: wait for it, then try again.")
-	case q.n >= maxRenders:
-		return nil, site.Errorf(site.ETooMany, "Diagrams are being drawn for others right now: try again in a few seconds.")
-	}
-	if q.busy == nil {
-		q.busy = map[string]bool{}
-	}
-	q.busy[who] = true
-	q.n++
-	return func() {
-		q.mu.Lock()
-		defer q.mu.Unlock()
-		delete(q.busy, who)
-		q.n--
-	}, nil
-}
-
 // renderDiagram returns the project's diagram in format with the
 // request's options (normalised), from the cache when the project has not
 // changed since it was drawn with them.
@@ -130,12 +90,7 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if b, ok := s.diagrams.get(key); ok {
 		return p, opt, b, nil
 	}
-	v := viewer(c)
-	who := "u" + strconv.FormatInt(v.UserID, 10)
-	if v.ShareLinkID != 0 {
-		who = "l" + strconv.FormatInt(v.ShareLinkID, 10)
-	}
-	release, err := s.renders.enter(who)
+	release, err := s.renders.enter(who(c))
 	if err != nil {
 		return
 	}

@@ -123,11 +123,10 @@ func TestDiagramDownloadsScripts(t *testing.T) {
 
 // TestRenderQueue: while a diagram is drawn for a viewer, their next one
 // is refused at once with 429 and Retry-After; another viewer's is drawn;
-// past maxRenders at once, everyone else is refused the same way.
+// past the gate's limit at once, everyone else is refused the same way.
 func TestRenderQueue(t *testing.T) {
-	defer func(old int) { maxRenders = old }(maxRenders)
-	maxRenders = 2
 	c := newClient(t)
+	c.srv.renders.all = 2
 	pid, _ := c.fixture()
 	p := "/projects/" + itoa(pid) + "/diagram/svg"
 	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,9 +19,9 @@ type pageStore interface {
 	Page(ctx context.Context, id int64) (site.Page, error)
 	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
 	ExportTree(ctx context.Context, projectID int64) (*site.Tree, error)
-	Children(ctx context.Context, projectID, parentID int64) ([]site.Page, error)
-	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64) ([]site.Page, error)
-	PagesToDepth(ctx context.Context, projectID int64, depth int) ([]site.Page, error)
+	Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error)
+	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error)
+	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
 	DescendantCount(ctx context.Context, id int64) (int, error)
 	CreatePage(ctx context.Context, p *site.Page) error
@@ -76,34 +77,61 @@ func (s *Server) editor(c echo.Context) error {
 // also opens the branches down to it.
 func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Page) error {
 	ctx := c.Request().Context()
-	level := outlineLevel(c, p)
-	pages, err := s.store.PagesToDepth(ctx, p.ID, level)
-	if err != nil {
-		return err
-	}
 	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p}
+	var open []int64
 	if selected != nil {
 		anc, err := s.store.Ancestors(ctx, selected.ID)
 		if err != nil {
 			return err
 		}
-		open := []int64{selected.ID}
+		open = append(open, selected.ID)
 		for _, a := range anc {
 			open = append(open, a.ID)
 		}
-		kids, err := s.store.ChildrenOf(ctx, p.ID, open)
-		if err != nil {
-			return err
-		}
-		pages = dedupe(append(pages, kids...))
 		d, err := s.details(c, p, *selected)
 		if err != nil {
 			return err
 		}
 		props.Details = &d
 	}
-	props.Outline = views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level}
+	var err error
+	if props.Outline, err = s.outlineProps(c, p, open); err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.Editor(props))
+}
+
+// maxOutlineRows is the most pages one outline answer shows: a plan of
+// 300,000 pages to its last level was 546 MB of HTML.
+const maxOutlineRows = 2000
+
+// outlineProps loads the outline to the request's level, with the
+// branches in open opened, within maxOutlineRows, and says what it left
+// out.
+func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (views.OutlineProps, error) {
+	ctx := c.Request().Context()
+	level := outlineLevel(c, p)
+	pages, shown, err := s.store.PagesToDepth(ctx, p.ID, level, maxOutlineRows)
+	if err != nil {
+		return views.OutlineProps{}, err
+	}
+	kids, err := s.store.ChildrenOf(ctx, p.ID, open, maxOutlineRows-len(pages)+1)
+	if err != nil {
+		return views.OutlineProps{}, err
+	}
+	props := views.OutlineProps{ProjectID: p.ID, Level: level}
+	switch {
+	case shown == 0:
+		props.Notice = "This plan has more top-level pages than the outline shows at once: here are the first " + site.Plural(len(pages), "page", "pages") + ". Search to find the others."
+	case shown < level:
+		props.Level = shown
+		props.Notice = fmt.Sprintf("The outline shows levels 1 to %d: the next level holds more pages than it shows at once (%s). Open branches one at a time, or search.", shown, thousands(maxOutlineRows))
+	case len(kids) > maxOutlineRows-len(pages):
+		kids = kids[:maxOutlineRows-len(pages)]
+		props.Notice = "The open branches hold more pages than the outline shows at once: some are shown in part. Close some, or search."
+	}
+	props.Tree = site.NewTree(p, dedupe(append(pages, kids...)))
+	return props, nil
 }
 
 func dedupe(pages []site.Page) []site.Page {
@@ -163,12 +191,6 @@ func (s *Server) outline(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	level := outlineLevel(c, p)
-	pages, err := s.store.PagesToDepth(ctx, p.ID, level)
-	if err != nil {
-		return err
-	}
 	// A live update reloads the outline with the branches its viewer
 	// had opened.
 	var open []int64
@@ -177,12 +199,20 @@ func (s *Server) outline(c echo.Context) error {
 			open = append(open, id)
 		}
 	}
-	kids, err := s.store.ChildrenOf(ctx, p.ID, open)
+	props, err := s.outlineProps(c, p, open)
 	if err != nil {
 		return err
 	}
-	pages = append(pages, kids...)
-	return render(c, http.StatusOK, views.Outline(views.OutlineProps{ProjectID: p.ID, Tree: site.NewTree(p, dedupe(pages)), Level: level}))
+	return render(c, http.StatusOK, views.Outline(props))
+}
+
+// thousands writes n with comma separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // maxOpen bounds the opened branches an outline reload loads.
@@ -193,11 +223,15 @@ func (s *Server) children(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	kids, err := s.store.Children(c.Request().Context(), p.ID, pg.ID)
+	kids, err := s.store.Children(c.Request().Context(), p.ID, pg.ID, maxOutlineRows+1)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.NodeList(site.NewTree(p, kids), pg.ID))
+	more := 0
+	if len(kids) > maxOutlineRows {
+		kids, more = kids[:maxOutlineRows], pg.ChildCount-maxOutlineRows
+	}
+	return render(c, http.StatusOK, views.NodeList(site.NewTree(p, kids), pg.ID), views.MorePages(more))
 }
 
 // formID reads an optional numeric form value; absent or bad is 0.
@@ -230,7 +264,7 @@ func (s *Server) createPage(c echo.Context) error {
 	// Adding under a collapsed branch whose children are not on the page:
 	// send the whole list so the branch opens complete.
 	if pg.ParentID != 0 && c.FormValue("loaded") == "0" {
-		kids, err := s.store.Children(ctx, p.ID, pg.ParentID)
+		kids, err := s.store.Children(ctx, p.ID, pg.ParentID, maxOutlineRows)
 		if err != nil {
 			return err
 		}

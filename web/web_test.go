@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
 	"siteplan/site"
@@ -771,5 +772,61 @@ func TestTrickledBodyIsCut(t *testing.T) {
 		case <-time.After(100 * time.Millisecond):
 			conn.Write([]byte("e"))
 		}
+	}
+}
+
+// TestReadBudgets: an outline shows at most maxOutlineRows pages and says
+// what it left out; a viewer holding two heavy reads is refused a third
+// at once (429), and another viewer is not; a heavy read has a deadline.
+func TestReadBudgets(t *testing.T) {
+	c := newClient(t)
+	ctx := context.Background()
+	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Wide", 1, 30, 99)) // 3,000 pages under one section
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/projects/" + itoa(pid)
+	d := doc(t, c.do("GET", p+"/outline?level=99", nil, true))
+	if n := d.Find("li.node").Length(); n > maxOutlineRows || n == 0 {
+		t.Errorf("the outline to level 99 shows %d pages, want at most %d", n, maxOutlineRows)
+	}
+	if !strings.Contains(d.Find(".outline-notice").Text(), "levels 1 to") {
+		t.Errorf("no notice of what the outline left out: %q", d.Find(".outline-notice").Text())
+	}
+	var deadline time.Time
+	h := c.srv.heavy(func(ec echo.Context) error {
+		deadline, _ = ec.Request().Context().Deadline()
+		return nil
+	})
+	ec := c.srv.Echo.NewContext(httptest.NewRequest("GET", "/", nil), httptest.NewRecorder())
+	if err := h(ec); err != nil || deadline.IsZero() || time.Until(deadline) > readBudget {
+		t.Errorf("a heavy read's deadline: %v (%v), want within %v", deadline, err, readBudget)
+	}
+
+	// The viewer's two places taken: a third heavy read is refused at
+	// once; another viewer reads on.
+	held := []func(){}
+	for range 2 {
+		release, err := c.srv.reads.enter("u1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, release)
+	}
+	rec := c.do("GET", p+"/document.json", nil, false)
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("a third heavy read: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)
+	vi := anonymous(t, c.srv, c.db)
+	vi.login("vi@test.example")
+	if code := vi.do("GET", p+"/document.json", nil, false).Code; code != 200 {
+		t.Errorf("another viewer's heavy read: %d", code)
+	}
+	for _, release := range held {
+		release()
+	}
+	if code := c.do("GET", p+"/document.json", nil, false).Code; code != 200 {
+		t.Errorf("once the reads are done: %d", code)
 	}
 }
