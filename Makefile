@@ -32,9 +32,14 @@ generate:
 check-generated: generate
 	git diff --exit-code -- '*_templ.go'
 
+# Each fuzz test also runs for FUZZTIME beyond its seeds (site/fuzz_test.go).
+FUZZTIME ?= 5s
+FUZZ := FuzzNormalizeURL FuzzParseOutline FuzzParseDocument
+
 test: static check-generated
 	$(GO) vet ./...
 	$(GO) test -count=1 -p 1 ./...
+	for f in $(FUZZ); do $(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(FUZZTIME) ./site || exit 1; done
 
 bench: static
 	$(GO) test -p 1 -timeout 30m -run='^$$' -bench=. -benchmem ./...

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -49,14 +50,19 @@ func ParseOutline(text string) ([]*OutlineItem, error) {
 			}
 		}
 		title := strings.TrimSpace(raw[i:])
-		for _, m := range []string{"- ", "* ", "+ ", "• "} {
-			title = strings.TrimSpace(strings.TrimPrefix(title, m))
+		for stripped := true; stripped; { // "- * x" is x
+			stripped = false
+			for _, m := range []string{"- ", "* ", "+ ", "• "} {
+				if t, ok := strings.CutPrefix(title, m); ok {
+					title, stripped = strings.TrimSpace(t), true
+				}
+			}
 		}
 		if title == "" {
 			continue
 		}
-		if len(title) > MaxTitleLen {
-			return nil, Errorf(EInvalid, "Line %d is longer than 300 characters.", len(lines)+1)
+		if msg := TextProblem("Line "+strconv.Itoa(len(lines)+1), title, MaxTitleLen, false); msg != "" {
+			return nil, Errorf(EInvalid, "%s", msg)
 		}
 		if ind > 0 && (unit == 0 || ind < unit) {
 			unit = ind

@@ -1,8 +1,10 @@
 package site
 
 import (
+	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 )
@@ -17,6 +19,9 @@ const MaxURLLen = 2048
 // empty path. It returns EInvalid when raw is not such a URL.
 func NormalizeURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
+	if !utf8.ValidString(raw) {
+		return "", Errorf(EInvalid, "URL %q is not valid UTF-8 text.", clip(strings.ToValidUTF8(raw, "\uFFFD")))
+	}
 	i := strings.Index(raw, "://")
 	if i <= 0 {
 		return "", Errorf(EInvalid, "URL %q must be absolute and start with http:// or https://.", clip(raw))
@@ -110,6 +115,12 @@ func normalizeHost(scheme, authority string) (string, error) {
 			return "", Errorf(EInvalid, "URL needs a host name, for example https://www.example.com/.")
 		}
 		ascii, err := idna.Lookup.ToASCII(h)
+		if err == nil { // a host that is not stable under the mapping ("xn--") is no name
+			var again string
+			if again, err = idna.Lookup.ToASCII(ascii); err == nil && (again != ascii || ascii == "") {
+				err = errors.New("unstable")
+			}
+		}
 		if err != nil {
 			return "", Errorf(EInvalid, "URL host %q is not a valid domain name.", clip(h))
 		}

@@ -512,6 +512,9 @@ func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, item
 			for i, it := range list {
 				p := site.NewPage(it.Title)
 				p.ProjectID, p.ParentID, p.Position = projectID, parent, first+i
+				if err := p.Validate(); err != nil {
+					return err
+				}
 				if err := insertPage(ctx, tx, &p); err != nil {
 					return err
 				}
