@@ -265,7 +265,7 @@ func (d *Document) CountPages() int {
 // 1 in outline order, and its cross-links between those numbers. It trusts
 // the document; call Validate first.
 func (d *Document) Tree() (*Tree, []Link) {
-	var pages []Page
+	pages := make([]Page, 0, d.CountPages())
 	keys := map[string]int64{}
 	var add func(parent int64, list []*DocPage)
 	add = func(parent int64, list []*DocPage) {

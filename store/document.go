@@ -7,12 +7,23 @@ import (
 	"siteplan/site"
 )
 
-// ImportDocument stores a validated document as a new project of teamID in
-// one transaction and returns the project's ID. Of pages that would share
-// a URL, the first in outline order keeps it and a later one's derived
-// slug is numbered ("faq-2"). Errors: EInvalid (also a typed slug or path
-// an earlier page's URL has).
-func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error) {
+// importChunk is how many pages one transaction of an import writes:
+// other writers wait for one chunk (some 80 ms), not the whole import.
+const importChunk = 5000
+
+// importChunkDone, when set (by tests), runs after each chunk of an
+// import is written.
+var importChunkDone func(projectID int64)
+
+// ImportDocument stores a validated document as a new project of teamID
+// and returns the project's ID. The pages are written in chunks of
+// importChunk, each in its own transaction, into a project that stays
+// invisible until the last: the import is all or nothing for its users,
+// and other teams' edits go on meanwhile. Of pages that would share a
+// URL, the first in outline order keeps it and a later one's derived slug
+// is numbered ("faq-2"). Errors: EInvalid (also a typed slug or path an
+// earlier page's URL has).
+func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document) (id int64, err error) {
 	if err := d.Validate(); err != nil {
 		return 0, err
 	}
@@ -21,77 +32,157 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
-	// The document's tree numbers its pages in the order they are
-	// inserted below.
+	// The document's tree numbers its pages in outline order, as rows
+	// lists them below: row i is page i+1, its slug claimed.
 	tr, _ := d.Tree()
-	renamed, err := tr.ClaimURLs([]int64{0})
-	if err != nil {
+	if _, err := tr.ClaimURLs([]int64{0}); err != nil {
 		return 0, err
 	}
-	slugs := make(map[int64]string, len(renamed))
-	for _, pg := range renamed {
-		slugs[pg.ID] = pg.Slug
-	}
-	var n int64
-	err = db.tx(ctx, func(tx *sql.Tx) error {
+	rows := importRows(d)
+
+	if err := db.tx(ctx, func(tx *sql.Tx) error {
 		if err := insertProject(ctx, tx, &p); err != nil {
 			return err
 		}
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
-			type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return err
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 1 WHERE id = ?`, p.ID)
+		return err
+	}); err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil { // all or nothing: nothing
+			db.discard(context.WithoutCancel(ctx), p.ID)
 		}
-		defer stmt.Close()
-		keys := map[string]int64{}
-		pos := map[string]int{} // root positions per placement
-		var add func(parent int64, list []*site.DocPage) error
-		add = func(parent int64, list []*site.DocPage) error {
-			for i, dp := range list {
-				pg := dp.ToPage()
-				n++
-				if s, ok := slugs[n]; ok {
-					pg.Slug = s
+	}()
+	ids := make([]int64, len(rows))
+	for start := 0; start < len(rows); start += importChunk {
+		end := min(start+importChunk, len(rows))
+		if err := db.tx(ctx, func(tx *sql.Tx) error {
+			stmt, err := tx.PrepareContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
+				type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			if err != nil {
+				return err
+			}
+			defer stmt.Close()
+			for i := start; i < end; i++ {
+				r := rows[i]
+				pg := *tr.Page(int64(i + 1))
+				parent := int64(0)
+				if r.parent >= 0 {
+					parent, pg.Placement = ids[r.parent], site.PlacementMain
 				}
-				position := i
-				if parent == 0 {
-					position = pos[pg.Placement]
-					pos[pg.Placement]++
-				} else {
-					pg.Placement = site.PlacementMain
-				}
-				res, err := stmt.ExecContext(ctx, p.ID, nullID(parent), position, pg.Title, pg.Slug, pg.SlugAuto, pg.Path, pg.Kind,
+				res, err := stmt.ExecContext(ctx, p.ID, nullID(parent), r.position, pg.Title, pg.Slug, pg.SlugAuto, pg.Path, pg.Kind,
 					pg.Placement, pg.Type, pg.Status, pg.Assignee, pg.Notes, pg.InSitemap, pg.InHTMLSitemap,
 					nullFloat(pg.Priority), pg.Changefreq, pg.Lastmod)
 				if err != nil {
 					return err
 				}
-				id, err := res.LastInsertId()
-				if err != nil {
-					return err
-				}
-				if dp.Key != "" {
-					keys[dp.Key] = id
-				}
-				if err := add(id, dp.Children); err != nil {
+				if ids[i], err = res.LastInsertId(); err != nil {
 					return err
 				}
 			}
-			return nil
+			return touch(ctx, tx, p.ID) // a live import is not a leftover (removeLeftovers)
+		}); err != nil {
+			return 0, err
 		}
-		if err := add(0, d.Pages); err != nil {
-			return err
+		if importChunkDone != nil {
+			importChunkDone(p.ID)
 		}
+	}
+	keys := map[string]int64{}
+	for i, r := range rows {
+		if r.page.Key != "" {
+			keys[r.page.Key] = ids[i]
+		}
+	}
+	err = db.tx(ctx, func(tx *sql.Tx) error {
 		for _, l := range d.Links {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
+			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
 				p.ID, keys[l.From], keys[l.To], l.Label); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 0 WHERE id = ?`, p.ID)
+		return err
 	})
 	return p.ID, err
+}
+
+// importRow is a document page in outline order: the index of its parent
+// in the rows (-1 for a root) and its position among its siblings (the
+// roots count per placement).
+type importRow struct {
+	page     *site.DocPage
+	parent   int
+	position int
+}
+
+func importRows(d *site.Document) []importRow {
+	var rows []importRow
+	roots := map[string]int{}
+	var add func(parent int, list []*site.DocPage)
+	add = func(parent int, list []*site.DocPage) {
+		for i, dp := range list {
+			pos := i
+			if parent < 0 {
+				pl := dp.ToPage().Placement
+				pos = roots[pl]
+				roots[pl]++
+			}
+			rows = append(rows, importRow{dp, parent, pos})
+			add(len(rows)-1, dp.Children)
+		}
+	}
+	add(-1, d.Pages)
+	return rows
+}
+
+// discard removes a project that an import left unfinished, in chunks.
+func (db *DB) discard(ctx context.Context, projectID int64) {
+	for {
+		var n int64
+		err := db.tx(ctx, func(tx *sql.Tx) error {
+			// Leaves first: no page is deleted with a subtree below it.
+			res, err := tx.ExecContext(ctx, `DELETE FROM pages WHERE id IN (SELECT id FROM pages p WHERE project_id = ?
+				AND NOT EXISTS (SELECT 1 FROM pages c WHERE c.parent_id = p.id) LIMIT ?)`, projectID, importChunk)
+			if err != nil {
+				return err
+			}
+			n, err = res.RowsAffected()
+			return err
+		})
+		if err != nil || n == 0 {
+			break
+		}
+	}
+	db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, projectID)
+		return err
+	})
+}
+
+// removeLeftovers removes the projects that an import left unfinished
+// when its process died: those it has not written to for ten minutes.
+func (db *DB) removeLeftovers(ctx context.Context) error {
+	rows, err := db.w.QueryContext(ctx, `SELECT id FROM projects WHERE importing AND updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-10 minutes')`)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	for _, id := range ids {
+		db.discard(ctx, id)
+	}
+	return rows.Err()
 }
 
 // Document returns the native document of a project. Errors: ENotFound.

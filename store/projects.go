@@ -28,12 +28,12 @@ func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 // Projects lists a team's projects, most recently changed first.
 func (db *DB) Projects(ctx context.Context, teamID int64) ([]site.Project, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Project, error) { return scanProject(rows) },
-		`SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? ORDER BY p.updated_at DESC, p.id DESC`, teamID)
+		`SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? AND NOT p.importing ORDER BY p.updated_at DESC, p.id DESC`, teamID)
 }
 
 // Project returns one project. Errors: ENotFound.
 func (db *DB) Project(ctx context.Context, id int64) (site.Project, error) {
-	p, err := scanProject(db.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, id))
+	p, err := scanProject(db.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND NOT p.importing`, id))
 	if err != nil {
 		return p, notFound(err, "Project %d does not exist.", id)
 	}

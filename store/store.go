@@ -58,6 +58,10 @@ func Open(path string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
+	if err := db.removeLeftovers(context.Background()); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	r, err := sql.Open("sqlite", dsn(""))
 	if err != nil {
 		w.Close()

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"siteplan/site"
 	"siteplan/sitemap"
@@ -425,5 +427,76 @@ func TestChildrenOf(t *testing.T) {
 	}
 	if none, err := db.ChildrenOf(context.Background(), q.ID, nil, 100); err != nil || len(none) != 0 {
 		t.Errorf("no parents: got %v, %v", none, err)
+	}
+}
+
+// TestImportInChunks: a large import is written a chunk at a time into a
+// project nobody sees until it is complete; other writes go on between
+// chunks; an import that fails leaves nothing; one a crash left behind is
+// removed when the database is opened again.
+func TestImportInChunks(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	other, _ := newProject(t, db, "Elsewhere")
+	doc := site.GenerateDocument("Big", 4, 10, 299) // 12,045 pages: three chunks
+	chunks := 0
+	importChunkDone = func(id int64) {
+		chunks++
+		if _, err := db.Project(ctx, id); site.ErrorCode(err) != site.ENotFound {
+			t.Errorf("chunk %d: the importing project is visible: %v", chunks, err)
+		}
+		if list, _ := db.Projects(ctx, 1); len(list) != 1 {
+			t.Errorf("chunk %d: the team lists %d projects, want only the finished one", chunks, len(list))
+		}
+		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		pg := site.NewPage("Edit " + strconv.Itoa(chunks))
+		pg.ProjectID, pg.Position = other.ID, -1
+		if err := db.CreatePage(wctx, &pg); err != nil {
+			t.Errorf("chunk %d: another project's edit waits: %v", chunks, err)
+		}
+	}
+	defer func() { importChunkDone = nil }()
+	id, err := db.ImportDocument(ctx, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if chunks < 3 {
+		t.Errorf("%d chunks, want 3", chunks)
+	}
+	if p, err := db.Project(ctx, id); err != nil || p.PageCount != doc.CountPages() {
+		t.Fatalf("after the import: %+v, %v", p, err)
+	}
+
+	// Failing in the middle: nothing is left.
+	cctx, cancel := context.WithCancel(ctx)
+	importChunkDone = func(int64) { cancel() }
+	if _, err := db.ImportDocument(cctx, 1, doc); err == nil {
+		t.Fatal("an import cancelled after its first chunk succeeded")
+	}
+	var n int
+	db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing`).Scan(&n)
+	var pages int
+	db.w.QueryRow(`SELECT count(*) FROM pages WHERE project_id NOT IN (SELECT id FROM projects)`).Scan(&pages)
+	if n != 0 || pages != 0 {
+		t.Errorf("a failed import left %d projects and %d pages", n, pages)
+	}
+
+	// A crash: an unfinished import untouched for ten minutes goes; a live one stays.
+	db.w.Exec(`INSERT INTO projects (team_id, name, base_url, importing, updated_at) VALUES (1, 'crashed', 'https://c.example/', 1, '2020-01-01T00:00:00.000Z'),
+		(1, 'running', 'https://r.example/', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`)
+	if err := db.removeLeftovers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	rows, _ := db.w.Query(`SELECT name FROM projects WHERE importing`)
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		names = append(names, s)
+	}
+	rows.Close()
+	if strings.Join(names, ",") != "running" {
+		t.Errorf("unfinished imports after the clean-up: %v, want only the running one", names)
 	}
 }
