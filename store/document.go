@@ -82,7 +82,10 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 					return err
 				}
 			}
-			return touch(ctx, tx, p.ID) // a live import is not a leftover (removeLeftovers)
+			// A live import is not a leftover (removeLeftovers); the
+			// version stays 1 for the project's first readers.
+			_, err = tx.ExecContext(ctx, `UPDATE projects SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, p.ID)
+			return err
 		}); err != nil {
 			return 0, err
 		}
