@@ -256,6 +256,7 @@ func (s *Server) login(c echo.Context) error {
 	}
 	u, err := s.store.Authenticate(ctx, email, c.FormValue("password"))
 	if site.ErrorCode(err) == site.EUnauthorized {
+		try.failed()
 		form.Message = site.ErrorMessage(err)
 		return render(c, http.StatusUnauthorized, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
 	} else if err != nil {

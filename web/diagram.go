@@ -90,7 +90,9 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if b, ok := s.diagrams.get(key); ok {
 		return p, opt, b, nil
 	}
-	release, err := s.renders.enter(who(c))
+	rctx, cancel := context.WithTimeout(ctx, RenderTimeout)
+	defer cancel()
+	release, err := s.gate.enter(rctx, who(c))
 	if err != nil {
 		return
 	}
@@ -106,10 +108,8 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if err = opt.Normalize(t); err != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, RenderTimeout)
-	defer cancel()
 	var buf bytes.Buffer
-	if _, err = s.draw(ctx, &buf, t, links, opt); err != nil {
+	if _, err = s.draw(rctx, &buf, t, links, opt); err != nil {
 		return
 	}
 	// The version read before the tree: if an edit landed in between, the

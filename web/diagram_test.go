@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"io"
 	"mime"
-	"net/http"
 	"siteplan/diagram"
 	"siteplan/site"
 	"strings"
@@ -121,51 +120,70 @@ func TestDiagramDownloadsScripts(t *testing.T) {
 	}
 }
 
-// TestRenderQueue: while a diagram is drawn for a viewer, their next one
-// is refused at once with 429 and Retry-After; another viewer's is drawn;
-// past the gate's limit at once, everyone else is refused the same way.
+// TestRenderQueue: while a viewer's diagram is drawn, their next one is
+// refused at once with 429 and Retry-After; another viewer's waits its
+// turn and is drawn after it.
 func TestRenderQueue(t *testing.T) {
 	c := newClient(t)
-	c.srv.renders.all = 2
+	c.srv.gate = newGate(1, 1)
 	pid, _ := c.fixture()
 	p := "/projects/" + itoa(pid) + "/diagram/svg"
 	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)
-	ownerAgain, vi, visitor := anonymous(t, c.srv, c.db), anonymous(t, c.srv, c.db), anonymous(t, c.srv, c.db)
+	ownerAgain, vi := anonymous(t, c.srv, c.db), anonymous(t, c.srv, c.db)
 	ownerAgain.login("owner@test.example")
 	vi.login("vi@test.example")
-	token, err := c.db.CreateShareLink(context.Background(), &site.ShareLink{ProjectID: pid, Role: "view"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	visitor.cookies[shareCookie] = &http.Cookie{Name: shareCookie, Value: token}
 
-	started, unblock := make(chan struct{}, 4), make(chan struct{})
+	started, unblock := make(chan int64, 4), make(chan struct{})
 	draw := c.srv.draw
 	c.srv.draw = func(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt diagram.Options) (diagram.Result, error) {
-		started <- struct{}{}
+		started <- int64(opt.Depth)
 		<-unblock
 		return draw(ctx, w, t, links, opt)
 	}
 	codes := make(chan int, 2)
 	go func() { codes <- c.do("GET", p+"?depth=1", nil, false).Code }()
-	<-started
+	if d := <-started; d != 1 {
+		t.Fatalf("render %d started first", d)
+	}
 	rec := ownerAgain.do("GET", p+"?depth=2", nil, false)
-	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "still being drawn") {
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), "still running") {
 		t.Errorf("a second render for the owner: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
 	go func() { codes <- vi.do("GET", p+"?depth=3", nil, false).Code }()
-	<-started // another viewer's render is drawn beside it
-	rec = visitor.do("GET", p+"?depth=4", nil, false)
-	if rec.Code != 429 || !strings.Contains(rec.Body.String(), "for others") {
-		t.Errorf("a third render with two running: %d %.200s", rec.Code, rec.Body.String())
-	}
 	close(unblock)
+	if d := <-started; d != 3 {
+		t.Errorf("render %d started second, want Vi's", d)
+	}
 	for range 2 {
 		if code := <-codes; code != 200 {
-			t.Errorf("a queued render answered %d", code)
+			t.Errorf("a render answered %d", code)
 		}
 	}
-	if code := visitor.do("GET", p+"?depth=4", nil, false).Code; code != 200 {
-		t.Errorf("once the queue is free: %d", code)
+}
+
+// TestGateWaits: heavy work waits its turn until its deadline, in order.
+func TestGateWaits(t *testing.T) {
+	g := newGate(1, 5)
+	release, err := g.enter(context.Background(), "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := g.enter(done, "b"); site.ErrorCode(err) != site.ETooMany {
+		t.Errorf("a wait past its deadline: %v, want ETooMany", err)
+	}
+	in := make(chan func())
+	go func() {
+		r, err := g.enter(context.Background(), "c")
+		if err != nil {
+			t.Error(err)
+		}
+		in <- r
+	}()
+	release()
+	(<-in)()
+	if len(g.held) != 0 || len(g.slots) != 0 {
+		t.Errorf("places left: %v, %d running", g.held, len(g.slots))
 	}
 }

@@ -22,8 +22,8 @@ const (
 )
 
 // loginLimiter counts failed logins per account and per address with
-// token buckets: every attempt takes a token, a right password gives it
-// back.
+// token buckets: an attempt takes its account's token before the password
+// is checked (a right one gives it back); the address pays for failures.
 type loginLimiter struct {
 	mu       sync.Mutex
 	accounts map[string]*rate.Limiter
@@ -51,38 +51,43 @@ func bucket(m map[string]*rate.Limiter, key string, every time.Duration, burst i
 	return l
 }
 
-// attempt is a login attempt that has taken its token from both buckets.
+// attempt is a login attempt that has taken its account's token.
 type attempt struct {
-	l       *loginLimiter
-	account string
-	addr    *rate.Reservation
+	l             *loginLimiter
+	account, addr string
 }
 
-// take takes a token from the account's and the address's buckets before
-// the password is checked, under one lock, so that parallel attempts
-// cannot all pass a check made before any of them failed. It refuses the
-// attempt once either bucket is empty. Errors: ETooMany.
+// take checks both buckets and takes the account's token before the
+// password is checked, under one lock, so that parallel attempts on one
+// account cannot all pass a check made before any of them failed. The
+// address's bucket, which everyone behind one office router shares, is
+// charged for failures only (failed). Errors: ETooMany.
 func (l *loginLimiter) take(account, addr string) (*attempt, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	acc := bucket(l.accounts, account, accountEvery, accountBurst, now)
-	adr := bucket(l.addrs, addr, addressEvery, addressBurst, now)
 	if acc.TokensAt(now) < 1 {
 		return nil, site.Errorf(site.ETooMany, "Too many failed logins for this account: wait a few minutes and try again.")
 	}
-	if adr.TokensAt(now) < 1 {
+	if bucket(l.addrs, addr, addressEvery, addressBurst, now).TokensAt(now) < 1 {
 		return nil, site.Errorf(site.ETooMany, "Too many failed logins from your network: wait a few minutes and try again.")
 	}
 	acc.ReserveN(now, 1)
-	return &attempt{l: l, account: account, addr: adr.ReserveN(now, 1)}, nil
+	return &attempt{l: l, account: account, addr: addr}, nil
 }
 
-// succeeded gives the tokens of a right password back: the account's
-// failures are forgotten, the address's token returned.
+// succeeded forgets the account's failures: the password was right.
 func (a *attempt) succeeded() {
 	a.l.mu.Lock()
 	defer a.l.mu.Unlock()
 	delete(a.l.accounts, a.account)
-	a.addr.CancelAt(a.l.now())
+}
+
+// failed charges the address for a wrong password.
+func (a *attempt) failed() {
+	a.l.mu.Lock()
+	defer a.l.mu.Unlock()
+	now := a.l.now()
+	bucket(a.l.addrs, a.addr, addressEvery, addressBurst, now).AllowN(now, 1)
 }

@@ -49,8 +49,7 @@ type Server struct {
 	log      *slog.Logger
 	static   fs.FS
 	diagrams *renderCache
-	renders  *gate // diagram renders
-	reads    *gate // heavy reads
+	gate     *gate // heavy work: renders and large reads
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
 	logins   *loginLimiter
@@ -66,8 +65,8 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
-		renders: newRenderGate(), reads: newReadGate(),
-		hub: newHub(), logins: newLoginLimiter(), now: time.Now}
+		gate: newGate(1, 2),
+		hub:  newHub(), logins: newLoginLimiter(), now: time.Now}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.
@@ -141,15 +140,15 @@ func (s *Server) routeTable() []route {
 		{post, "/teams", s.createTeam, account},
 		{post, "/teams/:tid/switch", s.switchTeam, account},
 
-		{get, "/projects/:id", s.heavy(s.editor), projectRead},
+		{get, "/projects/:id", s.editor, projectRead},
 		{get, "/projects/:id/events", s.events, projectRead},
 		{get, "/projects/:id/document.json", s.heavy(s.downloadDocument), projectRead},
 		{get, "/projects/:id/summary", s.summary, projectRead},
 		{get, "/projects/:id/search", s.heavy(s.search), projectRead},
-		{get, "/projects/:id/outline", s.heavy(s.outline), projectRead},
+		{get, "/projects/:id/outline", s.outline, projectRead},
 		{get, "/projects/:id/comments", s.openComments, projectRead},
 		{get, "/projects/:id/pages/:pid", s.pageDetails, projectRead},
-		{get, "/projects/:id/pages/:pid/children", s.heavy(s.children), projectRead},
+		{get, "/projects/:id/pages/:pid/children", s.children, projectRead},
 		{get, "/projects/:id/pages/:pid/title", s.title, projectRead},
 		{get, "/projects/:id/pages/:pid/comments", s.pageComments, projectRead},
 		{get, "/projects/:id/diagram", s.diagram, projectRead},

@@ -7,7 +7,14 @@
 // (outline reloads, comment counts), so the load includes what 50 open
 // editors cause one another.
 //
-//	go run ./cmd/loadtest [-users 50] [-duration 60s] [-think 1s]
+//	go run ./cmd/loadtest [-users 50] [-duration 60s] [-think 1s] [-hostile 8]
+//
+// With -hostile N, N visitors also come in through view links to a
+// second, 100,000-page plan of another team and pull its heaviest reads
+// without pause (the whole outline, document.json, the export zip,
+// diagrams in every format with options that miss the cache); the
+// report then separates their answers (429 is the server saying no, not
+// an error) from the editors' and gives the process's peak memory.
 //
 // The server runs in this process on a fresh database in a temporary
 // directory, so client and server share the machine's cores.
@@ -50,8 +57,9 @@ func main() {
 	users := flag.Int("users", 50, "concurrent logged-in users")
 	duration := flag.Duration("duration", 60*time.Second, "how long the users edit")
 	think := flag.Duration("think", time.Second, "mean pause between a user's actions (0: none)")
+	hostile := flag.Int("hostile", 0, "visitors pulling the heaviest reads of a 100,000-page plan through view links")
 	flag.Parse()
-	if err := run(*users, *duration, *think); err != nil {
+	if err := run(*users, *duration, *think, *hostile); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
@@ -114,7 +122,7 @@ func (s *stats) add(kind string, d time.Duration, err string) {
 	}
 }
 
-func run(users int, duration, think time.Duration) error {
+func run(users int, duration, think time.Duration, hostile int) error {
 	dir, err := os.MkdirTemp("", "siteplan-load-")
 	if err != nil {
 		return err
@@ -161,14 +169,21 @@ func run(users int, duration, think time.Duration) error {
 		return err
 	}
 
+	var bigPath string
+	var bigLinks []string
+	if hostile > 0 {
+		fmt.Println("hostile visitors: importing a 100,000-page plan for them...")
+		if bigPath, bigLinks, err = bigPlan(ctx, db); err != nil {
+			return err
+		}
+	}
 	logs := &serverLog{}
 	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(logs, nil)))
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: srv.Echo, ReadHeaderTimeout: 10 * time.Second}
-	hs.RegisterOnShutdown(srv.Close)
+	hs := srv.HTTPServer(ln.Addr().String())
 	go hs.Serve(ln)
 	defer hs.Shutdown(ctx)
 	base := "http://" + ln.Addr().String()
@@ -176,22 +191,100 @@ func run(users int, duration, think time.Duration) error {
 	st := &stats{lat: map[string][]time.Duration{}, errs: map[string]int{}}
 	var events atomic.Int64
 	perUser := max(1, len(topics)/users)
-	start := time.Now()
-	deadline := start.Add(duration)
-	fmt.Printf("%d users edit for %s (mean think time %s)...\n", users, duration, think)
-	ready := make(chan struct{})
+	// Everyone logs in and opens the plan first (50 bcrypt checks take a
+	// few seconds of both cores); the clock starts when all have.
+	var deadline time.Time
+	ready, begin := make(chan struct{}), make(chan struct{})
+	var in sync.WaitGroup
+	fmt.Printf("%d users log in and open the plan...\n", users)
 	for i := range users {
 		u := &user{n: i, base: base, pid: pid, st: st, events: &events, think: think,
 			rng: rand.New(rand.NewPCG(uint64(i), 42))}
 		mine := topics[(i*perUser)%len(topics):]
 		u.topics = mine[:min(perUser, len(mine))]
-		wg.Go(func() { u.run(tree, deadline, ready) })
+		in.Add(1)
+		wg.Go(func() { u.run(tree, &deadline, ready, in.Done, begin) })
 	}
 	close(ready)
+	in.Wait()
+	start := time.Now()
+	deadline = start.Add(duration)
+	fmt.Printf("%d users edit for %s (mean think time %s)...\n", users, duration, think)
+	for i := range hostile {
+		wg.Go(func() { heavyVisitor(i, base, bigPath, bigLinks[i%len(bigLinks)], st, deadline) })
+	}
+	close(begin)
 	wg.Wait()
 	elapsed := time.Since(start)
 	report(st, users, elapsed, events.Load(), logs)
+	if hostile > 0 {
+		fmt.Printf("peak memory of the process (server and clients): %s\n", peakRSS())
+	}
 	return nil
+}
+
+// bigPlan imports a 100,000-page plan into a team of its own and makes
+// view links to it, for the hostile visitors.
+func bigPlan(ctx context.Context, db *store.DB) (string, []string, error) {
+	if _, _, err := db.AddUser(ctx, "other@load.example", "Other team", password, "Other team", site.RoleOwner); err != nil {
+		return "", nil, err
+	}
+	team, err := db.FindTeam(ctx, "Other team")
+	if err != nil {
+		return "", nil, err
+	}
+	id, err := db.ImportDocument(ctx, team.ID, site.GenerateDocument("Big plan", 10, 100, 99))
+	if err != nil {
+		return "", nil, err
+	}
+	var links []string
+	for range 4 {
+		token, err := db.CreateShareLink(ctx, &site.ShareLink{ProjectID: id, Role: "view"})
+		if err != nil {
+			return "", nil, err
+		}
+		links = append(links, "/s/"+token)
+	}
+	return "/projects/" + strconv.FormatInt(id, 10), links, nil
+}
+
+// heavyVisitor opens a view link and pulls heavy reads without pause.
+func heavyVisitor(n int, base, project, link string, st *stats, deadline time.Time) {
+	jar, _ := cookiejar.New(nil)
+	u := &user{n: 1000 + n, base: base, st: st, rng: rand.New(rand.NewPCG(uint64(n), 7)),
+		hc: &http.Client{Jar: jar, Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}}
+	if _, ok := u.do("hostile: open link", "GET", link, nil, false); !ok {
+		return
+	}
+	formats := []string{"svg", "png", "pdf", "graphml"}
+	for time.Now().Before(deadline) {
+		switch r := u.rng.IntN(6); r {
+		case 0:
+			u.do("hostile: whole outline", "GET", project+"/outline?level=99", nil, true)
+		case 1:
+			u.do("hostile: document.json", "GET", project+"/document.json", nil, false)
+		case 2:
+			u.do("hostile: export zip", "GET", project+"/export.zip?gzip=1", nil, false)
+		default: // options no one asked for yet miss the cache
+			q := fmt.Sprintf("?depth=%d&layout=%s&collapsed=%d", 2+u.rng.IntN(2), []string{"tree", "lr", "radial"}[u.rng.IntN(3)], u.rng.IntN(1_000_000))
+			u.do("hostile: diagram", "GET", project+"/diagram/"+formats[u.rng.IntN(len(formats))]+q, nil, false)
+		}
+	}
+}
+
+// peakRSS is the process's peak resident memory, from Linux's
+// /proc/self/status.
+func peakRSS() string {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return "unknown"
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
 }
 
 // user is one simulated person in the editor.
@@ -258,7 +351,9 @@ func (u *user) pause() {
 	}
 }
 
-func (u *user) run(tree *site.Tree, deadline time.Time, ready <-chan struct{}) {
+// run logs in and opens the plan, says it is in, and from begin edits
+// until *deadline (set before begin closes).
+func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}, in func(), begin <-chan struct{}) {
 	jar, _ := cookiejar.New(nil)
 	u.hc = &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
@@ -267,11 +362,17 @@ func (u *user) run(tree *site.Tree, deadline time.Time, ready <-chan struct{}) {
 	if m := csrfRE.FindSubmatch(b); ok && m != nil {
 		u.csrf = string(m[1])
 	}
-	if _, ok := u.do("log in", "POST", "/login", url.Values{"email": {fmt.Sprintf("user%d@load.example", u.n)}, "password": {password}}, false); !ok {
+	_, ok = u.do("log in", "POST", "/login", url.Values{"email": {fmt.Sprintf("user%d@load.example", u.n)}, "password": {password}}, false)
+	project := "/projects/" + strconv.FormatInt(u.pid, 10)
+	if ok {
+		u.do("open plan", "GET", project, nil, false)
+	}
+	in()
+	<-begin
+	if !ok {
 		return
 	}
-	project := "/projects/" + strconv.FormatInt(u.pid, 10)
-	u.do("open plan", "GET", project, nil, false)
+	deadline := *deadlineAt
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	go u.listen(ctx, project+"/events")
@@ -421,10 +522,19 @@ func report(st *stats, users int, elapsed time.Duration, events int64, logs *ser
 	slices.Sort(st.propag)
 	fmt.Printf("\nlive updates: %d change events delivered to other users; edit sent -> event received p50 %s, p99 %s, max %s\n",
 		events, ms(pct(st.propag, .5)), ms(pct(st.propag, .99)), ms(pct(st.propag, 1)))
-	nerr := 0
+	nerr, refused := 0, 0
 	for k, n := range st.errs {
+		if strings.HasPrefix(k, "hostile: ") {
+			if strings.HasSuffix(k, ": 429") || strings.HasSuffix(k, ": 413") {
+				refused += n // the server saying no to a heavy read, as it should
+				continue
+			}
+		}
 		fmt.Printf("error: %s × %d\n", k, n)
 		nerr += n
+	}
+	if refused > 0 {
+		fmt.Printf("hostile requests refused (429 busy, 413 too large): %d\n", refused)
 	}
 	fmt.Printf("errors: %d; server log: %d failed requests, %d SQLITE_BUSY\n", nerr, logs.failed.Load(), logs.busy.Load())
 }
