@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"siteplan/site"
 )
@@ -56,23 +57,55 @@ func urlPages(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (
 	if err != nil {
 		return nil, err
 	}
-	const below = `WITH RECURSIVE sub(id) AS (SELECT value FROM json_each(?)
-		UNION SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id) `
-	var open int
-	if err := tx.QueryRowContext(ctx, below+`SELECT count(*) FROM pages WHERE id IN (SELECT id FROM sub)
-		AND kind = 'page' AND (path != '' OR slug = '')`, string(ids)).Scan(&open); err != nil {
+	// The claiming pages and their slugs, first: a query that reads them
+	// inside its own filter would walk the subtree once per page.
+	var below []int64
+	var slugs []string
+	open := false
+	rows, err := tx.QueryContext(ctx, `WITH RECURSIVE sub(id) AS (SELECT value FROM json_each(?)
+			UNION SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
+		SELECT id, slug, kind = 'page' AND (path != '' OR slug = '') FROM pages WHERE id IN (SELECT id FROM sub)`, string(ids))
+	if err != nil {
 		return nil, err
 	}
-	if open > 0 {
+	for rows.Next() {
+		var id int64
+		var slug string
+		var any bool
+		if err := rows.Scan(&id, &slug, &any); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		below = append(below, id)
+		if slug != "" && !slices.Contains(slugs, slug) {
+			slugs = append(slugs, slug)
+		}
+		open = open || any
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// SQLite allows 500 terms in a compound query: a large branch
+	// (moved, pasted, duplicated) loads the project instead.
+	if open || len(slugs) > 150 {
 		return all()
 	}
-	return queryPages(ctx, tx, false, `WITH RECURSIVE sub(id) AS (SELECT value FROM json_each(?)
-			UNION SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id),
-		slugs(s) AS (SELECT DISTINCT slug FROM pages WHERE id IN (SELECT id FROM sub) AND slug != ''),
-		near(id) AS (
-			SELECT id FROM sub
-			UNION SELECT id FROM pages WHERE project_id = ? AND (path != '' OR slug = ''
-				OR slug IN (SELECT s FROM slugs) OR EXISTS (SELECT 1 FROM slugs WHERE pages.slug GLOB s || '-[0-9]*'))
+	belowJSON, _ := json.Marshal(below)
+	// Each part reads an index: a slug, its numbered variants ("faq-2"
+	// sorts between "faq-" and "faq."), path overrides and empty slugs.
+	// Each slug is a query of its own: one condition with them all, or a
+	// json_each joined in, makes SQLite walk every page of the project.
+	args := []any{string(belowJSON), projectID}
+	var parts strings.Builder
+	for _, sl := range slugs {
+		parts.WriteString("\n\t\t\tUNION SELECT id FROM pages WHERE project_id = ?2 AND slug = ?")
+		parts.WriteString("\n\t\t\tUNION SELECT id FROM pages WHERE project_id = ?2 AND slug > ? AND slug < ?")
+		args = append(args, sl, sl+"-", sl+".")
+	}
+	return queryPages(ctx, tx, false, `WITH RECURSIVE near(id) AS (
+			SELECT value FROM json_each(?1)
+			UNION SELECT id FROM pages WHERE project_id = ?2 AND (path != '' OR slug = '')`+parts.String()+`
 			UNION SELECT p.parent_id FROM pages p JOIN near ON p.id = near.id WHERE p.parent_id IS NOT NULL)
-		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM near)`, string(ids), projectID)
+		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM near)`, args...)
 }

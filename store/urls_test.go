@@ -80,6 +80,21 @@ func TestURLsStayUnique(t *testing.T) {
 		t.Errorf("moved Team's slug = %q, want team-2", got)
 	}
 
+	// A branch with more slugs than one query may list moves too.
+	var big strings.Builder
+	big.WriteString("Big branch\n")
+	for i := range 300 {
+		big.WriteString("  Leaf " + strconv.Itoa(i) + "\n")
+	}
+	bigItems, _ := site.ParseOutline(big.String())
+	bigIDs, err := db.InsertOutline(ctx, p.ID, ids["About"], bigItems)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.MovePage(ctx, bigIDs[0], 0, site.PlacementMain, 1); err != nil {
+		t.Fatalf("moving a branch of 300 pages: %v", err)
+	}
+
 	// Paste and duplicate twice.
 	items, _ := site.ParseOutline("FAQ\nFAQ")
 	if _, err := db.InsertOutline(ctx, p.ID, 0, items); err != nil {
