@@ -110,7 +110,7 @@ func normalizeHost(scheme, authority string) (string, error) {
 		port = ""
 	}
 	if !strings.HasPrefix(host, "[") {
-		h := strings.TrimSuffix(host, ".")
+		h := strings.TrimSuffix(host, ".") // the root's dot of a full name
 		if h == "" {
 			return "", Errorf(EInvalid, "URL needs a host name, for example https://www.example.com/.")
 		}
@@ -123,6 +123,9 @@ func normalizeHost(scheme, authority string) (string, error) {
 		}
 		if err != nil {
 			return "", Errorf(EInvalid, "URL host %q is not a valid domain name.", clip(h))
+		}
+		if strings.HasPrefix(ascii, ".") || strings.HasSuffix(ascii, ".") || strings.Contains(ascii, "..") {
+			return "", Errorf(EInvalid, "URL host %q has an empty part between its dots.", clip(h))
 		}
 		host = ascii
 	}
