@@ -17,7 +17,7 @@ func TextProblem(what, s string, max int, multiline bool) string {
 		return what + " is not valid UTF-8 text."
 	}
 	if utf8.RuneCountInString(s) > max {
-		return fmt.Sprintf("%s is longer than %s characters.", what, thousands(max))
+		return fmt.Sprintf("%s is longer than %s characters.", what, Thousands(max))
 	}
 	for _, r := range s {
 		if multiline && (r == '\n' || r == '\t' || r == '\r') {
@@ -30,8 +30,8 @@ func TextProblem(what, s string, max int, multiline bool) string {
 	return ""
 }
 
-// thousands writes n with comma separators: 10,000.
-func thousands(n int) string {
+// Thousands writes n with comma separators: 10,000.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]

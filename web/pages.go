@@ -125,7 +125,7 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 		props.Notice = "This plan has more top-level pages than the outline shows at once: here are the first " + site.Plural(len(pages), "page", "pages") + ". Search to find the others."
 	case shown < level:
 		props.Level = shown
-		props.Notice = fmt.Sprintf("The outline shows levels 1 to %d: the next level holds more pages than it shows at once (%s). Open branches one at a time, or search.", shown, thousands(maxOutlineRows))
+		props.Notice = fmt.Sprintf("The outline shows levels 1 to %d: the next level holds more pages than it shows at once (%s). Open branches one at a time, or search.", shown, site.Thousands(maxOutlineRows))
 	case len(kids) > maxOutlineRows-len(pages):
 		kids = kids[:maxOutlineRows-len(pages)]
 		props.Notice = "The open branches hold more pages than the outline shows at once: some are shown in part. Close some, or search."
@@ -206,14 +206,6 @@ func (s *Server) outline(c echo.Context) error {
 	return render(c, http.StatusOK, views.Outline(props))
 }
 
-// thousands writes n with comma separators.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
 
 // maxOpen bounds the opened branches an outline reload loads.
 const maxOpen = 500
