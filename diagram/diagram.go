@@ -139,8 +139,8 @@ const (
 // commentColor marks open comments on a node.
 const commentColor = "#b45309"
 
-// StatusLabel is a status as people read it.
-func StatusLabel(s string) string { return strings.ReplaceAll(s, "_", " ") }
+// statusLabel is a status as people read it.
+func statusLabel(s string) string { return strings.ReplaceAll(s, "_", " ") }
 
 // legendItem is one colour of a diagram's legend.
 type legendItem struct {
@@ -204,7 +204,7 @@ func (d *diagram) colours() {
 	if d.opt.ColorBy == ColorByStatus {
 		for _, s := range site.Statuses {
 			d.fills[s] = statusFills[s]
-			d.legend = append(d.legend, legendItem{StatusLabel(s), statusFills[s]})
+			d.legend = append(d.legend, legendItem{statusLabel(s), statusFills[s]})
 		}
 		return
 	}
@@ -677,7 +677,7 @@ func (d *dotWriter) label(p *site.Page) string {
 	if path := d.path(p); path != "" && (p.Kind != site.KindGroup || p.Slug != "") {
 		label.WriteString(`<br/><font point-size="8" color="` + mutedColor + `">` + d.text(clipText(path, 48)) + `</font>`)
 	}
-	label.WriteString(`<br/><font point-size="8" color="` + statusColors[p.Status] + `">●</font><font point-size="8" color="` + mutedColor + `"> ` + d.text(StatusLabel(p.Status)))
+	label.WriteString(`<br/><font point-size="8" color="` + statusColors[p.Status] + `">●</font><font point-size="8" color="` + mutedColor + `"> ` + d.text(statusLabel(p.Status)))
 	if p.Kind != site.KindPage {
 		label.WriteString(" · " + p.Kind)
 	}

@@ -466,19 +466,25 @@
         const t = document.getElementById("title-" + ch.page);
         if (t && t.tagName === "A") t.textContent = ch.title;
         if (shownPage() === String(ch.page)) refreshShownDetails();
+        // A page this tab has not shown yet (its outline reload may still
+        // be on the way, with the old title): reload once more.
+        if (!t) throttled(reloadPlan);
         break;
       }
       case "comment":
         refreshComments(ch.page);
         break;
       default:
-        throttled(() => {
-          refreshOutline();
-          if (shownPage()) refreshShownDetails();
-          if (document.getElementById("summary")) htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
-        });
+        throttled(reloadPlan);
     }
     redrawSoon();
+  }
+
+  // reloadPlan brings what this tab shows of the plan up to date.
+  function reloadPlan() {
+    refreshOutline();
+    if (shownPage()) refreshShownDetails();
+    refreshSummarySoon();
   }
 
   // A busy team makes many changes a second: reloads are gathered so a

@@ -32,13 +32,13 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 	if err := p.Validate(); err != nil {
 		return 0, err
 	}
-	// The document's tree numbers its pages in outline order, as rows
-	// lists them below: row i is page i+1, its slug claimed.
-	tr, _ := d.Tree()
+	// The document's tree numbers its pages from 1 in outline order, so a
+	// page is written after its parent; its links use those numbers.
+	tr, links := d.Tree()
 	if _, err := tr.ClaimURLs([]int64{0}); err != nil {
 		return 0, err
 	}
-	rows := importRows(d)
+	n := tr.Len()
 
 	if err := db.tx(ctx, func(tx *sql.Tx) error {
 		if err := insertProject(ctx, tx, &p); err != nil {
@@ -54,9 +54,10 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 			db.discard(context.WithoutCancel(ctx), p.ID)
 		}
 	}()
-	ids := make([]int64, len(rows))
-	for start := 0; start < len(rows); start += importChunk {
-		end := min(start+importChunk, len(rows))
+	ids := make([]int64, n+1) // the stored id of each page number
+	roots := map[string]int{} // root positions count per placement
+	for start := 1; start <= n; start += importChunk {
+		end := min(start+importChunk-1, n)
 		if err := db.tx(ctx, func(tx *sql.Tx) error {
 			stmt, err := tx.PrepareContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
 				type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)
@@ -65,14 +66,15 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 				return err
 			}
 			defer stmt.Close()
-			for i := start; i < end; i++ {
-				r := rows[i]
-				pg := *tr.Page(int64(i + 1))
-				parent := int64(0)
-				if r.parent >= 0 {
-					parent, pg.Placement = ids[r.parent], site.PlacementMain
+			for i := start; i <= end; i++ {
+				pg := *tr.Page(int64(i))
+				if pg.ParentID == 0 {
+					pg.Position = roots[pg.Placement]
+					roots[pg.Placement]++
+				} else {
+					pg.Placement = site.PlacementMain
 				}
-				res, err := stmt.ExecContext(ctx, p.ID, nullID(parent), r.position, pg.Title, pg.Slug, pg.SlugAuto, pg.Path, pg.Kind,
+				res, err := stmt.ExecContext(ctx, p.ID, nullID(ids[pg.ParentID]), pg.Position, pg.Title, pg.Slug, pg.SlugAuto, pg.Path, pg.Kind,
 					pg.Placement, pg.Type, pg.Status, pg.Assignee, pg.Notes, pg.InSitemap, pg.InHTMLSitemap,
 					nullFloat(pg.Priority), pg.Changefreq, pg.Lastmod)
 				if err != nil {
@@ -93,16 +95,10 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 			importChunkDone(p.ID)
 		}
 	}
-	keys := map[string]int64{}
-	for i, r := range rows {
-		if r.page.Key != "" {
-			keys[r.page.Key] = ids[i]
-		}
-	}
 	err = db.tx(ctx, func(tx *sql.Tx) error {
-		for _, l := range d.Links {
+		for _, l := range links {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
-				p.ID, keys[l.From], keys[l.To], l.Label); err != nil {
+				p.ID, ids[l.FromID], ids[l.ToID], l.Label); err != nil {
 				return err
 			}
 		}
@@ -110,35 +106,6 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 		return err
 	})
 	return p.ID, err
-}
-
-// importRow is a document page in outline order: the index of its parent
-// in the rows (-1 for a root) and its position among its siblings (the
-// roots count per placement).
-type importRow struct {
-	page     *site.DocPage
-	parent   int
-	position int
-}
-
-func importRows(d *site.Document) []importRow {
-	var rows []importRow
-	roots := map[string]int{}
-	var add func(parent int, list []*site.DocPage)
-	add = func(parent int, list []*site.DocPage) {
-		for i, dp := range list {
-			pos := i
-			if parent < 0 {
-				pl := dp.ToPage().Placement
-				pos = roots[pl]
-				roots[pl]++
-			}
-			rows = append(rows, importRow{dp, parent, pos})
-			add(len(rows)-1, dp.Children)
-		}
-	}
-	add(-1, d.Pages)
-	return rows
 }
 
 // discard removes a project that an import left unfinished, in chunks.

@@ -93,6 +93,11 @@ func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64
 // but at most limit pages: it goes as deep as limit allows and says how
 // deep that is (0 when not even all the roots fit: then the first limit
 // roots). When every page to depth fits, that is depth.
+//
+// It walks the tree twice: once counting pages per level (ids only), then
+// loading the levels that fit with their counts. Loading the first limit
+// pages in one walk is slower: it loads (and counts the children of)
+// pages it then drops.
 func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error) {
 	rows, err := db.r.QueryContext(ctx, `WITH RECURSIVE sub(id, depth) AS (
 			SELECT id, 1 FROM pages WHERE project_id = ? AND parent_id IS NULL

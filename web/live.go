@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"siteplan/site"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
 )
 
 // change is what a live update tells the others viewing a project.

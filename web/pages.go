@@ -115,9 +115,14 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 	if err != nil {
 		return views.OutlineProps{}, err
 	}
-	kids, err := s.store.ChildrenOf(ctx, p.ID, open, maxOutlineRows-len(pages)+1)
+	budget := maxOutlineRows - len(pages)
+	kids, err := s.store.ChildrenOf(ctx, p.ID, open, budget+1)
 	if err != nil {
 		return views.OutlineProps{}, err
+	}
+	partial := len(kids) > budget
+	if partial {
+		kids = kids[:budget]
 	}
 	props := views.OutlineProps{ProjectID: p.ID, Level: level}
 	switch {
@@ -126,8 +131,7 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 	case shown < level:
 		props.Level = shown
 		props.Notice = fmt.Sprintf("The outline shows levels 1 to %d: the next level holds more pages than it shows at once (%s). Open branches one at a time, or search.", shown, site.Thousands(maxOutlineRows))
-	case len(kids) > maxOutlineRows-len(pages):
-		kids = kids[:maxOutlineRows-len(pages)]
+	case partial:
 		props.Notice = "The open branches hold more pages than the outline shows at once: some are shown in part. Close some, or search."
 	}
 	props.Tree = site.NewTree(p, dedupe(append(pages, kids...)))
@@ -205,7 +209,6 @@ func (s *Server) outline(c echo.Context) error {
 	}
 	return render(c, http.StatusOK, views.Outline(props))
 }
-
 
 // maxOpen bounds the opened branches an outline reload loads.
 const maxOpen = 500

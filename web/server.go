@@ -333,7 +333,7 @@ func readForm(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // Timeouts of the HTTP server: a request's headers must arrive within
-// readHeaderTimeout and the whole request within ReadTimeout (an import
+// readHeaderTimeout and the whole request within readTimeout (an import
 // handler allows itself longer), so that a body trickled a byte at a time
 // cannot hold a connection forever; an idle keep-alive connection closes
 // after idleTimeout. Responses have no write timeout: live updates stream.
@@ -342,9 +342,9 @@ const (
 	idleTimeout       = 2 * time.Minute
 )
 
-// ReadTimeout bounds the reading of one request, body included;
+// readTimeout bounds the reading of one request, body included;
 // importReadTimeout that of an import.
-var ReadTimeout = time.Minute
+var readTimeout = time.Minute
 
 const importReadTimeout = 10 * time.Minute
 
@@ -364,7 +364,7 @@ func readLonger(match func(echo.Context) bool, d time.Duration) echo.MiddlewareF
 
 // HTTPServer returns the server to listen with, its timeouts set.
 func (s *Server) HTTPServer(addr string) *http.Server {
-	hs := &http.Server{Addr: addr, Handler: s.Echo, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: ReadTimeout, IdleTimeout: idleTimeout}
+	hs := &http.Server{Addr: addr, Handler: s.Echo, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, IdleTimeout: idleTimeout}
 	hs.RegisterOnShutdown(s.Close) // end live-update streams
 	return hs
 }

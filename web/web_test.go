@@ -736,8 +736,8 @@ func TestNoStore(t *testing.T) {
 // TestTrickledBodyIsCut: a request whose body arrives a byte at a time
 // does not hold its connection past the read timeout.
 func TestTrickledBodyIsCut(t *testing.T) {
-	defer func(old time.Duration) { ReadTimeout = old }(ReadTimeout)
-	ReadTimeout = 300 * time.Millisecond
+	defer func(old time.Duration) { readTimeout = old }(readTimeout)
+	readTimeout = 300 * time.Millisecond
 	c := newClient(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
