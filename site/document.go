@@ -358,6 +358,7 @@ func (d *Document) Encode(w io.Writer) error {
 	bw.Write(put(d.Format))
 	bw.WriteString(`,"project":`)
 	bw.Write(put(d.Project))
+	var own DocPage // one copy for every page: put holds it only while encoding
 	var pages func(list []*DocPage)
 	pages = func(list []*DocPage) {
 		for i, p := range list {
@@ -365,7 +366,7 @@ func (d *Document) Encode(w io.Writer) error {
 				bw.WriteByte(',')
 			}
 			bw.WriteByte('\n')
-			own := *p
+			own = *p
 			own.Children = nil
 			b := put(&own)
 			if len(p.Children) == 0 {

@@ -18,26 +18,46 @@ const countCols = `, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
 	(SELECT count(*) FROM comments m WHERE m.page_id = pages.id AND m.parent_id IS NULL AND m.resolved_at IS NULL)`
 
 func scanPage(row interface{ Scan(...any) error }, extra ...any) (site.Page, error) {
-	var p site.Page
-	var prio sql.NullFloat64
-	dst := []any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
+	return newPageScanner(extra...).scan(row)
+}
+
+// pageScanner reads the pageCols (and extra) of rows into one scratch
+// page it keeps, so a query of many rows does not allocate the scan
+// targets again for every row.
+type pageScanner struct {
+	p    site.Page
+	prio sql.NullFloat64
+	dst  []any
+}
+
+func newPageScanner(extra ...any) *pageScanner {
+	s := &pageScanner{}
+	p := &s.p
+	s.dst = append([]any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
 		&p.Kind, &p.Placement, &p.Type, &p.Status, &p.Assignee, &p.Notes, &p.InSitemap, &p.InHTMLSitemap,
-		&prio, &p.Changefreq, &p.Lastmod, &p.Version}
-	err := row.Scan(append(dst, extra...)...)
-	if prio.Valid {
-		v := prio.Float64
+		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version}, extra...)
+	return s
+}
+
+func (s *pageScanner) scan(row interface{ Scan(...any) error }) (site.Page, error) {
+	s.p, s.prio = site.Page{}, sql.NullFloat64{}
+	err := row.Scan(s.dst...)
+	p := s.p
+	if s.prio.Valid {
+		v := s.prio.Float64
 		p.Priority = &v
 	}
 	return p, err
 }
 
 func queryPages(ctx context.Context, q querier, withCount bool, query string, args ...any) ([]site.Page, error) {
+	var n, m int
+	sc := newPageScanner()
+	if withCount {
+		sc = newPageScanner(&n, &m)
+	}
 	return collect(ctx, q, func(rows *sql.Rows) (site.Page, error) {
-		if !withCount {
-			return scanPage(rows)
-		}
-		var n, m int
-		p, err := scanPage(rows, &n, &m)
+		p, err := sc.scan(rows)
 		p.ChildCount, p.OpenComments = n, m
 		return p, err
 	}, query, args...)
@@ -60,8 +80,23 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	pages, err := queryPages(ctx, db.r, false, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
+	rows, err := db.r.QueryContext(ctx, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
 	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	// Sized for the plan: a 100,000-page plan would otherwise copy its
+	// pages again and again as the slice grows.
+	pages := make([]site.Page, 0, pr.PageCount)
+	sc := newPageScanner()
+	for rows.Next() {
+		p, err := sc.scan(rows)
+		if err != nil {
+			return nil, err
+		}
+		pages = append(pages, p)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	return site.NewTree(pr, pages), nil
@@ -572,9 +607,10 @@ func (db *DB) ExportTree(ctx context.Context, projectID int64) (*site.Tree, erro
 	}
 	defer rows.Close()
 	pages := make([]site.Page, 0, pr.PageCount)
+	var prio sql.NullFloat64
 	for rows.Next() {
-		p := site.Page{ProjectID: projectID}
-		var prio sql.NullFloat64
+		pages = append(pages, site.Page{ProjectID: projectID})
+		p := &pages[len(pages)-1] // scanned in place, as in Tree
 		if err := rows.Scan(&p.ID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.Path, &p.Kind, &p.Placement,
 			&p.InSitemap, &p.InHTMLSitemap, &prio, &p.Changefreq, &p.Lastmod); err != nil {
 			return nil, err
@@ -583,7 +619,6 @@ func (db *DB) ExportTree(ctx context.Context, projectID int64) (*site.Tree, erro
 			v := prio.Float64
 			p.Priority = &v
 		}
-		pages = append(pages, p)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

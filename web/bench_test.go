@@ -132,3 +132,23 @@ func BenchmarkDiagramCachedHit(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHeavyReads100k pulls the reads a view-link visitor can ask of
+// a 100,000-page plan. Their allocations (B/op) are what the editors feel
+// as garbage-collection work while those reads run beside them.
+func BenchmarkHeavyReads100k(b *testing.B) {
+	c := newClient(b)
+	pid, err := c.db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", 10, 100, 99))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, path := range []string{"/document.json", "/export.zip?gzip=1", "/outline?level=99"} {
+		b.Run(strings.TrimPrefix(path, "/"), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				rec := c.do("GET", "/projects/"+itoa(pid)+path, nil, false)
+				expectStatus(b, rec.Code, 200, path)
+			}
+		})
+	}
+}
