@@ -129,51 +129,49 @@ func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64
 // deep that is (0 when not even all the roots fit: then the first limit
 // roots). When every page to depth fits, that is depth.
 //
-// It walks the tree twice: once counting pages per level (ids only), then
-// loading the levels that fit with their counts. Loading the first limit
-// pages in one walk is slower: it loads (and counts the children of)
-// pages it then drops.
+// It walks down level by level with ids alone, each step asking for at
+// most the pages still allowed plus one, then loads the pages that fit
+// with their counts. Neither step reads more than limit+1 pages however
+// large the plan (counting a 300,000-page plan to the end took a second).
 func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error) {
-	rows, err := db.r.QueryContext(ctx, `WITH RECURSIVE sub(id, depth) AS (
-			SELECT id, 1 FROM pages WHERE project_id = ? AND parent_id IS NULL
-			UNION ALL
-			SELECT c.id, sub.depth + 1 FROM pages c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < ?
-		)
-		SELECT depth, count(*) FROM sub GROUP BY depth ORDER BY depth`, projectID, depth)
+	ids := func(query string, args ...any) ([]int64, error) {
+		return collect(ctx, db.r, func(rows *sql.Rows) (int64, error) {
+			var id int64
+			return id, rows.Scan(&id)
+		}, query, args...)
+	}
+	level, err := ids(`SELECT id FROM pages WHERE project_id = ? AND parent_id IS NULL LIMIT ?`, projectID, limit+1)
 	if err != nil {
 		return nil, 0, err
 	}
-	shown, total, complete := 0, 0, true
-	for rows.Next() {
-		var d, n int
-		if err := rows.Scan(&d, &n); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		if total+n <= limit && shown == d-1 {
-			shown, total = d, total+n
-		} else {
-			complete = false
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
-	}
-	if complete {
-		shown = depth
-	}
-	if shown == 0 {
+	if len(level) > limit {
 		roots, err := db.Children(ctx, projectID, 0, limit)
 		return roots, 0, err
 	}
-	pages, err := queryPages(ctx, db.r, true, `WITH RECURSIVE sub(id, depth) AS (
-			SELECT id, 1 FROM pages WHERE project_id = ? AND parent_id IS NULL
-			UNION ALL
-			SELECT c.id, sub.depth + 1 FROM pages c JOIN sub ON c.parent_id = sub.id WHERE sub.depth < ?
-		)
-		SELECT `+pageCols+countCols+`
-		FROM pages WHERE id IN (SELECT id FROM sub)`, projectID, shown)
+	all, shown := level, 1
+	for ; shown < depth && len(level) > 0; shown++ {
+		list, err := json.Marshal(level)
+		if err != nil {
+			return nil, 0, err
+		}
+		budget := limit - len(all)
+		if level, err = ids(`SELECT id FROM pages WHERE parent_id IN (SELECT value FROM json_each(?)) LIMIT ?`, string(list), budget+1); err != nil {
+			return nil, 0, err
+		}
+		if len(level) > budget {
+			break
+		}
+		all = append(all, level...)
+	}
+	if len(level) == 0 { // the plan ends above depth: all of it fits
+		shown = depth
+	}
+	list, err := json.Marshal(all)
+	if err != nil {
+		return nil, 0, err
+	}
+	pages, err := queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
+		FROM pages WHERE id IN (SELECT value FROM json_each(?))`, string(list))
 	return pages, shown, err
 }
 

@@ -10,7 +10,7 @@ import (
 
 const projectCols = `p.id, p.team_id, p.name, p.base_url, p.trailing_slash, p.default_changefreq,
 	p.default_priority, p.lastmod, p.sitemap_location, p.version, p.updated_at,
-	(SELECT count(*) FROM pages WHERE project_id = p.id)`
+	p.page_count`
 
 func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 	var p site.Project

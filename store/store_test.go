@@ -500,3 +500,43 @@ func TestImportInChunks(t *testing.T) {
 		t.Errorf("unfinished imports after the clean-up: %v, want only the running one", names)
 	}
 }
+
+// TestPageCountFollowsWrites: the page count kept on the project follows
+// every write that adds or removes pages.
+func TestPageCountFollowsWrites(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	p, ids := newProject(t, db, "Shop\n  About\n    Team\n    Jobs\n  Blog\nContact") // and the home page a project starts with
+	count := func(step string, want int) {
+		t.Helper()
+		got, err := db.Project(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.PageCount != want {
+			t.Errorf("after %s: PageCount = %d, want %d", step, got.PageCount, want)
+		}
+	}
+	count("the outline", 7)
+	post := site.NewPage("Post")
+	post.ProjectID, post.ParentID, post.Position = p.ID, ids["Blog"], -1
+	if err := db.CreatePage(ctx, &post); err != nil {
+		t.Fatal(err)
+	}
+	count("adding a page", 8)
+	if _, err := db.DuplicatePage(ctx, ids["About"]); err != nil {
+		t.Fatal(err)
+	}
+	count("duplicating a branch of 3", 11)
+	if _, err := db.DeletePage(ctx, ids["About"]); err != nil {
+		t.Fatal(err)
+	}
+	count("deleting a branch of 3", 8)
+	other, _ := newProject(t, db, "Elsewhere")
+	count("another project", 8)
+	if err := db.DeleteProject(ctx, other.ID); err != nil {
+		t.Fatal(err)
+	}
+	count("deleting another project", 8)
+
+}
