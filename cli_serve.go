@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"siteplan/diagram"
 	"siteplan/static"
 	"siteplan/web"
 )
@@ -27,6 +28,11 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 		return err
 	}
 	defer db.Close()
+	// Graphviz lays out in a child process, so that a large layout
+	// neither pauses the server nor runs on once given up on.
+	if err := diagram.UseWorkerProcess(); err != nil {
+		return err
+	}
 	srv := web.New(db, static.FS, log)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

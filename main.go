@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 
+	"siteplan/diagram"
 	"siteplan/store"
 )
 
@@ -47,6 +48,7 @@ var verbs = map[string]verb{
 }
 
 func main() {
+	diagram.ServeIfWorker() // when serve started this process to lay out diagrams
 	if err := run(os.Args[1:], os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "siteplan:", err)
 		os.Exit(1)

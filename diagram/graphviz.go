@@ -33,25 +33,31 @@ var gv = struct {
 }{lock: make(chan struct{}, 1)}
 
 // render lays out dot with the engine of layout and returns it in format.
-// It waits for its turn and for the render at most until ctx is done. A
-// render cannot be stopped once Graphviz runs, so on timeout it finishes
-// in the background and only the caller gives up. Errors: ETooLarge on
-// timeout, EInvalid when Graphviz refuses the graph.
+// It waits for its turn and for the render at most until ctx is done. In
+// a worker process (UseWorkerProcess) a render given up on is stopped; in
+// this process it cannot be, so it finishes in the background and only
+// the caller gives up. Errors: ETooLarge on timeout, EInvalid when
+// Graphviz refuses the graph.
 func render(ctx context.Context, dot []byte, layout, format string) ([]byte, error) {
 	select {
 	case gv.lock <- struct{}{}:
 	case <-ctx.Done():
 		return nil, timeoutError()
 	}
+	if ctx.Err() != nil { // given up on while it waited: draw nothing
+		<-gv.lock
+		return nil, timeoutError()
+	}
+	layouts.Add(1)
+	if worker.exe != "" {
+		defer func() { <-gv.lock }()
+		return renderInWorker(ctx, dot, layout, format)
+	}
 	type result struct {
 		b   []byte
 		err error
 	}
 	done := make(chan result, 1)
-	if ctx.Err() != nil { // given up on while it waited: draw nothing
-		<-gv.lock
-		return nil, timeoutError()
-	}
 	go func() {
 		defer func() { <-gv.lock }()
 		b, err := renderLocked(dot, layout, format)
@@ -72,8 +78,9 @@ func timeoutError() error {
 // layouts counts the graphs given to Graphviz, for tests.
 var layouts atomic.Int64
 
+// renderLocked lays dot out in this process; the caller holds gv.lock,
+// or is the worker.
 func renderLocked(dot []byte, layout, format string) (b []byte, err error) {
-	layouts.Add(1)
 	defer func() { // the bindings panic on some internal failures
 		if r := recover(); r != nil {
 			err = fmt.Errorf("graphviz: %v", r)
