@@ -5,7 +5,7 @@ DB ?= siteplan.db
 ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/Sortable.min.js
 
-.PHONY: run build static test generate check-generated bench load load-hostile clean fonts
+.PHONY: run build static test generate check-generated bench load load-hostile probes clean fonts
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -62,3 +62,8 @@ fonts:
 # plan through view links; the editors' p99 should stay under 100 ms.
 load-hostile: static
 	$(GO) run ./cmd/loadtest -users 50 -duration 60s -hostile 8
+
+# The requests that once hurt the server, re-run at their original sizes
+# beside a timed editor of another team (cmd/loadtest/probes.go).
+probes: static
+	$(GO) run ./cmd/loadtest -probes

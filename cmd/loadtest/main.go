@@ -8,6 +8,7 @@
 // editors cause one another.
 //
 //	go run ./cmd/loadtest [-users 50] [-duration 60s] [-think 1s] [-hostile 8]
+//	go run ./cmd/loadtest -probes
 //
 // With -hostile N, N visitors also come in through view links to a
 // second, 100,000-page plan of another team and pull its heaviest reads
@@ -45,6 +46,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"siteplan/diagram"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -54,12 +56,24 @@ import (
 const password = "load test password"
 
 func main() {
+	diagram.ServeIfWorker() // as siteplan serve does, layouts run in a child process
 	users := flag.Int("users", 50, "concurrent logged-in users")
 	duration := flag.Duration("duration", 60*time.Second, "how long the users edit")
 	think := flag.Duration("think", time.Second, "mean pause between a user's actions (0: none)")
 	hostile := flag.Int("hostile", 0, "visitors pulling the heaviest reads of a 100,000-page plan through view links")
+	probe := flag.Bool("probes", false, "re-run the hostile probes at their original sizes instead (see probes.go)")
 	flag.Parse()
-	if err := run(*users, *duration, *think, *hostile); err != nil {
+	if err := diagram.UseWorkerProcess(); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+	var err error
+	if *probe {
+		err = probes()
+	} else {
+		err = run(*users, *duration, *think, *hostile)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
@@ -358,11 +372,7 @@ func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}
 	u.hc = &http.Client{Jar: jar, Timeout: 30 * time.Second,
 		Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
 	<-ready
-	b, ok := u.do("login page", "GET", "/login", nil, false)
-	if m := csrfRE.FindSubmatch(b); ok && m != nil {
-		u.csrf = string(m[1])
-	}
-	_, ok = u.do("log in", "POST", "/login", url.Values{"email": {fmt.Sprintf("user%d@load.example", u.n)}, "password": {password}}, false)
+	ok := u.login(fmt.Sprintf("user%d@load.example", u.n))
 	project := "/projects/" + strconv.FormatInt(u.pid, 10)
 	if ok {
 		u.do("open plan", "GET", project, nil, false)
