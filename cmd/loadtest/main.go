@@ -286,10 +286,26 @@ func heavyVisitor(n int, base, project, link string, st *stats, deadline time.Ti
 	}
 }
 
-// peakRSS is the process's peak resident memory, from Linux's
-// /proc/self/status.
+// peakRSS is the peak resident memory of this process and, apart, of
+// its children (the Graphviz worker), from Linux's /proc.
 func peakRSS() string {
-	b, err := os.ReadFile("/proc/self/status")
+	own := vmHWM("/proc/self/status")
+	tasks, _ := filepath.Glob("/proc/self/task/*/children")
+	var workers []string
+	for _, task := range tasks {
+		b, _ := os.ReadFile(task)
+		for _, pid := range strings.Fields(string(b)) {
+			workers = append(workers, vmHWM("/proc/"+pid+"/status"))
+		}
+	}
+	if len(workers) == 0 {
+		return own
+	}
+	return own + "; the Graphviz worker: " + strings.Join(workers, ", ")
+}
+
+func vmHWM(status string) string {
+	b, err := os.ReadFile(status)
 	if err != nil {
 		return "unknown"
 	}
