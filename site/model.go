@@ -102,6 +102,7 @@ type Page struct {
 	Version       int64
 	ChildCount    int // filled by queries that count children
 	OpenComments  int // open comment threads, filled with ChildCount
+	LinkCount     int // cross-links from or to the page, filled with ChildCount
 }
 
 // Link is a cross-link between two pages of one project.

@@ -12,10 +12,11 @@ import (
 const pageCols = `id, project_id, coalesce(parent_id, 0), position, title, slug, slug_auto, path, kind, placement,
 	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version`
 
-// countCols are the child count and open comment threads of a page, for
-// the queries that show pages in the outline.
+// countCols are the child count, open comment threads and cross-links
+// (from or to) of a page, for the queries that show pages in the outline.
 const countCols = `, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id),
-	(SELECT count(*) FROM comments m WHERE m.page_id = pages.id AND m.parent_id IS NULL AND m.resolved_at IS NULL)`
+	(SELECT count(*) FROM comments m WHERE m.page_id = pages.id AND m.parent_id IS NULL AND m.resolved_at IS NULL),
+	(SELECT count(*) FROM links l WHERE l.from_id = pages.id) + (SELECT count(*) FROM links l WHERE l.to_id = pages.id)`
 
 func scanPage(row interface{ Scan(...any) error }, extra ...any) (site.Page, error) {
 	return newPageScanner(extra...).scan(row)
@@ -51,26 +52,26 @@ func (s *pageScanner) scan(row interface{ Scan(...any) error }) (site.Page, erro
 }
 
 func queryPages(ctx context.Context, q querier, withCount bool, query string, args ...any) ([]site.Page, error) {
-	var n, m int
+	var n, m, l int
 	sc := newPageScanner()
 	if withCount {
-		sc = newPageScanner(&n, &m)
+		sc = newPageScanner(&n, &m, &l)
 	}
 	return collect(ctx, q, func(rows *sql.Rows) (site.Page, error) {
 		p, err := sc.scan(rows)
-		p.ChildCount, p.OpenComments = n, m
+		p.ChildCount, p.OpenComments, p.LinkCount = n, m, l
 		return p, err
 	}, query, args...)
 }
 
 // Page returns one page. Errors: ENotFound.
 func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
-	var n, m int
-	p, err := scanPage(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id), &n, &m)
+	var n, m, l int
+	p, err := scanPage(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id), &n, &m, &l)
 	if err != nil {
 		return p, notFound(err, "Page %d does not exist.", id)
 	}
-	p.ChildCount, p.OpenComments = n, m
+	p.ChildCount, p.OpenComments, p.LinkCount = n, m, l
 	return p, nil
 }
 

@@ -241,8 +241,18 @@ func (s *Server) createPage(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	pg := site.NewPage("New page")
+	// The outliner sends the title typed into a new row; without one the
+	// page is "New page", shown with its title open for typing.
+	title := c.FormValue("title")
+	editing := title == ""
+	if editing {
+		title = "New page"
+	}
+	pg := site.NewPage(title)
 	pg.ProjectID, pg.ParentID, pg.Position = p.ID, formID(c, "parent"), -1
+	if n, err := strconv.Atoi(c.FormValue("position")); err == nil && n >= 0 {
+		pg.Position = n
+	}
 	if v := c.FormValue("placement"); v != "" {
 		pg.Placement = v
 	}
@@ -267,7 +277,7 @@ func (s *Server) createPage(c echo.Context) error {
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
 		return render(c, http.StatusCreated, views.NodeList(site.NewTree(p, kids), pg.ParentID))
 	}
-	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{pg}), &pg, true))
+	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{pg}), &pg, editing))
 }
 
 // readPageForm copies the details form onto pg, keeping the raw priority
