@@ -32,7 +32,7 @@
     b.type = "button";
     b.className = "toggle";
     b.dataset.toggle = "";
-    b.setAttribute("aria-label", "Expand or collapse");
+    b.setAttribute("aria-label", "Expand");
     space.replaceWith(b);
   }
 
@@ -50,15 +50,6 @@
     }
   });
 
-  // Tell the server whether a branch we add into is loaded.
-  document.addEventListener("htmx:configRequest", (e) => {
-    const elt = e.detail.elt;
-    if (elt.dataset && elt.dataset.action === "add-child") {
-      const ul = listOf(elt.closest("li.node"));
-      e.detail.parameters.loaded = ul ? ul.dataset.loaded : "1";
-    }
-  });
-
   document.addEventListener("click", (e) => {
     const toggle = e.target.closest("[data-toggle]");
     if (toggle) {
@@ -71,14 +62,6 @@
       const box = e.target.closest(".modal, .alert");
       if (box && box.closest("#dialog")) document.getElementById("dialog").innerHTML = "";
       else if (box) box.remove();
-    }
-  });
-
-  document.addEventListener("dblclick", (e) => {
-    const title = e.target.closest("#outline a.title");
-    if (title) {
-      e.preventDefault();
-      title.closest(".row").querySelector("[data-action=rename]").click();
     }
   });
 
@@ -117,61 +100,425 @@
   }
   htmx.onLoad(initSortables);
 
-  // Keyboard: arrows select and fold; Alt+arrows move; F2 renames; Del deletes.
-  function visibleTitles() {
-    return [...document.querySelectorAll("#outline a.title")].filter((a) => a.offsetParent !== null);
+  // ---- The outliner -------------------------------------------------
+  // A focused title is the selected page. Keys (also in the "?" help):
+  // Enter / Shift+Enter start a new sibling / child as an empty row with
+  // a field (a "draft"), F2 or a typed character renames, Del deletes,
+  // arrows select and fold, Alt+arrows move. In a title field: Enter
+  // saves and starts the next row, Tab / Shift+Tab indent / outdent, Esc
+  // cancels, arrows save and move. Writes go to the server one after
+  // another (a draft learns its place when its turn comes), so typing
+  // never waits for the network.
+  const isEditor = () => !!document.querySelector("#outline:not(.read-only)");
+  let chain = Promise.resolve();
+  function queue(work) {
+    chain = chain.then(work).catch((err) => flash(String(err.message || err), true));
+    return chain;
+  }
+  function csrf() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRF-Token"] || ""; } catch { return ""; }
+  }
+  // send makes a request as htmx would (CSRF token, this tab's id).
+  async function send(method, url, values) {
+    const res = await fetch(url, {
+      method, body: values ? new URLSearchParams(values) : undefined,
+      headers: { "X-CSRF-Token": csrf(), "X-Client-ID": clientID, "HX-Request": "true", Accept: "text/html" },
+    });
+    const html = await res.text();
+    if (res.ok) { redrawSoon(); refreshSummarySoon(); }
+    return { ok: res.ok, status: res.status, html };
+  }
+  function fragment(html) {
+    const t = document.createElement("template");
+    t.innerHTML = html.trim();
+    return t.content;
+  }
+  function problem(html, fallback) {
+    const f = fragment(html);
+    return (f.querySelector(".field-error, .alert-error span, [role=alert]")?.textContent || fallback).trim();
   }
 
+  const nodeOf = (el) => el?.closest?.("li.node");
+  const visibleTitles = () => [...document.querySelectorAll("#outline a.title")].filter((a) => a.offsetParent !== null);
+  function selectTitle(a) {
+    if (!a) return false;
+    a.focus();
+    a.scrollIntoView({ block: "nearest" });
+    return true;
+  }
+  function selectNode(li) { return li && selectTitle(titleOf(li)); }
+
+  // Mark the focused row selected, put the row menu into it, and show
+  // its details (after a pause, so arrowing through rows stays fast).
+  let detailsTimer;
+  document.addEventListener("focusin", (e) => {
+    const a = e.target.closest?.("#outline a.title");
+    if (!a) return;
+    document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
+    rowOf(nodeOf(a)).classList.add("selected");
+    placeMenu(nodeOf(a));
+    clearTimeout(detailsTimer);
+    if (shownPage() !== nodeOf(a).dataset.id && !detailsDirty()) {
+      detailsTimer = setTimeout(() => {
+        if (document.activeElement === a) htmx.ajax("GET", a.getAttribute("href"), { target: "#details", swap: "innerHTML" });
+      }, 250);
+    }
+  });
+  function placeMenu(li) {
+    const menu = document.getElementById("row-menu");
+    if (!menu || !li || li.classList.contains("draft")) return;
+    rowOf(li).append(menu);
+    menu.hidden = false;
+  }
+  document.addEventListener("mouseover", (e) => {
+    const row = e.target.closest?.("#outline li.node > .row");
+    if (row && !document.body.classList.contains("dragging")) placeMenu(nodeOf(row));
+  });
+
+  // A click on a title selects it and shows its details (asking first
+  // when the details hold unsaved edits).
+  document.addEventListener("click", (e) => {
+    const a = e.target.closest?.("#outline a.title");
+    if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    e.preventDefault();
+    if (!leaveDetails()) return;
+    a.focus();
+    clearTimeout(detailsTimer);
+    htmx.ajax("GET", a.getAttribute("href"), { target: "#details", swap: "innerHTML" });
+    history.pushState({}, "", a.getAttribute("href"));
+  });
+  // Back and Forward between selected pages show their details.
+  window.addEventListener("popstate", () => {
+    const m = /^\/projects\/\d+\/pages\/(\d+)$/.exec(location.pathname);
+    if (!m || !document.getElementById("details")) return;
+    htmx.ajax("GET", location.pathname, { target: "#details", swap: "innerHTML" }).then(() => {
+      const a = document.getElementById("title-" + m[1]);
+      if (a && a.offsetParent !== null) a.focus();
+    });
+  });
+  document.addEventListener("dblclick", (e) => {
+    const a = e.target.closest?.("#outline a.title");
+    if (a && isEditor()) { e.preventDefault(); openField(nodeOf(a), a.textContent, true); }
+  });
+
+  // The row menu acts on its row.
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest?.("#row-menu [data-act]");
+    if (!b) return;
+    const li = nodeOf(b);
+    const id = li.dataset.id;
+    switch (b.dataset.act) {
+      case "child": newDraft(li, "child"); break;
+      case "sibling": newDraft(li, "after"); break;
+      case "rename": openField(li, titleOf(li).textContent, true); break;
+      case "duplicate": queue(() => htmx.ajax("POST", `/projects/${projectID()}/pages/${id}/duplicate`, { target: li, swap: "afterend" })); break;
+      case "paste": htmx.ajax("GET", `/projects/${projectID()}/pages/${id}/paste`, { target: "#dialog" }); break;
+      case "delete": deleteNode(li); break;
+    }
+  });
+
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest?.("[data-add-root]");
+    if (b) newDraft(document.getElementById(b.dataset.addRoot), "end");
+  });
+
+  // Paste outline from the toolbar goes under the selected page.
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest?.("[data-paste]");
+    if (!b) return;
+    const sel = nodeOf(document.querySelector("#outline .row.selected"));
+    const url = sel?.dataset.id ? `/projects/${projectID()}/pages/${sel.dataset.id}/paste` : `/projects/${projectID()}/paste`;
+    htmx.ajax("GET", url, { target: "#dialog" });
+  });
+
+  function deleteNode(li) {
+    const id = li.dataset.id;
+    if (listOf(li)?.children.length || li.querySelector(":scope > .row .toggle")) { // a branch: ask
+      htmx.ajax("GET", `/projects/${projectID()}/pages/${id}/delete`, { target: "#dialog" });
+      return;
+    }
+    const next = li.nextElementSibling || li.previousElementSibling || nodeOf(li.parentElement);
+    queue(async () => {
+      await htmx.ajax("DELETE", `/projects/${projectID()}/pages/${id}`, { target: "#flash", swap: "none" });
+      if (!document.getElementById("node-" + id)) selectNode(next);
+    });
+  }
+  document.body.addEventListener("page-deleted", () => {
+    if (!document.activeElement || document.activeElement === document.body) selectTitle(visibleTitles()[0]);
+  });
+
+  // A draft is a row for a page not saved yet: just a title field. It
+  // goes after li, as li's first child, or (mode "end") last into list li.
+  function newDraft(li, mode) {
+    const draft = document.createElement("li");
+    draft.className = "node draft";
+    draft.innerHTML = '<div class="row"><span class="toggle-space"></span></div><ul class="children" data-loaded="1"></ul>';
+    if (mode === "end") {
+      li.append(draft);
+    } else if (mode === "child") {
+      const open = li.dataset.id ? expand(li) : Promise.resolve();
+      listOf(li).prepend(draft);
+      ensureToggle(li);
+      setExpanded(li, true);
+      open.then(() => { if (draft.isConnected && draft.parentElement.firstElementChild !== draft) listOf(li).prepend(draft); field(draft)?.focus(); });
+    } else {
+      li.after(draft);
+    }
+    openField(draft, "", false);
+    return draft;
+  }
+
+  const field = (li) => li.querySelector(":scope > .row input.title-field");
+  let moving = false; // a field moved in the tree loses focus: not a commit
+
+  // openField puts a title field into li's row.
+  function openField(li, value, selectAll) {
+    if (!li || !isEditor() || field(li)) return;
+    const input = document.createElement("input");
+    input.className = "title-field";
+    input.name = "title";
+    input.maxLength = 300;
+    input.setAttribute("aria-label", "Title");
+    input.value = value;
+    const shown = li.querySelector(":scope > .row > .title");
+    if (shown) { shown.hidden = true; shown.after(input); }
+    else li.querySelector(":scope > .row > .toggle-space, :scope > .row > .toggle").after(input);
+    input.focus();
+    if (selectAll) input.select();
+    else input.setSelectionRange(value.length, value.length);
+  }
+
+  // closeField ends editing li: cancel, or save what was typed. It
+  // returns false when nothing stays of a draft.
+  function closeField(li, save) {
+    const input = field(li);
+    if (!input) return true;
+    const title = input.value.trim();
+    const shown = li.querySelector(":scope > .row > .title");
+    input.remove();
+    if (li.classList.contains("draft")) {
+      if (!save || !title) { li.remove(); return false; }
+      const span = document.createElement("span");
+      span.className = "title pending";
+      span.textContent = title;
+      li.querySelector(":scope > .row > .toggle-space, :scope > .row > .toggle").after(span);
+      saveDraft(li, title);
+      return true;
+    }
+    shown.hidden = false;
+    if (save && title && title !== shown.textContent) rename(li, title);
+    return true;
+  }
+
+  function saveDraft(draft, title) {
+    queue(async () => {
+      if (!draft.isConnected) return;
+      const ul = draft.parentElement;
+      let prev = draft.previousElementSibling;
+      while (prev && !prev.dataset.id) prev = prev.previousElementSibling; // drafts before it that were dropped
+      const values = { title };
+      if (prev) values.after = prev.dataset.id;
+      else Object.assign(values, { parent: ul.dataset.parent, placement: ul.dataset.placement || "", position: 0 });
+      const res = await send("POST", `/projects/${projectID()}/pages`, values);
+      if (!res.ok) {
+        flash(problem(res.html, "The page could not be added."), true);
+        draft.querySelector(":scope > .row > .pending")?.remove();
+        openField(draft, title, true);
+        return;
+      }
+      upgrade(draft, fragment(res.html).querySelector("li.node"));
+    });
+  }
+
+  // upgrade turns a saved draft into the row the server sent, keeping
+  // what was typed under it meanwhile.
+  function upgrade(draft, fresh) {
+    const focus = draft.dataset.focus;
+    draft.id = fresh.id;
+    draft.dataset.id = fresh.dataset.id;
+    delete draft.dataset.focus;
+    draft.classList.remove("draft");
+    const row = fresh.querySelector(":scope > .row");
+    const toggle = draft.querySelector(":scope > .row > .toggle");
+    if (toggle) row.querySelector(".toggle-space")?.replaceWith(toggle);
+    rowOf(draft).replaceWith(row);
+    const ul = listOf(draft), freshUL = listOf(fresh);
+    ul.id = freshUL.id;
+    ul.dataset.parent = freshUL.dataset.parent;
+    ul.dataset.loaded = "1";
+    htmx.process(draft);
+    initSortables(draft);
+    if (focus) selectNode(draft);
+  }
+
+  function rename(li, title) {
+    const a = titleOf(li);
+    const old = a.textContent;
+    a.textContent = title;
+    queue(async () => {
+      const res = await send("PATCH", `/projects/${projectID()}/pages/${li.dataset.id}/title`, { title, version: titleOf(li).dataset.v });
+      if (!res.ok) {
+        titleOf(li).textContent = old;
+        flash(problem(res.html, "The title could not be saved."), true);
+        return;
+      }
+      const fresh = fragment(res.html).querySelector("a.title");
+      const cur = titleOf(li);
+      cur.dataset.v = fresh.dataset.v;
+      cur.textContent = fresh.textContent;
+      if (shownPage() === li.dataset.id) refreshDetails(li.dataset.id);
+    });
+  }
+
+  // indent moves li under its previous sibling, as its last child.
+  async function indent(li) {
+    const parent = li.previousElementSibling;
+    if (!parent) return;
+    moving = true;
+    try {
+      if (parent.dataset.id) await expand(parent);
+      listOf(parent).append(li);
+      ensureToggle(parent);
+      setExpanded(parent, true);
+      parent.querySelector(":scope > .row .count")?.remove();
+    } finally { moving = false; }
+    if (li.dataset.id) queue(() => move(li, listOf(parent), [...listOf(parent).children].indexOf(li)));
+  }
+  // outdent moves li after its parent.
+  function outdent(li) {
+    const parent = nodeOf(li.parentElement);
+    if (!parent) return;
+    moving = true;
+    try { parent.after(li); } finally { moving = false; }
+    if (li.dataset.id) queue(() => move(li, li.parentElement, [...li.parentElement.children].indexOf(li)));
+  }
+
+  // Keys in a title field.
+  document.addEventListener("keydown", async (e) => {
+    const input = e.target.closest?.("#outline input.title-field");
+    if (!input) return;
+    const li = nodeOf(input);
+    const keep = () => { input.focus(); };
+    switch (e.key) {
+      case "Enter": {
+        e.preventDefault();
+        if (li.classList.contains("draft") && !input.value.trim()) return;
+        closeField(li, true);
+        newDraft(li, "after");
+        return;
+      }
+      case "Tab": {
+        e.preventDefault();
+        const pos = input.selectionStart;
+        if (e.shiftKey) outdent(li); else await indent(li);
+        keep();
+        input.setSelectionRange(pos, pos);
+        return;
+      }
+      case "Escape": {
+        e.preventDefault();
+        const above = li.previousElementSibling || nodeOf(li.parentElement);
+        if (closeField(li, false)) { selectNode(li); return; }
+        if (above?.dataset.id) selectNode(above);
+        else if (above) above.dataset.focus = "1";
+        return;
+      }
+      case "ArrowUp": case "ArrowDown": {
+        e.preventDefault();
+        const titles = visibleTitles();
+        const stays = closeField(li, true);
+        const mine = titleOf(li);
+        let i = stays && mine ? titles.indexOf(mine) : -1;
+        if (i < 0) { // a draft: step from the row it followed
+          const prev = [...document.querySelectorAll("#outline a.title")].filter((a) => a.offsetParent !== null && (a.compareDocumentPosition(li) & Node.DOCUMENT_POSITION_FOLLOWING));
+          i = prev.length - 1 + (e.key === "ArrowDown" ? 0 : 1);
+          if (!stays && e.key === "ArrowDown") i = prev.length - 1 + 1;
+        }
+        const target = titles[e.key === "ArrowUp" ? i - 1 : i + 1];
+        if (!selectTitle(target) && li.dataset.id) selectNode(li);
+        return;
+      }
+    }
+  });
+  document.addEventListener("focusout", (e) => {
+    const input = e.target.closest?.("#outline input.title-field");
+    if (!input || moving || !input.isConnected) return;
+    setTimeout(() => { if (input.isConnected && document.activeElement !== input) closeField(nodeOf(input), true); }, 0);
+  });
+
+  // Keys on a selected page.
   document.addEventListener("keydown", async (e) => {
     const title = e.target.closest && e.target.closest("#outline a.title");
     if (!title) return;
-    const li = title.closest("li.node");
+    const li = nodeOf(title);
     const ul = li.parentElement;
+    const edit = isEditor();
     const focusLater = () => setTimeout(() => document.getElementById("title-" + li.dataset.id)?.focus(), 0);
     if (e.altKey) {
+      if (!edit) return;
       let handled = true;
       if (e.key === "ArrowUp" && li.previousElementSibling) {
         ul.insertBefore(li, li.previousElementSibling);
-        move(li, ul, [...ul.children].indexOf(li));
+        queue(() => move(li, ul, [...ul.children].indexOf(li)));
       } else if (e.key === "ArrowDown" && li.nextElementSibling) {
         ul.insertBefore(li.nextElementSibling, li);
-        move(li, ul, [...ul.children].indexOf(li));
+        queue(() => move(li, ul, [...ul.children].indexOf(li)));
       } else if (e.key === "ArrowRight" && li.previousElementSibling) {
-        const parent = li.previousElementSibling;
-        li.remove();
-        await move(li, listOf(parent), -1);
-        listOf(parent).dataset.loaded = "0";
-        await expand(parent);
+        await indent(li);
       } else if (e.key === "ArrowLeft" && ul.dataset.parent !== "0") {
-        const parentLi = ul.closest("li.node");
-        parentLi.after(li);
-        move(li, parentLi.parentElement, [...parentLi.parentElement.children].indexOf(li));
+        outdent(li);
       } else handled = false;
       if (handled) { e.preventDefault(); focusLater(); }
       return;
     }
+    if (e.ctrlKey || e.metaKey) return;
     const titles = visibleTitles();
     const i = titles.indexOf(title);
     switch (e.key) {
-      case "ArrowDown": titles[i + 1]?.focus(); break;
-      case "ArrowUp": titles[i - 1]?.focus(); break;
-      case "ArrowRight": if (li.classList.contains("collapsed")) expand(li); break;
+      case "ArrowDown": selectTitle(titles[i + 1]); break;
+      case "ArrowUp": selectTitle(titles[i - 1]); break;
+      case "Home": selectTitle(titles[0]); break;
+      case "End": selectTitle(titles[titles.length - 1]); break;
+      case "ArrowRight": if (li.classList.contains("collapsed") || listOf(li).dataset.loaded !== "1") expand(li); break;
       case "ArrowLeft":
         if (li.querySelector(":scope > .row .toggle") && !li.classList.contains("collapsed") && listOf(li).children.length) setExpanded(li, false);
-        else if (ul.dataset.parent !== "0") titleOf(ul.closest("li.node")).focus();
+        else if (ul.dataset.parent !== "0") titleOf(nodeOf(ul)).focus();
         break;
-      case "F2": rowOf(li).querySelector("[data-action=rename]").click(); break;
-      case "Delete": rowOf(li).querySelector("[data-action=delete]").click(); break;
-      default: return;
+      case "?": showHelp(); break;
+      case "Enter": if (!edit) return; newDraft(li, e.shiftKey ? "child" : "after"); break;
+      case "F2": if (!edit) return; openField(li, title.textContent, true); break;
+      case "Delete": if (!edit) return; deleteNode(li); break;
+      default:
+        // Typing a character starts a rename with it.
+        if (!edit || e.key.length !== 1 || e.key === " ") return;
+        openField(li, e.key, false);
     }
     e.preventDefault();
   });
 
-  // A rename field opens with its title selected, so typing replaces it
-  // (a page just added is called "New page" until then).
-  htmx.onLoad((root) => {
-    const input = root.matches?.("form.rename") ? root.querySelector("input[name=title]") : root.querySelector?.("form.rename input[name=title]");
-    if (input) { input.focus(); input.select(); }
+  function showHelp() {
+    const d = document.getElementById("keys-help");
+    if (d && !d.open) d.showModal();
+  }
+  document.addEventListener("click", (e) => { if (e.target.closest?.("[data-help]")) showHelp(); });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "?" && !e.target.closest?.("input, textarea, select, [contenteditable], #outline a.title")) { e.preventDefault(); showHelp(); }
+  });
+
+  // Unsaved edits in the details panel are not dropped silently.
+  function detailsDirty() {
+    return [...document.querySelectorAll("#details form")].some((f) => f.dataset.dirty === "1");
+  }
+  function leaveDetails() {
+    return !detailsDirty() || window.confirm("The page details have unsaved changes. Leave them unsaved?");
+  }
+  window.addEventListener("beforeunload", (e) => {
+    if (detailsDirty() || document.querySelector("#outline input.title-field")) { e.preventDefault(); e.returnValue = ""; }
+  });
+  // A field in a form that was saved is clean again.
+  document.addEventListener("htmx:afterRequest", (e) => {
+    const f = e.detail.elt?.closest?.("form");
+    if (f && e.detail.successful) delete f.dataset.dirty;
   });
 
   // In-place rename: Enter saves, Escape cancels, leaving the field saves.

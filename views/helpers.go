@@ -5,7 +5,11 @@ package views
 import (
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"siteplan/site"
 )
@@ -79,4 +83,25 @@ func placementTitle(p string) string {
 		return "Footer"
 	}
 	return "Main"
+}
+
+// typeClass is the colour class of a page type in the outline: one of
+// eight, the same for a type wherever it shows.
+func typeClass(t string) string {
+	h := fnv.New32a()
+	h.Write([]byte(t))
+	return "t" + strconv.Itoa(int(h.Sum32()%8))
+}
+
+// initials are up to two capital letters of a name ("Ana Ruiz": "AR").
+func initials(name string) string {
+	var out []rune
+	for _, w := range strings.Fields(name) {
+		r, _ := utf8.DecodeRuneInString(w)
+		out = append(out, unicode.ToUpper(r))
+		if len(out) == 2 {
+			break
+		}
+	}
+	return string(out)
 }

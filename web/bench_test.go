@@ -47,10 +47,14 @@ func BenchmarkEditorPage10k(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			path := "/projects/" + itoa(pid) + "?level=" + level
+			var size, rows int
 			for i := 0; i < b.N; i++ {
 				rec := c.do("GET", path, nil, false)
 				expectStatus(b, rec.Code, 200, "editor")
+				size, rows = rec.Body.Len(), strings.Count(rec.Body.String(), `<li class="node`)
 			}
+			b.ReportMetric(float64(size)/float64(rows), "B/row")
+			b.ReportMetric(float64(rows), "rows")
 		})
 	}
 }

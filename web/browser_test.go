@@ -186,14 +186,22 @@ func waitJS(expr string) chromedp.Action {
 	})
 }
 
+// titleField is the outline's title field, where a new or renamed
+// page's title is typed.
+const titleField = `#outline input.title-field`
+
+const fieldFocused = `!!document.activeElement?.matches('#outline input.title-field')`
+
 // addRoot adds a main page through the outline and names it.
 func addRoot(t *testing.T, ctx context.Context, title string) {
 	t.Helper()
 	run(t, ctx, "add "+title,
 		chromedp.Click(`//button[contains(., "Add Main page")]`, chromedp.BySearch),
-		waitJS(`document.activeElement && document.activeElement.matches('#roots-main form.rename input[name=title]')`),
-		chromedp.SetValue(`#roots-main form.rename input[name=title]`, title),
-		chromedp.SendKeys(`#roots-main form.rename input[name=title]`, kb.Enter),
+		waitJS(fieldFocused),
+		chromedp.SendKeys(titleField, title+kb.Enter),
+		// Enter saved it and opened the next row: Escape drops that.
+		waitJS(fieldFocused+` && document.activeElement.value === ""`),
+		chromedp.KeyEvent(kb.Escape),
 		titleShown(title),
 	)
 }
@@ -288,9 +296,11 @@ func TestBrowserEditor(t *testing.T) {
 			settled(),
 			chromedp.Focus(titleSel("Pricing"), chromedp.BySearch),
 			chromedp.KeyEvent(kb.F2),
-			waitJS(`document.activeElement && document.activeElement.matches('form.rename input[name=title]')`),
-			chromedp.SetValue(`form.rename input[name=title]`, "Plans & pricing"),
-			chromedp.SendKeys(`form.rename input[name=title]`, kb.Enter),
+			waitJS(fieldFocused),
+			chromedp.SetValue(titleField, "Plans & pricing"),
+			chromedp.SendKeys(titleField, kb.Enter),
+			waitJS(fieldFocused+` && document.activeElement.value === ""`),
+			chromedp.KeyEvent(kb.Escape),
 			titleShown("Plans & pricing"),
 		)
 		tr, _ := db.Tree(bg, pid)
@@ -362,7 +372,7 @@ func TestBrowserEditor(t *testing.T) {
 		}
 	})
 
-	t.Run("paste an outline", func(t *testing.T) {
+	t.Run("paste an outline under the selected page", func(t *testing.T) {
 		run(t, ctx, "paste",
 			chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
 			chromedp.WaitVisible(`#dialog textarea[name=outline]`),
@@ -373,14 +383,15 @@ func TestBrowserEditor(t *testing.T) {
 		)
 		var shape string
 		run(t, ctx, "read", chromedp.Evaluate(`(() => {
-			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'About');
-			return [...li.querySelectorAll(':scope > ul.children .title')].map(a => a.textContent).join(',');
+			const li = [...document.querySelectorAll('#outline li.node')].find(li => li.querySelector(':scope > .row .title').textContent === 'About');
+			const parent = li.parentElement.closest('li.node').querySelector(':scope > .row .title').textContent;
+			return parent + ' > ' + [...li.querySelectorAll(':scope > ul.children .title')].map(a => a.textContent).join(',');
 		})()`, &shape))
-		if shape != "Team,Jobs" {
+		if shape != "Products > Team,Jobs" { // Products was selected
 			var h string
 			chromedp.Run(ctx, chromedp.Evaluate(`(function d(ul){return [...ul.children].map(li => li.querySelector(':scope > .row .title').textContent + '(' + d(li.querySelector(':scope > ul')) + ')').join(' ')})(document.getElementById('roots-main'))`, &h))
 			t.Log("STRUCT", h)
-			t.Errorf("About's children in the outline = %q, want Team,Jobs", shape)
+			t.Errorf("the pasted branch in the outline = %q, want Products > Team,Jobs", shape)
 		}
 	})
 }
@@ -586,8 +597,6 @@ func TestBrowserCollaboration(t *testing.T) {
 
 	editor := otherBrowser(t, owner)
 	loginBrowser(t, editor, base, "ed@test.example")
-	row := fmt.Sprintf(`#node-%d > .row`, pricing)
-	input := fmt.Sprintf(`#title-%d input[name=title]`, pricing)
 	run(t, editor, "editor opens the plan",
 		chromedp.Navigate(plan),
 		chromedp.WaitVisible(`#outline`),
@@ -595,14 +604,13 @@ func TestBrowserCollaboration(t *testing.T) {
 	)
 	run(t, owner, "owner sees the editor arrive", waitJS(`document.getElementById("presence").textContent.includes("Ed Editor")`))
 	run(t, editor, "editor renames Pricing",
-		chromedp.Click(row+` [data-action=rename]`),
-		chromedp.WaitVisible(input),
-		// htmx focuses the field once it has wired the form up; Enter
-		// before that would submit the bare form.
-		waitJS(fmt.Sprintf(`document.activeElement && document.activeElement.matches('#title-%d input[name=title]')`, pricing)),
-		settled(),
-		chromedp.SetValue(input, "Plans & prices"),
-		chromedp.SendKeys(input, kb.Enter),
+		chromedp.Focus(fmt.Sprintf(`#title-%d`, pricing)),
+		chromedp.KeyEvent(kb.F2),
+		waitJS(fieldFocused),
+		chromedp.SetValue(titleField, "Plans & prices"),
+		chromedp.SendKeys(titleField, kb.Enter),
+		waitJS(fieldFocused+` && document.activeElement.value === ""`),
+		chromedp.KeyEvent(kb.Escape),
 		titleShown("Plans & prices"),
 	)
 	run(t, owner, "owner sees the new title without reloading",
@@ -684,9 +692,12 @@ func TestBrowserOwnEdits(t *testing.T) {
 	before := total()
 
 	run(t, ctx, "add a child of Products and type its title",
-		chromedp.Click(fmt.Sprintf(`#node-%d > .row [data-action=add-child]`, ids["Products"])),
-		waitJS(`document.activeElement?.matches('form.rename input[name=title]')`),
-		chromedp.SendKeys(`form.rename input[name=title]`, "Webinars"+kb.Enter),
+		chromedp.Focus(fmt.Sprintf(`#title-%d`, ids["Products"])),
+		chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(input.ModifierShift)),
+		waitJS(fieldFocused),
+		chromedp.SendKeys(titleField, "Webinars"+kb.Enter),
+		waitJS(fieldFocused+` && document.activeElement.value === ""`),
+		chromedp.KeyEvent(kb.Escape),
 		titleShown("Webinars"),
 		waitJS(fmt.Sprintf(`(document.querySelector('#summary p strong')?.textContent || '').startsWith('%d ')`, before+1)),
 	)
@@ -728,8 +739,10 @@ func TestBrowserOwnEdits(t *testing.T) {
 	run(t, ctx, "rename Team",
 		chromedp.Focus(titleSel("Team"), chromedp.BySearch),
 		chromedp.KeyEvent(kb.F2),
-		waitJS(`document.activeElement?.matches('form.rename input[name=title]')`),
-		chromedp.SendKeys(`form.rename input[name=title]`, "People"+kb.Enter),
+		waitJS(fieldFocused), // with the title selected: typing replaces it
+		chromedp.SendKeys(titleField, "People"+kb.Enter),
+		waitJS(fieldFocused+` && document.activeElement.value === ""`),
+		chromedp.KeyEvent(kb.Escape),
 		titleShown("People"),
 		settled(),
 	)
@@ -749,4 +762,74 @@ func TestBrowserOwnEdits(t *testing.T) {
 		titleShown("People"),
 	)
 	noProblems(t, ctx, "after Back")
+}
+
+// TestBrowserKeyboardOutline types a three-level outline of 13 pages
+// with the keyboard alone, as an IA lead does in a workshop: Shift+Enter
+// for a first child, Enter for the next page, Tab and Shift+Tab to
+// indent and outdent while typing, Esc to drop the empty row at the
+// end. Focus never leaves the outline, and the stored tree is the one
+// typed.
+func TestBrowserKeyboardOutline(t *testing.T) {
+	ctx, base, db := browser(t)
+	bg := context.Background()
+	pr := &site.Project{TeamID: 1, Name: "Workshop", BaseURL: "https://workshop.example/"}
+	if err := db.CreateProject(bg, pr); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(bg, pr.ID)
+	home := tr.Roots(site.PlacementMain)[0]
+	run(t, ctx, "open the plan and select Home",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pr.ID)),
+		chromedp.WaitVisible(`#outline`),
+		settled(),
+		chromedp.Focus(fmt.Sprintf(`#title-%d`, home.ID)),
+	)
+	shift := chromedp.KeyModifiers(input.ModifierShift)
+	typed := func(text string) chromedp.Action { return chromedp.KeyEvent(text) }
+	run(t, ctx, "type the outline",
+		chromedp.KeyEvent(kb.Enter, shift), // a first child of Home
+		waitJS(fieldFocused),
+		typed("About"+kb.Enter), chromedp.KeyEvent(kb.Tab),
+		typed("Team"+kb.Enter), typed("Jobs"+kb.Enter), typed("Press"+kb.Enter), chromedp.KeyEvent(kb.Tab, shift),
+		typed("Products"+kb.Enter), chromedp.KeyEvent(kb.Tab),
+		typed("Shoes"+kb.Enter), chromedp.KeyEvent(kb.Tab),
+		typed("Running"+kb.Enter), typed("Trail"+kb.Enter), chromedp.KeyEvent(kb.Tab, shift),
+		typed("Boots"+kb.Enter), chromedp.KeyEvent(kb.Tab, shift),
+		typed("Blog"+kb.Enter), chromedp.KeyEvent(kb.Tab),
+		typed("News"+kb.Enter), typed("Guides"+kb.Enter), chromedp.KeyEvent(kb.Tab, shift),
+		typed("Contact"+kb.Enter),
+		chromedp.KeyEvent(kb.Escape), // the empty row after Contact is not added
+		waitJS(`!document.querySelector('#outline li.draft, #outline .pending')`),
+		waitJS(`document.activeElement?.matches('#outline a.title') && document.activeElement.textContent === 'Contact'`),
+	)
+	const want = "Home(About(Team Jobs Press) Products(Shoes(Running Trail) Boots) Blog(News Guides) Contact)"
+	if got := shapeOf(db, pr.ID); got != want {
+		t.Errorf("the stored tree is %s\nwant %s", got, want)
+	}
+	run(t, ctx, "rename by typing over a selected page, then move with the arrows",
+		chromedp.KeyEvent(kb.ArrowUp), // Guides
+		waitJS(`document.activeElement?.textContent === 'Guides'`),
+		typed("How-tos"+kb.Escape), // typing replaces the title; Esc cancels it
+		waitJS(`document.activeElement?.matches('#outline a.title') && document.activeElement.textContent === 'Guides'`),
+		chromedp.KeyEvent(kb.F2),
+		waitJS(fieldFocused),
+		typed("How-tos"+kb.ArrowUp), // saves and selects News
+		waitJS(`document.activeElement?.textContent === 'News'`),
+		chromedp.KeyEvent(kb.Home),
+		waitJS(`document.activeElement?.textContent === 'Home'`),
+		chromedp.KeyEvent(kb.End),
+		waitJS(`document.activeElement?.textContent === 'Contact'`),
+		waitJS(`!document.querySelector('#outline .pending')`),
+	)
+	waitFor(t, func() bool { return strings.Contains(shapeOf(db, pr.ID), "Blog(News How-tos)") }, "the rename to How-tos to be stored; the tree is "+shapeOf(db, pr.ID))
+	noProblems(t, ctx, "typing an outline")
+	if dir := os.Getenv("SITEPLAN_SCREENSHOTS"); dir != "" { // for a look at the outline: go test -run KeyboardOutline
+		var png []byte
+		run(t, ctx, "screenshot", chromedp.EmulateViewport(1280, 720), chromedp.KeyEvent("?"), waitJS(`document.getElementById('keys-help').open`),
+			chromedp.CaptureScreenshot(&png))
+		os.WriteFile(filepath.Join(dir, "outline-help.png"), png, 0o644)
+		run(t, ctx, "screenshot", chromedp.KeyEvent(kb.Escape), chromedp.Focus(titleSel("Shoes"), chromedp.BySearch), chromedp.CaptureScreenshot(&png))
+		os.WriteFile(filepath.Join(dir, "outline.png"), png, 0o644)
+	}
 }
