@@ -124,78 +124,66 @@ var worker struct {
 // worker, and with it the layout. A worker found gone (killed, say, for
 // memory) is replaced once. The caller holds gv.lock.
 func renderInWorker(ctx context.Context, dot []byte, layout, format string) ([]byte, error) {
-	b, err := tryWorker(ctx, dot, layout, format)
-	var gone *goneError
-	if errors.As(err, &gone) && ctx.Err() == nil {
-		b, err = tryWorker(ctx, dot, layout, format)
+	b, gone, err := tryWorker(ctx, dot, layout, format)
+	if gone && ctx.Err() == nil {
+		b, _, err = tryWorker(ctx, dot, layout, format)
 	}
 	return b, err
 }
 
-// goneError is a worker that stopped answering.
-type goneError struct{ err error }
-
-func (e *goneError) Error() string { return "graphviz worker: " + e.err.Error() }
-
-func tryWorker(ctx context.Context, dot []byte, layout, format string) ([]byte, error) {
+// tryWorker is one exchange with the worker; gone says the worker
+// stopped answering (and was ended), as opposed to refusing the layout.
+func tryWorker(ctx context.Context, dot []byte, layout, format string) (b []byte, gone bool, err error) {
 	if worker.cmd == nil {
 		if err := startWorker(); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	type result struct {
-		b   []byte
-		err error
+		b            []byte
+		refused, err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, err := exchange(dot, layout, format)
-		done <- result{b, err}
+		b, refused, err := exchange(dot, layout, format)
+		done <- result{b, refused, err}
 	}()
 	select {
 	case r := <-done:
-		var answer *answerError
-		if errors.As(r.err, &answer) {
-			return nil, answer.err
-		}
 		if r.err != nil { // the worker is gone or garbled: start afresh
 			stopWorker(nil)
-			return nil, &goneError{r.err}
+			return nil, true, fmt.Errorf("graphviz worker: %w", r.err)
 		}
-		return r.b, nil
+		return r.b, false, r.refused
 	case <-ctx.Done():
 		stopWorker(func() { <-done })
-		return nil, timeoutError()
+		return nil, false, timeoutError()
 	}
 }
 
-// answerError is the worker's answer that the layout failed; the worker
-// itself is fine.
-type answerError struct{ err error }
-
-func (e *answerError) Error() string { return e.err.Error() }
-
-func exchange(dot []byte, layout, format string) ([]byte, error) {
+// exchange sends one request and reads its answer: the output, or the
+// layout's refusal; err is the worker failing to answer at all.
+func exchange(dot []byte, layout, format string) (out []byte, refused, err error) {
 	if err := writeMessage(worker.in, workRequest{Layout: layout, Format: format, Size: len(dot)}, dot); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	line, err := worker.out.ReadBytes('\n')
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var ans workAnswer
 	if err := json.Unmarshal(line, &ans); err != nil {
-		return nil, fmt.Errorf("answer %q: %w", line, err)
+		return nil, nil, fmt.Errorf("answer %q: %w", line, err)
 	}
-	if ans.Error != "" {
-		if ans.Invalid {
-			return nil, &answerError{site.Errorf(site.EInvalid, "%s", ans.Error)}
-		}
-		return nil, &answerError{errors.New(ans.Error)}
+	switch {
+	case ans.Invalid:
+		return nil, site.Errorf(site.EInvalid, "%s", ans.Error), nil
+	case ans.Error != "":
+		return nil, errors.New(ans.Error), nil
 	}
-	b := make([]byte, ans.Size)
-	_, err = io.ReadFull(worker.out, b)
-	return b, err
+	out = make([]byte, ans.Size)
+	_, err = io.ReadFull(worker.out, out)
+	return out, nil, err
 }
 
 func startWorker() error {

@@ -110,9 +110,11 @@
   // another (a draft learns its place when its turn comes), so typing
   // never waits for the network.
   const isEditor = () => !!document.querySelector("#outline:not(.read-only)");
-  let chain = Promise.resolve();
+  let chain = Promise.resolve(), writing = 0;
   function queue(work) {
-    chain = chain.then(work).catch((err) => flash(String(err.message || err), true));
+    writing++;
+    chain = chain.then(work).catch((err) => flash(String(err.message || err), true))
+      .finally(() => { writing--; reloadIfPending(); });
     return chain;
   }
   function csrf() {
@@ -307,6 +309,7 @@
     }
     shown.hidden = false;
     if (save && title && title !== shown.textContent) rename(li, title);
+    reloadIfPending();
     return true;
   }
 
@@ -425,17 +428,16 @@
       }
       case "ArrowUp": case "ArrowDown": {
         e.preventDefault();
+        // The row's own title is hidden while its field is open: the
+        // rows above it are the visible titles before it.
         const titles = visibleTitles();
-        const stays = closeField(li, true);
-        const mine = titleOf(li);
-        let i = stays && mine ? titles.indexOf(mine) : -1;
-        if (i < 0) { // a draft: step from the row it followed
-          const prev = [...document.querySelectorAll("#outline a.title")].filter((a) => a.offsetParent !== null && (a.compareDocumentPosition(li) & Node.DOCUMENT_POSITION_FOLLOWING));
-          i = prev.length - 1 + (e.key === "ArrowDown" ? 0 : 1);
-          if (!stays && e.key === "ArrowDown") i = prev.length - 1 + 1;
+        const k = titles.filter((a) => li.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_PRECEDING).length;
+        const target = titles[e.key === "ArrowUp" ? k - 1 : k];
+        closeField(li, true);
+        if (!selectTitle(target)) {
+          if (li.dataset.id) selectNode(li);
+          else if (li.isConnected) li.dataset.focus = "1"; // saving: select it once saved
         }
-        const target = titles[e.key === "ArrowUp" ? i - 1 : i + 1];
-        if (!selectTitle(target) && li.dataset.id) selectNode(li);
         return;
       }
     }
@@ -760,8 +762,9 @@
   }
 
   let outlinePending = false;
+  // A reload would replace what is being typed, or a row not saved yet.
   function editingOutline() {
-    return !!document.querySelector("#outline form.rename");
+    return writing > 0 || !!document.querySelector("#outline form.rename, #outline input.title-field, #outline li.draft");
   }
   function refreshOutline(alsoOpen) {
     if (editingOutline()) { outlinePending = true; return; }
@@ -778,9 +781,10 @@
       markSelected();
     });
   }
-  document.addEventListener("htmx:afterSettle", () => {
+  function reloadIfPending() {
     if (outlinePending && !editingOutline()) refreshOutline();
-  });
+  }
+  document.addEventListener("htmx:afterSettle", reloadIfPending);
 
   function shownPage() {
     return document.getElementById("details-inner")?.dataset.page;

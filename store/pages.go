@@ -18,25 +18,24 @@ const countCols = `, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
 	(SELECT count(*) FROM comments m WHERE m.page_id = pages.id AND m.parent_id IS NULL AND m.resolved_at IS NULL),
 	(SELECT count(*) FROM links l WHERE l.from_id = pages.id) + (SELECT count(*) FROM links l WHERE l.to_id = pages.id)`
 
-func scanPage(row interface{ Scan(...any) error }, extra ...any) (site.Page, error) {
-	return newPageScanner(extra...).scan(row)
-}
-
-// pageScanner reads the pageCols (and extra) of rows into one scratch
-// page it keeps, so a query of many rows does not allocate the scan
-// targets again for every row.
+// pageScanner reads the pageCols of rows (and with counts, the
+// countCols) into one scratch page it keeps, so a query of many rows does
+// not allocate the scan targets again for every row.
 type pageScanner struct {
 	p    site.Page
 	prio sql.NullFloat64
 	dst  []any
 }
 
-func newPageScanner(extra ...any) *pageScanner {
+func newPageScanner(counts bool) *pageScanner {
 	s := &pageScanner{}
 	p := &s.p
-	s.dst = append([]any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
+	s.dst = []any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
 		&p.Kind, &p.Placement, &p.Type, &p.Status, &p.Assignee, &p.Notes, &p.InSitemap, &p.InHTMLSitemap,
-		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version}, extra...)
+		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version}
+	if counts {
+		s.dst = append(s.dst, &p.ChildCount, &p.OpenComments, &p.LinkCount)
+	}
 	return s
 }
 
@@ -51,27 +50,23 @@ func (s *pageScanner) scan(row interface{ Scan(...any) error }) (site.Page, erro
 	return p, err
 }
 
-func queryPages(ctx context.Context, q querier, withCount bool, query string, args ...any) ([]site.Page, error) {
-	var n, m, l int
-	sc := newPageScanner()
-	if withCount {
-		sc = newPageScanner(&n, &m, &l)
-	}
-	return collect(ctx, q, func(rows *sql.Rows) (site.Page, error) {
-		p, err := sc.scan(rows)
-		p.ChildCount, p.OpenComments, p.LinkCount = n, m, l
-		return p, err
-	}, query, args...)
+// queryPages runs a query of pageCols (with counts, and countCols).
+func queryPages(ctx context.Context, q querier, counts bool, query string, args ...any) ([]site.Page, error) {
+	return queryPagesSized(ctx, q, counts, 0, query, args...)
+}
+
+// queryPagesSized is queryPages expecting about size rows.
+func queryPagesSized(ctx context.Context, q querier, counts bool, size int, query string, args ...any) ([]site.Page, error) {
+	sc := newPageScanner(counts)
+	return collectSized(ctx, q, size, func(rows *sql.Rows) (site.Page, error) { return sc.scan(rows) }, query, args...)
 }
 
 // Page returns one page. Errors: ENotFound.
 func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
-	var n, m, l int
-	p, err := scanPage(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id), &n, &m, &l)
+	p, err := newPageScanner(true).scan(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id))
 	if err != nil {
 		return p, notFound(err, "Page %d does not exist.", id)
 	}
-	p.ChildCount, p.OpenComments, p.LinkCount = n, m, l
 	return p, nil
 }
 
@@ -81,23 +76,10 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	// Sized for the plan: a 100,000-page plan would otherwise copy its
 	// pages again and again as the slice grows.
-	pages := make([]site.Page, 0, pr.PageCount)
-	sc := newPageScanner()
-	for rows.Next() {
-		p, err := sc.scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		pages = append(pages, p)
-	}
-	if err := rows.Err(); err != nil {
+	pages, err := queryPagesSized(ctx, db.r, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
+	if err != nil {
 		return nil, err
 	}
 	return site.NewTree(pr, pages), nil
@@ -609,7 +591,7 @@ func (db *DB) ExportTree(ctx context.Context, projectID int64) (*site.Tree, erro
 	var prio sql.NullFloat64
 	for rows.Next() {
 		pages = append(pages, site.Page{ProjectID: projectID})
-		p := &pages[len(pages)-1] // scanned in place, as in Tree
+		p := &pages[len(pages)-1] // scanned in place
 		if err := rows.Scan(&p.ID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.Path, &p.Kind, &p.Placement,
 			&p.InSitemap, &p.InHTMLSitemap, &prio, &p.Changefreq, &p.Lastmod); err != nil {
 			return nil, err

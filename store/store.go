@@ -124,12 +124,22 @@ type querier interface {
 
 // collect runs a query and returns its rows, each read by scan.
 func collect[T any](ctx context.Context, q querier, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
+	return collectSized(ctx, q, 0, scan, query, args...)
+}
+
+// collectSized is collect for a caller that knows about how many rows
+// come (size), so that a large read does not copy them again and again
+// as its slice grows.
+func collectSized[T any](ctx context.Context, q querier, size int, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []T
+	if size > 0 {
+		out = make([]T, 0, size)
+	}
 	for rows.Next() {
 		v, err := scan(rows)
 		if err != nil {

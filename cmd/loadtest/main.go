@@ -136,26 +136,60 @@ func (s *stats) add(kind string, d time.Duration, err string) {
 	}
 }
 
-func run(users int, duration, think time.Duration, hostile int) error {
+func newStats() *stats {
+	return &stats{lat: map[string][]time.Duration{}, errs: map[string]int{}}
+}
+
+// openPlan makes a fresh database in a temporary directory with the
+// 2,021-page plan of plan() in team 1; done removes it all.
+func openPlan() (db *store.DB, pid int64, tree *site.Tree, done func(), err error) {
 	dir, err := os.MkdirTemp("", "siteplan-load-")
 	if err != nil {
-		return err
+		return nil, 0, nil, nil, err
 	}
-	defer os.RemoveAll(dir)
-	db, err := store.Open(filepath.Join(dir, "load.db"))
-	if err != nil {
-		return err
+	done = func() { os.RemoveAll(dir) }
+	if db, err = store.Open(filepath.Join(dir, "load.db")); err != nil {
+		done()
+		return nil, 0, nil, nil, err
 	}
-	defer db.Close()
+	done = func() { db.Close(); os.RemoveAll(dir) }
 	ctx := context.Background()
-	pid, err := db.ImportDocument(ctx, 1, plan())
+	if pid, err = db.ImportDocument(ctx, 1, plan()); err == nil {
+		tree, err = db.Tree(ctx, pid)
+	}
+	if err != nil {
+		done()
+		return nil, 0, nil, nil, err
+	}
+	return db, pid, tree, done, nil
+}
+
+// serve starts the server on loopback, logging to logs, and returns its
+// base URL and what stops it.
+func serve(db *store.DB, logs io.Writer) (string, func(), error) {
+	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(logs, nil)))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	hs := srv.HTTPServer(ln.Addr().String())
+	go hs.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { hs.Shutdown(context.Background()) }, nil
+}
+
+// newClient is a client with its own cookies, as a browser is.
+func newClient(timeout time.Duration) *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{Jar: jar, Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
+}
+
+func run(users int, duration, think time.Duration, hostile int) error {
+	db, pid, tree, done, err := openPlan()
 	if err != nil {
 		return err
 	}
-	tree, err := db.Tree(ctx, pid)
-	if err != nil {
-		return err
-	}
+	defer done()
+	ctx := context.Background()
 	var topics []int64 // the 200 topics, in order
 	tree.Walk(func(p *site.Page, depth int) bool {
 		if depth == 3 { // Home is 1, sections 2
@@ -192,17 +226,13 @@ func run(users int, duration, think time.Duration, hostile int) error {
 		}
 	}
 	logs := &serverLog{}
-	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(logs, nil)))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, stop, err := serve(db, logs)
 	if err != nil {
 		return err
 	}
-	hs := srv.HTTPServer(ln.Addr().String())
-	go hs.Serve(ln)
-	defer hs.Shutdown(ctx)
-	base := "http://" + ln.Addr().String()
+	defer stop()
 
-	st := &stats{lat: map[string][]time.Duration{}, errs: map[string]int{}}
+	st := newStats()
 	var events atomic.Int64
 	perUser := max(1, len(topics)/users)
 	// Everyone logs in and opens the plan first (50 bcrypt checks take a
@@ -264,9 +294,7 @@ func bigPlan(ctx context.Context, db *store.DB) (string, []string, error) {
 
 // heavyVisitor opens a view link and pulls heavy reads without pause.
 func heavyVisitor(n int, base, project, link string, st *stats, deadline time.Time) {
-	jar, _ := cookiejar.New(nil)
-	u := &user{n: 1000 + n, base: base, st: st, rng: rand.New(rand.NewPCG(uint64(n), 7)),
-		hc: &http.Client{Jar: jar, Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}}
+	u := &user{n: 1000 + n, base: base, st: st, rng: rand.New(rand.NewPCG(uint64(n), 7)), hc: newClient(60 * time.Second)}
 	if _, ok := u.do("hostile: open link", "GET", link, nil, false); !ok {
 		return
 	}
@@ -384,9 +412,7 @@ func (u *user) pause() {
 // run logs in and opens the plan, says it is in, and from begin edits
 // until *deadline (set before begin closes).
 func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}, in func(), begin <-chan struct{}) {
-	jar, _ := cookiejar.New(nil)
-	u.hc = &http.Client{Jar: jar, Timeout: 30 * time.Second,
-		Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
+	u.hc = newClient(30 * time.Second)
 	<-ready
 	ok := u.login(fmt.Sprintf("user%d@load.example", u.n))
 	project := "/projects/" + strconv.FormatInt(u.pid, 10)

@@ -6,15 +6,10 @@ import (
 	"fmt"
 	"html"
 	"io"
-	"log/slog"
 	"math/rand/v2"
 	"mime/multipart"
-	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -22,9 +17,6 @@ import (
 	"time"
 
 	"siteplan/site"
-	"siteplan/static"
-	"siteplan/store"
-	"siteplan/web"
 )
 
 // probes re-runs, at their original sizes, the hostile requests that
@@ -38,25 +30,12 @@ import (
 //  3. another team imports the largest document the server takes (64 MB,
 //     1.3 million pages).
 func probes() error {
-	dir, err := os.MkdirTemp("", "siteplan-probes-")
+	db, pid, tree, cleanup, err := openPlan()
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	db, err := store.Open(filepath.Join(dir, "probes.db"))
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer cleanup()
 	ctx := context.Background()
-	pid, err := db.ImportDocument(ctx, 1, plan())
-	if err != nil {
-		return err
-	}
-	tree, err := db.Tree(ctx, pid)
-	if err != nil {
-		return err
-	}
 	if _, _, err := db.AddUser(ctx, "editor@load.example", "Editor", password, "1", site.RoleEditor); err != nil {
 		return err
 	}
@@ -89,15 +68,11 @@ func probes() error {
 		return err
 	}
 
-	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(&serverLog{}, nil)))
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	base, stop, err := serve(db, &serverLog{})
 	if err != nil {
 		return err
 	}
-	hs := srv.HTTPServer(ln.Addr().String())
-	go hs.Serve(ln)
-	defer hs.Shutdown(ctx)
-	base := "http://" + ln.Addr().String()
+	defer stop()
 
 	editor := newUser(base, 1)
 	if !editor.login("editor@load.example") {
@@ -246,11 +221,7 @@ func probes() error {
 
 // newUser is a client with its own cookies.
 func newUser(base string, n int) *user {
-	jar, _ := cookiejar.New(nil)
-	return &user{n: 2000 + n, base: base, rng: rand.New(rand.NewPCG(uint64(n), 3)),
-		st: &stats{lat: map[string][]time.Duration{}, errs: map[string]int{}},
-		hc: &http.Client{Jar: jar, Timeout: 5 * time.Minute,
-			Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}}
+	return &user{n: 2000 + n, base: base, rng: rand.New(rand.NewPCG(uint64(n), 3)), st: newStats(), hc: newClient(5 * time.Minute)}
 }
 
 // login signs u in as email.
