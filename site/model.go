@@ -288,9 +288,10 @@ func PriorityProblem(p *float64) string {
 }
 
 var (
-	reDate     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	reDateTime = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$`)
-	reNoZone   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
+	rePlainDecimal = regexp.MustCompile(`^[+-]?(\d+\.?\d*|\.\d+)$`)
+	reDate         = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	reDateTime     = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$`)
+	reNoZone       = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$`)
 )
 
 // LastmodProblem says what is wrong with a lastmod value, or "" if it is
@@ -334,15 +335,18 @@ func FormatPriority(p float64) string {
 	return s
 }
 
-// ParsePriority parses a priority typed by a user; "" means none.
+// ParsePriority parses a priority typed by a user; "" means none. A
+// decimal comma ("0,8") is read as European users type it; exponents,
+// hex, infinities and digit separators are refused.
 func ParsePriority(s string) (*float64, string) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return nil, ""
 	}
+	s = strings.Replace(s, ",", ".", 1)
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return nil, "Priority must be a number between 0.0 and 1.0."
+	if err != nil || !rePlainDecimal.MatchString(s) {
+		return nil, "Priority must be a number between 0.0 and 1.0, such as 0.8 or 0,8."
 	}
 	return &v, PriorityProblem(&v)
 }

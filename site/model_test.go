@@ -35,6 +35,47 @@ func TestFormatPriority(t *testing.T) {
 	}
 }
 
+func TestParsePriority(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    float64 // when ok
+		ok      bool
+		problem string // part of the message when not ok
+	}{
+		{"0.8", 0.8, true, ""},
+		{"0,8", 0.8, true, ""},
+		{" 0,25 ", 0.25, true, ""},
+		{",5", 0.5, true, ""},
+		{"1", 1, true, ""},
+		{"1,", 1, true, ""},
+		{"1,5", 0, false, "between 0.0 and 1.0"},
+		{"0,5,1", 0, false, "such as 0.8 or 0,8"},
+		{"0.5,1", 0, false, "such as 0.8 or 0,8"},
+		{"1e-1", 0, false, "such as 0.8 or 0,8"},
+		{"0x1p-2", 0, false, "such as 0.8 or 0,8"},
+		{"NaN", 0, false, "such as 0.8 or 0,8"},
+		{"Inf", 0, false, "such as 0.8 or 0,8"},
+		{"high", 0, false, "such as 0.8 or 0,8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, msg := ParsePriority(tt.in)
+			if tt.ok {
+				if msg != "" || got == nil || *got != tt.want {
+					t.Fatalf("ParsePriority(%q) = %v, %q, want %v", tt.in, got, msg, tt.want)
+				}
+				return
+			}
+			if !strings.Contains(msg, tt.problem) {
+				t.Errorf("ParsePriority(%q) message = %q, want it to say %q", tt.in, msg, tt.problem)
+			}
+		})
+	}
+	if got, msg := ParsePriority(""); got != nil || msg != "" {
+		t.Errorf(`ParsePriority("") = %v, %q, want nil, ""`, got, msg)
+	}
+}
+
 func TestPageValidate(t *testing.T) {
 	one5 := 1.5
 	tests := []struct {

@@ -424,7 +424,7 @@ func TestSavePageValidation(t *testing.T) {
 	}
 
 	form := base()
-	form.Set("priority", "0.8")
+	form.Set("priority", "0,8") // a decimal comma, as European users type it
 	form.Set("slug", "kontakt")
 	form.Del("slug_auto")
 	rec := c.do("PUT", pagePath(pid, ids["Contact"]), form, true)
@@ -433,6 +433,9 @@ func TestSavePageValidation(t *testing.T) {
 	}
 	if got := doc(t, rec).Find("#page-url").Text(); got != "https://www.acme.example/kontakt" {
 		t.Errorf("final URL = %q", got)
+	}
+	if pg, _ := c.db.Page(ctx, ids["Contact"]); pg.Priority == nil || *pg.Priority != 0.8 {
+		t.Errorf("priority typed as 0,8 stored as %v, want 0.8", pg.Priority)
 	}
 	// A second tab still holding version 1 must not overwrite.
 	stale := base()
