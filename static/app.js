@@ -78,27 +78,152 @@
     if (path && path.endsWith("/move") && !e.detail.successful) refreshOutline();
   });
 
-  function initSortables(root) {
-    if (typeof Sortable === "undefined") return;
-    const lists = root.matches && root.matches("ul.children") ? [root] : [];
-    root.querySelectorAll && lists.push(...root.querySelectorAll("ul.children"));
-    for (const ul of lists) {
-      if (ul.sortable) continue;
-      ul.sortable = Sortable.create(ul, {
-        group: "tree", handle: ".handle", draggable: "li.node", animation: 120, forceFallback: true, fallbackOnBody: true,
-        swapThreshold: 0.65, emptyInsertThreshold: 10,
-        onStart: () => document.body.classList.add("dragging"),
-        onEnd: (evt) => {
-          document.body.classList.remove("dragging");
-          if (evt.from === evt.to && evt.oldIndex === evt.newIndex) return;
-          const li = evt.to.closest("li.node");
-          if (li) { ensureToggle(li); setExpanded(li, true); }
-          move(evt.item, evt.to, evt.newIndex);
-        },
-      });
+  // ---- Drag and drop ------------------------------------------------
+  // A page is dragged by its handle. Nothing in the tree moves until it
+  // is let go: a line shows where it will land (before or after a row,
+  // first under an open branch, last in an area), or the row is outlined
+  // when it will go inside it. Esc cancels.
+  let dnd = null;
+  document.addEventListener("pointerdown", (e) => {
+    const handle = e.target.closest?.("#outline:not(.read-only) li.node:not(.draft) > .row > .handle");
+    if (!handle || e.button !== 0) return;
+    e.preventDefault();
+    dnd = { li: nodeOf(handle), x: e.clientX, y: e.clientY, started: false, drop: null };
+  });
+  document.addEventListener("pointermove", (e) => {
+    if (!dnd) return;
+    if (!dnd.started) {
+      if (Math.abs(e.clientX - dnd.x) + Math.abs(e.clientY - dnd.y) < 5) return;
+      startDrag();
     }
+    dnd.ghost.style.transform = `translate(${e.clientX + 18}px, ${e.clientY + 12}px)`;
+    if (e.clientY < 48) window.scrollBy(0, -24);
+    else if (e.clientY > window.innerHeight - 48) window.scrollBy(0, 24);
+    dnd.drop = dropAt(e.clientX, e.clientY);
+    showDrop(dnd.drop);
+  });
+  document.addEventListener("pointerup", () => { if (dnd) endDrag(dnd.started ? dnd.drop : null); });
+  document.addEventListener("pointercancel", () => { if (dnd) endDrag(null); });
+  document.addEventListener("keydown", (e) => {
+    if (!dnd || e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    endDrag(null);
+  }, true);
+
+  function startDrag() {
+    dnd.started = true;
+    document.body.classList.add("dragging");
+    dnd.li.classList.add("drag-source");
+    dnd.ghost = document.createElement("div");
+    dnd.ghost.className = "drag-ghost";
+    dnd.ghost.textContent = titleOf(dnd.li).textContent;
+    dnd.line = document.createElement("div");
+    dnd.line.className = "drop-line";
+    dnd.line.hidden = true;
+    document.body.append(dnd.ghost, dnd.line);
   }
-  htmx.onLoad(initSortables);
+
+  function endDrag(drop) {
+    const { li, ghost, line } = dnd;
+    dnd = null;
+    ghost?.remove();
+    line?.remove();
+    document.querySelector("#outline .drop-inside")?.classList.remove("drop-inside");
+    li.classList.remove("drag-source");
+    document.body.classList.remove("dragging");
+    if (drop) dropPage(li, drop);
+  }
+
+  // dropAt says where the dragged page would land if let go at (x, y).
+  function dropAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const row = el?.closest?.("#outline li.node:not(.draft) > .row");
+    if (row) {
+      const li = nodeOf(row);
+      if (dnd.li.contains(li)) return null; // not into itself
+      const r = row.getBoundingClientRect();
+      const f = (y - r.top) / r.height;
+      if (f < 0.3) return { where: "before", li };
+      if (f <= 0.7) return { where: "inside", li };
+      return isOpen(li) ? { where: "first", li } : { where: "after", li };
+    }
+    const area = el?.closest?.("#outline .area");
+    const ul = area?.querySelector("ul.roots");
+    if (ul && y > ul.getBoundingClientRect().bottom - 4) return { where: "end", ul };
+    return null;
+  }
+  const isOpen = (li) => !li.classList.contains("collapsed") && listOf(li).children.length > 0;
+
+  // showDrop draws where a drop would land.
+  function showDrop(d) {
+    document.querySelector("#outline .drop-inside")?.classList.remove("drop-inside");
+    const line = dnd.line;
+    line.hidden = !d || d.where === "inside";
+    if (!d) return;
+    if (d.where === "inside") { rowOf(d.li).classList.add("drop-inside"); return; }
+    let left, top;
+    if (d.where === "end") {
+      const last = d.ul.lastElementChild, r = d.ul.getBoundingClientRect();
+      left = r.left;
+      top = last ? last.getBoundingClientRect().bottom : r.top;
+    } else {
+      const r = rowOf(d.li).getBoundingClientRect();
+      const first = d.where === "first" && listOf(d.li).firstElementChild;
+      left = first ? first.getBoundingClientRect().left : r.left;
+      top = d.where === "before" ? r.top : r.bottom;
+    }
+    const right = document.getElementById("outline").getBoundingClientRect().right - 8;
+    line.style.transform = `translate(${left}px, ${top - 1}px)`;
+    line.style.width = `${Math.max(40, right - left)}px`;
+  }
+
+  // dropPage puts li where it was let go and saves the move. The branch
+  // keeps what the user had open under it.
+  async function dropPage(li, d) {
+    let ul, before = null;
+    switch (d.where) {
+      case "before": ul = d.li.parentElement; before = d.li; break;
+      case "after": ul = d.li.parentElement; before = d.li.nextElementSibling; break;
+      case "first": ul = listOf(d.li); before = ul.firstElementChild; break;
+      case "inside": await putInside(d.li, li); return;
+      case "end": ul = d.ul; break;
+    }
+    if (before === li || (li.parentElement === ul && li.nextElementSibling === before)) { selectNode(li); return; }
+    const from = li.parentElement;
+    ul.insertBefore(li, before || ul.querySelector(":scope > .node-more"));
+    leftBehind(from);
+    selectNode(li);
+    queue(() => move(li, ul, [...ul.children].indexOf(li)));
+  }
+
+  // putInside moves li into parent as its last child, opening parent.
+  async function putInside(parent, li) {
+    moving = true;
+    const from = li.parentElement;
+    try {
+      if (parent.dataset.id) await expand(parent);
+      listOf(parent).append(li);
+      ensureToggle(parent);
+      setExpanded(parent, true);
+      parent.querySelector(":scope > .row .count")?.remove();
+      leftBehind(from);
+    } finally { moving = false; }
+    if (!field(li)) selectNode(li);
+    if (li.dataset.id) queue(() => move(li, listOf(parent), [...listOf(parent).children].indexOf(li)));
+  }
+
+  // leftBehind drops the fold toggle of a page whose last child moved out.
+  function leftBehind(ul) {
+    const li = nodeOf(ul);
+    if (!li || ul.children.length) return;
+    const t = li.querySelector(":scope > .row > .toggle");
+    if (!t) return;
+    const space = document.createElement("span");
+    space.className = "toggle-space";
+    t.replaceWith(space);
+    li.classList.remove("collapsed");
+  }
 
   // ---- The outliner -------------------------------------------------
   // A focused title is the selected page. Keys (also in the "?" help):
@@ -174,7 +299,7 @@
   }
   document.addEventListener("mouseover", (e) => {
     const row = e.target.closest?.("#outline li.node > .row");
-    if (row && !document.body.classList.contains("dragging")) placeMenu(nodeOf(row));
+    if (row && !dnd) placeMenu(nodeOf(row));
   });
 
   // A click on a title selects it and shows its details (asking first
@@ -350,7 +475,6 @@
     ul.dataset.parent = freshUL.dataset.parent;
     ul.dataset.loaded = "1";
     htmx.process(draft);
-    initSortables(draft);
     if (focus) selectNode(draft);
   }
 
@@ -374,25 +498,17 @@
   }
 
   // indent moves li under its previous sibling, as its last child.
-  async function indent(li) {
+  function indent(li) {
     const parent = li.previousElementSibling;
-    if (!parent) return;
-    moving = true;
-    try {
-      if (parent.dataset.id) await expand(parent);
-      listOf(parent).append(li);
-      ensureToggle(parent);
-      setExpanded(parent, true);
-      parent.querySelector(":scope > .row .count")?.remove();
-    } finally { moving = false; }
-    if (li.dataset.id) queue(() => move(li, listOf(parent), [...listOf(parent).children].indexOf(li)));
+    return parent ? putInside(parent, li) : Promise.resolve();
   }
   // outdent moves li after its parent.
   function outdent(li) {
     const parent = nodeOf(li.parentElement);
     if (!parent) return;
     moving = true;
-    try { parent.after(li); } finally { moving = false; }
+    const from = li.parentElement;
+    try { parent.after(li); leftBehind(from); } finally { moving = false; }
     if (li.dataset.id) queue(() => move(li, li.parentElement, [...li.parentElement.children].indexOf(li)));
   }
 

@@ -15,9 +15,9 @@ import (
 )
 
 // htmxConfig sets htmx up for the content security policy (no inline
-// styles or scripts: settling copies no style attribute, as SortableJS
-// leaves one on every page it drags) and for fresh pages on Back and
-// Forward: no history snapshots, a history step reloads from the server.
+// styles or scripts: settling copies no style attribute) and for fresh
+// pages on Back and Forward: no history snapshots, a history step
+// reloads from the server.
 const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,` +
 	`"attributesToSettle":["class","width","height"],"historyCacheSize":0,"refreshOnHistoryMiss":true,` +
 	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},` +

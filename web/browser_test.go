@@ -233,52 +233,18 @@ func TestBrowserEditor(t *testing.T) {
 	addRoot(t, ctx, "Pricing")
 
 	t.Run("drag a page under another and reload", func(t *testing.T) {
-		var from, to struct{ X, Y float64 }
-		run(t, ctx, "measure", chromedp.Evaluate(`(() => {
-			const h = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Pricing').querySelector('.handle').getBoundingClientRect();
-			return {X: h.x + h.width/2, Y: h.y + h.height/2};
-		})()`, &from))
-		run(t, ctx, "press", chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft))
-		for i := 1; i <= 5; i++ { // start the drag
-			run(t, ctx, "start drag", chromedp.MouseEvent(input.MouseMoved, from.X+float64(i*4), from.Y-float64(i*2), chromedp.ButtonLeft))
-		}
-		run(t, ctx, "drag started", waitJS(`document.body.classList.contains('dragging')`), chromedp.Sleep(100*time.Millisecond))
-		const target = `(() => {
-			const li = [...document.querySelectorAll('#roots-main > li')].find(li => li.querySelector('.title').textContent === 'Products');
-			const r = li.querySelector(':scope > ul.children').getBoundingClientRect();
-			return {X: r.x + 30, Y: r.y + r.height/2};
-		})()`
-		run(t, ctx, "measure target", chromedp.Evaluate(target, &to))
-		for i := 1; i <= 15; i++ {
-			x := from.X + (to.X-from.X)*float64(i)/15
-			y := from.Y + (to.Y-from.Y)*float64(i)/15
-			run(t, ctx, "drag", chromedp.MouseEvent(input.MouseMoved, x, y, chromedp.ButtonLeft), chromedp.Sleep(60*time.Millisecond))
-		}
-		// Sortable's fallback reads the pointer on a 50 ms interval: hover on
-		// the target until it has placed the page there, then let go.
-		placed := `document.getElementById('node-' + [...document.querySelectorAll('#outline a.title')].find(a => a.textContent === 'Pricing').id.slice(6))?.parentElement.closest('li.node')?.querySelector(':scope > .row .title')?.textContent === 'Products'`
-		for i := 0; ; i++ {
-			// The list may move as Sortable shifts pages: aim anew each time.
-			var ok bool
-			run(t, ctx, "hover", chromedp.Evaluate(target, &to),
-				chromedp.MouseEvent(input.MouseMoved, to.X+float64(i%2), to.Y, chromedp.ButtonLeft), chromedp.Evaluate(placed, &ok))
-			if ok {
-				break
-			}
-			if i == 100 {
-				t.Fatalf("hovering at %+v over Products' children, Sortable never placed Pricing there", to)
-			}
-			run(t, ctx, "wait for the drag to follow", chromedp.Sleep(50*time.Millisecond))
-		}
-		run(t, ctx, "drop", chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft))
+		from := pressHandle(t, ctx, "Pricing")
+		to := rowPoint(t, ctx, "Products", 0.5)
+		moveTo(t, ctx, from, to)
+		run(t, ctx, "the target shows", waitJS(dropShown+` === 'inside:Products'`))
+		release(t, ctx, to)
 		waitFor(t, func() bool {
 			return shapeOf(db, pid) == "Home Products(Pricing)"
 		}, "the move to reach the server; the tree is "+shapeOf(db, pid))
-		// Reloading the outline swaps in the page Sortable left a style on.
 		run(t, ctx, "the move's answer is handled, then the outline reloads", settled(),
 			chromedp.SetValue(`.toolbar select[name=level]`, "3"),
 			chromedp.Evaluate(`document.querySelector('.toolbar select[name=level]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
-			waitJS(`!document.querySelector('#outline li[style]')`), settled())
+			settled())
 		noProblems(t, ctx, "drag and drop, then an outline reload")
 		run(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(`#outline`))
 		var nested string
