@@ -18,6 +18,11 @@ type Viewer struct {
 	ShareLinkID int64
 }
 
+// CanResolve says whether v may resolve and reopen comment threads: the
+// agency's team does (any member who may comment); a client on a share
+// link comments and replies but never closes a thread.
+func (v Viewer) CanResolve() bool { return !v.Share && v.Access >= AccessComment }
+
 type viewerKey struct{}
 
 // WithViewer returns ctx carrying v.

@@ -783,6 +783,17 @@
     setOutlineWidth(document.getElementById("outline").getBoundingClientRect().width + (e.key === "ArrowRight" ? 32 : -32), true);
   });
 
+  // The review view's tabs show the diagram or the outline.
+  document.addEventListener("click", (e) => {
+    const tab = e.target.closest?.("[role=tab][data-tab]");
+    if (!tab) return;
+    for (const t of tab.parentElement.querySelectorAll("[data-tab]")) {
+      t.setAttribute("aria-selected", String(t === tab));
+      document.getElementById(t.dataset.tab).hidden = t !== tab;
+    }
+    if (tab.dataset.tab === "diagram") loadDiagram();
+  });
+
   // Any change that succeeded redraws the diagram, as does expanding or
   // collapsing a branch.
   let redraw;
@@ -1104,6 +1115,21 @@
     });
   }
   document.addEventListener("DOMContentLoaded", connectLive);
+
+  // A Copy button copies the field it names, and says so.
+  document.addEventListener("click", async (e) => {
+    const b = e.target.closest?.("[data-copy]");
+    const field = b && document.getElementById(b.dataset.copy);
+    if (!field) return;
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+    } catch {
+      document.execCommand("copy"); // no clipboard API outside https and localhost
+    }
+    b.textContent = "Copied";
+    setTimeout(() => { b.textContent = "Copy"; }, 2000);
+  });
 
   // Invite and share links are selected whole on focus, for copying.
   document.addEventListener("focusin", (e) => {

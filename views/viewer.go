@@ -11,6 +11,7 @@ import (
 func canEdit(ctx context.Context) bool    { return site.ViewerFrom(ctx).Access >= site.AccessEdit }
 func canComment(ctx context.Context) bool { return site.ViewerFrom(ctx).Access >= site.AccessComment }
 func canManage(ctx context.Context) bool  { return site.ViewerFrom(ctx).Access >= site.AccessManage }
+func canResolve(ctx context.Context) bool { return site.ViewerFrom(ctx).CanResolve() }
 func teamOwner(ctx context.Context) bool  { return site.ViewerFrom(ctx).TeamRole == site.RoleOwner }
 func teamEditor(ctx context.Context) bool {
 	return site.RoleAccess(site.ViewerFrom(ctx).TeamRole) >= site.AccessEdit

@@ -202,7 +202,7 @@ func (c accessCase) want(method string, n need, actor string) int {
 		return loggedOut()
 	case a == site.AccessNone:
 		return http.StatusNotFound
-	case a < projectAccess[n]:
+	case a < projectAccess[n], n == projectResolve && !hasAccount:
 		return http.StatusForbidden
 	}
 	return c.ok

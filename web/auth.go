@@ -50,13 +50,14 @@ const (
 	teamOwner                  // an owner of the account's current team
 	projectRead                // anyone who can see the :id project, share links included
 	projectComment             // ... and may comment
+	projectResolve             // ... and is on the team: resolves threads
 	projectEdit                // ... and may change it
 	projectManage              // ... and may share or delete it
 )
 
 // projectAccess is the access each project need asks for.
 var projectAccess = map[need]site.Access{
-	projectRead: site.AccessRead, projectComment: site.AccessComment,
+	projectRead: site.AccessRead, projectComment: site.AccessComment, projectResolve: site.AccessComment,
 	projectEdit: site.AccessEdit, projectManage: site.AccessManage,
 }
 
@@ -71,8 +72,20 @@ func (s *Server) guard(n need) []echo.MiddlewareFunc {
 		return []echo.MiddlewareFunc{s.requireUser, requireTeamRole(site.AccessManage)}
 	case public:
 		return nil
+	case projectResolve:
+		return []echo.MiddlewareFunc{s.inProject(projectAccess[n]), requireResolver, s.publishChanges}
 	}
 	return []echo.MiddlewareFunc{s.inProject(projectAccess[n]), s.publishChanges}
+}
+
+// requireResolver lets only the team resolve or reopen threads.
+func requireResolver(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !viewer(c).CanResolve() {
+			return site.Errorf(site.EForbidden, "Only the agency's team resolves threads: reply to say what is settled.")
+		}
+		return next(c)
+	}
 }
 
 // viewer is who is asking, as identify found them.

@@ -608,8 +608,9 @@ func TestBrowserCollaboration(t *testing.T) {
 	client := otherBrowser(t, owner)
 	run(t, client, "client opens the share link and comments",
 		chromedp.Navigate(base+"/s/"+token),
-		chromedp.WaitVisible(`#outline`),
-		waitJS(`!document.querySelector("[data-action=rename]") && !!document.querySelector(".share-badge")`),
+		chromedp.WaitVisible(`main.review #diagram svg`),
+		waitJS(`!!document.querySelector(".share-badge")`),
+		chromedp.Click(`#tab-outline`),
 		chromedp.Click(fmt.Sprintf(`#title-%d`, pricing)),
 		chromedp.WaitVisible(`#comments form.comment-form`),
 		settled(),

@@ -107,11 +107,7 @@ func (s *Server) setResolved(c echo.Context, resolved bool) error {
 	if err != nil {
 		return err
 	}
-	by := author(c)
-	if by == "" {
-		by = "a client"
-	}
-	if err := s.store.ResolveComment(ctx, p.ID, id, by, resolved); err != nil {
+	if err := s.store.ResolveComment(ctx, p.ID, id, author(c), resolved); err != nil {
 		return err
 	}
 	pg, err := s.store.Page(ctx, cm.PageID)

@@ -75,9 +75,9 @@ func (s *Server) editor(c echo.Context) error {
 
 // renderEditor renders the editor page; with a selected page, the outline
 // also opens the branches down to it.
+// A client on a share link gets the review view instead.
 func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Page) error {
 	ctx := c.Request().Context()
-	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p}
 	var open []int64
 	if selected != nil {
 		anc, err := s.store.Ancestors(ctx, selected.ID)
@@ -88,15 +88,29 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		for _, a := range anc {
 			open = append(open, a.ID)
 		}
+	}
+	outline, err := s.outlineProps(c, p, open)
+	if err != nil {
+		return err
+	}
+	if viewer(c).Share {
+		props := views.ReviewProps{Layout: s.layout(c, p.Name), Project: p, Pages: p.PageCount, Outline: outline}
+		if selected != nil {
+			card, err := s.pageCard(c, p, *selected)
+			if err != nil {
+				return err
+			}
+			props.Card = &card
+		}
+		return render(c, http.StatusOK, views.Review(props))
+	}
+	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline}
+	if selected != nil {
 		d, err := s.details(c, p, *selected)
 		if err != nil {
 			return err
 		}
 		props.Details = &d
-	}
-	var err error
-	if props.Outline, err = s.outlineProps(c, p, open); err != nil {
-		return err
 	}
 	return render(c, http.StatusOK, views.Editor(props))
 }
@@ -183,11 +197,36 @@ func (s *Server) pageDetails(c echo.Context) error {
 	if !isHTMX(c) {
 		return s.renderEditor(c, p, &pg)
 	}
+	if viewer(c).Share {
+		card, err := s.pageCard(c, p, pg)
+		if err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, views.PageCard(card))
+	}
 	d, err := s.details(c, p, pg)
 	if err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.Details(d))
+}
+
+// pageCard gathers a page as a client reviews it.
+func (s *Server) pageCard(c echo.Context, p site.Project, pg site.Page) (views.PageCardProps, error) {
+	anc, err := s.store.Ancestors(c.Request().Context(), pg.ID)
+	if err != nil {
+		return views.PageCardProps{}, err
+	}
+	comments, err := s.commentsProps(c, pg)
+	if err != nil {
+		return views.PageCardProps{}, err
+	}
+	t := site.NewTree(p, append(anc, pg))
+	card := views.PageCardProps{Page: pg, URL: t.URL(pg.ID), Location: t.Location(pg.ID), Comments: comments}
+	for _, a := range anc {
+		card.Trail = append(card.Trail, a.Title)
+	}
+	return card, nil
 }
 
 func (s *Server) outline(c echo.Context) error {

@@ -159,8 +159,8 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
 
 		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment},
-		{post, "/projects/:id/comments/:cid/resolve", s.resolveComment, projectComment},
-		{post, "/projects/:id/comments/:cid/reopen", s.reopenComment, projectComment},
+		{post, "/projects/:id/comments/:cid/resolve", s.resolveComment, projectResolve},
+		{post, "/projects/:id/comments/:cid/reopen", s.reopenComment, projectResolve},
 
 		{patch, "/projects/:id", s.renameProject, projectEdit},
 		{get, "/projects/:id/rename", s.renameProjectForm, projectEdit},

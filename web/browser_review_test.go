@@ -1,0 +1,199 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"siteplan/site"
+)
+
+// TestBrowserReview opens a plan through share links on a 1280x720
+// laptop: the diagram comes first, a click on a page shows its card with
+// the comment box in view, the client comments and replies but is never
+// offered to resolve, the outline reads but does not edit, and a view
+// link shows no box at all.
+func TestBrowserReview(t *testing.T) {
+	ctx, base, db := browser(t)
+	bg := context.Background()
+	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	tr, _ := db.Tree(bg, pid)
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	pricing := ids["Pricing"]
+	pg, _ := db.Page(bg, pricing)
+	pg.Notes, pg.Type = "Monthly and yearly plans side by side.", "landing"
+	if err := db.UpdatePage(bg, &pg); err != nil {
+		t.Fatal(err)
+	}
+	team := site.Comment{ProjectID: pid, PageID: pricing, Author: "Olive Owner", Body: "Three tiers, as agreed?"}
+	if err := db.AddComment(bg, &team, 0); err != nil {
+		t.Fatal(err)
+	}
+	link := func(role string) string {
+		l := site.ShareLink{ProjectID: pid, Role: role, Label: "Client"}
+		token, err := db.CreateShareLink(bg, &l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return base + "/s/" + token
+	}
+	shape := shapeOf(db, pid)
+	node := fmt.Sprintf(`#diagram svg g[id="p%d"], #diagram svg g[id="a_p%d"]`, pricing, pricing)
+
+	// The owner makes the client's link on the share page and copies it.
+	run(t, ctx, "the share page", chromedp.EmulateViewport(1280, 720),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			for _, name := range []string{"clipboard-read", "clipboard-write"} {
+				err := cdpbrowser.SetPermission(&cdpbrowser.PermissionDescriptor{Name: name}, cdpbrowser.PermissionSettingGranted).WithOrigin(base).Do(ctx)
+				if err != nil {
+					return err
+				}
+			}
+			return nil
+		}),
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/sharing", base, pid)),
+		chromedp.WaitVisible(`form.share-form`))
+	var squeezed []string
+	run(t, ctx, "labels fit", chromedp.Evaluate(`[...document.querySelectorAll('form.share-form label, form.share-form button, form.share-form select')].filter(e => {
+		if (e.tagName !== 'SELECT') {
+			const lh = parseFloat(getComputedStyle(e).lineHeight) || 20;
+			return e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().height > 2.2 * lh;
+		}
+		// A select clips its text: measure its longest option beside it, plus the arrow.
+		const span = document.createElement('span');
+		span.style.font = getComputedStyle(e).font;
+		span.style.whiteSpace = 'pre';
+		document.body.append(span);
+		const widest = Math.max(...[...e.options].map(o => { span.textContent = o.text; return span.getBoundingClientRect().width; }));
+		span.remove();
+		return widest + 28 > e.clientWidth;
+	}).map(e => e.tagName + ' ' + e.textContent.trim())`, &squeezed))
+	if len(squeezed) > 0 {
+		t.Errorf("the share form squeezes %q", squeezed)
+	}
+	var shared, copied, button string
+	run(t, ctx, "create and copy a comment link",
+		chromedp.SendKeys(`#f-share-label`, "Carla at Acme"),
+		chromedp.SetValue(`#f-share-role`, "comment"),
+		chromedp.Click(`form.share-form button[type=submit]`),
+		chromedp.WaitVisible(`#new-share`),
+		chromedp.Value(`#new-share`, &shared),
+		chromedp.Click(`[data-copy="new-share"]`),
+		waitJS(`document.querySelector('[data-copy="new-share"]').textContent === 'Copied'`),
+		chromedp.Text(`[data-copy="new-share"]`, &button),
+		chromedp.Evaluate(`navigator.clipboard.readText()`, &copied, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+	)
+	if copied != shared || !strings.Contains(shared, "/s/") {
+		t.Errorf("Copy put %q on the clipboard, want the new link %q", copied, shared)
+	}
+	screenshot(t, ctx, "share.png")
+
+	client := otherBrowser(t, ctx)
+	run(t, client, "the client opens the comment link on a laptop",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(shared),
+		chromedp.WaitVisible(`main.review #diagram svg`),
+		settled(),
+	)
+	var first struct{ DiagramLeft, DiagramTop, CardLeft float64 }
+	run(t, client, "measure", chromedp.Evaluate(`(() => {
+		const d = document.getElementById('diagram').getBoundingClientRect(), c = document.getElementById('details').getBoundingClientRect();
+		return {DiagramLeft: d.left, DiagramTop: d.top, CardLeft: c.left};
+	})()`, &first))
+	if first.DiagramLeft > first.CardLeft || first.DiagramTop > 200 {
+		t.Errorf("the diagram is not first: %+v", first)
+	}
+	screenshot(t, client, "review.png")
+
+	run(t, client, "click Pricing in the diagram",
+		chromedp.Click(node+` text`, chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
+		chromedp.WaitVisible(`#comments form.comment-form`),
+	)
+	var card string
+	var boxBottom float64
+	var fields int
+	run(t, client, "read the card",
+		chromedp.Text(`#details-inner`, &card),
+		chromedp.Evaluate(`document.querySelector('#comments form.comment-form button[type=submit]').getBoundingClientRect().bottom`, &boxBottom),
+		chromedp.Evaluate(`[...document.querySelectorAll('#details input:not([type=hidden]), #details select, #details textarea')].filter(f => f.name !== 'author' && f.name !== 'body').length`, &fields),
+	)
+	for _, want := range []string{"Pricing", "https://www.acme.example/produkte/pricing", "landing", "planned", "Monthly and yearly plans side by side.", "Three tiers, as agreed?"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("the card does not show %q:\n%s", want, card)
+		}
+	}
+	if boxBottom > 720 {
+		t.Errorf("the comment box ends at y=%g, below the fold of a 720 px screen", boxBottom)
+	}
+	if fields != 0 {
+		t.Errorf("the card has %d fields besides the name and comment boxes", fields)
+	}
+	screenshot(t, client, "review-card.png")
+
+	run(t, client, "comment and reply",
+		chromedp.SendKeys(`#f-author`, "Carla Client"),
+		chromedp.SendKeys(`#f-body`, "Could we show yearly prices?"),
+		chromedp.Click(`#comments form.comment-form button[type=submit]`),
+		waitJS(`document.getElementById("comments").textContent.includes("Could we show yearly prices?")`),
+		chromedp.Click(fmt.Sprintf(`#comment-%d details.reply summary`, team.ID)),
+		chromedp.SendKeys(fmt.Sprintf(`#comment-%d details.reply textarea`, team.ID), "Yes, three."),
+		chromedp.Click(fmt.Sprintf(`#comment-%d details.reply button[type=submit]`, team.ID)),
+		waitJS(fmt.Sprintf(`document.getElementById("comment-%d").textContent.includes("Yes, three.")`, team.ID)),
+	)
+	var resolvers int
+	run(t, client, "no resolve", chromedp.Evaluate(`[...document.querySelectorAll('#comments button')].filter(b => /Resolve|Reopen/.test(b.textContent)).length`, &resolvers))
+	if resolvers != 0 {
+		t.Errorf("the client is offered %d Resolve/Reopen buttons", resolvers)
+	}
+	threads, _ := db.Comments(bg, pricing)
+	if len(threads) != 2 || len(threads[0].Replies) != 1 || threads[0].Replies[0].Author != "Carla Client" {
+		t.Errorf("stored threads %+v, want the team's with Carla's reply and Carla's own", threads)
+	}
+
+	run(t, client, "the outline tab reads but does not edit",
+		chromedp.Click(`#tab-outline`),
+		chromedp.WaitVisible(`#outline.read-only`),
+		waitJS(`document.getElementById('diagram').hidden`),
+		chromedp.Focus(fmt.Sprintf(`#title-%d`, ids["Products"])),
+		chromedp.KeyEvent(kb.Enter),
+		chromedp.KeyEvent("x"),
+		chromedp.KeyEvent(kb.Delete),
+	)
+	var drafts int
+	run(t, client, "nothing to edit", chromedp.Evaluate(`document.querySelectorAll('#outline input, #outline li.draft, #outline .handle, #row-menu').length`, &drafts))
+	if drafts != 0 {
+		t.Errorf("keys in the client's outline opened %d fields or drafts", drafts)
+	}
+	if got := shapeOf(db, pid); got != shape {
+		t.Errorf("keys in the client's outline changed the tree to %s", got)
+	}
+	run(t, client, "back to the diagram", chromedp.Click(`#tab-diagram`), chromedp.WaitVisible(`#diagram svg`))
+	noProblems(t, client, "a client's review")
+
+	reader := otherBrowser(t, ctx)
+	run(t, reader, "a view link",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(link(site.ShareView)),
+		chromedp.WaitVisible(`main.review #diagram svg`),
+		settled(),
+		chromedp.Click(node+` text`, chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
+		waitJS(`document.getElementById("comments").textContent.includes("Yes, three.")`),
+	)
+	run(t, reader, "no boxes", chromedp.Evaluate(`document.querySelectorAll('#details form, #details textarea').length`, &fields))
+	if fields != 0 {
+		t.Errorf("a view link's card has %d forms or boxes, want none", fields)
+	}
+	noProblems(t, reader, "a view link's review")
+}
