@@ -5,7 +5,21 @@
 
   const projectID = () => document.querySelector("[data-project]")?.dataset.project;
   const rowOf = (li) => li.querySelector(":scope > .row");
-  const listOf = (li) => li.querySelector(":scope > ul.children");
+  // A row has a list of children only once some are loaded (the server
+  // leaves the others out): peek finds it, listOf makes it when needed.
+  const peek = (li) => li.querySelector(":scope > ul.children");
+  const hasToggle = (li) => !!li.querySelector(":scope > .row > .toggle");
+  function listOf(li) {
+    let ul = peek(li);
+    if (!ul) {
+      ul = document.createElement("ul");
+      ul.className = "children";
+      if (li.dataset.id) { ul.id = "children-" + li.dataset.id; ul.dataset.parent = li.dataset.id; }
+      ul.dataset.loaded = hasToggle(li) ? "0" : "1";
+      li.append(ul);
+    }
+    return ul;
+  }
   const titleOf = (li) => li.querySelector(":scope > .row .title");
 
   // Expand a node: show its children, loading them first if needed.
@@ -153,7 +167,7 @@
     if (ul && y > ul.getBoundingClientRect().bottom - 4) return { where: "end", ul };
     return null;
   }
-  const isOpen = (li) => !li.classList.contains("collapsed") && listOf(li).children.length > 0;
+  const isOpen = (li) => !li.classList.contains("collapsed") && peek(li)?.children.length > 0;
 
   // showDrop draws where a drop would land.
   function showDrop(d) {
@@ -275,6 +289,43 @@
   }
   function selectNode(li) { return li && selectTitle(titleOf(li)); }
 
+  // The rows above and below a row on screen, found by walking the tree
+  // around it, so a key press on a 10,000-row outline does not look at
+  // every row. Across the navigation areas it falls back to the list of
+  // rows on screen.
+  const isRow = (el) => el?.matches?.("li.node:not(.draft)");
+  function sibling(li, dir) {
+    let n = li[dir];
+    while (n && !isRow(n)) n = n[dir];
+    return n;
+  }
+  function edgeChild(li, last) {
+    const ul = !li.classList.contains("collapsed") && peek(li);
+    let n = ul && (last ? ul.lastElementChild : ul.firstElementChild);
+    while (n && !isRow(n)) n = last ? n.previousElementSibling : n.nextElementSibling;
+    return n;
+  }
+  function rowBelow(li) {
+    const c = edgeChild(li, false);
+    if (c) return c;
+    for (let n = li; n; n = nodeOf(n.parentElement)) {
+      const s = sibling(n, "nextElementSibling");
+      if (s) return s;
+    }
+    return acrossAreas(li, 1);
+  }
+  function rowAbove(li) {
+    let n = sibling(li, "previousElementSibling");
+    if (!n) return nodeOf(li.parentElement) || acrossAreas(li, -1);
+    for (let c = edgeChild(n, true); c; c = edgeChild(n, true)) n = c;
+    return n;
+  }
+  function acrossAreas(li, step) {
+    const titles = visibleTitles();
+    const k = titles.filter((a) => li.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_PRECEDING).length;
+    return nodeOf(titles[step > 0 ? k : k - 1]);
+  }
+
   // Mark the focused row selected, put the row menu into it, and show
   // its details (after a pause, so arrowing through rows stays fast).
   let detailsTimer;
@@ -360,7 +411,7 @@
 
   function deleteNode(li) {
     const id = li.dataset.id;
-    if (listOf(li)?.children.length || li.querySelector(":scope > .row .toggle")) { // a branch: ask
+    if (peek(li)?.children.length || hasToggle(li)) { // a branch: ask
       htmx.ajax("GET", `/projects/${projectID()}/pages/${id}/delete`, { target: "#dialog" });
       return;
     }
@@ -470,9 +521,9 @@
     const toggle = draft.querySelector(":scope > .row > .toggle");
     if (toggle) row.querySelector(".toggle-space")?.replaceWith(toggle);
     rowOf(draft).replaceWith(row);
-    const ul = listOf(draft), freshUL = listOf(fresh);
-    ul.id = freshUL.id;
-    ul.dataset.parent = freshUL.dataset.parent;
+    const ul = listOf(draft);
+    ul.id = "children-" + draft.dataset.id;
+    ul.dataset.parent = draft.dataset.id;
     ul.dataset.loaded = "1";
     htmx.process(draft);
     if (focus) selectNode(draft);
@@ -544,13 +595,9 @@
       }
       case "ArrowUp": case "ArrowDown": {
         e.preventDefault();
-        // The row's own title is hidden while its field is open: the
-        // rows above it are the visible titles before it.
-        const titles = visibleTitles();
-        const k = titles.filter((a) => li.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_PRECEDING).length;
-        const target = titles[e.key === "ArrowUp" ? k - 1 : k];
+        const target = e.key === "ArrowUp" ? rowAbove(li) : rowBelow(li);
         closeField(li, true);
-        if (!selectTitle(target)) {
+        if (!selectNode(target)) {
           if (li.dataset.id) selectNode(li);
           else if (li.isConnected) li.dataset.focus = "1"; // saving: select it once saved
         }
@@ -590,16 +637,14 @@
       return;
     }
     if (e.ctrlKey || e.metaKey) return;
-    const titles = visibleTitles();
-    const i = titles.indexOf(title);
     switch (e.key) {
-      case "ArrowDown": selectTitle(titles[i + 1]); break;
-      case "ArrowUp": selectTitle(titles[i - 1]); break;
-      case "Home": selectTitle(titles[0]); break;
-      case "End": selectTitle(titles[titles.length - 1]); break;
+      case "ArrowDown": selectNode(rowBelow(li)); break;
+      case "ArrowUp": selectNode(rowAbove(li)); break;
+      case "Home": selectTitle(visibleTitles()[0]); break;
+      case "End": selectTitle(visibleTitles().at(-1)); break;
       case "ArrowRight": if (li.classList.contains("collapsed") || listOf(li).dataset.loaded !== "1") expand(li); break;
       case "ArrowLeft":
-        if (li.querySelector(":scope > .row .toggle") && !li.classList.contains("collapsed") && listOf(li).children.length) setExpanded(li, false);
+        if (hasToggle(li) && !li.classList.contains("collapsed") && peek(li)?.children.length) setExpanded(li, false);
         else if (ul.dataset.parent !== "0") titleOf(nodeOf(ul)).focus();
         break;
       case "?": showHelp(); break;
@@ -670,6 +715,15 @@
   document.addEventListener("htmx:afterSettle", markSelected);
   document.addEventListener("DOMContentLoaded", markSelected);
 
+  // A page's first open thread: the row had no count to update.
+  document.addEventListener("htmx:oobErrorNoTarget", (e) => {
+    const el = e.detail.content, m = /^cc-(\d+)$/.exec(el?.id || "");
+    const row = m && document.querySelector(`#node-${m[1]} > .row`);
+    if (!row) return;
+    el.removeAttribute("hx-swap-oob");
+    row.append(el);
+  });
+
   // Keep the details panel in step with edits made in the outline.
   function refreshDetails(id) {
     const d = document.getElementById("details-inner");
@@ -695,7 +749,7 @@
 
   function collapsedIDs() {
     return [...document.querySelectorAll("#outline li.node")]
-      .filter((li) => li.classList.contains("collapsed") || listOf(li)?.dataset.loaded !== "1")
+      .filter((li) => li.classList.contains("collapsed") || (hasToggle(li) && peek(li)?.dataset.loaded !== "1"))
       .map((li) => li.dataset.id);
   }
 
@@ -933,7 +987,7 @@
 
   function openIDs() {
     return [...document.querySelectorAll("#outline li.node")]
-      .filter((li) => !li.classList.contains("collapsed") && listOf(li)?.dataset.loaded === "1" && listOf(li).children.length)
+      .filter((li) => !li.classList.contains("collapsed") && peek(li)?.dataset.loaded === "1" && peek(li).children.length)
       .map((li) => li.dataset.id);
   }
 
@@ -952,7 +1006,7 @@
     htmx.ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
       for (const id of closed) {
         const li = document.getElementById("node-" + id);
-        if (li && listOf(li)?.children.length) setExpanded(li, false);
+        if (li && peek(li)?.children.length) setExpanded(li, false);
       }
       markSelected();
     });

@@ -156,3 +156,31 @@ func BenchmarkHeavyReads100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkOutlineAll answers "Expand to level: all" on plans of 10,000
+// and 100,000 pages: its time, the HTML per row (target: about 400 B)
+// and how many rows it shows (at most maxOutlineRows).
+func BenchmarkOutlineAll(b *testing.B) {
+	for _, size := range []struct {
+		name                     string
+		sections, topics, leaves int
+	}{{"10k", 10, 10, 99}, {"100k", 10, 100, 99}} {
+		b.Run(size.name, func(b *testing.B) {
+			c := newClient(b)
+			pid, err := c.db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", size.sections, size.topics, size.leaves))
+			if err != nil {
+				b.Fatal(err)
+			}
+			path := "/projects/" + itoa(pid) + "/outline?level=99"
+			var bytes, rows int
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				rec := c.do("GET", path, nil, true)
+				expectStatus(b, rec.Code, 200, "outline")
+				bytes, rows = rec.Body.Len(), strings.Count(rec.Body.String(), `<li class="node`)
+			}
+			b.ReportMetric(float64(bytes)/float64(rows), "B/row")
+			b.ReportMetric(float64(rows), "rows")
+		})
+	}
+}

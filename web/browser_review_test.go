@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	cdpbrowser "github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -91,7 +90,7 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Click(`[data-copy="new-share"]`),
 		waitJS(`document.querySelector('[data-copy="new-share"]').textContent === 'Copied'`),
 		chromedp.Text(`[data-copy="new-share"]`, &button),
-		chromedp.Evaluate(`navigator.clipboard.readText()`, &copied, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.Evaluate(`navigator.clipboard.readText()`, &copied, awaitPromise),
 	)
 	if copied != shared || !strings.Contains(shared, "/s/") {
 		t.Errorf("Copy put %q on the clipboard, want the new link %q", copied, shared)

@@ -31,7 +31,7 @@ const chromiumPath = "/usr/bin/chromium"
 
 // browser starts the real app on a test server and a headless Chromium.
 // Without Chromium the test skips, except in CI where it fails.
-func browser(t *testing.T) (context.Context, string, *store.DB) {
+func browser(t testing.TB) (context.Context, string, *store.DB) {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -89,7 +89,7 @@ window.addEventListener("error", (e) => __problems.push("error: " + e.message + 
 window.addEventListener("unhandledrejection", (e) => __problems.push("unhandled rejection: " + e.reason));`
 
 // watchProblems installs problemWatch in every document the tab opens.
-func watchProblems(t *testing.T, ctx context.Context) {
+func watchProblems(t testing.TB, ctx context.Context) {
 	t.Helper()
 	run(t, ctx, "watch for page problems", chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := page.AddScriptToEvaluateOnNewDocument(problemWatch).Do(ctx)
@@ -99,7 +99,7 @@ func watchProblems(t *testing.T, ctx context.Context) {
 
 // noProblems fails the test if the current document has logged a CSP
 // violation or an uncaught error.
-func noProblems(t *testing.T, ctx context.Context, step string) {
+func noProblems(t testing.TB, ctx context.Context, step string) {
 	t.Helper()
 	var problems []string
 	run(t, ctx, "read page problems", chromedp.Evaluate(`window.__problems || []`, &problems))
@@ -109,7 +109,7 @@ func noProblems(t *testing.T, ctx context.Context, step string) {
 }
 
 // loginBrowser logs a browser tab in through the login form.
-func loginBrowser(t *testing.T, ctx context.Context, base, email string) {
+func loginBrowser(t testing.TB, ctx context.Context, base, email string) {
 	t.Helper()
 	run(t, ctx, "log in as "+email,
 		chromedp.Navigate(base+"/login"),
@@ -145,7 +145,7 @@ func otherBrowser(t *testing.T, ctx context.Context) context.Context {
 	return octx
 }
 
-func run(t *testing.T, ctx context.Context, step string, actions ...chromedp.Action) {
+func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Action) {
 	t.Helper()
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		var state string

@@ -784,7 +784,7 @@ func TestTrickledBodyIsCut(t *testing.T) {
 func TestReadBudgets(t *testing.T) {
 	c := newClient(t)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Wide", 1, 30, 99)) // 3,000 pages under one section
+	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than the outline shows
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -817,6 +817,12 @@ func TestReadBudgets(t *testing.T) {
 	rec := c.do("GET", p+"/document.json", nil, false)
 	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" {
 		t.Errorf("a third heavy read: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	if code := c.do("GET", p+"/outline?level=99", nil, true).Code; code != 429 {
+		t.Errorf("the whole outline of a large plan beside a heavy read: %d, want 429", code)
+	}
+	if code := c.do("GET", p+"/outline?level=2", nil, true).Code; code != 200 {
+		t.Errorf("the outline to level 2 beside a heavy read: %d, want 200", code)
 	}
 	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)
 	vi := anonymous(t, c.srv, c.db)
