@@ -997,8 +997,10 @@
     return writing > 0 || !!document.querySelector("#outline form.rename, #outline input.title-field, #outline li.draft");
   }
   function refreshOutline(alsoOpen) {
-    if (editingOutline()) { outlinePending = true; return; }
+    const outline = document.getElementById("outline");
+    if (editingOutline()) { outlinePending = true; outline?.setAttribute("data-reload-pending", ""); return; }
     outlinePending = false;
+    outline?.removeAttribute("data-reload-pending");
     const closed = new Set([...document.querySelectorAll("#outline li.node.collapsed")].map((li) => li.dataset.id));
     for (const id of alsoOpen || []) closed.delete(String(id));
     const sel = document.querySelector(".toolbar select[name=level]");
