@@ -217,7 +217,8 @@
     const from = li.parentElement;
     try {
       if (parent.dataset.id) await expand(parent);
-      listOf(parent).append(li);
+      const ul = listOf(parent);
+      ul.insertBefore(li, ul.querySelector(":scope > .node-more"));
       ensureToggle(parent);
       setExpanded(parent, true);
       parent.querySelector(":scope > .row .count")?.remove();
