@@ -1023,10 +1023,9 @@
     return document.getElementById("details-inner")?.dataset.page;
   }
   function refreshShownDetails() {
-    const form = document.getElementById("page-form");
-    const dirty = [...document.querySelectorAll("#details form")].some((f) => f.dataset.dirty === "1");
-    if (!form || !dirty) { refreshDetails(); return; }
-    if (!form.querySelector(".live-note")) {
+    if (!detailsDirty()) { refreshDetails(); return; }
+    const form = document.getElementById("page-form"); // a client's card has none: the comment being typed stays
+    if (form && !form.querySelector(".live-note")) {
       const note = document.createElement("p");
       note.className = "alert live-note";
       note.textContent = "Someone else changed this plan. Your unsaved edits are kept; saving tells you if they clash.";

@@ -115,7 +115,7 @@ func TestBrowserReview(t *testing.T) {
 	screenshot(t, client, "review.png")
 
 	run(t, client, "click Pricing in the diagram",
-		chromedp.Click(node+` text`, chromedp.ByQuery),
+		clickAt(node),
 		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
 		chromedp.WaitVisible(`#comments form.comment-form`),
 	)
@@ -161,7 +161,7 @@ func TestBrowserReview(t *testing.T) {
 	}
 
 	run(t, client, "the outline tab reads but does not edit",
-		chromedp.Click(`#tab-outline`),
+		clickAt(`#tab-outline`),
 		chromedp.WaitVisible(`#outline.read-only`),
 		waitJS(`document.getElementById('diagram').hidden`),
 		chromedp.Focus(fmt.Sprintf(`#title-%d`, ids["Products"])),
@@ -177,7 +177,7 @@ func TestBrowserReview(t *testing.T) {
 	if got := shapeOf(db, pid); got != shape {
 		t.Errorf("keys in the client's outline changed the tree to %s", got)
 	}
-	run(t, client, "back to the diagram", chromedp.Click(`#tab-diagram`), chromedp.WaitVisible(`#diagram svg`))
+	run(t, client, "back to the diagram", clickAt(`#tab-diagram`), chromedp.WaitVisible(`#diagram svg`))
 	noProblems(t, client, "a client's review")
 
 	reader := otherBrowser(t, ctx)
@@ -186,7 +186,7 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Navigate(link(site.ShareView)),
 		chromedp.WaitVisible(`main.review #diagram svg`),
 		settled(),
-		chromedp.Click(node+` text`, chromedp.ByQuery),
+		clickAt(node),
 		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
 		waitJS(`document.getElementById("comments").textContent.includes("Yes, three.")`),
 	)

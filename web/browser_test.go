@@ -156,6 +156,25 @@ func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Act
 	}
 }
 
+// clickAt clicks with the mouse where the element sel is once it is on
+// screen. Unlike chromedp.Click it finds the element anew each time it
+// looks, so a live reload that replaces the element between finding and
+// clicking it does not leave the click waiting on a node that is gone.
+func clickAt(sel string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var p struct{ X, Y float64 }
+		find := fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || !e.getClientRects().length) return false;
+			e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, strconv.Quote(sel))
+		if err := waitJS("!!" + find).Do(ctx); err != nil {
+			return err
+		}
+		if err := chromedp.Evaluate(find, &p).Do(ctx); err != nil {
+			return err
+		}
+		return chromedp.MouseClickXY(p.X, p.Y).Do(ctx)
+	})
+}
+
 // titleSel finds an outline title by its text.
 func titleSel(title string) string {
 	return `//a[contains(@class,"title")][normalize-space(.)="` + title + `"]`
@@ -606,14 +625,18 @@ func TestBrowserCollaboration(t *testing.T) {
 		t.Fatal(err)
 	}
 	client := otherBrowser(t, owner)
-	run(t, client, "client opens the share link and comments",
+	run(t, client, "client opens the share link",
 		chromedp.Navigate(base+"/s/"+token),
 		chromedp.WaitVisible(`main.review #diagram svg`),
 		waitJS(`!!document.querySelector(".share-badge")`),
-		chromedp.Click(`#tab-outline`),
-		chromedp.Click(fmt.Sprintf(`#title-%d`, pricing)),
-		chromedp.WaitVisible(`#comments form.comment-form`),
+	)
+	run(t, client, "client opens the outline and selects Pricing",
+		clickAt(`#tab-outline`),
+		clickAt(fmt.Sprintf(`#title-%d`, pricing)),
+		waitJS(`!!document.querySelector('#comments form.comment-form')?.offsetParent`),
 		settled(),
+	)
+	run(t, client, "client comments",
 		chromedp.SendKeys(`#f-author`, "Carla Client"),
 		chromedp.SendKeys(`#f-body`, "Could we show yearly prices?"),
 		chromedp.Click(`#comments form.comment-form button[type=submit]`),
