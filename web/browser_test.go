@@ -156,15 +156,19 @@ func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Act
 	}
 }
 
-// clickAt clicks with the mouse where the element sel is once it is on
-// screen. Unlike chromedp.Click it finds the element anew each time it
-// looks, so a live reload that replaces the element between finding and
-// clicking it does not leave the click waiting on a node that is gone.
+// clickAt clicks with the mouse where the element sel is, once a click
+// there would reach it, as a person clicks what they see. Unlike
+// chromedp.Click it finds the element anew each time it looks, so a live
+// reload that replaces the element does not leave the click waiting on a
+// node that is gone; and it waits until the element is hit at that point
+// (a row that has just come on screen is laid out a frame later, when
+// content-visibility stops skipping it).
 func clickAt(sel string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var p struct{ X, Y float64 }
 		find := fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || !e.getClientRects().length) return false;
-			e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, strconv.Quote(sel))
+			e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+			return e.contains(document.elementFromPoint(x, y)) && {X: x, Y: y}; })()`, strconv.Quote(sel))
 		if err := waitJS("!!" + find).Do(ctx); err != nil {
 			return err
 		}
