@@ -17,13 +17,16 @@ import (
 
 type point struct{ X, Y float64 }
 
+// rowJS is a script expression for the outline row of the page titled title.
+func rowJS(title string) string {
+	return `[...document.querySelectorAll('#outline a.title')].find(a => a.textContent === ` + strconv.Quote(title) + `).closest('.row')`
+}
+
 // rowLeft is where the outline row of the page titled title starts.
 func rowLeft(t *testing.T, ctx context.Context, title string) float64 {
 	t.Helper()
 	var x float64
-	run(t, ctx, "find the row of "+title, chromedp.Evaluate(fmt.Sprintf(
-		`[...document.querySelectorAll('#outline a.title')].find(a => a.textContent === %s).closest('.row').getBoundingClientRect().left`,
-		strconv.Quote(title)), &x))
+	run(t, ctx, "find the row of "+title, chromedp.Evaluate(rowJS(title)+`.getBoundingClientRect().left`, &x))
 	return x
 }
 
@@ -33,10 +36,9 @@ func rowPoint(t *testing.T, ctx context.Context, title string, frac float64) poi
 	t.Helper()
 	var p point
 	run(t, ctx, "find the row of "+title, chromedp.Evaluate(fmt.Sprintf(`(() => {
-		const a = [...document.querySelectorAll('#outline a.title')].find(a => a.textContent === %s);
-		const r = a.closest('.row').getBoundingClientRect(), t = a.getBoundingClientRect();
+		const row = %s, r = row.getBoundingClientRect(), t = row.querySelector('a.title').getBoundingClientRect();
 		return {X: t.left + Math.min(20, t.width / 2), Y: r.top + r.height * %g};
-	})()`, strconv.Quote(title), frac), &p))
+	})()`, rowJS(title), frac), &p))
 	return p
 }
 
@@ -46,9 +48,9 @@ func pressHandle(t *testing.T, ctx context.Context, title string) point {
 	t.Helper()
 	var p point
 	run(t, ctx, "find the handle of "+title, chromedp.Evaluate(fmt.Sprintf(`(() => {
-		const h = [...document.querySelectorAll('#outline a.title')].find(a => a.textContent === %s).closest('.row').querySelector('.handle').getBoundingClientRect();
+		const h = %s.querySelector('.handle').getBoundingClientRect();
 		return {X: h.left + h.width / 2, Y: h.top + h.height / 2};
-	})()`, strconv.Quote(title)), &p))
+	})()`, rowJS(title)), &p))
 	run(t, ctx, "press the handle of "+title,
 		chromedp.MouseEvent(input.MousePressed, p.X, p.Y, chromedp.ButtonLeft),
 		chromedp.MouseEvent(input.MouseMoved, p.X+4, p.Y+3, chromedp.ButtonLeft),

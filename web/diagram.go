@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -90,13 +89,11 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if b, ok := s.diagrams.get(key); ok {
 		return p, opt, b, nil
 	}
-	rctx, cancel := context.WithTimeout(ctx, RenderTimeout)
-	defer cancel()
-	release, err := s.gate.enter(rctx, who(c))
+	rctx, done, err := s.heavyTurn(c, RenderTimeout)
 	if err != nil {
 		return
 	}
-	defer release()
+	defer done()
 	t, err := s.store.Tree(ctx, p.ID)
 	if err != nil {
 		return

@@ -70,16 +70,27 @@ func who(c echo.Context) string {
 // before it is stopped.
 const readBudget = 15 * time.Second
 
+// heavyTurn waits for c's turn at the gate, within budget, and returns
+// the request's context bounded by budget and what ends the turn.
+// Errors: ETooMany.
+func (s *Server) heavyTurn(c echo.Context, budget time.Duration) (context.Context, func(), error) {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), budget)
+	release, err := s.gate.enter(ctx, who(c))
+	if err != nil {
+		cancel()
+		return nil, nil, err
+	}
+	return ctx, func() { release(); cancel() }, nil
+}
+
 // heavy passes a heavy read through the gate, within its time budget.
 func (s *Server) heavy(h echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), readBudget)
-		defer cancel()
-		release, err := s.gate.enter(ctx, who(c))
+		ctx, done, err := s.heavyTurn(c, readBudget)
 		if err != nil {
 			return err
 		}
-		defer release()
+		defer done()
 		c.SetRequest(c.Request().WithContext(ctx))
 		err = h(c)
 		// The error page is rendered after this returns, with the

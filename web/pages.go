@@ -129,14 +129,12 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 	// The deep outline of a large plan is megabytes of HTML: it waits its
 	// turn with the other heavy reads, within their budget.
 	if level > 3 && p.PageCount > maxOutlineRows/6 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, readBudget)
-		defer cancel()
-		release, err := s.gate.enter(ctx, who(c))
-		if err != nil {
+		var done func()
+		var err error
+		if ctx, done, err = s.heavyTurn(c, readBudget); err != nil {
 			return views.OutlineProps{}, err
 		}
-		defer release()
+		defer done()
 	}
 	pages, shown, err := s.store.PagesToDepth(ctx, p.ID, level, maxOutlineRows)
 	if err != nil {
