@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -362,6 +363,8 @@ func TestBrowserEditor(t *testing.T) {
 	})
 
 	t.Run("paste an outline under the selected page", func(t *testing.T) {
+		const shownTitles = `[...document.querySelectorAll('#outline a.title')].filter(a => a.offsetParent !== null).map(a => a.textContent)`
+		var before, after []string
 		run(t, ctx, "paste",
 			chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
 			chromedp.WaitVisible(`#dialog textarea[name=outline]`),
@@ -378,9 +381,34 @@ func TestBrowserEditor(t *testing.T) {
 		})()`, &shape))
 		if shape != "Products > Team,Jobs" { // Products was selected
 			var h string
-			chromedp.Run(ctx, chromedp.Evaluate(`(function d(ul){return [...ul.children].map(li => li.querySelector(':scope > .row .title').textContent + '(' + d(li.querySelector(':scope > ul')) + ')').join(' ')})(document.getElementById('roots-main'))`, &h))
+			chromedp.Run(ctx, chromedp.Evaluate(`(function d(ul){return [...ul.children].map(li => li.querySelector(':scope > .row .title').textContent + '(' + (li.querySelector(':scope > ul') ? d(li.querySelector(':scope > ul')) : '') + ')').join(' ')})(document.getElementById('roots-main'))`, &h))
 			t.Log("STRUCT", h)
 			t.Errorf("the pasted branch in the outline = %q, want Products > Team,Jobs", shape)
+		}
+
+		// At level 1 with Products opened by hand, a paste under Home
+		// keeps Products open.
+		run(t, ctx, "open Products by hand at level 1",
+			chromedp.SetValue(`.toolbar select[name=level]`, "1"),
+			chromedp.Evaluate(`document.querySelector('.toolbar select[name=level]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
+			waitJS(`[...document.querySelectorAll('#outline li.node.collapsed > .row .title')].some(a => a.textContent === 'Products')`),
+			settled(),
+			chromedp.Click(`//a[contains(@class,"title")][normalize-space(.)="Products"]/../button[@data-toggle]`, chromedp.BySearch),
+			titleShown("About"), settled(),
+			chromedp.Evaluate(shownTitles, &before),
+			chromedp.Focus(titleSel("Home"), chromedp.BySearch),
+			chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
+			chromedp.WaitVisible(`#dialog textarea[name=outline]`),
+			settled(),
+			chromedp.SetValue(`#dialog textarea[name=outline]`, "Careers"),
+			chromedp.Click(`//button[normalize-space(.)="Add pages"]`, chromedp.BySearch),
+			titleShown("Careers"), settled(),
+			chromedp.Evaluate(shownTitles, &after),
+		)
+		for _, title := range before {
+			if !slices.Contains(after, title) {
+				t.Errorf("the paste closed the branch that showed %q: shown before %q, after %q", title, before, after)
+			}
 		}
 	})
 }
