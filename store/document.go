@@ -95,7 +95,10 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 			importChunkDone(p.ID)
 		}
 	}
-	err = db.tx(ctx, func(tx *sql.Tx) error {
+	err = db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID, j.verb, j.undoable = p.ID, "import", false
+		j.summary = "imported " + pagesWords(n) + " and " + site.Plural(len(links), "link", "links")
 		for _, l := range links {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
 				p.ID, ids[l.FromID], ids[l.ToID], l.Label); err != nil {

@@ -46,7 +46,9 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 	case site.LinkLabelProblem(l.Label) != "":
 		return site.Errorf(site.EInvalid, "%s", site.LinkLabelProblem(l.Label))
 	}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID = l.ProjectID
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE id IN (?, ?) AND project_id = ?`, l.FromID, l.ToID, l.ProjectID).Scan(&n); err != nil {
 			return err
@@ -54,12 +56,17 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 		if n != 2 {
 			return site.Errorf(site.ENotFound, "Both pages must exist in this project.")
 		}
+		if err := j.touchLinks(linkKey{l.FromID, l.ToID}); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`, l.ProjectID, l.FromID, l.ToID, l.Label)
 		if err != nil {
 			return err
 		}
 		l.ID, _ = res.LastInsertId()
-		return touch(ctx, tx, l.ProjectID)
+		j.verb, j.pageID = "link", l.FromID
+		j.summary = "linked “" + titleOf(ctx, tx, l.FromID) + "” to “" + titleOf(ctx, tx, l.ToID) + "”"
+		return nil
 	})
 	if site.ErrorCode(err) == site.EConflict {
 		return site.Errorf(site.EConflict, "That link already exists.")
@@ -69,14 +76,24 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 
 // DeleteLink removes a link of a project. Errors: ENotFound.
 func (db *DB) DeleteLink(ctx context.Context, projectID, id int64) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM links WHERE id = ? AND project_id = ?`, id, projectID)
-		if err != nil {
+	return db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID = projectID
+		var k linkKey
+		err := tx.QueryRowContext(ctx, `SELECT from_id, to_id FROM links WHERE id = ? AND project_id = ?`, id, projectID).Scan(&k.From, &k.To)
+		if err == sql.ErrNoRows {
+			return site.Errorf(site.ENotFound, "That link no longer exists.")
+		} else if err != nil {
 			return err
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return site.Errorf(site.ENotFound, "That link no longer exists.")
+		if err := j.touchLinks(k); err != nil {
+			return err
 		}
-		return touch(ctx, tx, projectID)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE id = ?`, id); err != nil {
+			return err
+		}
+		j.verb, j.pageID = "unlink", k.From
+		j.summary = "removed the link from “" + titleOf(ctx, tx, k.From) + "” to “" + titleOf(ctx, tx, k.To) + "”"
+		return nil
 	})
 }

@@ -224,7 +224,9 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID = p.ProjectID
 		if err := checkParent(ctx, tx, p.ProjectID, p.ParentID); err != nil {
 			return err
 		}
@@ -244,17 +246,17 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 		if err := insertPage(ctx, tx, p); err != nil {
 			return err
 		}
-		if err := claimPage(ctx, tx, p); err != nil {
-			return err
-		}
-		return touch(ctx, tx, p.ProjectID)
+		j.created(p.ID)
+		j.verb, j.pageID = "create", p.ID
+		j.summary = "added “" + p.Title + "”" + underWords(ctx, tx, p.ParentID, p.Placement)
+		return claimPage(j, p)
 	})
 }
 
 // claimPage claims the URLs of p and the pages below it, and takes the
 // slug p got.
-func claimPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
-	slugs, err := claimURLs(ctx, tx, p.ProjectID, []int64{p.ID})
+func claimPage(j *journal, p *site.Page) error {
+	slugs, err := claimURLs(j.ctx, j.tx, j, p.ProjectID, []int64{p.ID})
 	if s, ok := slugs[p.ID]; ok {
 		p.Slug = s
 	}
@@ -290,7 +292,12 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID = p.ProjectID
+		if err := j.touch(p.ID); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
 			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?,
 			placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
@@ -304,10 +311,12 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 			return staleOrMissing(ctx, tx, "pages", p.ID, "Someone else changed this page while you were editing; it now shows their version. Your changes were not saved.")
 		}
 		p.Version++
-		if err := claimPage(ctx, tx, p); err != nil {
+		if err := claimPage(j, p); err != nil {
 			return err
 		}
-		return touch(ctx, tx, p.ProjectID)
+		j.verb, j.summary = editWords(j.pages[p.ID].Before, p)
+		j.pageID = p.ID
+		return nil
 	})
 }
 
@@ -330,9 +339,14 @@ func (db *DB) RenamePage(ctx context.Context, id int64, title string, version in
 // EInvalid (a page cannot move below itself; a URL taken; the plan would
 // grow deeper than site.MaxDepth).
 func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.change(ctx, func(j *journal) error {
+		tx := j.tx
 		from, err := pageSlot(ctx, tx, id)
 		if err != nil {
+			return err
+		}
+		j.projectID = from.projectID
+		if err := j.touch(id); err != nil {
 			return err
 		}
 		if err := checkParent(ctx, tx, from.projectID, parentID); err != nil {
@@ -377,10 +391,12 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 			nullID(to.parentID), to.placement, to.position, id); err != nil {
 			return err
 		}
-		if _, err := claimURLs(ctx, tx, to.projectID, []int64{id}); err != nil {
+		if _, err := claimURLs(ctx, tx, j, to.projectID, []int64{id}); err != nil {
 			return err
 		}
-		return touch(ctx, tx, to.projectID)
+		j.verb, j.pageID = "move", id
+		j.summary = moveWords(ctx, tx, j.pages[id].Before, from, to)
+		return nil
 	})
 }
 
@@ -428,23 +444,38 @@ func checkNotBelow(ctx context.Context, tx *sql.Tx, parentID, id int64) error {
 // many pages went. Errors: ENotFound.
 func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 	var n int
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.change(ctx, func(j *journal) error {
+		tx := j.tx
 		at, err := pageSlot(ctx, tx, id)
 		if err != nil {
 			return err
 		}
-		const subtree = `WITH RECURSIVE sub(id) AS (
-			SELECT ? UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)`
-		if err := tx.QueryRowContext(ctx, subtree+` SELECT count(*) FROM sub`, id).Scan(&n); err != nil {
+		j.projectID = at.projectID
+		ids, err := subtreeIDs(ctx, tx, id)
+		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM pages WHERE id IN (`+subtree+` SELECT id FROM sub)`, id); err != nil {
+		n = len(ids)
+		// What it takes to bring the branch back: its rows, links and
+		// comments.
+		if err := j.touch(ids...); err != nil {
+			return err
+		}
+		if err := j.touchLinksOf(ids); err != nil {
+			return err
+		}
+		if err := j.keepComments(ids); err != nil {
+			return err
+		}
+		if err := deletePages(ctx, tx, ids); err != nil {
 			return err
 		}
 		if err := at.shift(ctx, tx, at.position+1, -1, id); err != nil {
 			return err
 		}
-		return touch(ctx, tx, at.projectID)
+		j.verb, j.pageID = "delete", id
+		j.summary = "deleted “" + j.pages[id].Before.Title + "”" + belowWords(n-1)
+		return nil
 	})
 	return n, err
 }
@@ -456,7 +487,8 @@ func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 // numbered. Errors: ENotFound.
 func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 	var newID int64
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.change(ctx, func(j *journal) error {
+		tx := j.tx
 		pages, err := queryPages(ctx, tx, false, `WITH RECURSIVE sub(id, d) AS (
 				SELECT ?, 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
 			SELECT `+pageCols+` FROM pages JOIN sub USING (id) ORDER BY sub.d, position`, id)
@@ -467,6 +499,7 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
 		}
 		root := pages[0]
+		j.projectID = root.ProjectID
 		if err := (slot{root.ProjectID, root.ParentID, root.Placement, root.Position}).shift(ctx, tx, root.Position+1, 1, 0); err != nil {
 			return err
 		}
@@ -486,10 +519,11 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			if err := insertPage(ctx, tx, &p); err != nil {
 				return err
 			}
+			j.created(p.ID)
 			ids[old] = p.ID
 		}
 		newID = ids[root.ID]
-		if _, err := claimURLs(ctx, tx, root.ProjectID, []int64{newID}); err != nil {
+		if _, err := claimURLs(ctx, tx, j, root.ProjectID, []int64{newID}); err != nil {
 			return err
 		}
 		links, err := projectLinks(ctx, tx, root.ProjectID)
@@ -500,13 +534,18 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			from, okF := ids[l.FromID]
 			to, okT := ids[l.ToID]
 			if okF && okT {
+				if err := j.touchLinks(linkKey{from, to}); err != nil {
+					return err
+				}
 				if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
 					root.ProjectID, from, to, l.Label); err != nil {
 					return err
 				}
 			}
 		}
-		return touch(ctx, tx, root.ProjectID)
+		j.verb, j.pageID = "duplicate", newID
+		j.summary = "duplicated “" + root.Title + "”" + belowWords(len(pages)-1)
+		return nil
 	})
 	return newID, err
 }
@@ -517,7 +556,9 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 // deeper than site.MaxDepth).
 func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error) {
 	var ids []int64
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID = projectID
 		if err := checkParent(ctx, tx, projectID, parentID); err != nil {
 			return err
 		}
@@ -540,6 +581,7 @@ func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, item
 					return err
 				}
 				ids = append(ids, p.ID)
+				j.created(p.ID)
 				if err := add(p.ID, it.Children, 0); err != nil {
 					return err
 				}
@@ -549,10 +591,15 @@ func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, item
 		if err := add(parentID, items, start); err != nil {
 			return err
 		}
-		if _, err := claimURLs(ctx, tx, projectID, ids); err != nil {
+		if _, err := claimURLs(ctx, tx, j, projectID, ids); err != nil {
 			return err
 		}
-		return touch(ctx, tx, projectID)
+		j.verb = "paste"
+		if len(ids) > 0 {
+			j.pageID = ids[0]
+		}
+		j.summary = "pasted " + pagesWords(len(ids)) + underWords(ctx, tx, parentID, site.PlacementMain)
+		return nil
 	})
 	return ids, err
 }

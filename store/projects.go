@@ -53,13 +53,14 @@ func (db *DB) CreateProject(ctx context.Context, p *site.Project) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		if err := insertProject(ctx, tx, p); err != nil {
+	return db.change(ctx, func(j *journal) error {
+		if err := insertProject(ctx, j.tx, p); err != nil {
 			return err
 		}
 		home := site.NewPage("Home")
 		home.ProjectID, home.Slug, home.SlugAuto = p.ID, "", false
-		return insertPage(ctx, tx, &home)
+		j.projectID, j.verb, j.summary, j.undoable = p.ID, "create", "created the project", false
+		return insertPage(ctx, j.tx, &home)
 	})
 }
 
@@ -81,9 +82,14 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID = p.ID
+		if err := j.touchProject(); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
-			default_priority = ?, lastmod = ?, sitemap_location = ?, version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+			default_priority = ?, lastmod = ?, sitemap_location = ?
 			WHERE id = ? AND version = ?`,
 			p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.SitemapLocation, p.ID, p.Version)
 		if err != nil {
@@ -92,10 +98,13 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return staleOrMissing(ctx, tx, "projects", p.ID, "Someone else changed this project's settings; the form now shows their version.")
 		}
-		p.Version++
+		p.Version++ // by the change's record
 		// The trailing-slash policy can make /a and a path override /a/ one URL.
-		_, err = claimURLs(ctx, tx, p.ID, []int64{0})
-		return err
+		if _, err = claimURLs(ctx, tx, j, p.ID, []int64{0}); err != nil {
+			return err
+		}
+		j.verb, j.summary = "settings", settingsWords(j.project.Before, projectStateOf(p))
+		return nil
 	})
 }
 
@@ -109,11 +118,16 @@ func (db *DB) RenameProject(ctx context.Context, id int64, name string) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, p.Name, id); err != nil {
+	return db.change(ctx, func(j *journal) error {
+		j.projectID = id
+		if err := j.touchProject(); err != nil {
 			return err
 		}
-		return touch(ctx, tx, id)
+		if _, err := j.tx.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, p.Name, id); err != nil {
+			return err
+		}
+		j.verb, j.summary = "settings", "renamed the project to “"+p.Name+"”"
+		return nil
 	})
 }
 

@@ -78,7 +78,20 @@ func (db *DB) Close() error {
 }
 
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
+	// One connection for all migrations, with foreign keys off: a
+	// migration that rebuilds a table (0007) drops the old one, which
+	// would otherwise cascade into every table referring to it. Each
+	// migration checks the keys before it commits.
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
 		return err
 	}
 	names, err := fs.Glob(migrations, "migrations/*.sql")
@@ -92,7 +105,7 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("migration %s: name must start with a number", name)
 		}
 		var done int
-		if err := db.w.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil {
+		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil {
 			return err
 		}
 		if done > 0 {
@@ -102,18 +115,35 @@ func (db *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		err = db.tx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, v)
-			return err
-		})
-		if err != nil {
+		if err := migrateOne(ctx, conn, name, v, string(body)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// migrateOne applies one migration in a transaction, refusing it if it
+// leaves a foreign key dangling.
+func migrateOne(ctx context.Context, conn *sql.Conn, name string, v int, body string) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, body); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var bad int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&bad); err != nil {
+		return err
+	}
+	if bad > 0 {
+		return fmt.Errorf("%s: %d rows refer to rows that do not exist", name, bad)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, v); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // querier is a connection pool or a transaction.

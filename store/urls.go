@@ -16,7 +16,9 @@ import (
 // that collides gets the next free number, which is written back; a typed
 // one is refused (site.Tree.ClaimURLs). It returns the new slug of each
 // page it renumbered. Errors: EInvalid.
-func claimURLs(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (map[int64]string, error) {
+//
+// A journal, if given, notes the pages renumbered.
+func claimURLs(ctx context.Context, tx *sql.Tx, j *journal, projectID int64, roots []int64) (map[int64]string, error) {
 	pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
 	if err != nil {
 		return nil, err
@@ -30,6 +32,15 @@ func claimURLs(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) 
 		return nil, err
 	}
 	slugs := make(map[int64]string, len(renamed))
+	if j != nil {
+		ids := make([]int64, len(renamed))
+		for i, p := range renamed {
+			ids[i] = p.ID
+		}
+		if err := j.touch(ids...); err != nil {
+			return nil, err
+		}
+	}
 	for _, p := range renamed {
 		if _, err := tx.ExecContext(ctx, `UPDATE pages SET slug = ? WHERE id = ?`, p.Slug, p.ID); err != nil {
 			return nil, err

@@ -1,0 +1,251 @@
+package site
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Comparison is what changed between two states of a plan (two versions,
+// or a version and now), page by page. Every list is in outline order. A
+// page both moved and renamed is in Moved and in Renamed; a removed branch
+// lists each of its pages once, in Removed.
+type Comparison struct {
+	Added        []DiffEntry `json:"added"`
+	Removed      []DiffEntry `json:"removed"`
+	Moved        []DiffEntry `json:"moved"`   // From, To: where it was and is ("Products › Widgets", "top level")
+	Renamed      []DiffEntry `json:"renamed"` // From, To: the titles
+	URLChanged   []DiffEntry `json:"url_changed"`
+	Changed      []DiffEntry `json:"changed"` // Fields: the other fields that changed
+	LinksAdded   []LinkDiff  `json:"links_added"`
+	LinksRemoved []LinkDiff  `json:"links_removed"`
+}
+
+// DiffEntry is one page of a comparison.
+type DiffEntry struct {
+	ID     int64         `json:"id"`
+	Title  string        `json:"title"`
+	From   string        `json:"from,omitempty"`
+	To     string        `json:"to,omitempty"`
+	Fields []FieldChange `json:"fields,omitempty"`
+}
+
+// FieldChange is one field of a page that changed.
+type FieldChange struct {
+	Field string `json:"field"`
+	From  string `json:"from"`
+	To    string `json:"to"`
+}
+
+// LinkDiff is a cross-link added or removed.
+type LinkDiff struct {
+	From      int64  `json:"from"`
+	To        int64  `json:"to"`
+	FromTitle string `json:"from_title"`
+	ToTitle   string `json:"to_title"`
+	Label     string `json:"label,omitempty"`
+}
+
+// Marks a comparison gives pages in its diagram.
+const (
+	MarkAdded   = "added"
+	MarkRemoved = "removed"
+	MarkMoved   = "moved"
+	MarkRenamed = "renamed"
+	MarkChanged = "changed"
+)
+
+// Compare lists what changed from one state of a plan to another. Pages
+// are the same page when they have the same id.
+func Compare(from, to *Tree, fromLinks, toLinks []Link) *Comparison {
+	c := &Comparison{Added: []DiffEntry{}, Removed: []DiffEntry{}, Moved: []DiffEntry{}, Renamed: []DiffEntry{},
+		URLChanged: []DiffEntry{}, Changed: []DiffEntry{}, LinksAdded: []LinkDiff{}, LinksRemoved: []LinkDiff{}}
+	fromURL, toURL := urls(from), urls(to)
+	to.Walk(func(p *Page, _ int) bool {
+		old := from.Page(p.ID)
+		if old == nil {
+			c.Added = append(c.Added, DiffEntry{ID: p.ID, Title: p.Title, To: to.Where(p.ID)})
+			return true
+		}
+		if old.ParentID != p.ParentID || old.Placement != p.Placement {
+			c.Moved = append(c.Moved, DiffEntry{ID: p.ID, Title: p.Title, From: from.Where(p.ID), To: to.Where(p.ID)})
+		}
+		if old.Title != p.Title {
+			c.Renamed = append(c.Renamed, DiffEntry{ID: p.ID, Title: p.Title, From: old.Title, To: p.Title})
+		}
+		if a, b := fromURL[p.ID], toURL[p.ID]; a != b {
+			c.URLChanged = append(c.URLChanged, DiffEntry{ID: p.ID, Title: p.Title, From: a, To: b})
+		}
+		if f := FieldChanges(old, p); len(f) > 0 {
+			c.Changed = append(c.Changed, DiffEntry{ID: p.ID, Title: p.Title, Fields: f})
+		}
+		return true
+	})
+	from.Walk(func(p *Page, _ int) bool {
+		if to.Page(p.ID) == nil {
+			c.Removed = append(c.Removed, DiffEntry{ID: p.ID, Title: p.Title, From: from.Where(p.ID)})
+		}
+		return true
+	})
+	type pair struct{ from, to int64 }
+	had := map[pair]string{}
+	for _, l := range fromLinks {
+		had[pair{l.FromID, l.ToID}] = l.Label
+	}
+	has := map[pair]bool{}
+	for _, l := range toLinks {
+		k := pair{l.FromID, l.ToID}
+		has[k] = true
+		if label, ok := had[k]; !ok || label != l.Label {
+			c.LinksAdded = append(c.LinksAdded, linkDiff(to, l))
+		}
+	}
+	for _, l := range fromLinks {
+		k := pair{l.FromID, l.ToID}
+		if !has[k] {
+			c.LinksRemoved = append(c.LinksRemoved, linkDiff(from, l))
+		}
+	}
+	return c
+}
+
+func linkDiff(t *Tree, l Link) LinkDiff {
+	d := LinkDiff{From: l.FromID, To: l.ToID, Label: l.Label, FromTitle: l.FromTitle, ToTitle: l.ToTitle}
+	if p := t.Page(l.FromID); p != nil {
+		d.FromTitle = p.Title
+	}
+	if p := t.Page(l.ToID); p != nil {
+		d.ToTitle = p.Title
+	}
+	return d
+}
+
+// urls is every page's sitemap URL ("" for none), derived in one walk.
+func urls(t *Tree) map[int64]string {
+	m := make(map[int64]string, t.Len())
+	t.WalkURLs(0, func(p *Page, u string) bool {
+		m[p.ID] = u
+		return true
+	})
+	return m
+}
+
+// Empty reports whether nothing changed.
+func (c *Comparison) Empty() bool {
+	return len(c.Added)+len(c.Removed)+len(c.Moved)+len(c.Renamed)+len(c.URLChanged)+len(c.Changed)+
+		len(c.LinksAdded)+len(c.LinksRemoved) == 0
+}
+
+// Marks gives each page that changed its mark for a diagram: added,
+// removed, moved, renamed (a page moved and renamed is marked moved), or
+// changed (other fields, or its URL).
+func (c *Comparison) Marks() map[int64]string {
+	m := map[int64]string{}
+	set := func(list []DiffEntry, mark string) {
+		for _, e := range list {
+			if _, ok := m[e.ID]; !ok {
+				m[e.ID] = mark
+			}
+		}
+	}
+	set(c.Added, MarkAdded)
+	set(c.Removed, MarkRemoved)
+	set(c.Moved, MarkMoved)
+	set(c.Renamed, MarkRenamed)
+	set(c.URLChanged, MarkChanged)
+	set(c.Changed, MarkChanged)
+	return m
+}
+
+// Union is the tree of to with the pages removed since from put back
+// where they were (under their old parent when it is still there, else
+// at the top level), so that a diagram can show them struck out.
+func Union(from, to *Tree) *Tree {
+	pages := to.Pages()
+	in := make(map[int64]bool, len(pages))
+	for _, p := range pages {
+		in[p.ID] = true
+	}
+	from.Walk(func(p *Page, _ int) bool {
+		if in[p.ID] {
+			return true
+		}
+		q := *p
+		q.ChildCount = 0
+		if !in[q.ParentID] {
+			q.ParentID = 0
+		}
+		in[q.ID] = true
+		pages = append(pages, q)
+		return true
+	})
+	return NewTree(to.Project, pages)
+}
+
+// Where says where a page sits: its parents' titles ("Products ›
+// Widgets"), or for a root its placement ("top level", "utility
+// navigation", "footer navigation").
+func (t *Tree) Where(id int64) string {
+	p := t.Page(id)
+	if p == nil {
+		return ""
+	}
+	var trail []string
+	for q := t.Page(p.ParentID); q != nil && len(trail) <= MaxDepth; q = t.Page(q.ParentID) {
+		trail = append(trail, q.Title)
+	}
+	if len(trail) == 0 {
+		return PlacementWords(p.Placement)
+	}
+	slices.Reverse(trail)
+	return strings.Join(trail, " › ")
+}
+
+// PlacementWords names a placement for people.
+func PlacementWords(placement string) string {
+	switch placement {
+	case PlacementUtility:
+		return "utility navigation"
+	case PlacementFooter:
+		return "footer navigation"
+	}
+	return "top level"
+}
+
+// FieldChanges lists the fields other than title, place and position in
+// which two states of a page differ, with their values in words.
+func FieldChanges(a, b *Page) []FieldChange {
+	var out []FieldChange
+	add := func(field, x, y string) {
+		if x != y {
+			out = append(out, FieldChange{field, x, y})
+		}
+	}
+	add("slug", a.Slug, b.Slug)
+	add("path", a.Path, b.Path)
+	add("kind", a.Kind, b.Kind)
+	add("type", a.Type, b.Type)
+	add("status", a.Status, b.Status)
+	add("assignee", a.Assignee, b.Assignee)
+	add("notes", a.Notes, b.Notes)
+	add("in_sitemap", yesNo(a.InSitemap), yesNo(b.InSitemap))
+	add("in_html_sitemap", yesNo(a.InHTMLSitemap), yesNo(b.InHTMLSitemap))
+	add("priority", priorityText(a.Priority), priorityText(b.Priority))
+	add("changefreq", a.Changefreq, b.Changefreq)
+	add("lastmod", a.Lastmod, b.Lastmod)
+	return out
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func priorityText(p *float64) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatFloat(*p, 'f', -1, 64)
+}

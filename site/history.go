@@ -1,0 +1,102 @@
+package site
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Change states: done; undone (its author may redo it); dropped (undone,
+// and its author has changed something since: it can no longer be redone).
+const (
+	ChangeDone    = "done"
+	ChangeUndone  = "undone"
+	ChangeDropped = "dropped"
+)
+
+// Change is one entry of a project's history: who changed what, when.
+type Change struct {
+	ID        int64
+	ProjectID int64
+	UserID    int64  // 0: not an account (the command line)
+	Author    string // the account's or share link's name
+	At        time.Time
+	Verb      string // create, edit, rename, move, delete, duplicate, paste, link, unlink, settings, restore, import
+	Summary   string // what, in words, without the author: "moved “Pricing” under “Products”"
+	PageID    int64  // the page it is about (0: the project)
+	State     string
+	Undoable  bool
+	UndoneAt  time.Time
+	// Restorable: a deletion whose pages are all still gone, so the
+	// branch can be brought back from the history.
+	Restorable bool
+}
+
+// Sentence is the change in words with its author: "Anna moved “Pricing”
+// under “Products”".
+func (c Change) Sentence() string { return c.Author + " " + c.Summary }
+
+// Version is a named snapshot of a plan ("Kickoff", "Client review 2").
+type Version struct {
+	ID        int64
+	ProjectID int64
+	Number    int
+	Name      string
+	Author    string
+	CreatedAt time.Time
+	PageCount int
+	ChangeID  int64 // the newest change it includes
+	Approvals []Approval
+}
+
+// Label is "Version 2 “Client review”".
+func (v Version) Label() string { return "Version " + strconv.Itoa(v.Number) + " “" + v.Name + "”" }
+
+// Approval is a client's sign-off of a version, whole or one branch.
+type Approval struct {
+	ID        int64
+	VersionID int64
+	PageID    int64  // 0: the whole version
+	PageTitle string // the branch's title in the version
+	Name      string // who approved, as typed
+	At        time.Time
+	// ChangedSince: the plan now differs from the approved version in
+	// what was approved (the branch, or anything for a whole version).
+	ChangedSince bool
+}
+
+// What is what was approved, in words.
+func (a Approval) What() string {
+	if a.PageID == 0 {
+		return "the whole plan"
+	}
+	return "“" + a.PageTitle + "” and the pages below it"
+}
+
+// MaxVersionName is how long a version's name may be.
+const MaxVersionName = 100
+
+// ValidateVersionName trims a version's name and checks it. Errors: EInvalid.
+func ValidateVersionName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", Errorf(EInvalid, "Give the version a name, such as “Kickoff” or “Client review 2”.")
+	}
+	if msg := TextProblem("Version name", name, MaxVersionName, false); msg != "" {
+		return "", Errorf(EInvalid, "%s", msg)
+	}
+	return name, nil
+}
+
+// ValidateApprover trims the name a client signs with and checks it.
+// Errors: EInvalid.
+func ValidateApprover(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", Errorf(EInvalid, "Type your name to sign off.")
+	}
+	if msg := TextProblem("Name", name, MaxShortLen, false); msg != "" {
+		return "", Errorf(EInvalid, "%s", msg)
+	}
+	return name, nil
+}

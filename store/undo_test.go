@@ -1,0 +1,422 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// acmeFor imports testdata/acme.json and returns its project, the ids of
+// its pages by title, and contexts in which Anna and Bob (editors) act.
+func acmeFor(t *testing.T, db *DB) (int64, map[string]int64, context.Context, context.Context) {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := site.ReadDocumentFile("testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(ctx, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := db.Tree(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	as := func(email, name string) context.Context {
+		u, _, err := db.AddUser(ctx, email, name, pw, "1", site.RoleEditor)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return site.WithViewer(ctx, site.Viewer{UserID: u.ID, Name: name, Access: site.AccessEdit})
+	}
+	return pid, ids, as("anna@agency.example", "Anna"), as("bob@agency.example", "Bob")
+}
+
+// planState is everything an undo must give back: the project, every
+// page by id with its fields and place, the links, and the comments.
+func planState(t *testing.T, db *DB, pid int64) string {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := db.Document(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var comments []string
+	tr, _ := db.Tree(ctx, pid)
+	tr.Walk(func(p *site.Page, _ int) bool {
+		cs, err := db.Comments(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			comments = append(comments, c.PageTitle+": "+c.Body)
+			for _, r := range c.Replies {
+				comments = append(comments, c.PageTitle+": re: "+r.Body)
+			}
+		}
+		return true
+	})
+	b, err := json.MarshalIndent(map[string]any{"doc": doc, "comments": comments}, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func sameState(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("%s: the plan differs.\n got %s\nwant %s", what, got, want)
+	}
+}
+
+// TestEveryChangeInverts applies each kind of change, undoes it, redoes
+// it and undoes it again: undo gives back the plan before, redo the plan
+// after, to the ids, positions, links and comments.
+func TestEveryChangeInverts(t *testing.T) {
+	cases := []struct {
+		name string
+		verb string
+		do   func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error
+	}{
+		{"create under a page", "create", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			p := site.NewPage("Careers")
+			p.ProjectID, p.ParentID, p.Position = pid, ids["About us"], 0
+			return db.CreatePage(ctx, &p)
+		}},
+		{"create with a numbered slug", "create", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			p := site.NewPage("Contact")
+			p.ProjectID, p.ParentID, p.Position = pid, ids["Home"], 1
+			return db.CreatePage(ctx, &p)
+		}},
+		{"rename", "rename", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			_, err := db.RenamePage(ctx, ids["Pricing"], "Plans", 1)
+			return err
+		}},
+		{"edit fields", "edit", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			p, _ := db.Page(ctx, ids["Contact"])
+			p.Status, p.Notes, p.Priority, p.Kind = "live", "new form", nil, site.KindPlaceholder
+			return db.UpdatePage(ctx, &p)
+		}},
+		{"move under another page", "move", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			return db.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0)
+		}},
+		{"move up among siblings", "move", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			return db.MovePage(ctx, ids["Contact"], ids["Home"], "", 1)
+		}},
+		{"move a root to the footer", "move", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			return db.MovePage(ctx, ids["Login"], 0, site.PlacementFooter, 0)
+		}},
+		{"delete a branch with links and comments", "delete", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			_, err := db.DeletePage(ctx, ids["Products"])
+			return err
+		}},
+		{"duplicate", "duplicate", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			_, err := db.DuplicatePage(ctx, ids["Products"])
+			return err
+		}},
+		{"paste", "paste", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			items, _ := site.ParseOutline("News\n  2026\n  2025\nEvents")
+			_, err := db.InsertOutline(ctx, pid, ids["Home"], items)
+			return err
+		}},
+		{"add a link", "link", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			return db.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: ids["Contact"], Label: "join us"})
+		}},
+		{"remove a link", "unlink", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			ls, _ := db.Links(ctx, pid)
+			return db.DeleteLink(ctx, pid, ls[0].ID)
+		}},
+		{"settings", "settings", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			p, _ := db.Project(ctx, pid)
+			p.TrailingSlash, p.DefaultChangefreq = true, "monthly"
+			return db.UpdateProject(ctx, &p)
+		}},
+		{"rename the project", "settings", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			return db.RenameProject(ctx, pid, "Acme 2027")
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openTest(t)
+			pid, ids, anna, _ := acmeFor(t, db)
+			c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Client", Body: "Too expensive?"}
+			if err := db.AddComment(context.Background(), &c, 0); err != nil {
+				t.Fatal(err)
+			}
+			r := site.Comment{ProjectID: pid, PageID: ids["Pricing"], ParentID: c.ID, Author: "Anna", Body: "We will see."}
+			if err := db.AddComment(context.Background(), &r, 0); err != nil {
+				t.Fatal(err)
+			}
+			before := planState(t, db, pid)
+			if err := tc.do(anna, db, pid, ids); err != nil {
+				t.Fatal(err)
+			}
+			after := planState(t, db, pid)
+			if after == before {
+				t.Fatal("the change changed nothing")
+			}
+			ch, err := db.Undo(anna, pid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ch.Verb != tc.verb || ch.Author != "Anna" {
+				t.Errorf("undid %q by %q, want %q by Anna", ch.Verb, ch.Author, tc.verb)
+			}
+			sameState(t, "after undo", planState(t, db, pid), before)
+			if _, err := db.Redo(anna, pid); err != nil {
+				t.Fatal(err)
+			}
+			sameState(t, "after redo", planState(t, db, pid), after)
+			if _, err := db.Undo(anna, pid); err != nil {
+				t.Fatal(err)
+			}
+			sameState(t, "after a second undo", planState(t, db, pid), before)
+			if _, err := db.Undo(anna, pid); site.ErrorCode(err) != site.EInvalid {
+				t.Errorf("a second undo with nothing left: got %v, want invalid", err)
+			}
+		})
+	}
+}
+
+// TestUndoConflicts: an undo meets what others did since. A field someone
+// else changed is a conflict naming them, and nothing is applied; a field
+// nobody touched is undone and theirs are kept.
+func TestUndoConflicts(t *testing.T) {
+	ctx := context.Background()
+	t.Run("other fields are kept", func(t *testing.T) {
+		db := openTest(t)
+		pid, ids, anna, bob := acmeFor(t, db)
+		if _, err := db.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := db.Page(ctx, ids["Pricing"])
+		p.Status = "review"
+		if err := db.UpdatePage(bob, &p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.Undo(anna, pid); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := db.Page(ctx, ids["Pricing"])
+		if got.Title != "Pricing" || got.Slug != "pricing" || got.Status != "review" {
+			t.Errorf("got %q /%s %s, want Pricing /pricing with Bob's review", got.Title, got.Slug, got.Status)
+		}
+	})
+	conflicts := []struct {
+		name  string
+		anna  func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error
+		bob   func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error
+		words []string // in the error
+	}{
+		{"renamed again",
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				_, err := db.RenamePage(ctx, ids["Pricing"], "Plans", 1)
+				return err
+			},
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				_, err := db.RenamePage(ctx, ids["Pricing"], "Offers", 2)
+				return err
+			},
+			[]string{"Nothing was undone", "Bob renamed “Plans” to “Offers”"}},
+		{"a page added under a new page",
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				p := site.NewPage("Careers")
+				p.ProjectID, p.ParentID = pid, ids["Home"]
+				return db.CreatePage(ctx, &p)
+			},
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				tr, _ := db.Tree(ctx, pid)
+				var careers int64
+				tr.Walk(func(p *site.Page, _ int) bool {
+					if p.Title == "Careers" {
+						careers = p.ID
+					}
+					return true
+				})
+				p := site.NewPage("Jobs")
+				p.ProjectID, p.ParentID = pid, careers
+				return db.CreatePage(ctx, &p)
+			},
+			[]string{"“Jobs” was added under a page this would delete", "Bob added “Jobs” under “Careers”"}},
+		{"the parent of a deleted page deleted",
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				_, err := db.DeletePage(ctx, ids["Pricing"])
+				return err
+			},
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				_, err := db.DeletePage(ctx, ids["Products"])
+				return err
+			},
+			[]string{"“Products” was deleted", "Bob deleted “Products”"}},
+		{"a moved page moved again",
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				return db.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0)
+			},
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				return db.MovePage(ctx, ids["Pricing"], ids["Home"], "", 0)
+			},
+			[]string{"“Pricing” has changed", "Bob moved “Pricing” under “Home”"}},
+		{"a link to a new page",
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				p := site.NewPage("Careers")
+				p.ProjectID, p.ParentID = pid, ids["Home"]
+				return db.CreatePage(ctx, &p)
+			},
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				tr, _ := db.Tree(ctx, pid)
+				var careers int64
+				tr.Walk(func(p *site.Page, _ int) bool {
+					if p.Title == "Careers" {
+						careers = p.ID
+					}
+					return true
+				})
+				return db.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: careers})
+			},
+			[]string{"“Team” was linked to “Careers”", "Bob linked “Team” to “Careers”"}},
+		{"a URL taken since",
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				_, err := db.RenamePage(ctx, ids["Contact"], "Get in touch", 1)
+				return err
+			},
+			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+				p := site.NewPage("Contact")
+				p.ProjectID, p.ParentID, p.Slug, p.SlugAuto = pid, ids["Home"], "contact", false
+				return db.CreatePage(ctx, &p)
+			},
+			[]string{"Nothing was undone", "“Contact”"}},
+	}
+	for _, tc := range conflicts {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openTest(t)
+			pid, ids, anna, bob := acmeFor(t, db)
+			if err := tc.anna(anna, db, pid, ids); err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.bob(bob, db, pid, ids); err != nil {
+				t.Fatal(err)
+			}
+			before := planState(t, db, pid)
+			_, err := db.Undo(anna, pid)
+			wantCode(t, err, site.EConflict, "undo")
+			for _, w := range tc.words {
+				if !strings.Contains(site.ErrorMessage(err), w) {
+					t.Errorf("the message %q does not say %q", site.ErrorMessage(err), w)
+				}
+			}
+			sameState(t, "after a refused undo", planState(t, db, pid), before)
+		})
+	}
+}
+
+// TestUndoIsPerAuthor: undo takes the caller's own last change, whatever
+// others did after it; redo follows; a new change ends the redo.
+func TestUndoIsPerAuthor(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	pid, ids, anna, bob := acmeFor(t, db)
+	if _, err := db.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RenamePage(bob, ids["Team"], "People", 1); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := db.Undo(anna, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.Summary != "renamed “Pricing” to “Plans”" {
+		t.Errorf("Anna undid %q", ch.Summary)
+	}
+	if p, _ := db.Page(ctx, ids["Team"]); p.Title != "People" {
+		t.Errorf("Bob's rename went: %q", p.Title)
+	}
+	if _, err := db.Redo(bob, pid); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("Bob redid Anna's undo: %v", err)
+	}
+	if _, err := db.RenamePage(anna, ids["Contact"], "Get in touch", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Redo(anna, pid); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("redo after a new change: got %v, want invalid", err)
+	}
+	if p, _ := db.Page(ctx, ids["Pricing"]); p.Title != "Pricing" {
+		t.Errorf("Pricing is %q", p.Title)
+	}
+}
+
+// TestHistoryWithoutCopies: a hundred renames of a page of a large plan
+// add a few kilobytes each to the log, never the plan.
+func TestHistoryWithoutCopies(t *testing.T) {
+	db := openTest(t)
+	p, ids := newProject(t, db, strings.Repeat("Section\n  Page\n  Page\n", 200))
+	ctx := site.WithViewer(context.Background(), site.Viewer{Name: "Anna"})
+	var id int64
+	for _, v := range ids {
+		id = v
+	}
+	for i := range 100 {
+		pg, _ := db.Page(ctx, id)
+		if _, err := db.RenamePage(ctx, id, "Title "+string(rune('A'+i%26))+strings.Repeat("x", i), pg.Version); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var n, bytes int
+	if err := db.r.QueryRow(`SELECT count(*), sum(length(data)) FROM changes WHERE project_id = ? AND verb = 'rename'`, p.ID).Scan(&n, &bytes); err != nil {
+		t.Fatal(err)
+	}
+	if n != 100 || bytes/n > 1000 {
+		t.Errorf("got %d renames of %d bytes each, want 100 of under 1,000", n, bytes/max(n, 1))
+	}
+}
+
+// TestMigrationKeepsPagesAndNeverReusesIDs opens a database of schema 6
+// (made by the release before history), whose largest page id was
+// deleted: its pages and links are kept, and new pages never get an id
+// a page had.
+func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	b, err := os.ReadFile("testdata/schema6.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	pr, err := db.Project(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	links, _ := db.Links(ctx, 1)
+	if pr.PageCount != 11 || len(links) != 2 {
+		t.Fatalf("got %d pages and %d links, want 11 and 2", pr.PageCount, len(links))
+	}
+	for _, want := range []int64{13, 14} {
+		p := site.NewPage("New")
+		p.ProjectID = 1
+		if err := db.CreatePage(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.ID != want {
+			t.Errorf("new page got id %d, want %d (12 was deleted before the migration)", p.ID, want)
+		}
+		if _, err := db.DeletePage(ctx, p.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
