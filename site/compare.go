@@ -249,3 +249,41 @@ func priorityText(p *float64) string {
 	}
 	return strconv.FormatFloat(*p, 'f', -1, 64)
 }
+
+// Touches reports whether the comparison of from and to changes the
+// branch at root (0: anything at all): a page of the branch in either
+// state added, removed, moved, renamed or changed, or a link from or to
+// one of them.
+func (c *Comparison) Touches(from, to *Tree, root int64) bool {
+	if root == 0 {
+		return !c.Empty()
+	}
+	in := map[int64]bool{}
+	for _, t := range []*Tree{from, to} {
+		var mark func(id int64)
+		mark = func(id int64) {
+			in[id] = true
+			for _, k := range t.Children(id) {
+				mark(k.ID)
+			}
+		}
+		if t.Page(root) != nil {
+			mark(root)
+		}
+	}
+	for _, list := range [][]DiffEntry{c.Added, c.Removed, c.Moved, c.Renamed, c.URLChanged, c.Changed} {
+		for _, e := range list {
+			if in[e.ID] {
+				return true
+			}
+		}
+	}
+	for _, list := range [][]LinkDiff{c.LinksAdded, c.LinksRemoved} {
+		for _, l := range list {
+			if in[l.From] || in[l.To] {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -158,6 +158,7 @@ func (a *applier) apply(d *changeData, forward bool) error {
 	for i := range d.Pages {
 		ids[i] = d.Pages[i].ID
 	}
+	incoming := d.Comments // of the pages coming back
 	cur, err := loadProjectStates(ctx, tx, a.projectID, ids)
 	if err != nil {
 		return err
@@ -208,11 +209,14 @@ func (a *applier) apply(d *changeData, forward bool) error {
 	}
 	del := sortedKeys(deleting)
 	if len(del) > 0 {
+		// A page under one to delete must go too, or be moved out by
+		// this apply.
 		var child int64
 		var title string
 		list, _ := json.Marshal(del)
+		all, _ := json.Marshal(ids)
 		err := tx.QueryRowContext(ctx, `SELECT id, title FROM pages WHERE parent_id IN (SELECT value FROM json_each(?1))
-			AND id NOT IN (SELECT value FROM json_each(?1)) LIMIT 1`, string(list)).Scan(&child, &title)
+			AND id NOT IN (SELECT value FROM json_each(?2)) LIMIT 1`, string(list), string(all)).Scan(&child, &title)
 		if err == nil {
 			return a.conflict(child, "“"+title+"” was added under a page this would delete")
 		} else if err != sql.ErrNoRows {
@@ -298,21 +302,25 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return err
 		}
 	}
-	if len(del) > 0 {
-		kept, err := commentsOf(ctx, tx, del)
-		if err != nil {
-			return err
-		}
-		d.Comments = kept
-		if err := deletePages(ctx, tx, del); err != nil {
-			return err
-		}
-	}
 
-	// Rows: changed fields set one by one; pages brought back inserted
-	// with their ids, parents first.
+	// Rows: pages brought back inserted with their ids, parents first;
+	// then changed fields set one by one (a page may move under one
+	// brought back); then pages deleted (a page may have moved out).
 	var placing []int64
 	var made []int64
+	for i := range d.Pages {
+		pd := &d.Pages[i]
+		e, t := expect(pd), target(pd)
+		if t != nil && e == nil {
+			made = append(made, pd.ID)
+			if !creating[t.Parent] {
+				placing = append(placing, pd.ID)
+			}
+		}
+	}
+	if err := a.insert(d, made, target, creating); err != nil {
+		return err
+	}
 	for i := range d.Pages {
 		pd := &d.Pages[i]
 		e, t, c := expect(pd), target(pd), cur[pd.ID]
@@ -321,10 +329,6 @@ func (a *applier) apply(d *changeData, forward bool) error {
 		}
 		a.claim = append(a.claim, pd.ID)
 		if e == nil {
-			made = append(made, pd.ID)
-			if !creating[t.Parent] {
-				placing = append(placing, pd.ID)
-			}
 			continue
 		}
 		m := *c
@@ -347,8 +351,15 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return err
 		}
 	}
-	if err := a.insert(d, made, target, creating); err != nil {
-		return err
+	if len(del) > 0 {
+		kept, err := commentsOf(ctx, tx, del)
+		if err != nil {
+			return err
+		}
+		d.Comments = kept // for the way back
+		if err := deletePages(ctx, tx, del); err != nil {
+			return err
+		}
 	}
 	// Into their lists: each at its old index among the siblings there
 	// now, lowest first, so pages that were neighbours are again.
@@ -405,7 +416,7 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return err
 		}
 	}
-	if err := a.restoreComments(d, creating); err != nil {
+	if err := a.restoreComments(incoming, creating); err != nil {
 		return err
 	}
 	if d.Project != nil {
@@ -472,9 +483,9 @@ func (a *applier) insert(d *changeData, made []int64, target func(*pageDelta) *p
 
 // restoreComments brings back the comments of the pages an apply
 // created, under their old ids where those are free.
-func (a *applier) restoreComments(d *changeData, creating map[int64]bool) error {
+func (a *applier) restoreComments(comments []commentRow, creating map[int64]bool) error {
 	ids := map[int64]int64{}
-	for _, c := range d.Comments {
+	for _, c := range comments {
 		if !creating[c.PageID] {
 			continue
 		}

@@ -1,0 +1,455 @@
+package store
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"io"
+	"slices"
+	"strconv"
+	"time"
+
+	"siteplan/site"
+)
+
+// snapshot is a whole plan as a version keeps it (gzip'd JSON): the
+// settings, every page with its id, every link.
+type snapshot struct {
+	Project projectState `json:"project"`
+	Pages   []pageSnap   `json:"pages"`
+	Links   []linkSnap   `json:"links"`
+}
+
+type pageSnap struct {
+	ID int64 `json:"id"`
+	pageState
+}
+
+type linkSnap struct {
+	ID    int64  `json:"id"`
+	From  int64  `json:"from"`
+	To    int64  `json:"to"`
+	Label string `json:"label,omitempty"`
+}
+
+// takeSnapshot reads the plan as it is, inside q's transaction.
+func takeSnapshot(ctx context.Context, q querier, projectID int64) (*snapshot, error) {
+	pr, err := scanProject(q.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND NOT p.importing`, projectID))
+	if err != nil {
+		return nil, notFound(err, "Project %d does not exist.", projectID)
+	}
+	s := &snapshot{Project: projectStateOf(&pr)}
+	pages, err := queryPagesSized(ctx, q, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	s.Pages = make([]pageSnap, len(pages))
+	for i := range pages {
+		s.Pages[i] = pageSnap{pages[i].ID, *stateOf(&pages[i])}
+	}
+	s.Links, err = collect(ctx, q, func(rows *sql.Rows) (linkSnap, error) {
+		var l linkSnap
+		return l, rows.Scan(&l.ID, &l.From, &l.To, &l.Label)
+	}, `SELECT id, from_id, to_id, label FROM links WHERE project_id = ? ORDER BY id`, projectID)
+	return s, err
+}
+
+func (s *snapshot) encode() ([]byte, error) {
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	if err != nil {
+		return nil, err
+	}
+	if err := json.NewEncoder(zw).Encode(s); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeSnapshot(b []byte) (*snapshot, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	var s snapshot
+	if err := json.NewDecoder(io.LimitReader(zr, 1<<30)).Decode(&s); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// tree is the snapshot as a tree and its links, for projectID.
+func (s *snapshot) tree(projectID int64, pr site.Project) (*site.Tree, []site.Link) {
+	pages := make([]site.Page, len(s.Pages))
+	for i := range s.Pages {
+		pages[i] = s.Pages[i].page(s.Pages[i].ID, projectID)
+	}
+	st := s.Project
+	pr.Name, pr.BaseURL, pr.TrailingSlash, pr.DefaultChangefreq = st.Name, st.BaseURL, st.TrailingSlash, st.DefaultChangefreq
+	pr.DefaultPriority, pr.Lastmod, pr.SitemapLocation, pr.PageCount = st.DefaultPriority, st.Lastmod, st.SitemapLocation, len(pages)
+	t := site.NewTree(pr, pages)
+	links := make([]site.Link, len(s.Links))
+	for i, l := range s.Links {
+		links[i] = site.Link{ID: l.ID, ProjectID: projectID, FromID: l.From, ToID: l.To, Label: l.Label}
+		if p := t.Page(l.From); p != nil {
+			links[i].FromTitle = p.Title
+		}
+		if p := t.Page(l.To); p != nil {
+			links[i].ToTitle = p.Title
+		}
+	}
+	return t, links
+}
+
+// CreateVersion names the plan as it is now ("Kickoff") and returns the
+// new version, numbered from 1 in each project. Errors: EInvalid (the
+// name), ENotFound.
+func (db *DB) CreateVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
+	var v site.Version
+	name, err := site.ValidateVersionName(name)
+	if err != nil {
+		return v, err
+	}
+	who := site.ViewerFrom(ctx)
+	v = site.Version{ProjectID: projectID, Name: name, Author: authorName(who), CreatedAt: db.Now().UTC().Truncate(time.Millisecond)}
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		s, err := takeSnapshot(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		blob, err := s.encode()
+		if err != nil {
+			return err
+		}
+		v.PageCount = len(s.Pages)
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(number), 0) + 1, (SELECT coalesce(max(id), 0) FROM changes WHERE project_id = ?1)
+			FROM versions WHERE project_id = ?1`, projectID).Scan(&v.Number, &v.ChangeID); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, projectID, v.Number, v.Name, nullID(who.UserID), v.Author,
+			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob).Scan(&v.ID)
+	})
+	return v, err
+}
+
+// authorName is who a change or version is by.
+func authorName(v site.Viewer) string {
+	if v.Name == "" {
+		return "The command line"
+	}
+	return v.Name
+}
+
+const versionCols = `id, project_id, number, name, author, created_at, change_id, page_count`
+
+func scanVersion(row interface{ Scan(...any) error }) (site.Version, error) {
+	var v site.Version
+	var at string
+	err := row.Scan(&v.ID, &v.ProjectID, &v.Number, &v.Name, &v.Author, &at, &v.ChangeID, &v.PageCount)
+	v.CreatedAt, _ = time.Parse(timeFormat, at)
+	return v, err
+}
+
+// Versions lists a project's versions, newest first, each with its
+// approvals (oldest first). ChangedSince is left false: see
+// ApprovalsChanged.
+func (db *DB) Versions(ctx context.Context, projectID int64) ([]site.Version, error) {
+	vs, err := collect(ctx, db.r, func(rows *sql.Rows) (site.Version, error) { return scanVersion(rows) },
+		`SELECT `+versionCols+` FROM versions WHERE project_id = ? ORDER BY number DESC`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	as, err := collect(ctx, db.r, scanApproval, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at
+		FROM approvals a JOIN versions v ON v.id = a.version_id WHERE v.project_id = ? ORDER BY a.id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range vs {
+		for _, a := range as {
+			if a.VersionID == vs[i].ID {
+				vs[i].Approvals = append(vs[i].Approvals, a)
+			}
+		}
+	}
+	return vs, nil
+}
+
+func scanApproval(rows *sql.Rows) (site.Approval, error) {
+	var a site.Approval
+	var at string
+	err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at)
+	a.At, _ = time.Parse(timeFormat, at)
+	return a, err
+}
+
+// Version returns one version of a project with the plan it keeps.
+// Errors: ENotFound.
+func (db *DB) Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error) {
+	pr, err := db.Project(ctx, projectID)
+	if err != nil {
+		return site.Version{}, nil, nil, err
+	}
+	var blob []byte
+	v, err := scanVersion(scanBlob{db.r.QueryRowContext(ctx, `SELECT `+versionCols+`, snapshot FROM versions WHERE project_id = ? AND number = ?`,
+		projectID, number), &blob})
+	if err != nil {
+		return v, nil, nil, notFound(err, "This plan has no version %d.", number)
+	}
+	vs, err := db.Versions(ctx, projectID)
+	if err != nil {
+		return v, nil, nil, err
+	}
+	for _, w := range vs {
+		if w.ID == v.ID {
+			v.Approvals = w.Approvals
+		}
+	}
+	s, err := decodeSnapshot(blob)
+	if err != nil {
+		return v, nil, nil, err
+	}
+	t, links := s.tree(projectID, pr)
+	return v, t, links, nil
+}
+
+type scanBlob struct {
+	row  *sql.Row
+	blob *[]byte
+}
+
+func (s scanBlob) Scan(dst ...any) error { return s.row.Scan(append(dst, s.blob)...) }
+
+// RestoreVersion makes the plan what version number was: its settings,
+// pages (with their ids), places and links. Pages added since are
+// deleted, with their comments kept in the history. It is one change,
+// which can be undone. Errors: ENotFound.
+func (db *DB) RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error) {
+	var ch site.Change
+	err := db.change(ctx, func(j *journal) error {
+		ctx, tx := j.ctx, j.tx
+		j.projectID = projectID
+		var blob []byte
+		var name string
+		if err := tx.QueryRowContext(ctx, `SELECT name, snapshot FROM versions WHERE project_id = ? AND number = ?`, projectID, number).
+			Scan(&name, &blob); err != nil {
+			return notFound(err, "This plan has no version %d.", number)
+		}
+		want, err := decodeSnapshot(blob)
+		if err != nil {
+			return err
+		}
+		now, err := takeSnapshot(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		d := transition(now, want)
+		ids := make([]int64, len(d.Pages))
+		for i := range d.Pages {
+			ids[i] = d.Pages[i].ID
+		}
+		if err := j.touch(ids...); err != nil {
+			return err
+		}
+		for _, l := range d.Links {
+			if err := j.touchLinks(linkKey{l.From, l.To}); err != nil {
+				return err
+			}
+		}
+		if err := j.touchProject(); err != nil {
+			return err
+		}
+		var back []int64
+		for _, pd := range d.Pages {
+			if pd.Before == nil {
+				back = append(back, pd.ID)
+			}
+		}
+		if d.Comments, err = keptComments(ctx, tx, projectID, back); err != nil {
+			return err
+		}
+		a := &applier{ctx: ctx, tx: tx, projectID: projectID, failed: "The version was not restored: "}
+		if err := a.apply(d, true); err != nil {
+			return err
+		}
+		if err := db.checkURLs(a); err != nil {
+			return err
+		}
+		j.comments = d.Comments
+		j.verb, j.summary = "restore", "restored version "+strconv.Itoa(number)+" “"+name+"”"
+		ch = site.Change{ProjectID: projectID, Verb: j.verb, Summary: j.summary, Author: authorName(site.ViewerFrom(ctx))}
+		return nil
+	})
+	return ch, err
+}
+
+// transition is what takes a plan from one snapshot to another: every
+// page, link and setting that differs.
+func transition(from, to *snapshot) *changeData {
+	d := &changeData{}
+	a := make(map[int64]*pageState, len(from.Pages))
+	for i := range from.Pages {
+		a[from.Pages[i].ID] = &from.Pages[i].pageState
+	}
+	b := make(map[int64]*pageState, len(to.Pages))
+	for i := range to.Pages {
+		b[to.Pages[i].ID] = &to.Pages[i].pageState
+	}
+	ids := make([]int64, 0, len(a)+len(b))
+	for id := range a {
+		ids = append(ids, id)
+	}
+	for id := range b {
+		if a[id] == nil {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		x, y := a[id], b[id]
+		if x != nil && y != nil && x.same(y) && x.Pos == y.Pos {
+			continue
+		}
+		d.Pages = append(d.Pages, pageDelta{ID: id, Before: x, After: y})
+	}
+	la := map[linkKey]linkSnap{}
+	for _, l := range from.Links {
+		la[linkKey{l.From, l.To}] = l
+	}
+	lb := map[linkKey]linkSnap{}
+	for _, l := range to.Links {
+		lb[linkKey{l.From, l.To}] = l
+	}
+	for _, l := range from.Links {
+		k := linkKey{l.From, l.To}
+		if m, ok := lb[k]; !ok || m.Label != l.Label {
+			d.Links = append(d.Links, linkDelta{ID: l.ID, From: l.From, To: l.To, Before: &l.Label, After: labelOf(lb, k)})
+		}
+	}
+	for _, l := range to.Links {
+		k := linkKey{l.From, l.To}
+		if _, ok := la[k]; !ok {
+			d.Links = append(d.Links, linkDelta{ID: l.ID, From: l.From, To: l.To, After: &l.Label})
+		}
+	}
+	if !from.Project.equal(to.Project) {
+		d.Project = &projectDelta{Before: from.Project, After: to.Project}
+	}
+	return d
+}
+
+func labelOf(m map[linkKey]linkSnap, k linkKey) *string {
+	l, ok := m[k]
+	if !ok {
+		return nil
+	}
+	return &l.Label
+}
+
+// Approve records a client's sign-off of version number: the whole plan
+// (pageID 0) or the branch at pageID as the version has it. Errors:
+// EInvalid (the name), ENotFound.
+func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID int64, name string, shareLinkID int64) (site.Approval, error) {
+	a := site.Approval{PageID: pageID, At: db.Now().UTC().Truncate(time.Millisecond)}
+	var err error
+	if a.Name, err = site.ValidateApprover(name); err != nil {
+		return a, err
+	}
+	v, t, _, err := db.Version(ctx, projectID, number)
+	if err != nil {
+		return a, err
+	}
+	a.VersionID = v.ID
+	if pageID != 0 {
+		p := t.Page(pageID)
+		if p == nil {
+			return a, site.Errorf(site.ENotFound, "Version %d has no such page.", number)
+		}
+		a.PageTitle = p.Title
+	}
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(shareLinkID), fmtTime(a.At)).Scan(&a.ID)
+	})
+	return a, err
+}
+
+// MarkChanged sets ChangedSince on the approvals of vs (versions of
+// projectID): whether the plan now differs from the version in what was
+// approved.
+func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error {
+	var now *site.Tree
+	var nowLinks []site.Link
+	for i := range vs {
+		if len(vs[i].Approvals) == 0 {
+			continue
+		}
+		if now == nil {
+			var err error
+			if now, err = db.Tree(ctx, projectID); err != nil {
+				return err
+			}
+			if nowLinks, err = db.Links(ctx, projectID); err != nil {
+				return err
+			}
+		}
+		_, then, thenLinks, err := db.Version(ctx, projectID, vs[i].Number)
+		if err != nil {
+			return err
+		}
+		c := site.Compare(then, now, thenLinks, nowLinks)
+		for k := range vs[i].Approvals {
+			a := &vs[i].Approvals[k]
+			a.ChangedSince = c.Touches(then, now, a.PageID)
+		}
+	}
+	return nil
+}
+
+// keptComments finds the comments the pages in ids had when they were
+// deleted, in the changes that deleted them, newest first.
+func keptComments(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64) ([]commentRow, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	want := map[int64]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	datas, err := collect(ctx, tx, func(rows *sql.Rows) (string, error) {
+		var s string
+		return s, rows.Scan(&s)
+	}, `SELECT data FROM changes WHERE project_id = ? AND json_type(data, '$.comments') = 'array' AND id IN
+		(SELECT change_id FROM change_pages WHERE page_id IN (SELECT value FROM json_each(?))) ORDER BY id DESC`, projectID, string(list))
+	if err != nil {
+		return nil, err
+	}
+	var out []commentRow
+	for _, data := range datas {
+		var d changeData
+		if err := json.Unmarshal([]byte(data), &d); err != nil {
+			return nil, err
+		}
+		found := map[int64]bool{}
+		for _, c := range d.Comments {
+			if want[c.PageID] {
+				out = append(out, c)
+				found[c.PageID] = true
+			}
+		}
+		for id := range found {
+			delete(want, id) // the newest deletion of a page tells its comments
+		}
+	}
+	slices.SortFunc(out, func(a, b commentRow) int { return int(a.ID - b.ID) })
+	return out, nil
+}

@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"siteplan/site"
+)
+
+func titles(list []site.DiffEntry) []string {
+	var out []string
+	for _, e := range list {
+		out = append(out, e.Title)
+	}
+	return out
+}
+
+// TestVersionsCompareRestore names a version, changes the plan in every
+// way a comparison reports, and checks the comparison, a restore (which
+// gives back the version to the ids, links and comments) and its undo.
+func TestVersionsCompareRestore(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	c := site.Comment{ProjectID: pid, PageID: ids["Café & \"Bar\" <b>"], Author: "Client", Body: "Keep the café"}
+	if err := db.AddComment(ctx, &c, 0); err != nil {
+		t.Fatal(err)
+	}
+	v1, err := db.CreateVersion(anna, pid, " Kickoff ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v1.Number != 1 || v1.Name != "Kickoff" || v1.PageCount != 12 || v1.Author != "Anna" {
+		t.Errorf("got version %+v", v1)
+	}
+	atKickoff := planState(t, db, pid)
+
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(db.MovePage(anna, ids["Pricing"], ids["About us"], "", 0))
+	_, err = db.RenamePage(anna, ids["Pricing"], "Plans", 1)
+	must(err)
+	_, err = db.DeletePage(anna, ids["Products"])
+	must(err)
+	_, err = db.RenamePage(anna, ids["About us"], "Company", 1)
+	must(err)
+	careers := site.NewPage("Careers")
+	careers.ProjectID, careers.ParentID = pid, ids["Home"]
+	must(db.CreatePage(anna, &careers))
+	contact, _ := db.Page(ctx, ids["Contact"])
+	contact.Status = "live"
+	must(db.UpdatePage(anna, &contact))
+	must(db.AddLink(anna, &site.Link{ProjectID: pid, FromID: careers.ID, ToID: ids["Contact"]}))
+	if _, err := db.CreateVersion(anna, pid, "Client review 2"); err != nil {
+		t.Fatal(err)
+	}
+	atReview := planState(t, db, pid)
+
+	_, from, fromLinks, err := db.Version(ctx, pid, 1)
+	must(err)
+	_, to, toLinks, err := db.Version(ctx, pid, 2)
+	must(err)
+	cmp := site.Compare(from, to, fromLinks, toLinks)
+	check := func(what string, got, want []string) {
+		t.Helper()
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: got %q, want %q", what, got, want)
+		}
+	}
+	check("added", titles(cmp.Added), []string{"Careers"})
+	check("removed", titles(cmp.Removed), []string{"Products", "Café & \"Bar\" <b>"})
+	check("moved", titles(cmp.Moved), []string{"Plans"})
+	check("renamed", titles(cmp.Renamed), []string{"Company", "Plans"})
+	check("url changed", titles(cmp.URLChanged), []string{"Company", "Plans", "Team"})
+	check("changed", titles(cmp.Changed), []string{"Company", "Plans", "Contact"}) // slugs follow titles
+	if m := cmp.Moved[0]; m.From != "Home › Products" || m.To != "Home › Company" {
+		t.Errorf("moved from %q to %q", m.From, m.To)
+	}
+	if len(cmp.LinksAdded) != 1 || cmp.LinksAdded[0].FromTitle != "Careers" {
+		t.Errorf("links added: %+v", cmp.LinksAdded)
+	}
+	if len(cmp.LinksRemoved) != 0 { // Pricing moved out before Products went: its links stay
+		t.Errorf("links removed: %+v", cmp.LinksRemoved)
+	}
+
+	ch, err := db.RestoreVersion(anna, pid, 1)
+	must(err)
+	if ch.Summary != "restored version 1 “Kickoff”" {
+		t.Errorf("summary %q", ch.Summary)
+	}
+	sameState(t, "after restoring version 1", planState(t, db, pid), atKickoff)
+	if _, err := db.Undo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "after undoing the restore", planState(t, db, pid), atReview)
+	vs, err := db.Versions(ctx, pid)
+	must(err)
+	if len(vs) != 2 || vs[0].Name != "Client review 2" || vs[1].Name != "Kickoff" {
+		t.Errorf("versions: %+v", vs)
+	}
+	_, err = db.CreateVersion(anna, pid, "  ")
+	wantCode(t, err, site.EInvalid, "a version without a name")
+	_, _, _, err = db.Version(ctx, pid, 9)
+	wantCode(t, err, site.ENotFound, "version 9")
+}
+
+// TestRestoreDeletedAfterLaterChanges brings a deleted branch back from
+// the history after others changed the plan: same ids, links, comments.
+func TestRestoreDeletedAfterLaterChanges(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	pid, ids, anna, bob := acmeFor(t, db)
+	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Client", Body: "Too expensive?"}
+	if err := db.AddComment(ctx, &c, 0); err != nil {
+		t.Fatal(err)
+	}
+	before := planState(t, db, pid)
+	if _, err := db.DeletePage(anna, ids["Products"]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RenamePage(bob, ids["Contact"], "Get in touch", 1); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := db.History(ctx, pid, 0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) < 2 || hist[0].Sentence() != "Bob renamed “Contact” to “Get in touch”" ||
+		hist[1].Sentence() != "Anna deleted “Products” and the 2 pages below it" || !hist[1].Restorable {
+		t.Fatalf("history: %+v", hist[:2])
+	}
+	byPage, _ := db.History(ctx, pid, ids["Contact"], 0, 10)
+	if len(byPage) != 2 || byPage[0].Verb != "rename" || byPage[1].Verb != "delete" { // the deletion took the link Pricing -> Contact
+		t.Errorf("history of Contact: %+v", byPage)
+	}
+	if _, err := db.RestoreDeleted(bob, pid, hist[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RenamePage(bob, ids["Contact"], "Contact", 2); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "after restoring the branch", planState(t, db, pid), before)
+	hist, _ = db.History(ctx, pid, 0, 0, 10)
+	if hist[1].Sentence() != "Bob restored “Products” and the 2 pages below it" || hist[3].Restorable {
+		t.Errorf("history after: %q, restorable %v", hist[1].Sentence(), hist[3].Restorable)
+	}
+	_, err = db.RestoreDeleted(bob, pid, hist[3].ID)
+	wantCode(t, err, site.EConflict, "restoring twice")
+}
+
+// TestApprovals: a client signs off a version whole or one branch; a
+// later change to the branch shows as changed since, and only there.
+func TestApprovals(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	if _, err := db.CreateVersion(anna, pid, "Kickoff"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{0, ids["About us"], ids["Products"]} {
+		if _, err := db.Approve(ctx, pid, 1, id, " Carla Client ", 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := db.Approve(ctx, pid, 1, ids["Home"], "", 0)
+	wantCode(t, err, site.EInvalid, "no name")
+	_, err = db.Approve(ctx, pid, 1, 999999, "Carla", 0)
+	wantCode(t, err, site.ENotFound, "a page not in the version")
+	changed := func() []bool {
+		vs, err := db.Versions(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.MarkChanged(ctx, pid, vs); err != nil {
+			t.Fatal(err)
+		}
+		var out []bool
+		for _, a := range vs[0].Approvals {
+			out = append(out, a.ChangedSince)
+		}
+		return out
+	}
+	if got := changed(); !slices.Equal(got, []bool{false, false, false}) {
+		t.Errorf("right after approval: %v", got)
+	}
+	if _, err := db.RenamePage(anna, ids["Team"], "People", 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := changed(); !slices.Equal(got, []bool{true, true, false}) {
+		t.Errorf("after renaming Team (below About us): %v, want whole and About us changed", got)
+	}
+	vs, _ := db.Versions(ctx, pid)
+	if a := vs[0].Approvals[1]; a.Name != "Carla Client" || a.What() != "“About us” and the pages below it" {
+		t.Errorf("approval: %+v", a)
+	}
+}
