@@ -25,6 +25,10 @@ const usage = `usage:
                   [--root PAGE_ID] [--color type|status] [--links=false] [--paper a4|a3]
   siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)
   siteplan share create [--db FILE] --project ID --role view|comment [--expires DURATION]  (prints the share URL path)
+  siteplan version create [--db FILE] --project ID --name NAME   (prints the new version number alone)
+  siteplan version list   [--db FILE] --project ID
+  siteplan diff    [--db FILE] --project ID --from N [--to M] [--json]   (--to defaults to the current plan)
+  siteplan restore [--db FILE] --project ID --version N
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -35,16 +39,20 @@ DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
 // verb runs one command with its own flags; fs already has --db.
 type verb func(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Writer) error
 
-// verbs are the commands by name ("user add" and "share create" by their
-// two words).
+// verbs are the commands by name ("user add", "share create", "version
+// create" by their two words).
 var verbs = map[string]verb{
-	"serve":        serveCmd,
-	"import":       importCmd,
-	"dump":         dumpCmd,
-	"export":       exportCmd,
-	"diagram":      diagramCmd,
-	"user add":     userAddCmd,
-	"share create": shareCreateCmd,
+	"serve":          serveCmd,
+	"import":         importCmd,
+	"dump":           dumpCmd,
+	"export":         exportCmd,
+	"diagram":        diagramCmd,
+	"user add":       userAddCmd,
+	"share create":   shareCreateCmd,
+	"version create": versionCreateCmd,
+	"version list":   versionListCmd,
+	"diff":           diffCmd,
+	"restore":        restoreCmd,
 }
 
 func main() {
@@ -64,9 +72,9 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
-	case "user", "share":
+	case "user", "share", "version":
 		if len(args) == 0 {
-			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create\n%s", name, usage)
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list\n%s", name, usage)
 		}
 		name, args = name+" "+args[0], args[1:]
 	}

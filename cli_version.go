@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"siteplan/site"
+	"siteplan/store"
+)
+
+// versionCreateCmd names the plan as it is now and prints the new
+// version's number alone.
+func versionCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	name := fs.String("name", "", "the version's name")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("version create", *project)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	v, err := db.CreateVersion(context.Background(), id, *name)
+	if err != nil {
+		return fmt.Errorf("version create: %w", err)
+	}
+	_, err = fmt.Fprintln(stdout, v.Number)
+	return err
+}
+
+// versionListCmd prints a project's versions, newest first, with their
+// approvals.
+func versionListCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("version list", *project)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.Project(ctx, id); err != nil {
+		return fmt.Errorf("version list: %w", err)
+	}
+	vs, err := db.Versions(ctx, id)
+	if err == nil {
+		err = db.MarkChanged(ctx, id, vs)
+	}
+	if err != nil {
+		return fmt.Errorf("version list: %w", err)
+	}
+	w := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "VERSION\tNAME\tPAGES\tCREATED\tBY")
+	for _, v := range vs {
+		fmt.Fprintf(w, "%d\t%s\t%d\t%s\t%s\n", v.Number, v.Name, v.PageCount, v.CreatedAt.UTC().Format("2006-01-02 15:04Z"), v.Author)
+		for _, a := range v.Approvals {
+			changed := ""
+			if a.ChangedSince {
+				changed = " (changed since approval)"
+			}
+			fmt.Fprintf(w, "\t  approved by %s on %s: %s%s\t\t\t\n", a.Name, a.At.UTC().Format("2006-01-02 15:04Z"), a.What(), changed)
+		}
+	}
+	return w.Flush()
+}
+
+// diffCmd compares two versions of a project, or a version with the plan
+// as it is now.
+func diffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	from := fs.Int("from", 0, "version number")
+	to := fs.Int("to", 0, "version number (default: the plan now)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("diff", *project)
+	if err != nil {
+		return err
+	}
+	if *from <= 0 {
+		return fmt.Errorf("diff: --from N is required (a version number, as version list prints them)")
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	c, err := compare(context.Background(), db, id, *from, *to)
+	if err != nil {
+		return fmt.Errorf("diff: %w", err)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(c)
+	}
+	return printComparison(stdout, c)
+}
+
+// compare compares version from with version to (0: the plan now).
+func compare(ctx context.Context, db *store.DB, projectID int64, from, to int) (*site.Comparison, error) {
+	_, a, al, err := db.Version(ctx, projectID, from)
+	if err != nil {
+		return nil, err
+	}
+	if to > 0 {
+		_, b, bl, err := db.Version(ctx, projectID, to)
+		if err != nil {
+			return nil, err
+		}
+		return site.Compare(a, b, al, bl), nil
+	}
+	b, err := db.Tree(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	bl, err := db.Links(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return site.Compare(a, b, al, bl), nil
+}
+
+// printComparison writes a comparison for people.
+func printComparison(w io.Writer, c *site.Comparison) error {
+	if c.Empty() {
+		_, err := fmt.Fprintln(w, "No changes.")
+		return err
+	}
+	var b strings.Builder
+	section := func(title string, list []site.DiffEntry, line func(e site.DiffEntry) string) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s (%d)\n", title, len(list))
+		for _, e := range list {
+			fmt.Fprintf(&b, "  %s\n", line(e))
+		}
+	}
+	ref := func(e site.DiffEntry) string { return "“" + e.Title + "” #" + strconv.FormatInt(e.ID, 10) }
+	section("Added", c.Added, func(e site.DiffEntry) string { return "+ " + ref(e) + " in " + e.To })
+	section("Removed", c.Removed, func(e site.DiffEntry) string { return "- " + ref(e) + " from " + e.From })
+	section("Moved", c.Moved, func(e site.DiffEntry) string { return ref(e) + ": " + e.From + " → " + e.To })
+	section("Renamed", c.Renamed, func(e site.DiffEntry) string { return ref(e) + ": “" + e.From + "” → “" + e.To + "”" })
+	section("URL changed", c.URLChanged, func(e site.DiffEntry) string {
+		return ref(e) + ": " + orNone(e.From) + " → " + orNone(e.To)
+	})
+	section("Changed", c.Changed, func(e site.DiffEntry) string {
+		var f []string
+		for _, x := range e.Fields {
+			f = append(f, x.Field+" "+strconv.Quote(x.From)+" → "+strconv.Quote(x.To))
+		}
+		return ref(e) + ": " + strings.Join(f, ", ")
+	})
+	links := func(title string, list []site.LinkDiff) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s (%d)\n", title, len(list))
+		for _, l := range list {
+			fmt.Fprintf(&b, "  “%s” → “%s”", l.FromTitle, l.ToTitle)
+			if l.Label != "" {
+				fmt.Fprintf(&b, " (%s)", l.Label)
+			}
+			b.WriteString("\n")
+		}
+	}
+	links("Links added", c.LinksAdded)
+	links("Links removed", c.LinksRemoved)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no URL)"
+	}
+	return s
+}
+
+// restoreCmd makes the plan what a version was, as one change.
+func restoreCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	version := fs.Int("version", 0, "version number")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("restore", *project)
+	if err != nil {
+		return err
+	}
+	if *version <= 0 {
+		return fmt.Errorf("restore: --version N is required (a version number, as version list prints them)")
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	ch, err := db.RestoreVersion(context.Background(), id, *version)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	_, err = fmt.Fprintln(stdout, "R"+strings.TrimPrefix(ch.Summary, "r")+".")
+	return err
+}
