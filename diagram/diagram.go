@@ -31,6 +31,9 @@ var Layouts = []string{LayoutTree, LayoutLR, LayoutRadial}
 const (
 	ColorByType   = "type"
 	ColorByStatus = "status"
+	// ColorByChange colours the pages of a comparison by Options.Marks:
+	// added, removed, moved, renamed, changed.
+	ColorByChange = "change"
 )
 
 // Options choose what a diagram shows, how, and in which file format.
@@ -45,6 +48,11 @@ type Options struct {
 	Comments  map[int64]int  // open comment threads per page, shown on its node
 	Paper     string         // PDF sheets: PaperA4 (default) or PaperA3, landscape
 	Date      time.Time      // printed in a PDF's title block; zero: now
+	// Marks are what a comparison says of each page (site.MarkAdded, ...),
+	// for ColorByChange.
+	Marks map[int64]string
+	// Notes are lines under a PDF's title: the version drawn, who approved it.
+	Notes []string
 }
 
 // SetDefaults fills the options left empty with their defaults.
@@ -76,7 +84,7 @@ func (o *Options) Normalize(t *site.Tree) error {
 		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
 	case !slices.Contains(Layouts, o.Layout):
 		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
-	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus:
+	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange:
 		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
 	case o.Paper != PaperA4 && o.Paper != PaperA3:
 		return site.Errorf(site.EInvalid, "Paper must be a4 or a3.")
@@ -115,6 +123,16 @@ func (o Options) Key() string {
 	for _, id := range ids {
 		fmt.Fprintf(&b, "%d=%d,", id, o.Comments[id])
 	}
+	b.WriteString("|m:")
+	ids = ids[:0]
+	for id := range o.Marks {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
+	}
+	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
 	return b.String()
 }
 
@@ -124,6 +142,9 @@ var (
 	typeFills    = []string{"#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#ede9fe", "#cffafe", "#fee2e2", "#e0e7ff", "#ecfccb", "#f5f5f4"}
 	statusColors = map[string]string{"planned": "#64748b", "in_progress": "#2563eb", "review": "#d97706", "approved": "#16a34a", "live": "#7c3aed"}
 	statusFills  = map[string]string{"planned": "#f1f5f9", "in_progress": "#dbeafe", "review": "#fef3c7", "approved": "#dcfce7", "live": "#ede9fe"}
+	// markFills colour a comparison, in the order of its legend.
+	markFills = []legendItem{{site.MarkAdded, "#86efac"}, {site.MarkRemoved, "#fca5a5"}, {site.MarkMoved, "#93c5fd"},
+		{site.MarkRenamed, "#fcd34d"}, {site.MarkChanged, "#e9d5ff"}, {"unchanged", "#ffffff"}}
 )
 
 const (
@@ -201,6 +222,13 @@ func newDiagram(t *site.Tree, links []site.Link, opt Options) *diagram {
 
 // colours picks the fill of each page type or status, and the legend.
 func (d *diagram) colours() {
+	if d.opt.ColorBy == ColorByChange {
+		for _, it := range markFills {
+			d.fills[it.Label] = it.Fill
+		}
+		d.legend = markFills
+		return
+	}
 	if d.opt.ColorBy == ColorByStatus {
 		for _, s := range site.Statuses {
 			d.fills[s] = statusFills[s]
@@ -259,8 +287,11 @@ func (d *diagram) place() {
 // fill returns a page's fill colour.
 func (d *diagram) fill(p *site.Page) string {
 	key := p.Type
-	if d.opt.ColorBy == ColorByStatus {
+	switch d.opt.ColorBy {
+	case ColorByStatus:
 		key = p.Status
+	case ColorByChange:
+		key = d.opt.Marks[p.ID]
 	}
 	if f, ok := d.fills[key]; ok {
 		return f
@@ -681,6 +712,9 @@ func (d *dotWriter) label(p *site.Page) string {
 	if p.Kind != site.KindPage {
 		label.WriteString(" · " + p.Kind)
 	}
+	if m := d.opt.Marks[p.ID]; m != "" && d.opt.ColorBy == ColorByChange {
+		label.WriteString(" · <b>" + m + "</b>") // in words too, not by colour alone
+	}
 	label.WriteString(`</font>`)
 	if n := d.opt.Comments[p.ID]; n > 0 {
 		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + site.Plural(n, "open comment", "open comments") + `</font>`)
@@ -691,10 +725,7 @@ func (d *dotWriter) label(p *site.Page) string {
 // writeLegend writes the colour key and the node shapes as one node in
 // its own cluster.
 func (d *dotWriter) writeLegend(bw *bufio.Writer) {
-	title := "Page type"
-	if d.opt.ColorBy == ColorByStatus {
-		title = "Status"
-	}
+	title := map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change"}[d.opt.ColorBy]
 	var b strings.Builder
 	b.WriteString(`<table border="0" cellborder="1" cellspacing="2" cellpadding="3" color="#cbd5e1">`)
 	b.WriteString(`<tr><td colspan="2" border="0" align="left"><b>` + title + `</b></td></tr>`)

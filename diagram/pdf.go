@@ -117,7 +117,7 @@ func (d *diagram) key() []keyItem {
 // apart from the colours, and returns each item's baseline position.
 func (d *diagram) legendAt(tx *pdfText, pageW float64, key []keyItem) []point {
 	at := make([]point, len(key))
-	x, y := margin, margin+44.0
+	x, y := margin, margin+44.0+noteLine*float64(len(d.opt.Notes))
 	for i, it := range key {
 		if i > 0 && it.shape != "" && key[i-1].shape == "" {
 			x += 12
@@ -134,6 +134,9 @@ func (d *diagram) legendAt(tx *pdfText, pageW float64, key []keyItem) []point {
 	}
 	return at
 }
+
+// noteLine is the height of a note line under the title.
+const noteLine = 13.0
 
 // titleBlockHeight is the height of the title block with its key.
 func (d *diagram) titleBlockHeight(tx *pdfText, pageW float64) float64 {
@@ -153,12 +156,17 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, sheet string) {
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
 	}
-	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status"}[d.opt.ColorBy])
+	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status", ColorByChange: "change"}[d.opt.ColorBy])
 	if sheet != "" {
 		info = append(info, sheet)
 	}
 	pdf.SetTextColor(71, 85, 105)
 	tx.text(margin, margin+30, strings.Join(info, " · "), 9, false)
+	pdf.SetTextColor(15, 23, 42)
+	for i, n := range d.opt.Notes {
+		tx.text(margin, margin+30+noteLine*float64(i+1), n, 9, i == 0)
+	}
+	pdf.SetTextColor(71, 85, 105)
 	y := margin + 44.0
 	key := d.key()
 	for i, at := range d.legendAt(tx, pageW, key) {

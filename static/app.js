@@ -660,6 +660,45 @@
     e.preventDefault();
   });
 
+  // ---- Undo and redo ------------------------------------------------
+  // Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y (Cmd on a Mac), or the toolbar's
+  // buttons, undo and redo the user's own last change on the server,
+  // after the writes still on their way. In a text field the browser's
+  // own undo of the text works as always.
+  function undoRedo(which) {
+    if (!isEditor()) return;
+    queue(async () => {
+      const res = await send("POST", `/projects/${projectID()}/${which}`);
+      if (!res.ok) { flash(problem(res.html, `There is nothing to ${which}.`), true); return; }
+      const note = fragment(res.html).querySelector("#undo-result");
+      flash(note ? note.textContent.trim() : which === "undo" ? "Undone." : "Redone.");
+      const page = note?.dataset.page;
+      const shown = shownPage();
+      await refreshOutline();
+      if (shown) refreshDetails();
+      else if (document.getElementById("history")) htmx.ajax("GET", `/projects/${projectID()}/history`, { target: "#details", swap: "innerHTML" });
+      const t = page && document.getElementById("title-" + page);
+      if (t && t.tagName === "A") selectTitle(t);
+    });
+  }
+  document.addEventListener("keydown", (e) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+    const k = e.key.toLowerCase();
+    if (k !== "z" && k !== "y") return;
+    if (e.target.closest?.("input, textarea, select, [contenteditable]") || !isEditor()) return;
+    e.preventDefault();
+    undoRedo(k === "y" || e.shiftKey ? "redo" : "undo");
+  });
+  document.addEventListener("click", (e) => {
+    if (e.target.closest?.("[data-undo]")) undoRedo("undo");
+    else if (e.target.closest?.("[data-redo]")) undoRedo("redo");
+  });
+  // A form that changes much asks first.
+  document.addEventListener("submit", (e) => {
+    const msg = e.target.dataset?.confirm;
+    if (msg && !window.confirm(msg)) e.preventDefault();
+  });
+
   function showHelp() {
     const d = document.getElementById("keys-help");
     if (d && !d.open) d.showModal();
@@ -1006,7 +1045,7 @@
     for (const id of alsoOpen || []) closed.delete(String(id));
     const sel = document.querySelector(".toolbar select[name=level]");
     const q = new URLSearchParams({ level: sel ? sel.value : "2", open: [...openIDs(), ...(alsoOpen || [])].join(",") });
-    htmx.ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
+    return htmx.ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
       for (const id of closed) {
         const li = document.getElementById("node-" + id);
         if (li && peek(li)?.children.length) setExpanded(li, false);

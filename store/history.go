@@ -97,7 +97,7 @@ func (db *DB) RestoreDeleted(ctx context.Context, projectID, changeID int64) (si
 		}
 		j.verb, j.pageID = "restore", pageID
 		j.summary = "restored “" + root + "”" + belowWords(len(ids)-1)
-		ch = site.Change{ProjectID: projectID, Verb: j.verb, Summary: j.summary, PageID: pageID}
+		ch = site.Change{ProjectID: projectID, Verb: j.verb, Summary: j.summary, PageID: pageID, Author: authorName(site.ViewerFrom(ctx))}
 		return nil
 	})
 	return ch, err

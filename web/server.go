@@ -36,6 +36,7 @@ type Store interface {
 	projectStore
 	pageStore
 	linkStore
+	historyStore
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -158,7 +159,15 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/sitemap.html", s.heavy(s.footerPreview), projectRead},
 		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
 
+		{get, "/projects/:id/history", s.history, projectRead},
+		{get, "/projects/:id/versions", s.versions, projectRead},
+		{get, "/projects/:id/versions/:n", s.version, projectRead},
+		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead},
+		{get, "/projects/:id/compare", s.compare, projectRead},
+		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead},
+
 		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment},
+		{post, "/projects/:id/versions/:n/approve", s.approve, projectComment},
 		{post, "/projects/:id/comments/:cid/resolve", s.resolveComment, projectResolve},
 		{post, "/projects/:id/comments/:cid/reopen", s.reopenComment, projectResolve},
 
@@ -169,6 +178,11 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/paste", s.pasteForm, projectEdit},
 		{post, "/projects/:id/paste", s.paste, projectEdit},
 		{post, "/projects/:id/pages", s.createPage, projectEdit},
+		{post, "/projects/:id/undo", s.undo, projectEdit},
+		{post, "/projects/:id/redo", s.redo, projectEdit},
+		{post, "/projects/:id/history/:cid/restore", s.restoreDeleted, projectEdit},
+		{post, "/projects/:id/versions", s.createVersion, projectEdit},
+		{post, "/projects/:id/versions/:n/restore", s.restoreVersion, projectEdit},
 		{put, "/projects/:id/pages/:pid", s.savePage, projectEdit},
 		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit},
 		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit},

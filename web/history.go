@@ -1,0 +1,142 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// historyStore is the change log, versions and sign-offs.
+type historyStore interface {
+	Undo(ctx context.Context, projectID int64) (site.Change, error)
+	Redo(ctx context.Context, projectID int64) (site.Change, error)
+	History(ctx context.Context, projectID, pageID, before int64, limit int) ([]site.Change, error)
+	RestoreDeleted(ctx context.Context, projectID, changeID int64) (site.Change, error)
+	CreateVersion(ctx context.Context, projectID int64, name string) (site.Version, error)
+	Versions(ctx context.Context, projectID int64) ([]site.Version, error)
+	Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error)
+	RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error)
+	Approve(ctx context.Context, projectID int64, number int, pageID int64, name string, shareLinkID int64) (site.Approval, error)
+	MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error
+}
+
+// historyPage is how many changes the History panel shows at a time.
+const historyPage = 50
+
+// undo reverts the caller's own last change (POST /projects/ID/undo).
+func (s *Server) undo(c echo.Context) error {
+	ch, err := s.store.Undo(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	return s.afterFlip(c, "Undone", ch)
+}
+
+// redo reapplies the change the caller undid last.
+func (s *Server) redo(c echo.Context) error {
+	ch, err := s.store.Redo(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	return s.afterFlip(c, "Redone", ch)
+}
+
+// afterFlip answers an undo or redo: a notice for the editor's script,
+// or for a plain form, the editor again.
+func (s *Server) afterFlip(c echo.Context, what string, ch site.Change) error {
+	if !isHTMX(c) {
+		return c.Redirect(http.StatusSeeOther, projectPath(currentProject(c).ID))
+	}
+	return render(c, http.StatusOK, views.Undone(what, ch))
+}
+
+// history is the History panel, of the project or of one page
+// (?page=ID), older changes from ?before=ID.
+func (s *Server) history(c echo.Context) error {
+	ctx := c.Request().Context()
+	p := currentProject(c)
+	props := views.HistoryProps{Project: p, Me: viewer(c).UserID}
+	pageID, err := queryID(c, "page")
+	if err != nil {
+		return err
+	}
+	before, err := queryID(c, "before")
+	if err != nil {
+		return err
+	}
+	if pageID != 0 {
+		pg, err := s.store.Page(ctx, pageID)
+		if err != nil || pg.ProjectID != p.ID {
+			return site.Errorf(site.ENotFound, "That page is not in this plan.")
+		}
+		props.Page = &pg
+	}
+	if props.Changes, err = s.store.History(ctx, p.ID, pageID, before, historyPage+1); err != nil {
+		return err
+	}
+	if len(props.Changes) > historyPage {
+		props.Changes = props.Changes[:historyPage]
+		props.More = props.Changes[historyPage-1].ID
+	}
+	if before != 0 { // the next rows of a panel already shown
+		return render(c, http.StatusOK, views.HistoryEntries(props))
+	}
+	return s.renderHistory(c, props)
+}
+
+// renderHistory renders the whole panel with the sign-offs above it.
+func (s *Server) renderHistory(c echo.Context, props views.HistoryProps) error {
+	ctx := c.Request().Context()
+	var err error
+	if props.Versions, err = s.store.Versions(ctx, props.Project.ID); err != nil {
+		return err
+	}
+	if err := s.store.MarkChanged(ctx, props.Project.ID, props.Versions); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.HistoryPanel(props))
+}
+
+// restoreDeleted brings back the branch a deletion in the history took.
+func (s *Server) restoreDeleted(c echo.Context) error {
+	ctx := c.Request().Context()
+	p := currentProject(c)
+	cid, err := idParam(c, "cid")
+	if err != nil {
+		return err
+	}
+	ch, err := s.store.RestoreDeleted(ctx, p.ID, cid)
+	if err != nil {
+		return err
+	}
+	trigger(c, "page-saved", ch.PageID)
+	props := views.HistoryProps{Project: p, Me: viewer(c).UserID, Restored: ch.Sentence() + "."}
+	if props.Changes, err = s.store.History(ctx, p.ID, 0, 0, historyPage+1); err != nil {
+		return err
+	}
+	if len(props.Changes) > historyPage {
+		props.Changes = props.Changes[:historyPage]
+		props.More = props.Changes[historyPage-1].ID
+	}
+	return s.renderHistory(c, props)
+}
+
+// queryID reads an optional id from the query (0 when absent). Errors:
+// EInvalid.
+func queryID(c echo.Context, name string) (int64, error) {
+	v := strings.TrimSpace(c.QueryParam(name))
+	if v == "" {
+		return 0, nil
+	}
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id < 0 {
+		return 0, site.Errorf(site.EInvalid, "%s must be a number, got %q.", name, v)
+	}
+	return id, nil
+}

@@ -1,0 +1,227 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"siteplan/site"
+)
+
+// TestUndoRedoHTTP: the HTTP contract. An editor deletes a branch, and
+// POST /undo brings it back with its ids and links; /redo deletes it
+// again; a conflict is 409 naming who changed what, and nothing to undo
+// is 422.
+func TestUndoRedoHTTP(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	project := "/projects/" + itoa(pid)
+	products, pricing := ids["Products"], ids["Pricing"]
+	wantStatus(t, c.do("DELETE", pagePath(pid, products), nil, true), http.StatusOK, "delete Products")
+	if _, err := c.db.Page(ctx, pricing); site.ErrorCode(err) != site.ENotFound {
+		t.Fatalf("Pricing is still there: %v", err)
+	}
+	rec := c.do("POST", project+"/undo", nil, true)
+	wantStatus(t, rec, http.StatusOK, "undo")
+	if got := doc(t, rec).Find("#undo-result").Text(); got != "Undone: Olive Owner deleted “Products” and the 2 pages below it" {
+		t.Errorf("undo said %q", got)
+	}
+	out, in, err := c.db.PageLinks(ctx, pricing)
+	if err != nil || len(out) != 1 || len(in) != 1 || out[0].ToTitle != "Contact" || in[0].FromTitle != "Home" {
+		t.Errorf("Pricing came back with links out %v, in %v (%v), want to Contact and from Home", out, in, err)
+	}
+	if pg, err := c.db.Page(ctx, pricing); err != nil || pg.ParentID != products {
+		t.Errorf("Pricing is back as %+v (%v), under another id or parent", pg, err)
+	}
+	wantStatus(t, c.do("POST", project+"/redo", nil, true), http.StatusOK, "redo")
+	if _, err := c.db.Page(ctx, products); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("redo left Products: %v", err)
+	}
+	wantStatus(t, c.do("POST", project+"/undo", nil, true), http.StatusOK, "undo again")
+	rec = c.do("POST", project+"/undo", nil, true)
+	wantStatus(t, rec, http.StatusUnprocessableEntity, "nothing left to undo")
+	if !strings.Contains(rec.Body.String(), "nothing of yours to undo") {
+		t.Errorf("nothing to undo says: %s", rec.Body.String())
+	}
+
+	// Ed renames a page, Olive renames it again: Ed's undo is refused.
+	addUser(t, c.db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
+	ed := anonymous(t, c.srv, c.db)
+	ed.login("ed@test.example")
+	pg, _ := c.db.Page(ctx, ids["Contact"])
+	wantStatus(t, ed.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Get in touch"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "Ed renames")
+	pg, _ = c.db.Page(ctx, ids["Contact"])
+	wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Talk to us"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "Olive renames")
+	rec = ed.do("POST", project+"/undo", nil, true)
+	wantStatus(t, rec, http.StatusConflict, "Ed's undo after Olive's rename")
+	if msg := doc(t, rec).Find(".alert-error span").Text(); msg != "Nothing was undone: “Talk to us” has changed since: Olive Owner renamed “Get in touch” to “Talk to us”." {
+		t.Errorf("conflict says %q", msg)
+	}
+	if pg, _ := c.db.Page(ctx, ids["Contact"]); pg.Title != "Talk to us" {
+		t.Errorf("the refused undo changed the title to %q", pg.Title)
+	}
+}
+
+// TestHistoryPanel: the panel lists changes in words, newest first, per
+// page too; a deleted branch is restored from it after later changes.
+func TestHistoryPanel(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	project := "/projects/" + itoa(pid)
+	wantStatus(t, c.do("POST", pagePath(pid, ids["Pricing"], "move"), url.Values{"parent": {itoa(ids["About us"])}, "position": {"0"}}, true), http.StatusNoContent, "move")
+	wantStatus(t, c.do("DELETE", pagePath(pid, ids["Products"]), nil, true), http.StatusOK, "delete")
+	pg, _ := c.db.Page(context.Background(), ids["Team"])
+	wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"People"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "rename")
+
+	rec := c.do("GET", project+"/history", nil, true)
+	wantStatus(t, rec, http.StatusOK, "history")
+	d := doc(t, rec)
+	var got []string
+	d.Find("#history li.change .change-what").Each(func(_ int, s *goquery.Selection) { got = append(got, s.Text()) })
+	want := []string{
+		"Olive Owner renamed “Team” to “People”",
+		"Olive Owner deleted “Products” and the page below it",
+		"Olive Owner moved “Pricing” under “About us”",
+	}
+	if len(got) < 3 || strings.Join(got[:3], "\n") != strings.Join(want, "\n") {
+		t.Fatalf("history:\n%s\nwant first:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	restore := d.Find("#history li.change button[hx-post$='/restore']")
+	if restore.Length() != 1 {
+		t.Fatalf("%d restore buttons, want one (the deletion)", restore.Length())
+	}
+	rec = c.do("GET", project+"/history?page="+itoa(ids["Pricing"]), nil, true)
+	if n := doc(t, rec).Find("#history li.change").Length(); n != 1 || !strings.Contains(rec.Body.String(), "History of “Pricing”") {
+		t.Errorf("the history of Pricing has %d changes, want its move", n)
+	}
+	path, _ := restore.Attr("hx-post")
+	rec = c.do("POST", path, nil, true)
+	wantStatus(t, rec, http.StatusOK, "restore the branch")
+	if got := doc(t, rec).Find("#history .alert-ok").Text(); got != "Olive Owner restored “Products” and the page below it." {
+		t.Errorf("the notice says %q", got)
+	}
+	if _, err := c.db.Page(context.Background(), ids["Products"]); err != nil {
+		t.Errorf("Products is not back: %v", err)
+	}
+	if doc(t, rec).Find("#history li.change button[hx-post$='/restore']").Length() != 0 {
+		t.Errorf("a restored deletion still offers Restore")
+	}
+	wantStatus(t, c.do("POST", path, nil, true), http.StatusConflict, "restore twice")
+}
+
+// TestVersionsCompareSignOff: versions are created and compared in the
+// browser's pages; a client with a comment link approves a version and a
+// branch, a view link cannot; a later change shows as changed since.
+func TestVersionsCompareSignOff(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	project := "/projects/" + itoa(pid)
+	rec := c.do("POST", project+"/versions", url.Values{"name": {""}}, false)
+	wantStatus(t, rec, http.StatusUnprocessableEntity, "a version without a name")
+	if doc(t, rec).Find("#err-name").Length() != 1 {
+		t.Errorf("no field error for the name")
+	}
+	wantStatus(t, c.do("POST", project+"/versions", url.Values{"name": {"Kickoff"}}, false), http.StatusSeeOther, "create version 1")
+	careers := site.NewPage("Careers")
+	careers.ProjectID, careers.ParentID = pid, ids["Home"]
+	if err := c.db.CreatePage(ctx, &careers); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
+		t.Fatal(err)
+	}
+
+	rec = c.do("GET", project+"/compare?from=1&to=now", nil, false)
+	wantStatus(t, rec, http.StatusOK, "compare")
+	d := doc(t, rec)
+	body := d.Find(".compare-list").Text()
+	for _, w := range []string{"Added (1)", "Careers", "Renamed (1)", "was “Pricing”"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("the comparison lacks %q: %s", w, body)
+		}
+	}
+	node := func(id int64) string {
+		return d.Find(".diagram-canvas svg").Find("#p" + itoa(id) + ", #a_p" + itoa(id)).Text()
+	}
+	if !strings.Contains(node(careers.ID), "added") || !strings.Contains(node(ids["Pricing"]), "renamed") ||
+		!strings.Contains(d.Find(".diagram-canvas svg #legend").Text(), "Change") {
+		t.Errorf("the comparison's diagram does not mark added and renamed pages in words with a legend: %q, %q", node(careers.ID), node(ids["Pricing"]))
+	}
+	rec = c.do("GET", project+"/compare/diagram/pdf?from=1&to=now", nil, false)
+	wantStatus(t, rec, http.StatusOK, "the comparison as PDF")
+	if !strings.HasPrefix(rec.Body.String(), "%PDF") {
+		t.Errorf("not a PDF")
+	}
+
+	visitor := func(role string) *client {
+		l := site.ShareLink{ProjectID: pid, Role: role}
+		token, err := c.db.CreateShareLink(ctx, &l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := anonymous(t, c.srv, c.db)
+		wantStatus(t, v.do("GET", "/s/"+token, nil, false), http.StatusSeeOther, "open the share link")
+		return v
+	}
+	client, reader := visitor(site.ShareComment), visitor(site.ShareView)
+	rec = client.do("GET", project+"/versions/1", nil, false)
+	wantStatus(t, rec, http.StatusOK, "the version, to the client")
+	if doc(t, rec).Find("form.signoff-form").Length() != 1 {
+		t.Fatalf("a comment link sees no sign-off form")
+	}
+	if doc(t, reader.do("GET", project+"/versions/1", nil, false)).Find("form.signoff-form").Length() != 0 {
+		t.Errorf("a view link sees the sign-off form")
+	}
+	wantStatus(t, reader.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Vic"}}, false), http.StatusForbidden, "a view link approves")
+	rec = client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {" "}}, false)
+	wantStatus(t, rec, http.StatusUnprocessableEntity, "approve without a name")
+	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve the whole plan")
+	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"branch"}, "branch": {itoa(ids["About us"])}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve a branch")
+
+	rec = c.do("GET", project+"/versions", nil, false)
+	d = doc(t, rec)
+	var signoffs []string
+	d.Find(".version .signoff").Each(func(_ int, s *goquery.Selection) {
+		signoffs = append(signoffs, strings.Join(strings.Fields(s.Text()), " "))
+	})
+	if len(signoffs) != 2 || !strings.Contains(signoffs[0], "Carla Client approved the whole plan") || !strings.Contains(signoffs[0], "changed since approval") ||
+		!strings.Contains(signoffs[1], "approved “About us” and the pages below it") || strings.Contains(signoffs[1], "changed since") {
+		t.Errorf("sign-offs on the versions page: %q (the plan changed, the About us branch did not)", signoffs)
+	}
+	if n := doc(t, c.do("GET", project+"/history", nil, true)).Find("#history .signoff").Length(); n != 2 {
+		t.Errorf("the History panel shows %d sign-offs, want 2", n)
+	}
+	rec = c.do("GET", project+"/versions/1/diagram/pdf", nil, false)
+	wantStatus(t, rec, http.StatusOK, "the version as PDF")
+	if text := pdfText(t, rec.Body.Bytes()); !strings.Contains(text, "Approved by Carla Client") || !strings.Contains(text, "Version 1 “Kickoff”") {
+		t.Errorf("the version's PDF title block lacks the sign-off: %.500s", text)
+	}
+}
+
+// pdfText extracts a PDF's text with poppler's pdftotext (installed by
+// .ci/run), spaces squashed.
+func pdfText(t *testing.T, pdf []byte) string {
+	t.Helper()
+	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		t.Fatalf("not a PDF: %q", pdf[:min(20, len(pdf))])
+	}
+	path := filepath.Join(t.TempDir(), "d.pdf")
+	if err := os.WriteFile(path, pdf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("pdftotext", "-enc", "UTF-8", path, "-").Output()
+	if err != nil {
+		t.Fatalf("pdftotext: %v", err)
+	}
+	return strings.Join(strings.Fields(string(out)), " ")
+}

@@ -1,0 +1,321 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/diagram"
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// versions lists the project's versions with their sign-offs.
+func (s *Server) versions(c echo.Context) error {
+	return s.renderVersions(c, http.StatusOK, "", "")
+}
+
+func (s *Server) renderVersions(c echo.Context, status int, name, problem string) error {
+	ctx := c.Request().Context()
+	p := currentProject(c)
+	vs, err := s.store.Versions(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	if err := s.store.MarkChanged(ctx, p.ID, vs); err != nil {
+		return err
+	}
+	return render(c, status, views.Versions(views.VersionsProps{Layout: s.layout(c, "Versions of "+p.Name), Project: p,
+		Versions: vs, Name: name, Error: problem}))
+}
+
+// createVersion names the plan as it is now.
+func (s *Server) createVersion(c echo.Context) error {
+	p := currentProject(c)
+	name := c.FormValue("name")
+	_, err := s.store.CreateVersion(c.Request().Context(), p.ID, name)
+	if site.ErrorCode(err) == site.EInvalid {
+		return s.renderVersions(c, http.StatusUnprocessableEntity, name, site.ErrorMessage(err))
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions"))
+}
+
+func projectPath(id int64, parts ...string) string {
+	s := "/projects/" + strconv.FormatInt(id, 10)
+	for _, p := range parts {
+		s += "/" + p
+	}
+	return s
+}
+
+// versionParam reads :n. Errors: ENotFound.
+func versionParam(c echo.Context) (int, error) {
+	n, err := strconv.Atoi(c.Param("n"))
+	if err != nil || n <= 0 {
+		return 0, site.Errorf(site.ENotFound, "No such version.")
+	}
+	return n, nil
+}
+
+// loadVersion loads the :n version of the project with its sign-offs
+// marked changed or not.
+func (s *Server) loadVersion(c echo.Context) (site.Version, *site.Tree, []site.Link, error) {
+	ctx := c.Request().Context()
+	p := currentProject(c)
+	n, err := versionParam(c)
+	if err != nil {
+		return site.Version{}, nil, nil, err
+	}
+	v, t, links, err := s.store.Version(ctx, p.ID, n)
+	if err != nil {
+		return v, nil, nil, err
+	}
+	vs := []site.Version{v}
+	err = s.store.MarkChanged(ctx, p.ID, vs)
+	return vs[0], t, links, err
+}
+
+// versionNotes are the lines a version's PDF prints under its title.
+func versionNotes(v site.Version) []string {
+	notes := []string{v.Label() + " · saved " + v.CreatedAt.UTC().Format("2 January 2006") + " by " + v.Author}
+	for _, a := range v.Approvals {
+		n := "Approved by " + a.Name + " on " + a.At.UTC().Format("2 January 2006") + ": " + a.What()
+		if a.ChangedSince {
+			n += " (changed since approval)"
+		}
+		notes = append(notes, n)
+	}
+	return notes
+}
+
+// version shows one version read only, with its sign-off form.
+func (s *Server) version(c echo.Context) error {
+	p := currentProject(c)
+	v, t, links, err := s.loadVersion(c)
+	if err != nil {
+		return err
+	}
+	props := views.VersionProps{Layout: s.layout(c, v.Label()+" of "+p.Name), Project: p, Version: v, Tree: t,
+		Approved: c.QueryParam("approved") == "1", Name: author(c)}
+	props.Branches = branches(t)
+	opt := diagram.Options{Format: diagram.FormatSVG, Links: true, Notes: versionNotes(v)}
+	svg, err := s.drawCached(c, fmt.Sprintf("v|%d|%d", p.ID, v.Number), t, links, opt)
+	if err != nil {
+		props.Error = site.ErrorMessage(err)
+	}
+	props.SVG = string(svg)
+	return render(c, http.StatusOK, views.VersionPage(props))
+}
+
+// branches are the pages a client may approve on their own: the top two
+// levels of the main tree, at most 200.
+func branches(t *site.Tree) []*site.Page {
+	var out []*site.Page
+	for _, r := range t.Roots(site.PlacementMain) {
+		out = append(out, r)
+		for _, c := range t.Children(r.ID) {
+			if len(out) < 200 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// versionDiagram downloads a version's diagram, its sign-offs in the
+// PDF's title block.
+func (s *Server) versionDiagram(c echo.Context) error {
+	format, typ, err := downloadFormat(c)
+	if err != nil {
+		return err
+	}
+	p := currentProject(c)
+	v, t, links, err := s.loadVersion(c)
+	if err != nil {
+		return err
+	}
+	b, err := s.drawCached(c, fmt.Sprintf("v|%d|%d", p.ID, v.Number), t, links,
+		diagram.Options{Format: format, Links: true, Notes: versionNotes(v)})
+	if err != nil {
+		return err
+	}
+	attach(c, p, "-version-"+strconv.Itoa(v.Number)+"."+format)
+	return c.Blob(http.StatusOK, typ, b)
+}
+
+// downloadFormat reads :format for a diagram download (svg, png, pdf).
+// Errors: ENotFound.
+func downloadFormat(c echo.Context) (string, string, error) {
+	f := c.Param("format")
+	typ, ok := diagramTypes[f]
+	if !ok || (f != diagram.FormatSVG && f != diagram.FormatPNG && f != diagram.FormatPDF) {
+		return "", "", site.Errorf(site.ENotFound, "No diagram format %q: use svg, png or pdf.", f)
+	}
+	return f, typ, nil
+}
+
+// drawCached draws t, or serves the drawing from the cache under key and
+// the options.
+func (s *Server) drawCached(c echo.Context, key string, t *site.Tree, links []site.Link, opt diagram.Options) ([]byte, error) {
+	if err := opt.Normalize(t); err != nil {
+		return nil, err
+	}
+	key += "|" + opt.Key()
+	if b, ok := s.diagrams.get(key); ok {
+		return b, nil
+	}
+	rctx, done, err := s.heavyTurn(c, RenderTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	var buf bytes.Buffer
+	if _, err := s.draw(rctx, &buf, t, links, opt); err != nil {
+		return nil, err
+	}
+	s.diagrams.put(key, buf.Bytes())
+	return buf.Bytes(), nil
+}
+
+// restoreVersion makes the plan what a version was, as one change.
+func (s *Server) restoreVersion(c echo.Context) error {
+	p := currentProject(c)
+	n, err := versionParam(c)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.RestoreVersion(c.Request().Context(), p.ID, n); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID))
+}
+
+// approve records a sign-off of a version, whole or one branch.
+func (s *Server) approve(c echo.Context) error {
+	p := currentProject(c)
+	n, err := versionParam(c)
+	if err != nil {
+		return err
+	}
+	var page int64
+	if c.FormValue("page") == "branch" {
+		if page, err = strconv.ParseInt(c.FormValue("branch"), 10, 64); err != nil || page <= 0 {
+			return site.Errorf(site.EInvalid, "Choose the branch to approve.")
+		}
+	}
+	_, err = s.store.Approve(c.Request().Context(), p.ID, n, page, c.FormValue("name"), viewer(c).ShareLinkID)
+	if site.ErrorCode(err) == site.EInvalid {
+		v, t, links, lerr := s.loadVersion(c)
+		if lerr != nil {
+			return lerr
+		}
+		props := views.VersionProps{Layout: s.layout(c, v.Label()+" of "+p.Name), Project: p, Version: v, Tree: t,
+			Branches: branches(t), Name: c.FormValue("name"), SignError: site.ErrorMessage(err)}
+		svg, derr := s.drawCached(c, fmt.Sprintf("v|%d|%d", p.ID, v.Number), t, links, diagram.Options{Format: diagram.FormatSVG, Links: true, Notes: versionNotes(v)})
+		props.SVG = string(svg)
+		if derr != nil {
+			props.Error = site.ErrorMessage(derr)
+		}
+		return render(c, http.StatusUnprocessableEntity, views.VersionPage(props))
+	} else if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n))+"?approved=1")
+}
+
+// comparison reads ?from=N&to=M|now and compares: the diagram's tree (the
+// pages of to with those removed put back) and marks.
+func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []site.Link, string, error) {
+	ctx := c.Request().Context()
+	p := currentProject(c)
+	props := views.CompareProps{Project: p}
+	from, err := strconv.Atoi(c.QueryParam("from"))
+	if err != nil || from <= 0 {
+		return props, nil, nil, "", site.Errorf(site.EInvalid, "Say which version to compare from (?from=1).")
+	}
+	fv, ft, fl, err := s.store.Version(ctx, p.ID, from)
+	if err != nil {
+		return props, nil, nil, "", err
+	}
+	props.From = fv
+	to := c.QueryParam("to")
+	var tt *site.Tree
+	var tl []site.Link
+	key := fmt.Sprintf("cmp|%d|%d|", p.ID, from)
+	if to == "" || to == "now" {
+		if tt, err = s.store.Tree(ctx, p.ID); err != nil {
+			return props, nil, nil, "", err
+		}
+		if tl, err = s.store.Links(ctx, p.ID); err != nil {
+			return props, nil, nil, "", err
+		}
+		key += "now@" + strconv.FormatInt(p.Version, 10)
+		to = "now"
+	} else {
+		n, err := strconv.Atoi(to)
+		if err != nil || n <= 0 {
+			return props, nil, nil, "", site.Errorf(site.EInvalid, "Compare to a version number or “now”, got %q.", to)
+		}
+		tv, t2, l2, err := s.store.Version(ctx, p.ID, n)
+		if err != nil {
+			return props, nil, nil, "", err
+		}
+		props.To, tt, tl = &tv, t2, l2
+		key += to
+	}
+	props.Diff = site.Compare(ft, tt, fl, tl)
+	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
+	return props, site.Union(ft, tt), tl, key, nil
+}
+
+func compareOptions(props views.CompareProps, format string) diagram.Options {
+	to := "the plan now"
+	if props.To != nil {
+		to = props.To.Label()
+	}
+	return diagram.Options{Format: format, Links: true, ColorBy: diagram.ColorByChange, Marks: props.Diff.Marks(),
+		Notes: []string{"What changed from " + props.From.Label() + " to " + to}}
+}
+
+// compare lists and draws what changed between two versions, or a
+// version and now.
+func (s *Server) compare(c echo.Context) error {
+	props, t, links, key, err := s.comparison(c)
+	if err != nil {
+		return err
+	}
+	p := currentProject(c)
+	if props.Versions, err = s.store.Versions(c.Request().Context(), p.ID); err != nil {
+		return err
+	}
+	props.Layout = s.layout(c, "Changes in "+p.Name)
+	svg, err := s.drawCached(c, key, t, links, compareOptions(props, diagram.FormatSVG))
+	if err != nil {
+		props.Error = site.ErrorMessage(err)
+	}
+	props.SVG = string(svg)
+	return render(c, http.StatusOK, views.Compare(props))
+}
+
+// compareDiagram downloads the diagram of a comparison.
+func (s *Server) compareDiagram(c echo.Context) error {
+	format, typ, err := downloadFormat(c)
+	if err != nil {
+		return err
+	}
+	props, t, links, key, err := s.comparison(c)
+	if err != nil {
+		return err
+	}
+	b, err := s.drawCached(c, key, t, links, compareOptions(props, format))
+	if err != nil {
+		return err
+	}
+	attach(c, currentProject(c), "-changes."+format)
+	return c.Blob(http.StatusOK, typ, b)
+}
