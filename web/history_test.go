@@ -162,6 +162,7 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	if !strings.HasPrefix(rec.Body.String(), "%PDF") {
 		t.Errorf("not a PDF")
 	}
+	keepFile(t, "compare.pdf", rec.Body.Bytes())
 
 	visitor := func(role string) *client {
 		l := site.ShareLink{ProjectID: pid, Role: role}
@@ -203,6 +204,7 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	}
 	rec = c.do("GET", project+"/versions/1/diagram/pdf", nil, false)
 	wantStatus(t, rec, http.StatusOK, "the version as PDF")
+	keepFile(t, "version.pdf", rec.Body.Bytes())
 	if text := pdfText(t, rec.Body.Bytes()); !strings.Contains(text, "Approved by Carla Client") || !strings.Contains(text, "Version 1 “Kickoff”") {
 		t.Errorf("the version's PDF title block lacks the sign-off: %.500s", text)
 	}
@@ -224,4 +226,14 @@ func pdfText(t *testing.T, pdf []byte) string {
 		t.Fatalf("pdftotext: %v", err)
 	}
 	return strings.Join(strings.Fields(string(out)), " ")
+}
+
+// keepFile writes a file the test made into $SITEPLAN_SCREENSHOTS, to
+// look at.
+func keepFile(t *testing.T, name string, b []byte) {
+	if dir := os.Getenv("SITEPLAN_SCREENSHOTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -492,7 +492,7 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 	if n > 0 {
 		msg += " and the " + site.Plural(n, "page", "pages") + " below it"
 	}
-	msg += "? Their cross-links are removed too."
+	msg += "? Their cross-links are removed too. You can undo it (Ctrl+Z), or restore it from the History."
 	action := "/projects/" + strconv.FormatInt(p.ID, 10) + "/pages/" + strconv.FormatInt(pg.ID, 10)
 	return render(c, http.StatusOK, views.ConfirmDialog("Delete page", msg, action, "delete", "Delete "+site.Plural(n+1, "page", "pages")))
 }

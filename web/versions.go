@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -224,6 +227,9 @@ func (s *Server) approve(c echo.Context) error {
 		return render(c, http.StatusUnprocessableEntity, views.VersionPage(props))
 	} else if err != nil {
 		return err
+	}
+	if viewer(c).UserID == 0 { // a visitor's name, as comments remember it
+		s.setCookie(c, nameCookie, url.QueryEscape(strings.TrimSpace(c.FormValue("name"))), 365*24*time.Hour)
 	}
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n))+"?approved=1")
 }
