@@ -213,7 +213,7 @@ func (c accessCase) want(method string, n need, actor string) int {
 		return loggedOut()
 	case a == site.AccessNone:
 		return http.StatusNotFound
-	case a < projectAccess[n], n == projectResolve && !hasAccount:
+	case a < projectAccess[n], (n == projectResolve || n == projectTeam) && !hasAccount:
 		return http.StatusForbidden
 	}
 	return c.ok

@@ -49,6 +49,7 @@ const (
 	teamEdit                   // an owner or editor of the account's current team
 	teamOwner                  // an owner of the account's current team
 	projectRead                // anyone who can see the :id project, share links included
+	projectTeam                // ... on the agency's team: the change history is theirs
 	projectComment             // ... and may comment
 	projectResolve             // ... and is on the team: resolves threads
 	projectEdit                // ... and may change it
@@ -57,7 +58,7 @@ const (
 
 // projectAccess is the access each project need asks for.
 var projectAccess = map[need]site.Access{
-	projectRead: site.AccessRead, projectComment: site.AccessComment, projectResolve: site.AccessComment,
+	projectRead: site.AccessRead, projectTeam: site.AccessRead, projectComment: site.AccessComment, projectResolve: site.AccessComment,
 	projectEdit: site.AccessEdit, projectManage: site.AccessManage,
 }
 
@@ -74,6 +75,8 @@ func (s *Server) guard(n need) []echo.MiddlewareFunc {
 		return nil
 	case projectResolve:
 		return []echo.MiddlewareFunc{s.inProject(projectAccess[n]), requireResolver, s.publishChanges}
+	case projectTeam:
+		return []echo.MiddlewareFunc{s.inProject(projectAccess[n]), requireTeam}
 	}
 	return []echo.MiddlewareFunc{s.inProject(projectAccess[n]), s.publishChanges}
 }
@@ -88,7 +91,16 @@ func requireResolver(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// viewer is who is asking, as identify found them.
+// requireTeam keeps the change history to the agency's team: a client
+// sees versions and signs off, not every edit.
+func requireTeam(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if viewer(c).Share {
+			return site.Errorf(site.EForbidden, "The change history is for the agency's team; the versions page shows what was agreed.")
+		}
+		return next(c)
+	}
+}
 
 // identify finds the account of the session cookie, with its teams. A
 // request without a live session goes on as anonymous.

@@ -159,7 +159,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/sitemap.html", s.heavy(s.footerPreview), projectRead},
 		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
 
-		{get, "/projects/:id/history", s.history, projectRead},
+		{get, "/projects/:id/history", s.history, projectTeam},
 		{get, "/projects/:id/versions", s.versions, projectRead},
 		{get, "/projects/:id/versions/:n", s.version, projectRead},
 		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead},
