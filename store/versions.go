@@ -117,18 +117,28 @@ func (db *DB) CreateVersion(ctx context.Context, projectID int64, name string) (
 	}
 	who := site.ViewerFrom(ctx)
 	v = site.Version{ProjectID: projectID, Name: name, Author: authorName(who), CreatedAt: db.Now().UTC().Truncate(time.Millisecond)}
+	// The plan is read in a read transaction, one consistent state of it,
+	// so that writers (of every team) do not wait while a large plan is
+	// read and compressed; only the insert takes the write lock.
+	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return v, err
+	}
+	s, err := takeSnapshot(ctx, rtx, projectID)
+	if err == nil {
+		err = rtx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM changes WHERE project_id = ?`, projectID).Scan(&v.ChangeID)
+	}
+	rtx.Rollback()
+	if err != nil {
+		return v, err
+	}
+	blob, err := s.encode()
+	if err != nil {
+		return v, err
+	}
+	v.PageCount = len(s.Pages)
 	err = db.tx(ctx, func(tx *sql.Tx) error {
-		s, err := takeSnapshot(ctx, tx, projectID)
-		if err != nil {
-			return err
-		}
-		blob, err := s.encode()
-		if err != nil {
-			return err
-		}
-		v.PageCount = len(s.Pages)
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(number), 0) + 1, (SELECT coalesce(max(id), 0) FROM changes WHERE project_id = ?1)
-			FROM versions WHERE project_id = ?1`, projectID).Scan(&v.Number, &v.ChangeID); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(number), 0) + 1 FROM versions WHERE project_id = ?`, projectID).Scan(&v.Number); err != nil {
 			return err
 		}
 		return tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot)

@@ -99,3 +99,18 @@ func (s *Server) heavy(h echo.HandlerFunc) echo.HandlerFunc {
 		return err
 	}
 }
+
+// largePlan is the page count past which reading a plan's versions (each
+// a snapshot of the whole plan to decode and compare) is heavy work.
+const largePlan = maxOutlineRows / 6
+
+// largeTurn takes a turn at the gate, within readBudget, for reading the
+// versions of a large plan; for a small one it returns at once. It
+// returns the context to read with and what ends the turn. Errors:
+// ETooMany.
+func (s *Server) largeTurn(c echo.Context) (context.Context, func(), error) {
+	if currentProject(c).PageCount <= largePlan {
+		return c.Request().Context(), func() {}, nil
+	}
+	return s.heavyTurn(c, readBudget)
+}

@@ -92,15 +92,27 @@ func (s *Server) history(c echo.Context) error {
 
 // renderHistory renders the whole panel with the sign-offs above it.
 func (s *Server) renderHistory(c echo.Context, props views.HistoryProps) error {
-	ctx := c.Request().Context()
 	var err error
-	if props.Versions, err = s.store.Versions(ctx, props.Project.ID); err != nil {
-		return err
-	}
-	if err := s.store.MarkChanged(ctx, props.Project.ID, props.Versions); err != nil {
+	if props.Versions, err = s.markedVersions(c); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.HistoryPanel(props))
+}
+
+// markedVersions lists the project's versions with their sign-offs
+// marked changed since or not, taking a turn at the gate for a large plan.
+func (s *Server) markedVersions(c echo.Context) ([]site.Version, error) {
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	pid := currentProject(c).ID
+	vs, err := s.store.Versions(ctx, pid)
+	if err != nil {
+		return nil, err
+	}
+	return vs, s.store.MarkChanged(ctx, pid, vs)
 }
 
 // restoreDeleted brings back the branch a deletion in the history took.

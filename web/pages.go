@@ -128,7 +128,7 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 	level := outlineLevel(c, p)
 	// The deep outline of a large plan is megabytes of HTML: it waits its
 	// turn with the other heavy reads, within their budget.
-	if level > 3 && p.PageCount > maxOutlineRows/6 {
+	if level > 3 && p.PageCount > largePlan {
 		var done func()
 		var err error
 		if ctx, done, err = s.heavyTurn(c, readBudget); err != nil {

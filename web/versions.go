@@ -22,13 +22,9 @@ func (s *Server) versions(c echo.Context) error {
 }
 
 func (s *Server) renderVersions(c echo.Context, status int, name, problem string) error {
-	ctx := c.Request().Context()
 	p := currentProject(c)
-	vs, err := s.store.Versions(ctx, p.ID)
+	vs, err := s.markedVersions(c)
 	if err != nil {
-		return err
-	}
-	if err := s.store.MarkChanged(ctx, p.ID, vs); err != nil {
 		return err
 	}
 	return render(c, status, views.Versions(views.VersionsProps{Layout: s.layout(c, "Versions of "+p.Name), Project: p,
@@ -39,7 +35,12 @@ func (s *Server) renderVersions(c echo.Context, status int, name, problem string
 func (s *Server) createVersion(c echo.Context) error {
 	p := currentProject(c)
 	name := c.FormValue("name")
-	_, err := s.store.CreateVersion(c.Request().Context(), p.ID, name)
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.CreateVersion(ctx, p.ID, name)
+	done()
 	if site.ErrorCode(err) == site.EInvalid {
 		return s.renderVersions(c, http.StatusUnprocessableEntity, name, site.ErrorMessage(err))
 	} else if err != nil {
@@ -66,14 +67,18 @@ func versionParam(c echo.Context) (int, error) {
 }
 
 // loadVersion loads the :n version of the project with its sign-offs
-// marked changed or not.
+// marked changed or not (a large plan's at the gate).
 func (s *Server) loadVersion(c echo.Context) (site.Version, *site.Tree, []site.Link, error) {
-	ctx := c.Request().Context()
 	p := currentProject(c)
 	n, err := versionParam(c)
 	if err != nil {
 		return site.Version{}, nil, nil, err
 	}
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return site.Version{}, nil, nil, err
+	}
+	defer done()
 	v, t, links, err := s.store.Version(ctx, p.ID, n)
 	if err != nil {
 		return v, nil, nil, err
@@ -237,8 +242,12 @@ func (s *Server) approve(c echo.Context) error {
 // comparison reads ?from=N&to=M|now and compares: the diagram's tree (the
 // pages of to with those removed put back) and marks.
 func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []site.Link, string, error) {
-	ctx := c.Request().Context()
 	p := currentProject(c)
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return views.CompareProps{}, nil, nil, "", err
+	}
+	defer done()
 	props := views.CompareProps{Project: p}
 	from, err := strconv.Atoi(c.QueryParam("from"))
 	if err != nil || from <= 0 {
@@ -275,8 +284,9 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 		key += to
 	}
 	props.Diff = site.Compare(ft, tt, fl, tl)
+	props.Versions, err = s.store.Versions(ctx, p.ID)
 	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
-	return props, site.Union(ft, tt), tl, key, nil
+	return props, site.Union(ft, tt), tl, key, err
 }
 
 func compareOptions(props views.CompareProps, format string) diagram.Options {
@@ -296,9 +306,6 @@ func (s *Server) compare(c echo.Context) error {
 		return err
 	}
 	p := currentProject(c)
-	if props.Versions, err = s.store.Versions(c.Request().Context(), p.ID); err != nil {
-		return err
-	}
 	props.Layout = s.layout(c, "Changes in "+p.Name)
 	svg, err := s.drawCached(c, key, t, links, compareOptions(props, diagram.FormatSVG))
 	if err != nil {

@@ -824,6 +824,15 @@ func TestReadBudgets(t *testing.T) {
 	if code := c.do("GET", p+"/outline?level=2", nil, true).Code; code != 200 {
 		t.Errorf("the outline to level 2 beside a heavy read: %d, want 200", code)
 	}
+	// Versions of a large plan are whole snapshots: they wait their turn too.
+	for _, path := range []string{p + "/versions", p + "/compare?from=1", p + "/versions/1", p + "/history"} {
+		if code := c.do("GET", path, nil, true).Code; code != 429 {
+			t.Errorf("GET %s of a large plan beside a heavy read: %d, want 429", path, code)
+		}
+	}
+	if code := c.do("POST", p+"/versions", url.Values{"name": {"Kickoff"}}, false).Code; code != 429 {
+		t.Errorf("naming a version of a large plan beside a heavy read: %d, want 429", code)
+	}
 	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)
 	vi := anonymous(t, c.srv, c.db)
 	vi.login("vi@test.example")
@@ -835,5 +844,11 @@ func TestReadBudgets(t *testing.T) {
 	}
 	if code := c.do("GET", p+"/document.json", nil, false).Code; code != 200 {
 		t.Errorf("once the reads are done: %d", code)
+	}
+	if code := c.do("POST", p+"/versions", url.Values{"name": {"Kickoff"}}, false).Code; code != 303 {
+		t.Errorf("naming a version once the reads are done: %d", code)
+	}
+	if code := c.do("GET", p+"/compare?from=1", nil, false).Code; code != 200 {
+		t.Errorf("comparing once the reads are done: %d", code)
 	}
 }
