@@ -256,6 +256,23 @@ func (j *journal) touchLinksOf(ids []int64) error {
 	return j.touchLinks(keys...)
 }
 
+// touchData notes the pages and links d names, before an apply of d.
+func (j *journal) touchData(d *changeData) error {
+	ids := make([]int64, len(d.Pages))
+	for i := range d.Pages {
+		ids[i] = d.Pages[i].ID
+	}
+	if err := j.touch(ids...); err != nil {
+		return err
+	}
+	for _, l := range d.Links {
+		if err := j.touchLinks(linkKey{l.From, l.To}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // touchProject notes the project's settings before the change.
 func (j *journal) touchProject() error {
 	if j.project != nil {

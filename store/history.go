@@ -76,17 +76,8 @@ func (db *DB) RestoreDeleted(ctx context.Context, projectID, changeID int64) (si
 				d.Links = append(d.Links, linkDelta{ID: ld.ID, From: ld.From, To: ld.To, After: ld.Before})
 			}
 		}
-		ids := make([]int64, len(d.Pages))
-		for i := range d.Pages {
-			ids[i] = d.Pages[i].ID
-		}
-		if err := j.touch(ids...); err != nil {
+		if err := j.touchData(d); err != nil {
 			return err
-		}
-		for _, l := range d.Links {
-			if err := j.touchLinks(linkKey{l.From, l.To}); err != nil {
-				return err
-			}
 		}
 		a := &applier{ctx: ctx, tx: tx, projectID: projectID, self: changeID, failed: "Nothing was restored: "}
 		if err := a.apply(d, true); err != nil {
@@ -96,7 +87,7 @@ func (db *DB) RestoreDeleted(ctx context.Context, projectID, changeID int64) (si
 			return err
 		}
 		j.verb, j.pageID = "restore", pageID
-		j.summary = "restored “" + root + "”" + belowWords(len(ids)-1)
+		j.summary = "restored “" + root + "”" + belowWords(len(d.Pages)-1)
 		ch = site.Change{ProjectID: projectID, Verb: j.verb, Summary: j.summary, PageID: pageID, Author: authorName(site.ViewerFrom(ctx))}
 		return nil
 	})

@@ -71,6 +71,23 @@ func planState(t *testing.T, db *DB, pid int64) string {
 	return string(b)
 }
 
+// idOf finds a page of the plan by its title (0 if none).
+func idOf(t *testing.T, db *DB, pid int64, title string) int64 {
+	t.Helper()
+	tr, err := db.Tree(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id int64
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == title {
+			id = p.ID
+		}
+		return true
+	})
+	return id
+}
+
 func sameState(t *testing.T, what, got, want string) {
 	t.Helper()
 	if got != want {
@@ -234,14 +251,7 @@ func TestUndoConflicts(t *testing.T) {
 				return db.CreatePage(ctx, &p)
 			},
 			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				tr, _ := db.Tree(ctx, pid)
-				var careers int64
-				tr.Walk(func(p *site.Page, _ int) bool {
-					if p.Title == "Careers" {
-						careers = p.ID
-					}
-					return true
-				})
+				careers := idOf(t, db, pid, "Careers")
 				p := site.NewPage("Jobs")
 				p.ProjectID, p.ParentID = pid, careers
 				return db.CreatePage(ctx, &p)
@@ -272,14 +282,7 @@ func TestUndoConflicts(t *testing.T) {
 				return db.CreatePage(ctx, &p)
 			},
 			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				tr, _ := db.Tree(ctx, pid)
-				var careers int64
-				tr.Walk(func(p *site.Page, _ int) bool {
-					if p.Title == "Careers" {
-						careers = p.ID
-					}
-					return true
-				})
+				careers := idOf(t, db, pid, "Careers")
 				return db.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: careers})
 			},
 			[]string{"“Team” was linked to “Careers”", "Bob linked “Team” to “Careers”"}},

@@ -259,17 +259,8 @@ func (db *DB) RestoreVersion(ctx context.Context, projectID int64, number int) (
 			return err
 		}
 		d := transition(now, want)
-		ids := make([]int64, len(d.Pages))
-		for i := range d.Pages {
-			ids[i] = d.Pages[i].ID
-		}
-		if err := j.touch(ids...); err != nil {
+		if err := j.touchData(d); err != nil {
 			return err
-		}
-		for _, l := range d.Links {
-			if err := j.touchLinks(linkKey{l.From, l.To}); err != nil {
-				return err
-			}
 		}
 		if err := j.touchProject(); err != nil {
 			return err

@@ -164,17 +164,7 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	}
 	keepFile(t, "compare.pdf", rec.Body.Bytes())
 
-	visitor := func(role string) *client {
-		l := site.ShareLink{ProjectID: pid, Role: role}
-		token, err := c.db.CreateShareLink(ctx, &l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := anonymous(t, c.srv, c.db)
-		wantStatus(t, v.do("GET", "/s/"+token, nil, false), http.StatusSeeOther, "open the share link")
-		return v
-	}
-	client, reader := visitor(site.ShareComment), visitor(site.ShareView)
+	client, reader := c.visitor(pid, site.ShareComment), c.visitor(pid, site.ShareView)
 	rec = client.do("GET", project+"/versions/1", nil, false)
 	wantStatus(t, rec, http.StatusOK, "the version, to the client")
 	if doc(t, rec).Find("form.signoff-form").Length() != 1 {

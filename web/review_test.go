@@ -28,17 +28,7 @@ func TestReviewView(t *testing.T) {
 	if err := c.db.AddComment(ctx, &team, 0); err != nil {
 		t.Fatal(err)
 	}
-	visitor := func(role string) *client {
-		l := site.ShareLink{ProjectID: pid, Role: role}
-		token, err := c.db.CreateShareLink(ctx, &l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := anonymous(t, c.srv, c.db)
-		wantStatus(t, v.do("GET", "/s/"+token, nil, false), http.StatusSeeOther, "open the share link")
-		return v
-	}
-	commenter, reader := visitor(site.ShareComment), visitor(site.ShareView)
+	commenter, reader := c.visitor(pid, site.ShareComment), c.visitor(pid, site.ShareView)
 	project := "/projects/" + itoa(pid)
 
 	for name, v := range map[string]*client{"comment link": commenter, "view link": reader} {
@@ -119,4 +109,18 @@ func TestReviewView(t *testing.T) {
 	if d := doc(t, c.do("GET", project, nil, false)); d.Find("main.editor").Length() != 1 {
 		t.Errorf("the team does not get the editor")
 	}
+}
+
+// visitor is a client who opened a new share link of the project with
+// role.
+func (c *client) visitor(pid int64, role string) *client {
+	c.t.Helper()
+	l := site.ShareLink{ProjectID: pid, Role: role}
+	token, err := c.db.CreateShareLink(context.Background(), &l)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	v := anonymous(c.t, c.srv, c.db)
+	wantStatus(c.t, v.do("GET", "/s/"+token, nil, false), http.StatusSeeOther, "open the share link")
+	return v
 }
