@@ -37,22 +37,11 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	links := q["links"]
 	o := diagram.Options{Format: format, Layout: q.Get("layout"), ColorBy: q.Get("color"), Paper: q.Get("paper"),
 		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}}
-	num := func(name string) (int64, error) {
-		v := strings.TrimSpace(q.Get(name))
-		if v == "" {
-			return 0, nil
-		}
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 0 {
-			return 0, site.Errorf(site.EInvalid, "%s must be a whole number, got %q.", name, v)
-		}
-		return n, nil
-	}
 	var err error
-	if o.Root, err = num("root"); err != nil {
+	if o.Root, err = queryID(c, "root"); err != nil {
 		return o, err
 	}
-	depth, err := num("depth")
+	depth, err := queryID(c, "depth")
 	if err != nil {
 		return o, err
 	}

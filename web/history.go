@@ -139,8 +139,8 @@ func (s *Server) restoreDeleted(c echo.Context) error {
 	return s.renderHistory(c, props)
 }
 
-// queryID reads an optional id from the query (0 when absent). Errors:
-// EInvalid.
+// queryID reads an optional whole number (an id, a depth) from the query:
+// 0 when absent. Errors: EInvalid.
 func queryID(c echo.Context, name string) (int64, error) {
 	v := strings.TrimSpace(c.QueryParam(name))
 	if v == "" {
@@ -148,7 +148,7 @@ func queryID(c echo.Context, name string) (int64, error) {
 	}
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id < 0 {
-		return 0, site.Errorf(site.EInvalid, "%s must be a number, got %q.", name, v)
+		return 0, site.Errorf(site.EInvalid, "%s must be a whole number, got %q.", name, v)
 	}
 	return id, nil
 }
