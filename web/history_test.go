@@ -163,6 +163,11 @@ func TestVersionsCompareSignOff(t *testing.T) {
 		t.Errorf("not a PDF")
 	}
 	keepFile(t, "compare.pdf", rec.Body.Bytes())
+	rec = c.do("GET", project+"/compare/diagram/png?from=1&to=now", nil, false)
+	wantStatus(t, rec, http.StatusOK, "the comparison as PNG")
+	if rec.Header().Get("Content-Type") != "image/png" || !strings.HasPrefix(rec.Body.String(), "\x89PNG") {
+		t.Errorf("not a PNG: %s", rec.Header().Get("Content-Type"))
+	}
 
 	client, reader := c.visitor(pid, site.ShareComment), c.visitor(pid, site.ShareView)
 	rec = client.do("GET", project+"/versions/1", nil, false)
