@@ -675,7 +675,9 @@
       const page = note?.dataset.page;
       const shown = shownPage();
       await refreshOutline();
-      if (shown) refreshDetails();
+      if (shown && note?.hasAttribute("data-gone") && shown === page) {
+        htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#details", swap: "innerHTML" });
+      } else if (shown) refreshDetails();
       else if (document.getElementById("history")) htmx.ajax("GET", `/projects/${projectID()}/history`, { target: "#details", swap: "innerHTML" });
       const t = page && document.getElementById("title-" + page);
       if (t && t.tagName === "A") selectTitle(t);

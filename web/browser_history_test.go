@@ -90,6 +90,31 @@ func TestBrowserUndoHistory(t *testing.T) {
 		waitJS(`document.querySelector("#history li.change").classList.contains("change-undone")`),
 	)
 	screenshot(t, owner, "history.png")
+
+	// Undoing the creation of the page on show: the details make way for
+	// the summary, no error.
+	addRoot(t, owner, "Newsroom")
+	var newsroom int64
+	waitFor(t, func() bool {
+		tr, err := db.Tree(bg, pid)
+		if err != nil {
+			return false
+		}
+		for _, r := range tr.Roots(site.PlacementMain) {
+			if r.Title == "Newsroom" {
+				newsroom = r.ID
+			}
+		}
+		return newsroom != 0
+	}, "Newsroom to be stored")
+	run(t, owner, "owner shows Newsroom and undoes its creation",
+		clickAt(fmt.Sprintf(`#title-%d`, newsroom)),
+		waitJS(fmt.Sprintf(`document.getElementById("details-inner")?.dataset.page === "%d"`, newsroom)),
+		settled(),
+		chromedp.KeyEvent("z", ctrl),
+		waitJS(gone(newsroom)),
+		waitJS(`!!document.querySelector("#details #summary") && !document.querySelector("#details .alert-error")`),
+	)
 	noProblems(t, owner, "undo and history")
 
 	run(t, owner, "owner names a version",

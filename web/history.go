@@ -53,7 +53,12 @@ func (s *Server) afterFlip(c echo.Context, what string, ch site.Change) error {
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, projectPath(currentProject(c).ID))
 	}
-	return render(c, http.StatusOK, views.Undone(what, ch))
+	_, err := s.store.Page(c.Request().Context(), ch.PageID)
+	gone := site.ErrorCode(err) == site.ENotFound
+	if err != nil && !gone {
+		return err
+	}
+	return render(c, http.StatusOK, views.Undone(what, ch, gone && ch.PageID != 0))
 }
 
 // history is the History panel, of the project or of one page
