@@ -212,7 +212,7 @@ func (j *journal) touch(ids ...int64) error {
 	if len(fresh) == 0 {
 		return nil
 	}
-	now, err := loadStates(j.ctx, j.tx, fresh)
+	now, err := loadStates(j.ctx, j.tx, j.projectID, fresh)
 	if err != nil {
 		return err
 	}
@@ -301,7 +301,7 @@ func (db *DB) record(j *journal) (int64, error) {
 		panic("store: a change without a project")
 	}
 	d := changeData{Comments: j.comments}
-	after, err := loadStates(ctx, tx, j.order)
+	after, err := loadStates(ctx, tx, j.projectID, j.order)
 	if err != nil {
 		return 0, err
 	}
@@ -386,8 +386,8 @@ func notePages(ctx context.Context, tx *sql.Tx, changeID int64, ids []int64) err
 }
 
 // loadStates reads the pages in ids as they are now; a page that does
-// not exist is missing from the map.
-func loadStates(ctx context.Context, q querier, ids []int64) (map[int64]*pageState, error) {
+// not exist, or is of another project, is missing from the map.
+func loadStates(ctx context.Context, q querier, projectID int64, ids []int64) (map[int64]*pageState, error) {
 	out := make(map[int64]*pageState, len(ids))
 	if len(ids) == 0 {
 		return out, nil
@@ -396,7 +396,8 @@ func loadStates(ctx context.Context, q querier, ids []int64) (map[int64]*pageSta
 	if err != nil {
 		return nil, err
 	}
-	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND project_id = ?`,
+		string(list), projectID)
 	for i := range pages {
 		out[pages[i].ID] = stateOf(&pages[i])
 	}

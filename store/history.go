@@ -83,9 +83,6 @@ func (db *DB) RestoreDeleted(ctx context.Context, projectID, changeID int64) (si
 		if err := a.apply(d, true); err != nil {
 			return err
 		}
-		if err := db.checkURLs(a); err != nil {
-			return err
-		}
 		j.verb, j.pageID = "restore", pageID
 		j.summary = "restored “" + root + "”" + belowWords(len(d.Pages)-1)
 		ch = site.Change{ProjectID: projectID, Verb: j.verb, Summary: j.summary, PageID: pageID, Author: authorName(site.ViewerFrom(ctx))}

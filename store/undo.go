@@ -51,7 +51,7 @@ func (db *DB) flip(ctx context.Context, projectID int64, redo bool) (site.Change
 		}
 		var data string
 		var err error
-		ch, err = scanChange(scanData{tx.QueryRowContext(ctx, q, projectID, v.UserID), &data})
+		ch, err = scanChange(scanPlus{tx.QueryRowContext(ctx, q, projectID, v.UserID), []any{&data}})
 		if err == sql.ErrNoRows {
 			if redo {
 				return site.Errorf(site.EInvalid, "There is nothing to redo: you have not undone anything since your last change.")
@@ -72,9 +72,6 @@ func (db *DB) flip(ctx context.Context, projectID int64, redo bool) (site.Change
 		if err := a.apply(&d, redo); err != nil {
 			return err
 		}
-		if err := db.checkURLs(a); err != nil {
-			return err
-		}
 		state, undoneAt := site.ChangeUndone, any(fmtTime(db.Now()))
 		if redo {
 			state, undoneAt = site.ChangeDone, nil
@@ -92,27 +89,89 @@ func (db *DB) flip(ctx context.Context, projectID int64, redo bool) (site.Change
 	return ch, err
 }
 
-// scanData scans a change row followed by its data column.
-type scanData struct {
+// scanPlus scans a row into the destinations it is given, then into
+// more: a change or version row followed by its data.
+type scanPlus struct {
 	row  *sql.Row
-	data *string
+	more []any
 }
 
-func (s scanData) Scan(dst ...any) error { return s.row.Scan(append(dst, s.data)...) }
+func (s scanPlus) Scan(dst ...any) error { return s.row.Scan(append(dst, s.more...)...) }
 
-// checkURLs keeps the URL rule after an apply: the pages it placed or
-// changed must have URLs no other page has, as they are. Renumbering
-// another page to make room would be a change nobody asked for, so a
-// clash is a conflict. Errors: EConflict.
-func (db *DB) checkURLs(a *applier) error {
-	roots := a.claim
-	if a.settings {
-		roots = []int64{0}
+// applier takes a project from one side of a changeData to the other.
+type applier struct {
+	ctx       context.Context
+	tx        *sql.Tx
+	projectID int64
+	self      int64  // the change being applied (0: a new one), left out when blaming
+	failed    string // how a conflict message starts: "Nothing was undone: "
+}
+
+// step is one page of an apply: what it must be now (e) and what it
+// becomes (t), nil for absent, and what it is now (c).
+type step struct {
+	id      int64
+	e, t, c *pageState
+}
+
+// moves reports whether the page stays but changes its parent, area or
+// index.
+func (s *step) moves() bool {
+	return s.e != nil && s.t != nil && (s.t.Parent != s.e.Parent || s.t.Placement != s.e.Placement || s.t.Pos != s.e.Pos)
+}
+
+// steps are the pages of an apply, and which of them it brings back and
+// which it deletes.
+type steps struct {
+	list               []*step
+	creating, deleting map[int64]bool
+}
+
+// sides returns a link's label as an apply expects it and leaves it.
+func (ld *linkDelta) sides(forward bool) (e, t *string) {
+	if forward {
+		return ld.Before, ld.After
 	}
-	if len(roots) == 0 {
+	return ld.After, ld.Before
+}
+
+// apply takes the pages, links and settings in d from their Before
+// states to their After states (forward) or back. Every page, link and
+// setting must still be as the other side has it, field by field (a
+// position may have shifted); else nothing is applied and the error
+// names who changed it since. Pages deleted on the way keep their
+// comments in d.Comments, and pages brought back get theirs back. The
+// pages it places or changes must have URLs no other page has, as they
+// are: renumbering another page to make room would be a change nobody
+// asked for. Errors: EConflict.
+func (a *applier) apply(d *changeData, forward bool) error {
+	incoming := d.Comments // of the pages coming back
+	st, err := a.steps(d, forward)
+	if err != nil {
+		return err
+	}
+	if err := a.check(d, forward, st); err != nil {
+		return err
+	}
+	if err := a.write(d, forward, st); err != nil {
+		return err
+	}
+	if err := a.restoreComments(incoming, st.creating); err != nil {
+		return err
+	}
+	var claim []int64
+	for _, s := range st.list {
+		if s.t != nil {
+			claim = append(claim, s.id)
+		}
+	}
+	if d.Project != nil {
+		claim = []int64{0}
+	}
+	if len(claim) == 0 {
 		return nil
 	}
-	renamed, err := claimURLs(a.ctx, a.tx, nil, a.projectID, roots)
+	renamed, err := claimURLs(a.ctx, a.tx, nil, a.projectID, claim)
 	if err != nil {
 		return site.Errorf(site.EConflict, "%s%s", a.failed, site.ErrorMessage(err))
 	}
@@ -122,84 +181,61 @@ func (db *DB) checkURLs(a *applier) error {
 	return nil
 }
 
-// applier takes a project from one side of a changeData to the other.
-type applier struct {
-	ctx       context.Context
-	tx        *sql.Tx
-	projectID int64
-	self      int64  // the change being applied (0: a new one), left out when blaming
-	failed    string // how a conflict message starts: "Nothing was undone: "
-	claim     []int64
-	settings  bool
-}
-
-// apply takes the pages, links and settings in d from their Before
-// states to their After states (forward) or back. Every page, link and
-// setting must still be as the other side has it, field by field (a
-// position may have shifted); else nothing is applied and the error
-// names who changed it since. Pages deleted on the way keep their
-// comments in d.Comments, and pages brought back get theirs back.
-// Errors: EConflict.
-func (a *applier) apply(d *changeData, forward bool) error {
-	ctx, tx := a.ctx, a.tx
-	expect := func(pd *pageDelta) *pageState {
-		if forward {
-			return pd.Before
-		}
-		return pd.After
-	}
-	target := func(pd *pageDelta) *pageState {
-		if forward {
-			return pd.After
-		}
-		return pd.Before
-	}
+// steps reads the pages of d as they are now.
+func (a *applier) steps(d *changeData, forward bool) (*steps, error) {
 	ids := make([]int64, len(d.Pages))
 	for i := range d.Pages {
 		ids[i] = d.Pages[i].ID
 	}
-	incoming := d.Comments // of the pages coming back
-	cur, err := loadProjectStates(ctx, tx, a.projectID, ids)
+	cur, err := loadStates(a.ctx, a.tx, a.projectID, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	creating, deleting := map[int64]bool{}, map[int64]bool{}
+	st := &steps{creating: map[int64]bool{}, deleting: map[int64]bool{}}
 	for i := range d.Pages {
 		pd := &d.Pages[i]
-		e, t := expect(pd), target(pd)
-		if e == nil && t != nil {
-			creating[pd.ID] = true
+		s := &step{id: pd.ID, e: pd.Before, t: pd.After, c: cur[pd.ID]}
+		if !forward {
+			s.e, s.t = s.t, s.e
 		}
-		if e != nil && t == nil {
-			deleting[pd.ID] = true
-		}
-	}
-
-	// Conflicts first: nothing is written before all is known to fit.
-	for i := range d.Pages {
-		pd := &d.Pages[i]
-		e, t, c := expect(pd), target(pd), cur[pd.ID]
+		st.list = append(st.list, s)
 		switch {
-		case e == nil && t == nil:
+		case s.e == nil:
+			st.creating[s.id] = true
+		case s.t == nil:
+			st.deleting[s.id] = true
+		}
+	}
+	return st, nil
+}
+
+// check finds the first conflict before anything is written: a page,
+// link or setting no longer as the apply expects it, a parent gone, a
+// page added under one to delete, a link added to one.
+func (a *applier) check(d *changeData, forward bool, st *steps) error {
+	ctx, tx := a.ctx, a.tx
+	for _, s := range st.list {
+		e, t, c := s.e, s.t, s.c
+		switch {
 		case e == nil:
 			if c != nil {
-				return a.conflict(pd.ID, "“"+c.Title+"” is there already")
+				return a.conflict(s.id, "“"+c.Title+"” is there already")
 			}
 		case c == nil:
-			return a.conflict(pd.ID, "“"+e.Title+"” was deleted")
+			return a.conflict(s.id, "“"+e.Title+"” was deleted")
 		case t == nil:
 			if !c.same(e) {
-				return a.conflict(pd.ID, "“"+c.Title+"” has changed")
+				return a.conflict(s.id, "“"+c.Title+"” has changed")
 			}
 		default:
 			for _, f := range pageFields {
 				if !f.eq(e, t) && !f.eq(c, e) {
-					return a.conflict(pd.ID, "“"+c.Title+"” has changed")
+					return a.conflict(s.id, "“"+c.Title+"” has changed")
 				}
 			}
 		}
-		if t != nil && t.Parent != 0 && !creating[t.Parent] {
-			if deleting[t.Parent] {
+		if t != nil && t.Parent != 0 && !st.creating[t.Parent] {
+			if st.deleting[t.Parent] {
 				return a.conflict(t.Parent, "the page above “"+t.Title+"” would be gone")
 			}
 			if !exists(ctx, tx, a.projectID, t.Parent) {
@@ -207,13 +243,17 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			}
 		}
 	}
-	del := sortedKeys(deleting)
+	del := sortedKeys(st.deleting)
 	if len(del) > 0 {
 		// A page under one to delete must go too, or be moved out by
 		// this apply.
 		var child int64
 		var title string
 		list, _ := json.Marshal(del)
+		ids := make([]int64, len(st.list))
+		for i, s := range st.list {
+			ids[i] = s.id
+		}
 		all, _ := json.Marshal(ids)
 		err := tx.QueryRowContext(ctx, `SELECT id, title FROM pages WHERE parent_id IN (SELECT value FROM json_each(?1))
 			AND id NOT IN (SELECT value FROM json_each(?2)) LIMIT 1`, string(list), string(all)).Scan(&child, &title)
@@ -223,31 +263,30 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return err
 		}
 	}
+	there := func(id int64) bool { return st.creating[id] || exists(ctx, tx, a.projectID, id) }
 	linkTarget := map[linkKey]bool{}
 	for i := range d.Links {
 		ld := &d.Links[i]
 		k := linkKey{ld.From, ld.To}
-		e, t := ld.Before, ld.After
-		if !forward {
-			e, t = t, e
-		}
+		e, t := ld.sides(forward)
 		linkTarget[k] = t != nil
 		_, c, err := linkLabel(ctx, tx, k)
 		if err != nil {
 			return err
 		}
 		if (c == nil) != (e == nil) || c != nil && *c != *e {
-			if c == nil && (deleting[k.From] || deleting[k.To]) {
+			if c == nil && (st.deleting[k.From] || st.deleting[k.To]) {
 				continue // checked with its page
 			}
 			return a.conflict(k.From, "the link from “"+titleOf(ctx, tx, k.From)+"” to “"+titleOf(ctx, tx, k.To)+"” has changed")
 		}
-		if t != nil && (!creating[k.From] && !exists(ctx, tx, a.projectID, k.From) || !creating[k.To] && !exists(ctx, tx, a.projectID, k.To)) {
-			gone := k.To
-			if !creating[k.From] && !exists(ctx, tx, a.projectID, k.From) {
-				gone = k.From
+		if t == nil {
+			continue
+		}
+		for _, end := range []int64{k.From, k.To} {
+			if !there(end) {
+				return a.conflict(end, "a page the link “"+titleOf(ctx, tx, k.From)+"” → … joins was deleted")
 			}
-			return a.conflict(gone, "a page the link “"+titleOf(ctx, tx, k.From)+"” → … joins was deleted")
 		}
 	}
 	if len(del) > 0 {
@@ -256,7 +295,7 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return err
 		}
 		for _, k := range keys {
-			if there, ok := linkTarget[k]; !ok || there {
+			if kept, ok := linkTarget[k]; !ok || kept {
 				return a.conflict(k.From, "“"+titleOf(ctx, tx, k.From)+"” was linked to “"+titleOf(ctx, tx, k.To)+"”")
 			}
 		}
@@ -274,61 +313,51 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return a.conflictProject()
 		}
 	}
+	return nil
+}
 
-	// Out of their lists: pages leaving or moving, highest position first
-	// so each shift sees the positions as they are.
-	var leaving []int64
-	for i := range d.Pages {
-		pd := &d.Pages[i]
-		e, t, c := expect(pd), target(pd), cur[pd.ID]
-		if c == nil || e == nil {
-			continue
-		}
-		if t == nil && deleting[c.Parent] {
-			continue // goes with its parent
-		}
-		if t == nil || t.Parent != e.Parent || t.Placement != e.Placement || t.Pos != e.Pos {
-			leaving = append(leaving, pd.ID)
+// write applies what check let through. Pages leave their lists first;
+// pages brought back are inserted with their ids, parents first; then
+// changed fields are set one by one (a page may move under one brought
+// back); then pages are deleted (a page may have moved out of them); then
+// the pages placed anew take their old index among the siblings there
+// now; then links and settings.
+func (a *applier) write(d *changeData, forward bool, st *steps) error {
+	ctx, tx := a.ctx, a.tx
+	// Out of their lists, highest position first so each shift sees the
+	// positions as they are.
+	var leaving []*step
+	for _, s := range st.list {
+		if s.c != nil && s.e != nil && (s.t == nil && !st.deleting[s.c.Parent] || s.moves()) {
+			leaving = append(leaving, s)
 		}
 	}
-	slices.SortFunc(leaving, func(x, y int64) int { return cmp.Compare(cur[y].Pos, cur[x].Pos) })
-	for _, id := range leaving {
-		c := cur[id]
-		s := slot{a.projectID, c.Parent, c.Placement, c.Pos}
-		if err := s.shift(ctx, tx, c.Pos+1, -1, id); err != nil {
+	slices.SortFunc(leaving, func(x, y *step) int { return cmp.Compare(y.c.Pos, x.c.Pos) })
+	for _, s := range leaving {
+		c := s.c
+		if err := (slot{a.projectID, c.Parent, c.Placement, c.Pos}).shift(ctx, tx, c.Pos+1, -1, s.id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = -1 WHERE id = ?`, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = -1 WHERE id = ?`, s.id); err != nil {
 			return err
 		}
 	}
 
-	// Rows: pages brought back inserted with their ids, parents first;
-	// then changed fields set one by one (a page may move under one
-	// brought back); then pages deleted (a page may have moved out).
-	var placing []int64
-	var made []int64
-	for i := range d.Pages {
-		pd := &d.Pages[i]
-		e, t := expect(pd), target(pd)
-		if t != nil && e == nil {
-			made = append(made, pd.ID)
-			if !creating[t.Parent] {
-				placing = append(placing, pd.ID)
+	var placing, made []*step
+	for _, s := range st.list {
+		if s.e == nil {
+			made = append(made, s)
+			if !st.creating[s.t.Parent] {
+				placing = append(placing, s)
 			}
 		}
 	}
-	if err := a.insert(d, made, target, creating); err != nil {
+	if err := a.insert(st, made); err != nil {
 		return err
 	}
-	for i := range d.Pages {
-		pd := &d.Pages[i]
-		e, t, c := expect(pd), target(pd), cur[pd.ID]
-		if t == nil {
-			continue
-		}
-		a.claim = append(a.claim, pd.ID)
-		if e == nil {
+	for _, s := range st.list {
+		e, t, c := s.e, s.t, s.c
+		if e == nil || t == nil {
 			continue
 		}
 		m := *c
@@ -337,21 +366,20 @@ func (a *applier) apply(d *changeData, forward bool) error {
 				f.set(&m, t)
 			}
 		}
-		moved := t.Parent != e.Parent || t.Placement != e.Placement || t.Pos != e.Pos
 		pos := c.Pos
-		if moved {
+		if s.moves() {
 			pos = -1
-			placing = append(placing, pd.ID)
+			placing = append(placing, s)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = ?, title = ?, slug = ?, slug_auto = ?,
 			path = ?, kind = ?, type = ?, status = ?, assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?,
 			changefreq = ?, lastmod = ?, version = version + 1 WHERE id = ?`,
 			nullID(m.Parent), m.Placement, pos, m.Title, m.Slug, m.Auto, m.Path, m.Kind, m.Type, m.Status, m.Assignee, m.Notes,
-			m.InSitemap, m.InHTML, nullFloat(m.Priority), m.Changefreq, m.Lastmod, pd.ID); err != nil {
+			m.InSitemap, m.InHTML, nullFloat(m.Priority), m.Changefreq, m.Lastmod, s.id); err != nil {
 			return err
 		}
 	}
-	if len(del) > 0 {
+	if del := sortedKeys(st.deleting); len(del) > 0 {
 		kept, err := commentsOf(ctx, tx, del)
 		if err != nil {
 			return err
@@ -361,53 +389,22 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			return err
 		}
 	}
-	// Into their lists: each at its old index among the siblings there
-	// now, lowest first, so pages that were neighbours are again.
-	targets := map[int64]*pageState{}
-	for i := range d.Pages {
-		targets[d.Pages[i].ID] = target(&d.Pages[i])
-	}
-	slices.SortStableFunc(placing, func(x, y int64) int { return cmp.Compare(targets[x].Pos, targets[y].Pos) })
-	for _, id := range placing {
-		t := targets[id]
-		if t.Parent != 0 {
-			if err := checkNotBelow(ctx, tx, t.Parent, id); err != nil {
-				return a.conflict(t.Parent, "“"+titleOf(ctx, tx, t.Parent)+"” was moved below “"+t.Title+"”")
-			}
-			h, err := branchHeight(ctx, tx, id)
-			if err != nil {
-				return err
-			}
-			if err := checkDepth(ctx, tx, t.Parent, h); err != nil {
-				return site.Errorf(site.EConflict, "%s%s", a.failed, site.ErrorMessage(err))
-			}
-		}
-		s := slot{a.projectID, t.Parent, t.Placement, 0}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+siblingsWhere+` AND position >= 0`,
-			a.projectID, nullID(t.Parent), t.Placement).Scan(&n); err != nil {
-			return err
-		}
-		pos := min(t.Pos, n)
-		if err := s.shift(ctx, tx, pos, 1, id); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = ? WHERE id = ?`, pos, id); err != nil {
+	// Into their lists, lowest index first, so pages that were
+	// neighbours are again.
+	slices.SortStableFunc(placing, func(x, y *step) int { return cmp.Compare(x.t.Pos, y.t.Pos) })
+	for _, s := range placing {
+		if err := a.place(s); err != nil {
 			return err
 		}
 	}
 
 	for i := range d.Links {
 		ld := &d.Links[i]
-		t := ld.After
-		if !forward {
-			t = ld.Before
-		}
+		_, t := ld.sides(forward)
 		var err error
-		switch {
-		case t == nil:
+		if t == nil {
 			_, err = tx.ExecContext(ctx, `DELETE FROM links WHERE from_id = ? AND to_id = ?`, ld.From, ld.To)
-		default:
+		} else {
 			_, err = tx.ExecContext(ctx, `INSERT INTO links (id, project_id, from_id, to_id, label)
 				VALUES ((SELECT CASE WHEN ?1 = 0 OR EXISTS (SELECT 1 FROM links WHERE id = ?1) THEN NULL ELSE ?1 END), ?, ?, ?, ?)
 				ON CONFLICT (from_id, to_id) DO UPDATE SET label = excluded.label`, ld.ID, a.projectID, ld.From, ld.To, *t)
@@ -415,9 +412,6 @@ func (a *applier) apply(d *changeData, forward bool) error {
 		if err != nil {
 			return err
 		}
-	}
-	if err := a.restoreComments(incoming, creating); err != nil {
-		return err
 	}
 	if d.Project != nil {
 		t := d.Project.After
@@ -429,21 +423,50 @@ func (a *applier) apply(d *changeData, forward bool) error {
 			t.Name, t.BaseURL, t.TrailingSlash, t.DefaultChangefreq, nullFloat(t.DefaultPriority), t.Lastmod, t.SitemapLocation, a.projectID); err != nil {
 			return err
 		}
-		a.settings = true
 	}
 	return nil
+}
+
+// place puts a page waiting at position -1 at its old index among the
+// siblings of its list now (the end, if there are fewer), refusing a
+// parent that was moved below it since or a plan grown too deep.
+func (a *applier) place(s *step) error {
+	ctx, tx, t := a.ctx, a.tx, s.t
+	if t.Parent != 0 {
+		if err := checkNotBelow(ctx, tx, t.Parent, s.id); err != nil {
+			return a.conflict(t.Parent, "“"+titleOf(ctx, tx, t.Parent)+"” was moved below “"+t.Title+"”")
+		}
+		h, err := branchHeight(ctx, tx, s.id)
+		if err != nil {
+			return err
+		}
+		if err := checkDepth(ctx, tx, t.Parent, h); err != nil {
+			return site.Errorf(site.EConflict, "%s%s", a.failed, site.ErrorMessage(err))
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+siblingsWhere+` AND position >= 0`,
+		a.projectID, nullID(t.Parent), t.Placement).Scan(&n); err != nil {
+		return err
+	}
+	pos := min(t.Pos, n)
+	if err := (slot{a.projectID, t.Parent, t.Placement, 0}).shift(ctx, tx, pos, 1, s.id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE pages SET position = ? WHERE id = ?`, pos, s.id)
+	return err
 }
 
 // insert writes the pages in made, parents before children, with their
 // ids; a page whose parent comes back with it takes its old position
 // at once, the others are placed later (position -1).
-func (a *applier) insert(d *changeData, made []int64, target func(*pageDelta) *pageState, creating map[int64]bool) error {
+func (a *applier) insert(st *steps, made []*step) error {
 	if len(made) == 0 {
 		return nil
 	}
-	byID := map[int64]*pageState{}
-	for i := range d.Pages {
-		byID[d.Pages[i].ID] = target(&d.Pages[i])
+	byID := make(map[int64]*pageState, len(made))
+	for _, s := range made {
+		byID[s.id] = s.t
 	}
 	stmt, err := a.tx.PrepareContext(a.ctx, `INSERT INTO pages (id, project_id, parent_id, position, title, slug, slug_auto, path, kind,
 		placement, type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)
@@ -460,21 +483,19 @@ func (a *applier) insert(d *changeData, made []int64, target func(*pageDelta) *p
 		}
 		done[id] = true
 		t := byID[id]
-		if creating[t.Parent] {
+		pos := -1
+		if st.creating[t.Parent] {
 			if err := put(t.Parent); err != nil {
 				return err
 			}
-		}
-		pos := t.Pos
-		if !creating[t.Parent] {
-			pos = -1
+			pos = t.Pos
 		}
 		_, err := stmt.ExecContext(a.ctx, id, a.projectID, nullID(t.Parent), pos, t.Title, t.Slug, t.Auto, t.Path, t.Kind,
 			t.Placement, t.Type, t.Status, t.Assignee, t.Notes, t.InSitemap, t.InHTML, nullFloat(t.Priority), t.Changefreq, t.Lastmod)
 		return err
 	}
-	for _, id := range made {
-		if err := put(id); err != nil {
+	for _, s := range made {
+		if err := put(s.id); err != nil {
 			return err
 		}
 	}
@@ -516,22 +537,6 @@ func exists(ctx context.Context, q querier, projectID, id int64) bool {
 	var n int
 	q.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE id = ? AND project_id = ?`, id, projectID).Scan(&n)
 	return n > 0
-}
-
-// loadProjectStates is loadStates for the pages of one project: a page
-// of another project is as good as absent.
-func loadProjectStates(ctx context.Context, q querier, projectID int64, ids []int64) (map[int64]*pageState, error) {
-	list, err := json.Marshal(ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[int64]*pageState, len(ids))
-	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND project_id = ?`,
-		string(list), projectID)
-	for i := range pages {
-		out[pages[i].ID] = stateOf(&pages[i])
-	}
-	return out, err
 }
 
 // conflict says that what is to be applied has changed since, and who

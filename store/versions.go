@@ -83,8 +83,10 @@ func decodeSnapshot(b []byte) (*snapshot, error) {
 	return &s, nil
 }
 
-// tree is the snapshot as a tree and its links, for projectID.
-func (s *snapshot) tree(projectID int64, pr site.Project) (*site.Tree, []site.Link) {
+// tree is the snapshot as a tree of project pr (its settings as the
+// snapshot has them) and its links.
+func (s *snapshot) tree(pr site.Project) (*site.Tree, []site.Link) {
+	projectID := pr.ID
 	pages := make([]site.Page, len(s.Pages))
 	for i := range s.Pages {
 		pages[i] = s.Pages[i].page(s.Pages[i].ID, projectID)
@@ -167,73 +169,72 @@ func scanVersion(row interface{ Scan(...any) error }) (site.Version, error) {
 }
 
 // Versions lists a project's versions, newest first, each with its
-// approvals (oldest first). ChangedSince is left false: see
-// ApprovalsChanged.
+// approvals (oldest first). ChangedSince is left false: see MarkChanged.
 func (db *DB) Versions(ctx context.Context, projectID int64) ([]site.Version, error) {
 	vs, err := collect(ctx, db.r, func(rows *sql.Rows) (site.Version, error) { return scanVersion(rows) },
 		`SELECT `+versionCols+` FROM versions WHERE project_id = ? ORDER BY number DESC`, projectID)
 	if err != nil {
 		return nil, err
 	}
-	as, err := collect(ctx, db.r, scanApproval, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at
-		FROM approvals a JOIN versions v ON v.id = a.version_id WHERE v.project_id = ? ORDER BY a.id`, projectID)
+	as, err := approvals(ctx, db.r, `v.project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
 	}
+	at := make(map[int64]int, len(vs))
 	for i := range vs {
-		for _, a := range as {
-			if a.VersionID == vs[i].ID {
-				vs[i].Approvals = append(vs[i].Approvals, a)
-			}
-		}
+		at[vs[i].ID] = i
+	}
+	for _, a := range as {
+		v := &vs[at[a.VersionID]]
+		v.Approvals = append(v.Approvals, a)
 	}
 	return vs, nil
 }
 
-func scanApproval(rows *sql.Rows) (site.Approval, error) {
-	var a site.Approval
-	var at string
-	err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at)
-	a.At, _ = time.Parse(timeFormat, at)
-	return a, err
+// approvals lists the approvals where cond holds (on approvals a and
+// their versions v), oldest first.
+func approvals(ctx context.Context, q querier, cond string, arg any) ([]site.Approval, error) {
+	return collect(ctx, q, func(rows *sql.Rows) (site.Approval, error) {
+		var a site.Approval
+		var at string
+		err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at)
+		a.At, _ = time.Parse(timeFormat, at)
+		return a, err
+	}, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at
+		FROM approvals a JOIN versions v ON v.id = a.version_id WHERE `+cond+` ORDER BY a.id`, arg)
 }
 
-// Version returns one version of a project with the plan it keeps.
-// Errors: ENotFound.
+// Version returns one version of a project, with its approvals, and the
+// plan it keeps. Errors: ENotFound.
 func (db *DB) Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error) {
 	pr, err := db.Project(ctx, projectID)
 	if err != nil {
 		return site.Version{}, nil, nil, err
 	}
-	var blob []byte
-	v, err := scanVersion(scanBlob{db.r.QueryRowContext(ctx, `SELECT `+versionCols+`, snapshot FROM versions WHERE project_id = ? AND number = ?`,
-		projectID, number), &blob})
-	if err != nil {
-		return v, nil, nil, notFound(err, "This plan has no version %d.", number)
-	}
-	vs, err := db.Versions(ctx, projectID)
+	v, t, links, err := db.versionOf(ctx, pr, number)
 	if err != nil {
 		return v, nil, nil, err
 	}
-	for _, w := range vs {
-		if w.ID == v.ID {
-			v.Approvals = w.Approvals
-		}
+	v.Approvals, err = approvals(ctx, db.r, `a.version_id = ?`, v.ID)
+	return v, t, links, err
+}
+
+// versionOf reads version number of project pr and the plan it keeps.
+// Errors: ENotFound.
+func (db *DB) versionOf(ctx context.Context, pr site.Project, number int) (site.Version, *site.Tree, []site.Link, error) {
+	var blob []byte
+	v, err := scanVersion(scanPlus{db.r.QueryRowContext(ctx, `SELECT `+versionCols+`, snapshot FROM versions WHERE project_id = ? AND number = ?`,
+		pr.ID, number), []any{&blob}})
+	if err != nil {
+		return v, nil, nil, notFound(err, "This plan has no version %d.", number)
 	}
 	s, err := decodeSnapshot(blob)
 	if err != nil {
 		return v, nil, nil, err
 	}
-	t, links := s.tree(projectID, pr)
+	t, links := s.tree(pr)
 	return v, t, links, nil
 }
-
-type scanBlob struct {
-	row  *sql.Row
-	blob *[]byte
-}
-
-func (s scanBlob) Scan(dst ...any) error { return s.row.Scan(append(dst, s.blob)...) }
 
 // RestoreVersion makes the plan what version number was: its settings,
 // pages (with their ids), places and links. Pages added since are
@@ -276,9 +277,6 @@ func (db *DB) RestoreVersion(ctx context.Context, projectID int64, number int) (
 		}
 		a := &applier{ctx: ctx, tx: tx, projectID: projectID, failed: "The version was not restored: "}
 		if err := a.apply(d, true); err != nil {
-			return err
-		}
-		if err := db.checkURLs(a); err != nil {
 			return err
 		}
 		j.comments = d.Comments
@@ -399,7 +397,7 @@ func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Versio
 				return err
 			}
 		}
-		_, then, thenLinks, err := db.Version(ctx, projectID, vs[i].Number)
+		_, then, thenLinks, err := db.versionOf(ctx, now.Project, vs[i].Number)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -63,46 +64,58 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 // request's options (normalised), from the cache when the project has not
 // changed since it was drawn with them.
 func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, opt diagram.Options, b []byte, err error) {
-	ctx := c.Request().Context()
 	if p, err = s.project(c); err != nil {
 		return
 	}
 	if opt, err = diagramQuery(c, format); err != nil {
 		return
 	}
-	if opt.Comments, err = s.store.OpenCommentCounts(ctx, p.ID); err != nil {
+	if opt.Comments, err = s.store.OpenCommentCounts(c.Request().Context(), p.ID); err != nil {
 		return
 	}
 	opt.SetDefaults()
-	key := fmt.Sprintf("%d|%d|%s", p.ID, p.Version, opt.Key())
+	// The version is read before the tree: if an edit lands in between,
+	// the drawing is filed under the older version and never served for
+	// the new.
+	b, err = s.drawCached(c, fmt.Sprintf("%d|%d", p.ID, p.Version), opt, func(ctx context.Context) (*site.Tree, []site.Link, error) {
+		t, err := s.store.Tree(ctx, p.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		links, err := s.store.Links(ctx, p.ID)
+		return t, links, err
+	})
+	return
+}
+
+// drawCached serves the drawing opt makes of what key names from the
+// cache; else it takes a turn at the gate, loads the tree and its links,
+// draws them and keeps the drawing. Errors: those of load and
+// diagram.Render, ETooMany.
+func (s *Server) drawCached(c echo.Context, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
+	opt.SetDefaults()
+	key += "|" + opt.Key()
 	if b, ok := s.diagrams.get(key); ok {
-		return p, opt, b, nil
+		return b, nil
 	}
 	rctx, done, err := s.heavyTurn(c, RenderTimeout)
 	if err != nil {
-		return
+		return nil, err
 	}
 	defer done()
-	t, err := s.store.Tree(ctx, p.ID)
+	t, links, err := load(rctx)
 	if err != nil {
-		return
+		return nil, err
 	}
-	links, err := s.store.Links(ctx, p.ID)
-	if err != nil {
-		return
-	}
-	if err = opt.Normalize(t); err != nil {
-		return
+	if err := opt.Normalize(t); err != nil {
+		return nil, err
 	}
 	var buf bytes.Buffer
-	if _, err = s.draw(rctx, &buf, t, links, opt); err != nil {
-		return
+	if _, err := s.draw(rctx, &buf, t, links, opt); err != nil {
+		return nil, err
 	}
-	// The version read before the tree: if an edit landed in between, the
-	// entry is filed under the older version and never served for the new.
-	b = buf.Bytes()
-	s.diagrams.put(key, b)
-	return
+	s.diagrams.put(key, buf.Bytes())
+	return buf.Bytes(), nil
 }
 
 // diagram is the diagram pane: its controls and the SVG inline.

@@ -66,7 +66,7 @@ func (s *Server) afterFlip(c echo.Context, what string, ch site.Change) error {
 func (s *Server) history(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := currentProject(c)
-	props := views.HistoryProps{Project: p, Me: viewer(c).UserID}
+	props := views.HistoryProps{Project: p}
 	pageID, err := queryID(c, "page")
 	if err != nil {
 		return err
@@ -82,17 +82,28 @@ func (s *Server) history(c echo.Context) error {
 		}
 		props.Page = &pg
 	}
-	if props.Changes, err = s.store.History(ctx, p.ID, pageID, before, historyPage+1); err != nil {
+	if err := s.loadChanges(ctx, &props, pageID, before); err != nil {
+		return err
+	}
+	if before != 0 { // the next rows of a panel already shown
+		return render(c, http.StatusOK, views.HistoryEntries(props))
+	}
+	return s.renderHistory(c, props)
+}
+
+// loadChanges fills props with one page of the history (of pageID, or
+// of the whole project; before the change before, or from the newest)
+// and notes where older changes start.
+func (s *Server) loadChanges(ctx context.Context, props *views.HistoryProps, pageID, before int64) error {
+	var err error
+	if props.Changes, err = s.store.History(ctx, props.Project.ID, pageID, before, historyPage+1); err != nil {
 		return err
 	}
 	if len(props.Changes) > historyPage {
 		props.Changes = props.Changes[:historyPage]
 		props.More = props.Changes[historyPage-1].ID
 	}
-	if before != 0 { // the next rows of a panel already shown
-		return render(c, http.StatusOK, views.HistoryEntries(props))
-	}
-	return s.renderHistory(c, props)
+	return nil
 }
 
 // renderHistory renders the whole panel with the sign-offs above it.
@@ -133,13 +144,9 @@ func (s *Server) restoreDeleted(c echo.Context) error {
 		return err
 	}
 	trigger(c, "page-saved", ch.PageID)
-	props := views.HistoryProps{Project: p, Me: viewer(c).UserID, Restored: ch.Sentence() + "."}
-	if props.Changes, err = s.store.History(ctx, p.ID, 0, 0, historyPage+1); err != nil {
+	props := views.HistoryProps{Project: p, Restored: ch.Sentence() + "."}
+	if err := s.loadChanges(ctx, &props, 0, 0); err != nil {
 		return err
-	}
-	if len(props.Changes) > historyPage {
-		props.Changes = props.Changes[:historyPage]
-		props.More = props.Changes[historyPage-1].ID
 	}
 	return s.renderHistory(c, props)
 }

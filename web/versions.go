@@ -1,7 +1,7 @@
 package web
 
 import (
-	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -101,23 +101,38 @@ func versionNotes(v site.Version) []string {
 	return notes
 }
 
+// drawVersion draws a version in format, its sign-offs in a PDF's
+// title block; a version never changes, so its drawing is cached for good.
+func (s *Server) drawVersion(c echo.Context, v site.Version, t *site.Tree, links []site.Link, format string) ([]byte, error) {
+	return s.drawCached(c, fmt.Sprintf("v|%d|%d", v.ProjectID, v.Number), diagram.Options{Format: format, Links: true, Notes: versionNotes(v)},
+		loaded(t, links))
+}
+
+// loaded is a drawCached loader for a tree already read.
+func loaded(t *site.Tree, links []site.Link) func(context.Context) (*site.Tree, []site.Link, error) {
+	return func(context.Context) (*site.Tree, []site.Link, error) { return t, links, nil }
+}
+
 // version shows one version read only, with its sign-off form.
 func (s *Server) version(c echo.Context) error {
-	p := currentProject(c)
 	v, t, links, err := s.loadVersion(c)
 	if err != nil {
 		return err
 	}
-	props := views.VersionProps{Layout: s.layout(c, v.Label()+" of "+p.Name), Project: p, Version: v, Tree: t,
-		Approved: c.QueryParam("approved") == "1", Name: author(c)}
-	props.Branches = branches(t)
-	opt := diagram.Options{Format: diagram.FormatSVG, Links: true, Notes: versionNotes(v)}
-	svg, err := s.drawCached(c, fmt.Sprintf("v|%d|%d", p.ID, v.Number), t, links, opt)
+	return s.renderVersion(c, http.StatusOK, views.VersionProps{Version: v, Tree: t, Approved: c.QueryParam("approved") == "1", Name: author(c)}, links)
+}
+
+// renderVersion renders the page of the version in props, with its
+// diagram and the branches a client may approve.
+func (s *Server) renderVersion(c echo.Context, status int, props views.VersionProps, links []site.Link) error {
+	p := currentProject(c)
+	props.Layout, props.Project, props.Branches = s.layout(c, props.Version.Label()+" of "+p.Name), p, branches(props.Tree)
+	svg, err := s.drawVersion(c, props.Version, props.Tree, links, diagram.FormatSVG)
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}
 	props.SVG = string(svg)
-	return render(c, http.StatusOK, views.VersionPage(props))
+	return render(c, status, views.VersionPage(props))
 }
 
 // branches are the pages a client may approve on their own: the top two
@@ -147,8 +162,7 @@ func (s *Server) versionDiagram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.drawCached(c, fmt.Sprintf("v|%d|%d", p.ID, v.Number), t, links,
-		diagram.Options{Format: format, Links: true, Notes: versionNotes(v)})
+	b, err := s.drawVersion(c, v, t, links, format)
 	if err != nil {
 		return err
 	}
@@ -165,29 +179,6 @@ func downloadFormat(c echo.Context) (string, string, error) {
 		return "", "", site.Errorf(site.ENotFound, "No diagram format %q: use svg, png or pdf.", f)
 	}
 	return f, typ, nil
-}
-
-// drawCached draws t, or serves the drawing from the cache under key and
-// the options.
-func (s *Server) drawCached(c echo.Context, key string, t *site.Tree, links []site.Link, opt diagram.Options) ([]byte, error) {
-	if err := opt.Normalize(t); err != nil {
-		return nil, err
-	}
-	key += "|" + opt.Key()
-	if b, ok := s.diagrams.get(key); ok {
-		return b, nil
-	}
-	rctx, done, err := s.heavyTurn(c, RenderTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	var buf bytes.Buffer
-	if _, err := s.draw(rctx, &buf, t, links, opt); err != nil {
-		return nil, err
-	}
-	s.diagrams.put(key, buf.Bytes())
-	return buf.Bytes(), nil
 }
 
 // restoreVersion makes the plan what a version was, as one change.
@@ -222,14 +213,8 @@ func (s *Server) approve(c echo.Context) error {
 		if lerr != nil {
 			return lerr
 		}
-		props := views.VersionProps{Layout: s.layout(c, v.Label()+" of "+p.Name), Project: p, Version: v, Tree: t,
-			Branches: branches(t), Name: c.FormValue("name"), SignError: site.ErrorMessage(err)}
-		svg, derr := s.drawCached(c, fmt.Sprintf("v|%d|%d", p.ID, v.Number), t, links, diagram.Options{Format: diagram.FormatSVG, Links: true, Notes: versionNotes(v)})
-		props.SVG = string(svg)
-		if derr != nil {
-			props.Error = site.ErrorMessage(derr)
-		}
-		return render(c, http.StatusUnprocessableEntity, views.VersionPage(props))
+		return s.renderVersion(c, http.StatusUnprocessableEntity,
+			views.VersionProps{Version: v, Tree: t, Name: c.FormValue("name"), SignError: site.ErrorMessage(err)}, links)
 	} else if err != nil {
 		return err
 	}
@@ -307,7 +292,7 @@ func (s *Server) compare(c echo.Context) error {
 	}
 	p := currentProject(c)
 	props.Layout = s.layout(c, "Changes in "+p.Name)
-	svg, err := s.drawCached(c, key, t, links, compareOptions(props, diagram.FormatSVG))
+	svg, err := s.drawCached(c, key, compareOptions(props, diagram.FormatSVG), loaded(t, links))
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}
@@ -325,7 +310,7 @@ func (s *Server) compareDiagram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.drawCached(c, key, t, links, compareOptions(props, format))
+	b, err := s.drawCached(c, key, compareOptions(props, format), loaded(t, links))
 	if err != nil {
 		return err
 	}
