@@ -396,7 +396,9 @@ func loadStates(ctx context.Context, q querier, projectID int64, ids []int64) (m
 	if err != nil {
 		return nil, err
 	}
-	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND project_id = ?`,
+	// "+project_id": look the pages up by id; on its own SQLite would
+	// walk every page of the project by an index on project_id.
+	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND +project_id = ?`,
 		string(list), projectID)
 	for i := range pages {
 		out[pages[i].ID] = stateOf(&pages[i])
