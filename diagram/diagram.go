@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"siteplan/site"
 )
@@ -53,6 +52,26 @@ type Options struct {
 	Marks map[int64]string
 	// Notes are lines under a PDF's title: the version drawn, who approved it.
 	Notes []string
+	// Client draws the client version: titles and colours only, without
+	// paths, statuses, assignees or comments.
+	Client bool
+	// Scale is the PNG's resolution as a multiple of 96 dpi: 1, 2 (the
+	// default, sharp on high-density screens and in print) or 3.
+	Scale int
+	// Accent is the theme's colour ("#rrggbb"): the home page's border,
+	// the title block's rule; "": DefaultAccent.
+	Accent string
+}
+
+// DefaultAccent is the accent colour of a project without a theme.
+const DefaultAccent = "#2563eb"
+
+// accent is the accent colour the diagram is drawn with.
+func (d *diagram) accent() string {
+	if d.opt.Accent != "" {
+		return d.opt.Accent
+	}
+	return DefaultAccent
 }
 
 // SetDefaults fills the options left empty with their defaults.
@@ -68,6 +87,9 @@ func (o *Options) SetDefaults() {
 	}
 	if o.Paper == "" {
 		o.Paper = PaperA4
+	}
+	if o.Scale == 0 {
+		o.Scale = 2
 	}
 	if o.Date.IsZero() {
 		o.Date = time.Now()
@@ -88,6 +110,8 @@ func (o *Options) Normalize(t *site.Tree) error {
 		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
 	case o.Paper != PaperA4 && o.Paper != PaperA3:
 		return site.Errorf(site.EInvalid, "Paper must be a4 or a3.")
+	case o.Scale < 1 || o.Scale > 3:
+		return site.Errorf(site.EInvalid, "PNG scale must be 1, 2 or 3.")
 	case o.Depth < 0 || o.Depth > 100:
 		return site.Errorf(site.EInvalid, "Depth must be a number from 0 (all levels) to 100.")
 	case o.Root != 0 && t.Page(o.Root) == nil:
@@ -100,7 +124,7 @@ func (o *Options) Normalize(t *site.Tree) error {
 // caching (the date is left out).
 func (o Options) Key() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%s|%t|%d|%d|", o.Format, o.Paper, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth)
+	fmt.Fprintf(&b, "%s|%s|%s|%s|%t|%d|%d|%d|%t|%s|", o.Format, o.Paper, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent)
 	ids := make([]int64, 0, len(o.Collapsed))
 	for id, ok := range o.Collapsed {
 		if ok {
@@ -148,7 +172,9 @@ var (
 )
 
 const (
-	untypedFill = "#ffffff"
+	untypedFill = "#e2e8f0"
+	inkColor    = "#1e293b" // text on a band
+	cardBorder  = "#94a3b8"
 	linkColor   = "#c026d3"
 	lineColor   = "#64748b"
 	textColor   = "#0f172a"
@@ -169,9 +195,10 @@ type legendItem struct {
 	Fill  string
 }
 
-// diagram is a tree prepared for drawing: its colours, and the nodes that
-// show its pages with the markers for what is hidden. It is built whole
-// by newDiagram and only read after that.
+// diagram is a tree prepared for drawing: its colours, and the cards
+// that show its pages with the markers for what is hidden. It is built
+// whole by newDiagram; Render then arranges it (chart) or groups it for
+// Graphviz's radial layout (items).
 type diagram struct {
 	tree   *site.Tree
 	opt    Options
@@ -180,20 +207,11 @@ type diagram struct {
 	fills  map[string]string
 	origin string
 
-	placed map[string][]item // the nodes of each placement, in outline order
-	nodes  []item            // every node, placement by placement
-	end    map[int64]string  // the table cell where edges to a drawn page attach
-	part   map[int64]string  // which of the drawing's parts each drawn page is in (drawsLink)
-	band   map[level]float64 // top down, the height of a level's nodes
-	pages  int               // pages drawn
-}
-
-// level is a depth within one placement: top down, a level's nodes are as
-// tall as its tallest, so a footer of three pages does not grow to a
-// stack of forty.
-type level struct {
-	placement string
-	depth     int
+	placed map[string][]*card // the cards of each placement, in outline order
+	cards  []*card            // every card, placement by placement
+	byID   map[int64]*card
+	part   map[int64]string // which of the drawing's parts each drawn page is in (drawsLink)
+	pages  int              // pages drawn
 }
 
 // dotWriter writes a diagram's DOT for one use.
@@ -220,7 +238,8 @@ func newDiagram(t *site.Tree, links []site.Link, opt Options) *diagram {
 	return d
 }
 
-// colours picks the fill of each page type or status, and the legend.
+// colours picks the band colour of each page type, status or change,
+// and the legend. A type has the colour it has in the outline.
 func (d *diagram) colours() {
 	if d.opt.ColorBy == ColorByChange {
 		for _, it := range markFills {
@@ -248,43 +267,59 @@ func (d *diagram) colours() {
 		}
 	}
 	slices.Sort(types)
-	for i, ty := range types {
-		d.fills[ty] = typeFills[i%len(typeFills)]
+	for _, ty := range types {
+		d.fills[ty] = site.TypeColors[site.TypeColor(ty)]
 		d.legend = append(d.legend, legendItem{ty, d.fills[ty]})
 	}
 	d.legend = append(d.legend, legendItem{"no type", untypedFill})
 }
 
-// place groups the pages to draw into nodes, placement by placement, and
-// notes where edges attach and how tall each top-down level is.
+// place makes the card of each page to draw, placement by placement.
 func (d *diagram) place() {
-	vis := d.visible()
-	d.placed, d.end, d.part, d.band = map[string][]item{}, map[int64]string{}, map[int64]string{}, map[level]float64{}
-	for _, placement := range site.Placements {
-		d.placed[placement] = d.items(vis[placement])
-		for _, it := range d.placed[placement] {
-			for _, r := range it.refs {
-				d.end[r.page.ID] = it.name() + ":p" + strconv.FormatInt(r.page.ID, 10)
-				// Utility and footer navigation are one star each; in
-				// the main tree each top-level page roots a tree.
-				part := placement
-				if placement == site.PlacementMain {
-					part = d.part[r.page.ParentID]
-					if part == "" {
-						part = "main-" + strconv.FormatInt(r.page.ID, 10)
-					}
-				}
-				d.part[r.page.ID] = part
-			}
-			lv := level{placement, it.refs[0].depth}
-			d.band[lv] = max(d.band[lv], it.height())
+	d.placed, d.byID, d.part = map[string][]*card{}, map[int64]*card{}, map[int64]string{}
+	var walk func(p *site.Page, depth int, placement string)
+	walk = func(p *site.Page, depth int, placement string) {
+		kids := d.tree.Children(p.ID)
+		hidden := 0
+		closed := d.opt.Collapsed[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
+		if closed || (len(kids) == 0 && p.ChildCount > 0) {
+			hidden = d.descendants(p)
 		}
-		d.nodes = append(d.nodes, d.placed[placement]...)
+		c := d.newCard(p, depth, hidden)
+		d.placed[placement] = append(d.placed[placement], c)
+		d.cards = append(d.cards, c)
+		d.byID[p.ID] = c
+		// Utility and footer navigation are one star each; in the main
+		// tree each top-level page roots a tree.
+		part := placement
+		if placement == site.PlacementMain {
+			if part = d.part[p.ParentID]; part == "" {
+				part = "main-" + strconv.FormatInt(p.ID, 10)
+			}
+		}
+		d.part[p.ID] = part
+		if hidden > 0 {
+			return
+		}
+		for _, k := range kids {
+			walk(k, depth+1, placement)
+		}
 	}
-	d.pages = len(d.end)
+	if d.opt.Root != 0 {
+		walk(d.tree.Page(d.opt.Root), 1, site.PlacementMain)
+	} else {
+		for _, pl := range site.Placements {
+			for _, r := range d.tree.Children(0) {
+				if r.Placement == pl {
+					walk(r, 1, pl)
+				}
+			}
+		}
+	}
+	d.pages = len(d.cards)
 }
 
-// fill returns a page's fill colour.
+// fill returns the colour of a page's band.
 func (d *diagram) fill(p *site.Page) string {
 	key := p.Type
 	switch d.opt.ColorBy {
@@ -299,53 +334,35 @@ func (d *diagram) fill(p *site.Page) string {
 	return untypedFill
 }
 
-// nodeRef is a page as the diagram draws it.
-type nodeRef struct {
-	page   *site.Page
-	depth  int // 1 for the top of the drawing
-	hidden int // pages below it that are not drawn
-}
-
-// leaf reports whether the page is drawn with nothing below it.
-func (r nodeRef) leaf(t *site.Tree) bool { return r.hidden == 0 && len(t.Children(r.page.ID)) == 0 }
-
-// Leaf siblings side by side make a plan as wide as its largest level, and
-// dot's layout slow, so runs of them are stacked in one node, a table
-// cell per page, the way org-chart sitemaps list their deepest pages.
-const (
-	stackMin     = 3  // leaf siblings that stack from the third level down
-	stackAlways  = 12 // leaf siblings that stack at any level
-	stackMaxRows = 40 // cells in a column before a stack adds a column
-	stackSpacing = 8  // points between the cells of a stack
-)
-
-// item is what one DOT node draws: a page, or a stack of leaf siblings.
+// item is what one DOT node of a radial diagram draws: a card, or a
+// stack of leaf siblings' cards in a table, square so that the circles
+// stay small.
 type item struct {
-	refs  []nodeRef // one page, or the stack in outline order
-	rows  int       // rows of cells (1 for a page); a stack fills them column by column
+	cards []*card
+	rows  int // rows of cells (1 for a card); a stack fills them column by column
 	stack bool
 }
 
 // name is the item's DOT node name.
 func (it item) name() string {
 	if it.stack {
-		return "s" + strconv.FormatInt(it.refs[0].page.ID, 10)
+		return "s" + strconv.FormatInt(it.cards[0].page.ID, 10)
 	}
-	return "p" + strconv.FormatInt(it.refs[0].page.ID, 10)
+	return "p" + strconv.FormatInt(it.cards[0].page.ID, 10)
 }
 
 // cols is the number of columns of the item's table.
-func (it item) cols() int { return (len(it.refs) + it.rows - 1) / it.rows }
+func (it item) cols() int { return (len(it.cards) + it.rows - 1) / it.rows }
 
-// cells returns the item's pages in the order its table lists them, row
+// cells returns the item's cards in the order its table lists them, row
 // by row, with nil for the empty cells that end a short last column.
-func (it item) cells() []*nodeRef {
+func (it item) cells() []*card {
 	cols := it.cols()
-	out := make([]*nodeRef, 0, it.rows*cols)
+	out := make([]*card, 0, it.rows*cols)
 	for r := range it.rows {
 		for c := range cols {
-			if i := c*it.rows + r; i < len(it.refs) {
-				out = append(out, &it.refs[i])
+			if i := c*it.rows + r; i < len(it.cards) {
+				out = append(out, it.cards[i])
 			} else {
 				out = append(out, nil)
 			}
@@ -354,106 +371,37 @@ func (it item) cells() []*nodeRef {
 	return out
 }
 
-// height estimates how tall an item's table is, in points, to make the
-// nodes of a level in a top-down tree equally tall (writeItem). It errs
-// on the large side, by a point a row: an item taller than its level's
-// nodes would sit lower than the others.
-func (it item) height() float64 {
-	const (
-		titleLine = 11 // Graphviz's measure of an 11 pt bold line
-		cellBase  = 31 // padding, borders, the path and status lines, and a point to spare
-		spacing   = stackSpacing
-	)
-	cols := it.cols()
-	h, row := 0.0, 0.0
-	for i, r := range it.cells() {
-		if r != nil {
-			row = max(row, float64(len(wrap(r.page.Title, 28)))*titleLine+cellBase)
-		}
-		if i%cols == cols-1 {
-			h, row = h+row, 0
-		}
-	}
-	if it.stack {
-		h += float64(it.rows+1) * spacing
-	}
-	if it.refs[0].hidden > 0 {
-		h += 18
-	}
-	return h
-}
-
-// minArea is less than the area, in square points, that the drawing's
-// page boxes cover: a layout spreads them further apart. Each box is
-// taken as narrow as its longest title line could be (5 points a
-// character, the narrowest Helvetica runs) and as tall as height says.
-func (d *diagram) minArea() float64 {
-	area := 0.0
-	for _, it := range d.nodes {
-		for _, r := range it.refs {
-			w := 0
-			for _, line := range wrap(r.page.Title, 28) {
-				w = max(w, utf8.RuneCountInString(line))
-			}
-			area += max(40, float64(w)*5+12) * 41 // a one-line cell is 41 points tall
-		}
-	}
-	return area
-}
-
-// items groups a placement's pages (in outline order) into DOT nodes: a
-// run of leaf siblings becomes one stack when it is long enough, in
-// columns of stackMaxRows (square in a radial diagram).
-func (d *diagram) items(refs []nodeRef) []item {
+// items groups a placement's cards (in outline order) into the nodes of
+// a radial diagram: a run of leaf siblings becomes one square stack when
+// it is long enough.
+func (d *diagram) items(cards []*card) []item {
+	leaf := func(c *card) bool { return c.hidden == 0 && len(d.tree.Children(c.page.ID)) == 0 }
 	var out []item
-	for i := 0; i < len(refs); {
+	for i := 0; i < len(cards); {
 		j := i
-		for j < len(refs) && refs[j].page.ParentID == refs[i].page.ParentID && refs[j].leaf(d.tree) {
+		for j < len(cards) && cards[j].page.ParentID == cards[i].page.ParentID && leaf(cards[j]) {
 			j++
 		}
-		if n := j - i; n >= stackAlways || (n >= stackMin && refs[i].depth >= 3) {
-			cols := (n + stackMaxRows - 1) / stackMaxRows
-			if d.opt.Layout == LayoutRadial { // square stacks keep the circles small
-				cols = int(math.Ceil(math.Sqrt(float64(n))))
-			}
-			out = append(out, item{refs: refs[i:j], rows: (n + cols - 1) / cols, stack: true})
+		if n := j - i; n >= stackAlways || (n >= 3 && cards[i].depth >= 3) {
+			cols := int(math.Ceil(math.Sqrt(float64(n))))
+			out = append(out, item{cards: cards[i:j], rows: (n + cols - 1) / cols, stack: true})
 			i = j
 			continue
 		}
-		out = append(out, item{refs: refs[i : i+1], rows: 1})
+		out = append(out, item{cards: cards[i : i+1], rows: 1})
 		i++
 	}
 	return out
 }
 
-// visible walks the pages to draw, in outline order, per placement.
-func (d *diagram) visible() map[string][]nodeRef {
-	out := map[string][]nodeRef{}
-	var walk func(p *site.Page, depth int, placement string)
-	walk = func(p *site.Page, depth int, placement string) {
-		ref := nodeRef{page: p, depth: depth}
-		kids := d.tree.Children(p.ID)
-		closed := d.opt.Collapsed[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
-		if closed || (len(kids) == 0 && p.ChildCount > 0) {
-			ref.hidden = d.descendants(p)
-		}
-		out[placement] = append(out[placement], ref)
-		if ref.hidden > 0 {
-			return
-		}
-		for _, c := range kids {
-			walk(c, depth+1, placement)
-		}
+// minArea is the area, in square points, that the drawing's cards cover:
+// a layout spreads them further apart.
+func (d *diagram) minArea() float64 {
+	area := 0.0
+	for _, c := range d.cards {
+		area += c.w * c.h
 	}
-	if d.opt.Root != 0 {
-		p := d.tree.Page(d.opt.Root)
-		walk(p, 1, site.PlacementMain)
-		return out
-	}
-	for _, r := range d.tree.Children(0) {
-		walk(r, 1, r.Placement)
-	}
-	return out
+	return area
 }
 
 // descendants counts the pages below p.
@@ -469,7 +417,7 @@ func (d *diagram) descendants(p *site.Page) int {
 	return n
 }
 
-// path is what a node shows under its title: the URL path on the
+// path is what a card shows under its title: the URL path on the
 // project's host, the whole URL elsewhere.
 func (d *diagram) path(p *site.Page) string {
 	loc := d.tree.Location(p.ID)
@@ -490,104 +438,185 @@ func (d *diagram) path(p *site.Page) string {
 // label or inject attributes.
 func (d *dotWriter) write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	o := d.opt
 	bw.WriteString("digraph siteplan {\n")
-	graph := `charset="UTF-8", fontname="Helvetica", fontsize=12, bgcolor="#ffffff", nodesep=0.3, ranksep=0.55, pad=0.3, outputorder=edgesfirst`
-	switch o.Layout {
-	case LayoutTree:
-		graph += `, rankdir=TB, newrank=true, ordering=out, splines=line`
-	case LayoutLR:
-		graph += `, rankdir=LR, newrank=true, ordering=out, splines=line`
-	case LayoutRadial:
+	graph := `charset="UTF-8", fontname="Helvetica", fontsize=12, bgcolor="#ffffff", pad=0.3, outputorder=edgesfirst`
+	if d.opt.Layout == LayoutRadial {
 		graph += `, ranksep=1.6, overlap=scale, pack=true, packmode="graph"`
 	}
 	fmt.Fprintf(bw, "  graph [%s];\n", graph)
 	fmt.Fprintf(bw, "  node [shape=none, margin=0, width=0, height=0, fontname=\"Helvetica\", fontsize=11, fontcolor=%q];\n", textColor)
-	fmt.Fprintf(bw, "  edge [color=%q, arrowsize=0.6, fontname=\"Helvetica\", fontsize=9];\n", lineColor)
-
-	items, end := d.placed, d.end
-	if main := items[site.PlacementMain]; o.Layout == LayoutRadial && len(main) > 0 {
-		fmt.Fprintf(bw, "  graph [root=%s];\n", main[0].name()) // the home page, or the branch drawn
+	fmt.Fprintf(bw, "  edge [color=%q, penwidth=1.2, arrowhead=none, fontname=\"Helvetica\", fontsize=9];\n", lineColor)
+	if d.opt.Layout == LayoutRadial {
+		d.writeRadial(bw)
+	} else {
+		d.writeChart(bw, d.arrange(d.withLegend))
 	}
-	// Edges leave a page's cell and enter the top of the node below (its
-	// side, left to right), as a node may be taller than what it shows.
-	tail, head := "", ""
-	switch o.Layout {
-	case LayoutTree:
-		tail, head = ":s", ":n"
-	case LayoutLR:
-		tail, head = ":e", ":w"
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// writeChart writes an org chart with every node and edge where arrange
+// put it, for Graphviz's "nop2" engine to draw as it is.
+func (d *dotWriter) writeChart(bw *bufio.Writer, ch *chart) {
+	pos := func(x, y float64) string { return num(x) + "," + num(ch.h-y) } // Graphviz's y points up
+	for _, f := range ch.frames {
+		// The frame's label is its title, at its top left ("\l" ends a
+		// line justified left).
+		fmt.Fprintf(bw, "  frame_%s [id=\"frame-%s\", shape=box, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontname=\"Helvetica-Bold\", fontsize=10, labelloc=t, margin=\"0.19,0.2\", fixedsize=true, width=%s, height=%s, label=\"%s\\l\", pos=%q];\n",
+			f.placement, f.placement, mutedColor, mutedColor, num(f.w/72), num(f.h/72), frameLabel(f.placement), pos(f.x+f.w/2, f.y+f.h/2))
+	}
+	if ch.legend != nil {
+		l := ch.legend
+		fmt.Fprintf(bw, "  legend [id=\"legend\", label=<%s>, pos=%q];\n", d.legendTable(), pos((l.x0+l.x1)/2, (l.y0+l.y1)/2))
+	}
+	for _, c := range d.cards {
+		fmt.Fprintf(bw, "  p%d [id=\"p%d\", pos=%q, label=<", c.page.ID, c.page.ID, pos(c.x+c.w/2, c.y+c.h/2))
+		d.writeCard(bw, c, false)
+		bw.WriteString(">];\n")
+	}
+	// Cross-links first: the connectors of the tree are drawn over them.
+	if d.opt.Links {
+		for _, l := range d.links {
+			if !d.drawsLink(l) {
+				continue
+			}
+			c := linkCurve(d.byID[l.FromID], d.byID[l.ToID])
+			spline := "e," + pos(c.tip.X, c.tip.Y)
+			for _, p := range c.pts {
+				spline += " " + pos(p.X, p.Y)
+			}
+			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, arrowhead=normal, arrowsize=0.7, pos=%q", linkColor, linkColor, spline)
+			if l.Label != "" {
+				attrs += fmt.Sprintf(", label=<%s>, lp=%q", d.text(l.Label), pos(c.label.X, c.label.Y))
+			}
+			fmt.Fprintf(bw, "  p%d -> p%d [id=\"link-%d\", %s];\n", l.FromID, l.ToID, l.ID, attrs)
+		}
+	}
+	for _, wr := range ch.wires {
+		spline := pos(wr.pts[0].X, wr.pts[0].Y)
+		for _, p := range wr.pts[1:] { // a straight cubic segment to each turn
+			prev := strings.LastIndexByte(spline, ' ') + 1
+			spline += " " + spline[prev:] + " " + pos(p.X, p.Y) + " " + pos(p.X, p.Y)
+		}
+		fmt.Fprintf(bw, "  p%d -> p%d [pos=%q];\n", wr.from, wr.to, spline)
+	}
+}
+
+// curve is a cross-link's path: a cubic curve (y down) that ends at the
+// base of its arrow, the arrow's tip, and where its label goes.
+type curve struct {
+	pts        []point
+	tip, label point
+	side       bool // an arc beside the cards: its label reads from its middle rightwards
+}
+
+// linkCurve routes a cross-link between two cards. Cards one above the
+// other are joined by an arc out of their right sides, through the gap
+// beside them, instead of across the cards between; others by a curve
+// from edge to edge, bent away from the straight line so that it does
+// not lie on the tree's connectors.
+func linkCurve(a, b *card) curve {
+	ca := point{a.x + a.w/2, a.y + a.h/2}
+	cb := point{b.x + b.w/2, b.y + b.h/2}
+	if math.Abs(ca.X-cb.X) < cardW && math.Abs(ca.Y-cb.Y) > 1 {
+		from := point{a.x + a.w, ca.Y}
+		tip := point{b.x + b.w, cb.Y}
+		out := max(from.X, tip.X) + 16 + math.Min(math.Abs(ca.Y-cb.Y)*0.08, 24)
+		end := point{tip.X + 7, tip.Y}
+		c1, c2 := point{out, from.Y}, point{out, end.Y}
+		mid := point{(from.X+3*c1.X+3*c2.X+end.X)/8 + 2, (from.Y + end.Y) / 2}
+		return curve{pts: []point{from, c1, c2, end}, tip: tip, label: mid, side: true}
+	}
+	from, tip := edgePoint(a, cb), edgePoint(b, ca)
+	dx, dy := tip.X-from.X, tip.Y-from.Y
+	dist := math.Hypot(dx, dy)
+	if dist < 1 {
+		dx, dy, dist = 1, 0, 1
+	}
+	ux, uy := dx/dist, dy/dist
+	nx, ny := -uy, ux // the side the curve bends to
+	bend := math.Min(dist*0.25, 80)
+	end := point{tip.X - ux*7, tip.Y - uy*7} // the arrow is 7 points long
+	c1 := point{from.X + dx/3 + nx*bend, from.Y + dy/3 + ny*bend}
+	c2 := point{from.X + 2*dx/3 + nx*bend, from.Y + 2*dy/3 + ny*bend}
+	mid := point{(from.X + 3*c1.X + 3*c2.X + end.X) / 8, (from.Y + 3*c1.Y + 3*c2.Y + end.Y) / 8}
+	return curve{pts: []point{from, c1, c2, end}, tip: tip, label: mid}
+}
+
+// edgePoint is where the line from a card's centre towards p leaves it.
+func edgePoint(c *card, p point) point {
+	cx, cy := c.x+c.w/2, c.y+c.h/2
+	dx, dy := p.X-cx, p.Y-cy
+	if dx == 0 && dy == 0 {
+		return point{cx, c.y}
+	}
+	t := math.Inf(1)
+	if dx != 0 {
+		t = math.Min(t, (c.w/2)/math.Abs(dx))
+	}
+	if dy != 0 {
+		t = math.Min(t, (c.h/2)/math.Abs(dy))
+	}
+	return point{cx + dx*t, cy + dy*t}
+}
+
+// writeRadial writes a mind map for twopi to lay out around the home
+// page: cards and stacks of cards as nodes, edges to their ports.
+func (d *dotWriter) writeRadial(bw *bufio.Writer) {
+	end := map[int64]string{} // the table cell where edges to a drawn page attach
+	items := map[string][]item{}
+	for _, pl := range site.Placements {
+		items[pl] = d.items(d.placed[pl])
+		for _, it := range items[pl] {
+			for _, c := range it.cards {
+				end[c.page.ID] = it.name() + ":p" + strconv.FormatInt(c.page.ID, 10)
+			}
+		}
+	}
+	if main := items[site.PlacementMain]; len(main) > 0 {
+		fmt.Fprintf(bw, "  graph [root=%s];\n", main[0].name()) // the home page, or the branch drawn
 	}
 	for _, placement := range site.Placements {
 		if len(items[placement]) == 0 {
 			continue
 		}
-		indent := "  "
-		label := map[string]string{site.PlacementUtility: "Utility navigation", site.PlacementFooter: "Footer navigation"}[placement]
-		switch {
-		case placement == site.PlacementMain:
-		case o.Layout == LayoutRadial:
+		if placement != site.PlacementMain {
 			// twopi draws no clusters: utility and footer navigation are
 			// each a small star of their own around a heading, which the
 			// packing of components sets beside the main tree.
-			fmt.Fprintf(bw, "  nav_%s [id=\"nav-%s\", shape=box, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=\"0.12,0.06\", label=<<b>%s</b>>];\n", placement, placement, mutedColor, mutedColor, label)
+			fmt.Fprintf(bw, "  nav_%s [id=\"nav-%s\", shape=box, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=\"0.12,0.06\", label=<<b>%s</b>>];\n",
+				placement, placement, mutedColor, mutedColor, frameLabel(placement))
 			for _, it := range items[placement] {
-				if it.refs[0].depth == 1 {
-					fmt.Fprintf(bw, "  nav_%s -> %s [style=dashed, arrowhead=none];\n", placement, it.name())
+				if it.cards[0].depth == 1 {
+					fmt.Fprintf(bw, "  nav_%s -> %s [style=dashed];\n", placement, it.name())
 				}
 			}
-		default:
-			fmt.Fprintf(bw, "  subgraph cluster_%s {\n    graph [label=<<b>%s</b>>, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=12];\n", placement, label, mutedColor, mutedColor)
-			indent = "    "
 		}
 		for _, it := range items[placement] {
-			height := 0.0
-			if o.Layout == LayoutTree {
-				height = d.band[level{placement, it.refs[0].depth}]
-			}
-			d.writeItem(bw, indent, it, height)
+			d.writeItem(bw, it)
 		}
 		for _, it := range items[placement] {
-			if p := it.refs[0].page; p.ParentID != 0 && end[p.ParentID] != "" {
-				weight := ""
-				if it.stack { // straight below its parent
-					weight = " [weight=4]"
-				}
-				// Top down and left to right, the edge enters the first
-				// cell (a stack of several columns has a gap in the middle
-				// of its top); in a radial diagram, the node's box, which
-				// is its outer cells' (writeItem).
-				to := end[p.ID]
-				if o.Layout == LayoutRadial {
-					to = it.name()
-				}
-				fmt.Fprintf(bw, "%s%s%s -> %s%s%s;\n", indent, end[p.ParentID], tail, to, head, weight)
+			if p := it.cards[0].page; p.ParentID != 0 && end[p.ParentID] != "" {
+				fmt.Fprintf(bw, "  %s -> %s;\n", end[p.ParentID], it.name())
 			}
-		}
-		if placement != site.PlacementMain && o.Layout != LayoutRadial {
-			bw.WriteString("  }\n")
 		}
 	}
-	if o.Links {
+	if d.opt.Links {
 		for _, l := range d.links {
 			if !d.drawsLink(l) {
 				continue
 			}
-			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, constraint=false", linkColor, linkColor)
-			if o.Layout == LayoutRadial {
-				attrs += ", weight=0" // twopi builds its tree from edges of non-zero weight
-			}
+			// twopi builds its tree from edges of non-zero weight.
+			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, arrowhead=normal, arrowsize=0.7, weight=0", linkColor, linkColor)
 			if l.Label != "" {
 				attrs += ", label=<" + d.text(l.Label) + ">"
 			}
 			fmt.Fprintf(bw, "  %s -> %s [id=\"link-%d\", %s];\n", end[l.FromID], end[l.ToID], l.ID, attrs)
 		}
 	}
-	if d.withLegend {
-		d.writeLegend(bw)
+	if d.withLegend { // packed beside the drawing as a component of its own
+		fmt.Fprintf(bw, "  legend [id=\"legend\", label=<%s>];\n", d.legendTable())
 	}
-	bw.WriteString("}\n")
-	return bw.Flush()
 }
 
 // drawsLink reports whether a cross-link is drawn: both its pages must
@@ -601,153 +630,106 @@ func (d *diagram) drawsLink(l site.Link) bool {
 	return from != "" && to != "" && (from == to || d.opt.Layout != LayoutRadial)
 }
 
-// writeItem writes a page, or a stack of leaf siblings, as one node whose
-// label is a table with a cell per page. A cell looks like a page's box:
-// rounded, dashed for a placeholder, dotted and purple for an external
-// page, square with a thicker border for a group. Each cell is an edge
-// port. A lone page's node carries its id ("pN"); in a stack, each cell's
-// link gives it one ("a_pN" in the SVG). A page with pages not drawn
-// below it says how many under its box. With a height, an empty last
-// row pads the table to that height, so that the nodes of a level line up
-// at their tops however many pages each stacks. (A taller node with its
-// label at the top would not do: Graphviz places the ports of such a
-// label as if it were centred, and edges would start in empty space.)
-//
-// An empty cell needs both a width and a height: with only one, Graphviz
-// 12 fails to draw the graph.
-//
-// In a radial diagram an edge enters a stack at its node's box, so there
-// the stack's cells are kept apart by empty rows and columns instead of
-// cell spacing, which would leave a margin around the outer cells.
-func (d *dotWriter) writeItem(bw *bufio.Writer, indent string, it item, height float64) {
-	id, spacing, gap := fmt.Sprintf("p%d", it.refs[0].page.ID), 0, 0
+// writeItem writes a radial diagram's card, or stack of cards as one
+// node whose label is a table with a card in each cell. Each cell is an
+// edge port; a card of its own carries its page's id as a node ("pN"), a
+// stacked card as its table's link ("a_pN" in the SVG). An empty cell
+// needs both a width and a height: with only one, Graphviz 12 fails to
+// draw the graph.
+func (d *dotWriter) writeItem(bw *bufio.Writer, it item) {
+	id := it.name()
 	if it.stack {
-		id, spacing = fmt.Sprintf("stack-%d", it.refs[0].page.ID), stackSpacing
-		if d.opt.Layout == LayoutRadial {
-			spacing, gap = 0, stackSpacing
-		}
+		id = fmt.Sprintf("stack-%d", it.cards[0].page.ID)
 	}
-	fmt.Fprintf(bw, "%s%s [id=%q, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", indent, it.name(), id, spacing)
+	fmt.Fprintf(bw, "  %s [id=%q, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", it.name(), id, int(stackGap))
 	cols := it.cols()
-	span := cols
-	if gap > 0 {
-		span = 2*cols - 1
-	}
-	for i, r := range it.cells() {
-		switch {
-		case i%cols == 0 && i > 0 && gap > 0:
-			fmt.Fprintf(bw, `<tr><td colspan="%d" width="1" height="%d"></td></tr><tr>`, span, gap)
-		case i%cols == 0:
+	for i, c := range it.cells() {
+		if i%cols == 0 {
 			bw.WriteString("<tr>")
-		case gap > 0:
-			fmt.Fprintf(bw, `<td width="%d" height="1"></td>`, gap)
 		}
-		if r == nil {
-			bw.WriteString("<td></td>")
+		if c == nil {
+			bw.WriteString(`<td width="1" height="1"></td>`)
 		} else {
-			d.writeCell(bw, r.page, it.stack)
+			fmt.Fprintf(bw, `<td port="p%d">`, c.page.ID)
+			d.writeCard(bw, c, it.stack)
+			bw.WriteString("</td>")
 		}
 		if i%cols == cols-1 {
 			bw.WriteString("</tr>")
 		}
 	}
-	if h := it.refs[0].hidden; h > 0 {
-		fmt.Fprintf(bw, `<tr><td colspan="%d" cellpadding="3"><font point-size="9" color="%s">+%s</font></td></tr>`, span, mutedColor, site.Plural(h, "page", "pages"))
-	}
-	if pad := int(math.Floor(height - it.height() - float64(spacing))); height > 0 && pad > 0 {
-		fmt.Fprintf(bw, `<tr><td colspan="%d" width="1" height="%d"></td></tr>`, span, pad)
-	}
 	bw.WriteString("</table>>];\n")
 }
 
-// writeCell writes the table cell of a page.
-func (d *dotWriter) writeCell(bw *bufio.Writer, p *site.Page, linked bool) {
-	fmt.Fprintf(bw, `<td port="p%d"`, p.ID)
-	if linked && !d.forLayout {
-		fmt.Fprintf(bw, ` id="p%d" href="#p%d" tooltip="%s"`, p.ID, p.ID, d.text(p.Title))
-	}
-	border, color := 1, mutedColor
-	switch p.Kind {
-	case site.KindGroup:
-		border = 2
-	case site.KindExternal:
-		border, color = 2, externalColor
-	}
-	if p.Kind != site.KindGroup {
-		bw.WriteString(` style="rounded` + d.cellDash(p) + `"`)
-	}
-	fmt.Fprintf(bw, ` border="%d" color=%q bgcolor=%q cellpadding="6">%s</td>`, border, color, d.fill(p), d.label(p))
-}
+// The legend is a table of two columns (swatch and words) with cells
+// spaced apart, a title row, and a row per colour, kind of page and the
+// cross-links.
+const (
+	legendRowH    = 14.0
+	legendTitleH  = 22.0
+	legendSwatchW = 18.0
+	legendSpacing = 2.0
+)
 
-// cellDash is the border style a page's cell adds to "rounded". Graphviz
-// 12's xdot and JSON writers read past the end of a table cell's
-// "dashed" or "dotted" (and corrupt the WebAssembly heap doing it), so a
-// layout gets solid cells, which layout.pageCells dashes again.
-func (d *dotWriter) cellDash(p *site.Page) string {
-	switch {
-	case d.forLayout:
-		return ""
-	case p.Kind == site.KindPlaceholder:
-		return ",dashed"
-	case p.Kind == site.KindExternal:
-		return ",dotted"
-	}
-	return ""
-}
-
-// label is the HTML-like label of a page: its title, path, status and
-// open comments.
-func (d *dotWriter) label(p *site.Page) string {
-	var label strings.Builder
-	for i, line := range wrap(p.Title, 28) {
-		if i > 0 {
-			label.WriteString(`<br/>`)
-		}
-		label.WriteString("<b>" + d.text(line) + "</b>")
-	}
-	if path := d.path(p); path != "" && (p.Kind != site.KindGroup || p.Slug != "") {
-		label.WriteString(`<br/><font point-size="8" color="` + mutedColor + `">` + d.text(clipText(path, 48)) + `</font>`)
-	}
-	label.WriteString(`<br/><font point-size="8" color="` + statusColors[p.Status] + `">●</font><font point-size="8" color="` + mutedColor + `"> ` + d.text(statusLabel(p.Status)))
-	if p.Kind != site.KindPage {
-		label.WriteString(" · " + p.Kind)
-	}
-	if m := d.opt.Marks[p.ID]; m != "" && d.opt.ColorBy == ColorByChange {
-		label.WriteString(" · <b>" + m + "</b>") // in words too, not by colour alone
-	}
-	label.WriteString(`</font>`)
-	if n := d.opt.Comments[p.ID]; n > 0 {
-		label.WriteString(`<font point-size="8" color="` + commentColor + `"> · ` + site.Plural(n, "open comment", "open comments") + `</font>`)
-	}
-	return label.String()
-}
-
-// writeLegend writes the colour key and the node shapes as one node in
-// its own cluster.
-func (d *dotWriter) writeLegend(bw *bufio.Writer) {
-	title := map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change"}[d.opt.ColorBy]
-	var b strings.Builder
-	b.WriteString(`<table border="0" cellborder="1" cellspacing="2" cellpadding="3" color="#cbd5e1">`)
-	b.WriteString(`<tr><td colspan="2" border="0" align="left"><b>` + title + `</b></td></tr>`)
-	for _, it := range d.legend {
-		b.WriteString(`<tr><td bgcolor="` + it.Fill + `" width="18"> </td><td border="0" align="left">` + d.text(it.Label) + `</td></tr>`)
-	}
-	b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + mutedColor + `">rounded: page · square: group · dashed: placeholder · dotted: external</font></td></tr>`)
+// legendRows lists the legend's rows: the colours, then the kinds of page
+// and the cross-links, each a swatch colour (or "") and words.
+func (d *diagram) legendRows() []legendItem {
+	rows := slices.Clone(d.legend)
+	rows = append(rows,
+		legendItem{Label: markHome + " home page: accent border"},
+		legendItem{Label: markGroup + " group: heading without a page"},
+		legendItem{Label: markPlaceholder + " placeholder: dashed border"},
+		legendItem{Label: markExternal + " external: dotted border"})
 	if d.opt.Links {
-		b.WriteString(`<tr><td colspan="2" border="0" align="left"><font point-size="8" color="` + linkColor + `">dashed arrow: cross-link</font></td></tr>`)
+		rows = append(rows, legendItem{Label: "- - ▸ cross-link"})
+	}
+	return rows
+}
+
+// legendSize is the width and height of the legend's table, and of the
+// column of words in it.
+func (d *diagram) legendSize() (w, h float64) {
+	w, h, _ = d.legendMetrics()
+	return w, h
+}
+
+func (d *diagram) legendMetrics() (w, h, words float64) {
+	words = measure(d.legendTitle(), 10, true) - legendSwatchW - legendSpacing
+	rows := d.legendRows()
+	for _, it := range rows {
+		words = max(words, measure(it.Label, 9, false))
+	}
+	words = math.Ceil(words + 12)
+	// Two points to spare each way: Graphviz warns when a table is
+	// exactly its content's size.
+	w = 4 + 3*legendSpacing + legendSwatchW + words
+	h = 4 + float64(len(rows)+2)*legendSpacing + legendTitleH + legendRowH*float64(len(rows))
+	return w, h, words
+}
+
+// legendTitle names what the colours mean.
+func (d *diagram) legendTitle() string {
+	return map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change"}[d.opt.ColorBy]
+}
+
+// legendTable is the legend as an HTML-like table of legendSize.
+func (d *dotWriter) legendTable() string {
+	w, h, words := d.legendMetrics()
+	var b strings.Builder
+	fmt.Fprintf(&b, `<table fixedsize="true" width="%s" height="%s" border="1" style="rounded" color="#cbd5e1" bgcolor="#ffffff" cellborder="0" cellspacing="%s" cellpadding="0">`,
+		num(w), num(h), num(legendSpacing))
+	fmt.Fprintf(&b, `<tr><td colspan="2" fixedsize="true" width="%s" height="%s" align="left" cellpadding="4"><font point-size="10" color=%q><b>%s</b></font></td></tr>`,
+		num(legendSwatchW+legendSpacing+words), num(legendTitleH), textColor, d.legendTitle())
+	for _, it := range d.legendRows() {
+		swatch := ""
+		if it.Fill != "" {
+			swatch = fmt.Sprintf(` bgcolor=%q`, it.Fill)
+		}
+		fmt.Fprintf(&b, `<tr><td fixedsize="true" width="%s" height="%s"%s></td><td fixedsize="true" width="%s" height="%s" align="left" cellpadding="2"><font point-size="9" color=%q>%s</font></td></tr>`,
+			num(legendSwatchW), num(legendRowH), swatch, num(words), num(legendRowH), textColor, d.text(it.Label))
 	}
 	b.WriteString(`</table>`)
-	fmt.Fprintf(bw, "  subgraph cluster_legend {\n    graph [label=\"\", style=\"rounded\", color=\"#cbd5e1\", margin=8];\n    legend [id=\"legend\", shape=plain, style=\"\", fontsize=9, label=<%s>];\n  }\n", b.String())
-	if d.opt.Layout == LayoutRadial {
-		return // packed beside the drawing as a component of its own
-	}
-	// Top down and left to right, the legend takes a rank of its own
-	// before every top-level page, so no edge passes through it.
-	for _, it := range d.nodes {
-		if it.refs[0].depth == 1 {
-			fmt.Fprintf(bw, "  legend -> %s [style=invis];\n", it.name())
-		}
-	}
+	return b.String()
 }
 
 // text escapes s for an HTML-like DOT label: the XML entities, a doubled
@@ -831,9 +813,8 @@ const (
 // Formats lists the formats a diagram downloads as.
 var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML}
 
-// PNGDPI is the PNG resolution: twice the usual 96 dpi, so labels stay
-// sharp on high-density screens and in print.
-const PNGDPI = 192
+// dpi is the PNG's resolution.
+func (o Options) dpi() int { return 96 * o.Scale }
 
 // Result says what a render drew.
 type Result struct {
@@ -848,6 +829,9 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 	if err := opt.Normalize(t); err != nil {
 		return Result{}, err
 	}
+	if ctx.Err() != nil { // given up on before it began
+		return Result{}, timeoutError()
+	}
 	d := newDiagram(t, links, opt)
 	res := Result{Pages: d.pages}
 	if d.pages > MaxNodes {
@@ -855,44 +839,73 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 	}
 	format := opt.Format
 	if format == FormatPNG { // refuse before laying out what cannot fit
-		k := float64(PNGDPI) / 72
+		k := float64(opt.dpi()) / 72
 		if px := d.minArea() * k * k; px > MaxPNGPixels {
-			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, or draw one branch or fewer levels.", PNGDPI, int(px/1e6))
+			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, a smaller scale, or draw one branch or fewer levels.", opt.dpi(), int(px/1e6))
 		}
 	}
 	dw := &dotWriter{diagram: d, forLayout: format == FormatPDF || format == FormatPNG || format == FormatGraphML, withLegend: format != FormatPDF}
 	if format == FormatDOT {
 		return res, dw.write(w)
 	}
-	var dot bytes.Buffer
-	if err := dw.write(&dot); err != nil {
-		return res, err
-	}
-	if format == FormatSVG {
-		b, err := render(ctx, dot.Bytes(), opt.Layout, format)
+	if format == FormatSVG && opt.Layout == LayoutRadial { // Graphviz's SVG keeps each stacked card's link
+		var dot bytes.Buffer
+		if err := dw.write(&dot); err != nil {
+			return res, err
+		}
+		b, err := render(ctx, dot.Bytes(), engineRadial, formatSVG)
 		if err != nil {
 			return res, err
 		}
 		_, err = w.Write(b)
 		return res, err
 	}
-	b, err := render(ctx, dot.Bytes(), opt.Layout, formatJSON)
-	if err != nil {
-		return res, err
-	}
-	l, err := parseLayout(b)
-	if err != nil {
-		return res, err
-	}
-	cells, err := l.pageCells(d.nodes)
+	pic, boxes, err := d.picture(ctx, dw)
 	if err != nil {
 		return res, err
 	}
 	switch format {
+	case FormatSVG:
+		return res, writeSVG(w, pic)
 	case FormatPDF:
-		return res, d.writePDF(w, l)
+		return res, d.writePDF(w, pic)
 	case FormatPNG:
-		return res, d.writePNG(w, l)
+		return res, d.writePNG(w, pic)
 	}
-	return res, d.writeGraphML(w, l, cells)
+	return res, d.writeGraphML(w, boxes)
+}
+
+// picture places the diagram: an org chart siteplan lays out itself, or
+// a radial diagram Graphviz lays out. It returns each page's card box
+// (points, y down).
+func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int64]box, error) {
+	if d.opt.Layout != LayoutRadial {
+		ch := d.arrange(dw.withLegend)
+		boxes := make(map[int64]box, len(d.cards))
+		for _, c := range d.cards {
+			boxes[c.page.ID] = box{c.x, c.y, c.x + c.w, c.y + c.h}
+		}
+		return chartPicture{d, ch}, boxes, nil
+	}
+	var dot bytes.Buffer
+	if err := dw.write(&dot); err != nil {
+		return nil, nil, err
+	}
+	b, err := render(ctx, dot.Bytes(), engineRadial, formatJSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := parseLayout(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	cells, err := l.cards(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	boxes := make(map[int64]box, len(cells))
+	for id, b := range cells {
+		boxes[id] = box{b.x0, l.height - b.y1, b.x1, l.height - b.y0}
+	}
+	return l, boxes, nil
 }

@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/xml"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -60,10 +62,8 @@ func draw(t testing.TB, d *diagram, format string) []byte {
 // visibleTitles lists the titles a diagram of d draws.
 func visibleTitles(d *diagram) []string {
 	var out []string
-	for _, pl := range site.Placements {
-		for _, r := range d.visible()[pl] {
-			out = append(out, r.page.Title)
-		}
+	for _, c := range d.cards {
+		out = append(out, c.page.Title)
 	}
 	return out
 }
@@ -164,18 +164,11 @@ func TestDiagramFormats(t *testing.T) {
 
 			svg := draw(t, d, FormatSVG)
 			nodes := svgNodes(t, svg)
-			stacked := 0
-			for _, pl := range site.Placements {
-				for _, r := range d.visible()[pl] {
-					id := "p" + strconv.FormatInt(r.page.ID, 10)
-					text, ok := nodes[id]
-					if !ok {
-						text, ok = nodes["a_"+id] // a cell in a stack
-						stacked++
-					}
-					if got := squash(text); !ok || !strings.Contains(got, squash(r.page.Title)) {
-						t.Errorf("SVG element of page %s reads %q, want the title %q", id, got, r.page.Title)
-					}
+			for _, c := range d.cards {
+				id := "p" + strconv.FormatInt(c.page.ID, 10)
+				text, ok := nodes[id]
+				if got := squash(text); !ok || !strings.Contains(got, squash(c.page.Title)) {
+					t.Errorf("SVG element of page %s reads %q, want the title %q", id, got, c.page.Title)
 				}
 			}
 			pageIDs := regexp.MustCompile(`^(a_)?p\d+$`)
@@ -187,9 +180,6 @@ func TestDiagramFormats(t *testing.T) {
 			}
 			if n != len(titles) {
 				t.Errorf("SVG has %d page elements, want %d: a title added or lost some", n, len(titles))
-			}
-			if strings.Contains(doc, "hostile") && stacked != 4 {
-				t.Errorf("%d pages drawn in a stack, want the 4 leaves of the third level", stacked)
 			}
 
 			pngData := draw(t, d, FormatPNG)
@@ -204,10 +194,11 @@ func TestDiagramFormats(t *testing.T) {
 			xml.Unmarshal(svg, &size)
 			wpt, _ := strconv.ParseFloat(strings.TrimSuffix(size.W, "pt"), 64)
 			hpt, _ := strconv.ParseFloat(strings.TrimSuffix(size.H, "pt"), 64)
-			wantW, wantH := wpt*PNGDPI/72, hpt*PNGDPI/72
+			dpi := float64(d.opt.dpi())
+			wantW, wantH := wpt*dpi/72, hpt*dpi/72
 			// Within 1%: the PNG is laid out with a stand-in for backslashes.
 			if b := img.Bounds(); abs(float64(b.Dx())-wantW) > 2+wantW/100 || abs(float64(b.Dy())-wantH) > 2+wantH/100 {
-				t.Errorf("PNG is %dx%d px, want %.0fx%.0f (the SVG's %s x %s at %d dpi)", b.Dx(), b.Dy(), wantW, wantH, size.W, size.H, PNGDPI)
+				t.Errorf("PNG is %dx%d px, want %.0fx%.0f (the SVG's %s x %s at %d dpi)", b.Dx(), b.Dy(), wantW, wantH, size.W, size.H, d.opt.dpi())
 			}
 
 			gml := draw(t, d, FormatGraphML)
@@ -247,11 +238,9 @@ func TestDiagramFormats(t *testing.T) {
 				}
 			}
 			want := len(d.links)
-			for _, pl := range site.Placements {
-				for _, r := range d.visible()[pl] {
-					if r.page.ParentID != 0 {
-						want++
-					}
+			for _, c := range d.cards {
+				if c.depth > 1 {
+					want++
 				}
 			}
 			if len(g.Edges) != want {
@@ -264,8 +253,12 @@ func TestDiagramFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			text := pdfToText(t, pdf)
-			// Every title, the title block, and the key's shapes.
-			for _, title := range append(titles, d.tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
+			// Every line of every title, the title block, and the key's shapes.
+			var lines []string
+			for _, c := range d.cards {
+				lines = append(lines, c.title...)
+			}
+			for _, title := range append(lines, d.tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
 				if !strings.Contains(text, squash(title)) {
 					t.Errorf("the PDF's text lacks %q:\n%s", title, text)
 				}
@@ -315,7 +308,7 @@ func abs(x float64) float64 {
 // "b" for an edge, the reverse of the xdot documentation. If Graphviz
 // changes, this fails before PDFs and PNGs fill their edges.
 func TestLayoutBezierFill(t *testing.T) {
-	b, err := render(context.Background(), []byte(`digraph { node [shape=box, style="rounded,filled"]; a -> b }`), LayoutTree, formatJSON)
+	b, err := render(context.Background(), []byte(`digraph { node [shape=box, style="rounded,filled"]; a -> b }`), engineDot, formatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,22 +330,25 @@ func TestLayoutBezierFill(t *testing.T) {
 	}
 }
 
-// TestStackItems pins which leaf siblings share a node: runs of three or
-// more from the third level down, of twelve or more anywhere, in columns
-// of at most forty, listed column by column.
-func TestStackItems(t *testing.T) {
+// TestStacks pins which siblings share a stack: runs of two or more
+// leaves from the third level down, of twelve or more anywhere, in
+// balanced columns of at most forty cards; and, listed from a level,
+// whole branches, never split across columns.
+func TestStacks(t *testing.T) {
 	tests := []struct {
-		name           string
-		sections, subs int
-		leaves         int
-		want           string // items of the main placement: page count, "s" for a stack, rows
+		name                   string
+		sections, subs, leaves int
+		listFrom               int
+		want                   string // main's slots below the home page: "c" a card, "s" a stack and its columns' cards
 	}{
-		{"two leaves stay apart", 1, 1, 2, "1 1 1 1 1"},
-		{"three leaves on the third level stack", 1, 1, 3, "1 1 1 3s3"},
-		{"eleven leaves on the second level stay apart", 11, 0, 0, "1 1 1 1 1 1 1 1 1 1 1 1"},
-		{"twelve leaves on the second level stack", 12, 0, 0, "1 12s12"},
-		{"forty-one leaves make two columns", 1, 1, 41, "1 1 1 41s21"},
-		{"a hundred leaves make three columns", 1, 1, 100, "1 1 1 100s34"},
+		{"one leaf stays a card", 1, 1, 1, noLists, "c c c"},
+		{"two leaves on the fourth level stack", 1, 1, 2, noLists, "c c s2"},
+		{"eleven leaves on the second level stay apart", 11, 0, 0, noLists, "c c c c c c c c c c c"},
+		{"twelve leaves on the second level stack", 12, 0, 0, noLists, "s12"},
+		{"forty-one leaves make two columns", 1, 1, 41, noLists, "c c s21,20"},
+		{"a hundred leaves make three columns", 1, 1, 100, noLists, "c c s34,34,32"},
+		{"listed from the third level, branches whole", 2, 3, 2, 3, "c s9 c s9"},
+		{"a long list breaks between branches", 1, 5, 10, 3, "c s33,22"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -361,39 +357,42 @@ func TestStackItems(t *testing.T) {
 			if err := opt.Normalize(tr); err != nil {
 				t.Fatal(err)
 			}
+			d := newDiagram(tr, links, opt)
+			r := d.region(d.placed[site.PlacementMain], false, tt.listFrom)
 			var got []string
-			for _, it := range newDiagram(tr, links, opt).placed[site.PlacementMain] {
-				s := strconv.Itoa(len(it.refs))
-				if it.stack {
-					s += "s" + strconv.Itoa(it.rows)
+			var walk func(s *slot)
+			walk = func(s *slot) {
+				if s.card != nil {
+					if s.depth > 1 {
+						got = append(got, "c")
+					}
+					for _, k := range s.kids {
+						walk(k)
+					}
+					return
 				}
-				got = append(got, s)
+				var cols []string
+				for _, col := range s.cols {
+					n := 0
+					for _, e := range col {
+						n += e.size()
+					}
+					cols = append(cols, strconv.Itoa(n))
+				}
+				got = append(got, "s"+strings.Join(cols, ","))
+			}
+			for _, s := range r.roots {
+				walk(s)
 			}
 			if strings.Join(got, " ") != tt.want {
-				t.Errorf("items = %q, want %q", strings.Join(got, " "), tt.want)
+				t.Errorf("slots = %q, want %q", strings.Join(got, " "), tt.want)
 			}
 		})
 	}
-
-	// Cells list pages column by column; a short last column ends empty.
-	refs := make([]nodeRef, 5)
-	for i := range refs {
-		refs[i].page = &site.Page{ID: int64(i + 1)}
-	}
-	var got []string
-	for _, r := range (item{refs: refs, rows: 2, stack: true}).cells() {
-		if r == nil {
-			got = append(got, "-")
-		} else {
-			got = append(got, strconv.FormatInt(r.page.ID, 10))
-		}
-	}
-	if want := "1 3 5 2 4 -"; strings.Join(got, " ") != want {
-		t.Errorf("cells row by row = %q, want %q", strings.Join(got, " "), want)
-	}
 }
 
-// laidOut writes d's DOT as PNG and GraphML do and lays it out.
+// laidOut writes d's DOT as PNG and GraphML do and has Graphviz lay it
+// out (radial diagrams only: siteplan places org charts itself).
 func laidOut(t *testing.T, d *diagram) (string, *layout) {
 	t.Helper()
 	dw := &dotWriter{diagram: d, forLayout: true, withLegend: true}
@@ -401,7 +400,7 @@ func laidOut(t *testing.T, d *diagram) (string, *layout) {
 	if err := dw.write(&dot); err != nil {
 		t.Fatal(err)
 	}
-	b, err := render(context.Background(), dot.Bytes(), d.opt.Layout, formatJSON)
+	b, err := render(context.Background(), dot.Bytes(), d.engine(), formatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,34 +411,42 @@ func laidOut(t *testing.T, d *diagram) (string, *layout) {
 	return dot.String(), l
 }
 
-// TestStackCellsDashed: the layout draws stacked cells solid (Graphviz's
-// xdot writer breaks on dashed cells), so pageCells dashes the borders of
-// placeholders and dots those of external pages, and finds every cell.
-func TestStackCellsDashed(t *testing.T) {
-	d := prepared(t, "testdata/diagram-hostile.json", Options{})
+// TestRadialCardsDashed: Graphviz lays out every card solid (its xdot
+// writer breaks on dashed tables), so layout.cards finds every card,
+// stacked or not, and dashes the borders of placeholders and dots those
+// of external pages.
+func TestRadialCardsDashed(t *testing.T) {
+	d := prepared(t, "testdata/diagram-hostile.json", Options{Layout: LayoutRadial})
 	dot, l := laidOut(t, d)
-	if strings.Contains(dot, "dashed\" border") || strings.Contains(dot, "dotted\" border") {
-		t.Fatal("a layout's DOT has dashed or dotted cells")
+	if strings.Contains(dot, `style="dashed"`) || strings.Contains(dot, `style="dotted"`) {
+		t.Fatal("a layout's DOT has dashed or dotted cards")
 	}
-	cells, err := l.pageCells(d.nodes)
+	cells, err := l.cards(d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cells) != d.pages {
-		t.Errorf("found %d cells, want one for each of %d pages", len(cells), d.pages)
+		t.Errorf("found %d cards, want one for each of %d pages", len(cells), d.pages)
 	}
-	styles := ""
+	want := map[string]int{}
+	for _, c := range d.cards {
+		switch c.page.Kind {
+		case site.KindPlaceholder:
+			want["dashed"]++
+		case site.KindExternal:
+			want["dotted"]++
+		}
+	}
+	got := map[string]int{}
 	for _, o := range l.Objects {
-		if o.Name == "s6" {
-			for _, op := range o.LDraw {
-				if op.Op == "S" && (op.Style == "dashed" || op.Style == "dotted") {
-					styles += op.Style + " "
-				}
+		for _, op := range o.LDraw {
+			if op.Op == "S" && (op.Style == "dashed" || op.Style == "dotted") {
+				got[op.Style]++
 			}
 		}
 	}
-	if styles != "dashed dotted " {
-		t.Errorf("the stack's border styles = %q, want the placeholder dashed, then the external page dotted", styles)
+	if fmt.Sprint(got) != fmt.Sprint(want) || len(want) == 0 {
+		t.Errorf("border styles drawn %v, want %v", got, want)
 	}
 }
 
@@ -506,8 +513,7 @@ func TestRadialNavigationApart(t *testing.T) {
 		}
 	}
 	main := [4]float64{1e18, 1e18, -1e18, -1e18}
-	vis := d.visible()
-	for _, r := range vis[site.PlacementMain] {
+	for _, r := range d.placed[site.PlacementMain] {
 		b, ok := boxes["p"+strconv.FormatInt(r.page.ID, 10)]
 		if !ok {
 			t.Fatalf("page %d is not in the layout", r.page.ID)
@@ -518,7 +524,7 @@ func TestRadialNavigationApart(t *testing.T) {
 		if _, ok := boxes["nav-"+pl]; !ok {
 			t.Errorf("no %s heading in the radial layout", pl)
 		}
-		for _, r := range vis[pl] {
+		for _, r := range d.placed[pl] {
 			b := boxes["p"+strconv.FormatInt(r.page.ID, 10)]
 			if b[0] < main[2] && main[0] < b[2] && b[1] < main[3] && main[1] < b[3] {
 				t.Errorf("%s page %q at %v lies inside the main tree's box %v", pl, r.page.Title, b, main)
@@ -586,96 +592,188 @@ func TestUnicodeTitles(t *testing.T) {
 	}
 }
 
-// TestEdgesTouchPages: in every layout, each tree edge and cross-link of
-// a deep plan (six levels, stacks, cross-links, utility and footer
-// navigation) starts at the drawn box of its page and its arrow ends at
-// the drawn box of the other: never in the empty part of a node that is
-// as tall as its level, nor at the margin of a stack. No edge crosses the
-// legend, in the whole plan or a branch of it.
-func TestEdgesTouchPages(t *testing.T) {
+// svgShapes reads the shapes of a diagram's SVG: each group's id, class
+// and the points of its paths (the first is a card's box).
+type svgGroup struct {
+	id, class string
+	paths     [][]point
+}
+
+var pathNumbers = regexp.MustCompile(`-?[0-9.]+`)
+
+func svgShapes(t *testing.T, svg []byte) []svgGroup {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(svg))
+	var out []svgGroup
+	var open []int // indexes into out of the open groups
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			attr := map[string]string{}
+			for _, a := range el.Attr {
+				attr[a.Name.Local] = a.Value
+			}
+			switch el.Name.Local {
+			case "g":
+				out = append(out, svgGroup{id: attr["id"], class: attr["class"]})
+				open = append(open, len(out)-1)
+			case "path":
+				if len(open) == 0 {
+					continue
+				}
+				nums := pathNumbers.FindAllString(attr["d"], -1)
+				var pts []point
+				for i := 0; i+1 < len(nums); i += 2 {
+					x, _ := strconv.ParseFloat(nums[i], 64)
+					y, _ := strconv.ParseFloat(nums[i+1], 64)
+					pts = append(pts, point{x, y})
+				}
+				g := &out[open[len(open)-1]]
+				g.paths = append(g.paths, pts)
+			}
+		case xml.EndElement:
+			if el.Name.Local == "g" {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	return out
+}
+
+// overlaps reports whether two boxes share more than their borders.
+func overlaps(a, b box) bool {
+	const e = 0.5
+	return a.x0+e < b.x1 && b.x0+e < a.x1 && a.y0+e < b.y1 && b.y0+e < a.y1
+}
+
+// onBorder reports whether p lies on the border of b.
+func onBorder(p point, b box) bool {
+	const e = 1.5
+	inside := p.X >= b.x0-e && p.X <= b.x1+e && p.Y >= b.y0-e && p.Y <= b.y1+e
+	near := math.Abs(p.X-b.x0) < e || math.Abs(p.X-b.x1) < e || math.Abs(p.Y-b.y0) < e || math.Abs(p.Y-b.y1) < e
+	return inside && near
+}
+
+// TestChartGeometry reads the SVG of org charts, top down and left to
+// right, of plans small, deep and of a thousand pages, whole, as a
+// branch and as the client version: every connector of the tree is made
+// of horizontal and vertical segments, starts on its parent's card, ends
+// on its child's and crosses no other card; no card overlaps another or
+// the legend; every cross-link starts on its page's card.
+func TestChartGeometry(t *testing.T) {
+	thousand, thousandLinks := site.GenerateDocument("Thousand", 10, 10, 9).Tree()
 	for _, tc := range []struct {
-		layout string
-		root   int64
-	}{{LayoutTree, 0}, {LayoutLR, 0}, {LayoutRadial, 0}, {LayoutTree, 2}, {LayoutLR, 2}} {
-		t.Run(fmt.Sprintf("%s-root%d", tc.layout, tc.root), func(t *testing.T) {
-			d := prepared(t, "testdata/diagram-deep.json", Options{Links: true, Layout: tc.layout, Root: tc.root})
-			_, l := laidOut(t, d)
-			cells, err := l.pageCells(d.nodes)
-			if err != nil {
-				t.Fatal(err)
+		name string
+		doc  string
+		opt  Options
+	}{
+		{"acme", "../store/testdata/acme.json", Options{Links: true}},
+		{"acme-lr", "../store/testdata/acme.json", Options{Links: true, Layout: LayoutLR}},
+		{"deep", "testdata/diagram-deep.json", Options{Links: true}},
+		{"deep-lr", "testdata/diagram-deep.json", Options{Links: true, Layout: LayoutLR}},
+		{"deep-branch", "testdata/diagram-deep.json", Options{Links: true, Root: 2}},
+		{"deep-client", "testdata/diagram-deep.json", Options{Links: true, Client: true}},
+		{"hostile", "testdata/diagram-hostile.json", Options{Links: true}},
+		{"thousand", "", Options{Links: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d *diagram
+			if tc.doc == "" {
+				opt := tc.opt
+				if err := opt.Normalize(thousand); err != nil {
+					t.Fatal(err)
+				}
+				d = newDiagram(thousand, thousandLinks, opt)
+			} else {
+				d = prepared(t, tc.doc, tc.opt)
 			}
-			items := map[string]item{}
-			for _, it := range d.nodes {
-				items[it.name()] = it
-			}
-			names := map[int]string{}
-			var legend box
-			for _, o := range l.Objects {
-				names[o.GVID] = o.Name
-				if o.Name == "legend" {
-					legend.x0, legend.y0, legend.x1, legend.y1 = o.bounds()
+			groups := svgShapes(t, draw(t, d, FormatSVG))
+			cards := map[string]box{}
+			var legend *box
+			var wires, links []svgGroup
+			for _, g := range groups {
+				switch {
+				case g.class == "node":
+					cards[g.id] = bounds(g.paths[0])
+				case g.class == "legend":
+					b := bounds(g.paths[0])
+					legend = &b
+				case g.class == "edge":
+					wires = append(wires, g)
+				case g.class == "edge link":
+					links = append(links, g)
 				}
 			}
-			// near is how far p is from the nearest drawn page box of the
-			// node (of the port's page, if the edge names one).
-			near := func(node int, port string, pts ...[2]float64) float64 {
-				it, ok := items[names[node]]
-				if !ok {
-					return 0 // a navigation heading, not a page
-				}
-				var boxes []box
-				if id, err := strconv.ParseInt(strings.TrimPrefix(strings.Split(port, ":")[0], "p"), 10, 64); err == nil && port != "" {
-					boxes = append(boxes, cells[id])
-				} else {
-					for _, r := range it.refs {
-						boxes = append(boxes, cells[r.page.ID])
-					}
-				}
-				best := 1e18
-				for _, b := range boxes {
-					for _, p := range pts {
-						dx := max(b.x0-p[0], 0, p[0]-b.x1)
-						dy := max(b.y0-p[1], 0, p[1]-b.y1)
-						best = min(best, math.Hypot(dx, dy))
-					}
-				}
-				return best
+			if len(cards) != d.pages {
+				t.Fatalf("%d cards in the SVG, want %d", len(cards), d.pages)
 			}
-			const tolerance = 3.0 // points: a border's width and the arrow's pen
-			edges := 0
-			for _, e := range l.Edges {
-				var path, arrow [][2]float64
-				for _, op := range e.Draw {
-					if op.Op == "b" || op.Op == "B" || op.Op == "L" {
-						path = op.Points
-					}
+			if legend == nil {
+				t.Fatal("no legend")
+			}
+			ids := make([]string, 0, len(cards))
+			for id := range cards {
+				ids = append(ids, id)
+			}
+			slices.SortFunc(ids, func(a, b string) int { return cmp.Compare(cards[a].x0, cards[b].x0) })
+			for i, a := range ids {
+				if overlaps(cards[a], *legend) {
+					t.Errorf("card %s %v overlaps the legend %v", a, cards[a], *legend)
 				}
-				for _, op := range e.HDraw {
-					arrow = append(arrow, op.Points...)
-				}
-				if len(path) == 0 || len(arrow) == 0 {
-					continue // a navigation heading's edge has no arrow
-				}
-				edges++
-				what := names[e.Tail] + " -> " + names[e.Head] + " " + e.ID
-				if dist := near(e.Tail, e.TailPort, path[0]); dist > tolerance {
-					t.Errorf("%s starts %.1f pt from its page", what, dist)
-				}
-				if dist := near(e.Head, e.HeadPort, arrow...); dist > tolerance {
-					t.Errorf("%s ends %.1f pt from its page", what, dist)
-				}
-				for _, p := range append(path, arrow...) {
-					if p[0] > legend.x0 && p[0] < legend.x1 && p[1] > legend.y0 && p[1] < legend.y1 {
-						t.Errorf("%s passes through the legend at %v", what, p)
+				for _, b := range ids[i+1:] {
+					if cards[b].x0 >= cards[a].x1 {
 						break
 					}
+					if overlaps(cards[a], cards[b]) {
+						t.Errorf("cards %s %v and %s %v overlap", a, cards[a], b, cards[b])
+					}
 				}
 			}
-			if legend.x1 <= legend.x0 {
-				t.Error("the layout has no legend")
+			want := 0
+			for _, c := range d.cards {
+				if c.depth > 1 {
+					want++
+				}
 			}
-			if edges < 10 {
-				t.Errorf("checked %d edges; the plan has more", edges)
+			if len(wires) != want {
+				t.Errorf("%d connectors, want one per page below the top: %d", len(wires), want)
+			}
+			for _, w := range wires {
+				ends := strings.Split(strings.TrimPrefix(w.id, "edge-"), "-")
+				from, to := cards["p"+ends[0]], cards["p"+ends[len(ends)-1]]
+				pts := w.paths[0]
+				if !onBorder(pts[0], from) || !onBorder(pts[len(pts)-1], to) {
+					t.Errorf("%s runs from %v to %v, want from the border of %v to that of %v", w.id, pts[0], pts[len(pts)-1], from, to)
+				}
+				for i := 1; i < len(pts); i++ {
+					a, b := pts[i-1], pts[i]
+					if math.Abs(a.X-b.X) > 0.01 && math.Abs(a.Y-b.Y) > 0.01 {
+						t.Errorf("%s has a diagonal segment %v to %v", w.id, a, b)
+					}
+					seg := box{min(a.X, b.X), min(a.Y, b.Y), max(a.X, b.X), max(a.Y, b.Y)}
+					for id, c := range cards {
+						inner := box{c.x0 + 1, c.y0 + 1, c.x1 - 1, c.y1 - 1}
+						if seg.x0 < inner.x1 && inner.x0 < seg.x1 && seg.y0 < inner.y1 && inner.y0 < seg.y1 || seg.x0 == seg.x1 && seg.x0 > inner.x0 && seg.x0 < inner.x1 && seg.y0 < inner.y1 && seg.y1 > inner.y0 || seg.y0 == seg.y1 && seg.y0 > inner.y0 && seg.y0 < inner.y1 && seg.x0 < inner.x1 && seg.x1 > inner.x0 {
+							t.Errorf("%s crosses card %s", w.id, id)
+						}
+					}
+				}
+			}
+			if len(links) == 0 {
+				t.Error("no cross-links drawn")
+			}
+			for _, l := range links {
+				start := l.paths[0][0]
+				on := false
+				for _, c := range cards {
+					on = on || onBorder(start, c)
+				}
+				if !on {
+					t.Errorf("%s starts at %v, on no card", l.id, start)
+				}
 			}
 		})
 	}

@@ -23,6 +23,10 @@ type canvas interface {
 	bezier(pts []point, fill bool) // a start point, then three points per cubic segment
 	ellipse(c point, rx, ry float64, fill bool)
 	text(at point, s string, size float64, bold bool, align byte, width float64)
+	// group begins the drawing of one object (an SVG group with an id, a
+	// class and a title); end ends it. Only the SVG keeps them.
+	group(id, class, title string)
+	end()
 }
 
 // painter replays xdot operations onto a canvas, mapping the layout's

@@ -9,7 +9,9 @@ import (
 
 	"github.com/go-fonts/dejavu/dejavusans"
 	"github.com/go-fonts/dejavu/dejavusansbold"
+	"golang.org/x/image/font"
 	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 )
 
 // The PDF and PNG draw text with DejaVu Sans, and fall back glyph by glyph
@@ -106,4 +108,57 @@ func (fs *fontSet) runs(s string, bold bool) []run {
 // selectors, which emoji sequences are full of.
 func ignorable(r rune) bool {
 	return unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r)
+}
+
+// measure returns how wide s prints at size in the embedded fonts, which
+// run wider than the Helvetica Graphviz measures with: text wrapped or
+// clipped to a width by this measure fits it in every output.
+func measure(s string, size float64, bold bool) float64 {
+	w := 0.0
+	for _, r := range s {
+		w += advances.of(r, bold)
+	}
+	return w * size
+}
+
+// advances caches each character's advance at a size of one point.
+var advances = &advanceCache{m: map[advanceKey]float64{}}
+
+type advanceKey struct {
+	r    rune
+	bold bool
+}
+
+type advanceCache struct {
+	mu  sync.Mutex
+	m   map[advanceKey]float64
+	buf sfnt.Buffer
+}
+
+func (c *advanceCache) of(r rune, bold bool) float64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := advanceKey{r, bold}
+	if a, ok := c.m[k]; ok {
+		return a
+	}
+	a := 0.0
+	if !ignorable(r) {
+		chain := fonts().regular
+		if bold {
+			chain = fonts().bold
+		}
+		f, ch := chain[0], replacement
+		if i := slices.IndexFunc(chain, func(f *face) bool { return f.has(&c.buf, r) }); i >= 0 {
+			f, ch = chain[i], r
+		}
+		if g, err := f.font.GlyphIndex(&c.buf, ch); err == nil {
+			const ppem = 1000
+			if adv, err := f.font.GlyphAdvance(&c.buf, g, fixed.I(ppem), font.HintingNone); err == nil {
+				a = float64(adv) / 64 / ppem
+			}
+		}
+	}
+	c.m[k] = a
+	return a
 }

@@ -97,7 +97,7 @@ type yPolyLine struct {
 
 // writeGraphML writes the drawn pages (one node each, from the nodes
 // written for the layout), their tree edges and the cross-links.
-func (d *diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) error {
+func (d *diagram) writeGraphML(w io.Writer, cells map[int64]box) error {
 	g := graphML{
 		XMLNS: "http://graphml.graphdrawing.org/xmlns", Y: "http://www.yworks.com/xml/graphml",
 		XSI:            "http://www.w3.org/2001/XMLSchema-instance",
@@ -118,13 +118,13 @@ func (d *diagram) writeGraphML(w io.Writer, l *layout, cells map[int64]box) erro
 	// top-down tree a page's node may be taller, to line up with the
 	// level's tallest stack.
 	var pages []*site.Page
-	for _, it := range d.nodes {
-		for _, r := range it.refs {
-			p := r.page
+	for _, c := range d.cards {
+		{
+			p := c.page
 			pages = append(pages, p)
 			b := cells[p.ID]
 			sn := &yShapeNode{}
-			sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = b.x0, l.height-b.y1, b.x1-b.x0, b.y1-b.y0
+			sn.Geometry.X, sn.Geometry.Y, sn.Geometry.Width, sn.Geometry.Height = b.x0, b.y0, b.x1-b.x0, b.y1-b.y0
 			sn.Fill.Color = strings.ToUpper(d.fill(p))
 			sn.Border = yLineStyle{Color: strings.ToUpper(mutedColor), Type: "line", Width: 1}
 			sn.Shape.Type = "roundrectangle"

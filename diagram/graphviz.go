@@ -32,13 +32,29 @@ var gv = struct {
 	g    *graphviz.Graphviz
 }{lock: make(chan struct{}, 1)}
 
-// render lays out dot with the engine of layout and returns it in format.
+// Graphviz engines: siteplan places org charts itself and has Graphviz
+// draw them as placed ("nop2"); twopi lays out radial diagrams.
+const (
+	engineDrawAsPlaced = "nop2"
+	engineRadial       = "twopi"
+	engineDot          = "dot"
+)
+
+// engine is the Graphviz engine that draws the diagram.
+func (d *diagram) engine() string {
+	if d.opt.Layout == LayoutRadial {
+		return engineRadial
+	}
+	return engineDrawAsPlaced
+}
+
+// render lays out dot with a Graphviz engine and returns it in format.
 // It waits for its turn and for the render at most until ctx is done. In
 // a worker process (UseWorkerProcess) a render given up on is stopped; in
 // this process it cannot be, so it finishes in the background and only
 // the caller gives up. Errors: ETooLarge on timeout, EInvalid when
 // Graphviz refuses the graph.
-func render(ctx context.Context, dot []byte, layout, format string) ([]byte, error) {
+func render(ctx context.Context, dot []byte, engine, format string) ([]byte, error) {
 	select {
 	case gv.lock <- struct{}{}:
 	case <-ctx.Done():
@@ -51,7 +67,7 @@ func render(ctx context.Context, dot []byte, layout, format string) ([]byte, err
 	layouts.Add(1)
 	if worker.exe != "" {
 		defer func() { <-gv.lock }()
-		return renderInWorker(ctx, dot, layout, format)
+		return renderInWorker(ctx, dot, engine, format)
 	}
 	type result struct {
 		b   []byte
@@ -60,7 +76,7 @@ func render(ctx context.Context, dot []byte, layout, format string) ([]byte, err
 	done := make(chan result, 1)
 	go func() {
 		defer func() { <-gv.lock }()
-		b, err := renderLocked(dot, layout, format)
+		b, err := renderLocked(dot, engine, format)
 		done <- result{b, err}
 	}()
 	select {
@@ -80,7 +96,7 @@ var layouts atomic.Int64
 
 // renderLocked lays dot out in this process; the caller holds gv.lock,
 // or is the worker.
-func renderLocked(dot []byte, layout, format string) (b []byte, err error) {
+func renderLocked(dot []byte, engine, format string) (b []byte, err error) {
 	defer func() { // the bindings panic on some internal failures
 		if r := recover(); r != nil {
 			err = fmt.Errorf("graphviz: %v", r)
@@ -97,11 +113,7 @@ func renderLocked(dot []byte, layout, format string) (b []byte, err error) {
 		return nil, site.Errorf(site.EInvalid, "The diagram could not be drawn: %s", err.Error())
 	}
 	defer graph.Close()
-	engine := graphviz.DOT
-	if layout == LayoutRadial {
-		engine = graphviz.TWOPI
-	}
-	gv.g.SetLayout(engine)
+	gv.g.SetLayout(graphviz.Layout(engine))
 	var buf bytes.Buffer
 	if err := gv.g.Render(ctx, graph, graphviz.Format(format), &buf); err != nil {
 		return nil, fmt.Errorf("graphviz %s: %w", format, err)

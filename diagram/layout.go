@@ -104,45 +104,62 @@ func (o *gvObject) bounds() (x0, y0, x1, y1 float64) {
 // box is a rectangle in layout points.
 type box struct{ x0, y0, x1, y1 float64 }
 
-// pageCells finds each page's cell in the drawing of its node, and
-// dashes the borders of placeholders and external pages there, as the
-// layout draws every cell solid (see cellDash). Every cell has a
-// background, so the n-th filled shape of a node's label is its n-th
-// cell, and the next outline after it is that cell's border. It returns
-// the cells by page. A node drawn with another number of cells than it
-// has pages is an error: Graphviz changed.
-func (l *layout) pageCells(items []item) (map[int64]box, error) {
+// nodeCards lists the cards each DOT node draws, in the order its
+// label draws them: one card, or a radial diagram's stack row by row.
+func (d *diagram) nodeCards() map[string][]*card {
+	out := map[string][]*card{}
+	if d.opt.Layout != LayoutRadial {
+		for _, c := range d.cards {
+			out["p"+strconv.FormatInt(c.page.ID, 10)] = []*card{c}
+		}
+		return out
+	}
+	for _, pl := range site.Placements {
+		for _, it := range d.items(d.placed[pl]) {
+			for _, c := range it.cells() {
+				if c != nil {
+					out[it.name()] = append(out[it.name()], c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// cards finds each page's card among the shapes Graphviz drew, and
+// dashes the borders of placeholders and external pages, as the layout
+// draws every card solid (see cardStyle). A card is the shape filled
+// with cardFill, and its border the next outline after it (its cells
+// have none). It returns the cards' boxes by page. A node drawn with
+// another number of cards than it has is an error: Graphviz changed.
+func (l *layout) cards(d *diagram) (map[int64]box, error) {
 	out := map[int64]box{}
 	byName := map[string]*gvObject{}
 	for i := range l.Objects {
 		byName[l.Objects[i].Name] = &l.Objects[i]
 	}
-	for _, it := range items {
-		o := byName[it.name()]
+	for name, cards := range d.nodeCards() {
+		o := byName[name]
 		if o == nil {
-			return nil, fmt.Errorf("graphviz layout: node %s is missing", it.name())
+			return nil, fmt.Errorf("graphviz layout: node %s is missing", name)
 		}
-		var pages []*site.Page
-		for _, r := range it.cells() {
-			if r != nil {
-				pages = append(pages, r.page)
-			}
-		}
-		ops := make([]xop, 0, len(o.LDraw)+2*len(pages))
-		n, dash := 0, ""
+		ops := make([]xop, 0, len(o.LDraw)+2*len(cards))
+		n, fill, dash := 0, "", ""
 		for _, op := range o.LDraw {
 			switch op.Op {
+			case "C":
+				fill = op.Color
 			case "B", "P":
-				if n < len(pages) {
-					p := pages[n]
+				if fill == cardFill && n < len(cards) {
+					c := cards[n]
 					b := box{1e18, 1e18, -1e18, -1e18}
 					for _, q := range op.Points {
 						b = box{min(b.x0, q[0]), min(b.y0, q[1]), max(b.x1, q[0]), max(b.y1, q[1])}
 					}
-					out[p.ID] = b
-					dash = map[string]string{site.KindPlaceholder: "dashed", site.KindExternal: "dotted"}[p.Kind]
+					out[c.page.ID] = b
+					dash = map[string]string{site.KindPlaceholder: "dashed", site.KindExternal: "dotted"}[c.page.Kind]
+					n++
 				}
-				n++
 			case "b", "p":
 				if dash != "" {
 					ops = append(ops, xop{Op: "S", Style: dash}, op, xop{Op: "S", Style: "solid"})
@@ -152,8 +169,8 @@ func (l *layout) pageCells(items []item) (map[int64]box, error) {
 			}
 			ops = append(ops, op)
 		}
-		if n != len(pages) {
-			return nil, fmt.Errorf("graphviz layout: node %s draws %d cells for %d pages", it.name(), n, len(pages))
+		if n != len(cards) {
+			return nil, fmt.Errorf("graphviz layout: node %s draws %d cards for %d pages", name, n, len(cards))
 		}
 		o.LDraw = ops
 	}

@@ -33,7 +33,7 @@ const (
 
 // writePDF draws the laid-out diagram on A4 or A3 landscape sheets under a
 // title block, as vector paths and selectable text.
-func (d *diagram) writePDF(w io.Writer, l *layout) error {
+func (d *diagram) writePDF(w io.Writer, pic picture) error {
 	o := d.opt
 	paper := "A4"
 	if o.Paper == PaperA3 {
@@ -53,7 +53,8 @@ func (d *diagram) writePDF(w io.Writer, l *layout) error {
 	headerH := d.titleBlockHeight(tx, pageW)
 	ax, ay := margin, margin+headerH
 	aw, ah := pageW-2*margin, pageH-ay-margin
-	lw, lh := math.Max(l.width, 1), math.Max(l.height, 1)
+	pw, ph := pic.size()
+	lw, lh := math.Max(pw, 1), math.Max(ph, 1)
 
 	s := math.Min(math.Min(aw/lw, ah/lh), maxScale)
 	cols, rows := 1, 1
@@ -83,7 +84,7 @@ func (d *diagram) writePDF(w io.Writer, l *layout) error {
 				tx: func(x float64) float64 { return ox + (x-wx0)*s },
 				ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
 			pdf.ClipRect(ax, ay, aw, ah, false)
-			pt.drawLayout(l, wx0, wy0, wx1, wy1)
+			pic.draw(pt, wx0, wy0, wx1, wy1)
 			pdf.ClipEnd()
 		}
 	}
@@ -240,6 +241,9 @@ func (c *pdfCanvas) setFill(col rgb, visible bool) {
 	c.fill = visible
 	c.pdf.SetFillColor(int(col.R), int(col.G), int(col.B))
 }
+
+func (c *pdfCanvas) group(id, class, title string) {}
+func (c *pdfCanvas) end()                          {}
 
 func (c *pdfCanvas) setLineWidth(w float64) { c.pdf.SetLineWidth(w) }
 

@@ -31,16 +31,17 @@ const diagramPad = 0.3 * 72
 // 13 MB.
 var pngStripRows = 64
 
-// writePNG rasterises the laid-out diagram at PNGDPI, a strip at a time,
+// writePNG rasterises the laid-out diagram at the options' dpi, a strip at a time,
 // each encoded as soon as it is drawn. go-graphviz's own PNG renderer
 // fills edges and drops node borders, so siteplan draws the PNG from the
 // same layout as the PDF.
-func (d *diagram) writePNG(w io.Writer, l *layout) error {
-	k := float64(PNGDPI) / 72
-	wpx := int(math.Ceil((l.width + 2*diagramPad) * k))
-	hpx := int(math.Ceil((l.height + 2*diagramPad) * k))
+func (d *diagram) writePNG(w io.Writer, pic picture) error {
+	k := float64(d.opt.dpi()) / 72
+	lw, lh := pic.size()
+	wpx := int(math.Ceil((lw + 2*diagramPad) * k))
+	hpx := int(math.Ceil((lh + 2*diagramPad) * k))
 	if wpx*hpx > MaxPNGPixels {
-		return site.Errorf(site.ETooLarge, "At %d dpi this diagram would be %d × %d pixels, more than a PNG here may hold. Download the PDF or SVG, or draw one branch.", PNGDPI, wpx, hpx)
+		return site.Errorf(site.ETooLarge, "At %d dpi this diagram would be %d × %d pixels, more than a PNG here may hold. Download the PDF or SVG, a smaller scale, or draw one branch.", d.opt.dpi(), wpx, hpx)
 	}
 	enc, err := newPNGWriter(w, wpx, hpx)
 	if err != nil {
@@ -51,13 +52,13 @@ func (d *diagram) writePNG(w io.Writer, l *layout) error {
 	c := &rasterCanvas{}
 	p := &painter{c: c, scale: k,
 		tx: func(x float64) float64 { return (x + diagramPad) * k },
-		ty: func(y float64) float64 { return (l.height - y + diagramPad) * k }}
+		ty: func(y float64) float64 { return (lh - y + diagramPad) * k }}
 	const bleed = 4 // points of line width and anti-aliasing past an object's points
 	for y0 := 0; y0 < hpx; y0 += pngStripRows {
 		y1 := min(y0+pngStripRows, hpx)
 		copy(pix, white)
 		c.img = &image.RGBA{Pix: pix[:4*wpx*(y1-y0)], Stride: 4 * wpx, Rect: image.Rect(0, y0, wpx, y1)}
-		p.drawLayout(l, -diagramPad, float64(y0)/k-diagramPad-bleed, l.width+diagramPad, float64(y1)/k-diagramPad+bleed)
+		pic.draw(p, -diagramPad, float64(y0)/k-diagramPad-bleed, lw+diagramPad, float64(y1)/k-diagramPad+bleed)
 		if err := enc.writeRows(c.img); err != nil {
 			return err
 		}
@@ -177,6 +178,9 @@ func (c *rasterCanvas) setPen(col rgb, visible bool) {
 func (c *rasterCanvas) setFill(col rgb, visible bool) {
 	c.fill, c.fillOK = color.RGBA{col.R, col.G, col.B, 255}, visible
 }
+
+func (c *rasterCanvas) group(id, class, title string) {}
+func (c *rasterCanvas) end()                          {}
 
 func (c *rasterCanvas) setLineWidth(w float64)  { c.width = w }
 func (c *rasterCanvas) setDash(on, off float64) { c.on, c.off = on, off }

@@ -55,7 +55,7 @@ func ServeIfWorker() {
 // A request is a JSON line followed by Size bytes of DOT; an answer is
 // a JSON line followed by Size bytes of output.
 type workRequest struct {
-	Layout string `json:"layout"`
+	Engine string `json:"engine"`
 	Format string `json:"format"`
 	Size   int    `json:"size"`
 }
@@ -85,7 +85,7 @@ func serveLayouts(r io.Reader, w io.Writer) error {
 		if _, err := io.ReadFull(br, dot); err != nil {
 			return err
 		}
-		out, err := renderLocked(dot, req.Layout, req.Format)
+		out, err := renderLocked(dot, req.Engine, req.Format)
 		ans := workAnswer{Size: len(out)}
 		if err != nil {
 			out, ans = nil, workAnswer{Error: site.ErrorMessage(err), Invalid: site.ErrorCode(err) == site.EInvalid}
@@ -123,17 +123,17 @@ var worker struct {
 // runs, and waits for the answer until ctx is done: then it ends the
 // worker, and with it the layout. A worker found gone (killed, say, for
 // memory) is replaced once. The caller holds gv.lock.
-func renderInWorker(ctx context.Context, dot []byte, layout, format string) ([]byte, error) {
-	b, gone, err := tryWorker(ctx, dot, layout, format)
+func renderInWorker(ctx context.Context, dot []byte, engine, format string) ([]byte, error) {
+	b, gone, err := tryWorker(ctx, dot, engine, format)
 	if gone && ctx.Err() == nil {
-		b, _, err = tryWorker(ctx, dot, layout, format)
+		b, _, err = tryWorker(ctx, dot, engine, format)
 	}
 	return b, err
 }
 
 // tryWorker is one exchange with the worker; gone says the worker
 // stopped answering (and was ended), as opposed to refusing the layout.
-func tryWorker(ctx context.Context, dot []byte, layout, format string) (b []byte, gone bool, err error) {
+func tryWorker(ctx context.Context, dot []byte, engine, format string) (b []byte, gone bool, err error) {
 	if worker.cmd == nil {
 		if err := startWorker(); err != nil {
 			return nil, false, err
@@ -145,7 +145,7 @@ func tryWorker(ctx context.Context, dot []byte, layout, format string) (b []byte
 	}
 	done := make(chan result, 1)
 	go func() {
-		b, refused, err := exchange(dot, layout, format)
+		b, refused, err := exchange(dot, engine, format)
 		done <- result{b, refused, err}
 	}()
 	select {
@@ -163,8 +163,8 @@ func tryWorker(ctx context.Context, dot []byte, layout, format string) (b []byte
 
 // exchange sends one request and reads its answer: the output, or the
 // layout's refusal; err is the worker failing to answer at all.
-func exchange(dot []byte, layout, format string) (out []byte, refused, err error) {
-	if err := writeMessage(worker.in, workRequest{Layout: layout, Format: format, Size: len(dot)}, dot); err != nil {
+func exchange(dot []byte, engine, format string) (out []byte, refused, err error) {
+	if err := writeMessage(worker.in, workRequest{Engine: engine, Format: format, Size: len(dot)}, dot); err != nil {
 		return nil, nil, err
 	}
 	line, err := worker.out.ReadBytes('\n')

@@ -52,7 +52,7 @@ func TestWorkerDrawsAsThisProcess(t *testing.T) {
 	want := map[string][]byte{}
 	for _, f := range []string{FormatSVG, FormatGraphML} {
 		var buf bytes.Buffer
-		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: f, Date: day}); err != nil {
+		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: f, Date: day, Layout: LayoutRadial}); err != nil {
 			t.Fatalf("%s in this process: %v", f, err)
 		}
 		want[f] = buf.Bytes()
@@ -60,7 +60,7 @@ func TestWorkerDrawsAsThisProcess(t *testing.T) {
 	inWorker(t)
 	for f, w := range want {
 		var buf bytes.Buffer
-		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: f, Date: day}); err != nil {
+		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: f, Date: day, Layout: LayoutRadial}); err != nil {
 			t.Fatalf("%s in a worker: %v", f, err)
 		}
 		if !bytes.Equal(buf.Bytes(), w) {
@@ -70,11 +70,11 @@ func TestWorkerDrawsAsThisProcess(t *testing.T) {
 	if worker.cmd == nil || worker.pid == os.Getpid() {
 		t.Fatalf("no worker process ran the layouts")
 	}
-	_, err := render(context.Background(), []byte("digraph {"), LayoutTree, formatSVG)
+	_, err := render(context.Background(), []byte("digraph {"), engineDot, formatSVG)
 	if site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("bad DOT in a worker: %v, want EInvalid", err)
 	}
-	if _, err := render(context.Background(), []byte("digraph { a -> b }"), LayoutTree, formatSVG); err != nil {
+	if _, err := render(context.Background(), []byte("digraph { a -> b }"), engineDot, formatSVG); err != nil {
 		t.Errorf("the worker after a refusal: %v", err)
 	}
 }
@@ -87,7 +87,7 @@ func TestWorkerStoppedWhenGivenUp(t *testing.T) {
 	t.Setenv(hangEnv, "1") // this worker reads the request and never answers
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := render(ctx, []byte("digraph { a -> b }"), LayoutTree, formatSVG)
+	_, err := render(ctx, []byte("digraph { a -> b }"), engineDot, formatSVG)
 	if site.ErrorCode(err) != site.ETooLarge {
 		t.Fatalf("a layout that never ends: %v, want the timeout error", err)
 	}
@@ -102,7 +102,7 @@ func TestWorkerStoppedWhenGivenUp(t *testing.T) {
 	small := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_, err := render(ctx, []byte("digraph { a -> b }"), LayoutTree, formatSVG)
+		_, err := render(ctx, []byte("digraph { a -> b }"), engineDot, formatSVG)
 		return err
 	}
 	if err := small(); err != nil {

@@ -105,6 +105,12 @@ type Page struct {
 	LinkCount     int // cross-links from or to the page, filled with ChildCount
 }
 
+// IsHome reports whether p is the home page: the page with an empty slug
+// at the root of the main tree, with no path of its own.
+func (p *Page) IsHome() bool {
+	return p.ParentID == 0 && p.Placement == PlacementMain && p.Slug == "" && p.Path == "" && p.Kind == KindPage
+}
+
 // Link is a cross-link between two pages of one project.
 type Link struct {
 	ID        int64

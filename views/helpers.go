@@ -5,7 +5,6 @@ package views
 import (
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"strconv"
 	"strings"
 	"unicode"
@@ -85,13 +84,9 @@ func placementTitle(p string) string {
 	return "Main"
 }
 
-// typeClass is the colour class of a page type in the outline: one of
-// eight, the same for a type wherever it shows.
-func typeClass(t string) string {
-	h := fnv.New32a()
-	h.Write([]byte(t))
-	return "t" + strconv.Itoa(int(h.Sum32()%8))
-}
+// typeClass is the colour class of a page type in the outline: the
+// swatch site.TypeColor gives it, as on the diagram.
+func typeClass(t string) string { return "t" + strconv.Itoa(site.TypeColor(t)) }
 
 // initials are up to two capital letters of a name ("Ana Ruiz": "AR").
 func initials(name string) string {

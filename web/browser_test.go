@@ -446,13 +446,12 @@ func shapeOf(db *store.DB, pid int64) string {
 }
 
 // TestBrowserDiagram opens the diagram beside the outline, clicks a page in
-// it (a cell of a stack), sees that page's details and the page marked in
+// it (a card in a stack), sees that page's details and the page marked in
 // the diagram, and sees the diagram follow an edit.
 func TestBrowserDiagram(t *testing.T) {
 	ctx, base, db := browser(t)
 	doc := acmeDoc(t)
-	// A third page under Products stacks its pages in one node, so the
-	// click lands on a table cell.
+	// A third page under Products: its pages are stacked.
 	for _, c := range doc.Pages[0].Children {
 		if c.Title == "Products" {
 			c.Children = append(c.Children, &site.DocPage{Title: "Support"})
@@ -470,7 +469,7 @@ func TestBrowserDiagram(t *testing.T) {
 		}
 		return true
 	})
-	node := fmt.Sprintf(`#diagram svg g[id="a_p%d"]`, pricing)
+	node := fmt.Sprintf(`#diagram svg g.node[id="p%d"]`, pricing)
 	run(t, ctx, "open the diagram",
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3", base, pid)),
 		chromedp.WaitVisible(`#outline`),
@@ -553,7 +552,7 @@ func TestBrowserDiagram(t *testing.T) {
 		waitJS(`!(`+fitted+`)`),
 		chromedp.SetValue(`#diagram select[name=depth]`, "2"),
 		chromedp.Evaluate(`document.querySelector('#diagram select[name=depth]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
-		waitJS(`!document.querySelector('#diagram svg g[id^="a_p"]')`), // two levels have no stack
+		waitJS(fmt.Sprintf(`!document.querySelector('%s')`, node)), // Pricing is on the third level
 		settled(),
 		waitJS(canvas+`?.view !== undefined`),
 	)

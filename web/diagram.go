@@ -46,6 +46,11 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	if err != nil {
 		return o, err
 	}
+	scale, err := queryID(c, "scale")
+	if err != nil {
+		return o, err
+	}
+	o.Scale = int(min(scale, 10)) // Normalize refuses more than 3
 	o.Depth = int(min(depth, 1000)) // Normalize refuses more than 100
 	for _, f := range strings.Split(q.Get("collapsed"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
@@ -125,7 +130,7 @@ func (s *Server) diagram(c echo.Context) error {
 		return err
 	}
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
-		Paper: opt.Paper, SVG: string(svg), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
+		Paper: opt.Paper, Scale: opt.Scale, SVG: string(svg), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}

@@ -31,7 +31,7 @@ func TestDiagramRoutes(t *testing.T) {
 
 	// Products collapsed in the outline: its two pages become a marker.
 	d = doc(t, c.do("GET", p+"/diagram?collapsed="+itoa(ids["Products"]), nil, true))
-	if d.Find(`g.node[id="p`+itoa(ids["Pricing"])+`"]`).Length() != 0 || !strings.Contains(d.Find(`g.node[id="p`+itoa(ids["Products"])+`"]`).Text(), "+2 pages") {
+	if d.Find(`g.node[id="p`+itoa(ids["Pricing"])+`"]`).Length() != 0 || !strings.Contains(d.Find(`g.node[id="p`+itoa(ids["Products"])+`"]`).Text(), "2 pages not shown") {
 		t.Errorf("collapsed Products: %s", d.Find(".diagram-canvas").Text())
 	}
 

@@ -1,0 +1,288 @@
+package diagram
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"siteplan/site"
+)
+
+// A page is drawn as a card: a band in the colour of its type (or
+// status, or change) that names it, then the title in a readable size,
+// then its path and its status and assignee. Cards have one width and a
+// height that follows what they say, measured here, so that siteplan can
+// place them itself (chart.go) and Graphviz draws them exactly that size.
+const (
+	cardW         = 184.0 // points
+	cardInner     = cardW - 2
+	cardPad       = 8.0 // text inset from the border
+	bandH         = 18.0
+	bandSize      = 7.5
+	titleSize     = 12.0
+	titleLineH    = 15.0
+	smallSize     = 8.5
+	smallLineH    = 13.0
+	cardTop       = 5.0 // under the band
+	cardBottom    = 6.0
+	maxTitleLines = 4
+	// cardFill is every card's background: a white no other shape uses,
+	// so a card is found among the shapes Graphviz drew (layout.cards).
+	cardFill = "#fffffe"
+)
+
+// Marks before a card's band label.
+const (
+	markHome        = "⌂"
+	markGroup       = "▤"
+	markPlaceholder = "◌"
+	markExternal    = "↗"
+)
+
+// card is what a page's card says, measured.
+type card struct {
+	page     *site.Page
+	depth    int    // 1 for the top of the drawing
+	hidden   int    // pages below it not drawn
+	band     string // the colour's meaning and the kind, with its mark
+	fill     string // the band's colour
+	title    []string
+	path     string // "" when hidden
+	meta     string // status and assignee; "" when hidden
+	comments int
+	w, h     float64
+	x, y     float64 // top left, y down (chart), once placed
+}
+
+// newCard measures the card of a page.
+func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
+	c := &card{page: p, depth: depth, hidden: hidden, fill: d.fill(p), w: cardW}
+	var band []string
+	if key := d.bandLabel(p); key != "" {
+		band = append(band, key)
+	}
+	if p.Kind != site.KindPage {
+		band = append(band, p.Kind)
+	}
+	c.band = strings.ToUpper(strings.Join(band, " · "))
+	if m := kindMark(p); m != "" {
+		c.band = strings.TrimSpace(m + " " + c.band)
+	}
+	c.title = wrapWidth(p.Title, titleSize, true, cardInner-2*cardPad, maxTitleLines)
+	if !d.opt.Client {
+		if path := d.path(p); path != "" && (p.Kind != site.KindGroup || p.Slug != "") {
+			c.path = clipWidth(path, smallSize, false, cardInner-2*cardPad)
+		}
+		meta := statusLabel(p.Status)
+		if p.Assignee != "" {
+			meta += " · " + p.Assignee
+		}
+		if m := d.opt.Marks[p.ID]; m != "" && d.opt.ColorBy == ColorByChange {
+			meta += " · " + m // in words too, not by colour alone
+		}
+		c.meta = clipWidth(meta, smallSize, false, cardInner-2*cardPad-10)
+		c.comments = d.opt.Comments[p.ID]
+	}
+	bw, _ := d.border(p)
+	c.h = float64(2*bw) + bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
+	for _, s := range []string{c.path, c.meta} {
+		if s != "" {
+			c.h += smallLineH
+		}
+	}
+	if hidden > 0 {
+		c.h += smallLineH
+	}
+	return c
+}
+
+// kindMark is the sign a card's band starts with: the home page's, or
+// its kind's.
+func kindMark(p *site.Page) string {
+	if p.IsHome() {
+		return markHome
+	}
+	return map[string]string{site.KindGroup: markGroup, site.KindPlaceholder: markPlaceholder, site.KindExternal: markExternal}[p.Kind]
+}
+
+// bandLabel names what a card's colour means: its type, status or change.
+func (d *diagram) bandLabel(p *site.Page) string {
+	switch d.opt.ColorBy {
+	case ColorByStatus:
+		return statusLabel(p.Status)
+	case ColorByChange:
+		return d.opt.Marks[p.ID]
+	}
+	if p.IsHome() && p.Type == "" {
+		return "home"
+	}
+	return p.Type
+}
+
+// border is a card's outline: the home page's in the accent colour,
+// external pages' in theirs.
+func (d *diagram) border(p *site.Page) (width int, color string) {
+	switch {
+	case p.IsHome():
+		return 2, d.accent()
+	case p.Kind == site.KindGroup:
+		return 2, mutedColor
+	case p.Kind == site.KindExternal:
+		return 2, externalColor
+	}
+	return 1, cardBorder
+}
+
+// cardStyle is a card's border style: dashed for a placeholder, dotted
+// for an external page. Graphviz 12's xdot and JSON writers read past the
+// end of a table's "dashed" or "dotted" (and corrupt the WebAssembly heap
+// doing it), so a layout draws every card solid, and layout.cards dashes
+// them again.
+func (d *dotWriter) cardStyle(p *site.Page) string {
+	switch {
+	case d.forLayout:
+		return ""
+	case p.Kind == site.KindPlaceholder:
+		return ` style="dashed"`
+	case p.Kind == site.KindExternal:
+		return ` style="dotted"`
+	}
+	return ""
+}
+
+// writeCard writes a card as an HTML-like table of the card's size: a
+// row for the band, one per title line (Graphviz's own line spacing is
+// too tight), then the path, the status line and what is not drawn. In
+// a stack the card's table is a cell's content and carries the page's id
+// and link; a card of its own is a node that carries them.
+func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
+	p := c.page
+	width, color := d.border(p)
+	fmt.Fprintf(bw, `<table fixedsize="true" width="%s" height="%s" border="%d" cellborder="0" cellspacing="0" cellpadding="0" color=%q bgcolor=%q%s`,
+		num(c.w), num(c.h), width, color, cardFill, d.cardStyle(p))
+	if linked && !d.forLayout {
+		fmt.Fprintf(bw, ` id="p%d" href="#p%d" tooltip="%s"`, p.ID, p.ID, d.text(p.Title))
+	}
+	bw.WriteString(">")
+	inner := c.w - 2*float64(width)
+	pill := 0.0
+	if c.comments > 0 {
+		pill = 26
+	}
+	band := "" // an empty <b></b> makes Graphviz drop the whole label
+	if c.band != "" {
+		band = fmt.Sprintf(`<font point-size="8">&#160;&#160;</font><font point-size="%s" color=%q><b>%s</b></font>`, num(bandSize), inkColor, d.text(c.band))
+	}
+	fmt.Fprintf(bw, `<tr><td fixedsize="true" width="%s" height="%s" bgcolor=%q align="left" cellpadding="0">%s</td>`,
+		num(inner-pill), num(bandH), c.fill, band)
+	if pill > 0 {
+		fmt.Fprintf(bw, `<td fixedsize="true" width="%s" height="%s" bgcolor=%q align="center" cellpadding="0" tooltip="%s"><font point-size="%s" color=%q><b>✎%d</b></font></td>`,
+			num(pill), num(bandH), c.fill, site.Plural(c.comments, "open comment", "open comments"), num(bandSize+0.5), commentColor, c.comments)
+	}
+	bw.WriteString("</tr>")
+	span := 1
+	if pill > 0 {
+		span = 2
+	}
+	// Graphviz pads a cell on all sides, and warns when the padding
+	// leaves no room for a line: text is inset by no-break spaces instead.
+	row := func(h float64, content string) {
+		if content != "" {
+			content = `<font point-size="8">&#160;&#160;</font>` + content
+		}
+		fmt.Fprintf(bw, `<tr><td colspan="%d" fixedsize="true" width="%s" height="%s" align="left" cellpadding="0">%s</td></tr>`, span, num(inner), num(h), content)
+	}
+	row(cardTop, "")
+	for _, line := range c.title {
+		row(titleLineH, fmt.Sprintf(`<font point-size="%s"><b>%s</b></font>`, num(titleSize), d.text(line)))
+	}
+	if c.path != "" {
+		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>%s</font>`, num(smallSize), mutedColor, d.text(c.path)))
+	}
+	if c.meta != "" {
+		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>●</font><font point-size="%s" color=%q> %s</font>`,
+			num(smallSize), statusColors[p.Status], num(smallSize), mutedColor, d.text(c.meta)))
+	}
+	if c.hidden > 0 {
+		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>▸ %s not shown</font>`, num(smallSize), mutedColor, site.Plural(c.hidden, "page", "pages")))
+	}
+	row(cardBottom, "")
+	bw.WriteString("</table>")
+}
+
+// rtl reports whether s reads right to left: whether its first letter is
+// of a script written that way.
+func rtl(s string) bool {
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			return unicode.In(r, unicode.Hebrew, unicode.Arabic, unicode.Syriac, unicode.Thaana, unicode.Nko, unicode.Samaritan, unicode.Mandaic, unicode.Adlam)
+		}
+	}
+	return false
+}
+
+// num writes a size in points with at most two decimals.
+func num(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// wrapWidth breaks s into at most maxLines lines no wider than width at
+// size (the last one clipped with an ellipsis), at spaces where it can.
+func wrapWidth(s string, size float64, bold bool, width float64, maxLines int) []string {
+	var lines []string
+	line := ""
+	fits := func(t string) bool { return measure(t, size, bold) <= width }
+	for _, word := range strings.Fields(s) {
+		for !fits(word) { // a word too long for any line is cut
+			cut := fitPrefix(word, size, bold, width)
+			if line != "" {
+				lines, line = append(lines, line), ""
+			}
+			lines = append(lines, word[:cut])
+			word = word[cut:]
+		}
+		switch {
+		case line == "":
+			line = word
+		case fits(line + " " + word):
+			line += " " + word
+		default:
+			lines, line = append(lines, line), word
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	if len(lines) > maxLines {
+		rest := strings.Join(lines[maxLines-1:], " ")
+		lines = append(lines[:maxLines-1], clipWidth(rest+"…", size, bold, width))
+	}
+	return lines
+}
+
+// fitPrefix is the length in bytes of the longest prefix of s (at least
+// one character) no wider than width.
+func fitPrefix(s string, size float64, bold bool, width float64) int {
+	w, end := 0.0, 0
+	for i, r := range s {
+		w += measure(string(r), size, bold)
+		if w > width && i > 0 {
+			return i
+		}
+		end = i + utf8.RuneLen(r)
+	}
+	return end
+}
+
+// clipWidth shortens s with an ellipsis to fit width at size.
+func clipWidth(s string, size float64, bold bool, width float64) string {
+	if measure(s, size, bold) <= width {
+		return s
+	}
+	cut := fitPrefix(s, size, bold, width-measure("…", size, bold))
+	return strings.TrimRight(s[:cut], " ") + "…"
+}
