@@ -56,6 +56,12 @@ type card struct {
 	x, y     float64 // top left, y down (chart), once placed
 }
 
+// more says how many pages below the card are not drawn.
+func (c *card) more() string { return "▸ " + site.Plural(c.hidden, "page", "pages") + " not shown" }
+
+// leaf reports whether the card is drawn with nothing below it.
+func (c *card) leaf(t *site.Tree) bool { return c.hidden == 0 && len(t.Children(c.page.ID)) == 0 }
+
 // newCard measures the card of a page.
 func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 	c := &card{page: p, depth: depth, hidden: hidden, fill: d.fill(p), w: cardW}
@@ -188,7 +194,9 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 	}
 	// Graphviz pads a cell on all sides, and warns when the padding
 	// leaves no room for a line: text is inset by no-break spaces instead.
+	used := bandH
 	row := func(h float64, content string) {
+		used += h
 		if content != "" {
 			content = `<font point-size="8">&#160;&#160;</font>` + content
 		}
@@ -206,9 +214,9 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 			num(smallSize), statusColors[p.Status], num(smallSize), mutedColor, d.text(c.meta)))
 	}
 	if c.hidden > 0 {
-		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>▸ %s not shown</font>`, num(smallSize), mutedColor, site.Plural(c.hidden, "page", "pages")))
+		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>%s</font>`, num(smallSize), mutedColor, c.more()))
 	}
-	row(cardBottom, "")
+	row(c.h-2*float64(width)-used, "") // down to the bottom of a card as tall as its level's tallest
 	bw.WriteString("</table>")
 }
 

@@ -158,7 +158,7 @@ func (d *diagram) arrange(withLegend bool) *chart {
 			}
 		}
 	}
-	return d.arrangeFrom(withLegend, best)
+	return d.arrangeFrom(withLegend, best) // the cards hold the last try's places
 }
 
 // noLists lists no branches: only runs of leaves are stacked.
@@ -174,23 +174,17 @@ func (d *diagram) arrangeFrom(withLegend bool, listFrom int) *chart {
 	main := d.region(d.placed[site.PlacementMain], lr, listFrom)
 	ch.wires = append(ch.wires, main.wires...)
 	ch.w, ch.h = main.w, main.h
-	// Beside the main tree: right of it top down, under it left to right.
+	// Beside the main tree: a column right of it top down, a row under
+	// it left to right.
 	x, y := 0.0, 0.0
-	if lr {
-		y = main.h
-	} else {
-		x = main.w
+	switch {
+	case main.w == 0:
+	case lr:
+		y = main.h + regionGap
+	default:
+		x = main.w + regionGap
 	}
 	next := func(w, h float64) (float64, float64) {
-		if (lr && ch.h > 0) || (!lr && ch.w > 0) {
-			if lr {
-				if x == 0 {
-					y += regionGap
-				}
-			} else if y == 0 {
-				x += regionGap
-			}
-		}
 		at := point{x, y}
 		if lr {
 			x += w + regionGap
@@ -201,7 +195,7 @@ func (d *diagram) arrangeFrom(withLegend bool, listFrom int) *chart {
 		return at.X, at.Y
 	}
 	if withLegend {
-		w, h := d.legendSize()
+		w, h, _ := d.legendSize()
 		lx, ly := next(w, h)
 		ch.legend = &box{lx, ly, lx + w, ly + h}
 	}
@@ -292,10 +286,9 @@ func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, listF
 		return []*slot{stackSlot(entries(siblings), siblings[0].depth)}
 	}
 	var out []*slot
-	leaf := func(c *card) bool { return c.hidden == 0 && len(kids[c.page.ID]) == 0 }
 	for i := 0; i < len(siblings); {
 		j := i
-		for j < len(siblings) && leaf(siblings[j]) {
+		for j < len(siblings) && siblings[j].leaf(d.tree) {
 			j++
 		}
 		if n := j - i; !lr && (n >= stackAlways || (n >= stackMin && siblings[i].depth >= 3)) {

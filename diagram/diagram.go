@@ -160,10 +160,8 @@ func (o Options) Key() string {
 	return b.String()
 }
 
-// Palette colours: a light fill per page type (in order of first use,
-// sorted by name) and a fixed colour per status.
+// Palette colours: a fixed colour per status, and per change.
 var (
-	typeFills    = []string{"#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#ede9fe", "#cffafe", "#fee2e2", "#e0e7ff", "#ecfccb", "#f5f5f4"}
 	statusColors = map[string]string{"planned": "#64748b", "in_progress": "#2563eb", "review": "#d97706", "approved": "#16a34a", "live": "#7c3aed"}
 	statusFills  = map[string]string{"planned": "#f1f5f9", "in_progress": "#dbeafe", "review": "#fef3c7", "approved": "#dcfce7", "live": "#ede9fe"}
 	// markFills colour a comparison, in the order of its legend.
@@ -375,11 +373,10 @@ func (it item) cells() []*card {
 // a radial diagram: a run of leaf siblings becomes one square stack when
 // it is long enough.
 func (d *diagram) items(cards []*card) []item {
-	leaf := func(c *card) bool { return c.hidden == 0 && len(d.tree.Children(c.page.ID)) == 0 }
 	var out []item
 	for i := 0; i < len(cards); {
 		j := i
-		for j < len(cards) && cards[j].page.ParentID == cards[i].page.ParentID && leaf(cards[j]) {
+		for j < len(cards) && cards[j].page.ParentID == cards[i].page.ParentID && cards[j].leaf(d.tree) {
 			j++
 		}
 		if n := j - i; n >= stackAlways || (n >= 3 && cards[i].depth >= 3) {
@@ -688,12 +685,7 @@ func (d *diagram) legendRows() []legendItem {
 
 // legendSize is the width and height of the legend's table, and of the
 // column of words in it.
-func (d *diagram) legendSize() (w, h float64) {
-	w, h, _ = d.legendMetrics()
-	return w, h
-}
-
-func (d *diagram) legendMetrics() (w, h, words float64) {
+func (d *diagram) legendSize() (w, h, words float64) {
 	words = measure(d.legendTitle(), 10, true) - legendSwatchW - legendSpacing
 	rows := d.legendRows()
 	for _, it := range rows {
@@ -714,7 +706,7 @@ func (d *diagram) legendTitle() string {
 
 // legendTable is the legend as an HTML-like table of legendSize.
 func (d *dotWriter) legendTable() string {
-	w, h, words := d.legendMetrics()
+	w, h, words := d.legendSize()
 	var b strings.Builder
 	fmt.Fprintf(&b, `<table fixedsize="true" width="%s" height="%s" border="1" style="rounded" color="#cbd5e1" bgcolor="#ffffff" cellborder="0" cellspacing="%s" cellpadding="0">`,
 		num(w), num(h), num(legendSpacing))
@@ -761,44 +753,6 @@ func (d *dotWriter) text(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// wrap breaks s into lines of at most width runes at spaces.
-func wrap(s string, width int) []string {
-	var lines []string
-	var line []rune
-	for _, word := range strings.Fields(s) {
-		w := []rune(word)
-		for len(w) > width { // a word too long for any line is cut
-			if len(line) > 0 {
-				lines = append(lines, string(line))
-				line = line[:0]
-			}
-			lines = append(lines, string(w[:width]))
-			w = w[width:]
-		}
-		if len(line) > 0 && len(line)+1+len(w) > width {
-			lines = append(lines, string(line))
-			line = line[:0]
-		}
-		if len(line) > 0 {
-			line = append(line, ' ')
-		}
-		line = append(line, w...)
-	}
-	if len(line) > 0 || len(lines) == 0 {
-		lines = append(lines, string(line))
-	}
-	return lines
-}
-
-// clipText shortens s to n runes with an ellipsis.
-func clipText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // Diagram file formats.
@@ -849,11 +803,7 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return res, dw.write(w)
 	}
 	if format == FormatSVG && opt.Layout == LayoutRadial { // Graphviz's SVG keeps each stacked card's link
-		var dot bytes.Buffer
-		if err := dw.write(&dot); err != nil {
-			return res, err
-		}
-		b, err := render(ctx, dot.Bytes(), engineRadial, formatSVG)
+		b, err := dw.graphviz(ctx, formatSVG)
 		if err != nil {
 			return res, err
 		}
@@ -887,11 +837,7 @@ func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int6
 		}
 		return chartPicture{d, ch}, boxes, nil
 	}
-	var dot bytes.Buffer
-	if err := dw.write(&dot); err != nil {
-		return nil, nil, err
-	}
-	b, err := render(ctx, dot.Bytes(), engineRadial, formatJSON)
+	b, err := dw.graphviz(ctx, formatJSON)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -908,4 +854,13 @@ func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int6
 		boxes[id] = box{b.x0, l.height - b.y1, b.x1, l.height - b.y0}
 	}
 	return l, boxes, nil
+}
+
+// graphviz writes the diagram's DOT and has Graphviz draw it in format.
+func (d *dotWriter) graphviz(ctx context.Context, format string) ([]byte, error) {
+	var dot bytes.Buffer
+	if err := d.write(&dot); err != nil {
+		return nil, err
+	}
+	return render(ctx, dot.Bytes(), d.engine(), format)
 }

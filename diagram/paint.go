@@ -184,7 +184,7 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 	}
 	if cd.hidden > 0 {
 		c.setPen(hex(mutedColor), true)
-		c.text(at(left, line(smallLineH, smallSize)), "▸ "+site.Plural(cd.hidden, "page", "pages")+" not shown", smallSize*s, false, 'l', 0)
+		c.text(at(left, line(smallLineH, smallSize)), cd.more(), smallSize*s, false, 'l', 0)
 	}
 	c.setFill(rgb{}, false)
 	c.setPen(hex(border), true)

@@ -50,7 +50,7 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	o.Scale = int(min(scale, 10)) // Normalize refuses more than 3
+	o.Scale = int(min(scale, 10))   // Normalize refuses more than 3
 	o.Depth = int(min(depth, 1000)) // Normalize refuses more than 100
 	for _, f := range strings.Split(q.Get("collapsed"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
