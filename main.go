@@ -22,7 +22,8 @@ const usage = `usage:
   siteplan export [--db FILE] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
                   [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
   siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml --out FILE [--layout tree|lr|radial] [--depth N]
-                  [--root PAGE_ID] [--color type|status] [--links=false] [--paper a4|a3]
+                  [--root PAGE_ID] [--color type|status] [--links=false] [--client]
+                  [--paper a4|a3|letter|tabloid] [--orientation landscape|portrait] [--one-sheet] [--cover]
   siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)
   siteplan share create [--db FILE] --project ID --role view|comment [--expires DURATION]  (prints the share URL path)
   siteplan version create [--db FILE] --project ID --name NAME   (prints the new version number alone)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -136,11 +137,27 @@ func TestDiagramCLI(t *testing.T) {
 			t.Errorf("%s report: %s", f.format, report.String())
 		}
 	}
+	// The PDF's paper and cover from the command line (pdfinfo reads them).
+	if _, err := exec.LookPath("pdfinfo"); err == nil {
+		out := filepath.Join(dir, "tabloid.pdf")
+		if err := run([]string{"diagram", "--db", db, "--project", "1", "--format", "pdf", "--out", out, "--paper", "tabloid", "--orientation", "portrait", "--cover", "--client"}, nil, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		info, err := exec.Command("pdfinfo", out).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"792 x 1224 pts", "Pages:           2"} {
+			if !strings.Contains(string(info), want) {
+				t.Errorf("pdfinfo of --paper tabloid --orientation portrait --cover lacks %q:\n%s", want, info)
+			}
+		}
+	}
 	for _, args := range [][]string{
 		{"--format", "jpeg", "--out", "x"},
 		{"--format", "svg"},
 		{"--format", "svg", "--out", "x", "--layout", "spiral"},
-		{"--format", "pdf", "--out", "x", "--paper", "letter"},
+		{"--format", "pdf", "--out", "x", "--paper", "b5"},
 	} {
 		err := run(append([]string{"diagram", "--db", db, "--project", "1"}, args...), nil, &bytes.Buffer{})
 		if err == nil {

@@ -3,6 +3,7 @@ package diagram
 import (
 	"bufio"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,6 +29,11 @@ const (
 	cardTop       = 5.0 // under the band
 	cardBottom    = 6.0
 	maxTitleLines = 4
+	// A compact card, for a sheet that must hold many pages, is the
+	// band's colour in a strip and the title: every word on it is 12 pt,
+	// so it stays legible printed at half size.
+	compactBandH = 6.0
+	compactLines = 3
 	// cardFill is every card's background: a white no other shape uses,
 	// so a card is found among the shapes Graphviz drew (layout.cards).
 	cardFill = "#fffffe"
@@ -46,25 +52,47 @@ type card struct {
 	page     *site.Page
 	depth    int    // 1 for the top of the drawing
 	hidden   int    // pages below it not drawn
+	sheet    int    // the PDF sheet its hidden branch continues on; 0: none
 	band     string // the colour's meaning and the kind, with its mark
 	fill     string // the band's colour
 	title    []string
 	path     string // "" when hidden
 	meta     string // status and assignee; "" when hidden
 	comments int
+	bandH    float64
+	moreSize float64 // the size of the line that says what is not drawn
 	w, h     float64
 	x, y     float64 // top left, y down (chart), once placed
 }
 
-// more says how many pages below the card are not drawn.
-func (c *card) more() string { return "▸ " + site.Plural(c.hidden, "page", "pages") + " not shown" }
+// more says how many pages below the card are not drawn, and where
+// they are if they continue on another sheet.
+func (c *card) more() string {
+	if c.sheet > 0 {
+		return "▸ " + site.Plural(c.hidden, "page", "pages") + " on sheet " + strconv.Itoa(c.sheet)
+	}
+	return "▸ " + site.Plural(c.hidden, "page", "pages") + " not shown"
+}
+
+// moreLineH is the height of the line that says what is not drawn.
+func (c *card) moreLineH() float64 { return c.moreSize + 4.5 }
 
 // leaf reports whether the card is drawn with nothing below it.
 func (c *card) leaf(t *site.Tree) bool { return c.hidden == 0 && len(t.Children(c.page.ID)) == 0 }
 
 // newCard measures the card of a page.
 func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
-	c := &card{page: p, depth: depth, hidden: hidden, fill: d.fill(p), w: cardW}
+	c := &card{page: p, depth: depth, hidden: hidden, fill: d.fill(p), w: cardW, bandH: bandH, moreSize: smallSize}
+	if d.opt.compact {
+		c.bandH, c.moreSize = compactBandH, titleSize
+		c.title = wrapWidth(p.Title, titleSize, true, cardInner-2*cardPad, compactLines)
+		bw, _ := d.border(p)
+		c.h = float64(2*bw) + c.bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
+		if hidden > 0 {
+			c.h += c.moreLineH()
+		}
+		return c
+	}
 	var band []string
 	if key := d.bandLabel(p); key != "" {
 		band = append(band, key)
@@ -92,14 +120,14 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 		c.comments = d.opt.Comments[p.ID]
 	}
 	bw, _ := d.border(p)
-	c.h = float64(2*bw) + bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
+	c.h = float64(2*bw) + c.bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
 	for _, s := range []string{c.path, c.meta} {
 		if s != "" {
 			c.h += smallLineH
 		}
 	}
 	if hidden > 0 {
-		c.h += smallLineH
+		c.h += c.moreLineH()
 	}
 	return c
 }
@@ -182,7 +210,7 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 		band = fmt.Sprintf(`<font point-size="8">&#160;&#160;</font><font point-size="%s" color=%q><b>%s</b></font>`, num(bandSize), inkColor, d.text(c.band))
 	}
 	fmt.Fprintf(bw, `<tr><td fixedsize="true" width="%s" height="%s" bgcolor=%q align="left" cellpadding="0">%s</td>`,
-		num(inner-pill), num(bandH), c.fill, band)
+		num(inner-pill), num(c.bandH), c.fill, band)
 	if pill > 0 {
 		fmt.Fprintf(bw, `<td fixedsize="true" width="%s" height="%s" bgcolor=%q align="center" cellpadding="0" tooltip="%s"><font point-size="%s" color=%q><b>✎%d</b></font></td>`,
 			num(pill), num(bandH), c.fill, site.Plural(c.comments, "open comment", "open comments"), num(bandSize+0.5), commentColor, c.comments)
@@ -194,7 +222,7 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 	}
 	// Graphviz pads a cell on all sides, and warns when the padding
 	// leaves no room for a line: text is inset by no-break spaces instead.
-	used := bandH
+	used := c.bandH
 	row := func(h float64, content string) {
 		used += h
 		if content != "" {
@@ -214,7 +242,7 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 			num(smallSize), statusColors[p.Status], num(smallSize), mutedColor, d.text(c.meta)))
 	}
 	if c.hidden > 0 {
-		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>%s</font>`, num(smallSize), mutedColor, c.more()))
+		row(c.moreLineH(), fmt.Sprintf(`<font point-size="%s" color=%q>%s</font>`, num(c.moreSize), mutedColor, c.more()))
 	}
 	row(c.h-2*float64(width)-used, "") // down to the bottom of a card as tall as its level's tallest
 	bw.WriteString("</table>")

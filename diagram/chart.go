@@ -37,7 +37,7 @@ const (
 const (
 	stackMin     = 2  // leaf siblings that stack from the third level down
 	stackAlways  = 12 // leaf siblings that stack at any level
-	stackMaxRows = 40 // cards in a column before a stack adds a column
+	stackMaxRows = 40 // cards in a column before a stack adds a column (on screen)
 )
 
 // entry is a card in a stack, with its branch listed under it.
@@ -108,14 +108,14 @@ func colWidth(col []*entry) float64 {
 	return stackIndent + w
 }
 
-// stackSlot lists entries in balanced columns of about stackMaxRows
-// cards, never splitting an entry's branch.
-func stackSlot(entries []*entry, depth int) *slot {
+// stackSlot lists entries in balanced columns of about rows cards, never
+// splitting an entry's branch.
+func stackSlot(entries []*entry, depth, rows int) *slot {
 	total := 0
 	for _, e := range entries {
 		total += e.size()
 	}
-	cols := (total + stackMaxRows - 1) / stackMaxRows
+	cols := (total + rows - 1) / rows
 	per := (total + cols - 1) / cols
 	s := &slot{depth: depth}
 	var col []*entry
@@ -144,34 +144,68 @@ type region struct {
 // arrange lays out the drawing's cards as an org chart, top down or left
 // to right, with the legend and utility and footer navigation beside the
 // main tree, and routes the connectors.
+//
+// Top down, it lists branches from the level that makes the drawing's
+// shape closest to a landscape screen's: a wide plan of shallow branches
+// grows down instead of sideways. For a PDF sheet (d.sheet set) it tries
+// more: listing from the second level, and shorter columns of stacked
+// cards, keeping what prints largest on the sheet.
 func (d *diagram) arrange(withLegend bool) *chart {
-	// Top down, list branches from the level that makes the drawing's
-	// shape closest to a landscape sheet's: a wide plan of shallow
-	// branches grows down instead of sideways.
-	best, bestScore := noLists, math.Inf(1)
+	tries, margin := []shape{{noLists, stackMaxRows}}, 0.05
+	score := func(ch *chart) float64 { // lower is better
+		return math.Abs(math.Log(math.Max(ch.w, 1) / math.Max(ch.h, 1) / sheetAspect))
+	}
 	if d.opt.Layout == LayoutTree {
-		for _, from := range []int{noLists, 4, 3} { // the top two levels stay an org chart
-			ch := d.arrangeFrom(withLegend, from)
-			score := math.Abs(math.Log(math.Max(ch.w, 1) / math.Max(ch.h, 1) / sheetAspect))
-			if score < bestScore-0.05 {
-				best, bestScore = from, score
+		tries = append(tries, shape{4, stackMaxRows}, shape{3, stackMaxRows}) // the top two levels stay an org chart
+	}
+	if a := d.sheet; a != nil {
+		deepest := 0
+		for _, c := range d.cards {
+			deepest = max(deepest, c.depth)
+		}
+		tries = tries[:0]
+		for _, from := range []int{noLists, 4, 3, 2} {
+			if from != noLists && (from > deepest || d.opt.Layout != LayoutTree) {
+				continue // lists nothing more than noLists
+			}
+			for _, rows := range []int{stackMaxRows, 24, 16, 10, 6, 4, 3} {
+				tries = append(tries, shape{from, rows})
 			}
 		}
+		score, margin = func(ch *chart) float64 { return -fitScale(ch.w, ch.h, a.X, a.Y) }, 0.01
 	}
-	return d.arrangeFrom(withLegend, best) // the cards hold the last try's places
+	best, bestScore := tries[0], math.Inf(1)
+	for _, t := range tries {
+		if sc := score(d.arrangeAs(withLegend, t)); sc < bestScore-margin {
+			best, bestScore = t, sc
+		}
+	}
+	return d.arrangeAs(withLegend, best) // the cards hold the last try's places
+}
+
+// shape is how arrange lays out a chart: from which level branches are
+// listed under their parents, and how many cards a stack's column holds.
+type shape struct {
+	listFrom, rows int
+}
+
+// fitScale is the scale at which a drawing of w×h fits an area of aw×ah,
+// at most maxScale.
+func fitScale(w, h, aw, ah float64) float64 {
+	return math.Min(math.Min(aw/math.Max(w, 1), ah/math.Max(h, 1)), maxScale)
 }
 
 // noLists lists no branches: only runs of leaves are stacked.
 const noLists = 1 << 20
 
-// sheetAspect is the shape arrange aims for: a landscape sheet's.
+// sheetAspect is the shape arrange aims for on screen: a landscape sheet's.
 const sheetAspect = math.Sqrt2
 
-// arrangeFrom lays out the chart listing branches from depth listFrom.
-func (d *diagram) arrangeFrom(withLegend bool, listFrom int) *chart {
+// arrangeAs lays out the chart in the shape sh.
+func (d *diagram) arrangeAs(withLegend bool, sh shape) *chart {
 	lr := d.opt.Layout == LayoutLR
 	ch := &chart{}
-	main := d.region(d.placed[site.PlacementMain], lr, listFrom)
+	main := d.region(d.placed[site.PlacementMain], lr, sh)
 	ch.wires = append(ch.wires, main.wires...)
 	ch.w, ch.h = main.w, main.h
 	// Beside the main tree: a column right of it top down, a row under
@@ -203,8 +237,8 @@ func (d *diagram) arrangeFrom(withLegend bool, listFrom int) *chart {
 		if len(d.placed[pl]) == 0 {
 			continue
 		}
-		r := d.region(d.placed[pl], lr, listFrom)
-		w := max(r.w, measure(frameLabel(pl), 10, true)) + 2*framePad
+		r := d.region(d.placed[pl], lr, sh)
+		w := max(r.w, measure(frameLabel(pl), d.labelSize(10), true)) + 2*framePad
 		h := r.h + 2*framePad + frameLabelH
 		fx, fy := next(w, h)
 		ch.frames = append(ch.frames, frame{pl, fx, fy, w, h})
@@ -229,7 +263,7 @@ func frameLabel(placement string) string {
 
 // region lays out the cards of one placement (in outline order) at the
 // origin: each top-level page's tree beside the last.
-func (d *diagram) region(cards []*card, lr bool, listFrom int) *region {
+func (d *diagram) region(cards []*card, lr bool, sh shape) *region {
 	r := &region{lr: lr, rowH: map[int]float64{}, rowTop: map[int]float64{}}
 	kids := map[int64][]*card{}
 	var tops []*card
@@ -240,7 +274,7 @@ func (d *diagram) region(cards []*card, lr bool, listFrom int) *region {
 			kids[c.page.ParentID] = append(kids[c.page.ParentID], c)
 		}
 	}
-	r.roots = d.slots(tops, kids, lr, listFrom)
+	r.roots = d.slots(tops, kids, lr, sh)
 	for _, s := range r.roots {
 		r.measure(s)
 	}
@@ -270,7 +304,7 @@ func (d *diagram) region(cards []*card, lr bool, listFrom int) *region {
 // them become one stack with their branches; above, a run of leaf
 // siblings long enough does (never left to right, where siblings already
 // stand in a column).
-func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, listFrom int) []*slot {
+func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, sh shape) []*slot {
 	if len(siblings) == 0 {
 		return nil
 	}
@@ -282,8 +316,8 @@ func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, listF
 		}
 		return out
 	}
-	if !lr && siblings[0].depth >= listFrom {
-		return []*slot{stackSlot(entries(siblings), siblings[0].depth)}
+	if !lr && siblings[0].depth >= sh.listFrom {
+		return []*slot{stackSlot(entries(siblings), siblings[0].depth, sh.rows)}
 	}
 	var out []*slot
 	for i := 0; i < len(siblings); {
@@ -292,12 +326,12 @@ func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, listF
 			j++
 		}
 		if n := j - i; !lr && (n >= stackAlways || (n >= stackMin && siblings[i].depth >= 3)) {
-			out = append(out, stackSlot(entries(siblings[i:j]), siblings[i].depth))
+			out = append(out, stackSlot(entries(siblings[i:j]), siblings[i].depth, sh.rows))
 			i = j
 			continue
 		}
 		c := siblings[i]
-		out = append(out, &slot{card: c, depth: c.depth, kids: d.slots(kids[c.page.ID], kids, lr, listFrom)})
+		out = append(out, &slot{card: c, depth: c.depth, kids: d.slots(kids[c.page.ID], kids, lr, sh)})
 		i++
 	}
 	return out
@@ -423,7 +457,7 @@ func (r *region) connect(s *slot, start float64, k *slot, kStart float64) {
 
 // stub is where a connector enters a stacked card from the left: at its
 // first title line.
-func stub(c *card) float64 { return c.y + math.Min(c.h/2, bandH+cardTop+titleLineH/2) }
+func stub(c *card) float64 { return c.y + math.Min(c.h/2, c.bandH+cardTop+titleLineH/2) }
 
 // list places an entry's card at (x, y) with its branch listed under it,
 // each level indented, connected by a spine down from the card's bottom

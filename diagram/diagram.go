@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"math"
@@ -45,8 +46,16 @@ type Options struct {
 	Depth     int            // levels to draw (the top level is 1); 0: all
 	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
 	Comments  map[int64]int  // open comment threads per page, shown on its node
-	Paper     string         // PDF sheets: PaperA4 (default) or PaperA3, landscape
-	Date      time.Time      // printed in a PDF's title block; zero: now
+	Paper     string         // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
+	// Orientation of the PDF's sheets: Landscape (default) or Portrait.
+	Orientation string
+	// OneSheet fits the whole drawing on one PDF sheet however small its
+	// text, instead of an overview and a sheet per section.
+	OneSheet bool
+	// Cover starts the PDF with a cover sheet: project, client, agency,
+	// date, version and approval.
+	Cover bool
+	Date  time.Time // printed in a PDF's title block; zero: now
 	// Marks are what a comparison says of each page (site.MarkAdded, ...),
 	// for ColorByChange.
 	Marks map[int64]string
@@ -61,6 +70,19 @@ type Options struct {
 	// Accent is the theme's colour ("#rrggbb"): the home page's border,
 	// the title block's rule; "": DefaultAccent.
 	Accent string
+	// Agency and ClientName are printed on a PDF's sheets and cover.
+	Agency, ClientName string
+	// Logo is the agency's logo as a PNG, printed on a PDF's sheets and
+	// cover; the caller checks it (an image that does not decode is left
+	// out).
+	Logo []byte
+
+	// The PDF's sheets (sheets.go) choose: compact cards; only these
+	// children of Root (nil: all); pages drawn closed because their
+	// branch continues on another sheet.
+	compact bool
+	kids    []int64
+	cut     map[int64]bool
 }
 
 // DefaultAccent is the accent colour of a project without a theme.
@@ -88,6 +110,9 @@ func (o *Options) SetDefaults() {
 	if o.Paper == "" {
 		o.Paper = PaperA4
 	}
+	if o.Orientation == "" {
+		o.Orientation = Landscape
+	}
 	if o.Scale == 0 {
 		o.Scale = 2
 	}
@@ -108,8 +133,10 @@ func (o *Options) Normalize(t *site.Tree) error {
 		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
 	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange:
 		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
-	case o.Paper != PaperA4 && o.Paper != PaperA3:
-		return site.Errorf(site.EInvalid, "Paper must be a4 or a3.")
+	case !slices.Contains(Papers, o.Paper):
+		return site.Errorf(site.EInvalid, "Paper must be one of %s.", strings.Join(Papers, ", "))
+	case o.Orientation != Landscape && o.Orientation != Portrait:
+		return site.Errorf(site.EInvalid, "Orientation must be landscape or portrait.")
 	case o.Scale < 1 || o.Scale > 3:
 		return site.Errorf(site.EInvalid, "PNG scale must be 1, 2 or 3.")
 	case o.Depth < 0 || o.Depth > 100:
@@ -124,7 +151,8 @@ func (o *Options) Normalize(t *site.Tree) error {
 // caching (the date is left out).
 func (o Options) Key() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%s|%t|%d|%d|%d|%t|%s|", o.Format, o.Paper, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent)
+	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
+		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
 	ids := make([]int64, 0, len(o.Collapsed))
 	for id, ok := range o.Collapsed {
 		if ok {
@@ -210,6 +238,7 @@ type diagram struct {
 	byID   map[int64]*card
 	part   map[int64]string // which of the drawing's parts each drawn page is in (drawsLink)
 	pages  int              // pages drawn
+	sheet  *point           // the drawing area of the PDF sheet it is arranged for; nil: a screen
 }
 
 // dotWriter writes a diagram's DOT for one use.
@@ -279,7 +308,7 @@ func (d *diagram) place() {
 	walk = func(p *site.Page, depth int, placement string) {
 		kids := d.tree.Children(p.ID)
 		hidden := 0
-		closed := d.opt.Collapsed[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
+		closed := d.opt.Collapsed[p.ID] || d.opt.cut[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
 		if closed || (len(kids) == 0 && p.ChildCount > 0) {
 			hidden = d.descendants(p)
 		}
@@ -300,6 +329,9 @@ func (d *diagram) place() {
 			return
 		}
 		for _, k := range kids {
+			if depth == 1 && d.opt.kids != nil && !slices.Contains(d.opt.kids, k.ID) {
+				continue
+			}
 			walk(k, depth+1, placement)
 		}
 	}
@@ -810,6 +842,9 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		_, err = w.Write(b)
 		return res, err
 	}
+	if format == FormatPDF { // laid out sheet by sheet
+		return res, writePDF(ctx, w, d, links)
+	}
 	pic, boxes, err := d.picture(ctx, dw)
 	if err != nil {
 		return res, err
@@ -817,8 +852,6 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 	switch format {
 	case FormatSVG:
 		return res, writeSVG(w, pic)
-	case FormatPDF:
-		return res, d.writePDF(w, pic)
 	case FormatPNG:
 		return res, d.writePNG(w, pic)
 	}

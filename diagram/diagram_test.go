@@ -253,10 +253,13 @@ func TestDiagramFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			text := pdfToText(t, pdf)
-			// Every line of every title, the title block, and the key's shapes.
+			// Every line of every title (as far as a compact card, the
+			// shorter, shows it), the title block, and the key's shapes.
 			var lines []string
 			for _, c := range d.cards {
-				lines = append(lines, c.title...)
+				for _, l := range wrapWidth(c.page.Title, titleSize, true, cardInner-2*cardPad, compactLines) {
+					lines = append(lines, strings.TrimSuffix(l, "…"))
+				}
 			}
 			for _, title := range append(lines, d.tree.Project.Name, "21 November 2026", "placeholder", "external", "cross-link") {
 				if !strings.Contains(text, squash(title)) {
@@ -358,7 +361,7 @@ func TestStacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := newDiagram(tr, links, opt)
-			r := d.region(d.placed[site.PlacementMain], false, tt.listFrom)
+			r := d.region(d.placed[site.PlacementMain], false, shape{tt.listFrom, stackMaxRows})
 			var got []string
 			var walk func(s *slot)
 			walk = func(s *slot) {

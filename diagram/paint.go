@@ -48,7 +48,7 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 		c.setDash(4*p.scale, 3*p.scale)
 		roundRect(c, at(f.x, f.y), at(f.x+f.w, f.y+f.h), 8*p.scale, false)
 		c.setDash(0, 0)
-		c.text(at(f.x+framePad, f.y+framePad+4), frameLabel(f.placement), 10*p.scale, true, 'l', 0)
+		c.text(at(f.x+framePad, f.y+framePad+4), frameLabel(f.placement), d.labelSize(10)*p.scale, true, 'l', 0)
 		c.end()
 	}
 	if l := ch.legend; l != nil && meets(l.x0, l.y0, l.x1, l.y1) {
@@ -84,7 +84,7 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 				continue
 			}
 			cv := linkCurve(d.byID[l.FromID], d.byID[l.ToID])
-			b := bounds(append(slices.Clone(cv.pts), cv.tip, point{cv.label.X - 8, cv.label.Y - 8}, point{cv.label.X + measure(l.Label, 9, false) + 8, cv.label.Y + 8}))
+			b := bounds(append(slices.Clone(cv.pts), cv.tip, point{cv.label.X - 8, cv.label.Y - 8}, point{cv.label.X + measure(l.Label, d.labelSize(9), false) + 8, cv.label.Y + 8}))
 			if !meets(b.x0-4, b.y0-4, b.x1+4, b.y1+4) {
 				continue
 			}
@@ -101,20 +101,30 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 			c.setDash(0, 0)
 			c.polygon(arrowHead(cv.pts[3], cv.tip, at), true)
 			if l.Label != "" { // on a white ground, over what it crosses
-				w := measure(l.Label, 9, false) + 8
+				w := measure(l.Label, d.labelSize(9), false) + 8
 				x := cv.label.X - w/2
 				if cv.side {
 					x = cv.label.X - 4
 				}
 				c.setPen(rgb{}, false)
 				c.setFill(rgb{255, 255, 255}, true)
-				roundRect(c, at(x, cv.label.Y-7), at(x+w, cv.label.Y+7), 4*p.scale, true)
+				hh := d.labelSize(9)*0.5 + 2.5
+				roundRect(c, at(x, cv.label.Y-hh), at(x+w, cv.label.Y+hh), 4*p.scale, true)
 				c.setPen(hex(linkColor), true)
-				c.text(at(x+4, cv.label.Y+3.2), l.Label, 9*p.scale, false, 'l', 0)
+				c.text(at(x+4, cv.label.Y+d.labelSize(9)*0.35), l.Label, d.labelSize(9)*p.scale, false, 'l', 0)
 			}
 			c.end()
 		}
 	}
+}
+
+// labelSize is the size of a label drawn size on full cards: on compact
+// ones every word is as large as a title.
+func (d *diagram) labelSize(size float64) float64 {
+	if d.opt.compact {
+		return titleSize
+	}
+	return size
 }
 
 // arrowHead is the triangle of an arrow from base to tip.
@@ -142,7 +152,7 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 	rect(c, at(x0, y0), at(x1, y1), true)
 	in := float64(bw)
 	c.setFill(hex(cd.fill), true)
-	rect(c, at(x0+in, y0+in), at(x1-in, y0+in+bandH), true)
+	rect(c, at(x0+in, y0+in), at(x1-in, y0+in+cd.bandH), true)
 	c.setPen(hex(inkColor), true)
 	textAt := func(x, y float64, str string, size float64, bold bool) {
 		if rtl(str) {
@@ -159,7 +169,7 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 		c.setPen(hex(commentColor), true)
 		c.text(at(x1-in-6, y0+in+bandH/2+bandSize*0.35), "✎"+strconv.Itoa(cd.comments), (bandSize+0.5)*s, true, 'r', 0)
 	}
-	y := y0 + in + bandH + cardTop
+	y := y0 + in + cd.bandH + cardTop
 	line := func(h, size float64) float64 { // the baseline of a line of height h
 		base := y + h/2 + size*0.35
 		y += h
@@ -184,7 +194,7 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 	}
 	if cd.hidden > 0 {
 		c.setPen(hex(mutedColor), true)
-		c.text(at(left, line(smallLineH, smallSize)), cd.more(), smallSize*s, false, 'l', 0)
+		c.text(at(left, line(cd.moreLineH(), cd.moreSize)), cd.more(), cd.moreSize*s, false, 'l', 0)
 	}
 	c.setFill(rgb{}, false)
 	c.setPen(hex(border), true)

@@ -1,9 +1,12 @@
 package diagram
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"image"
+	_ "image/png" // logos
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -16,30 +19,42 @@ import (
 	"siteplan/site"
 )
 
-// Paper sizes for PDF diagrams, landscape.
+// Paper sizes for PDF diagrams.
 const (
-	PaperA4 = "a4"
-	PaperA3 = "a3"
+	PaperA4      = "a4"
+	PaperA3      = "a3"
+	PaperLetter  = "letter"
+	PaperTabloid = "tabloid"
 )
 
-// The PDF keeps labels readable: a diagram that would have to shrink below
-// minScale to fit one sheet is split across sheets instead. At 0.7 the
-// smallest label (8 pt) prints at 5.6 pt and titles at 7.7 pt.
+// Papers lists the paper sizes in display order.
+var Papers = []string{PaperA4, PaperA3, PaperLetter, PaperTabloid}
+
+// Orientations of the PDF's sheets.
 const (
-	minScale = 0.7
+	Landscape = "landscape"
+	Portrait  = "portrait"
+)
+
+// The PDF draws at most maxScale (a small plan is not blown up past
+// readable), inside margins of about 1 cm, with a footer line.
+const (
 	maxScale = 1.4
-	margin   = 28.0 // points, about 1 cm
+	margin   = 28.0 // points
+	footerH  = 14.0
 )
 
-// writePDF draws the laid-out diagram on A4 or A3 landscape sheets under a
-// title block, as vector paths and selectable text.
-func (d *diagram) writePDF(w io.Writer, pic picture) error {
+// writePDF prints the diagram d prepares on sheets of the paper its
+// options choose, as vector paths and selectable text: one sheet if it
+// fits legibly, else an overview and a sheet per section (sheets.go);
+// first a cover if asked for.
+func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) error {
 	o := d.opt
-	paper := "A4"
-	if o.Paper == PaperA3 {
-		paper = "A3"
+	orient := "L"
+	if o.Orientation == Portrait {
+		orient = "P"
 	}
-	pdf := fpdf.NewCustom(&fpdf.InitType{OrientationStr: "L", UnitStr: "pt", SizeStr: paper})
+	pdf := fpdf.NewCustom(&fpdf.InitType{OrientationStr: orient, UnitStr: "pt", SizeStr: o.Paper})
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetMargins(0, 0, 0)
 	pdf.SetCompression(true)
@@ -49,46 +64,69 @@ func (d *diagram) writePDF(w io.Writer, pic picture) error {
 	pdf.SetModificationDate(o.Date)
 	tx := &pdfText{pdf: pdf, added: map[*face]bool{}}
 	pageW, pageH := pdf.GetPageSize()
+	logo := registerLogo(pdf, o.Logo)
 
 	headerH := d.titleBlockHeight(tx, pageW)
 	ax, ay := margin, margin+headerH
-	aw, ah := pageW-2*margin, pageH-ay-margin
-	pw, ph := pic.size()
-	lw, lh := math.Max(pw, 1), math.Max(ph, 1)
-
-	s := math.Min(math.Min(aw/lw, ah/lh), maxScale)
-	cols, rows := 1, 1
-	if s < minScale {
-		cols = int(math.Ceil(lw * minScale / aw))
-		rows = int(math.Ceil(lh * minScale / ah))
-		s = math.Min(math.Min(float64(cols)*aw/lw, float64(rows)*ah/lh), 1)
+	b := &book{ctx: ctx, t: d.tree, links: links, opt: o, area: point{pageW - 2*margin, pageH - ay - margin - footerH}}
+	if err := b.plan(); err != nil {
+		return err
 	}
-	sheets := cols * rows
-	for r := 0; r < rows; r++ {
-		for c := 0; c < cols; c++ {
-			pdf.AddPage()
-			sheet := ""
-			if sheets > 1 {
-				sheet = fmt.Sprintf("sheet %d of %d (row %d, column %d)", r*cols+c+1, sheets, r+1, c+1)
-			}
-			d.titleBlock(tx, pageW, sheet)
-			// Window of the drawing on this sheet, in top-down points.
-			wx0, wy0 := float64(c)*aw/s, float64(r)*ah/s
-			wx1, wy1 := wx0+aw/s, wy0+ah/s
-			ox, oy := ax, ay
-			if sheets == 1 { // centre a drawing that fits
-				ox += (aw - lw*s) / 2
-				oy += (ah - lh*s) / 2
-			}
-			pt := &painter{c: &pdfCanvas{pdf: pdf, tx: tx}, scale: s,
-				tx: func(x float64) float64 { return ox + (x-wx0)*s },
-				ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
-			pdf.ClipRect(ax, ay, aw, ah, false)
-			pic.draw(pt, wx0, wy0, wx1, wy1)
-			pdf.ClipEnd()
+	if o.Cover {
+		d.cover(tx, pageW, pageH, logo, b.sheets)
+	}
+	for i, sh := range b.sheets {
+		pdf.AddPage()
+		d.titleBlock(tx, pageW, logo, b.describe(i))
+		d.footer(tx, pageW, pageH, i+1, len(b.sheets))
+		lw, lh := sh.pic.size()
+		s, aw, ah := sh.scale, b.area.X, b.area.Y
+		// The window of the drawing on this sheet, in points, y down.
+		wx0, wy0 := float64(sh.col)*aw/s, float64(sh.row)*ah/s
+		wx1, wy1 := wx0+aw/s, wy0+ah/s
+		ox, oy := ax, ay
+		if sh.cols == 0 { // centre a drawing that fits
+			ox += (aw - lw*s) / 2
+			oy += (ah - lh*s) / 2
 		}
+		pt := &painter{c: &pdfCanvas{pdf: pdf, tx: tx}, scale: s,
+			tx: func(x float64) float64 { return ox + (x-wx0)*s },
+			ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
+		pdf.ClipRect(ax, ay, aw, ah, false)
+		sh.pic.draw(pt, wx0, wy0, wx1, wy1)
+		pdf.ClipEnd()
 	}
 	return pdf.Output(w)
+}
+
+// describe says what sheet i shows, for its title block: which section,
+// what continues where, which tile.
+func (b *book) describe(i int) string {
+	sh := b.sheets[i]
+	var parts []string
+	if len(b.sheets) > 1 {
+		parts = append(parts, fmt.Sprintf("Sheet %d of %d", i+1, len(b.sheets)))
+	}
+	switch {
+	case sh.root != nil && sh.overview:
+		parts = append(parts, "Section "+trail(b.t, sh.root)+": its top levels")
+	case sh.root != nil && sh.parts > 1:
+		parts = append(parts, fmt.Sprintf("Section %s, part %d of %d", trail(b.t, sh.root), sh.part, sh.parts))
+	case sh.root != nil:
+		parts = append(parts, "Section "+trail(b.t, sh.root))
+	case sh.overview:
+		parts = append(parts, "Overview of the top levels")
+	}
+	if sh.from > 0 {
+		parts = append(parts, fmt.Sprintf("continued from sheet %d", sh.from))
+	}
+	if sh.overview && i+1 < len(b.sheets) {
+		parts = append(parts, "“on sheet N” marks a branch that continues")
+	}
+	if sh.cols > 0 {
+		parts = append(parts, fmt.Sprintf("part %d of %d (row %d, column %d)", sh.row*sh.cols+sh.col+1, sh.rows*sh.cols, sh.row+1, sh.col+1))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // keyItem is one entry of a PDF's key: a colour, or how a kind of page
@@ -114,11 +152,19 @@ func (d *diagram) key() []keyItem {
 	return out
 }
 
+// The title block: the project's name, a line of facts, a line that says
+// what the sheet shows, the notes, then the key.
+const (
+	noteLine = 13.0 // the height of a line under the title
+	keyTop   = margin + 44.0 + noteLine
+	logoH    = 30.0 // the logo's height in the title block
+)
+
 // legendAt places the key's items in rows under the title, the shapes
 // apart from the colours, and returns each item's baseline position.
 func (d *diagram) legendAt(tx *pdfText, pageW float64, key []keyItem) []point {
 	at := make([]point, len(key))
-	x, y := margin, margin+44.0+noteLine*float64(len(d.opt.Notes))
+	x, y := margin, keyTop+noteLine*float64(len(d.opt.Notes))
 	for i, it := range key {
 		if i > 0 && it.shape != "" && key[i-1].shape == "" {
 			x += 12
@@ -136,39 +182,48 @@ func (d *diagram) legendAt(tx *pdfText, pageW float64, key []keyItem) []point {
 	return at
 }
 
-// noteLine is the height of a note line under the title.
-const noteLine = 13.0
-
 // titleBlockHeight is the height of the title block with its key.
 func (d *diagram) titleBlockHeight(tx *pdfText, pageW float64) float64 {
 	at := d.legendAt(tx, pageW, d.key())
 	if len(at) == 0 {
-		return 68
+		return 68 + noteLine
 	}
 	return at[len(at)-1].Y - margin + 24
 }
 
-// titleBlock prints the project name, date, page count, sheet and key.
-func (d *diagram) titleBlock(tx *pdfText, pageW float64, sheet string) {
+// titleBlock prints the project name, date, page count, what the sheet
+// shows, the notes, the key and the logo.
+func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet string) {
 	o, pdf := d.opt, tx.pdf
-	pdf.SetTextColor(15, 23, 42)
-	tx.text(margin, margin+14, d.tree.Project.Name, 16, true)
+	right := pageW - margin
+	if logo != nil {
+		lw := logo.w * logoH / logo.h
+		pdf.ImageOptions(logo.name, right-lw, margin, lw, logoH, false, fpdf.ImageOptions{}, 0, "")
+		right -= lw + 12
+	}
+	setColor(pdf, textColor)
+	tx.text(margin, margin+14, clipPDF(tx, d.tree.Project.Name, 16, true, right-margin), 16, true)
 	info := []string{"Site plan", o.Date.Format("2 January 2006"), site.Plural(d.tree.Len(), "page", "pages")}
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
 	}
 	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status", ColorByChange: "change"}[d.opt.ColorBy])
-	if sheet != "" {
-		info = append(info, sheet)
+	if o.ClientName != "" {
+		info = append(info, "for "+o.ClientName)
 	}
-	pdf.SetTextColor(71, 85, 105)
-	tx.text(margin, margin+30, strings.Join(info, " · "), 9, false)
-	pdf.SetTextColor(15, 23, 42)
+	if o.Agency != "" {
+		info = append(info, "by "+o.Agency)
+	}
+	setColor(pdf, mutedColor)
+	tx.text(margin, margin+30, clipPDF(tx, strings.Join(info, " · "), 9, false, right-margin), 9, false)
+	setColor(pdf, d.accent())
+	tx.text(margin, margin+30+noteLine, clipPDF(tx, sheet, 9, true, pageW-2*margin), 9, true)
+	setColor(pdf, textColor)
 	for i, n := range d.opt.Notes {
-		tx.text(margin, margin+30+noteLine*float64(i+1), n, 9, i == 0)
+		tx.text(margin, margin+30+noteLine*float64(i+2), clipPDF(tx, n, 9, i == 0, pageW-2*margin), 9, i == 0)
 	}
-	pdf.SetTextColor(71, 85, 105)
-	y := margin + 44.0
+	setColor(pdf, mutedColor)
+	y := keyTop
 	key := d.key()
 	for i, at := range d.legendAt(tx, pageW, key) {
 		keySymbol(pdf, key[i], at)
@@ -180,9 +235,76 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, sheet string) {
 		y = at.Y
 	}
 	pdf.SetDashPattern(nil, 0)
-	pdf.SetDrawColor(203, 213, 225)
-	pdf.SetLineWidth(0.5)
+	c := hex(d.accent())
+	pdf.SetDrawColor(int(c.R), int(c.G), int(c.B))
+	pdf.SetLineWidth(1)
 	pdf.Line(margin, y+6, pageW-margin, y+6)
+}
+
+// footer prints the sheet's number at the bottom right, and who made the
+// plan for whom at the left.
+func (d *diagram) footer(tx *pdfText, pageW, pageH float64, n, of int) {
+	o, pdf := d.opt, tx.pdf
+	y := pageH - margin + 4
+	setColor(pdf, mutedColor)
+	num := fmt.Sprintf("%d / %d", n, of)
+	tx.text(pageW-margin-tx.width(num, 8, false), y, num, 8, false)
+	left := d.tree.Project.Name + " · site plan"
+	if o.ClientName != "" {
+		left += " for " + o.ClientName
+	}
+	if o.Agency != "" {
+		left += " · " + o.Agency
+	}
+	tx.text(margin, y, clipPDF(tx, left, 8, false, pageW-2*margin-60), 8, false)
+}
+
+// setColor makes a "#rrggbb" colour the PDF's text colour.
+func setColor(pdf *fpdf.Fpdf, s string) {
+	c := hex(s)
+	pdf.SetTextColor(int(c.R), int(c.G), int(c.B))
+}
+
+// clipPDF shortens s with an ellipsis to print within width at size.
+func clipPDF(tx *pdfText, s string, size float64, bold bool, width float64) string {
+	if tx.width(s, size, bold) <= width {
+		return s
+	}
+	r := []rune(s)
+	lo, hi := 0, len(r)
+	for lo < hi { // the longest prefix that fits with the ellipsis
+		mid := (lo + hi + 1) / 2
+		if tx.width(string(r[:mid])+"…", size, bold) <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return strings.TrimRight(string(r[:lo]), " ") + "…"
+}
+
+// pdfLogo is the agency's logo registered in the PDF.
+type pdfLogo struct {
+	name string
+	w, h float64 // pixels
+}
+
+// registerLogo adds a PNG logo to the PDF; nil if there is none or it
+// does not decode.
+func registerLogo(pdf *fpdf.Fpdf, b []byte) *pdfLogo {
+	if len(b) == 0 {
+		return nil
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
+	if err != nil || format != "png" || cfg.Width == 0 || cfg.Height == 0 {
+		return nil
+	}
+	pdf.RegisterImageOptionsReader("logo", fpdf.ImageOptions{ImageType: "PNG"}, bytes.NewReader(b))
+	if pdf.Err() {
+		pdf.ClearError()
+		return nil
+	}
+	return &pdfLogo{name: "logo", w: float64(cfg.Width), h: float64(cfg.Height)}
 }
 
 // keySymbol draws a key item's swatch or shape left of its baseline

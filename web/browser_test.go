@@ -576,10 +576,21 @@ func TestBrowserDiagram(t *testing.T) {
 			return fmt.Errorf("no acme-relaunch-sitemap.svg in the download folder")
 		}),
 	)
+	// The PDF's options open in a panel over the diagram; choosing one
+	// carries it to the PDF download.
+	run(t, ctx, "choose portrait A3",
+		chromedp.Click(`#diagram .pdf-options summary`),
+		waitJS(`document.querySelector('#diagram .pdf-options')?.open === true`),
+		chromedp.SetValue(`#diagram select[name=orientation]`, "portrait"),
+		chromedp.Evaluate(`document.querySelector('#diagram select[name=orientation]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
+		waitJS(`(document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]')?.href || '').includes('orientation=portrait')`),
+	)
+	run(t, ctx, "open the PDF options again", chromedp.Click(`#diagram .pdf-options summary`), waitJS(`document.querySelector('#diagram .pdf-options')?.open === true`))
+	screenshot(t, ctx, "diagram-pdf-options.png")
 	run(t, ctx, "a download that fails shows why",
-		chromedp.Evaluate(`(() => { const a = document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]'), u = new URL(a.href); u.searchParams.set('paper', 'letter'); a.href = u; })()`, nil),
+		chromedp.Evaluate(`(() => { const a = document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]'), u = new URL(a.href); u.searchParams.set('paper', 'b5'); a.href = u; })()`, nil),
 		chromedp.Click(`#diagram .downloads a[href*="/diagram/pdf"]`),
-		waitJS(`(document.querySelector('#flash .alert-error')?.textContent || '').includes('Paper must be a4 or a3.')`),
+		waitJS(`(document.querySelector('#flash .alert-error')?.textContent || '').includes('Paper must be one of a4, a3, letter, tabloid.')`),
 	)
 	noProblems(t, ctx, "the diagram")
 }

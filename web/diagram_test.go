@@ -48,7 +48,7 @@ func TestDiagramRoutes(t *testing.T) {
 		t.Errorf("PNG download does not decode: %v", err)
 	}
 
-	for _, q := range []string{"layout=spiral", "color=size", "depth=x", "paper=letter", "collapsed=a,b"} {
+	for _, q := range []string{"layout=spiral", "color=size", "depth=x", "paper=b5", "orientation=sideways", "collapsed=a,b"} {
 		if rec := c.do("GET", p+"/diagram/svg?"+q, nil, false); rec.Code != 422 {
 			t.Errorf("%s: %d, want 422", q, rec.Code)
 		}
@@ -185,5 +185,41 @@ func TestGateWaits(t *testing.T) {
 	(<-in)()
 	if len(g.held) != 0 || len(g.slots) != 0 {
 		t.Errorf("places left: %v, %d running", g.held, len(g.slots))
+	}
+}
+
+// TestDiagramPDFOptions: the PDF's paper, orientation, fit, cover and the
+// client version reach the drawing from the query, and the pane offers
+// them.
+func TestDiagramPDFOptions(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	p := "/projects/" + itoa(pid)
+	var got diagram.Options
+	draw := c.srv.draw
+	c.srv.draw = func(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt diagram.Options) (diagram.Result, error) {
+		got = opt
+		return draw(ctx, w, t, links, opt)
+	}
+	rec := c.do("GET", p+"/diagram/pdf?paper=tabloid&orientation=portrait&fit=one&cover=1&client=1", nil, false)
+	if rec.Code != 200 {
+		t.Fatalf("PDF: %d %s", rec.Code, rec.Body)
+	}
+	if got.Paper != diagram.PaperTabloid || got.Orientation != diagram.Portrait || !got.OneSheet || !got.Cover || !got.Client {
+		t.Errorf("options drawn: paper %q, orientation %q, one sheet %t, cover %t, client %t", got.Paper, got.Orientation, got.OneSheet, got.Cover, got.Client)
+	}
+	d := doc(t, c.do("GET", p+"/diagram?paper=letter&orientation=portrait&cover=1&client=1", nil, true))
+	for sel, want := range map[string]int{
+		`select[name=paper] option[value=letter][selected]`:                1,
+		`select[name=paper] option`:                                        len(diagram.Papers),
+		`select[name=orientation] option[value=portrait][selected]`:        1,
+		`input[name=cover][checked]`:                                       1,
+		`input[name=fit][value=one]:not([checked])`:                        1,
+		`input[name=client][checked]`:                                      1,
+		`.downloads a[href*="orientation=portrait"][href*="/diagram/pdf"]`: 1,
+	} {
+		if n := d.Find(sel).Length(); n != want {
+			t.Errorf("%s: %d, want %d", sel, n, want)
+		}
 	}
 }
