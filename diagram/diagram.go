@@ -310,7 +310,7 @@ func (d *diagram) place() {
 		hidden := 0
 		closed := d.opt.Collapsed[p.ID] || d.opt.cut[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
 		if closed || (len(kids) == 0 && p.ChildCount > 0) {
-			hidden = d.descendants(p)
+			hidden = d.tree.Descendants(p.ID)
 		}
 		c := d.newCard(p, depth, hidden)
 		d.placed[placement] = append(d.placed[placement], c)
@@ -431,19 +431,6 @@ func (d *diagram) minArea() float64 {
 		area += c.w * c.h
 	}
 	return area
-}
-
-// descendants counts the pages below p.
-func (d *diagram) descendants(p *site.Page) int {
-	kids := d.tree.Children(p.ID)
-	if len(kids) == 0 {
-		return p.ChildCount
-	}
-	n := 0
-	for _, c := range kids {
-		n += 1 + d.descendants(c)
-	}
-	return n
 }
 
 // path is what a card shows under its title: the URL path on the

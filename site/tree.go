@@ -73,6 +73,23 @@ func (t *Tree) Roots(placement string) []*Page {
 	return out
 }
 
+// Descendants counts the pages below id; for a page loaded without its
+// children, its ChildCount.
+func (t *Tree) Descendants(id int64) int {
+	kids := t.children[id]
+	if len(kids) == 0 {
+		if p := t.byID[id]; p != nil {
+			return p.ChildCount
+		}
+		return 0
+	}
+	n := 0
+	for _, c := range kids {
+		n += 1 + t.Descendants(c.ID)
+	}
+	return n
+}
+
 // Walk visits every page depth-first in outline order with its depth (roots
 // are 1). Returning false from fn skips the page's children.
 func (t *Tree) Walk(fn func(p *Page, depth int) bool) {

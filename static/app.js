@@ -1174,6 +1174,10 @@
     a.setAttribute("aria-busy", "true");
     try {
       const res = await fetch(a.href, { headers: { Accept: "application/json, */*;q=0.1" } });
+      if (res.status === 413 && /\/diagram\/png(\?|$)/.test(a.pathname + a.search)) {
+        window.location.assign(a.href); // a page that offers the SVG, the PDF or a branch
+        return;
+      }
       if (!res.ok) {
         let msg = `The download failed (${res.status}).`;
         try { msg = (await res.json()).error.message || msg; } catch { /* not JSON */ }

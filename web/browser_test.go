@@ -865,3 +865,20 @@ func TestBrowserKeyboardOutline(t *testing.T) {
 		os.WriteFile(filepath.Join(dir, "outline.png"), png, 0o644)
 	}
 }
+
+// TestBrowserPNGTooLarge: downloading a PNG too large to draw leads to the
+// page that offers the SVG, the PDF or a branch, not to an error.
+func TestBrowserPNGTooLarge(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, err := db.ImportDocument(context.Background(), 1, site.GenerateDocument("Big", 10, 10, 9))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "download the PNG of 1,011 pages",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/diagram?depth=0", base, pid)),
+		chromedp.WaitVisible(`#diagram .downloads a[href*="/diagram/png"]`),
+		chromedp.Click(`#diagram .downloads a[href*="/diagram/png"]`),
+		waitJS(`document.querySelector('h1')?.textContent === 'This diagram is too large for a PNG' && document.querySelectorAll('.branches a').length === 10`),
+	)
+	screenshot(t, ctx, "png-too-large.png")
+}

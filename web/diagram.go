@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,10 +150,61 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
 	}
-	p, _, b, err := s.renderDiagram(c, format)
+	p, opt, b, err := s.renderDiagram(c, format)
+	if site.ErrorCode(err) == site.ETooLarge && format == diagram.FormatPNG && !wantsJSON(c) {
+		return s.pngTooLarge(c, p, opt, err)
+	}
 	if err != nil {
 		return err
 	}
 	attach(c, p, "-sitemap."+format)
 	return c.Blob(http.StatusOK, typ, b)
+}
+
+// pngTooLarge answers a PNG too large to draw with a page of other ways
+// to get the picture: the SVG, the PDF, a smaller PNG, fewer levels, one
+// branch.
+func (s *Server) pngTooLarge(c echo.Context, p site.Project, opt diagram.Options, cause error) error {
+	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	link := func(format string, set ...string) string {
+		q := c.QueryParams()
+		v := make(url.Values, len(q))
+		for k, vs := range q {
+			v[k] = slices.Clone(vs)
+		}
+		for i := 0; i+1 < len(set); i += 2 {
+			v.Set(set[i], set[i+1])
+		}
+		return projectPath(p.ID, "diagram", format) + "?" + v.Encode()
+	}
+	props := views.TooLargeProps{Project: p, Message: site.ErrorMessage(cause), SVG: link(diagram.FormatSVG), PDF: link(diagram.FormatPDF)}
+	if opt.Scale > 1 {
+		props.Smaller = link(diagram.FormatPNG, "scale", "1")
+	}
+	if opt.Depth == 0 || opt.Depth > 2 {
+		props.Fewer = link(diagram.FormatPNG, "depth", "2")
+	}
+	// The branches one level below what was drawn: the root's children,
+	// or the home page's and the other top-level pages'.
+	var tops []*site.Page
+	if opt.Root != 0 {
+		tops = t.Children(opt.Root)
+	} else {
+		for _, r := range t.Children(0) {
+			if kids := t.Children(r.ID); r.IsHome() && len(kids) > 0 {
+				tops = append(tops, kids...)
+			} else {
+				tops = append(tops, r)
+			}
+		}
+	}
+	for _, b := range tops {
+		if n := 1 + t.Descendants(b.ID); n > 1 {
+			props.Branches = append(props.Branches, views.BranchLink{Title: b.Title, Pages: n, URL: link(diagram.FormatPNG, "root", strconv.FormatInt(b.ID, 10))})
+		}
+	}
+	return render(c, http.StatusRequestEntityTooLarge, views.PNGTooLarge(s.layout(c, "Diagram too large for a PNG"), props))
 }

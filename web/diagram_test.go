@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"io"
 	"mime"
+	"net/http/httptest"
 	"siteplan/diagram"
 	"siteplan/site"
 	"strings"
@@ -221,5 +222,58 @@ func TestDiagramPDFOptions(t *testing.T) {
 		if n := d.Find(sel).Length(); n != want {
 			t.Errorf("%s: %d, want %d", sel, n, want)
 		}
+	}
+}
+
+// TestPNGTooLargePage: a PNG too large to draw is answered, in a
+// browser, with a page that offers the SVG, the PDF, a smaller scale,
+// fewer levels and each branch, each link one that downloads; a fetch
+// that asks for JSON still gets the error.
+func TestPNGTooLargePage(t *testing.T) {
+	c := newClient(t)
+	c.fixture()
+	pid, err := c.db.ImportDocument(context.Background(), 1, site.GenerateDocument("Big", 10, 10, 9)) // 1,011 pages
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/projects/" + itoa(pid)
+	rec := c.do("GET", p+"/diagram/png?layout=tree&links=1", nil, false)
+	if rec.Code != 413 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("PNG too large: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	d := doc(t, rec)
+	if got := d.Find("h1").Text(); got != "This diagram is too large for a PNG" {
+		t.Errorf("h1 = %q", got)
+	}
+	for sel, want := range map[string]int{
+		`a[download][href^="` + p + `/diagram/svg?"][href*="layout=tree"]`: 1,
+		`a[download][href^="` + p + `/diagram/pdf?"][href*="layout=tree"]`: 1,
+		`a[download][href*="/diagram/png?"][href*="scale=1"]`:              1,
+		`a[download][href*="/diagram/png?"][href*="depth=2"]`:              1,
+		`.branches a[download][href*="/diagram/png?"][href*="root="]`:      10,
+	} {
+		if n := d.Find(sel).Length(); n != want {
+			t.Errorf("%s: %d links, want %d", sel, n, want)
+		}
+	}
+	if !strings.Contains(d.Find(".branches").Text(), "Section 0 101 pages") {
+		t.Errorf("branches: %q", d.Find(".branches").Text())
+	}
+	// Each branch it offers draws.
+	href, _ := d.Find(".branches a").First().Attr("href")
+	if rec := c.do("GET", href, nil, false); rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "\x89PNG") {
+		t.Errorf("the first branch's PNG: %d", rec.Code)
+	}
+	// The editor's download script asks for JSON: it gets the error, and
+	// goes to the page itself.
+	req := httptest.NewRequest("GET", p+"/diagram/png", nil)
+	req.Header.Set("Accept", "application/json, */*;q=0.1")
+	for _, ck := range c.cookies {
+		req.AddCookie(ck)
+	}
+	jrec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(jrec, req)
+	if jrec.Code != 413 || !strings.Contains(jrec.Body.String(), `"code":"too_large"`) {
+		t.Errorf("JSON: %d %s", jrec.Code, jrec.Body)
 	}
 }

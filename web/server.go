@@ -261,7 +261,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().Header().Set("Retry-After", "5")
 	}
 	switch {
-	case strings.HasSuffix(c.Request().URL.Path, ".json") || strings.HasPrefix(c.Request().Header.Get("Accept"), "application/json"):
+	case wantsJSON(c):
 		_ = c.JSON(status, map[string]any{"error": map[string]string{"code": code, "message": msg}})
 	case isHTMX(c):
 		c.Response().Header().Set("HX-Retarget", "#flash")
@@ -270,6 +270,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	default:
 		_ = render(c, status, views.ErrorPage(s.layout(c, "Error"), status, msg))
 	}
+}
+
+// wantsJSON reports whether a request wants its answer, errors included,
+// as JSON: a .json route, or a fetch that asks for it.
+func wantsJSON(c echo.Context) bool {
+	return strings.HasSuffix(c.Request().URL.Path, ".json") || strings.HasPrefix(c.Request().Header.Get("Accept"), "application/json")
 }
 
 // attach names the file a response downloads as after the project:
