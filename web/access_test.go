@@ -1,7 +1,10 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"image"
+	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
@@ -55,6 +58,11 @@ func buildWorld(t *testing.T) *world {
 	pid, ids := c.fixture()
 	w.ids = ids
 	w.ids["project"] = pid
+	var logo bytes.Buffer
+	png.Encode(&logo, image.NewGray(image.Rect(0, 0, 4, 2)))
+	if err := db.SetTheme(ctx, pid, site.Theme{Agency: "Agency", Logo: logo.Bytes()}); err != nil {
+		t.Fatal(err)
+	}
 	users := map[string]site.User{
 		ownerRole:  addUser(t, db, "olive@agency.example", "Olive Owner", "1", site.RoleOwner),
 		editorRole: addUser(t, db, "ed@agency.example", "Ed Editor", "1", site.RoleEditor),
@@ -282,6 +290,8 @@ func TestAccessMatrix(t *testing.T) {
 		"PATCH /projects/:id":                      {path: p, form: v("name", "Acme renamed"), ok: 200},
 		"GET /projects/:id/rename":                 {path: p + "/rename", ok: 200},
 		"GET /projects/:id/settings":               {path: p + "/settings", ok: 200},
+		"POST /projects/:id/theme":                 {path: p + "/theme", form: v("accent", "#aa3300", "agency", "Studio"), ok: 200},
+		"GET /projects/:id/logo.png":               {path: p + "/logo.png", ok: 200},
 		"PUT /projects/:id/settings": {path: p + "/settings", form: v("name", "Acme Zebra-7 relaunch", "base_url", "https://www.acme.example/",
 			"version", id("version")), ok: 200},
 		"GET /projects/:id/paste":                   {path: p + "/paste", ok: 200},

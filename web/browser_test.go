@@ -1,8 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
 	"log/slog"
 	"math"
@@ -881,4 +885,37 @@ func TestBrowserPNGTooLarge(t *testing.T) {
 		waitJS(`document.querySelector('h1')?.textContent === 'This diagram is too large for a PNG' && document.querySelectorAll('.branches a').length === 10`),
 	)
 	screenshot(t, ctx, "png-too-large.png")
+}
+
+// TestBrowserTheme: the settings page uploads a logo with the agency's
+// name and shows the logo once saved.
+func TestBrowserTheme(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, err := db.ImportDocument(context.Background(), 1, acmeDoc(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logo bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 160, 48))
+	for x := 0; x < 160; x++ {
+		for y := 0; y < 48; y++ {
+			img.Set(x, y, color.RGBA{uint8(x), 60, 160, 255})
+		}
+	}
+	png.Encode(&logo, img)
+	path := filepath.Join(t.TempDir(), "logo.png")
+	if err := os.WriteFile(path, logo.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "save a theme with a logo",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/settings", base, pid)),
+		chromedp.WaitVisible(`#theme-form`),
+		chromedp.SendKeys(`#f-agency`, "Studio North"),
+		chromedp.SendKeys(`#f-client_name`, "Acme Corp"),
+		chromedp.SetUploadFiles(`#f-logo`, []string{path}),
+		chromedp.Click(`#theme-form button[type=submit]`),
+		waitJS(`(document.querySelector('#theme-form .alert-ok')?.textContent || '').includes('Theme saved.') && document.querySelector('#theme-form .logo-preview img')?.naturalWidth === 160`),
+	)
+	screenshot(t, ctx, "theme.png")
+	noProblems(t, ctx, "the theme form")
 }

@@ -84,7 +84,7 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	// The version is read before the tree: if an edit lands in between,
 	// the drawing is filed under the older version and never served for
 	// the new.
-	b, err = s.drawCached(c, fmt.Sprintf("%d|%d", p.ID, p.Version), opt, func(ctx context.Context) (*site.Tree, []site.Link, error) {
+	b, err = s.drawCached(c, p.ID, fmt.Sprintf("%d|%d", p.ID, p.Version), opt, func(ctx context.Context) (*site.Tree, []site.Link, error) {
 		t, err := s.store.Tree(ctx, p.ID)
 		if err != nil {
 			return nil, nil, err
@@ -99,7 +99,11 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 // cache; else it takes a turn at the gate, loads the tree and its links,
 // draws them and keeps the drawing. Errors: those of load and
 // diagram.Render, ETooMany.
-func (s *Server) drawCached(c echo.Context, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
+func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
+	opt, err := s.themed(c.Request().Context(), projectID, opt)
+	if err != nil {
+		return nil, err
+	}
 	opt.SetDefaults()
 	key += "|" + opt.Key()
 	if b, ok := s.diagrams.get(key); ok {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"siteplan/diagram"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -179,7 +180,12 @@ func (s *Server) settings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Settings(views.SettingsProps{Layout: s.layout(c, p.Name+" settings"), Project: p, Priority: priorityText(p.DefaultPriority)}))
+	t, err := s.store.Theme(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Settings(views.SettingsProps{Layout: s.layout(c, p.Name+" settings"), Project: p, Priority: priorityText(p.DefaultPriority),
+		Theme: views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}}))
 }
 
 func (s *Server) saveSettings(c echo.Context) error {

@@ -37,6 +37,7 @@ type Store interface {
 	pageStore
 	linkStore
 	historyStore
+	themeStore
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -175,6 +176,8 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/rename", s.renameProjectForm, projectEdit},
 		{get, "/projects/:id/settings", s.settings, projectEdit},
 		{put, "/projects/:id/settings", s.saveSettings, projectEdit},
+		{post, "/projects/:id/theme", s.saveTheme, projectEdit},
+		{get, "/projects/:id/logo.png", s.logo, projectRead},
 		{get, "/projects/:id/paste", s.pasteForm, projectEdit},
 		{post, "/projects/:id/paste", s.paste, projectEdit},
 		{post, "/projects/:id/pages", s.createPage, projectEdit},

@@ -104,7 +104,7 @@ func versionNotes(v site.Version) []string {
 // drawVersion draws a version in format, its sign-offs in a PDF's
 // title block; a version never changes, so its drawing is cached for good.
 func (s *Server) drawVersion(c echo.Context, v site.Version, t *site.Tree, links []site.Link, format string) ([]byte, error) {
-	return s.drawCached(c, fmt.Sprintf("v|%d|%d", v.ProjectID, v.Number), diagram.Options{Format: format, Links: true, Notes: versionNotes(v)},
+	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d", v.ProjectID, v.Number), diagram.Options{Format: format, Links: true, Notes: versionNotes(v)},
 		loaded(t, links))
 }
 
@@ -292,7 +292,7 @@ func (s *Server) compare(c echo.Context) error {
 	}
 	p := currentProject(c)
 	props.Layout = s.layout(c, "Changes in "+p.Name)
-	svg, err := s.drawCached(c, key, compareOptions(props, diagram.FormatSVG), loaded(t, links))
+	svg, err := s.drawCached(c, props.Project.ID, key, compareOptions(props, diagram.FormatSVG), loaded(t, links))
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}
@@ -310,7 +310,7 @@ func (s *Server) compareDiagram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.drawCached(c, key, compareOptions(props, format), loaded(t, links))
+	b, err := s.drawCached(c, props.Project.ID, key, compareOptions(props, format), loaded(t, links))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,54 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/png"
+	"testing"
+
+	"siteplan/site"
+)
+
+// TestTheme: a project has no theme until one is set; setting one
+// replaces it whole; a bad colour is refused with its field; an unknown
+// project is not found; deleting the project deletes its theme.
+func TestTheme(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	p, _ := newProject(t, db, "Home\n  About")
+	pid := p.ID
+	if th, err := db.Theme(ctx, pid); err != nil || th.Accent != "" || th.Logo != nil {
+		t.Fatalf("no theme yet: %+v, %v", th, err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 40, 20))
+	img.Set(3, 3, color.RGBA{200, 0, 0, 255})
+	var raw bytes.Buffer
+	png.Encode(&raw, img)
+	logo, err := site.NormalizeLogo(raw.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := site.Theme{Accent: "#AA3300", Agency: "  Studio   North ", ClientName: "Acme", Logo: logo}
+	if err := db.SetTheme(ctx, pid, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.Theme(ctx, pid)
+	if err != nil || got.Accent != "#aa3300" || got.Agency != "Studio North" || got.ClientName != "Acme" || !bytes.Equal(got.Logo, logo) {
+		t.Errorf("theme read back: %+v, %v", got, err)
+	}
+	if err := db.SetTheme(ctx, pid, site.Theme{Agency: "Other"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Theme(ctx, pid); got.Logo != nil || got.Accent != "" || got.Agency != "Other" {
+		t.Errorf("a second theme replaces the first: %+v", got)
+	}
+	err = db.SetTheme(ctx, pid, site.Theme{Accent: "red"})
+	if site.ErrorCode(err) != site.EInvalid || site.ErrorFields(err)["accent"] == "" {
+		t.Errorf("accent red: %v", err)
+	}
+	if err := db.SetTheme(ctx, 9999, site.Theme{}); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("unknown project: %v", err)
+	}
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"context"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/diagram"
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// themeStore is what the theme form and the themed diagrams need.
+type themeStore interface {
+	Theme(ctx context.Context, projectID int64) (site.Theme, error)
+	SetTheme(ctx context.Context, projectID int64, t site.Theme) error
+}
+
+// saveTheme replaces the project's theme from the theme form: a new logo
+// if one was sent, else the one it has unless told to remove it.
+func (s *Server) saveTheme(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	old, err := s.store.Theme(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency"), ClientName: c.FormValue("client_name"), Logo: old.Logo}
+	if c.FormValue("remove_logo") == "1" {
+		t.Logo = nil
+	}
+	if t.Logo, err = uploadedLogo(c, t.Logo); err == nil {
+		err = s.store.SetTheme(ctx, p.ID, t)
+	}
+	props := views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}
+	switch site.ErrorCode(err) {
+	case "":
+		props.Saved = true
+		return render(c, http.StatusOK, views.ThemeForm(props))
+	case site.EInvalid, site.ETooLarge:
+		props.Theme.Logo = old.Logo
+		props.Errors = site.ErrorFields(err)
+		if len(props.Errors) == 0 {
+			props.Errors = map[string]string{"logo": site.ErrorMessage(err)}
+		}
+		return rerender(c, err, views.ThemeForm(props))
+	}
+	return err
+}
+
+// uploadedLogo returns the logo the form sent, normalised, or keep when
+// it sent none. Errors: EInvalid, ETooLarge.
+func uploadedLogo(c echo.Context, keep []byte) ([]byte, error) {
+	fh, err := c.FormFile("logo")
+	if err != nil || fh.Size == 0 {
+		return keep, nil
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, site.Errorf(site.EInvalid, "The logo could not be read: send it again.")
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, site.MaxLogoBytes+1))
+	if err != nil {
+		return nil, site.Errorf(site.EInvalid, "The logo could not be read: send it again.")
+	}
+	return site.NormalizeLogo(b)
+}
+
+// logo serves the project's logo. Errors: ENotFound when it has none.
+func (s *Server) logo(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.Theme(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	if len(t.Logo) == 0 {
+		return site.Errorf(site.ENotFound, "This project has no logo.")
+	}
+	return c.Blob(http.StatusOK, "image/png", t.Logo)
+}
+
+// themed brands a project's diagram with its theme.
+func (s *Server) themed(ctx context.Context, projectID int64, opt diagram.Options) (diagram.Options, error) {
+	t, err := s.store.Theme(ctx, projectID)
+	if err != nil {
+		return opt, err
+	}
+	opt.Accent, opt.Agency, opt.ClientName, opt.Logo = t.Accent, t.Agency, t.ClientName, t.Logo
+	return opt, nil
+}

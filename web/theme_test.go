@@ -1,0 +1,97 @@
+package web
+
+import (
+	"bytes"
+	"image"
+	"image/png"
+	"mime/multipart"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// themeForm builds the theme form's multipart body.
+func themeForm(t *testing.T, fields map[string]string, logo []byte) (*bytes.Buffer, string) {
+	t.Helper()
+	var b bytes.Buffer
+	w := multipart.NewWriter(&b)
+	for k, v := range fields {
+		w.WriteField(k, v)
+	}
+	if logo != nil {
+		f, _ := w.CreateFormFile("logo", "logo.png")
+		f.Write(logo)
+	}
+	w.Close()
+	return &b, w.FormDataContentType()
+}
+
+// TestTheme: the settings page saves a theme with a logo; the logo is
+// served as the PNG the server made of it; the PDF carries the agency,
+// the client and the logo; a logo that is not a PNG is refused with the
+// field's message and the saved one stays; the diagram cache follows the
+// theme.
+func TestTheme(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	p := "/projects/" + itoa(pid)
+	var logo bytes.Buffer
+	png.Encode(&logo, image.NewRGBA(image.Rect(0, 0, 120, 40)))
+
+	before := c.do("GET", p+"/diagram/svg", nil, false).Body.String()
+	body, ct := themeForm(t, map[string]string{"accent": "#AA3300", "agency": "Studio North", "client_name": "Acme Corp"}, logo.Bytes())
+	rec := c.raw("POST", p+"/theme", body, ct, true)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Theme saved.") {
+		t.Fatalf("save theme: %d %s", rec.Code, rec.Body)
+	}
+	d := doc(t, c.do("GET", p+"/settings", nil, false))
+	if v, _ := d.Find(`#theme-form input[name=accent]`).Attr("value"); v != "#aa3300" {
+		t.Errorf("accent shown: %q", v)
+	}
+	if d.Find(`#theme-form img[src="`+p+`/logo.png"]`).Length() != 1 {
+		t.Error("the settings page does not show the logo")
+	}
+	rec = c.do("GET", p+"/logo.png", nil, false)
+	if cfg, err := png.DecodeConfig(bytes.NewReader(rec.Body.Bytes())); rec.Code != 200 || err != nil || cfg.Width != 120 {
+		t.Errorf("logo.png: %d %v %+v", rec.Code, err, cfg)
+	}
+	if after := c.do("GET", p+"/diagram/svg", nil, false).Body.String(); after == before || !strings.Contains(after, "#aa3300") {
+		t.Error("the diagram does not follow the new accent colour")
+	}
+
+	pdf := c.do("GET", p+"/diagram/pdf?cover=1", nil, false).Body.Bytes()
+	if _, err := exec.LookPath("pdfimages"); err == nil {
+		path := filepath.Join(t.TempDir(), "t.pdf")
+		os.WriteFile(path, pdf, 0o644)
+		text, _ := exec.Command("pdftotext", path, "-").Output()
+		for _, want := range []string{"Prepared for Acme Corp", "by Studio North"} {
+			if !strings.Contains(string(text), want) {
+				t.Errorf("the PDF lacks %q", want)
+			}
+		}
+		images, _ := exec.Command("pdfimages", "-list", path).Output()
+		if !strings.Contains(string(images), " 120    40 ") {
+			t.Errorf("the PDF has no 120×40 logo:\n%s", images)
+		}
+	}
+
+	body, ct = themeForm(t, map[string]string{"accent": "#aa3300"}, []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`))
+	rec = c.raw("POST", p+"/theme", body, ct, true)
+	if rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#theme-form").Text(), "The logo must be a PNG image.") {
+		t.Errorf("an SVG logo: %d %s", rec.Code, rec.Body)
+	}
+	if rec := c.do("GET", p+"/logo.png", nil, false); rec.Code != 200 {
+		t.Errorf("the refused upload lost the saved logo: %d", rec.Code)
+	}
+	body, ct = themeForm(t, map[string]string{"accent": "blue", "remove_logo": "1"}, nil)
+	if rec := c.raw("POST", p+"/theme", body, ct, true); rec.Code != 422 || !strings.Contains(rec.Body.String(), "#rrggbb") {
+		t.Errorf("accent blue: %d", rec.Code)
+	}
+	body, ct = themeForm(t, map[string]string{"accent": "#aa3300", "remove_logo": "1"}, nil)
+	c.raw("POST", p+"/theme", body, ct, true)
+	if rec := c.do("GET", p+"/logo.png", nil, false); rec.Code != 404 {
+		t.Errorf("a removed logo: %d", rec.Code)
+	}
+}
