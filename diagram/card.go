@@ -83,16 +83,31 @@ func (c *card) leaf(t *site.Tree) bool { return c.hidden == 0 && len(t.Children(
 // newCard measures the card of a page.
 func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 	c := &card{page: p, depth: depth, hidden: hidden, fill: d.fill(p), w: cardW, bandH: bandH, moreSize: smallSize}
-	if d.opt.compact {
-		c.bandH, c.moreSize = compactBandH, titleSize
-		c.title = wrapWidth(p.Title, titleSize, true, cardInner-2*cardPad, compactLines)
-		bw, _ := d.border(p)
-		c.h = float64(2*bw) + c.bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
-		if hidden > 0 {
-			c.h += c.moreLineH()
-		}
-		return c
+	lines := maxTitleLines
+	if d.opt.compact { // the title alone: no band label, path or status
+		c.bandH, c.moreSize, lines = compactBandH, titleSize, compactLines
+	} else {
+		d.details(c)
 	}
+	c.title = wrapWidth(p.Title, titleSize, true, cardInner-2*cardPad, lines)
+	bw, _ := d.border(p)
+	c.h = float64(2*bw) + c.bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
+	for _, s := range []string{c.path, c.meta} {
+		if s != "" {
+			c.h += smallLineH
+		}
+	}
+	if hidden > 0 {
+		c.h += c.moreLineH()
+	}
+	return c
+}
+
+// details writes what a full card says besides its title: the band's
+// label, and (but in the client version) the path, the status line and
+// the open comments.
+func (d *diagram) details(c *card) {
+	p := c.page
 	var band []string
 	if key := d.bandLabel(p); key != "" {
 		band = append(band, key)
@@ -104,7 +119,6 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 	if m := kindMark(p); m != "" {
 		c.band = strings.TrimSpace(m + " " + c.band)
 	}
-	c.title = wrapWidth(p.Title, titleSize, true, cardInner-2*cardPad, maxTitleLines)
 	if !d.opt.Client {
 		if path := d.path(p); path != "" && (p.Kind != site.KindGroup || p.Slug != "") {
 			c.path = clipWidth(path, smallSize, false, cardInner-2*cardPad)
@@ -119,17 +133,6 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 		c.meta = clipWidth(meta, smallSize, false, cardInner-2*cardPad-10)
 		c.comments = d.opt.Comments[p.ID]
 	}
-	bw, _ := d.border(p)
-	c.h = float64(2*bw) + c.bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
-	for _, s := range []string{c.path, c.meta} {
-		if s != "" {
-			c.h += smallLineH
-		}
-	}
-	if hidden > 0 {
-		c.h += c.moreLineH()
-	}
-	return c
 }
 
 // kindMark is the sign a card's band starts with: the home page's, or

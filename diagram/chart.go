@@ -151,8 +151,8 @@ type region struct {
 // more: listing from the second level, and shorter columns of stacked
 // cards, keeping what prints largest on the sheet.
 func (d *diagram) arrange(withLegend bool) *chart {
-	tries, margin := []shape{{noLists, stackMaxRows}}, 0.05
-	score := func(ch *chart) float64 { // lower is better
+	tries, slack := []shape{{noLists, stackMaxRows}}, 0.05 // how much better a later try must score
+	score := func(ch *chart) float64 {                     // lower is better
 		return math.Abs(math.Log(math.Max(ch.w, 1) / math.Max(ch.h, 1) / sheetAspect))
 	}
 	if d.opt.Layout == LayoutTree {
@@ -172,11 +172,11 @@ func (d *diagram) arrange(withLegend bool) *chart {
 				tries = append(tries, shape{from, rows})
 			}
 		}
-		score, margin = func(ch *chart) float64 { return -fitScale(ch.w, ch.h, a.X, a.Y) }, 0.01
+		score, slack = func(ch *chart) float64 { return -fitScale(ch.w, ch.h, a.X, a.Y) }, 0.01
 	}
 	best, bestScore := tries[0], math.Inf(1)
 	for _, t := range tries {
-		if sc := score(d.arrangeAs(withLegend, t)); sc < bestScore-margin {
+		if sc := score(d.arrangeAs(withLegend, t)); sc < bestScore-slack {
 			best, bestScore = t, sc
 		}
 	}

@@ -30,27 +30,27 @@ func (d *diagram) cover(tx *pdfText, pageW, pageH float64, logo *pdfLogo, sheets
 		pdf.ImageOptions(logo.name, left, y, w, h, false, fpdf.ImageOptions{}, 0, "")
 	case o.Agency != "":
 		setColor(pdf, textColor)
-		tx.text(left, y+16, clipPDF(tx, o.Agency, 16, true, width), 16, true)
+		tx.text(left, y+16, clipWidth(o.Agency, 16, true, width), 16, true)
 	}
 	y = pageH * 0.3
 	setColor(pdf, d.accent())
 	tx.text(left, y, "SITE PLAN", 11, true)
 	y += 40
 	setColor(pdf, textColor)
-	for _, line := range wrapPDF(tx, d.tree.Project.Name, 30, true, width, 3) {
+	for _, line := range wrapWidth(d.tree.Project.Name, 30, true, width, 3) {
 		tx.text(left, y, line, 30, true)
 		y += 36
 	}
 	setColor(pdf, mutedColor)
-	tx.text(left, y, clipPDF(tx, d.tree.Project.BaseURL, 12, false, width), 12, false)
+	tx.text(left, y, clipWidth(d.tree.Project.BaseURL, 12, false, width), 12, false)
 	y += 34
 	setColor(pdf, textColor)
 	if o.ClientName != "" {
-		tx.text(left, y, clipPDF(tx, "Prepared for "+o.ClientName, 14, false, width), 14, false)
+		tx.text(left, y, clipWidth("Prepared for "+o.ClientName, 14, false, width), 14, false)
 		y += 20
 	}
 	if o.Agency != "" {
-		tx.text(left, y, clipPDF(tx, "by "+o.Agency, 14, false, width), 14, false)
+		tx.text(left, y, clipWidth("by "+o.Agency, 14, false, width), 14, false)
 		y += 20
 	}
 	y += 16
@@ -69,7 +69,7 @@ func (d *diagram) cover(tx *pdfText, pageW, pageH float64, logo *pdfLogo, sheets
 		setColor(pdf, mutedColor)
 		tx.text(left, y, r[0], 10, true)
 		setColor(pdf, textColor)
-		tx.text(left+80, y, clipPDF(tx, r[1], 10, false, width-80), 10, false)
+		tx.text(left+80, y, clipWidth(r[1], 10, false, width-80), 10, false)
 		y += 16
 	}
 	y += 14
@@ -78,7 +78,7 @@ func (d *diagram) cover(tx *pdfText, pageW, pageH float64, logo *pdfLogo, sheets
 	setColor(pdf, textColor)
 	if len(approvals) > 0 {
 		for _, a := range approvals {
-			tx.text(left+80, y, clipPDF(tx, a, 10, false, width-80), 10, false)
+			tx.text(left+80, y, clipWidth(a, 10, false, width-80), 10, false)
 			y += 16
 		}
 		return
@@ -131,28 +131,6 @@ func sheetSummary(sheets []*sheet) string {
 	out := site.Plural(len(sheets), "sheet", "sheets") + ": an overview"
 	if sections > 0 {
 		out += " and " + site.Plural(sections, "section", "sections")
-	}
-	return out
-}
-
-// wrapPDF breaks s into at most lines lines that print within width at
-// size, the last clipped.
-func wrapPDF(tx *pdfText, s string, size float64, bold bool, width float64, lines int) []string {
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		if line != "" && tx.width(line+" "+word, size, bold) > width {
-			out, line = append(out, line), word
-			continue
-		}
-		line = strings.TrimSpace(line + " " + word)
-	}
-	out = append(out, line)
-	if len(out) > lines {
-		out = append(out[:lines-1], strings.Join(out[lines-1:], " "))
-	}
-	for i := range out {
-		out[i] = clipPDF(tx, out[i], size, bold, width)
 	}
 	return out
 }

@@ -202,7 +202,7 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet st
 		right -= lw + 12
 	}
 	setColor(pdf, textColor)
-	tx.text(margin, margin+14, clipPDF(tx, d.tree.Project.Name, 16, true, right-margin), 16, true)
+	tx.text(margin, margin+14, clipWidth(d.tree.Project.Name, 16, true, right-margin), 16, true)
 	info := []string{"Site plan", o.Date.Format("2 January 2006"), site.Plural(d.tree.Len(), "page", "pages")}
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
@@ -215,12 +215,12 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet st
 		info = append(info, "by "+o.Agency)
 	}
 	setColor(pdf, mutedColor)
-	tx.text(margin, margin+30, clipPDF(tx, strings.Join(info, " · "), 9, false, right-margin), 9, false)
+	tx.text(margin, margin+30, clipWidth(strings.Join(info, " · "), 9, false, right-margin), 9, false)
 	setColor(pdf, d.accent())
-	tx.text(margin, margin+30+noteLine, clipPDF(tx, sheet, 9, true, pageW-2*margin), 9, true)
+	tx.text(margin, margin+30+noteLine, clipWidth(sheet, 9, true, pageW-2*margin), 9, true)
 	setColor(pdf, textColor)
 	for i, n := range d.opt.Notes {
-		tx.text(margin, margin+30+noteLine*float64(i+2), clipPDF(tx, n, 9, i == 0, pageW-2*margin), 9, i == 0)
+		tx.text(margin, margin+30+noteLine*float64(i+2), clipWidth(n, 9, i == 0, pageW-2*margin), 9, i == 0)
 	}
 	setColor(pdf, mutedColor)
 	y := keyTop
@@ -256,31 +256,13 @@ func (d *diagram) footer(tx *pdfText, pageW, pageH float64, n, of int) {
 	if o.Agency != "" {
 		left += " · " + o.Agency
 	}
-	tx.text(margin, y, clipPDF(tx, left, 8, false, pageW-2*margin-60), 8, false)
+	tx.text(margin, y, clipWidth(left, 8, false, pageW-2*margin-60), 8, false)
 }
 
 // setColor makes a "#rrggbb" colour the PDF's text colour.
 func setColor(pdf *fpdf.Fpdf, s string) {
 	c := hex(s)
 	pdf.SetTextColor(int(c.R), int(c.G), int(c.B))
-}
-
-// clipPDF shortens s with an ellipsis to print within width at size.
-func clipPDF(tx *pdfText, s string, size float64, bold bool, width float64) string {
-	if tx.width(s, size, bold) <= width {
-		return s
-	}
-	r := []rune(s)
-	lo, hi := 0, len(r)
-	for lo < hi { // the longest prefix that fits with the ellipsis
-		mid := (lo + hi + 1) / 2
-		if tx.width(string(r[:mid])+"…", size, bold) <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return strings.TrimRight(string(r[:lo]), " ") + "…"
 }
 
 // pdfLogo is the agency's logo registered in the PDF.

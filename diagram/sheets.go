@@ -115,12 +115,9 @@ func (b *book) plan() error {
 		b.sheets = append(b.sheets, one)
 		return nil
 	}
-	deepest := 1
-	for _, c := range newDiagram(b.t, b.links, Options{Root: root, Depth: levels, Collapsed: b.opt.Collapsed}).cards {
-		deepest = max(deepest, c.depth)
-	}
+	deepest := b.deepest(root, levels)
 	if b.opt.Layout == LayoutRadial || deepest <= 2 {
-		return b.tile(root, levels, nil, 0)
+		return b.tile(root, levels, 0)
 	}
 	for k := deepest - 1; k >= 2; k-- {
 		ov, err := b.fit(root, k, nil, nil)
@@ -133,13 +130,36 @@ func (b *book) plan() error {
 			return b.sections(ov.d, levels, 1)
 		}
 	}
-	if err := b.tile(root, 2, nil, 0); err != nil { // too wide for two levels
+	if err := b.tile(root, 2, 0); err != nil { // too wide for two levels
 		return err
 	}
 	for _, s := range b.sheets {
 		s.overview = true
 	}
 	return b.sections(b.sheets[0].d, levels, 1)
+}
+
+// deepest is the deepest level a drawing of root's branch (0: the whole
+// plan) to levels (0: all) shows, collapsed branches closed.
+func (b *book) deepest(root int64, levels int) int {
+	deepest := 0
+	var walk func(id int64, depth int)
+	walk = func(id int64, depth int) {
+		deepest = max(deepest, depth)
+		if depth != levels && !b.opt.Collapsed[id] {
+			for _, k := range b.t.Children(id) {
+				walk(k.ID, depth+1)
+			}
+		}
+	}
+	if root != 0 {
+		walk(root, 1)
+		return deepest
+	}
+	for _, r := range b.t.Children(0) {
+		walk(r.ID, 1)
+	}
+	return deepest
 }
 
 // sections plans the sheets of each section of an overview on sheet at
@@ -221,11 +241,8 @@ func (b *book) section(root int64, levels, from int) error {
 		run, runCut = nil, nil
 		return nil
 	}
-	var last *sheet // the current run drawn
-	for _, k := range b.t.Children(root) {
-		if b.opt.Collapsed[root] {
-			break
-		}
+	var last *sheet                        // the current run drawn
+	for _, k := range b.t.Children(root) { // root is not collapsed: it would have fitted
 		s, err := b.fit(root, levels, append(slices.Clone(run), k.ID), cut)
 		if err != nil {
 			return err
@@ -249,7 +266,7 @@ func (b *book) section(root int64, levels, from int) error {
 				return err
 			}
 			if s == nil { // not even the card fits: should not happen
-				return b.tile(root, levels, nil, from)
+				return b.tile(root, levels, from)
 			}
 		}
 		run, last = []int64{k.ID}, s
@@ -259,18 +276,14 @@ func (b *book) section(root int64, levels, from int) error {
 			return err
 		}
 	}
-	parts := 0
+	var parts []*sheet // the runs' sheets, among their children's
 	for _, s := range b.sheets[first:] {
 		if s.root != nil && s.root.ID == root {
-			parts++
+			parts = append(parts, s)
 		}
 	}
-	n := 0
-	for _, s := range b.sheets[first:] {
-		if s.root != nil && s.root.ID == root {
-			n++
-			s.part, s.parts = n, parts
-		}
+	for i, s := range parts {
+		s.part, s.parts = i+1, len(parts)
 	}
 	return nil
 }
@@ -299,8 +312,8 @@ func (d *diagram) cut(c *card) []*card {
 
 // tile plans root's branch to levels as tiles, printed at the legible
 // scale of compact cards.
-func (b *book) tile(root int64, levels int, kids []int64, from int) error {
-	d, pic, err := b.draw(root, levels, true, kids, nil)
+func (b *book) tile(root int64, levels, from int) error {
+	d, pic, err := b.draw(root, levels, true, nil, nil)
 	if err == nil && pic == nil { // too big for one sheet: draw it anyway
 		pic, _, err = d.picture(b.ctx, &dotWriter{diagram: d, forLayout: true})
 	}

@@ -17,6 +17,9 @@ type Theme struct {
 	Agency     string
 	ClientName string
 	Logo       []byte // a PNG that NormalizeLogo made; nil: none
+	// LogoSum identifies the logo (its SHA-256 in hex; "": none), so
+	// that what is drawn with it can be known without reading it.
+	LogoSum string
 }
 
 // Limits of a theme.

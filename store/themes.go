@@ -2,27 +2,41 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 
 	"siteplan/site"
 )
 
-// Theme returns a project's theme; an empty one if it has none. Errors:
-// those of the database.
+// Theme returns a project's theme without its logo's bytes (Logo reads
+// them; LogoSum says whether there is one); an empty theme if it has
+// none. Errors: those of the database.
 func (db *DB) Theme(ctx context.Context, projectID int64) (site.Theme, error) {
 	var t site.Theme
-	err := db.r.QueryRowContext(ctx, `SELECT accent, agency, client_name, logo FROM project_themes WHERE project_id = ?`, projectID).
-		Scan(&t.Accent, &t.Agency, &t.ClientName, &t.Logo)
+	err := db.r.QueryRowContext(ctx, `SELECT accent, agency, client_name, logo_sum FROM project_themes WHERE project_id = ?`, projectID).
+		Scan(&t.Accent, &t.Agency, &t.ClientName, &t.LogoSum)
 	if errors.Is(err, sql.ErrNoRows) {
 		return site.Theme{}, nil
 	}
 	return t, translate(err)
 }
 
-// SetTheme replaces a project's theme; the logo is kept as given (the
-// caller made it with site.NormalizeLogo). Errors: EInvalid (Validate),
-// ENotFound (no such project).
+// Logo returns a project's logo; nil if it has none. Errors: those of
+// the database.
+func (db *DB) Logo(ctx context.Context, projectID int64) ([]byte, error) {
+	var logo []byte
+	err := db.r.QueryRowContext(ctx, `SELECT logo FROM project_themes WHERE project_id = ?`, projectID).Scan(&logo)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return logo, translate(err)
+}
+
+// SetTheme replaces a project's theme, its logo with t.Logo as given (the
+// caller made it with site.NormalizeLogo); t.LogoSum is worked out here.
+// Errors: EInvalid (Validate), ETooLarge, ENotFound (no such project).
 func (db *DB) SetTheme(ctx context.Context, projectID int64, t site.Theme) error {
 	if err := t.Validate(); err != nil {
 		return err
@@ -31,14 +45,16 @@ func (db *DB) SetTheme(ctx context.Context, projectID int64, t site.Theme) error
 		return site.Errorf(site.ETooLarge, "The logo is too large.")
 	}
 	var logo any
+	sum := ""
 	if len(t.Logo) > 0 {
-		logo = t.Logo
+		h := sha256.Sum256(t.Logo)
+		logo, sum = t.Logo, hex.EncodeToString(h[:])
 	}
-	res, err := db.w.ExecContext(ctx, `INSERT INTO project_themes (project_id, accent, agency, client_name, logo)
-		SELECT id, ?, ?, ?, ? FROM projects WHERE id = ?
+	res, err := db.w.ExecContext(ctx, `INSERT INTO project_themes (project_id, accent, agency, client_name, logo, logo_sum)
+		SELECT id, ?, ?, ?, ?, ? FROM projects WHERE id = ?
 		ON CONFLICT (project_id) DO UPDATE SET accent = excluded.accent, agency = excluded.agency,
-			client_name = excluded.client_name, logo = excluded.logo`,
-		t.Accent, t.Agency, t.ClientName, logo, projectID)
+			client_name = excluded.client_name, logo = excluded.logo, logo_sum = excluded.logo_sum`,
+		t.Accent, t.Agency, t.ClientName, logo, sum, projectID)
 	if err != nil {
 		return translate(err)
 	}

@@ -19,7 +19,7 @@ func TestTheme(t *testing.T) {
 	ctx := context.Background()
 	p, _ := newProject(t, db, "Home\n  About")
 	pid := p.ID
-	if th, err := db.Theme(ctx, pid); err != nil || th.Accent != "" || th.Logo != nil {
+	if th, err := db.Theme(ctx, pid); err != nil || th.Accent != "" || th.LogoSum != "" {
 		t.Fatalf("no theme yet: %+v, %v", th, err)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, 40, 20))
@@ -35,14 +35,20 @@ func TestTheme(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := db.Theme(ctx, pid)
-	if err != nil || got.Accent != "#aa3300" || got.Agency != "Studio North" || got.ClientName != "Acme" || !bytes.Equal(got.Logo, logo) {
+	if err != nil || got.Accent != "#aa3300" || got.Agency != "Studio North" || got.ClientName != "Acme" || len(got.LogoSum) != 64 {
 		t.Errorf("theme read back: %+v, %v", got, err)
+	}
+	if b, err := db.Logo(ctx, pid); err != nil || !bytes.Equal(b, logo) {
+		t.Errorf("logo read back: %d bytes, %v", len(b), err)
 	}
 	if err := db.SetTheme(ctx, pid, site.Theme{Agency: "Other"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Theme(ctx, pid); got.Logo != nil || got.Accent != "" || got.Agency != "Other" {
+	if got, _ := db.Theme(ctx, pid); got.LogoSum != "" || got.Accent != "" || got.Agency != "Other" {
 		t.Errorf("a second theme replaces the first: %+v", got)
+	}
+	if b, _ := db.Logo(ctx, pid); b != nil {
+		t.Errorf("a theme without a logo kept %d bytes of the old one", len(b))
 	}
 	err = db.SetTheme(ctx, pid, site.Theme{Accent: "red"})
 	if site.ErrorCode(err) != site.EInvalid || site.ErrorFields(err)["accent"] == "" {

@@ -639,7 +639,7 @@ func ThemeForm(p ThemeProps) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			if len(p.Theme.Logo) > 0 {
+			if p.Theme.LogoSum != "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<span class=\"logo-preview\"><img src=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

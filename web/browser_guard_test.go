@@ -50,13 +50,7 @@ func waitDialog(t *testing.T, opened chan string, want string) {
 func TestBrowserUnsavedGuard(t *testing.T) {
 	ctx, base, db := browser(t)
 	bg := context.Background()
-	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]int64{}
-	tr, _ := db.Tree(bg, pid)
-	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	pid, ids := (&client{t: t, db: db}).fixture() // the sample plan, its page IDs by title
 	answer, opened := dialogs(t, ctx)
 	shown := func(id int64) chromedp.Action {
 		return waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, id))
@@ -116,14 +110,7 @@ func TestBrowserUnsavedGuard(t *testing.T) {
 // nothing typed is lost, and follows once the title is saved.
 func TestBrowserLiveReloadWhileTyping(t *testing.T) {
 	ctx, base, db := browser(t)
-	bg := context.Background()
-	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]int64{}
-	tr, _ := db.Tree(bg, pid)
-	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	pid, ids := (&client{t: t, db: db}).fixture() // the sample plan, its page IDs by title
 	addUser(t, db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
 	editor := otherBrowser(t, ctx)
 	loginBrowser(t, editor, base, "ed@test.example")

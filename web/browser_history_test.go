@@ -21,13 +21,7 @@ func TestBrowserUndoHistory(t *testing.T) {
 	owner, base, db := browser(t)
 	bg := context.Background()
 	addUser(t, db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
-	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, _ := db.Tree(bg, pid)
-	ids := map[string]int64{}
-	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	pid, ids := (&client{t: t, db: db}).fixture() // the sample plan, its page IDs by title
 	products, pricing := ids["Products"], ids["Pricing"]
 	plan := fmt.Sprintf("%s/projects/%d?level=3", base, pid)
 	shown := func(id int64) string { return fmt.Sprintf(`!!document.getElementById("title-%d")`, id) }

@@ -21,13 +21,7 @@ import (
 func TestBrowserReview(t *testing.T) {
 	ctx, base, db := browser(t)
 	bg := context.Background()
-	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]int64{}
-	tr, _ := db.Tree(bg, pid)
-	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	pid, ids := (&client{t: t, db: db}).fixture() // the sample plan, its page IDs by title
 	pricing := ids["Pricing"]
 	pg, _ := db.Page(bg, pricing)
 	pg.Notes, pg.Type = "Monthly and yearly plans side by side.", "landing"

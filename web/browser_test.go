@@ -704,13 +704,7 @@ func TestBrowserCollaboration(t *testing.T) {
 func TestBrowserOwnEdits(t *testing.T) {
 	ctx, base, db := browser(t)
 	bg := context.Background()
-	pid, err := db.ImportDocument(bg, 1, acmeDoc(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids := map[string]int64{}
-	tr, _ := db.Tree(bg, pid)
-	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	pid, ids := (&client{t: t, db: db}).fixture() // the sample plan, its page IDs by title
 	row := func(title string) string {
 		return fmt.Sprintf(`document.querySelector('#node-%d > .row')`, ids[title])
 	}
@@ -737,7 +731,7 @@ func TestBrowserOwnEdits(t *testing.T) {
 		titleShown("Webinars"),
 		waitJS(fmt.Sprintf(`(document.querySelector('#summary p strong')?.textContent || '').startsWith('%d ')`, before+1)),
 	)
-	tr, _ = db.Tree(bg, pid)
+	tr, _ := db.Tree(bg, pid)
 	for _, c := range tr.Children(ids["Products"]) {
 		if strings.Contains(c.Title, "New page") {
 			t.Errorf("the new page was saved as %q", c.Title)

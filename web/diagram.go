@@ -95,17 +95,19 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	return
 }
 
-// drawCached serves the drawing opt makes of what key names from the
-// cache; else it takes a turn at the gate, loads the tree and its links,
-// draws them and keeps the drawing. Errors: those of load and
-// diagram.Render, ETooMany.
+// drawCached serves the drawing opt makes of what key names, branded with
+// the project's theme, from the cache; else it takes a turn at the gate,
+// loads the tree, its links and the logo, draws them and keeps the
+// drawing. The theme is read on every request, the logo (keyed by its
+// sum) only to draw. Errors: those of load and diagram.Render, ETooMany.
 func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
-	opt, err := s.themed(c.Request().Context(), projectID, opt)
+	theme, err := s.store.Theme(c.Request().Context(), projectID)
 	if err != nil {
 		return nil, err
 	}
+	opt.Accent, opt.Agency, opt.ClientName = theme.Accent, theme.Agency, theme.ClientName
 	opt.SetDefaults()
-	key += "|" + opt.Key()
+	key += "|" + theme.LogoSum + "|" + opt.Key()
 	if b, ok := s.diagrams.get(key); ok {
 		return b, nil
 	}
@@ -114,6 +116,11 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 		return nil, err
 	}
 	defer done()
+	if theme.LogoSum != "" {
+		if opt.Logo, err = s.store.Logo(rctx, projectID); err != nil {
+			return nil, err
+		}
+	}
 	t, links, err := load(rctx)
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 // themeStore is what the theme form and the themed diagrams need.
 type themeStore interface {
 	Theme(ctx context.Context, projectID int64) (site.Theme, error)
+	Logo(ctx context.Context, projectID int64) ([]byte, error)
 	SetTheme(ctx context.Context, projectID int64, t site.Theme) error
 }
 
@@ -30,20 +31,24 @@ func (s *Server) saveTheme(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency"), ClientName: c.FormValue("client_name"), Logo: old.Logo}
-	if c.FormValue("remove_logo") == "1" {
-		t.Logo = nil
+	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency"), ClientName: c.FormValue("client_name")}
+	t.Logo, err = uploadedLogo(c)
+	if err == nil && t.Logo == nil && c.FormValue("remove_logo") != "1" {
+		t.Logo, err = s.store.Logo(ctx, p.ID)
 	}
-	if t.Logo, err = uploadedLogo(c, t.Logo); err == nil {
+	if err == nil {
 		err = s.store.SetTheme(ctx, p.ID, t)
 	}
 	props := views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}
 	switch site.ErrorCode(err) {
 	case "":
 		props.Saved = true
+		if props.Theme, err = s.store.Theme(ctx, p.ID); err != nil {
+			return err
+		}
 		return render(c, http.StatusOK, views.ThemeForm(props))
 	case site.EInvalid, site.ETooLarge:
-		props.Theme.Logo = old.Logo
+		props.Theme.LogoSum = old.LogoSum
 		props.Errors = site.ErrorFields(err)
 		if len(props.Errors) == 0 {
 			props.Errors = map[string]string{"logo": site.ErrorMessage(err)}
@@ -53,12 +58,12 @@ func (s *Server) saveTheme(c echo.Context) error {
 	return err
 }
 
-// uploadedLogo returns the logo the form sent, normalised, or keep when
-// it sent none. Errors: EInvalid, ETooLarge.
-func uploadedLogo(c echo.Context, keep []byte) ([]byte, error) {
+// uploadedLogo returns the logo the form sent, normalised; nil when it
+// sent none. Errors: EInvalid, ETooLarge.
+func uploadedLogo(c echo.Context) ([]byte, error) {
 	fh, err := c.FormFile("logo")
 	if err != nil || fh.Size == 0 {
-		return keep, nil
+		return nil, nil
 	}
 	f, err := fh.Open()
 	if err != nil {
@@ -78,22 +83,12 @@ func (s *Server) logo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Theme(c.Request().Context(), p.ID)
+	logo, err := s.store.Logo(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}
-	if len(t.Logo) == 0 {
+	if len(logo) == 0 {
 		return site.Errorf(site.ENotFound, "This project has no logo.")
 	}
-	return c.Blob(http.StatusOK, "image/png", t.Logo)
-}
-
-// themed brands a project's diagram with its theme.
-func (s *Server) themed(ctx context.Context, projectID int64, opt diagram.Options) (diagram.Options, error) {
-	t, err := s.store.Theme(ctx, projectID)
-	if err != nil {
-		return opt, err
-	}
-	opt.Accent, opt.Agency, opt.ClientName, opt.Logo = t.Accent, t.Agency, t.ClientName, t.Logo
-	return opt, nil
+	return c.Blob(http.StatusOK, "image/png", logo)
 }

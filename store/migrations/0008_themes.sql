@@ -5,5 +5,8 @@ CREATE TABLE project_themes (
 	accent      TEXT NOT NULL DEFAULT '',
 	agency      TEXT NOT NULL DEFAULT '',
 	client_name TEXT NOT NULL DEFAULT '',
-	logo        BLOB
+	logo        BLOB,
+	-- The logo's SHA-256 in hex: what a cached drawing is keyed by,
+	-- without reading the logo on every request.
+	logo_sum    TEXT NOT NULL DEFAULT ''
 );
