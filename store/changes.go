@@ -182,6 +182,7 @@ type journal struct {
 	verb, summary string
 	pageID        int64 // the page it is about
 	undoable      bool
+	newProject    bool // the change made the project: it stays at version 1
 }
 
 // change runs fn in one write transaction and records what it did as one
@@ -340,7 +341,7 @@ func (db *DB) record(j *journal) (int64, error) {
 		}
 	}
 	// A new project starts at version 1; any other write bumps it once.
-	fresh := j.verb == "create" || j.verb == "import"
+	fresh := j.newProject
 	if len(d.Pages)+len(d.Links) == 0 && d.Project == nil && !fresh {
 		return 0, touch(ctx, tx, j.projectID)
 	}

@@ -97,7 +97,7 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 	}
 	err = db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID, j.verb, j.undoable = p.ID, "import", false
+		j.projectID, j.verb, j.undoable, j.newProject = p.ID, "import", false, true
 		j.summary = "imported " + pagesWords(n) + " and " + site.Plural(len(links), "link", "links")
 		for _, l := range links {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,

@@ -59,7 +59,7 @@ func (db *DB) CreateProject(ctx context.Context, p *site.Project) error {
 		}
 		home := site.NewPage("Home")
 		home.ProjectID, home.Slug, home.SlugAuto = p.ID, "", false
-		j.projectID, j.verb, j.summary, j.undoable = p.ID, "create", "created the project", false
+		j.projectID, j.verb, j.summary, j.undoable, j.newProject = p.ID, "create", "created the project", false, true
 		return insertPage(ctx, j.tx, &home)
 	})
 }

@@ -540,3 +540,59 @@ func TestPageCountFollowsWrites(t *testing.T) {
 	count("deleting another project", 8)
 
 }
+
+// TestEveryWriteBumpsTheVersion: a new project is at version 1, and each
+// write to it bumps the version by one, so that whatever is keyed by the
+// version (the server's drawings) is never served stale. Adding a page
+// once did not bump it: the editor's diagram left new pages out.
+func TestEveryWriteBumpsTheVersion(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	p, ids := newProject(t, db, "Home\n  Pricing\n  About")
+	version := func() int64 {
+		t.Helper()
+		q, err := db.Project(ctx, p.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q.Version
+	}
+	fresh := &site.Project{TeamID: 1, Name: "Fresh", BaseURL: "https://example.com/"}
+	if err := db.CreateProject(ctx, fresh); err != nil {
+		t.Fatal(err)
+	}
+	if q, _ := db.Project(ctx, fresh.ID); q.Version != 1 {
+		t.Errorf("a new project is at version %d, want 1", q.Version)
+	}
+	writes := []struct {
+		name  string
+		write func() error
+	}{
+		{"create a page", func() error {
+			pg := site.NewPage("FAQ")
+			pg.ProjectID, pg.ParentID, pg.Position = p.ID, ids["Pricing"], -1
+			return db.CreatePage(ctx, &pg)
+		}},
+		{"rename a page", func() error {
+			pg, err := db.Page(ctx, ids["About"])
+			if err != nil {
+				return err
+			}
+			_, err = db.RenamePage(ctx, pg.ID, "About us", pg.Version)
+			return err
+		}},
+		{"move a page", func() error { return db.MovePage(ctx, ids["About"], ids["Pricing"], "", 0) }},
+		{"link two pages", func() error { return db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["Home"], ToID: ids["Pricing"]}) }},
+		{"duplicate a page", func() error { _, err := db.DuplicatePage(ctx, ids["Pricing"]); return err }},
+		{"delete a page", func() error { _, err := db.DeletePage(ctx, ids["About"]); return err }},
+	}
+	for _, w := range writes {
+		before := version()
+		if err := w.write(); err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		if got := version(); got != before+1 {
+			t.Errorf("%s: version %d, then %d; want %d", w.name, before, got, before+1)
+		}
+	}
+}
