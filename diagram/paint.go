@@ -165,9 +165,11 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 	if cd.band != "" {
 		c.text(at(left, y0+in+bandH/2+bandSize*0.35), cd.band, bandSize*s, true, 'l', 0)
 	}
-	if cd.comments > 0 {
+	if cd.comments > 0 { // a group of its own: the editor opens the thread when it is clicked
+		c.group("", "badge", site.Plural(cd.comments, "open comment thread", "open comment threads"))
 		c.setPen(hex(commentColor), true)
 		c.text(at(x1-in-6, y0+in+bandH/2+bandSize*0.35), "✎"+strconv.Itoa(cd.comments), (bandSize+0.5)*s, true, 'r', 0)
+		c.end()
 	}
 	y := y0 + in + cd.bandH + cardTop
 	line := func(h, size float64) float64 { // the baseline of a line of height h

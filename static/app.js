@@ -284,6 +284,7 @@
   const visibleTitles = () => [...document.querySelectorAll("#outline a.title")].filter((a) => a.offsetParent !== null);
   function selectTitle(a) {
     if (!a) return false;
+    if (onCanvas()) { pick(nodeOf(a).dataset.id); return true; } // the canvas keeps the keyboard
     a.focus();
     a.scrollIntoView({ block: "nearest" });
     return true;
@@ -335,6 +336,7 @@
     if (!a) return;
     document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
     rowOf(nodeOf(a)).classList.add("selected");
+    picked = nodeOf(a).dataset.id; // the canvas goes on from here
     placeMenu(nodeOf(a));
     clearTimeout(detailsTimer);
     if (shownPage() !== nodeOf(a).dataset.id && !detailsDirty()) {
@@ -428,10 +430,14 @@
 
   // A draft is a row for a page not saved yet: just a title field. It
   // goes after li, as li's first child, or (mode "end") last into list li.
-  function newDraft(li, mode) {
+  function draftRow() {
     const draft = document.createElement("li");
     draft.className = "node draft";
     draft.innerHTML = '<div class="row"><span class="toggle-space"></span></div><ul class="children" data-loaded="1"></ul>';
+    return draft;
+  }
+  function newDraft(li, mode) {
+    const draft = draftRow();
     if (mode === "end") {
       li.append(draft);
     } else if (mode === "child") {
@@ -477,10 +483,7 @@
     input.remove();
     if (li.classList.contains("draft")) {
       if (!save || !title) { li.remove(); return false; }
-      const span = document.createElement("span");
-      span.className = "title pending";
-      span.textContent = title;
-      li.querySelector(":scope > .row > .toggle-space, :scope > .row > .toggle").after(span);
+      pendingTitle(li, title);
       saveDraft(li, title);
       return true;
     }
@@ -488,6 +491,14 @@
     if (save && title && title !== shown.textContent) rename(li, title);
     reloadIfPending();
     return true;
+  }
+
+  // pendingTitle shows a draft's title, greyed until it is saved.
+  function pendingTitle(draft, title) {
+    const span = document.createElement("span");
+    span.className = "title pending";
+    span.textContent = title;
+    draft.querySelector(":scope > .row > .toggle-space, :scope > .row > .toggle").after(span);
   }
 
   function saveDraft(draft, title) {
@@ -612,6 +623,25 @@
     setTimeout(() => { if (input.isConnected && document.activeElement !== input) closeField(nodeOf(input), true); }, 0);
   });
 
+  // moveByKey moves li as Alt+arrow key says: up or down among its
+  // siblings, indented under the one above, or outdented. It returns
+  // false when the key means no move, else true or the indent's promise.
+  function moveByKey(li, key) {
+    const ul = li.parentElement;
+    if (key === "ArrowUp" && li.previousElementSibling) {
+      ul.insertBefore(li, li.previousElementSibling);
+      queue(() => move(li, ul, [...ul.children].indexOf(li)));
+    } else if (key === "ArrowDown" && li.nextElementSibling) {
+      ul.insertBefore(li.nextElementSibling, li);
+      queue(() => move(li, ul, [...ul.children].indexOf(li)));
+    } else if (key === "ArrowRight" && li.previousElementSibling) {
+      return indent(li);
+    } else if (key === "ArrowLeft" && ul.dataset.parent !== "0") {
+      outdent(li);
+    } else return false;
+    return true;
+  }
+
   // Keys on a selected page.
   document.addEventListener("keydown", async (e) => {
     const title = e.target.closest && e.target.closest("#outline a.title");
@@ -621,20 +651,11 @@
     const edit = isEditor();
     const focusLater = () => setTimeout(() => document.getElementById("title-" + li.dataset.id)?.focus(), 0);
     if (e.altKey) {
-      if (!edit) return;
-      let handled = true;
-      if (e.key === "ArrowUp" && li.previousElementSibling) {
-        ul.insertBefore(li, li.previousElementSibling);
-        queue(() => move(li, ul, [...ul.children].indexOf(li)));
-      } else if (e.key === "ArrowDown" && li.nextElementSibling) {
-        ul.insertBefore(li.nextElementSibling, li);
-        queue(() => move(li, ul, [...ul.children].indexOf(li)));
-      } else if (e.key === "ArrowRight" && li.previousElementSibling) {
-        await indent(li);
-      } else if (e.key === "ArrowLeft" && ul.dataset.parent !== "0") {
-        outdent(li);
-      } else handled = false;
-      if (handled) { e.preventDefault(); focusLater(); }
+      const moved = edit && moveByKey(li, e.key);
+      if (!moved) return;
+      e.preventDefault(); // before any wait: Alt+← is also the browser's Back
+      await moved;
+      focusLater();
       return;
     }
     if (e.ctrlKey || e.metaKey) return;
@@ -747,12 +768,13 @@
   });
 
   // Mark the page shown in the details panel in the outline.
+  // On the canvas the selection runs ahead of the details.
   function markSelected() {
-    const d = document.getElementById("details-inner");
+    const id = (onCanvas() && picked) || document.getElementById("details-inner")?.dataset.page;
     document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
-    if (d) document.getElementById("node-" + d.dataset.page)?.querySelector(":scope > .row")?.classList.add("selected");
+    if (id) document.getElementById("node-" + id)?.querySelector(":scope > .row")?.classList.add("selected");
     document.querySelectorAll("#diagram g.selected").forEach((g) => g.classList.remove("selected"));
-    if (d) document.querySelector(`#diagram g.node[id="p${d.dataset.page}"], #diagram g[id="a_p${d.dataset.page}"]`)?.classList.add("selected");
+    if (id) document.querySelector(`#diagram g.node[id="p${id}"], #diagram g[id="a_p${id}"]`)?.classList.add("selected");
   }
   document.addEventListener("htmx:afterSettle", markSelected);
   document.addEventListener("DOMContentLoaded", markSelected);
@@ -798,6 +820,7 @@
   function loadDiagram() {
     const sec = diagram();
     if (!sec || sec.hidden) return Promise.resolve();
+    if (canvasBusy()) { redrawPending = true; return Promise.resolve(); }
     const form = sec.querySelector("form.diagram-controls");
     const params = new URLSearchParams(form ? new FormData(form) : undefined);
     return htmx.ajax("GET", `/projects/${projectID()}/diagram?${params}`, { target: sec, swap: "innerHTML" });
@@ -824,9 +847,10 @@
       const canvas = diagram()?.querySelector(".diagram-canvas");
       if (!canvas) return;
       if (zoom.dataset.zoom === "fit") fit(canvas);
+      else if (zoom.dataset.zoom === "page") zoomToPage(canvas, picked && cardOf(picked) ? picked : null);
       else zoomAt(canvas, zoom.dataset.zoom === "in" ? 1.25 : 0.8, canvas.clientWidth / 2, canvas.clientHeight / 2);
       apply(canvas);
-      canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
+      saveView(canvas);
     }
   });
 
@@ -909,15 +933,35 @@
     if (e.target.closest("[data-toggle]")) redrawSoon();
   });
 
-  // Zoom and pan: a transform on the <svg>, kept on its canvas.
+  // ---- The canvas -----------------------------------------------------
+  // The diagram is a second view of the outline: each card stands for the
+  // outline's row of the same page (the diagram draws just what the
+  // outline has open), and each edit made on the canvas is the outline's
+  // own (the same drafts, renames, moves and deletes), so the two cannot
+  // disagree. While the canvas has the keyboard, selecting a page marks
+  // its card and its row and leaves the focus on the canvas. Zoom and pan
+  // are a transform on the <svg>: no request, no redraw.
+  const canvasOf = () => diagram()?.querySelector(".diagram-canvas");
+  const onCanvas = () => !!document.activeElement?.matches?.(".diagram-canvas");
+  const cardOf = (id) => canvasOf()?.querySelector(`g.node[id="p${id}"], g[id="a_p${id}"]`);
+  const cardAt = (el) => el?.closest?.(".diagram-canvas g.node[id^='p'], .diagram-canvas g[id^='a_p']");
+  const cardID = (g) => /^(?:a_)?p(\d+)$/.exec(g?.id || "")?.[1];
+  const rowFor = (id) => id && document.getElementById("node-" + id); // the card's outline row
+  const layoutOf = () => diagram()?.querySelector("select[name=layout]")?.value || "tree";
+  let picked = null; // the selected page, as the canvas knows it
+  let revealPicked = false; // bring it into view once it is drawn
+
   function view(canvas) {
     if (!canvas.view) canvas.view = { k: 1, x: 0, y: 0 };
     return canvas.view;
   }
+  function saveView(canvas) { canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas)); }
   function apply(canvas) {
     const svg = canvas.querySelector("svg");
     const v = view(canvas);
     if (svg) svg.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`;
+    hideHandles(canvas);
+    drawMinimap(canvas);
   }
   function zoomAt(canvas, factor, cx, cy) {
     const v = view(canvas);
@@ -935,70 +979,522 @@
     v.x = (canvas.clientWidth - w * v.k) / 2;
     v.y = 0;
   }
-  htmx.onLoad((root) => {
-    const canvas = root.querySelector && (root.matches?.(".diagram-canvas") ? root : root.querySelector(".diagram-canvas"));
-    if (!canvas) return;
-    const old = canvas.closest("#diagram")?.dataset.view;
+  // zoomToPage centres the card of page id, large enough to read.
+  function zoomToPage(canvas, id) {
+    const b = boxOf(canvas, id);
+    if (!b) { flash(id ? "The selected page is not in this drawing." : "Select a page first.", true); return; }
+    const v = view(canvas);
+    v.k = Math.min(2, canvas.clientWidth / (b.w * 3), canvas.clientHeight / (b.h * 4));
+    v.x = canvas.clientWidth / 2 - (b.x + b.w / 2) * v.k;
+    v.y = canvas.clientHeight / 2 - (b.y + b.h / 2) * v.k;
+  }
+  // reveal pans just enough to bring the card of page id into view.
+  function reveal(canvas, id) {
+    const b = boxOf(canvas, id);
+    if (!b) return false;
+    const v = view(canvas), m = 24, W = canvas.clientWidth, H = canvas.clientHeight;
+    const x = v.x + b.x * v.k, y = v.y + b.y * v.k, w = b.w * v.k, h = b.h * v.k;
+    if (x < m) v.x += m - x; else if (x + w > W - m) v.x -= Math.min(x - m, x + w - (W - m));
+    if (y < m) v.y += m - y; else if (y + h > H - m) v.y -= Math.min(y - m, y + h - (H - m));
+    apply(canvas);
+    saveView(canvas);
+    return true;
+  }
+
+  // boxes lists the cards of a drawing where they are on the unzoomed
+  // <svg>, in its pixels, worked out once per drawing.
+  function boxes(canvas) {
+    const svg = canvas.querySelector("svg");
+    if (!svg) return { list: [], byID: new Map() };
+    if (!svg.boxes) {
+      const vb = svg.viewBox.baseVal, s = vb?.width ? svg.width.baseVal.value / vb.width : 1;
+      const list = [...svg.querySelectorAll("g.node[id^='p'], g[id^='a_p']")].map((g) => {
+        const b = g.getBBox();
+        return { id: cardID(g), x: (b.x - (vb?.x || 0)) * s, y: (b.y - (vb?.y || 0)) * s, w: b.width * s, h: b.height * s };
+      });
+      svg.boxes = { list, byID: new Map(list.map((b) => [b.id, b])) };
+    }
+    return svg.boxes;
+  }
+  const boxOf = (canvas, id) => boxes(canvas).byID.get(id);
+
+  // nextCard is the card an arrow key leads to from page id: the nearest
+  // one that way, cards in line with it first; with nothing selected,
+  // the first card.
+  function nextCard(canvas, id, key) {
+    const { list } = boxes(canvas), from = boxOf(canvas, id);
+    if (!from) return list[0]?.id;
+    const [dx, dy] = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] }[key];
+    const cx = from.x + from.w / 2, cy = from.y + from.h / 2;
+    let best = null, score = Infinity;
+    for (const b of list) {
+      const ox = b.x + b.w / 2 - cx, oy = b.y + b.h / 2 - cy;
+      const along = ox * dx + oy * dy;
+      if (b === from || along <= 1) continue;
+      const across = Math.max(0, dx ? Math.abs(oy) - (from.h + b.h) / 2 : Math.abs(ox) - (from.w + b.w) / 2);
+      const s = along + 4 * across;
+      if (s < score) { best = b; score = s; }
+    }
+    return best?.id;
+  }
+
+  // pick selects page id from the canvas: its card and its outline row
+  // are marked, and its details follow after a pause (so arrowing across
+  // the canvas stays quick), or at once when clicked. It returns the
+  // details' request, if one was made at once.
+  function pick(id, now) {
+    picked = id;
+    markSelected();
+    const canvas = canvasOf();
+    revealPicked = !!canvas && !reveal(canvas, id);
+    rowFor(id)?.querySelector(":scope > .row")?.scrollIntoView({ block: "nearest" });
+    clearTimeout(detailsTimer);
+    const url = `/projects/${projectID()}/pages/${id}`;
+    if (!document.getElementById("details")) {
+      if (now) window.location.assign(url);
+      return null;
+    }
+    if (shownPage() === id) return null;
+    const show = () => picked === id ? htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" }) : null;
+    if (now) {
+      if (!location.pathname.startsWith("/s/")) history.pushState({}, "", url);
+      return show();
+    }
+    if (!detailsDirty()) detailsTimer = setTimeout(show, 250);
+    return null;
+  }
+
+  // openThread shows the comments of page id, at its first open thread.
+  function openThread(shown) {
+    Promise.resolve(shown).then(() => {
+      const t = document.querySelector("#comments .thread:not(.resolved)") || document.getElementById("comments");
+      if (!t) return;
+      t.tabIndex = -1;
+      t.scrollIntoView({ block: "start" });
+      t.focus({ preventScroll: true });
+    });
+  }
+
+  // A new drawing takes the view at once, in the task that swapped it
+  // in, so that no frame shows it unzoomed.
+  function initCanvas(root) {
+    const canvas = root?.querySelector && (root.matches?.(".diagram-canvas") ? root : root.querySelector(".diagram-canvas"));
+    if (!canvas || canvas.view) return;
+    const sec = canvas.closest("#diagram");
+    const old = sec?.dataset.view;
     if (old) canvas.view = JSON.parse(old); // keep the zoom across redraws
     else fit(canvas);
+    if (sec?.dataset.focused) canvas.focus({ preventScroll: true }); // a redraw keeps the keyboard where it was
     apply(canvas);
+    if (revealPicked && picked && reveal(canvas, picked)) revealPicked = false;
+  }
+  htmx.onLoad(initCanvas);
+  document.addEventListener("htmx:afterSwap", (e) => initCanvas(e.detail.target));
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    if (e.detail.target?.id === "diagram") e.detail.target.dataset.focused = onCanvas() ? "1" : "";
   });
+
+  // Keys on the canvas: arrows select the card that way, + and - zoom,
+  // Shift+1 fits, Shift+2 zooms to the selection, Space folds or unfolds
+  // a branch; in the editor the outline's keys edit the selected page.
+  document.addEventListener("keydown", (e) => {
+    const canvas = e.target.matches?.(".diagram-canvas") && e.target;
+    if (!canvas || pan?.drag || e.ctrlKey || e.metaKey) return; // Ctrl+Z is the page's
+    const id = picked && cardOf(picked) ? picked : null;
+    const li = rowFor(id), edit = isEditor() && !!li, k = e.key;
+    const zoom = (f) => zoomAt(canvas, f, canvas.clientWidth / 2, canvas.clientHeight / 2);
+    let zoomed = true;
+    if (e.shiftKey && e.code === "Digit1") fit(canvas);
+    else if (e.shiftKey && e.code === "Digit2") zoomToPage(canvas, id);
+    else if (k === "+" || k === "=") zoom(1.25);
+    else if (k === "-") zoom(0.8);
+    else {
+      zoomed = false;
+      if (k.startsWith("Arrow") && e.altKey) {
+        if (!edit || !moveByKey(li, k)) return;
+      } else if (k.startsWith("Arrow")) {
+        const next = nextCard(canvas, id, k);
+        if (next) pick(next);
+      } else if (k === "Enter" && edit) addOnCanvas(li, e.shiftKey ? "child" : "after");
+      else if (k === "F2" && edit) renameOnCanvas(li, titleOf(li).textContent, true);
+      else if (k === "Delete" && edit) deleteNode(li);
+      else if (k === " " && li) fold(li);
+      else if (edit && k.length === 1 && !e.altKey) renameOnCanvas(li, k, false); // typing renames, as in the outline
+      else return;
+    }
+    e.preventDefault();
+    if (zoomed) { apply(canvas); saveView(canvas); }
+  });
+
+  // fold collapses or expands li's branch, in the outline and the drawing.
+  function fold(li) {
+    if (!hasToggle(li)) return;
+    if (!li.classList.contains("collapsed") && listOf(li).dataset.loaded === "1") {
+      setExpanded(li, false);
+      redrawSoon();
+    } else Promise.resolve(expand(li)).then(redrawSoon);
+  }
+
+  // canvasField puts a title field on the page at r (left, top, width,
+  // on screen) and calls done with what was typed, or with null on Esc.
+  // Enter and Esc give the keyboard back to the canvas; the drawing is
+  // not redrawn under the field.
+  function canvasField(r, value, selectAll, done) {
+    const canvas = canvasOf();
+    const input = document.createElement("input");
+    input.className = "canvas-field";
+    input.maxLength = 300;
+    input.setAttribute("aria-label", "Title");
+    input.value = value;
+    const c = canvas.getBoundingClientRect();
+    const width = Math.min(Math.max(r.width, 180), c.width - 16);
+    input.style.left = Math.max(c.left + 8, Math.min(r.left, c.right - width - 8)) + "px";
+    input.style.top = Math.max(c.top + 8, Math.min(r.top, c.bottom - 40)) + "px";
+    input.style.width = width + "px";
+    input.style.fontSize = Math.max(13, Math.min(22, 16 * view(canvas).k)) + "px";
+    document.body.append(input);
+    input.focus();
+    if (selectAll) input.select();
+    else input.setSelectionRange(value.length, value.length);
+    let over = false;
+    const finish = (title, back) => {
+      if (over) return;
+      over = true;
+      if (back) canvasOf()?.focus({ preventScroll: true });
+      input.remove();
+      done(title);
+      redrawIfPending();
+    };
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); finish(input.value.trim(), true); }
+      else if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); finish(null, true); }
+    });
+    input.addEventListener("blur", () => finish(input.value.trim(), false));
+  }
+
+  // renameOnCanvas opens a field over li's card; what is typed is saved
+  // as the outline saves a rename.
+  function renameOnCanvas(li, value, selectAll) {
+    const g = cardOf(li.dataset.id);
+    if (!g) return;
+    const r = g.getBoundingClientRect();
+    canvasField({ left: r.left + 4, top: r.top + r.height * 0.3, width: r.width - 8 }, value, selectAll, (title) => {
+      if (title && title !== titleOf(li).textContent) rename(li, title);
+    });
+  }
+
+  // addOnCanvas opens a field where a new page after li (mode "after")
+  // or under it (mode "child") will be drawn: below or beside the card,
+  // as the layout places children and siblings.
+  function addOnCanvas(li, mode) {
+    const g = cardOf(li.dataset.id);
+    if (!g) return;
+    const r = g.getBoundingClientRect();
+    const beside = (mode === "child") === (layoutOf() === "lr");
+    const at = beside ? { left: r.right + 12, top: r.top + r.height * 0.3 } : { left: r.left, top: r.bottom + 14 };
+    canvasField({ ...at, width: r.width }, "", false, (title) => { if (title) addDraft(li, mode, title); });
+  }
+
+  // addDraft puts a page typed on the canvas into the outline as a draft
+  // row and saves it at once: after li, or last under it. It is selected
+  // once saved.
+  async function addDraft(li, mode, title) {
+    const draft = draftRow();
+    if (mode === "child") {
+      if (li.dataset.id) await expand(li);
+      const ul = listOf(li);
+      ul.insertBefore(draft, ul.querySelector(":scope > .node-more"));
+      ensureToggle(li);
+      setExpanded(li, true);
+      li.querySelector(":scope > .row .count")?.remove();
+    } else li.after(draft);
+    pendingTitle(draft, title);
+    draft.dataset.focus = "1";
+    revealPicked = true;
+    saveDraft(draft, title);
+  }
+
+  // ---- Pointer on the canvas: pan, select, or drag a page ------------
+  // A press on the ground pans; on a card it selects it when let go, or,
+  // in the editor, moves the page when dragged: onto the middle of
+  // another card puts it last under that page, near the card's edge
+  // along its siblings puts it before or after it. A line or an outlined
+  // card shows where it lands; Esc cancels; nothing moves until the drop.
+  let pan = null, redrawPending = false;
+  document.addEventListener("pointerdown", (e) => {
+    const canvas = e.target.closest?.(".diagram-canvas");
+    if (!canvas || e.button !== 0 || e.target.closest(".canvas-handles, .minimap")) return;
+    const g = cardAt(e.target), id = cardID(g);
+    const v = view(canvas);
+    pan = { canvas, x: e.clientX, y: e.clientY, vx: v.x, vy: v.y, moved: false, g, id,
+      badge: !!e.target.closest("g.badge"), li: isEditor() ? rowFor(id) : null };
+  });
+  document.addEventListener("pointermove", (e) => {
+    if (!pan) {
+      const canvas = e.target.closest?.(".diagram-canvas");
+      if (!canvas || dnd || resize) return;
+      const g = cardAt(e.target);
+      if (g) showHandles(canvas, g);
+      else if (!e.target.closest(".canvas-handles")) hideHandles(canvas);
+      return;
+    }
+    const dx = e.clientX - pan.x, dy = e.clientY - pan.y;
+    if (!pan.moved) {
+      if (Math.abs(dx) + Math.abs(dy) <= 4) return;
+      pan.moved = true;
+      if (pan.li) startCardDrag(pan);
+    }
+    const v = view(pan.canvas);
+    if (pan.drag) {
+      pan.ghost.style.transform = `translate(${e.clientX + 14}px, ${e.clientY + 10}px)`;
+      const r = pan.canvas.getBoundingClientRect(), edge = 28, step = 14; // near an edge the view follows
+      const sx = e.clientX < r.left + edge ? step : e.clientX > r.right - edge ? -step : 0;
+      const sy = e.clientY < r.top + edge ? step : e.clientY > r.bottom - edge ? -step : 0;
+      if (sx || sy) { v.x += sx; v.y += sy; apply(pan.canvas); }
+      pan.drop = canvasDropAt(pan, e.clientX, e.clientY);
+      showCanvasDrop(pan, pan.drop);
+      return;
+    }
+    v.x = pan.vx + dx;
+    v.y = pan.vy + dy;
+    apply(pan.canvas);
+  });
+  document.addEventListener("pointerup", () => {
+    if (!pan) return;
+    const p = pan;
+    pan = null;
+    if (p.drag) { endCardDrag(p, true); return; }
+    saveView(p.canvas);
+    if (p.moved) return;
+    p.canvas.focus({ preventScroll: true });
+    if (!p.id || !leaveDetails()) return;
+    const shown = pick(p.id, true);
+    if (p.badge) openThread(shown);
+  });
+  document.addEventListener("pointercancel", () => {
+    if (pan?.drag) endCardDrag(pan, false);
+    pan = null;
+  });
+  document.addEventListener("keydown", (e) => {
+    if (!pan?.drag || e.key !== "Escape") return;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    const p = pan;
+    pan = null;
+    endCardDrag(p, false);
+  }, true);
+  // A stacked page's link only names it: selecting is the pointer's job.
+  document.addEventListener("click", (e) => {
+    if (e.target.closest?.(".diagram-canvas a")) e.preventDefault();
+  });
+
+  function startCardDrag(p) {
+    p.drag = true;
+    hideHandles(p.canvas);
+    document.body.classList.add("dragging");
+    p.g.classList.add("drag-source");
+    p.ghost = document.createElement("div");
+    p.ghost.className = "drag-ghost";
+    p.ghost.textContent = titleOf(p.li).textContent;
+    p.line = document.createElement("div");
+    p.line.className = "drop-line canvas-drop";
+    p.line.hidden = true;
+    document.body.append(p.ghost, p.line);
+  }
+
+  // canvasDropAt says where the dragged page would land if let go at (x, y).
+  function canvasDropAt(p, x, y) {
+    const g = cardAt(document.elementFromPoint(x, y)), id = cardID(g), li = rowFor(id);
+    if (!li || p.li.contains(li)) return null; // not onto itself or into its own branch
+    const r = g.getBoundingClientRect(), across = siblingAxis(p.canvas, li) === "x";
+    const f = across ? (x - r.left) / r.width : (y - r.top) / r.height;
+    if (f < 0.25) return { where: "before", li, g, across };
+    if (f > 0.75) return { where: "after", li, g, across };
+    return { where: "inside", li, g };
+  }
+
+  // siblingAxis is the way li's siblings line up in the drawing: "x"
+  // side by side, "y" one under another.
+  function siblingAxis(canvas, li) {
+    const me = boxOf(canvas, li.dataset.id);
+    for (const s of [li.previousElementSibling, li.nextElementSibling]) {
+      const b = me && s?.dataset?.id && boxOf(canvas, s.dataset.id);
+      if (b) return Math.abs(b.x - me.x) >= Math.abs(b.y - me.y) ? "x" : "y";
+    }
+    return layoutOf() === "lr" ? "y" : "x";
+  }
+
+  function showCanvasDrop(p, d) {
+    document.querySelector(".diagram-canvas g.drop-inside")?.classList.remove("drop-inside");
+    p.line.hidden = !d || d.where === "inside";
+    if (!d) return;
+    if (d.where === "inside") { d.g.classList.add("drop-inside"); return; }
+    const r = d.g.getBoundingClientRect(), gap = 5, before = d.where === "before";
+    const s = p.line.style;
+    if (d.across) {
+      s.transform = `translate(${(before ? r.left - gap : r.right + gap) - 1.5}px, ${r.top}px)`;
+      s.width = "3px";
+      s.height = r.height + "px";
+    } else {
+      s.transform = `translate(${r.left}px, ${(before ? r.top - gap : r.bottom + gap) - 1.5}px)`;
+      s.width = r.width + "px";
+      s.height = "3px";
+    }
+  }
+
+  function endCardDrag(p, drop) {
+    p.ghost.remove();
+    p.line.remove();
+    document.querySelector(".diagram-canvas g.drop-inside")?.classList.remove("drop-inside");
+    p.g.classList.remove("drag-source");
+    document.body.classList.remove("dragging");
+    saveView(p.canvas);
+    p.canvas.focus({ preventScroll: true });
+    if (drop && p.drop) {
+      if (p.drop.where === "inside") putInside(p.drop.li, p.li);
+      else dropPage(p.li, p.drop);
+    }
+    redrawIfPending();
+  }
+
+  // A redraw waits while a card is dragged or a title typed on the canvas.
+  const canvasBusy = () => !!pan?.drag || !!document.querySelector(".canvas-field");
+  function redrawIfPending() {
+    if (redrawPending && !canvasBusy()) { redrawPending = false; loadDiagram(); }
+  }
+
+  // ---- Handles: buttons on the edges of the hovered card -------------
+  // Add a page under it, add one after it, fold or unfold its branch.
+  function showHandles(canvas, g) {
+    const id = cardID(g), li = rowFor(id);
+    if (!li || !isEditor()) { hideHandles(canvas); return; }
+    let h = canvas.querySelector(".canvas-handles");
+    if (!h) {
+      h = document.createElement("div");
+      h.className = "canvas-handles";
+      for (const act of ["child", "after", "fold"]) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.tabIndex = -1; // the keyboard has Enter, Shift+Enter and Space
+        b.dataset.act = act;
+        h.append(b);
+      }
+      canvas.append(h);
+    }
+    if (h.dataset.id === id && !h.hidden) return;
+    h.dataset.id = id;
+    h.hidden = false;
+    const r = g.getBoundingClientRect(), c = canvas.getBoundingClientRect();
+    const x0 = r.left - c.left, y0 = r.top - c.top, x1 = x0 + r.width, y1 = y0 + r.height;
+    const lr = layoutOf() === "lr";
+    const put = (act, x, y, text, label) => {
+      const b = h.querySelector(`[data-act=${act}]`);
+      b.style.transform = `translate(${x - 11}px, ${y - 11}px)`;
+      b.textContent = text;
+      b.title = label;
+      b.setAttribute("aria-label", label);
+      return b;
+    };
+    put("child", lr ? x1 : (x0 + x1) / 2, lr ? (y0 + y1) / 2 : y1, "+", "Add a page under this one");
+    put("after", lr ? (x0 + x1) / 2 : x1, lr ? y1 : (y0 + y1) / 2, "+", "Add a page after this one");
+    const open = !li.classList.contains("collapsed") && peek(li)?.dataset.loaded === "1";
+    put("fold", x0, y1, open ? "▾" : "▸", open ? "Collapse this branch" : "Expand this branch").hidden = !hasToggle(li);
+  }
+  function hideHandles(canvas) {
+    const h = canvas?.querySelector(".canvas-handles");
+    if (h) h.hidden = true;
+  }
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest?.(".canvas-handles [data-act]");
+    if (!b) return;
+    const canvas = b.closest(".diagram-canvas"), li = rowFor(b.parentElement.dataset.id);
+    if (!li) return;
+    hideHandles(canvas);
+    canvas.focus({ preventScroll: true });
+    pick(li.dataset.id);
+    if (b.dataset.act === "fold") fold(li);
+    else addOnCanvas(li, b.dataset.act);
+  });
+
+  // ---- Minimap ----------------------------------------------------------
+  // A drawing larger than the canvas gets a minimap in its corner: the
+  // cards as small boxes, the selected one in blue, and a frame round the
+  // part in view. A press or drag on it brings that part into view.
+  function drawMinimap(canvas) {
+    const svg = canvas.querySelector("svg");
+    if (!svg) return;
+    const W = svg.width.baseVal.value, H = svg.height.baseVal.value, v = view(canvas);
+    let m = canvas.querySelector("canvas.minimap");
+    if (W * v.k <= canvas.clientWidth + 1 && H * v.k <= canvas.clientHeight + 1) {
+      if (m) m.hidden = true;
+      return;
+    }
+    if (!m) {
+      m = document.createElement("canvas");
+      m.className = "minimap";
+      m.setAttribute("aria-hidden", "true");
+      canvas.append(m);
+    }
+    m.hidden = false;
+    const s = Math.min(180 / W, 120 / H), dpr = window.devicePixelRatio || 1;
+    if (m.svg !== svg || m.picked !== picked) { // the cards: drawn once per drawing and selection
+      m.svg = svg;
+      m.picked = picked;
+      m.scale = s;
+      m.width = Math.ceil(W * s * dpr);
+      m.height = Math.ceil(H * s * dpr);
+      m.style.width = W * s + "px";
+      m.style.height = H * s + "px";
+      m.base = document.createElement("canvas");
+      m.base.width = m.width;
+      m.base.height = m.height;
+      const c = m.base.getContext("2d");
+      c.scale(dpr, dpr);
+      c.fillStyle = "#94a3b8";
+      for (const b of boxes(canvas).list) c.fillRect(b.x * s, b.y * s, Math.max(1, b.w * s), Math.max(1, b.h * s));
+      const sel = picked && boxOf(canvas, picked);
+      if (sel) { c.fillStyle = "#2563eb"; c.fillRect(sel.x * s - 1, sel.y * s - 1, Math.max(3, sel.w * s + 2), Math.max(3, sel.h * s + 2)); }
+    }
+    const c = m.getContext("2d");
+    c.setTransform(1, 0, 0, 1, 0, 0);
+    c.clearRect(0, 0, m.width, m.height);
+    c.drawImage(m.base, 0, 0);
+    c.scale(dpr, dpr);
+    c.strokeStyle = "#2563eb";
+    c.lineWidth = 1.5;
+    c.strokeRect(-v.x / v.k * s, -v.y / v.k * s, canvas.clientWidth / v.k * s, canvas.clientHeight / v.k * s);
+  }
+  let mini = null;
+  function minimapGo(e) {
+    const { canvas, m } = mini, r = m.getBoundingClientRect(), v = view(canvas);
+    const x = (e.clientX - r.left) / m.scale, y = (e.clientY - r.top) / m.scale;
+    v.x = canvas.clientWidth / 2 - x * v.k;
+    v.y = canvas.clientHeight / 2 - y * v.k;
+    apply(canvas);
+  }
+  document.addEventListener("pointerdown", (e) => {
+    const m = e.target.closest?.(".diagram-canvas canvas.minimap");
+    if (!m || e.button !== 0) return;
+    e.preventDefault();
+    mini = { canvas: m.closest(".diagram-canvas"), m };
+    minimapGo(e);
+  });
+  document.addEventListener("pointermove", (e) => { if (mini) minimapGo(e); });
+  document.addEventListener("pointerup", () => {
+    if (!mini) return;
+    saveView(mini.canvas);
+    mini = null;
+  });
+
   document.addEventListener("wheel", (e) => {
-    const canvas = e.target.closest && e.target.closest(".diagram-canvas");
+    const canvas = e.target.closest?.(".diagram-canvas");
     if (!canvas) return;
     e.preventDefault();
     const r = canvas.getBoundingClientRect();
     zoomAt(canvas, e.deltaY < 0 ? 1.15 : 1 / 1.15, e.clientX - r.left, e.clientY - r.top);
     apply(canvas);
-    canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
+    saveView(canvas);
   }, { passive: false });
-
-  let drag = null;
-  document.addEventListener("pointerdown", (e) => {
-    const canvas = e.target.closest && e.target.closest(".diagram-canvas");
-    if (!canvas || e.button !== 0) return;
-    const v = view(canvas);
-    drag = { canvas, x: e.clientX, y: e.clientY, vx: v.x, vy: v.y, moved: false };
-  });
-  document.addEventListener("pointermove", (e) => {
-    if (!drag) return;
-    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
-    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
-    if (!drag.moved) return;
-    const v = view(drag.canvas);
-    v.x = drag.vx + dx;
-    v.y = drag.vy + dy;
-    apply(drag.canvas);
-  });
-  document.addEventListener("pointerup", (e) => {
-    if (!drag) return;
-    const { canvas, moved } = drag;
-    drag = null;
-    canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas));
-    if (moved) return;
-    // A page is a node ("pN"), or a linked cell in a stack ("a_pN").
-    const node = e.target.closest && e.target.closest("g.node[id^='p'], g[id^='a_p']");
-    const m = node && /^(?:a_)?p(\d+)$/.exec(node.id);
-    if (m) selectPage(m[1]);
-  });
-  // A stacked page's link only names it: selecting is the pointer's job.
-  document.addEventListener("click", (e) => {
-    if (e.target.closest && e.target.closest(".diagram-canvas a")) e.preventDefault();
-  });
-
-  function selectPage(id) {
-    const url = `/projects/${projectID()}/pages/${id}`;
-    if (!document.getElementById("details")) {
-      window.location.assign(url);
-      return;
-    }
-    const link = document.getElementById("title-" + id);
-    if (link && link.offsetParent !== null) {
-      link.click();
-      return;
-    }
-    htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" });
-  }
 
   // Live updates: the server streams the project's changes and who is
   // viewing it. Changes made in this tab come back marked with its id and

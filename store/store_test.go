@@ -582,7 +582,9 @@ func TestEveryWriteBumpsTheVersion(t *testing.T) {
 			return err
 		}},
 		{"move a page", func() error { return db.MovePage(ctx, ids["About"], ids["Pricing"], "", 0) }},
-		{"link two pages", func() error { return db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["Home"], ToID: ids["Pricing"]}) }},
+		{"link two pages", func() error {
+			return db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["Home"], ToID: ids["Pricing"]})
+		}},
 		{"duplicate a page", func() error { _, err := db.DuplicatePage(ctx, ids["Pricing"]); return err }},
 		{"delete a page", func() error { _, err := db.DeletePage(ctx, ids["About"]); return err }},
 	}

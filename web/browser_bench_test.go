@@ -57,3 +57,72 @@ func BenchmarkBrowserOutline10k(b *testing.B) {
 
 // awaitPromise makes chromedp.Evaluate wait for the promise it returns.
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// BenchmarkBrowserDiagram5k opens the diagram page of a 5,011-page plan
+// in Chromium, each time after an edit so that the server draws it anew:
+// how long from the navigation until the drawing is fitted and a frame
+// painted (ms/open, the server's drawing included); what a zoom step
+// costs, from the wheel to the second frame after it (ms/zoom; a frame is
+// 16.7 ms); and the first arrow key on the canvas, which learns where all
+// the cards are (ms/firstkey).
+func BenchmarkBrowserDiagram5k(b *testing.B) {
+	ctx, base, db := browser(b)
+	bg := context.Background()
+	pid, err := db.ImportDocument(bg, 1, site.GenerateDocument("Bench", 10, 10, 49))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := db.Tree(bg, pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	home := tr.Roots(site.PlacementMain)[0]
+	const zooms = 20
+	var open, zoom, key float64
+	var cards int
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		pg, err := db.Page(bg, home.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := db.RenamePage(bg, pg.ID, fmt.Sprintf("Home %d", i), pg.Version); err != nil {
+			b.Fatal(err)
+		}
+		var o, z, k float64
+		run(b, ctx, "open the diagram",
+			chromedp.Navigate(fmt.Sprintf("%s/projects/%d/diagram", base, pid)),
+			waitJS(`!!document.querySelector('.diagram-canvas')?.view`),
+			chromedp.Evaluate(`new Promise(r => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)))`, &o, awaitPromise),
+			chromedp.Evaluate(`document.querySelectorAll('.diagram-canvas g.node').length`, &cards),
+			chromedp.Evaluate(fmt.Sprintf(`(async () => {
+				const c = document.querySelector('.diagram-canvas'), r = c.getBoundingClientRect();
+				const frame = () => new Promise(f => requestAnimationFrame(() => requestAnimationFrame(f)));
+				await frame();
+				const t0 = performance.now();
+				for (let i = 0; i < %d; i++) {
+					c.dispatchEvent(new WheelEvent('wheel', {deltaY: i %% 2 ? 100 : -100, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true, cancelable: true}));
+					await frame();
+				}
+				return (performance.now() - t0) / %d;
+			})()`, zooms, zooms), &z, awaitPromise),
+			chromedp.Evaluate(`(() => {
+				const c = document.querySelector('.diagram-canvas');
+				c.focus();
+				const t0 = performance.now();
+				c.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true, cancelable: true}));
+				if (!document.querySelector('.diagram-canvas g.node.selected')) throw new Error('→ selected no card');
+				return performance.now() - t0;
+			})()`, &k),
+		)
+		open, zoom, key = open+o, zoom+z, key+k
+	}
+	if cards < 5000 {
+		b.Fatalf("the diagram shows %d cards, want all 5,011", cards)
+	}
+	n := float64(b.N)
+	b.ReportMetric(open/n, "ms/open")
+	b.ReportMetric(zoom/n, "ms/zoom")
+	b.ReportMetric(key/n, "ms/firstkey")
+	b.ReportMetric(float64(cards), "cards")
+}

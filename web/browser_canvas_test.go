@@ -1,0 +1,313 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"siteplan/site"
+)
+
+// The canvas's state, as the tests read it.
+const (
+	canvasJS     = `document.querySelector('#diagram .diagram-canvas')`
+	canvasFocus  = `document.activeElement === ` + canvasJS
+	pickedCardJS = `(document.querySelector('#diagram g.node.selected')?.id || '')`
+	canvasField  = `input.canvas-field`
+)
+
+// cardJS is a script expression for the card of page id.
+func cardJS(id int64) string {
+	return fmt.Sprintf(`document.querySelector('#diagram g.node[id="p%d"]')`, id)
+}
+
+// cardPoint is a point on the card of page id, fx and fy of the way
+// across and down it, once the card is drawn.
+func cardPoint(t *testing.T, ctx context.Context, id int64, fx, fy float64) point {
+	t.Helper()
+	var p point
+	run(t, ctx, fmt.Sprintf("find the card of page %d", id),
+		settled(), // no drawing on its way in
+		waitJS(`!!`+cardJS(id)),
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const r = %s.getBoundingClientRect(); return {X: r.left + r.width * %g, Y: r.top + r.height * %g}; })()`, cardJS(id), fx, fy), &p))
+	return p
+}
+
+// pickedIs waits until the canvas has the keyboard and page id is the
+// selected card.
+func pickedIs(id int64) chromedp.Action {
+	return waitJS(fmt.Sprintf(`%s && %s === "p%d"`, canvasFocus, pickedCardJS, id))
+}
+
+// pageOf reads a page from the store.
+func pageOf(t *testing.T, db interface {
+	Page(context.Context, int64) (site.Page, error)
+}, id int64) site.Page {
+	t.Helper()
+	pg, err := db.Page(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg
+}
+
+// TestBrowserCanvas edits a plan on the diagram alone: a click selects a
+// card and keeps the keyboard on the canvas, arrows walk the cards, F2
+// renames in place, Shift+Enter and a hover handle add pages, a drag
+// reparents (and Esc cancels one), Space folds a branch, a comment badge
+// opens the thread, and zooming asks the server for nothing.
+func TestBrowserCanvas(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := (&client{t: t, db: db}).fixture()
+	c := site.Comment{ProjectID: pid, PageID: ids["Contact"], Author: "Client", Body: "Add a map?"}
+	if err := db.AddComment(context.Background(), &c, 0); err != nil {
+		t.Fatal(err)
+	}
+	pricing, products, about, home := ids["Pricing"], ids["Products"], ids["About us"], ids["Home"]
+	run(t, ctx, "open the editor with the diagram",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		chromedp.Click(`[data-diagram-toggle]`),
+		waitJS(`!!`+cardJS(pricing)),
+		settled(),
+	)
+
+	// A click selects the card: the details and the outline follow, and
+	// the keyboard stays on the canvas.
+	at := cardPoint(t, ctx, pricing, 0.5, 0.6)
+	run(t, ctx, "click Pricing on the canvas",
+		chromedp.MouseClickXY(at.X, at.Y),
+		pickedIs(pricing),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
+		waitJS(fmt.Sprintf(`!!document.querySelector('#node-%d > .row.selected')`, pricing)),
+	)
+
+	// Arrows walk the drawing: up from Pricing is the card above it.
+	var above bool
+	run(t, ctx, "press ↑",
+		chromedp.KeyEvent(kb.ArrowUp),
+		waitJS(fmt.Sprintf(`%s !== "p%d"`, pickedCardJS, pricing)),
+		chromedp.Evaluate(fmt.Sprintf(`document.querySelector('#diagram g.node.selected').getBoundingClientRect().bottom <= %s.getBoundingClientRect().top`, cardJS(pricing)), &above),
+	)
+	if !above {
+		t.Error("↑ from Pricing selected a card that is not above it")
+	}
+	run(t, ctx, "press ↓ back to Pricing", chromedp.KeyEvent(kb.ArrowDown), pickedIs(pricing))
+
+	// F2 renames in place: a field over the card; Enter saves it and
+	// gives the keyboard back to the canvas.
+	run(t, ctx, "rename Pricing with F2",
+		chromedp.KeyEvent(kb.F2),
+		waitJS(`document.activeElement?.matches('`+canvasField+`') && document.activeElement.value === "Pricing"`),
+		chromedp.KeyEvent("Plans"+kb.Enter),
+		waitJS(canvasFocus),
+		waitJS(fmt.Sprintf(`(%s?.textContent || "").includes("Plans")`, cardJS(pricing))),
+		titleShown("Plans"),
+	)
+	if got := pageOf(t, db, pricing).Title; got != "Plans" {
+		t.Fatalf("after F2 on the canvas the page's title is %q, want Plans", got)
+	}
+	run(t, ctx, "Esc leaves a rename unsaved",
+		pickedIs(pricing),
+		chromedp.KeyEvent(kb.F2),
+		waitJS(`!!document.querySelector('`+canvasField+`')`),
+		chromedp.KeyEvent("Nope"),
+		chromedp.KeyEvent(kb.Escape),
+		waitJS(canvasFocus+` && !document.querySelector('`+canvasField+`')`),
+	)
+
+	// Shift+Enter adds a child: typed on the canvas, drawn and selected.
+	run(t, ctx, "add a child with Shift+Enter",
+		pickedIs(pricing),
+		chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(input.ModifierShift)),
+		waitJS(`document.activeElement?.matches('`+canvasField+`') && document.activeElement.value === ""`),
+		chromedp.KeyEvent("Plan FAQ"+kb.Enter),
+		titleShown("Plan FAQ"),
+		waitJS(`[...document.querySelectorAll('#diagram g.node')].some(g => g.textContent.includes("Plan FAQ") && g.classList.contains("selected"))`),
+		waitJS(canvasFocus),
+	)
+	tr, _ := db.Tree(context.Background(), pid)
+	var faq int64
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Plan FAQ" {
+			faq = p.ID
+		}
+		return true
+	})
+	if faq == 0 || pageOf(t, db, faq).ParentID != pricing {
+		t.Fatalf("Shift+Enter on Plans made no page Plan FAQ under it (id %d)", faq)
+	}
+
+	// A hover handle adds a page after the card.
+	hover := cardPoint(t, ctx, about, 0.5, 0.5)
+	run(t, ctx, "hover About us and press its add-after handle",
+		chromedp.MouseEvent(input.MouseMoved, hover.X, hover.Y),
+		waitJS(fmt.Sprintf(`(() => { const h = document.querySelector('#diagram .canvas-handles'); return h && !h.hidden && h.dataset.id === "%d"; })()`, about)),
+		clickAt(`#diagram .canvas-handles [data-act=after]`),
+		waitJS(`document.activeElement?.matches('`+canvasField+`')`),
+		chromedp.KeyEvent("Careers"+kb.Enter),
+		titleShown("Careers"),
+		waitJS(`[...document.querySelectorAll('#diagram g.node')].some(g => g.textContent.includes("Careers"))`),
+	)
+	tr, _ = db.Tree(context.Background(), pid)
+	var careers *site.Page
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Careers" {
+			careers = p
+		}
+		return true
+	})
+	if careers == nil || careers.ParentID != home || careers.Position != pageOf(t, db, about).Position+1 {
+		t.Fatalf("the add-after handle of About us made %+v, want a page under Home right after About us", careers)
+	}
+	screenshot(t, ctx, "canvas-edit.png")
+
+	// Dragging a card and pressing Esc moves nothing.
+	from := cardPoint(t, ctx, faq, 0.5, 0.5)
+	to := cardPoint(t, ctx, about, 0.5, 0.5)
+	run(t, ctx, "drag Plan FAQ onto About us, then Esc",
+		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
+		waitJS(`document.body.classList.contains('dragging')`),
+	)
+	moveTo(t, ctx, from, to)
+	run(t, ctx, "see where it lands",
+		waitJS(fmt.Sprintf(`%s.classList.contains('drop-inside')`, cardJS(about))))
+	screenshot(t, ctx, "canvas-drag.png")
+	run(t, ctx, "press Esc and let go",
+		chromedp.KeyEvent(kb.Escape),
+		waitJS(`!document.body.classList.contains('dragging') && !document.querySelector('#diagram g.drop-inside, #diagram g.drag-source')`),
+		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
+	)
+	if got := pageOf(t, db, faq).ParentID; got != pricing {
+		t.Fatalf("after Esc the dragged page's parent is %d, want %d (unchanged)", got, pricing)
+	}
+
+	// Dropped on the middle of a card, the page goes under it.
+	from = cardPoint(t, ctx, faq, 0.5, 0.5)
+	to = cardPoint(t, ctx, about, 0.5, 0.5)
+	run(t, ctx, "drag Plan FAQ onto About us",
+		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
+		waitJS(`document.body.classList.contains('dragging')`),
+	)
+	moveTo(t, ctx, from, to)
+	run(t, ctx, "let go on About us",
+		waitJS(fmt.Sprintf(`%s.classList.contains('drop-inside')`, cardJS(about))),
+		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
+		waitJS(fmt.Sprintf(`document.getElementById('node-%d')?.parentElement.dataset.parent === "%d"`, faq, about)),
+		waitJS(fmt.Sprintf(`!!document.querySelector('#diagram g.edge[id="edge-%d-%d"]')`, about, faq)),
+	)
+	waitFor(t, func() bool { return pageOf(t, db, faq).ParentID == about }, "Plan FAQ saved under About us")
+
+	// Dropped near the edge of a card, along its siblings, it goes
+	// beside it: before Products, under Home.
+	from = cardPoint(t, ctx, faq, 0.5, 0.5)
+	to = cardPoint(t, ctx, products, 0.08, 0.5)
+	run(t, ctx, "drag Plan FAQ to the left edge of Products",
+		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
+		waitJS(`document.body.classList.contains('dragging')`),
+	)
+	moveTo(t, ctx, from, to)
+	run(t, ctx, "let go before Products",
+		waitJS(`!document.querySelector('.drop-line.canvas-drop').hidden`),
+		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
+	)
+	waitFor(t, func() bool {
+		p := pageOf(t, db, faq)
+		return p.ParentID == home && p.Position == pageOf(t, db, products).Position-1
+	}, "Plan FAQ saved under Home just before Products")
+
+	// Space folds a branch on the canvas and unfolds it again.
+	run(t, ctx, "select Home and fold it with Space",
+		waitJS(`!!`+cardJS(home)),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			p := cardPoint(t, ctx, home, 0.5, 0.6)
+			return chromedp.MouseClickXY(p.X, p.Y).Do(ctx)
+		}),
+		pickedIs(home),
+		chromedp.KeyEvent(" "),
+		waitJS(fmt.Sprintf(`!%s && document.getElementById('node-%d').classList.contains('collapsed')`, cardJS(about), home)),
+		waitJS(canvasFocus),
+		chromedp.KeyEvent(" "),
+		waitJS(`!!`+cardJS(about)),
+	)
+
+	// Zooming is a transform: no request goes to the server.
+	var requests, after int
+	var k0, k1 float64
+	run(t, ctx, "zoom with keys and the wheel",
+		settled(),
+		chromedp.Evaluate(`performance.getEntriesByType('resource').length`, &requests),
+		chromedp.Evaluate(canvasJS+`.view.k`, &k0),
+		chromedp.KeyEvent("+"),
+		chromedp.KeyEvent("+"),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			var p point
+			if err := chromedp.Evaluate(`(() => { const r = `+canvasJS+`.getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, &p).Do(ctx); err != nil {
+				return err
+			}
+			if err := input.DispatchMouseEvent(input.MouseWheel, p.X, p.Y).WithDeltaY(-100).Do(ctx); err != nil {
+				return err
+			}
+			return waitJS(fmt.Sprintf(`%s.view.k > %g`, canvasJS, k0*1.25*1.25*1.1)).Do(ctx)
+		}),
+		chromedp.Evaluate(canvasJS+`.view.k`, &k1),
+		waitJS(`!!document.querySelector('#diagram canvas.minimap:not([hidden])')`),
+		chromedp.Evaluate(`performance.getEntriesByType('resource').length`, &after),
+	)
+	if k1 < k0*1.25*1.25*1.14 {
+		t.Errorf("zoom: scale %v, then %v after +, + and a wheel step", k0, k1)
+	}
+	if after != requests {
+		t.Errorf("zooming made %d requests, want none", after-requests)
+	}
+	screenshot(t, ctx, "canvas-minimap.png")
+	var moved bool
+	run(t, ctx, "jump with the minimap",
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			var p point
+			if err := chromedp.Evaluate(`(() => { const r = document.querySelector('#diagram canvas.minimap').getBoundingClientRect(); return {X: r.right - 4, Y: r.bottom - 4}; })()`, &p).Do(ctx); err != nil {
+				return err
+			}
+			var x0 float64
+			if err := chromedp.Evaluate(canvasJS+`.view.x`, &x0).Do(ctx); err != nil {
+				return err
+			}
+			if err := chromedp.MouseClickXY(p.X, p.Y).Do(ctx); err != nil {
+				return err
+			}
+			return chromedp.Evaluate(fmt.Sprintf(`%s.view.x < %g`, canvasJS, x0), &moved).Do(ctx)
+		}),
+	)
+	if !moved {
+		t.Error("a click in the minimap's bottom right corner did not move the view right")
+	}
+	run(t, ctx, "zoom to the selected page",
+		chromedp.Focus(`#diagram .diagram-canvas`, chromedp.ByQuery),
+		chromedp.KeyEvent("!", chromedp.KeyModifiers(input.ModifierShift)),
+		chromedp.KeyEvent("@", chromedp.KeyModifiers(input.ModifierShift)),
+		waitJS(fmt.Sprintf(`(() => { const c = %s.getBoundingClientRect(), r = %s.getBoundingClientRect();
+			return Math.abs((r.left + r.right) / 2 - (c.left + c.right) / 2) < 2 && Math.abs((r.top + r.bottom) / 2 - (c.top + c.bottom) / 2) < 2; })()`, canvasJS, cardJS(home))),
+	)
+
+	// A comment badge opens the page's thread.
+	run(t, ctx, "fit, then click Contact's comment badge",
+		chromedp.KeyEvent("!", chromedp.KeyModifiers(input.ModifierShift)),
+		chromedp.ActionFunc(func(ctx context.Context) error { // not clickAt: scrolling the canvas into view would move the drawing
+			var p point
+			if err := chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#diagram g.node[id="p%d"] g.badge text').getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, ids["Contact"]), &p).Do(ctx); err != nil {
+				return err
+			}
+			return chromedp.MouseClickXY(p.X, p.Y).Do(ctx)
+		}),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, ids["Contact"])),
+		waitJS(`document.activeElement?.matches('#comments .thread') && document.activeElement.textContent.includes('Add a map?')`),
+	)
+	noProblems(t, ctx, "the canvas")
+}
