@@ -16,7 +16,11 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require github.com/go-fonts/dejavu v0.3.2
+require (
+	github.com/go-fonts/dejavu v0.3.2
+	github.com/srwiley/oksvg v0.0.0-20221011165216-be6e8873101c
+	github.com/srwiley/rasterx v0.0.0-20220730225603-2ab79fcdd4ef
+)
 
 require (
 	github.com/a-h/parse v0.0.0-20250122154542-74294addb73e // indirect

@@ -63,7 +63,7 @@ func NormalizeLogo(b []byte) ([]byte, error) {
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(b))
 	if err != nil || format != "png" {
-		return nil, Errorf(EInvalid, "The logo must be a PNG image.")
+		return nil, Errorf(EInvalid, "The logo must be a PNG or SVG image.")
 	}
 	if cfg.Width < 1 || cfg.Height < 1 || cfg.Width > MaxLogoPixels || cfg.Height > MaxLogoPixels {
 		return nil, Errorf(EInvalid, "The logo is %d × %d pixels; at most %d on either side.", cfg.Width, cfg.Height, MaxLogoPixels)

@@ -658,7 +658,7 @@ func ThemeForm(p ThemeProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, " <input id=\"f-logo\" type=\"file\" name=\"logo\" accept=\"image/png\" aria-describedby=\"h-logo\"> <small id=\"h-logo\">A PNG of at most 512 KB and 2,000 pixels a side, printed on the PDF's sheets and cover.</small>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, " <input id=\"f-logo\" type=\"file\" name=\"logo\" accept=\"image/png,image/svg+xml,.svg\" aria-describedby=\"h-logo\"> <small id=\"h-logo\">A PNG (at most 2,000 pixels a side) or an SVG with its text as outlines, at most 512 KB, printed on the PDF's sheets and cover. Only its pixels are kept: an SVG is drawn at 1,000 pixels.</small>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

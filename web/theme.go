@@ -74,7 +74,7 @@ func uploadedLogo(c echo.Context) ([]byte, error) {
 	if err != nil {
 		return nil, site.Errorf(site.EInvalid, "The logo could not be read: send it again.")
 	}
-	return site.NormalizeLogo(b)
+	return diagram.LogoPNG(b)
 }
 
 // logo serves the project's logo. Errors: ENotFound when it has none.

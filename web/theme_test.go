@@ -79,10 +79,24 @@ func TestTheme(t *testing.T) {
 		}
 	}
 
-	body, ct = themeForm(t, map[string]string{"accent": "#aa3300"}, []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`))
+	// An SVG logo is kept as the pixels it draws: its script is gone.
+	body, ct = themeForm(t, map[string]string{"accent": "#aa3300"}, []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100" onload="alert(1)"><script>alert(1)</script><rect width="200" height="100" fill="#aa3300"/></svg>`))
+	if rec := c.raw("POST", p+"/theme", body, ct, true); rec.Code != 200 {
+		t.Fatalf("an SVG logo: %d %s", rec.Code, rec.Body)
+	}
+	rec = c.do("GET", p+"/logo.png", nil, false)
+	if cfg, err := png.DecodeConfig(rec.Body); err != nil || cfg.Width != 1000 || cfg.Height != 500 || strings.Contains(rec.Body.String(), "alert") {
+		t.Errorf("the SVG logo is served as %d bytes, %+v %v; want a 1000×500 PNG without its script", rec.Body.Len(), cfg, err)
+	}
+	body, ct = themeForm(t, map[string]string{"accent": "#aa3300"}, []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><text>Acme</text></svg>`))
 	rec = c.raw("POST", p+"/theme", body, ct, true)
-	if rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#theme-form").Text(), "The logo must be a PNG image.") {
-		t.Errorf("an SVG logo: %d %s", rec.Code, rec.Body)
+	if rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#theme-form").Text(), "convert the text to outlines") {
+		t.Errorf("an SVG logo with text: %d %s", rec.Code, rec.Body)
+	}
+	body, ct = themeForm(t, map[string]string{"accent": "#aa3300"}, []byte("GIF89a...."))
+	rec = c.raw("POST", p+"/theme", body, ct, true)
+	if rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#theme-form").Text(), "The logo must be a PNG or SVG image.") {
+		t.Errorf("a GIF logo: %d %s", rec.Code, rec.Body)
 	}
 	if rec := c.do("GET", p+"/logo.png", nil, false); rec.Code != 200 {
 		t.Errorf("the refused upload lost the saved logo: %d", rec.Code)
