@@ -127,15 +127,23 @@
 
   function startDrag() {
     dnd.started = true;
-    document.body.classList.add("dragging");
     dnd.li.classList.add("drag-source");
-    dnd.ghost = document.createElement("div");
-    dnd.ghost.className = "drag-ghost";
-    dnd.ghost.textContent = titleOf(dnd.li).textContent;
-    dnd.line = document.createElement("div");
-    dnd.line.className = "drop-line";
-    dnd.line.hidden = true;
-    document.body.append(dnd.ghost, dnd.line);
+    Object.assign(dnd, dragMarks(dnd.li, "drop-line"));
+  }
+
+  // dragMarks starts a drag of li's page, in the outline or on the
+  // canvas: the title that follows the pointer and the line that shows
+  // where it lands.
+  function dragMarks(li, lineClass) {
+    document.body.classList.add("dragging");
+    const ghost = document.createElement("div");
+    ghost.className = "drag-ghost";
+    ghost.textContent = titleOf(li).textContent;
+    const line = document.createElement("div");
+    line.className = lineClass;
+    line.hidden = true;
+    document.body.append(ghost, line);
+    return { ghost, line };
   }
 
   function endDrag(drop) {
@@ -1291,15 +1299,8 @@
   function startCardDrag(p) {
     p.drag = true;
     hideHandles(p.canvas);
-    document.body.classList.add("dragging");
     p.g.classList.add("drag-source");
-    p.ghost = document.createElement("div");
-    p.ghost.className = "drag-ghost";
-    p.ghost.textContent = titleOf(p.li).textContent;
-    p.line = document.createElement("div");
-    p.line.className = "drop-line canvas-drop";
-    p.line.hidden = true;
-    document.body.append(p.ghost, p.line);
+    Object.assign(p, dragMarks(p.li, "drop-line canvas-drop"));
   }
 
   // canvasDropAt says where the dragged page would land if let go at (x, y).

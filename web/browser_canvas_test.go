@@ -43,6 +43,18 @@ func pickedIs(id int64) chromedp.Action {
 	return waitJS(fmt.Sprintf(`%s && %s === "p%d"`, canvasFocus, pickedCardJS, id))
 }
 
+// dragCard presses the mouse on a card at from, starts a drag and moves
+// to to, as a hand does; the button stays down.
+func dragCard(t *testing.T, ctx context.Context, step string, from, to point) {
+	t.Helper()
+	run(t, ctx, step,
+		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
+		waitJS(`document.body.classList.contains('dragging')`),
+	)
+	moveTo(t, ctx, from, to)
+}
+
 // pageOf reads a page from the store.
 func pageOf(t *testing.T, db interface {
 	Page(context.Context, int64) (site.Page, error)
@@ -169,12 +181,7 @@ func TestBrowserCanvas(t *testing.T) {
 	// Dragging a card and pressing Esc moves nothing.
 	from := cardPoint(t, ctx, faq, 0.5, 0.5)
 	to := cardPoint(t, ctx, about, 0.5, 0.5)
-	run(t, ctx, "drag Plan FAQ onto About us, then Esc",
-		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
-		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
-		waitJS(`document.body.classList.contains('dragging')`),
-	)
-	moveTo(t, ctx, from, to)
+	dragCard(t, ctx, "drag Plan FAQ onto About us, then Esc", from, to)
 	run(t, ctx, "see where it lands",
 		waitJS(fmt.Sprintf(`%s.classList.contains('drop-inside')`, cardJS(about))))
 	screenshot(t, ctx, "canvas-drag.png")
@@ -190,12 +197,7 @@ func TestBrowserCanvas(t *testing.T) {
 	// Dropped on the middle of a card, the page goes under it.
 	from = cardPoint(t, ctx, faq, 0.5, 0.5)
 	to = cardPoint(t, ctx, about, 0.5, 0.5)
-	run(t, ctx, "drag Plan FAQ onto About us",
-		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
-		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
-		waitJS(`document.body.classList.contains('dragging')`),
-	)
-	moveTo(t, ctx, from, to)
+	dragCard(t, ctx, "drag Plan FAQ onto About us", from, to)
 	run(t, ctx, "let go on About us",
 		waitJS(fmt.Sprintf(`%s.classList.contains('drop-inside')`, cardJS(about))),
 		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
@@ -208,12 +210,7 @@ func TestBrowserCanvas(t *testing.T) {
 	// beside it: before Products, under Home.
 	from = cardPoint(t, ctx, faq, 0.5, 0.5)
 	to = cardPoint(t, ctx, products, 0.08, 0.5)
-	run(t, ctx, "drag Plan FAQ to the left edge of Products",
-		chromedp.MouseEvent(input.MousePressed, from.X, from.Y, chromedp.ButtonLeft),
-		chromedp.MouseEvent(input.MouseMoved, from.X+6, from.Y+6, chromedp.ButtonLeft),
-		waitJS(`document.body.classList.contains('dragging')`),
-	)
-	moveTo(t, ctx, from, to)
+	dragCard(t, ctx, "drag Plan FAQ to the left edge of Products", from, to)
 	run(t, ctx, "let go before Products",
 		waitJS(`!document.querySelector('.drop-line.canvas-drop').hidden`),
 		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
