@@ -1065,7 +1065,7 @@
     if (shownPage() === id) return null;
     const show = () => picked === id ? htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" }) : null;
     if (now) {
-      if (!location.pathname.startsWith("/s/")) history.pushState({}, "", url);
+      history.pushState({}, "", url); // Back returns to the page before, as in the outline
       return show();
     }
     if (!detailsDirty()) detailsTimer = setTimeout(show, 250);
