@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"image"
-	"image/png"
 	"io"
 	"math"
 
@@ -31,11 +30,11 @@ const (
 // here (text, images, <use> references, which can also nest without end)
 // is refused with what to do instead. Errors: EInvalid, ETooLarge.
 func LogoPNG(b []byte) ([]byte, error) {
-	if len(b) > site.MaxLogoBytes {
-		return nil, site.Errorf(site.ETooLarge, "The logo is %d KB; at most %d KB.", len(b)>>10, site.MaxLogoBytes>>10)
-	}
 	if !isSVG(b) {
 		return site.NormalizeLogo(b)
+	}
+	if len(b) > site.MaxLogoBytes {
+		return nil, site.Errorf(site.ETooLarge, "The logo is %d KB; at most %d KB.", len(b)>>10, site.MaxLogoBytes>>10)
 	}
 	if err := checkSVGLogo(b); err != nil {
 		return nil, err
@@ -44,11 +43,7 @@ func LogoPNG(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	if err := png.Encode(&out, img); err != nil {
-		return nil, site.Errorf(site.EInvalid, "The SVG logo could not be drawn: upload a PNG instead.")
-	}
-	return site.NormalizeLogo(out.Bytes())
+	return site.EncodeLogo(img)
 }
 
 // isSVG says whether b starts like an SVG document: an XML declaration,

@@ -72,10 +72,20 @@ func NormalizeLogo(b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, Errorf(EInvalid, "The logo is not a readable PNG.")
 	}
+	return EncodeLogo(img)
+}
+
+// EncodeLogo encodes a logo's pixels as the PNG a theme keeps, the
+// pixels of an upload NormalizeLogo read or of an SVG drawn. Errors:
+// EInvalid, ETooLarge.
+func EncodeLogo(img image.Image) ([]byte, error) {
+	if s := img.Bounds().Size(); s.X < 1 || s.Y < 1 || s.X > MaxLogoPixels || s.Y > MaxLogoPixels {
+		return nil, Errorf(EInvalid, "The logo is %d × %d pixels; at most %d on either side.", s.X, s.Y, MaxLogoPixels)
+	}
 	var out bytes.Buffer
 	enc := png.Encoder{CompressionLevel: png.BestCompression}
 	if err := enc.Encode(&out, img); err != nil {
-		return nil, Errorf(EInvalid, "The logo is not a readable PNG.")
+		return nil, Errorf(EInvalid, "The logo could not be encoded.")
 	}
 	if out.Len() > 2*MaxLogoBytes { // re-encoded larger than it came: still bounded
 		return nil, Errorf(ETooLarge, "The logo is too large once decoded; save it smaller.")

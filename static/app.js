@@ -33,10 +33,19 @@
     return htmx.ajax("GET", `/projects/${projectID()}/pages/${li.dataset.id}/children`, { target: ul, swap: "innerHTML" });
   }
 
+  // setExpanded opens or closes li's branch; the diagram, which draws
+  // what the outline has open, follows.
   function setExpanded(li, open) {
     li.classList.toggle("collapsed", !open);
     const t = li.querySelector(":scope > .row .toggle");
     if (t) t.setAttribute("aria-expanded", open ? "true" : "false");
+    redrawSoon();
+  }
+
+  // toggleBranch closes li's open branch, or opens it (loading it first).
+  function toggleBranch(li) {
+    if (li.classList.contains("collapsed") || listOf(li).dataset.loaded !== "1") expand(li);
+    else setExpanded(li, false);
   }
 
   function ensureToggle(li) {
@@ -67,9 +76,7 @@
   document.addEventListener("click", (e) => {
     const toggle = e.target.closest("[data-toggle]");
     if (toggle) {
-      const li = toggle.closest("li.node");
-      if (li.classList.contains("collapsed") || listOf(li).dataset.loaded !== "1") expand(li);
-      else setExpanded(li, false);
+      toggleBranch(toggle.closest("li.node"));
       return;
     }
     if (e.target.closest("[data-dismiss]")) {
@@ -224,16 +231,22 @@
     moving = true;
     const from = li.parentElement;
     try {
-      if (parent.dataset.id) await expand(parent);
-      const ul = listOf(parent);
-      ul.insertBefore(li, ul.querySelector(":scope > .node-more"));
-      ensureToggle(parent);
-      setExpanded(parent, true);
-      parent.querySelector(":scope > .row .count")?.remove();
+      await putLast(parent, li);
       leftBehind(from);
     } finally { moving = false; }
     if (!field(li)) selectNode(li);
     if (li.dataset.id) queue(() => move(li, listOf(parent), [...listOf(parent).children].indexOf(li)));
+  }
+
+  // putLast puts li last among parent's children on the page, opening
+  // parent (its children loaded first).
+  async function putLast(parent, li) {
+    if (parent.dataset.id) await expand(parent);
+    const ul = listOf(parent);
+    ul.insertBefore(li, ul.querySelector(":scope > .node-more"));
+    ensureToggle(parent);
+    setExpanded(parent, true);
+    parent.querySelector(":scope > .row .count")?.remove();
   }
 
   // leftBehind drops the fold toggle of a page whose last child moved out.
@@ -346,13 +359,23 @@
     rowOf(nodeOf(a)).classList.add("selected");
     picked = nodeOf(a).dataset.id; // the canvas goes on from here
     placeMenu(nodeOf(a));
-    clearTimeout(detailsTimer);
-    if (shownPage() !== nodeOf(a).dataset.id && !detailsDirty()) {
-      detailsTimer = setTimeout(() => {
-        if (document.activeElement === a) htmx.ajax("GET", a.getAttribute("href"), { target: "#details", swap: "innerHTML" });
-      }, 250);
-    }
+    detailsOf(picked, false);
   });
+  // detailsOf shows page id's details: at once, with a history entry
+  // (a click), or after a pause if it is still the one selected then (a
+  // key, so that arrowing through pages stays quick; unsaved edits stay).
+  // It returns the request made at once.
+  function detailsOf(id, now) {
+    clearTimeout(detailsTimer);
+    const url = `/projects/${projectID()}/pages/${id}`;
+    const show = () => htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" });
+    if (now) {
+      history.pushState({}, "", url);
+      return show();
+    }
+    if (shownPage() !== id && !detailsDirty()) detailsTimer = setTimeout(() => { if (picked === id) show(); }, 250);
+    return null;
+  }
   function placeMenu(li) {
     const menu = document.getElementById("row-menu");
     if (!menu || !li || li.classList.contains("draft")) return;
@@ -372,9 +395,7 @@
     e.preventDefault();
     if (!leaveDetails()) return;
     a.focus();
-    clearTimeout(detailsTimer);
-    htmx.ajax("GET", a.getAttribute("href"), { target: "#details", swap: "innerHTML" });
-    history.pushState({}, "", a.getAttribute("href"));
+    detailsOf(nodeOf(a).dataset.id, true);
   });
   // Back and Forward between selected pages show their details.
   window.addEventListener("popstate", () => {
@@ -937,9 +958,6 @@
   function forgetView() { delete diagram()?.dataset.view; }
   document.addEventListener("change", (e) => { if (e.target.closest?.("form.diagram-controls")) forgetView(); });
   document.addEventListener("click", (e) => { if (e.target.closest?.("form.diagram-controls [hx-vals]")) forgetView(); });
-  document.addEventListener("click", (e) => {
-    if (e.target.closest("[data-toggle]")) redrawSoon();
-  });
 
   // ---- The canvas -----------------------------------------------------
   // The diagram is a second view of the outline: each card stands for the
@@ -1010,15 +1028,17 @@
   }
 
   // boxes lists the cards of a drawing where they are on the unzoomed
-  // <svg>, in its pixels, worked out once per drawing.
+  // <svg>, in its pixels, worked out once per drawing. They are measured
+  // on screen, so that what the drawing transforms inside (Graphviz's
+  // radial SVG moves its whole graph) counts too.
   function boxes(canvas) {
     const svg = canvas.querySelector("svg");
     if (!svg) return { list: [], byID: new Map() };
     if (!svg.boxes) {
-      const vb = svg.viewBox.baseVal, s = vb?.width ? svg.width.baseVal.value / vb.width : 1;
+      const o = svg.getBoundingClientRect(), k = view(canvas).k;
       const list = [...svg.querySelectorAll("g.node[id^='p'], g[id^='a_p']")].map((g) => {
-        const b = g.getBBox();
-        return { id: cardID(g), x: (b.x - (vb?.x || 0)) * s, y: (b.y - (vb?.y || 0)) * s, w: b.width * s, h: b.height * s };
+        const r = g.getBoundingClientRect();
+        return { id: cardID(g), x: (r.left - o.left) / k, y: (r.top - o.top) / k, w: r.width / k, h: r.height / k };
       });
       svg.boxes = { list, byID: new Map(list.map((b) => [b.id, b])) };
     }
@@ -1047,32 +1067,24 @@
   }
 
   // pick selects page id from the canvas: its card and its outline row
-  // are marked, and its details follow after a pause (so arrowing across
-  // the canvas stays quick), or at once when clicked. It returns the
-  // details' request, if one was made at once.
+  // are marked and brought into view, and its details follow as they do
+  // for the outline. It returns the details' request, if made at once.
+  // Without a details panel (the diagram's own page) a click opens the
+  // page.
   function pick(id, now) {
     picked = id;
     markSelected();
     const canvas = canvasOf();
     revealPicked = !!canvas && !reveal(canvas, id);
-    rowFor(id)?.querySelector(":scope > .row")?.scrollIntoView({ block: "nearest" });
-    clearTimeout(detailsTimer);
-    const url = `/projects/${projectID()}/pages/${id}`;
-    if (!document.getElementById("details")) {
-      if (now) window.location.assign(url);
-      return null;
-    }
-    if (shownPage() === id) return null;
-    const show = () => picked === id ? htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" }) : null;
-    if (now) {
-      history.pushState({}, "", url); // Back returns to the page before, as in the outline
-      return show();
-    }
-    if (!detailsDirty()) detailsTimer = setTimeout(show, 250);
+    const li = rowFor(id);
+    if (li) rowOf(li).scrollIntoView({ block: "nearest" });
+    if (document.getElementById("details")) return detailsOf(id, now);
+    if (now) window.location.assign(`/projects/${projectID()}/pages/${id}`);
     return null;
   }
 
-  // openThread shows the comments of page id, at its first open thread.
+  // openThread brings the first open comment thread into view once the
+  // details request shown has swapped in.
   function openThread(shown) {
     Promise.resolve(shown).then(() => {
       const t = document.querySelector("#comments .thread:not(.resolved)") || document.getElementById("comments");
@@ -1134,14 +1146,8 @@
     if (zoomed) { apply(canvas); saveView(canvas); }
   });
 
-  // fold collapses or expands li's branch, in the outline and the drawing.
-  function fold(li) {
-    if (!hasToggle(li)) return;
-    if (!li.classList.contains("collapsed") && listOf(li).dataset.loaded === "1") {
-      setExpanded(li, false);
-      redrawSoon();
-    } else Promise.resolve(expand(li)).then(redrawSoon);
-  }
+  // fold collapses or expands li's branch, in the outline and so in the drawing.
+  function fold(li) { if (hasToggle(li)) toggleBranch(li); }
 
   // canvasField puts a title field on the page at r (left, top, width,
   // on screen) and calls done with what was typed, or with null on Esc.
@@ -1208,14 +1214,8 @@
   // once saved.
   async function addDraft(li, mode, title) {
     const draft = draftRow();
-    if (mode === "child") {
-      if (li.dataset.id) await expand(li);
-      const ul = listOf(li);
-      ul.insertBefore(draft, ul.querySelector(":scope > .node-more"));
-      ensureToggle(li);
-      setExpanded(li, true);
-      li.querySelector(":scope > .row .count")?.remove();
-    } else li.after(draft);
+    if (mode === "child") await putLast(li, draft);
+    else li.after(draft);
     pendingTitle(draft, title);
     draft.dataset.focus = "1";
     revealPicked = true;

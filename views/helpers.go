@@ -67,12 +67,6 @@ func boolStr(b bool) string {
 	return "false"
 }
 
-func boolNum(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
 
 func placementTitle(p string) string {
 	switch p {

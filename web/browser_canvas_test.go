@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"siteplan/site"
+	"siteplan/store"
 )
 
 // The canvas's state, as the tests read it.
@@ -23,6 +24,13 @@ const (
 // cardJS is a script expression for the card of page id.
 func cardJS(id int64) string {
 	return fmt.Sprintf(`document.querySelector('#diagram g.node[id="p%d"]')`, id)
+}
+
+// centredJS is a script expression: is the card of page id in the
+// middle of the canvas?
+func centredJS(id int64) string {
+	return fmt.Sprintf(`(() => { const c = %s.getBoundingClientRect(), r = %s.getBoundingClientRect();
+		return Math.abs((r.left + r.right) / 2 - (c.left + c.right) / 2) < 2 && Math.abs((r.top + r.bottom) / 2 - (c.top + c.bottom) / 2) < 2; })()`, canvasJS, cardJS(id))
 }
 
 // cardPoint is a point on the card of page id, fx and fy of the way
@@ -55,10 +63,25 @@ func dragCard(t *testing.T, ctx context.Context, step string, from, to point) {
 	moveTo(t, ctx, from, to)
 }
 
+// titled is the page of project pid titled title, or nil.
+func titled(t *testing.T, db *store.DB, pid int64, title string) *site.Page {
+	t.Helper()
+	tr, err := db.Tree(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found *site.Page
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == title {
+			found = p
+		}
+		return found == nil
+	})
+	return found
+}
+
 // pageOf reads a page from the store.
-func pageOf(t *testing.T, db interface {
-	Page(context.Context, int64) (site.Page, error)
-}, id int64) site.Page {
+func pageOf(t *testing.T, db *store.DB, id int64) site.Page {
 	t.Helper()
 	pg, err := db.Page(context.Background(), id)
 	if err != nil {
@@ -142,17 +165,11 @@ func TestBrowserCanvas(t *testing.T) {
 		waitJS(`[...document.querySelectorAll('#diagram g.node')].some(g => g.textContent.includes("Plan FAQ") && g.classList.contains("selected"))`),
 		waitJS(canvasFocus),
 	)
-	tr, _ := db.Tree(context.Background(), pid)
-	var faq int64
-	tr.Walk(func(p *site.Page, _ int) bool {
-		if p.Title == "Plan FAQ" {
-			faq = p.ID
-		}
-		return true
-	})
-	if faq == 0 || pageOf(t, db, faq).ParentID != pricing {
-		t.Fatalf("Shift+Enter on Plans made no page Plan FAQ under it (id %d)", faq)
+	faqPage := titled(t, db, pid, "Plan FAQ")
+	if faqPage == nil || faqPage.ParentID != pricing {
+		t.Fatalf("Shift+Enter on Plans made %+v, want a page Plan FAQ under it", faqPage)
 	}
+	faq := faqPage.ID
 
 	// A hover handle adds a page after the card.
 	hover := cardPoint(t, ctx, about, 0.5, 0.5)
@@ -165,15 +182,7 @@ func TestBrowserCanvas(t *testing.T) {
 		titleShown("Careers"),
 		waitJS(`[...document.querySelectorAll('#diagram g.node')].some(g => g.textContent.includes("Careers"))`),
 	)
-	tr, _ = db.Tree(context.Background(), pid)
-	var careers *site.Page
-	tr.Walk(func(p *site.Page, _ int) bool {
-		if p.Title == "Careers" {
-			careers = p
-		}
-		return true
-	})
-	if careers == nil || careers.ParentID != home || careers.Position != pageOf(t, db, about).Position+1 {
+	if careers := titled(t, db, pid, "Careers"); careers == nil || careers.ParentID != home || careers.Position != pageOf(t, db, about).Position+1 {
 		t.Fatalf("the add-after handle of About us made %+v, want a page under Home right after About us", careers)
 	}
 	screenshot(t, ctx, "canvas-edit.png")
@@ -289,8 +298,7 @@ func TestBrowserCanvas(t *testing.T) {
 		chromedp.Focus(`#diagram .diagram-canvas`, chromedp.ByQuery),
 		chromedp.KeyEvent("!", chromedp.KeyModifiers(input.ModifierShift)),
 		chromedp.KeyEvent("@", chromedp.KeyModifiers(input.ModifierShift)),
-		waitJS(fmt.Sprintf(`(() => { const c = %s.getBoundingClientRect(), r = %s.getBoundingClientRect();
-			return Math.abs((r.left + r.right) / 2 - (c.left + c.right) / 2) < 2 && Math.abs((r.top + r.bottom) / 2 - (c.top + c.bottom) / 2) < 2; })()`, canvasJS, cardJS(home))),
+		waitJS(centredJS(home)),
 	)
 
 	// A comment badge opens the page's thread.
@@ -305,6 +313,21 @@ func TestBrowserCanvas(t *testing.T) {
 		}),
 		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, ids["Contact"])),
 		waitJS(`document.activeElement?.matches('#comments .thread') && document.activeElement.textContent.includes('Add a map?')`),
+	)
+
+	// Graphviz draws the radial layout and moves its whole graph inside
+	// the SVG: zooming to a page still centres it.
+	run(t, ctx, "draw radially",
+		chromedp.SetValue(`#diagram select[name=layout]`, "radial"),
+		chromedp.Evaluate(`document.querySelector('#diagram select[name=layout]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
+		waitJS(`!!document.querySelector('#diagram svg g#graph0')`),
+	)
+	at = cardPoint(t, ctx, home, 0.5, 0.5)
+	run(t, ctx, "select Home and zoom to it",
+		chromedp.MouseClickXY(at.X, at.Y),
+		pickedIs(home),
+		chromedp.KeyEvent("@", chromedp.KeyModifiers(input.ModifierShift)),
+		waitJS(centredJS(home)),
 	)
 	noProblems(t, ctx, "the canvas")
 }
