@@ -93,8 +93,9 @@ func pageOf(t *testing.T, db *store.DB, id int64) site.Page {
 // TestBrowserCanvas edits a plan on the diagram alone: a click selects a
 // card and keeps the keyboard on the canvas, arrows walk the cards, F2
 // renames in place, Shift+Enter and a hover handle add pages, a drag
-// reparents (and Esc cancels one), Space folds a branch, a comment badge
-// opens the thread, and zooming asks the server for nothing.
+// reparents (and Esc cancels one) or reorders, Alt+↓ moves, Ctrl+Z
+// undoes, Del deletes, Space folds a branch, a comment badge opens the
+// thread, and zooming asks the server for nothing.
 func TestBrowserCanvas(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, ids := (&client{t: t, db: db}).fixture()
@@ -228,6 +229,27 @@ func TestBrowserCanvas(t *testing.T) {
 		p := pageOf(t, db, faq)
 		return p.ParentID == home && p.Position == pageOf(t, db, products).Position-1
 	}, "Plan FAQ saved under Home just before Products")
+
+	// Alt+↓ moves the selected page, Ctrl+Z undoes that, Del deletes it.
+	at = cardPoint(t, ctx, faq, 0.5, 0.6)
+	run(t, ctx, "select Plan FAQ and move it with Alt+↓",
+		chromedp.MouseClickXY(at.X, at.Y),
+		pickedIs(faq),
+		chromedp.KeyEvent(kb.ArrowDown, chromedp.KeyModifiers(input.ModifierAlt)),
+	)
+	waitFor(t, func() bool { return pageOf(t, db, faq).Position == pageOf(t, db, products).Position+1 }, "Plan FAQ saved after Products")
+	run(t, ctx, "undo with Ctrl+Z", waitJS(canvasFocus), chromedp.KeyEvent("z", chromedp.KeyModifiers(input.ModifierCtrl)))
+	waitFor(t, func() bool { return pageOf(t, db, faq).Position == pageOf(t, db, products).Position-1 }, "Plan FAQ back before Products")
+	run(t, ctx, "delete it with Del",
+		settled(),
+		waitJS(canvasFocus),
+		pickedIs(faq), // Ctrl+Z selected the page it undid
+		chromedp.KeyEvent(kb.Delete),
+		waitJS(`!`+cardJS(faq)),
+	)
+	if _, err := db.Page(context.Background(), faq); site.ErrorCode(err) != site.ENotFound {
+		t.Fatalf("after Del on the canvas Plan FAQ is still there (%v)", err)
+	}
 
 	// Space folds a branch on the canvas and unfolds it again.
 	run(t, ctx, "select Home and fold it with Space",
