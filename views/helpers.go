@@ -67,7 +67,6 @@ func boolStr(b bool) string {
 	return "false"
 }
 
-
 func placementTitle(p string) string {
 	switch p {
 	case site.PlacementUtility:
