@@ -373,7 +373,10 @@
       history.pushState({}, "", url);
       return show();
     }
-    if (shownPage() !== id && !detailsDirty()) detailsTimer = setTimeout(() => { if (picked === id) show(); }, 250);
+    // Still selected and still where the keys are: typing a new page's
+    // title under this one leaves the details as they are.
+    const still = () => picked === id && (onCanvas() || document.activeElement === document.getElementById("title-" + id));
+    if (shownPage() !== id && !detailsDirty()) detailsTimer = setTimeout(() => { if (still()) show(); }, 250);
     return null;
   }
   function placeMenu(li) {

@@ -727,9 +727,11 @@ func TestBrowserOwnEdits(t *testing.T) {
 		waitJS(fieldFocused),
 		chromedp.SendKeys(titleField, "Webinars"+kb.Enter),
 		waitJS(fieldFocused+` && document.activeElement.value === ""`),
+		// The summary follows the change while the next draft is typed;
+		// once a title has the keys again, its details take the pane.
+		waitJS(fmt.Sprintf(`(document.querySelector('#summary p strong')?.textContent || '').startsWith('%d ')`, before+1)),
 		chromedp.KeyEvent(kb.Escape),
 		titleShown("Webinars"),
-		waitJS(fmt.Sprintf(`(document.querySelector('#summary p strong')?.textContent || '').startsWith('%d ')`, before+1)),
 	)
 	tr, _ := db.Tree(bg, pid)
 	for _, c := range tr.Children(ids["Products"]) {
