@@ -25,7 +25,8 @@ func BenchmarkDiagram(b *testing.B) {
 		{"1k-radial", 9, LayoutRadial, 0, 0, []string{FormatSVG}},
 		{"1k-lr", 9, LayoutLR, 0, 0, []string{FormatSVG}},
 		{"1k-3levels", 9, LayoutTree, 3, 0, []string{FormatSVG, FormatPNG, FormatPDF}},
-		{"10k", 99, LayoutTree, 0, 0, []string{FormatSVG, FormatPDF}},
+		{"5k", 49, LayoutTree, 0, 0, []string{FormatSVG, FormatScene}},
+		{"10k", 99, LayoutTree, 0, 0, []string{FormatSVG, FormatScene, FormatPDF}},
 	} {
 		tr, links := site.GenerateDocument("Bench", 10, 10, tc.leaves).Tree()
 		for _, format := range tc.formats {

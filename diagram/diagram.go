@@ -127,7 +127,7 @@ func (o *Options) SetDefaults() {
 func (o *Options) Normalize(t *site.Tree) error {
 	o.SetDefaults()
 	switch {
-	case !slices.Contains(Formats, o.Format):
+	case !slices.Contains(Formats, o.Format) && o.Format != FormatScene && o.Format != FormatView:
 		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
 	case !slices.Contains(Layouts, o.Layout):
 		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
@@ -244,7 +244,7 @@ type diagram struct {
 // dotWriter writes a diagram's DOT for one use.
 type dotWriter struct {
 	*diagram
-	// forLayout marks DOT laid out to JSON (PDF, PNG, GraphML): Graphviz
+	// forLayout marks DOT laid out to JSON (PDF, PNG, scene, GraphML): Graphviz
 	// 12's JSON writer garbles a text span that holds a backslash, so there
 	// a stand-in character takes its place, swapped back when drawing.
 	forLayout  bool
@@ -781,6 +781,12 @@ const (
 	FormatPDF     = "pdf"
 	FormatDOT     = "dot"
 	FormatGraphML = "graphml"
+	// FormatScene is the drawing as a scene (scene.go) for the browser to
+	// paint on a <canvas>; FormatView is what the editor shows: SVG up to
+	// ViewSVGMax pages, a scene past it (IsScene tells them apart). Neither
+	// is a download.
+	FormatScene = "scene"
+	FormatView  = "view"
 )
 
 // Formats lists the formats a diagram downloads as.
@@ -811,13 +817,19 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return res, site.Errorf(site.ETooLarge, "The diagram would draw %d pages; at most %d fit in one diagram. Draw one branch or fewer levels.", d.pages, MaxNodes)
 	}
 	format := opt.Format
+	if format == FormatView {
+		format = FormatSVG
+		if d.pages > ViewSVGMax {
+			format = FormatScene
+		}
+	}
 	if format == FormatPNG { // refuse before laying out what cannot fit
 		k := float64(opt.dpi()) / 72
 		if px := d.minArea() * k * k; px > MaxPNGPixels {
 			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, a smaller scale, or draw one branch or fewer levels.", opt.dpi(), int(px/1e6))
 		}
 	}
-	dw := &dotWriter{diagram: d, forLayout: format == FormatPDF || format == FormatPNG || format == FormatGraphML, withLegend: format != FormatPDF}
+	dw := &dotWriter{diagram: d, forLayout: format != FormatSVG && format != FormatDOT, withLegend: format != FormatPDF}
 	if format == FormatDOT {
 		return res, dw.write(w)
 	}
@@ -841,6 +853,8 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return res, writeSVG(w, pic)
 	case FormatPNG:
 		return res, d.writePNG(w, pic)
+	case FormatScene:
+		return res, writeScene(w, pic, boxes)
 	}
 	return res, d.writeGraphML(w, boxes)
 }

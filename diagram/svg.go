@@ -50,18 +50,24 @@ func writeSVG(w io.Writer, pic picture) error {
 
 // n writes a number with at most two decimals.
 func (c *svgCanvas) n(v float64) {
-	c.num = strconv.AppendFloat(c.num[:0], v, 'f', 2, 64)
-	b := c.num
+	c.num = appendNum(c.num[:0], v)
+	c.w.Write(c.num)
+}
+
+// appendNum appends v with at most two decimals and no trailing zeros.
+func appendNum(dst []byte, v float64) []byte {
+	start := len(dst)
+	b := strconv.AppendFloat(dst, v, 'f', 2, 64)
 	for b[len(b)-1] == '0' {
 		b = b[:len(b)-1]
 	}
 	if b[len(b)-1] == '.' {
 		b = b[:len(b)-1]
 	}
-	if len(b) == 2 && b[0] == '-' && b[1] == '0' {
-		b = b[1:]
+	if len(b)-start == 2 && b[start] == '-' && b[start+1] == '0' {
+		b = append(b[:start], '0')
 	}
-	c.w.Write(b)
+	return b
 }
 
 func (c *svgCanvas) attr(name, value string) {

@@ -805,8 +805,7 @@
     const id = (onCanvas() && picked) || document.getElementById("details-inner")?.dataset.page;
     document.querySelectorAll("#outline .row.selected").forEach((r) => r.classList.remove("selected"));
     if (id) document.getElementById("node-" + id)?.querySelector(":scope > .row")?.classList.add("selected");
-    document.querySelectorAll("#diagram g.selected").forEach((g) => g.classList.remove("selected"));
-    if (id) document.querySelector(`#diagram g.node[id="p${id}"], #diagram g[id="a_p${id}"]`)?.classList.add("selected");
+    drawingOf(canvasOf())?.mark("selected", id || null);
   }
   document.addEventListener("htmx:afterSettle", markSelected);
   document.addEventListener("DOMContentLoaded", markSelected);
@@ -855,6 +854,8 @@
     if (canvasBusy()) { redrawPending = true; return Promise.resolve(); }
     const form = sec.querySelector("form.diagram-controls");
     const params = new URLSearchParams(form ? new FormData(form) : undefined);
+    const paint = new URLSearchParams(location.search).get("paint"); // svg or scene, else the server's choice
+    if (paint && !params.has("paint")) params.set("paint", paint);
     return htmx.ajax("GET", `/projects/${projectID()}/diagram?${params}`, { target: sec, swap: "innerHTML" });
   }
 
@@ -879,7 +880,7 @@
       const canvas = diagram()?.querySelector(".diagram-canvas");
       if (!canvas) return;
       if (zoom.dataset.zoom === "fit") fit(canvas);
-      else if (zoom.dataset.zoom === "page") zoomToPage(canvas, picked && cardOf(picked) ? picked : null);
+      else if (zoom.dataset.zoom === "page") zoomToPage(canvas, picked && boxOf(canvas, picked) ? picked : null);
       else zoomAt(canvas, zoom.dataset.zoom === "in" ? 1.25 : 0.8, canvas.clientWidth / 2, canvas.clientHeight / 2);
       apply(canvas);
       saveView(canvas);
@@ -969,12 +970,10 @@
   // own (the same drafts, renames, moves and deletes), so the two cannot
   // disagree. While the canvas has the keyboard, selecting a page marks
   // its card and its row and leaves the focus on the canvas. Zoom and pan
-  // are a transform on the <svg>: no request, no redraw.
+  // are a view (a scale and an offset) the drawing follows: no request,
+  // no redraw.
   const canvasOf = () => diagram()?.querySelector(".diagram-canvas");
   const onCanvas = () => !!document.activeElement?.matches?.(".diagram-canvas");
-  const cardOf = (id) => canvasOf()?.querySelector(`g.node[id="p${id}"], g[id="a_p${id}"]`);
-  const cardAt = (el) => el?.closest?.(".diagram-canvas g.node[id^='p'], .diagram-canvas g[id^='a_p']");
-  const cardID = (g) => /^(?:a_)?p(\d+)$/.exec(g?.id || "")?.[1];
   const rowFor = (id) => id && document.getElementById("node-" + id); // the card's outline row
   const layoutOf = () => diagram()?.querySelector("select[name=layout]")?.value || "tree";
   let picked = null; // the selected page, as the canvas knows it
@@ -986,9 +985,7 @@
   }
   function saveView(canvas) { canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas)); }
   function apply(canvas) {
-    const svg = canvas.querySelector("svg");
-    const v = view(canvas);
-    if (svg) svg.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`;
+    drawingOf(canvas)?.show(view(canvas));
     hideHandles(canvas);
     drawMinimap(canvas);
   }
@@ -1000,9 +997,9 @@
     v.k = k;
   }
   function fit(canvas) {
-    const svg = canvas.querySelector("svg");
-    if (!svg) return;
-    const w = svg.width.baseVal.value, h = svg.height.baseVal.value;
+    const d = drawingOf(canvas);
+    if (!d) return;
+    const w = d.w, h = d.h;
     const v = view(canvas);
     v.k = Math.min(1, canvas.clientWidth / w, canvas.clientHeight / h) || 1;
     v.x = (canvas.clientWidth - w * v.k) / 2;
@@ -1030,24 +1027,329 @@
     return true;
   }
 
-  // boxes lists the cards of a drawing where they are on the unzoomed
-  // <svg>, in its pixels, worked out once per drawing. They are measured
-  // on screen, so that what the drawing transforms inside (Graphviz's
-  // radial SVG moves its whole graph) counts too.
-  function boxes(canvas) {
-    const svg = canvas.querySelector("svg");
-    if (!svg) return { list: [], byID: new Map() };
-    if (!svg.boxes) {
-      const o = svg.getBoundingClientRect(), k = view(canvas).k;
-      const list = [...svg.querySelectorAll("g.node[id^='p'], g[id^='a_p']")].map((g) => {
-        const r = g.getBoundingClientRect();
-        return { id: cardID(g), x: (r.left - o.left) / k, y: (r.top - o.top) / k, w: r.width / k, h: r.height / k };
-      });
-      svg.boxes = { list, byID: new Map(list.map((b) => [b.id, b])) };
-    }
-    return svg.boxes;
-  }
+  // boxes lists the cards of the canvas's drawing: where each is in the
+  // unzoomed drawing, in its pixels.
+  const noBoxes = { list: [], byID: new Map() };
+  const boxes = (canvas) => drawingOf(canvas)?.boxes() || noBoxes;
   const boxOf = (canvas, id) => boxes(canvas).byID.get(id);
+
+  // cardAt is the box of the card under the point (x, y) on screen, the
+  // one drawn last where cards overlap; rectOf is where the card of page
+  // id is on screen; onBadge says whether (x, y) is on card b's comment
+  // badge.
+  function toDrawing(canvas, x, y) {
+    const r = canvas.getBoundingClientRect(), v = view(canvas);
+    return [(x - r.left - canvas.clientLeft - v.x) / v.k, (y - r.top - canvas.clientTop - v.y) / v.k];
+  }
+  const inside = (b, x, y) => b && x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
+  function cardAt(canvas, x, y) {
+    const [dx, dy] = toDrawing(canvas, x, y), { list } = boxes(canvas);
+    for (let i = list.length - 1; i >= 0; i--) if (inside(list[i], dx, dy)) return list[i];
+    return null;
+  }
+  function onBadge(canvas, b, x, y) { return inside(b.badge, ...toDrawing(canvas, x, y)); }
+  function rectOf(canvas, id) {
+    const b = canvas && boxOf(canvas, id);
+    if (!b) return null;
+    const r = canvas.getBoundingClientRect(), v = view(canvas);
+    const left = r.left + canvas.clientLeft + v.x + b.x * v.k, top = r.top + canvas.clientTop + v.y + b.y * v.k;
+    const width = b.w * v.k, height = b.h * v.k;
+    return { left, top, width, height, right: left + width, bottom: top + height };
+  }
+
+  // ---- Drawings: the SVG, or a scene on a <canvas> --------------------
+  // What a canvas shows is a drawing: the SVG inline, or, past the
+  // server's ViewSVGMax pages, a scene (diagram/scene.go) painted on a
+  // <canvas>: the browser paints one far faster than it lays out the
+  // tens of thousands of elements of a big SVG. Both have their size w,
+  // h and their cards' boxes in the unzoomed drawing's pixels, show the
+  // view, mark cards ("selected", "drag-source", "drop-inside"), give a
+  // card's words and say whether an object ("p12", "edge-1-2") is drawn;
+  // the rest of the canvas code asks them and never the SVG.
+  // A scene is fetched (initCanvas); until it is in, there is no drawing.
+  function drawingOf(canvas) {
+    if (canvas && !canvas.drawing && !canvas.dataset.scene) canvas.drawing = svgDrawing(canvas);
+    return canvas?.drawing || null;
+  }
+  function loadScene(canvas) {
+    canvas.loading = true;
+    fetch(canvas.dataset.scene, { headers: { Accept: "application/json" } })
+      .then((res) => (res.ok ? res.json() : Promise.reject(new Error(res.statusText))))
+      .then((sc) => {
+        canvas.drawing = sceneDrawing(canvas, sc);
+        initCanvas(canvas);
+        markSelected();
+      })
+      .catch(() => { if (canvas.isConnected) flash("The diagram could not be loaded: reload the page to try again.", true); });
+  }
+
+  function svgDrawing(canvas) {
+    const svg = canvas.querySelector("svg");
+    if (!svg) return null;
+    const cardOf = (id) => id && svg.querySelector(`g.node[id="p${id}"], g[id="a_p${id}"]`);
+    const cardID = (g) => /^(?:a_)?p(\d+)$/.exec(g.id)?.[1];
+    const marks = {};
+    let measured = null;
+    return {
+      w: svg.width.baseVal.value,
+      h: svg.height.baseVal.value,
+      // The boxes are measured on screen once, so that what the SVG
+      // transforms inside (Graphviz's radial SVG moves its whole graph)
+      // counts too.
+      boxes() {
+        if (!measured) {
+          const o = svg.getBoundingClientRect(), k = view(canvas).k;
+          const at = (r) => ({ x: (r.left - o.left) / k, y: (r.top - o.top) / k, w: r.width / k, h: r.height / k });
+          const list = [...svg.querySelectorAll("g.node[id^='p'], g[id^='a_p']")].map((g) => {
+            const badge = g.querySelector("g.badge");
+            return { id: cardID(g), ...at(g.getBoundingClientRect()), badge: badge && at(badge.getBoundingClientRect()) };
+          });
+          measured = { list, byID: new Map(list.map((b) => [b.id, b])) };
+        }
+        return measured;
+      },
+      show(v) { svg.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`; },
+      mark(kind, id) {
+        cardOf(marks[kind])?.classList.remove(kind);
+        marks[kind] = id;
+        cardOf(id)?.classList.add(kind);
+      },
+      marked: (kind) => marks[kind] || null,
+      words: (id) => cardOf(id)?.textContent || "",
+      drawn: (name) => !!svg.querySelector(`[id="${CSS.escape(name)}"]`),
+    };
+  }
+
+  const PT = 4 / 3; // CSS pixels in a point, the scene's unit
+
+  // sceneDrawing paints a scene (its format is in diagram/scene.go) on a
+  // <canvas> under the handles, every frame the view changes: what is out
+  // of view is skipped, a card too small to read is a block of its band's
+  // colour and words too small to read are grey lines.
+  function sceneDrawing(canvas, sc) {
+    const el = document.createElement("canvas");
+    el.className = "diagram-scene";
+    el.setAttribute("aria-hidden", "true");
+    canvas.prepend(el);
+    const o = sc.ops, strs = sc.strs;
+    // One pass over the operations: where each starts and what it covers
+    // (points: x0, y0, x1, y1; NaN for a change of state).
+    const starts = new Int32Array(o.length / 2 + 1), bounds = new Float32Array(o.length * 2 + 4);
+    const opAt = new Int32Array(o.length + 1); // an operation's number by where it starts
+    let n = 0;
+    for (let i = 0; i < o.length; n++) {
+      starts[n] = i;
+      opAt[i] = n;
+      let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, j = -1, next;
+      switch (o[i]) {
+        case 0: case 1: case 2: next = i + 2; x0 = NaN; break;
+        case 3: next = i + 3; x0 = NaN; break;
+        case 4:
+          x0 = Math.min(o[i + 2], o[i + 4]); x1 = Math.max(o[i + 2], o[i + 4]);
+          y0 = Math.min(o[i + 3], o[i + 5]); y1 = Math.max(o[i + 3], o[i + 5]);
+          next = i + 6;
+          break;
+        case 5: case 7: j = i + 2; break;
+        case 6: j = i + 1; break;
+        case 8: x0 = o[i + 2] - o[i + 4]; x1 = o[i + 2] + o[i + 4]; y0 = o[i + 3] - o[i + 5]; y1 = o[i + 3] + o[i + 5]; next = i + 6; break;
+        case 9: {
+          const w = o[i + 5], f = o[i + 4];
+          x0 = o[i + 1] - (f & 8 ? w : f & 4 ? w / 2 : 0); x1 = x0 + w;
+          y0 = o[i + 2] - o[i + 3]; y1 = o[i + 2] + o[i + 3] * 0.3;
+          next = i + 7;
+          break;
+        }
+        default: throw new Error("scene: unknown operation " + o[i]);
+      }
+      if (j >= 0) { // n points from j
+        next = j + 1 + 2 * o[j];
+        for (let k = j + 1; k < next; k += 2) {
+          if (o[k] < x0) x0 = o[k];
+          if (o[k] > x1) x1 = o[k];
+          if (o[k + 1] < y0) y0 = o[k + 1];
+          if (o[k + 1] > y1) y1 = o[k + 1];
+        }
+      }
+      bounds[4 * n] = x0 - 2; bounds[4 * n + 1] = y0 - 2; bounds[4 * n + 2] = x1 + 2; bounds[4 * n + 3] = y1 + 2;
+      i = next;
+    }
+    opAt[o.length] = n;
+    const list = [];
+    for (let i = 0; i < sc.cards.length; i += 5) {
+      const c = sc.cards;
+      list.push({ id: String(c[i]), x: c[i + 1] * PT, y: c[i + 2] * PT, w: c[i + 3] * PT, h: c[i + 4] * PT });
+    }
+    const byID = new Map(list.map((b) => [b.id, b]));
+    // A card's operations are a group a frame may skip whole: it then
+    // leaves the state (pen, fill, width, dash) as drawing it would have.
+    const names = new Set(), nodes = [];
+    for (const [id, cls, from, to] of sc.groups) {
+      names.add(id);
+      const a = opAt[from], b = opAt[to], card = byID.get(id.slice(1));
+      if (cls === "node" && card) nodes.push({ id, from: a, to: b, box: [card.x / PT, card.y / PT, (card.x + card.w) / PT, (card.y + card.h) / PT] });
+      if (cls === "badge" && card) {
+        let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        for (let k = a; k < b; k++) {
+          if (!isFinite(bounds[4 * k])) continue; // a change of state
+          x0 = Math.min(x0, bounds[4 * k]); y0 = Math.min(y0, bounds[4 * k + 1]); x1 = Math.max(x1, bounds[4 * k + 2]); y1 = Math.max(y1, bounds[4 * k + 3]);
+        }
+        if (x1 > x0) card.badge = { x: x0 * PT, y: y0 * PT, w: (x1 - x0) * PT, h: (y1 - y0) * PT };
+      }
+    }
+    const state = { pen: -1, fill: -1, width: 1, dash: [] };
+    const change = (st, i) => {
+      switch (o[i]) {
+        case 0: st.pen = o[i + 1]; return true;
+        case 1: st.fill = o[i + 1]; return true;
+        case 2: st.width = o[i + 1]; return true;
+        case 3: st.dash = o[i + 1] > 0 ? [o[i + 1], o[i + 2]] : []; return true;
+      }
+      return false;
+    };
+    for (let k = 0, g = 0; k < n && g < nodes.length; k++) {
+      change(state, starts[k]);
+      while (g < nodes.length && nodes[g].to === k + 1) nodes[g++].after = { ...state };
+    }
+    for (const g of nodes) {
+      g.after ||= { ...state };
+      g.color = "#cbd5e1"; // its band's colour
+      for (let k = g.from, fills = 0; k < g.to; k++) {
+        if (o[starts[k]] === 1 && o[starts[k] + 1] >= 0 && strs[o[starts[k] + 1]] !== "#ffffff" && !fills++) g.color = strs[o[starts[k] + 1]];
+      }
+    }
+    const marks = {}, accent = getComputedStyle(canvas).getPropertyValue("--accent").trim() || "#2563eb";
+    let frame = 0, painted = false, v = { k: 1, x: 0, y: 0 };
+
+    function paint() {
+      frame = 0;
+      const dpr = window.devicePixelRatio || 1, W = canvas.clientWidth, H = canvas.clientHeight;
+      if (el.width !== Math.round(W * dpr) || el.height !== Math.round(H * dpr)) {
+        el.width = Math.round(W * dpr);
+        el.height = Math.round(H * dpr);
+        el.style.width = W + "px";
+        el.style.height = H + "px";
+      }
+      const ctx = el.getContext("2d");
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.fillStyle = "#ffffff";
+      ctx.fillRect(0, 0, el.width, el.height);
+      const s = v.k * PT; // screen pixels in a point
+      ctx.setTransform(dpr * s, 0, 0, dpr * s, dpr * v.x, dpr * v.y);
+      ctx.lineJoin = "round";
+      const vx0 = -v.x / s, vy0 = -v.y / s, vx1 = (W - v.x) / s, vy1 = (H - v.y) / s;
+      const seen = (x0, y0, x1, y1) => x1 >= vx0 && x0 <= vx1 && y1 >= vy0 && y0 <= vy1;
+      let st = { pen: -1, fill: -1, width: 1, dash: [] }, g = 0, lines = false;
+      // Lines one after another in the same pen are stroked as one path.
+      const flush = () => {
+        if (!lines) return;
+        lines = false;
+        ctx.strokeStyle = strs[st.pen];
+        ctx.lineWidth = st.width;
+        ctx.setLineDash(st.dash);
+        ctx.stroke();
+      };
+      for (let k = 0; k < n; k++) {
+        if (g < nodes.length && nodes[g].from === k) {
+          const c = nodes[g++], [x0, y0, x1, y1] = c.box;
+          const small = (x1 - x0) * s < 14;
+          if (small || !seen(x0, y0, x1, y1)) {
+            flush();
+            if (small && seen(x0, y0, x1, y1)) {
+              if (ctx.fillStyle !== c.color) ctx.fillStyle = c.color;
+              ctx.fillRect(x0, y0, x1 - x0, y1 - y0);
+            }
+            st = { ...c.after };
+            k = c.to - 1;
+            continue;
+          }
+        }
+        const i = starts[k];
+        if (o[i] < 4) { flush(); change(st, i); continue; }
+        if (!seen(bounds[4 * k], bounds[4 * k + 1], bounds[4 * k + 2], bounds[4 * k + 3])) continue;
+        if (o[i] === 6 && st.pen >= 0) { // a line: into the path being gathered
+          if (!lines) { ctx.beginPath(); lines = true; }
+          ctx.moveTo(o[i + 2], o[i + 3]);
+          for (let m = i + 4; m < i + 2 + 2 * o[i + 1]; m += 2) ctx.lineTo(o[m], o[m + 1]);
+          continue;
+        }
+        flush();
+        if (o[i] === 9) { // text
+          const size = o[i + 3], px = size * s, f = o[i + 4];
+          if (st.pen < 0 || px < 1.5) continue;
+          if (px < 4) { // too small to read: a grey line where the words are
+            ctx.fillStyle = "#cbd5e1";
+            ctx.fillRect(bounds[4 * k] + 2, o[i + 2] - size * 0.55, bounds[4 * k + 2] - bounds[4 * k] - 4, size * 0.5);
+            continue;
+          }
+          ctx.font = `${f & 1 ? "bold " : ""}${size}px ${sc.font}`;
+          ctx.direction = f & 2 ? "rtl" : "ltr";
+          ctx.textAlign = f & 8 ? "right" : f & 4 ? "center" : "left";
+          ctx.fillStyle = strs[st.pen];
+          ctx.fillText(strs[o[i + 6]], o[i + 1], o[i + 2]);
+          continue;
+        }
+        ctx.beginPath();
+        let fill = o[i + 1] === 1;
+        const line = (j) => { // n points from j
+          ctx.moveTo(o[j + 1], o[j + 2]);
+          for (let m = j + 3; m < j + 1 + 2 * o[j]; m += 2) ctx.lineTo(o[m], o[m + 1]);
+        };
+        switch (o[i]) {
+          case 4: ctx.rect(o[i + 2], o[i + 3], o[i + 4] - o[i + 2], o[i + 5] - o[i + 3]); break;
+          case 5: line(i + 2); ctx.closePath(); break;
+          case 6: line(i + 1); fill = false; break;
+          case 7:
+            ctx.moveTo(o[i + 3], o[i + 4]);
+            for (let m = i + 5; m + 5 < i + 3 + 2 * o[i + 2]; m += 6) ctx.bezierCurveTo(o[m], o[m + 1], o[m + 2], o[m + 3], o[m + 4], o[m + 5]);
+            if (fill) ctx.closePath();
+            break;
+          case 8: ctx.ellipse(o[i + 2], o[i + 3], o[i + 4], o[i + 5], 0, 0, 2 * Math.PI); break;
+        }
+        if (fill && st.fill >= 0) { ctx.fillStyle = strs[st.fill]; ctx.fill(); }
+        if (st.pen >= 0) {
+          ctx.strokeStyle = strs[st.pen];
+          ctx.lineWidth = st.width;
+          ctx.setLineDash(st.dash);
+          ctx.stroke();
+        }
+      }
+      flush();
+      ctx.setLineDash([]);
+      const box = (id) => { const b = id && byID.get(id); return b && [b.x / PT, b.y / PT, b.w / PT, b.h / PT]; };
+      const src = box(marks["drag-source"]);
+      if (src) { ctx.fillStyle = "rgba(255,255,255,.65)"; ctx.fillRect(...src); }
+      for (const [kind, color] of [["selected", "#2563eb"], ["drop-inside", accent]]) {
+        const b = box(marks[kind]);
+        if (!b) continue;
+        if (kind === "drop-inside") { ctx.fillStyle = "rgba(238,243,253,.6)"; ctx.fillRect(...b); }
+        ctx.strokeStyle = color;
+        ctx.lineWidth = 3 / s;
+        ctx.strokeRect(...b);
+      }
+    }
+    const soon = () => { if (!frame) frame = requestAnimationFrame(paint); };
+    new ResizeObserver(soon).observe(canvas);
+    return {
+      w: sc.w * PT,
+      h: sc.h * PT,
+      boxes: () => ({ list, byID }),
+      // The first view is painted at once, in the task that swapped the
+      // drawing in; the next ones once a frame.
+      show(to) {
+        v = { ...to };
+        if (painted) soon();
+        else { painted = true; paint(); }
+      },
+      mark(kind, id) { if (marks[kind] !== id) { marks[kind] = id; soon(); } },
+      marked: (kind) => marks[kind] || null,
+      words(id) {
+        const g = nodes.find((c) => c.id === "p" + id), out = [];
+        for (let k = g ? g.from : 0; g && k < g.to; k++) if (o[starts[k]] === 9) out.push(strs[o[starts[k] + 6]]);
+        return out.join(" ");
+      },
+      drawn: (name) => names.has(name) || (/^p\d+$/.test(name) && byID.has(name.slice(1))),
+    };
+  }
 
   // nextCard is the card an arrow key leads to from page id: the nearest
   // one that way, cards in line with it first; with nothing selected,
@@ -1103,6 +1405,10 @@
   function initCanvas(root) {
     const canvas = root?.querySelector && (root.matches?.(".diagram-canvas") ? root : root.querySelector(".diagram-canvas"));
     if (!canvas || canvas.view) return;
+    if (canvas.dataset.scene && !canvas.drawing) {
+      if (!canvas.loading) loadScene(canvas);
+      return;
+    }
     const sec = canvas.closest("#diagram");
     const old = sec?.dataset.view;
     if (old) canvas.view = JSON.parse(old); // keep the zoom across redraws
@@ -1123,7 +1429,7 @@
   document.addEventListener("keydown", (e) => {
     const canvas = e.target.matches?.(".diagram-canvas") && e.target;
     if (!canvas || pan?.drag || e.ctrlKey || e.metaKey) return; // Ctrl+Z is the page's
-    const id = picked && cardOf(picked) ? picked : null;
+    const id = picked && boxOf(canvas, picked) ? picked : null;
     const li = rowFor(id), edit = isEditor() && !!li, k = e.key;
     const zoom = (f) => zoomAt(canvas, f, canvas.clientWidth / 2, canvas.clientHeight / 2);
     let zoomed = true;
@@ -1192,9 +1498,8 @@
   // renameOnCanvas opens a field over li's card; what is typed is saved
   // as the outline saves a rename.
   function renameOnCanvas(li, value, selectAll) {
-    const g = cardOf(li.dataset.id);
-    if (!g) return;
-    const r = g.getBoundingClientRect();
+    const r = rectOf(canvasOf(), li.dataset.id);
+    if (!r) return;
     canvasField({ left: r.left + 4, top: r.top + r.height * 0.3, width: r.width - 8 }, value, selectAll, (title) => {
       if (title && title !== titleOf(li).textContent) rename(li, title);
     });
@@ -1204,9 +1509,8 @@
   // or under it (mode "child") will be drawn: below or beside the card,
   // as the layout places children and siblings.
   function addOnCanvas(li, mode) {
-    const g = cardOf(li.dataset.id);
-    if (!g) return;
-    const r = g.getBoundingClientRect();
+    const r = rectOf(canvasOf(), li.dataset.id);
+    if (!r) return;
     const beside = (mode === "child") === (layoutOf() === "lr");
     const at = beside ? { left: r.right + 12, top: r.top + r.height * 0.3 } : { left: r.left, top: r.bottom + 14 };
     canvasField({ ...at, width: r.width }, "", false, (title) => { if (title) addDraft(li, mode, title); });
@@ -1235,17 +1539,17 @@
   document.addEventListener("pointerdown", (e) => {
     const canvas = e.target.closest?.(".diagram-canvas");
     if (!canvas || e.button !== 0 || e.target.closest(".canvas-handles, .minimap")) return;
-    const g = cardAt(e.target), id = cardID(g);
+    const b = cardAt(canvas, e.clientX, e.clientY), id = b?.id;
     const v = view(canvas);
-    pan = { canvas, x: e.clientX, y: e.clientY, vx: v.x, vy: v.y, moved: false, g, id,
-      badge: !!e.target.closest("g.badge"), li: isEditor() ? rowFor(id) : null };
+    pan = { canvas, x: e.clientX, y: e.clientY, vx: v.x, vy: v.y, moved: false, id,
+      badge: !!b && onBadge(canvas, b, e.clientX, e.clientY), li: isEditor() ? rowFor(id) : null };
   });
   document.addEventListener("pointermove", (e) => {
     if (!pan) {
       const canvas = e.target.closest?.(".diagram-canvas");
       if (!canvas || dnd || resize) return;
-      const g = cardAt(e.target);
-      if (g) showHandles(canvas, g);
+      const b = !e.target.closest(".canvas-handles, .minimap") && cardAt(canvas, e.clientX, e.clientY);
+      if (b) showHandles(canvas, b.id);
       else if (!e.target.closest(".canvas-handles")) hideHandles(canvas);
       return;
     }
@@ -1302,19 +1606,19 @@
   function startCardDrag(p) {
     p.drag = true;
     hideHandles(p.canvas);
-    p.g.classList.add("drag-source");
+    drawingOf(p.canvas)?.mark("drag-source", p.id);
     Object.assign(p, dragMarks(p.li, "drop-line canvas-drop"));
   }
 
   // canvasDropAt says where the dragged page would land if let go at (x, y).
   function canvasDropAt(p, x, y) {
-    const g = cardAt(document.elementFromPoint(x, y)), id = cardID(g), li = rowFor(id);
+    const id = cardAt(p.canvas, x, y)?.id, li = rowFor(id);
     if (!li || p.li.contains(li)) return null; // not onto itself or into its own branch
-    const r = g.getBoundingClientRect(), across = siblingAxis(p.canvas, li) === "x";
+    const r = rectOf(p.canvas, id), across = siblingAxis(p.canvas, li) === "x";
     const f = across ? (x - r.left) / r.width : (y - r.top) / r.height;
-    if (f < 0.25) return { where: "before", li, g, across };
-    if (f > 0.75) return { where: "after", li, g, across };
-    return { where: "inside", li, g };
+    if (f < 0.25) return { where: "before", li, id, across };
+    if (f > 0.75) return { where: "after", li, id, across };
+    return { where: "inside", li, id };
   }
 
   // siblingAxis is the way li's siblings line up in the drawing: "x"
@@ -1329,11 +1633,10 @@
   }
 
   function showCanvasDrop(p, d) {
-    document.querySelector(".diagram-canvas g.drop-inside")?.classList.remove("drop-inside");
+    drawingOf(p.canvas)?.mark("drop-inside", d?.where === "inside" ? d.id : null);
     p.line.hidden = !d || d.where === "inside";
-    if (!d) return;
-    if (d.where === "inside") { d.g.classList.add("drop-inside"); return; }
-    const r = d.g.getBoundingClientRect(), gap = 5, before = d.where === "before";
+    if (!d || d.where === "inside") return;
+    const r = rectOf(p.canvas, d.id), gap = 5, before = d.where === "before";
     const s = p.line.style;
     if (d.across) {
       s.transform = `translate(${(before ? r.left - gap : r.right + gap) - 1.5}px, ${r.top}px)`;
@@ -1349,8 +1652,8 @@
   function endCardDrag(p, drop) {
     p.ghost.remove();
     p.line.remove();
-    document.querySelector(".diagram-canvas g.drop-inside")?.classList.remove("drop-inside");
-    p.g.classList.remove("drag-source");
+    drawingOf(p.canvas)?.mark("drop-inside", null);
+    drawingOf(p.canvas)?.mark("drag-source", null);
     document.body.classList.remove("dragging");
     saveView(p.canvas);
     p.canvas.focus({ preventScroll: true });
@@ -1369,8 +1672,8 @@
 
   // ---- Handles: buttons on the edges of the hovered card -------------
   // Add a page under it, add one after it, fold or unfold its branch.
-  function showHandles(canvas, g) {
-    const id = cardID(g), li = rowFor(id);
+  function showHandles(canvas, id) {
+    const li = rowFor(id);
     if (!li || !isEditor()) { hideHandles(canvas); return; }
     let h = canvas.querySelector(".canvas-handles");
     if (!h) {
@@ -1388,7 +1691,7 @@
     if (h.dataset.id === id && !h.hidden) return;
     h.dataset.id = id;
     h.hidden = false;
-    const r = g.getBoundingClientRect(), c = canvas.getBoundingClientRect();
+    const r = rectOf(canvas, id), c = canvas.getBoundingClientRect();
     const x0 = r.left - c.left, y0 = r.top - c.top, x1 = x0 + r.width, y1 = y0 + r.height;
     const lr = layoutOf() === "lr";
     const put = (act, x, y, text, label) => {
@@ -1425,9 +1728,9 @@
   // cards as small boxes, the selected one in blue, and a frame round the
   // part in view. A press or drag on it brings that part into view.
   function drawMinimap(canvas) {
-    const svg = canvas.querySelector("svg");
-    if (!svg) return;
-    const W = svg.width.baseVal.value, H = svg.height.baseVal.value, v = view(canvas);
+    const d = drawingOf(canvas);
+    if (!d) return;
+    const W = d.w, H = d.h, v = view(canvas);
     let m = canvas.querySelector("canvas.minimap");
     if (W * v.k <= canvas.clientWidth + 1 && H * v.k <= canvas.clientHeight + 1) {
       if (m) m.hidden = true;
@@ -1441,8 +1744,8 @@
     }
     m.hidden = false;
     const s = Math.min(180 / W, 120 / H), dpr = window.devicePixelRatio || 1;
-    if (m.svg !== svg || m.picked !== picked) { // the cards: drawn once per drawing and selection
-      m.svg = svg;
+    if (m.drawing !== d || m.picked !== picked) { // the cards: drawn once per drawing and selection
+      m.drawing = d;
       m.picked = picked;
       m.scale = s;
       m.width = Math.ceil(W * s * dpr);

@@ -280,6 +280,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/pages/:pid/comments":    {path: pg + "/comments", ok: 200},
 		"GET /projects/:id/diagram":                {path: p + "/diagram", ok: 200},
 		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/dot", ok: 200},
+		"GET /projects/:id/diagram/scene":          {path: p + "/diagram/scene?paint=scene", ok: 200},
 		"GET /projects/:id/export":                 {path: p + "/export", ok: 200},
 		"GET /projects/:id/export.zip":             {path: p + "/export.zip", ok: 200},
 		"GET /projects/:id/sitemap.html":           {path: p + "/sitemap.html", ok: 200},

@@ -94,7 +94,7 @@ func BenchmarkBrowserDiagram5k(b *testing.B) {
 			chromedp.Navigate(fmt.Sprintf("%s/projects/%d/diagram", base, pid)),
 			waitJS(`!!document.querySelector('.diagram-canvas')?.view`),
 			chromedp.Evaluate(`new Promise(r => requestAnimationFrame(() => setTimeout(() => r(performance.now()), 0)))`, &o, awaitPromise),
-			chromedp.Evaluate(`document.querySelectorAll('.diagram-canvas g.node').length`, &cards),
+			chromedp.Evaluate(`document.querySelector('.diagram-canvas').drawing.boxes().list.length`, &cards),
 			chromedp.Evaluate(fmt.Sprintf(`(async () => {
 				const c = document.querySelector('.diagram-canvas'), r = c.getBoundingClientRect();
 				const frame = () => new Promise(f => requestAnimationFrame(() => requestAnimationFrame(f)));
@@ -111,7 +111,7 @@ func BenchmarkBrowserDiagram5k(b *testing.B) {
 				c.focus();
 				const t0 = performance.now();
 				c.dispatchEvent(new KeyboardEvent('keydown', {key: 'ArrowRight', bubbles: true, cancelable: true}));
-				if (!document.querySelector('.diagram-canvas g.node.selected')) throw new Error('→ selected no card');
+				if (!c.drawing.marked('selected')) throw new Error('→ selected no card');
 				return performance.now() - t0;
 			})()`, &k),
 		)

@@ -13,23 +13,37 @@ import (
 	"siteplan/store"
 )
 
-// The canvas's state, as the tests read it.
+// The canvas's state, as the tests read it: from the SVG's elements
+// where the drawing is an SVG, else from the scene's drawing.
 const (
 	canvasJS     = `document.querySelector('#diagram .diagram-canvas')`
+	drawingJS    = canvasJS + `?.drawing`
 	canvasFocus  = `document.activeElement === ` + canvasJS
-	pickedCardJS = `(document.querySelector('#diagram g.node.selected')?.id || '')`
+	pickedCardJS = `(` + drawingJS + `?.marked('selected') || '')`
 	canvasField  = `input.canvas-field`
+	// rectJS is a function of a page id: where its card is on screen, or
+	// null when it is not drawn.
+	rectJS = `((id) => {
+		const c = ` + canvasJS + `, g = c?.querySelector('svg g.node[id="p' + id + '"]');
+		if (g) return g.getBoundingClientRect();
+		const b = c?.drawing?.boxes().byID.get(String(id));
+		if (!b) return null;
+		const r = c.getBoundingClientRect(), v = c.view, left = r.left + c.clientLeft + v.x + b.x * v.k, top = r.top + c.clientTop + v.y + b.y * v.k;
+		return {left, top, width: b.w * v.k, height: b.h * v.k, right: left + b.w * v.k, bottom: top + b.h * v.k};
+	})`
 )
 
-// cardJS is a script expression for the card of page id.
-func cardJS(id int64) string {
-	return fmt.Sprintf(`document.querySelector('#diagram g.node[id="p%d"]')`, id)
-}
+// cardJS is a script expression: where the card of page id is on
+// screen, or null.
+func cardJS(id int64) string { return fmt.Sprintf(`%s(%d)`, rectJS, id) }
+
+// wordsJS is a script expression: the words on the card of page id.
+func wordsJS(id string) string { return fmt.Sprintf(`(%s?.words(%s) || "")`, drawingJS, id) }
 
 // centredJS is a script expression: is the card of page id in the
 // middle of the canvas?
 func centredJS(id int64) string {
-	return fmt.Sprintf(`(() => { const c = %s.getBoundingClientRect(), r = %s.getBoundingClientRect();
+	return fmt.Sprintf(`(() => { const c = %s.getBoundingClientRect(), r = %s;
 		return Math.abs((r.left + r.right) / 2 - (c.left + c.right) / 2) < 2 && Math.abs((r.top + r.bottom) / 2 - (c.top + c.bottom) / 2) < 2; })()`, canvasJS, cardJS(id))
 }
 
@@ -41,14 +55,14 @@ func cardPoint(t *testing.T, ctx context.Context, id int64, fx, fy float64) poin
 	run(t, ctx, fmt.Sprintf("find the card of page %d", id),
 		settled(), // no drawing on its way in
 		waitJS(`!!`+cardJS(id)),
-		chromedp.Evaluate(fmt.Sprintf(`(() => { const r = %s.getBoundingClientRect(); return {X: r.left + r.width * %g, Y: r.top + r.height * %g}; })()`, cardJS(id), fx, fy), &p))
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const r = %s; return {X: r.left + r.width * %g, Y: r.top + r.height * %g}; })()`, cardJS(id), fx, fy), &p))
 	return p
 }
 
 // pickedIs waits until the canvas has the keyboard and page id is the
 // selected card.
 func pickedIs(id int64) chromedp.Action {
-	return waitJS(fmt.Sprintf(`%s && %s === "p%d"`, canvasFocus, pickedCardJS, id))
+	return waitJS(fmt.Sprintf(`%s && %s === "%d"`, canvasFocus, pickedCardJS, id))
 }
 
 // dragCard presses the mouse on a card at from, starts a drag and moves
@@ -95,8 +109,15 @@ func pageOf(t *testing.T, db *store.DB, id int64) site.Page {
 // renames in place, Shift+Enter and a hover handle add pages, a drag
 // reparents (and Esc cancels one) or reorders, Alt+↓ moves, Ctrl+Z
 // undoes, Del deletes, Space folds a branch, a comment badge opens the
-// thread, and zooming asks the server for nothing.
+// thread, and zooming asks the server for nothing. All of it holds for
+// the SVG a small plan is drawn as and for the scene of a big one.
 func TestBrowserCanvas(t *testing.T) {
+	for _, paint := range []string{"svg", "scene"} {
+		t.Run(paint, func(t *testing.T) { testCanvas(t, paint) })
+	}
+}
+
+func testCanvas(t *testing.T, paint string) {
 	ctx, base, db := browser(t)
 	pid, ids := (&client{t: t, db: db}).fixture()
 	c := site.Comment{ProjectID: pid, PageID: ids["Contact"], Author: "Client", Body: "Add a map?"}
@@ -105,11 +126,12 @@ func TestBrowserCanvas(t *testing.T) {
 	}
 	pricing, products, about, home := ids["Pricing"], ids["Products"], ids["About us"], ids["Home"]
 	run(t, ctx, "open the editor with the diagram",
-		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3", base, pid)),
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3&paint=%s", base, pid, paint)),
 		chromedp.WaitVisible(`#outline`),
 		chromedp.Click(`[data-diagram-toggle]`),
 		waitJS(`!!`+cardJS(pricing)),
 		settled(),
+		waitJS(fmt.Sprintf(`!!%s.querySelector(%q)`, canvasJS, map[string]string{"svg": "svg", "scene": "canvas.diagram-scene"}[paint])),
 	)
 
 	// A click selects the card: the details and the outline follow, and
@@ -126,8 +148,8 @@ func TestBrowserCanvas(t *testing.T) {
 	var above bool
 	run(t, ctx, "press ↑",
 		chromedp.KeyEvent(kb.ArrowUp),
-		waitJS(fmt.Sprintf(`%s !== "p%d"`, pickedCardJS, pricing)),
-		chromedp.Evaluate(fmt.Sprintf(`document.querySelector('#diagram g.node.selected').getBoundingClientRect().bottom <= %s.getBoundingClientRect().top`, cardJS(pricing)), &above),
+		waitJS(fmt.Sprintf(`%s !== "%d"`, pickedCardJS, pricing)),
+		chromedp.Evaluate(fmt.Sprintf(`%s(%s).bottom <= %s.top`, rectJS, pickedCardJS, cardJS(pricing)), &above),
 	)
 	if !above {
 		t.Error("↑ from Pricing selected a card that is not above it")
@@ -141,7 +163,7 @@ func TestBrowserCanvas(t *testing.T) {
 		waitJS(`document.activeElement?.matches('`+canvasField+`') && document.activeElement.value === "Pricing"`),
 		chromedp.KeyEvent("Plans"+kb.Enter),
 		waitJS(canvasFocus),
-		waitJS(fmt.Sprintf(`(%s?.textContent || "").includes("Plans")`, cardJS(pricing))),
+		waitJS(wordsJS(fmt.Sprint(pricing))+`.includes("Plans")`),
 		titleShown("Plans"),
 	)
 	if got := pageOf(t, db, pricing).Title; got != "Plans" {
@@ -163,7 +185,7 @@ func TestBrowserCanvas(t *testing.T) {
 		waitJS(`document.activeElement?.matches('`+canvasField+`') && document.activeElement.value === ""`),
 		chromedp.KeyEvent("Plan FAQ"+kb.Enter),
 		titleShown("Plan FAQ"),
-		waitJS(`[...document.querySelectorAll('#diagram g.node')].some(g => g.textContent.includes("Plan FAQ") && g.classList.contains("selected"))`),
+		waitJS(wordsJS(pickedCardJS)+`.includes("Plan FAQ")`),
 		waitJS(canvasFocus),
 	)
 	faqPage := titled(t, db, pid, "Plan FAQ")
@@ -181,23 +203,23 @@ func TestBrowserCanvas(t *testing.T) {
 		waitJS(`document.activeElement?.matches('`+canvasField+`')`),
 		chromedp.KeyEvent("Careers"+kb.Enter),
 		titleShown("Careers"),
-		waitJS(`[...document.querySelectorAll('#diagram g.node')].some(g => g.textContent.includes("Careers"))`),
+		waitJS(drawingJS+`?.boxes().list.some((b) => `+wordsJS("b.id")+`.includes("Careers"))`),
 	)
 	if careers := titled(t, db, pid, "Careers"); careers == nil || careers.ParentID != home || careers.Position != pageOf(t, db, about).Position+1 {
 		t.Fatalf("the add-after handle of About us made %+v, want a page under Home right after About us", careers)
 	}
-	screenshot(t, ctx, "canvas-edit.png")
+	screenshot(t, ctx, "canvas-edit-"+paint+".png")
 
 	// Dragging a card and pressing Esc moves nothing.
 	from := cardPoint(t, ctx, faq, 0.5, 0.5)
 	to := cardPoint(t, ctx, about, 0.5, 0.5)
 	dragCard(t, ctx, "drag Plan FAQ onto About us, then Esc", from, to)
 	run(t, ctx, "see where it lands",
-		waitJS(fmt.Sprintf(`%s.classList.contains('drop-inside')`, cardJS(about))))
-	screenshot(t, ctx, "canvas-drag.png")
+		waitJS(fmt.Sprintf(`%s?.marked('drop-inside') === "%d"`, drawingJS, about)))
+	screenshot(t, ctx, "canvas-drag-"+paint+".png")
 	run(t, ctx, "press Esc and let go",
 		chromedp.KeyEvent(kb.Escape),
-		waitJS(`!document.body.classList.contains('dragging') && !document.querySelector('#diagram g.drop-inside, #diagram g.drag-source')`),
+		waitJS(`!document.body.classList.contains('dragging') && !`+drawingJS+`.marked('drop-inside') && !`+drawingJS+`.marked('drag-source')`),
 		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
 	)
 	if got := pageOf(t, db, faq).ParentID; got != pricing {
@@ -209,10 +231,11 @@ func TestBrowserCanvas(t *testing.T) {
 	to = cardPoint(t, ctx, about, 0.5, 0.5)
 	dragCard(t, ctx, "drag Plan FAQ onto About us", from, to)
 	run(t, ctx, "let go on About us",
-		waitJS(fmt.Sprintf(`%s.classList.contains('drop-inside')`, cardJS(about))),
+		waitJS(fmt.Sprintf(`%s?.marked('drop-inside') === "%d"`, drawingJS, about)),
 		chromedp.MouseEvent(input.MouseReleased, to.X, to.Y, chromedp.ButtonLeft),
 		waitJS(fmt.Sprintf(`document.getElementById('node-%d')?.parentElement.dataset.parent === "%d"`, faq, about)),
-		waitJS(fmt.Sprintf(`!!document.querySelector('#diagram g.edge[id="edge-%d-%d"]')`, about, faq)),
+		// redrawn in About us's column, under it (it was under Pricing)
+		waitJS(fmt.Sprintf(`(() => { const a = %s, f = %s; return !!a && !!f && f.top > a.bottom && f.left >= a.left - 1 && f.left < a.right; })()`, cardJS(about), cardJS(faq))),
 	)
 	waitFor(t, func() bool { return pageOf(t, db, faq).ParentID == about }, "Plan FAQ saved under About us")
 
@@ -295,7 +318,7 @@ func TestBrowserCanvas(t *testing.T) {
 	if after != requests {
 		t.Errorf("zooming made %d requests, want none", after-requests)
 	}
-	screenshot(t, ctx, "canvas-minimap.png")
+	screenshot(t, ctx, "canvas-minimap-"+paint+".png")
 	var moved bool
 	run(t, ctx, "jump with the minimap",
 		chromedp.ActionFunc(func(ctx context.Context) error {
@@ -328,7 +351,11 @@ func TestBrowserCanvas(t *testing.T) {
 		chromedp.KeyEvent("!", chromedp.KeyModifiers(input.ModifierShift)),
 		chromedp.ActionFunc(func(ctx context.Context) error { // not clickAt: scrolling the canvas into view would move the drawing
 			var p point
-			if err := chromedp.Evaluate(fmt.Sprintf(`(() => { const r = document.querySelector('#diagram g.node[id="p%d"] g.badge text').getBoundingClientRect(); return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, ids["Contact"]), &p).Do(ctx); err != nil {
+			if err := chromedp.Evaluate(fmt.Sprintf(`(() => {
+				const c = %s, g = c.querySelector('svg g.node[id="p%d"] g.badge'), v = c.view, o = c.getBoundingClientRect();
+				const b = c.drawing.boxes().byID.get("%d").badge;
+				const r = g ? g.getBoundingClientRect() : {left: o.left + c.clientLeft + v.x + b.x * v.k, top: o.top + c.clientTop + v.y + b.y * v.k, width: b.w * v.k, height: b.h * v.k};
+				return {X: r.left + r.width / 2, Y: r.top + r.height / 2}; })()`, canvasJS, ids["Contact"], ids["Contact"]), &p).Do(ctx); err != nil {
 				return err
 			}
 			return chromedp.MouseClickXY(p.X, p.Y).Do(ctx)
@@ -340,9 +367,10 @@ func TestBrowserCanvas(t *testing.T) {
 	// Graphviz draws the radial layout and moves its whole graph inside
 	// the SVG: zooming to a page still centres it.
 	run(t, ctx, "draw radially",
+		chromedp.Evaluate(canvasJS+`.dataset.old = "1"`, nil),
 		chromedp.SetValue(`#diagram select[name=layout]`, "radial"),
 		chromedp.Evaluate(`document.querySelector('#diagram select[name=layout]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
-		waitJS(`!!document.querySelector('#diagram svg g#graph0')`),
+		waitJS(`!`+canvasJS+`.dataset.old && !!`+drawingJS),
 	)
 	at = cardPoint(t, ctx, home, 0.5, 0.5)
 	run(t, ctx, "select Home and zoom to it",

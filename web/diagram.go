@@ -136,15 +136,38 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 	return buf.Bytes(), nil
 }
 
-// diagram is the diagram pane: its controls and the SVG inline.
+// paints are the drawings the diagram pane can ask for: by default the
+// SVG for a small plan and a scene for a big one.
+var paints = map[string]string{"": diagram.FormatView, "svg": diagram.FormatSVG, "scene": diagram.FormatScene}
+
+// paintFormat is the format the request's paint asks the pane's drawing
+// in. Errors: EInvalid.
+func paintFormat(c echo.Context) (string, error) {
+	format, ok := paints[c.QueryParam("paint")]
+	if !ok {
+		return "", site.Errorf(site.EInvalid, "paint must be svg or scene.")
+	}
+	return format, nil
+}
+
+// diagram is the diagram pane: its controls and the drawing inline.
 func (s *Server) diagram(c echo.Context) error {
-	p, opt, svg, err := s.renderDiagram(c, diagram.FormatSVG)
+	format, err := paintFormat(c)
+	if err != nil {
+		return err
+	}
+	p, opt, b, err := s.renderDiagram(c, format)
 	if err != nil && site.ErrorCode(err) != site.ETooLarge {
 		return err
 	}
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
 		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Papers: diagram.Papers,
-		Scale: opt.Scale, SVG: string(svg), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
+		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
+	if diagram.IsScene(b) { // fetched by the script from the cache
+		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()
+	} else {
+		props.SVG = string(b)
+	}
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
 	}
@@ -152,6 +175,25 @@ func (s *Server) diagram(c echo.Context) error {
 		return render(c, http.StatusOK, views.DiagramPane(props))
 	}
 	return render(c, http.StatusOK, views.DiagramPage(s.layout(c, p.Name+" diagram"), props))
+}
+
+// diagramScene serves the pane's drawing of a big plan as a scene, the
+// JSON the script paints (diagram/scene.go): the pane drew it and left
+// it in the cache. Errors: EInvalid, ENotFound when the plan is drawn as
+// an SVG.
+func (s *Server) diagramScene(c echo.Context) error {
+	format, err := paintFormat(c)
+	if err != nil {
+		return err
+	}
+	_, _, b, err := s.renderDiagram(c, format)
+	if err != nil {
+		return err
+	}
+	if !diagram.IsScene(b) {
+		return site.Errorf(site.ENotFound, "This diagram is drawn as an SVG: get it from the diagram pane.")
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, b)
 }
 
 // downloadDiagram serves the diagram as a file.

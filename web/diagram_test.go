@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image/png"
 	"io"
 	"mime"
@@ -28,6 +29,25 @@ func TestDiagramRoutes(t *testing.T) {
 	}
 	if d.Find(`a[href^="`+p+`/diagram/pdf?"]`).Length() != 1 {
 		t.Error("the pane has no PDF download link")
+	}
+
+	// Asked for a scene, the pane leaves the drawing for the script to
+	// fetch: the cache's scene, as JSON, with every page's card.
+	d = doc(t, c.do("GET", p+"/diagram?paint=scene&layout=lr", nil, true))
+	sceneURL, _ := d.Find(".diagram-canvas").Attr("data-scene")
+	if d.Find(".diagram-canvas svg").Length() != 0 || !strings.HasPrefix(sceneURL, p+"/diagram/scene?") || d.Find(`input[name=paint][value=scene]`).Length() != 1 {
+		t.Fatalf("pane asked for a scene: data-scene %q, %d SVGs", sceneURL, d.Find(".diagram-canvas svg").Length())
+	}
+	rec := c.do("GET", sceneURL, nil, false)
+	var sc struct{ Cards []float64 }
+	if err := json.Unmarshal(rec.Body.Bytes(), &sc); rec.Code != 200 || err != nil || len(sc.Cards) != 5*len(ids) || rec.Header().Get("Content-Type") != "application/json" {
+		t.Errorf("scene: %d %s (%v), %d card numbers for %d pages", rec.Code, rec.Header().Get("Content-Type"), err, len(sc.Cards), len(ids))
+	}
+	if rec := c.do("GET", p+"/diagram/scene?paint=svg", nil, false); rec.Code != 404 {
+		t.Errorf("scene of a drawing that is an SVG: %d, want 404", rec.Code)
+	}
+	if rec := c.do("GET", p+"/diagram?paint=png", nil, true); rec.Code != 422 {
+		t.Errorf("paint=png: %d, want 422", rec.Code)
 	}
 
 	// Products collapsed in the outline: its two pages become a marker.

@@ -154,6 +154,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/pages/:pid/title", s.title, projectRead},
 		{get, "/projects/:id/pages/:pid/comments", s.pageComments, projectRead},
 		{get, "/projects/:id/diagram", s.diagram, projectRead},
+		{get, "/projects/:id/diagram/scene", s.diagramScene, projectRead},
 		{get, "/projects/:id/diagram/:format", s.downloadDiagram, projectRead},
 		{get, "/projects/:id/export", s.heavy(s.exportPage), projectRead},
 		{get, "/projects/:id/export.zip", s.heavy(s.exportZip), projectRead},
