@@ -1130,6 +1130,7 @@
     const el = document.createElement("canvas");
     el.className = "diagram-scene";
     el.setAttribute("aria-hidden", "true");
+    canvas.querySelector("canvas.diagram-scene")?.remove(); // the old picture, kept while this one loaded
     canvas.prepend(el);
     const o = sc.ops, strs = sc.strs;
     // One pass over the operations: where each starts and what it covers
@@ -1406,6 +1407,9 @@
     const canvas = root?.querySelector && (root.matches?.(".diagram-canvas") ? root : root.querySelector(".diagram-canvas"));
     if (!canvas || canvas.view) return;
     if (canvas.dataset.scene && !canvas.drawing) {
+      // Until the new scene is in, the old picture stays (not a blank canvas).
+      if (oldScene && !canvas.querySelector("canvas.diagram-scene")) canvas.prepend(oldScene);
+      oldScene = null;
       if (!canvas.loading) loadScene(canvas);
       return;
     }
@@ -1419,8 +1423,11 @@
   }
   htmx.onLoad(initCanvas);
   document.addEventListener("htmx:afterSwap", (e) => initCanvas(e.detail.target));
+  let oldScene = null;
   document.addEventListener("htmx:beforeSwap", (e) => {
-    if (e.detail.target?.id === "diagram") e.detail.target.dataset.focused = onCanvas() ? "1" : "";
+    if (e.detail.target?.id !== "diagram") return;
+    e.detail.target.dataset.focused = onCanvas() ? "1" : "";
+    oldScene = e.detail.target.querySelector("canvas.diagram-scene");
   });
 
   // Keys on the canvas: arrows select the card that way, + and - zoom,

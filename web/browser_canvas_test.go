@@ -37,6 +37,10 @@ const (
 // screen, or null.
 func cardJS(id int64) string { return fmt.Sprintf(`%s(%d)`, rectJS, id) }
 
+// goneJS is a script expression: the drawing is in (a scene is fetched
+// after its pane) and has no card of page id.
+func goneJS(id int64) string { return fmt.Sprintf(`(!!%s && !%s)`, drawingJS, cardJS(id)) }
+
 // wordsJS is a script expression: the words on the card of page id.
 func wordsJS(id string) string { return fmt.Sprintf(`(%s?.words(%s) || "")`, drawingJS, id) }
 
@@ -268,7 +272,7 @@ func testCanvas(t *testing.T, paint string) {
 		waitJS(canvasFocus),
 		pickedIs(faq), // Ctrl+Z selected the page it undid
 		chromedp.KeyEvent(kb.Delete),
-		waitJS(`!`+cardJS(faq)),
+		waitJS(goneJS(faq)),
 	)
 	if _, err := db.Page(context.Background(), faq); site.ErrorCode(err) != site.ENotFound {
 		t.Fatalf("after Del on the canvas Plan FAQ is still there (%v)", err)
@@ -283,7 +287,7 @@ func testCanvas(t *testing.T, paint string) {
 		}),
 		pickedIs(home),
 		chromedp.KeyEvent(" "),
-		waitJS(fmt.Sprintf(`!%s && document.getElementById('node-%d').classList.contains('collapsed')`, cardJS(about), home)),
+		waitJS(fmt.Sprintf(`%s && document.getElementById('node-%d').classList.contains('collapsed')`, goneJS(about), home)),
 		waitJS(canvasFocus),
 		chromedp.KeyEvent(" "),
 		waitJS(`!!`+cardJS(about)),
