@@ -48,8 +48,7 @@ func IsScene(b []byte) bool { return len(b) > 0 && b[0] == '{' }
 // group with no id of its own (a badge) takes its parent's. The reader starts with no pen, no fill, width 1, solid; an
 // operation that would not change that state is left out.
 type sceneCanvas struct {
-	w      *bufio.Writer
-	num    []byte
+	numWriter
 	at     int // numbers written to ops so far
 	strs   map[string]int
 	order  []string
@@ -81,7 +80,7 @@ const (
 // boxes, the pages' cards (points, y down, without the pad).
 func writeScene(w io.Writer, pic picture, boxes map[int64]box) error {
 	pw, ph := pic.size()
-	c := &sceneCanvas{w: bufio.NewWriterSize(w, 64<<10), strs: map[string]int{}, state: [4]string{"-1", "-1", "1", "0,0"}}
+	c := &sceneCanvas{numWriter: numWriter{w: bufio.NewWriterSize(w, 64<<10)}, strs: map[string]int{}, state: [4]string{"-1", "-1", "1", "0,0"}}
 	c.w.WriteString(`{"w":`)
 	c.n(pw + 2*diagramPad)
 	c.w.WriteString(`,"h":`)
@@ -106,10 +105,7 @@ func writeScene(w io.Writer, pic picture, boxes map[int64]box) error {
 		}
 	}
 	c.w.WriteString(`],"ops":[`)
-	p := &painter{c: c, scale: 1,
-		tx: func(x float64) float64 { return x + diagramPad },
-		ty: func(y float64) float64 { return ph - y + diagramPad }}
-	pic.draw(p, -diagramPad, -diagramPad, pw+diagramPad, ph+diagramPad)
+	drawPadded(c, pic)
 	c.w.WriteString(`],"groups":[`)
 	for i, g := range c.groups {
 		if i > 0 {
@@ -130,12 +126,6 @@ func writeScene(w io.Writer, pic picture, boxes map[int64]box) error {
 	}
 	c.w.WriteString("]}\n")
 	return c.w.Flush()
-}
-
-// n writes a number with at most two decimals, as the SVG does.
-func (c *sceneCanvas) n(v float64) {
-	c.num = appendNum(c.num[:0], v)
-	c.w.Write(c.num)
 }
 
 // str writes s as a JSON string, with <, > and & escaped so that the

@@ -17,8 +17,7 @@ const svgFonts = "Helvetica, Arial, 'Liberation Sans', 'DejaVu Sans', sans-serif
 // editor finds pages in it and a browser shows the title on hover.
 // Coordinates are points.
 type svgCanvas struct {
-	w         *bufio.Writer
-	num       []byte
+	numWriter
 	pen, fill string // "" for none
 	width     float64
 	dash      string
@@ -27,7 +26,7 @@ type svgCanvas struct {
 // writeSVG draws a picture as an SVG document of its size plus the pad.
 func writeSVG(w io.Writer, pic picture) error {
 	pw, ph := pic.size()
-	c := &svgCanvas{w: bufio.NewWriterSize(w, 64<<10), width: 1}
+	c := &svgCanvas{numWriter: numWriter{w: bufio.NewWriterSize(w, 64<<10)}, width: 1}
 	W, H := pw+2*diagramPad, ph+2*diagramPad
 	c.w.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n")
 	c.w.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" width="`)
@@ -40,16 +39,29 @@ func writeSVG(w io.Writer, pic picture) error {
 	c.n(H)
 	c.w.WriteString(`" font-family="` + svgFonts + `" class="siteplan-diagram">` + "\n")
 	c.w.WriteString(`<rect width="100%" height="100%" fill="#ffffff"/>` + "\n")
-	p := &painter{c: c, scale: 1,
-		tx: func(x float64) float64 { return x + diagramPad },
-		ty: func(y float64) float64 { return ph - y + diagramPad }}
-	pic.draw(p, -diagramPad, -diagramPad, pw+diagramPad, ph+diagramPad)
+	drawPadded(c, pic)
 	c.w.WriteString("</svg>\n")
 	return c.w.Flush()
 }
 
+// drawPadded draws the whole of pic on c in points, y down, with the pad
+// round it: the SVG's and the scene's coordinates.
+func drawPadded(c canvas, pic picture) {
+	pw, ph := pic.size()
+	p := &painter{c: c, scale: 1,
+		tx: func(x float64) float64 { return x + diagramPad },
+		ty: func(y float64) float64 { return ph - y + diagramPad }}
+	pic.draw(p, -diagramPad, -diagramPad, pw+diagramPad, ph+diagramPad)
+}
+
+// numWriter writes text with numbers in it, as the SVG and the scene do.
+type numWriter struct {
+	w   *bufio.Writer
+	num []byte
+}
+
 // n writes a number with at most two decimals.
-func (c *svgCanvas) n(v float64) {
+func (c *numWriter) n(v float64) {
 	c.num = appendNum(c.num[:0], v)
 	c.w.Write(c.num)
 }

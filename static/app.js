@@ -1063,9 +1063,9 @@
   // <canvas>: the browser paints one far faster than it lays out the
   // tens of thousands of elements of a big SVG. Both have their size w,
   // h and their cards' boxes in the unzoomed drawing's pixels, show the
-  // view, mark cards ("selected", "drag-source", "drop-inside"), give a
-  // card's words and say whether an object ("p12", "edge-1-2") is drawn;
-  // the rest of the canvas code asks them and never the SVG.
+  // view, mark cards ("selected", "drag-source", "drop-inside") and give
+  // a card's words; the rest of the canvas code asks them and never the
+  // SVG.
   // A scene is fetched (initCanvas); until it is in, there is no drawing.
   function drawingOf(canvas) {
     if (canvas && !canvas.drawing && !canvas.dataset.scene) canvas.drawing = svgDrawing(canvas);
@@ -1116,7 +1116,6 @@
       },
       marked: (kind) => marks[kind] || null,
       words: (id) => cardOf(id)?.textContent || "",
-      drawn: (name) => !!svg.querySelector(`[id="${CSS.escape(name)}"]`),
     };
   }
 
@@ -1183,9 +1182,8 @@
     const byID = new Map(list.map((b) => [b.id, b]));
     // A card's operations are a group a frame may skip whole: it then
     // leaves the state (pen, fill, width, dash) as drawing it would have.
-    const names = new Set(), nodes = [];
+    const nodes = [];
     for (const [id, cls, from, to] of sc.groups) {
-      names.add(id);
       const a = opAt[from], b = opAt[to], card = byID.get(id.slice(1));
       if (cls === "node" && card) nodes.push({ id, from: a, to: b, box: [card.x / PT, card.y / PT, (card.x + card.w) / PT, (card.y + card.h) / PT] });
       if (cls === "badge" && card) {
@@ -1197,7 +1195,7 @@
         if (x1 > x0) card.badge = { x: x0 * PT, y: y0 * PT, w: (x1 - x0) * PT, h: (y1 - y0) * PT };
       }
     }
-    const state = { pen: -1, fill: -1, width: 1, dash: [] };
+    const first = () => ({ pen: -1, fill: -1, width: 1, dash: [] }); // the scene's state at its start
     const change = (st, i) => {
       switch (o[i]) {
         case 0: st.pen = o[i + 1]; return true;
@@ -1207,16 +1205,16 @@
       }
       return false;
     };
-    for (let k = 0, g = 0; k < n && g < nodes.length; k++) {
+    const state = first();
+    for (let k = 0, g = 0; k < n; k++) {
       change(state, starts[k]);
       while (g < nodes.length && nodes[g].to === k + 1) nodes[g++].after = { ...state };
     }
-    for (const g of nodes) {
-      g.after ||= { ...state };
-      g.color = "#cbd5e1"; // its band's colour
-      for (let k = g.from, fills = 0; k < g.to; k++) {
-        if (o[starts[k]] === 1 && o[starts[k] + 1] >= 0 && strs[o[starts[k] + 1]] !== "#ffffff" && !fills++) g.color = strs[o[starts[k] + 1]];
-      }
+    for (const g of nodes) { // its band's colour: its first fill that is not white
+      const fill = (k) => (o[starts[k]] === 1 && o[starts[k] + 1] >= 0 ? strs[o[starts[k] + 1]] : "#ffffff");
+      let k = g.from;
+      while (k < g.to && fill(k) === "#ffffff") k++;
+      g.color = k < g.to ? fill(k) : "#cbd5e1";
     }
     const marks = {}, accent = getComputedStyle(canvas).getPropertyValue("--accent").trim() || "#2563eb";
     let frame = 0, painted = false, v = { k: 1, x: 0, y: 0 };
@@ -1239,7 +1237,7 @@
       ctx.lineJoin = "round";
       const vx0 = -v.x / s, vy0 = -v.y / s, vx1 = (W - v.x) / s, vy1 = (H - v.y) / s;
       const seen = (x0, y0, x1, y1) => x1 >= vx0 && x0 <= vx1 && y1 >= vy0 && y0 <= vy1;
-      let st = { pen: -1, fill: -1, width: 1, dash: [] }, g = 0, lines = false;
+      let st = first(), g = 0, lines = false;
       // Lines one after another in the same pen are stroked as one path.
       const flush = () => {
         if (!lines) return;
@@ -1348,7 +1346,6 @@
         for (let k = g ? g.from : 0; g && k < g.to; k++) if (o[starts[k]] === 9) out.push(strs[o[starts[k] + 6]]);
         return out.join(" ");
       },
-      drawn: (name) => names.has(name) || (/^p\d+$/.test(name) && byID.has(name.slice(1))),
     };
   }
 
