@@ -22,6 +22,23 @@
   }
   const titleOf = (li) => li.querySelector(":scope > .row .title");
 
+  // ajax is htmx.ajax with each request tied to an element of its own
+  // kind. htmx holds back a request while another from the same element
+  // is in flight, resolves its promise at once, and drops it when a newer
+  // one comes; htmx.ajax's element is the body unless told, so a page
+  // deleted during a slow diagram redraw waited behind the redraw and was
+  // lost to the next summary refresh. A load comes from its target (a
+  // newer load of the same box replaces one waiting, which is right); a
+  // write from an element of its own, so it goes at once, is never
+  // dropped, and its promise ends when the server has answered.
+  function ajax(verb, url, ctx) {
+    if (verb === "GET") return htmx.ajax(verb, url, { source: ctx.target, ...ctx });
+    const own = document.createElement("span");
+    own.hidden = true;
+    document.body.append(own);
+    return htmx.ajax(verb, url, { target: own, ...ctx, source: own }).finally(() => own.remove());
+  }
+
   // Expand a node: show its children, loading them first if needed.
   function expand(li) {
     const ul = listOf(li);
@@ -30,7 +47,7 @@
       setExpanded(li, true);
       return Promise.resolve();
     }
-    return htmx.ajax("GET", `/projects/${projectID()}/pages/${li.dataset.id}/children`, { target: ul, swap: "innerHTML" });
+    return ajax("GET", `/projects/${projectID()}/pages/${li.dataset.id}/children`, { target: ul, swap: "innerHTML" });
   }
 
   // setExpanded opens or closes li's branch; the diagram, which draws
@@ -88,7 +105,7 @@
 
   // Move li to position index of list ul on the server; undo on failure.
   function move(li, ul, index) {
-    return htmx.ajax("POST", `/projects/${projectID()}/pages/${li.dataset.id}/move`, {
+    return ajax("POST", `/projects/${projectID()}/pages/${li.dataset.id}/move`, {
       source: ul, swap: "none",
       values: { parent: ul.dataset.parent, placement: ul.dataset.placement || "", position: index },
     });
@@ -368,7 +385,7 @@
   function detailsOf(id, now) {
     clearTimeout(detailsTimer);
     const url = `/projects/${projectID()}/pages/${id}`;
-    const show = () => htmx.ajax("GET", url, { target: "#details", swap: "innerHTML" });
+    const show = () => ajax("GET", url, { target: "#details", swap: "innerHTML" });
     if (now) {
       history.pushState({}, "", url);
       return show();
@@ -404,7 +421,7 @@
   window.addEventListener("popstate", () => {
     const m = /^\/projects\/\d+\/pages\/(\d+)$/.exec(location.pathname);
     if (!m || !document.getElementById("details")) return;
-    htmx.ajax("GET", location.pathname, { target: "#details", swap: "innerHTML" }).then(() => {
+    ajax("GET", location.pathname, { target: "#details", swap: "innerHTML" }).then(() => {
       const a = document.getElementById("title-" + m[1]);
       if (a && a.offsetParent !== null) a.focus();
     });
@@ -424,8 +441,8 @@
       case "child": newDraft(li, "child"); break;
       case "sibling": newDraft(li, "after"); break;
       case "rename": openField(li, titleOf(li).textContent, true); break;
-      case "duplicate": queue(() => htmx.ajax("POST", `/projects/${projectID()}/pages/${id}/duplicate`, { target: li, swap: "afterend" })); break;
-      case "paste": htmx.ajax("GET", `/projects/${projectID()}/pages/${id}/paste`, { target: "#dialog" }); break;
+      case "duplicate": queue(() => ajax("POST", `/projects/${projectID()}/pages/${id}/duplicate`, { target: li, swap: "afterend" })); break;
+      case "paste": ajax("GET", `/projects/${projectID()}/pages/${id}/paste`, { target: "#dialog" }); break;
       case "delete": deleteNode(li); break;
     }
   });
@@ -441,18 +458,18 @@
     if (!b) return;
     const sel = nodeOf(document.querySelector("#outline .row.selected"));
     const url = sel?.dataset.id ? `/projects/${projectID()}/pages/${sel.dataset.id}/paste` : `/projects/${projectID()}/paste`;
-    htmx.ajax("GET", url, { target: "#dialog" });
+    ajax("GET", url, { target: "#dialog" });
   });
 
   function deleteNode(li) {
     const id = li.dataset.id;
     if (peek(li)?.children.length || hasToggle(li)) { // a branch: ask
-      htmx.ajax("GET", `/projects/${projectID()}/pages/${id}/delete`, { target: "#dialog" });
+      ajax("GET", `/projects/${projectID()}/pages/${id}/delete`, { target: "#dialog" });
       return;
     }
     const next = li.nextElementSibling || li.previousElementSibling || nodeOf(li.parentElement);
     queue(async () => {
-      await htmx.ajax("DELETE", `/projects/${projectID()}/pages/${id}`, { target: "#flash", swap: "none" });
+      await ajax("DELETE", `/projects/${projectID()}/pages/${id}`, { target: "#flash", swap: "none" });
       if (!document.getElementById("node-" + id)) selectNode(next);
     });
   }
@@ -729,9 +746,9 @@
       const shown = shownPage();
       await refreshOutline();
       if (shown && note?.hasAttribute("data-gone") && shown === page) {
-        htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#details", swap: "innerHTML" });
+        ajax("GET", `/projects/${projectID()}/summary`, { target: "#details", swap: "innerHTML" });
       } else if (shown) refreshDetails();
-      else if (document.getElementById("history")) htmx.ajax("GET", `/projects/${projectID()}/history`, { target: "#details", swap: "innerHTML" });
+      else if (document.getElementById("history")) ajax("GET", `/projects/${projectID()}/history`, { target: "#details", swap: "innerHTML" });
       const t = page && document.getElementById("title-" + page);
       if (t && t.tagName === "A") selectTitle(t);
     });
@@ -785,7 +802,7 @@
     if (input && e.key === "Escape") {
       e.preventDefault();
       input.form.dataset.done = "1";
-      htmx.ajax("GET", input.dataset.cancel, { target: input.form, swap: "outerHTML" });
+      ajax("GET", input.dataset.cancel, { target: input.form, swap: "outerHTML" });
     }
   });
   document.addEventListener("submit", (e) => {
@@ -823,7 +840,7 @@
   function refreshDetails(id) {
     const d = document.getElementById("details-inner");
     if (d && (id === undefined || d.dataset.page === String(id))) {
-      htmx.ajax("GET", `/projects/${projectID()}/pages/${d.dataset.page}`, { target: "#details", swap: "innerHTML" });
+      ajax("GET", `/projects/${projectID()}/pages/${d.dataset.page}`, { target: "#details", swap: "innerHTML" });
     }
   }
   document.body.addEventListener("page-changed", (e) => refreshDetails(e.detail.id));
@@ -856,7 +873,7 @@
     const params = new URLSearchParams(form ? new FormData(form) : undefined);
     const paint = new URLSearchParams(location.search).get("paint"); // svg or scene, else the server's choice
     if (paint && !params.has("paint")) params.set("paint", paint);
-    return htmx.ajax("GET", `/projects/${projectID()}/diagram?${params}`, { target: sec, swap: "innerHTML" });
+    return ajax("GET", `/projects/${projectID()}/diagram?${params}`, { target: sec, swap: "innerHTML" });
   }
 
   document.addEventListener("htmx:configRequest", (e) => {
@@ -1854,7 +1871,7 @@
     for (const id of alsoOpen || []) closed.delete(String(id));
     const sel = document.querySelector(".toolbar select[name=level]");
     const q = new URLSearchParams({ level: sel ? sel.value : "2", open: [...openIDs(), ...(alsoOpen || [])].join(",") });
-    return htmx.ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
+    return ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
       for (const id of closed) {
         const li = document.getElementById("node-" + id);
         if (li && peek(li)?.children.length) setExpanded(li, false);
@@ -1884,8 +1901,8 @@
     const box = document.getElementById("comments");
     const busy = box && [...box.querySelectorAll("form")].some((f) => f.dataset.dirty === "1");
     const mine = box && box.dataset.page === String(page) && !busy;
-    htmx.ajax("GET", `/projects/${projectID()}/pages/${page}/comments`, mine ? { target: "#comments", swap: "outerHTML" } : { target: "body", swap: "none" });
-    if (document.getElementById("open-comments")) htmx.ajax("GET", `/projects/${projectID()}/comments`, { target: "#details", swap: "innerHTML" });
+    ajax("GET", `/projects/${projectID()}/pages/${page}/comments`, mine ? { target: "#comments", swap: "outerHTML" } : { target: "body", swap: "none" });
+    if (document.getElementById("open-comments")) ajax("GET", `/projects/${projectID()}/comments`, { target: "#details", swap: "innerHTML" });
   }
 
   function applyChange(ch) {
@@ -1937,7 +1954,7 @@
   function refreshSummarySoon() {
     clearTimeout(summaryTimer);
     summaryTimer = setTimeout(() => {
-      if (document.getElementById("summary")) htmx.ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
+      if (document.getElementById("summary")) ajax("GET", `/projects/${projectID()}/summary`, { target: "#summary", swap: "outerHTML" });
     }, 150);
   }
 
