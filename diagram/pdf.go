@@ -448,7 +448,7 @@ type piece struct {
 // pieces splits s into what fpdf prints and what is drawn as outlines.
 func (t *pdfText) pieces(s string, bold bool) []piece {
 	var out []piece
-	for _, r := range fonts().runs(s, bold) {
+	for _, r := range fonts().runs(visual(s, bold), bold) {
 		start := 0
 		for i, ch := range r.text {
 			if ch <= 0xFFFF {

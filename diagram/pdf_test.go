@@ -30,6 +30,7 @@ type pdfSheet struct {
 
 type pdfWord struct {
 	Text string  `xml:",chardata"`
+	XMin float64 `xml:"xMin,attr"`
 	YMin float64 `xml:"yMin,attr"`
 	YMax float64 `xml:"yMax,attr"`
 }

@@ -312,7 +312,7 @@ func (c *rasterCanvas) stroke(pts []point) {
 // measured it with Helvetica's metrics; a span that runs wider in the
 // embedded fonts is shrunk to the width Graphviz gave it.
 func (c *rasterCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
-	runs := fonts().runs(s, bold)
+	runs := fonts().runs(visual(s, bold), bold)
 	measure := func(size float64) float64 {
 		w := 0.0
 		for _, r := range runs {
