@@ -92,7 +92,7 @@ func mayBeRTL(s string) bool {
 	return false
 }
 
-// run is a stretch of text at one bidi embedding level.
+// levelRun is a stretch of text at one bidi embedding level.
 type levelRun struct {
 	start, end int
 	level      bidi.Level
@@ -147,18 +147,25 @@ func (sh *shaper) rtl(text []rune, start, end int, bold bool) {
 	if bold {
 		fs, face = shapeFonts()[1], sh.bld
 	}
+	script := language.Common // of the first letter: a run may start with a bracket
+	for _, r := range text[start:end] {
+		if s := language.LookupScript(r); s != language.Common && s != language.Inherited {
+			script = s
+			break
+		}
+	}
 	out := sh.hb.Shape(shaping.Input{
 		Text: text, RunStart: start, RunEnd: end,
-		Direction: di.DirectionRTL, Face: face, Size: fixed.I(16),
-		Script: language.LookupScript(text[start]),
+		Direction: di.DirectionRTL, Face: face, Script: script,
+		Size: fixed.I(16), // any: only the glyphs are used
 	})
 	for i := 0; i < len(out.Glyphs); {
-		cluster := out.Glyphs[i].ClusterIndex
+		cluster := out.Glyphs[i].TextIndex()
 		j := i
-		for j < len(out.Glyphs) && out.Glyphs[j].ClusterIndex == cluster {
+		for j < len(out.Glyphs) && out.Glyphs[j].TextIndex() == cluster {
 			j++
 		}
-		n := out.Glyphs[i].RuneCount
+		n := out.Glyphs[i].RunesCount()
 		if !slices.ContainsFunc(text[cluster:cluster+n], func(r rune) bool { return !ignorable(r) }) {
 			i = j // a direction mark or a joiner: it has done its work
 			continue

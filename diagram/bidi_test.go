@@ -30,6 +30,7 @@ func TestVisual(t *testing.T) {
 		{"سلام", "\u0645\uFEFC\uFEB3"},
 		// meem initial, reh final, hah initial, beh medial, alef final; then beh initial, ...
 		{"مرحبا بالعالم", "\uFEE2\uFEDF\uFE8E\uFECC\uFEDF\uFE8E\uFE91 \uFE8E\uFE92\uFEA3\uFEAE\uFEE3"},
+		{"(سلام)", "(\u0645\uFEFC\uFEB3)"}, // a run starting with a bracket is shaped as Arabic too
 		{"\u200fשלום\u200f", "םולש"},
 		{"שלום 🏠", "🏠 םולש"},
 	}
