@@ -1,0 +1,232 @@
+// Package fetch is the only code in siteplan that talks to other sites:
+// an HTTP client for the open web. Every request has a time limit, at
+// most five redirects, a cap on the bytes its body may have and a place
+// among a few at once; it names siteplan in its User-Agent. Addresses
+// that lead into the machine or its network (loopback, private,
+// link-local, unique-local and the like, cloud metadata services among
+// them) are refused when the connection is made, after the name is
+// resolved, so a name that resolves to one, or a redirect to one, is
+// refused too, unless the operator allows them.
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strconv"
+	"time"
+)
+
+// UserAgent is what siteplan calls itself on the web.
+const UserAgent = "siteplan-sitemap-reader/1.0 (+https://github.com/siteplan/siteplan)"
+
+// MaxRedirects is how many redirects a request follows.
+const MaxRedirects = 5
+
+// Options configure a Client. The zero value is a client for the open web
+// with the defaults below.
+type Options struct {
+	// AllowPrivate lets the client connect to loopback, private,
+	// link-local and unique-local addresses: for self-hosted intranets
+	// and tests, never on a server that strangers may use.
+	AllowPrivate bool
+	// Timeout bounds a whole request, its body read included (default 60 s).
+	Timeout time.Duration
+	// MaxBytes caps a body as it is read, after any Content-Encoding is
+	// undone (default 64 MiB).
+	MaxBytes int64
+	// Parallel is how many requests may be open at once (default 4).
+	Parallel int
+}
+
+// Client fetches from the open web. It is safe for concurrent use.
+type Client struct {
+	opt  Options
+	http *http.Client
+	sem  chan struct{}
+
+	// resolve and dial are the network: tests replace them to check the
+	// guard without sending traffic anywhere.
+	resolve func(ctx context.Context, host string) ([]netip.Addr, error)
+	dial    func(ctx context.Context, network, addr string) (net.Conn, error)
+}
+
+// New returns a client with opt's limits.
+func New(opt Options) *Client {
+	if opt.Timeout <= 0 {
+		opt.Timeout = 60 * time.Second
+	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = 64 << 20
+	}
+	if opt.Parallel <= 0 {
+		opt.Parallel = 4
+	}
+	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	c := &Client{
+		opt: opt,
+		sem: make(chan struct{}, opt.Parallel),
+		resolve: func(ctx context.Context, host string) ([]netip.Addr, error) {
+			return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+		},
+		dial: d.DialContext,
+	}
+	c.http = &http.Client{
+		Timeout: opt.Timeout,
+		Transport: &http.Transport{
+			Proxy:                 nil, // a proxy would connect where the guard cannot look
+			DialContext:           c.dialGuarded,
+			TLSHandshakeTimeout:   10 * time.Second,
+			ResponseHeaderTimeout: 30 * time.Second,
+			MaxIdleConnsPerHost:   opt.Parallel,
+			IdleConnTimeout:       30 * time.Second,
+			ForceAttemptHTTP2:     true,
+		},
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > MaxRedirects {
+				return &Error{URL: via[0].URL.String(), Msg: fmt.Sprintf("more than %d redirects (the last to %s)", MaxRedirects, req.URL)}
+			}
+			if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+				return &Error{URL: via[len(via)-1].URL.String(), Msg: "redirects to " + req.URL.String() + ", which is not an http or https address"}
+			}
+			return nil
+		},
+	}
+	return c
+}
+
+// Response is a fetched page: its address after redirects, status,
+// headers and body. Close the body to free its place for the next
+// request.
+type Response struct {
+	URL    string
+	Status int
+	Header http.Header
+	Body   io.ReadCloser
+}
+
+// Get fetches url. A status other than 2xx is an *Error naming it; so is
+// a body longer than the cap, when it is read past it. A refused address
+// is a *RefusedError. Get waits for a free place among the client's
+// parallel requests, or for ctx.
+func (c *Client) Get(ctx context.Context, url string) (*Response, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	release := func() { <-c.sem }
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		release()
+		return nil, &Error{URL: url, Msg: "is not an address that can be fetched"}
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		release()
+		return nil, &Error{URL: url, Msg: "is not an http or https address"}
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept", "application/xml, text/xml, text/plain, application/gzip, */*;q=0.5")
+	res, err := c.http.Do(req)
+	if err != nil {
+		release()
+		return nil, explain(url, err)
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		res.Body.Close()
+		release()
+		return nil, &Error{URL: url, Status: res.StatusCode, Msg: "answered " + res.Status}
+	}
+	return &Response{
+		URL:    res.Request.URL.String(),
+		Status: res.StatusCode,
+		Header: res.Header,
+		Body:   &capped{rc: res.Body, left: c.opt.MaxBytes, max: c.opt.MaxBytes, url: url, release: release},
+	}, nil
+}
+
+// explain turns the http package's errors into one that says what
+// happened to which address.
+func explain(url string, err error) error {
+	var refused *RefusedError
+	if errors.As(err, &refused) {
+		return refused
+	}
+	var fe *Error
+	if errors.As(err, &fe) {
+		return fe
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return &Error{URL: url, Msg: "did not answer in time", Err: err}
+	}
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &Error{URL: url, Msg: "could not be fetched", Err: err}
+}
+
+// Error is a request that failed: the address, the status if there was
+// one, and what went wrong.
+type Error struct {
+	URL    string
+	Status int
+	Msg    string
+	Err    error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.URL + " " + e.Msg + ": " + e.Err.Error()
+	}
+	return e.URL + " " + e.Msg
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrTooLarge is what reading a body past the client's cap returns,
+// wrapped in an *Error naming the address.
+var ErrTooLarge = errors.New("body too large")
+
+// capped is a body that fails once it is longer than its cap, and frees
+// the request's place when closed.
+type capped struct {
+	rc        io.ReadCloser
+	left, max int64
+	url       string
+	release   func()
+}
+
+func (b *capped) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// one byte more tells a body of exactly the cap from a longer one
+		var one [1]byte
+		for {
+			n, err := b.rc.Read(one[:])
+			if n > 0 {
+				return 0, &Error{URL: b.url, Msg: "is larger than " + strconv.FormatInt(b.max, 10) + " bytes", Err: ErrTooLarge}
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.rc.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+func (b *capped) Close() error {
+	if b.release != nil {
+		b.release()
+		b.release = nil
+	}
+	return b.rc.Close()
+}

@@ -1,0 +1,335 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestRefused: the addresses that lead into the machine or its network
+// are refused, by kind, IPv4 carried in IPv6 included; public ones are not.
+func TestRefused(t *testing.T) {
+	tests := []struct{ addr, kind string }{
+		{"127.0.0.1", "loopback"},
+		{"127.8.9.10", "loopback"},
+		{"::1", "loopback"},
+		{"::ffff:127.0.0.1", "loopback"},
+		{"10.1.2.3", "private"},
+		{"172.16.0.1", "private"},
+		{"172.31.255.254", "private"},
+		{"192.168.1.1", "private"},
+		{"fd00:ec2::254", "unique-local"}, // AWS's metadata service over IPv6
+		{"fc00::1", "unique-local"},
+		{"169.254.169.254", "link-local"}, // the cloud metadata service
+		{"fe80::1", "link-local"},
+		{"100.100.100.200", "shared (carrier-grade NAT)"}, // Alibaba Cloud's metadata service
+		{"0.0.0.0", "unspecified"},
+		{"::", "unspecified"},
+		{"0.1.2.3", "reserved (this network)"},
+		{"224.0.0.1", "multicast"},
+		{"ff02::1", "multicast"},
+		{"255.255.255.255", "broadcast"},
+		{"240.1.2.3", "reserved"},
+		{"64:ff9b::10.0.0.1", "private"},    // NAT64
+		{"2002:a9fe:a9fe::1", "link-local"}, // 6to4 of 169.254.169.254
+		{"::ffff:10.0.0.1", "private"},
+		{"93.184.215.14", ""},
+		{"172.32.0.1", ""},
+		{"8.8.8.8", ""},
+		{"2606:4700::1111", ""},
+		{"64:ff9b::8.8.8.8", ""},
+	}
+	for _, tt := range tests {
+		if got := Refused(netip.MustParseAddr(tt.addr)); got != tt.kind {
+			t.Errorf("Refused(%s) = %q, want %q", tt.addr, got, tt.kind)
+		}
+	}
+}
+
+// fakeNet is a resolver with fixed answers and a dial hook that records
+// every address it is asked to connect to and connects none of them,
+// except the names given a loopback test server to stand in for.
+type fakeNet struct {
+	mu      sync.Mutex
+	names   map[string][]string
+	servers map[string]string // address dialled -> the test server that answers for it
+	dialled []string
+}
+
+func (f *fakeNet) client(opt Options) *Client {
+	c := New(opt)
+	c.resolve = func(_ context.Context, host string) ([]netip.Addr, error) {
+		var out []netip.Addr
+		for _, a := range f.names[host] {
+			out = append(out, netip.MustParseAddr(a))
+		}
+		if len(out) == 0 {
+			return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+		}
+		return out, nil
+	}
+	c.dial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		f.mu.Lock()
+		f.dialled = append(f.dialled, addr)
+		to, ok := f.servers[addr]
+		f.mu.Unlock()
+		if !ok {
+			return nil, errors.New("the test network connects nowhere but its loopback servers")
+		}
+		var d net.Dialer
+		return d.DialContext(ctx, network, to)
+	}
+	return c
+}
+
+func (f *fakeNet) dials() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.dialled...)
+}
+
+// TestGuardAtConnect: a name that resolves to a refused address is
+// refused when the connection would be made, with a message naming the
+// address and its kind, and no connection is tried; so is an address
+// given as such, and a redirect from a public site to a private one.
+func TestGuardAtConnect(t *testing.T) {
+	public := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://intranet.example/admin", http.StatusFound)
+	}))
+	defer public.Close()
+	f := &fakeNet{
+		names: map[string][]string{
+			"intranet.example": {"10.1.2.3"},
+			"metadata.example": {"169.254.169.254"},
+			"v6.example":       {"fd00:ec2::254"},
+			"public.example":   {"203.0.113.10"},
+		},
+		servers: map[string]string{"203.0.113.10:80": public.Listener.Addr().String()},
+	}
+	c := f.client(Options{})
+	for _, tt := range []struct{ url, want string }{
+		{"http://intranet.example/sitemap.xml", "intranet.example resolves to 10.1.2.3, which is a private address"},
+		{"http://metadata.example/latest/meta-data/", "metadata.example resolves to 169.254.169.254, which is a link-local address"},
+		{"https://v6.example/", "v6.example resolves to fd00:ec2::254, which is a unique-local address"},
+		{"http://127.0.0.1:8080/", "127.0.0.1 is a loopback address"},
+		{"http://[::1]/", "::1 is a loopback address"},
+		{"http://public.example/sitemap.xml", "intranet.example resolves to 10.1.2.3, which is a private address"},
+	} {
+		_, err := c.Get(context.Background(), tt.url)
+		var refused *RefusedError
+		if !errors.As(err, &refused) || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "--allow-private") {
+			t.Errorf("Get(%s) = %v, want it refused: %q", tt.url, err, tt.want)
+		}
+	}
+	if got := f.dials(); len(got) != 1 || got[0] != "203.0.113.10:80" {
+		t.Errorf("the client dialled %q, want only the public site, 203.0.113.10:80", got)
+	}
+}
+
+// TestAllowPrivate: with the operator's leave, loopback is fetched.
+// Without it a loopback server is refused before any connection.
+func TestAllowPrivate(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "<urlset/>")
+	}))
+	defer srv.Close()
+	if _, err := New(Options{}).Get(context.Background(), srv.URL); err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Errorf("without AllowPrivate the loopback server gave %v, want it refused", err)
+	}
+	if hits.Load() != 0 {
+		t.Fatalf("the refused request reached the server")
+	}
+	res, err := New(Options{AllowPrivate: true}).Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if b, _ := io.ReadAll(res.Body); string(b) != "<urlset/>" {
+		t.Errorf("body = %q", b)
+	}
+}
+
+// loopback starts a test server the client may reach.
+func loopback(t *testing.T, h http.HandlerFunc) (*httptest.Server, *Client) {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, New(Options{AllowPrivate: true, MaxBytes: 1000, Parallel: 2, Timeout: 5 * time.Second})
+}
+
+// TestRedirects: five redirects are followed and the final address is
+// reported; a sixth is an error that says so; so is a redirect to a
+// scheme other than http and https.
+func TestRedirects(t *testing.T) {
+	srv, c := loopback(t, func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop/"))
+		switch {
+		case r.URL.Path == "/ftp":
+			http.Redirect(w, r, "ftp://example.com/sitemap.xml", http.StatusMovedPermanently)
+		case n > 0:
+			http.Redirect(w, r, "/hop/"+strconv.Itoa(n-1), http.StatusFound)
+		default:
+			io.WriteString(w, "arrived")
+		}
+	})
+	res, err := c.Get(context.Background(), srv.URL+"/hop/5")
+	if err != nil {
+		t.Fatalf("5 redirects: %v", err)
+	}
+	res.Body.Close()
+	if res.URL != srv.URL+"/hop/0" {
+		t.Errorf("after 5 redirects URL = %s, want %s/hop/0", res.URL, srv.URL)
+	}
+	if _, err := c.Get(context.Background(), srv.URL+"/hop/6"); err == nil || !strings.Contains(err.Error(), "more than 5 redirects") {
+		t.Errorf("6 redirects gave %v, want more than 5 redirects", err)
+	}
+	if _, err := c.Get(context.Background(), srv.URL+"/ftp"); err == nil || !strings.Contains(err.Error(), "not an http or https address") {
+		t.Errorf("a redirect to ftp gave %v", err)
+	}
+	if _, err := c.Get(context.Background(), "file:///etc/passwd"); err == nil || !strings.Contains(err.Error(), "not an http or https address") {
+		t.Errorf("a file URL gave %v", err)
+	}
+}
+
+// TestBodyCap: a body up to the cap is read whole; one byte more is an
+// error naming the address and the cap, however the server sends it
+// (with a length, chunked, or gzip-encoded and small on the wire).
+func TestBodyCap(t *testing.T) {
+	srv, c := loopback(t, func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		if r.URL.Query().Has("chunked") {
+			w.(http.Flusher).Flush()
+		}
+		io.WriteString(w, strings.Repeat("x", n))
+	})
+	for _, tt := range []struct {
+		query string
+		ok    bool
+	}{
+		{"n=1000", true},
+		{"n=1001", false},
+		{"n=5000&chunked", false},
+		{"n=1000&chunked", true},
+	} {
+		res, err := c.Get(context.Background(), srv.URL+"/?"+tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if tt.ok && (err != nil || len(b) != 1000) {
+			t.Errorf("%s: read %d bytes, %v; want all 1000", tt.query, len(b), err)
+		}
+		if !tt.ok && (!errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "larger than 1000 bytes") || len(b) > 1000) {
+			t.Errorf("%s: read %d bytes, %v; want an error at 1000", tt.query, len(b), err)
+		}
+	}
+}
+
+// TestGzipEncodedCap: a body sent gzip-encoded is capped at its size
+// decoded, so a small bomb on the wire cannot grow past the cap.
+func TestGzipEncodedCap(t *testing.T) {
+	srv, c := loopback(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(gzipped(t, strings.Repeat("x", 1<<20)))
+	})
+	res, err := c.Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if !errors.Is(err, ErrTooLarge) || len(b) > 1000 {
+		t.Errorf("a 1 MiB gzip body read %d bytes, %v; want an error at 1000", len(b), err)
+	}
+}
+
+// TestStatusAndAgent: a status other than 2xx is an error naming the
+// address and the status; requests name siteplan in their User-Agent.
+func TestStatusAndAgent(t *testing.T) {
+	var agent atomic.Value
+	srv, c := loopback(t, func(w http.ResponseWriter, r *http.Request) {
+		agent.Store(r.UserAgent())
+		http.NotFound(w, r)
+	})
+	_, err := c.Get(context.Background(), srv.URL+"/sitemap.xml")
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Status != 404 || !strings.Contains(err.Error(), srv.URL+"/sitemap.xml answered 404 Not Found") {
+		t.Errorf("a 404 gave %v", err)
+	}
+	if ua, _ := agent.Load().(string); !strings.HasPrefix(ua, "siteplan") {
+		t.Errorf("User-Agent = %q, want it to name siteplan", ua)
+	}
+}
+
+// TestTimeout: a server that does not answer in the client's time is an
+// error that says so.
+func TestTimeout(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-stop:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	c := New(Options{AllowPrivate: true, Timeout: 100 * time.Millisecond})
+	if _, err := c.Get(context.Background(), srv.URL); err == nil || !strings.Contains(err.Error(), "did not answer in time") {
+		t.Errorf("a silent server gave %v, want a timeout", err)
+	}
+}
+
+// TestParallel: a client has at most Parallel requests open; the next
+// waits until a body is closed (or its context ends).
+func TestParallel(t *testing.T) {
+	var hits atomic.Int32
+	srv, c := loopback(t, func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "ok")
+	})
+	a, err := c.Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.Get(ctx, srv.URL); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a third request with two open gave %v, want it to wait", err)
+	}
+	if n := hits.Load(); n != 2 {
+		t.Errorf("the server saw %d requests, want 2", n)
+	}
+	a.Body.Close()
+	c3, err := c.Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatalf("after a body was closed: %v", err)
+	}
+	c3.Body.Close()
+	b.Body.Close()
+}
+
+func gzipped(t *testing.T, s string) []byte {
+	var buf bytes.Buffer
+	z := gzip.NewWriter(&buf)
+	z.Write([]byte(s))
+	z.Close()
+	return buf.Bytes()
+}
