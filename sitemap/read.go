@@ -1,0 +1,510 @@
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// The reading side of the protocol: sitemaps, indexes and text sitemaps
+// as real sites serve them. The reader is lenient where sites are sloppy
+// and says so (each leniency is a warning in the file's report), and
+// strict where it matters: it stops at the protocol's limits, so a file
+// costs at most MaxBytes of reading however it is compressed.
+
+// Namespace is the sitemaps protocol's XML namespace.
+const Namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+// Kinds of file a reading meets.
+const (
+	KindURLSet = "urlset"
+	KindIndex  = "sitemapindex"
+	KindText   = "text"
+)
+
+// Found is one URL a sitemap lists, its values as written (whitespace
+// around them trimmed), and the line it starts on.
+type Found struct {
+	Loc, Lastmod, Changefreq, Priority string
+	Line                               int
+}
+
+// Problem is something wrong with a file: an error search engines would
+// reject the file or the URL for, or a warning about what the reader
+// forgave or what a search engine will make of it. A rule broken many
+// times in a file is one Problem with its count and the first line.
+type Problem struct {
+	Rule  string // a short name, e.g. "namespace", "lastmod-zone"
+	Error bool
+	Line  int // of the first time; 0: the file as a whole
+	Count int
+	Msg   string // what is wrong and what to do, said of the first time
+}
+
+// problems collects a file's problems, one per rule.
+type problems struct {
+	list []Problem
+	at   map[string]int
+}
+
+func (p *problems) add(rule string, isErr bool, line int, format string, args ...any) {
+	if i, ok := p.at[rule]; ok {
+		p.list[i].Count++
+		return
+	}
+	if p.at == nil {
+		p.at = map[string]int{}
+	}
+	p.at[rule] = len(p.list)
+	p.list = append(p.list, Problem{Rule: rule, Error: isErr, Line: line, Count: 1, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Document is what reading one file found besides its URLs.
+type Document struct {
+	Kind     string
+	Gzip     bool
+	Bytes    int64 // read, uncompressed
+	URLs     int   // <url> entries, text lines, or an index's <sitemap> entries
+	Problems []Problem
+}
+
+// Errors reports whether any of the document's problems is an error.
+func (d *Document) Errors() bool {
+	for _, p := range d.Problems {
+		if p.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// errStop ends a document's reading early; why is one of its problems.
+var errStop = errors.New("stop")
+
+// ReadDocument reads one sitemap, sitemap index or text sitemap, gzipped
+// or not, and calls found for each URL it lists (for an index, each
+// sitemap it names). It stops at MaxBytes uncompressed bytes or MaxURLs
+// entries, reporting either as an error. A file that is not a sitemap at
+// all (an HTML page, an empty body) is an error problem too; the error
+// returned is found's, or one reading r.
+func ReadDocument(r io.Reader, found func(*Found) error) (*Document, error) {
+	doc := &Document{}
+	var ps problems
+	br := bufio.NewReaderSize(r, 64<<10)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			ps.add("gzip", true, 0, "The file starts as gzip but is not: %v.", err)
+			doc.Problems = ps.list
+			return doc, nil
+		}
+		zr.Multistream(false)
+		doc.Gzip = true
+		br = bufio.NewReaderSize(zr, 64<<10)
+	}
+	lim := &limited{r: br, left: MaxBytes}
+	in := bufio.NewReaderSize(lim, 64<<10)
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		in.Discard(3)
+		ps.add("bom", false, 1, "The file starts with a byte order mark; the protocol asks for UTF-8 without one.")
+	}
+	head, _ := in.Peek(512)
+	trimmed := bytes.TrimLeft(head, " \t\r\n")
+	var err error
+	switch {
+	case len(trimmed) == 0:
+		ps.add("empty", true, 0, "The file is empty.")
+	case trimmed[0] == '<':
+		err = readXML(in, lim, doc, &ps, found)
+	default:
+		doc.Kind = KindText
+		err = readText(in, doc, &ps, found)
+	}
+	doc.Bytes = MaxBytes - lim.left
+	if lim.over {
+		ps.add("size", true, 0, "The file is larger than %d bytes uncompressed, the protocol's limit; reading stopped there. Split it and list the parts in a sitemap index.", MaxBytes)
+	}
+	doc.Problems = ps.list
+	var fe foundErr
+	if errors.As(err, &fe) {
+		return doc, fe.err
+	}
+	if err != nil && !errors.Is(err, errStop) && !lim.over {
+		return doc, err
+	}
+	return doc, nil
+}
+
+// foundErr carries an error of the caller's found through the parsers.
+type foundErr struct{ err error }
+
+func (f foundErr) Error() string { return f.err.Error() }
+
+// limited reads at most left bytes and notes whether there were more.
+type limited struct {
+	r    io.Reader
+	left int64
+	over bool
+}
+
+func (l *limited) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		var one [1]byte
+		for {
+			n, err := l.r.Read(one[:])
+			if n > 0 {
+				l.over = true
+				return 0, io.EOF
+			}
+			if err != nil {
+				return 0, err
+			}
+		}
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// entry is the <url> or <sitemap> being read.
+type entry struct {
+	Found
+	field string // the child element whose text is being read
+	text  strings.Builder
+	open  bool
+}
+
+func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found func(*Found) error) error {
+	lex := &xmlScan{r: in, line: 1}
+	dec := xml.NewDecoder(lex)
+	dec.Entity = xml.HTMLEntity // &nbsp; and the like are read, and reported by the scan
+	dec.CharsetReader = func(label string, r io.Reader) (io.Reader, error) {
+		if l := strings.ToLower(label); l != "utf-8" && l != "utf8" {
+			ps.add("encoding", true, 1, "The file declares encoding %q; sitemaps must be UTF-8.", label)
+			return nil, errStop
+		}
+		return r, nil
+	}
+	var (
+		root, rootSpace string
+		depth           int
+		e               entry
+		extensions      = map[string]int{}
+	)
+	line := func() int { l, _ := dec.InputPos(); return l }
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if errors.Is(err, errStop) || lim.over { // the size problem says why
+				return errStop
+			}
+			var se *xml.SyntaxError
+			if errors.As(err, &se) {
+				ps.add("xml", true, se.Line, "Line %d: the XML is broken (%s); search engines reject the whole file.", se.Line, se.Msg)
+				return errStop
+			}
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			switch {
+			case depth == 1:
+				root, rootSpace = t.Name.Local, t.Name.Space
+				switch root {
+				case KindURLSet, KindIndex:
+					doc.Kind = root
+				default:
+					what := "<" + root + ">"
+					if strings.EqualFold(root, "html") {
+						what = "an HTML page"
+					}
+					ps.add("not-sitemap", true, line(), "This is not a sitemap: it is %s, not <urlset> or <sitemapindex>.", what)
+					return errStop
+				}
+				switch rootSpace {
+				case Namespace:
+				case "":
+					ps.add("namespace", false, line(), "<%s> has no namespace; the protocol's is %s. Read anyway.", root, Namespace)
+				default:
+					ps.add("namespace", false, line(), "<%s> has the namespace %s, not the protocol's %s. Read anyway.", root, rootSpace, Namespace)
+				}
+			case depth == 2 && t.Name.Space == rootSpace && (t.Name.Local == "url" && root == KindURLSet || t.Name.Local == "sitemap" && root == KindIndex):
+				e = entry{open: true}
+				e.Line = line()
+			case depth == 3 && e.open && t.Name.Space == rootSpace:
+				e.field = t.Name.Local
+				e.text.Reset()
+			case depth >= 3 && e.open && t.Name.Space != rootSpace:
+				if depth == 3 {
+					extensions[extensionName(t.Name)]++
+				}
+			case depth == 2:
+				ps.add("element", false, line(), "<%s> is not part of <%s>; it was skipped.", t.Name.Local, root)
+			}
+		case xml.CharData:
+			if e.field != "" {
+				e.text.Write(t)
+			}
+		case xml.EndElement:
+			switch {
+			case depth == 3 && e.field != "":
+				setField(&e, ps, root)
+				e.field = ""
+			case depth == 2 && e.open:
+				e.open = false
+				if e.Loc == "" {
+					ps.add("loc-missing", true, e.Line, "Line %d: a <%s> has no <loc>; it was skipped.", e.Line, map[string]string{KindURLSet: "url", KindIndex: "sitemap"}[root])
+					break
+				}
+				doc.URLs++
+				if doc.URLs > MaxURLs {
+					doc.URLs--
+					ps.add("count", true, e.Line, "The file lists more than %d entries, the protocol's limit; reading stopped at line %d. Split it and list the parts in a sitemap index.", MaxURLs, e.Line)
+					return errStop
+				}
+				if err := found(&e.Found); err != nil {
+					return foundErr{err}
+				}
+			}
+			depth--
+		}
+	}
+	if root == "" {
+		ps.add("not-sitemap", true, 0, "This is not a sitemap: it has no root element.")
+	}
+	if lex.amp > 0 {
+		ps.add("escaping", true, lex.ampLine, "Line %d: an & is not escaped as &amp; (%d in the file); strict XML readers, search engines among them, reject the file.", lex.ampLine, lex.amp)
+		ps.list[ps.at["escaping"]].Count = lex.amp
+	}
+	if lex.entity > 0 {
+		ps.add("entity", true, lex.entityLine, "Line %d: an entity XML does not define, such as &nbsp; (%d in the file); XML has only &amp; &lt; &gt; &apos; &quot;, and strict readers reject the file. Read as HTML's.", lex.entityLine, lex.entity)
+		ps.list[ps.at["entity"]].Count = lex.entity
+	}
+	if lex.cdata > 0 {
+		ps.add("cdata", false, lex.cdataLine, "Line %d: values are wrapped in CDATA sections (%d); they were read, but plain escaped text is what the protocol shows.", lex.cdataLine, lex.cdata)
+		ps.list[ps.at["cdata"]].Count = lex.cdata
+	}
+	if len(extensions) > 0 {
+		var names []string
+		total := 0
+		for _, n := range slices.Sorted(maps.Keys(extensions)) {
+			names = append(names, fmt.Sprintf("%s (%d)", n, extensions[n]))
+			total += extensions[n]
+		}
+		ps.add("extensions", false, 0, "Extension elements were read and left out: %s.", strings.Join(names, ", "))
+		ps.list[ps.at["extensions"]].Count = total
+	}
+	return nil
+}
+
+// extensionName names an extension element by the short name its
+// namespace usually has.
+func extensionName(n xml.Name) string {
+	for short, ns := range map[string]string{
+		"image": "http://www.google.com/schemas/sitemap-image/1.1",
+		"video": "http://www.google.com/schemas/sitemap-video/1.1",
+		"news":  "http://www.google.com/schemas/sitemap-news/0.9",
+		"xhtml": "http://www.w3.org/1999/xhtml",
+	} {
+		if n.Space == ns {
+			return short + ":" + n.Local
+		}
+	}
+	return n.Local
+}
+
+// setField stores the text read for one child of an entry, trimmed.
+func setField(e *entry, ps *problems, root string) {
+	raw := e.text.String()
+	v := strings.TrimSpace(raw)
+	if v != raw {
+		ps.add("whitespace", false, e.Line, "Line %d: whitespace around <%s>'s value; it was trimmed.", e.Line, e.field)
+	}
+	switch e.field {
+	case "loc":
+		e.Loc = v
+	case "lastmod":
+		e.Lastmod = v
+	case "changefreq":
+		if root == KindURLSet {
+			e.Changefreq = v
+		}
+	case "priority":
+		if root == KindURLSet {
+			e.Priority = v
+		}
+	}
+}
+
+func readText(in *bufio.Reader, doc *Document, ps *problems, found func(*Found) error) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 4096), 64<<10)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := sc.Text()
+		v := strings.TrimSpace(raw)
+		if v == "" {
+			ps.add("blank", false, n, "Line %d: blank line; blank lines were skipped.", n)
+			continue
+		}
+		if v != raw && strings.TrimRight(raw, "\r") != v {
+			ps.add("whitespace", false, n, "Line %d: whitespace around the URL; it was trimmed.", n)
+		}
+		if !utf8.ValidString(v) {
+			ps.add("utf8", true, n, "Line %d: not UTF-8; text sitemaps must be UTF-8.", n)
+			continue
+		}
+		if n == 1 && !strings.Contains(v, "://") {
+			ps.add("not-sitemap", true, 1, "This is not a sitemap: it does not start with < (XML) or a URL (a text sitemap).")
+			return errStop
+		}
+		doc.URLs++
+		if doc.URLs > MaxURLs {
+			doc.URLs--
+			ps.add("count", true, n, "The file lists more than %d URLs, the protocol's limit; reading stopped at line %d.", MaxURLs, n)
+			return errStop
+		}
+		if err := found(&Found{Loc: v, Line: n}); err != nil {
+			return foundErr{err}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			ps.add("line-length", true, n+1, "Line %d is longer than 64 KiB; reading stopped there.", n+1)
+			return errStop
+		}
+		return err
+	}
+	return nil
+}
+
+// xmlScan passes XML through to the decoder, noting outside comments,
+// CDATA sections and processing instructions each & that starts no
+// entity or character reference (the commonest sitemap error), which it
+// passes on as &amp; so the strict decoder reads the rest; each entity
+// XML does not define (&nbsp;, which the decoder reads as HTML's); and
+// each CDATA section. It keeps the line of the first of each.
+type xmlScan struct {
+	r     io.Reader
+	line  int
+	state int    // 0 text and markup, 1 comment, 2 CDATA, 3 processing instruction
+	in    []byte // read, not yet looked at (the last few bytes of a read wait for the next)
+	out   []byte // looked at, not yet passed on
+	eof   error
+
+	amp, ampLine, entity, entityLine, cdata, cdataLine int
+}
+
+const scanKeep = 12 // bytes held back, to see markers and entities split across reads
+
+func (s *xmlScan) Read(p []byte) (int, error) {
+	for len(s.out) == 0 {
+		if s.eof != nil {
+			return 0, s.eof
+		}
+		buf := make([]byte, 32<<10)
+		n, err := s.r.Read(buf)
+		s.in = append(s.in, buf[:n]...)
+		if err != nil {
+			s.eof = err
+		}
+		s.scan()
+	}
+	n := copy(p, s.out)
+	s.out = s.out[n:]
+	return n, nil
+}
+
+var xmlEntities = map[string]bool{"amp": true, "lt": true, "gt": true, "apos": true, "quot": true}
+
+// scan moves what it can of in to out.
+func (s *xmlScan) scan() {
+	b := s.in
+	stop := len(b)
+	if s.eof == nil {
+		stop = max(0, len(b)-scanKeep)
+	}
+	i := 0
+	for i < stop {
+		c := b[i]
+		switch s.state {
+		case 0:
+			switch {
+			case c == '\n':
+				s.line++
+			case c == '&':
+				name, ok := entityAt(b[i:])
+				switch {
+				case !ok:
+					if s.amp == 0 {
+						s.ampLine = s.line
+					}
+					s.amp++
+					s.out = append(s.out, "&amp;"...)
+					i++
+					continue
+				case name != "" && name[0] != '#' && !xmlEntities[name]:
+					if s.entity == 0 {
+						s.entityLine = s.line
+					}
+					s.entity++
+				}
+			case c == '<' && bytes.HasPrefix(b[i:], []byte("<!--")):
+				s.state = 1
+			case c == '<' && bytes.HasPrefix(b[i:], []byte("<![CDATA[")):
+				if s.cdata == 0 {
+					s.cdataLine = s.line
+				}
+				s.cdata++
+				s.state = 2
+			case c == '<' && i+1 < len(b) && b[i+1] == '?':
+				s.state = 3
+			}
+		default:
+			closer := [...]string{1: "-->", 2: "]]>", 3: "?>"}[s.state]
+			if c == '\n' {
+				s.line++
+			} else if c == closer[0] && bytes.HasPrefix(b[i:], []byte(closer)) {
+				s.out = append(s.out, closer...)
+				i += len(closer)
+				s.state = 0
+				continue
+			}
+		}
+		s.out = append(s.out, c)
+		i++
+	}
+	s.in = append(s.in[:0], b[i:]...)
+}
+
+// entityAt returns the name of the entity or character reference b
+// starts with (&name; &#digits; &#xhex;), or false.
+func entityAt(b []byte) (string, bool) {
+	for j := 1; j < len(b) && j < scanKeep; j++ {
+		c := b[j]
+		switch {
+		case c == ';':
+			return string(b[1:j]), j > 1
+		case c == '#' && j == 1, c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
+		default:
+			return "", false
+		}
+	}
+	return "", false
+}
