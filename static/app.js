@@ -27,15 +27,28 @@
   // is in flight, resolves its promise at once, and drops it when a newer
   // one comes; htmx.ajax's element is the body unless told, so a page
   // deleted during a slow diagram redraw waited behind the redraw and was
-  // lost to the next summary refresh. A load comes from its target (a
-  // newer load of the same box replaces one waiting, which is right); a
-  // write from an element of its own, so it goes at once, is never
-  // dropped, and its promise ends when the server has answered.
+  // lost to the next summary refresh. A load of a box comes from a hidden
+  // element kept for that box (a newer load replaces one waiting, and the
+  // element is never swapped out, as a box replaced whole would be, which
+  // would drop the load waiting on it); a write from an element of its
+  // own, so it goes at once, is never dropped, and its promise ends when
+  // the server has answered.
+  const loaders = new Map(); // the target's selector -> the element its loads come from
+  function hiddenSource() {
+    const el = document.createElement("span");
+    el.hidden = true;
+    document.body.append(el);
+    return el;
+  }
   function ajax(verb, url, ctx) {
-    if (verb === "GET") return htmx.ajax(verb, url, { source: ctx.target, ...ctx });
-    const own = document.createElement("span");
-    own.hidden = true;
-    document.body.append(own);
+    const t = ctx.target;
+    const box = verb === "GET" && (typeof t === "string" ? t : t?.id && "#" + t.id);
+    if (box) {
+      let src = loaders.get(box);
+      if (!src?.isConnected) loaders.set(box, (src = hiddenSource()));
+      return htmx.ajax(verb, url, { ...ctx, source: src });
+    }
+    const own = hiddenSource();
     return htmx.ajax(verb, url, { target: own, ...ctx, source: own }).finally(() => own.remove());
   }
 
