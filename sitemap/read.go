@@ -42,11 +42,11 @@ type Found struct {
 // forgave or what a search engine will make of it. A rule broken many
 // times in a file is one Problem with its count and the first line.
 type Problem struct {
-	Rule  string // a short name, e.g. "namespace", "lastmod-zone"
-	Error bool
-	Line  int // of the first time; 0: the file as a whole
-	Count int
-	Msg   string // what is wrong and what to do, said of the first time
+	Rule  string `json:"rule"` // a short name, e.g. "namespace", "lastmod-zone"
+	Error bool   `json:"error"`
+	Line  int    `json:"line,omitempty"` // of the first time; 0: the file as a whole
+	Count int    `json:"count"`
+	Msg   string `json:"message"` // what is wrong and what to do, said of the first time
 }
 
 // problems collects a file's problems, one per rule.
@@ -69,11 +69,11 @@ func (p *problems) add(rule string, isErr bool, line int, format string, args ..
 
 // Document is what reading one file found besides its URLs.
 type Document struct {
-	Kind     string
-	Gzip     bool
-	Bytes    int64 // read, uncompressed
-	URLs     int   // <url> entries, text lines, or an index's <sitemap> entries
-	Problems []Problem
+	Kind     string    `json:"kind,omitempty"`
+	Gzip     bool      `json:"gzip"`
+	Bytes    int64     `json:"bytes"` // read, uncompressed
+	URLs     int       `json:"urls"`  // <url> entries, text lines, or an index's <sitemap> entries
+	Problems []Problem `json:"problems"`
 }
 
 // Errors reports whether any of the document's problems is an error.
@@ -91,11 +91,11 @@ var errStop = errors.New("stop")
 
 // ReadDocument reads one sitemap, sitemap index or text sitemap, gzipped
 // or not, and calls found for each URL it lists (for an index, each
-// sitemap it names). It stops at MaxBytes uncompressed bytes or MaxURLs
+// sitemap it names), with the document as read so far (its Kind is known). It stops at MaxBytes uncompressed bytes or MaxURLs
 // entries, reporting either as an error. A file that is not a sitemap at
 // all (an HTML page, an empty body) is an error problem too; the error
 // returned is found's, or one reading r.
-func ReadDocument(r io.Reader, found func(*Found) error) (*Document, error) {
+func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, error) {
 	doc := &Document{}
 	var ps problems
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -185,7 +185,7 @@ type entry struct {
 	open  bool
 }
 
-func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found func(*Found) error) error {
+func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found func(*Document, *Found) error) error {
 	lex := &xmlScan{r: in, line: 1}
 	dec := xml.NewDecoder(lex)
 	dec.Entity = xml.HTMLEntity // &nbsp; and the like are read, and reported by the scan
@@ -277,7 +277,7 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 					ps.add("count", true, e.Line, "The file lists more than %d entries, the protocol's limit; reading stopped at line %d. Split it and list the parts in a sitemap index.", MaxURLs, e.Line)
 					return errStop
 				}
-				if err := found(&e.Found); err != nil {
+				if err := found(doc, &e.Found); err != nil {
 					return foundErr{err}
 				}
 			}
@@ -351,7 +351,7 @@ func setField(e *entry, ps *problems, root string) {
 	}
 }
 
-func readText(in *bufio.Reader, doc *Document, ps *problems, found func(*Found) error) error {
+func readText(in *bufio.Reader, doc *Document, ps *problems, found func(*Document, *Found) error) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 0, 4096), 64<<10)
 	n := 0
@@ -380,7 +380,7 @@ func readText(in *bufio.Reader, doc *Document, ps *problems, found func(*Found) 
 			ps.add("count", true, n, "The file lists more than %d URLs, the protocol's limit; reading stopped at line %d.", MaxURLs, n)
 			return errStop
 		}
-		if err := found(&Found{Loc: v, Line: n}); err != nil {
+		if err := found(doc, &Found{Loc: v, Line: n}); err != nil {
 			return foundErr{err}
 		}
 	}

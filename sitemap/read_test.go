@@ -15,7 +15,7 @@ import (
 func readAll(t *testing.T, r io.Reader) (*Document, []Found, []string) {
 	t.Helper()
 	var got []Found
-	doc, err := ReadDocument(r, func(f *Found) error { got = append(got, *f); return nil })
+	doc, err := ReadDocument(r, func(_ *Document, f *Found) error { got = append(got, *f); return nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func BenchmarkReadDocument(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		if _, err := ReadDocument(bytes.NewReader(buf.Bytes()), func(*Found) error { n++; return nil }); err != nil || n != MaxURLs {
+		if _, err := ReadDocument(bytes.NewReader(buf.Bytes()), func(*Document, *Found) error { n++; return nil }); err != nil || n != MaxURLs {
 			b.Fatalf("read %d URLs, %v", n, err)
 		}
 	}

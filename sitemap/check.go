@@ -1,0 +1,97 @@
+package sitemap
+
+import (
+	"hash/maphash"
+	"regexp"
+	"slices"
+	"strings"
+
+	"siteplan/site"
+)
+
+// rules are the protocol's rules for the URLs of a reading, as siteplan
+// check reports them: each broken rule is a problem of the file the URL
+// is in, counted, with the first line that broke it. Duplicates and
+// http/https twins are found across all files by a 64-bit hash of each
+// normalised URL (8 bytes a URL, not the URL).
+type rules struct {
+	seed maphash.Seed
+	seen map[uint64]struct{}
+}
+
+func newRules() *rules {
+	return &rules{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+}
+
+var rePriority = regexp.MustCompile(`^(0(\.\d+)?|1(\.0+)?|\.\d+)$`)
+
+// check applies the rules to u, a URL of the file at file.
+func (r *rules) check(ps *problems, file string, u *Found) {
+	loc, line := u.Loc, u.Line
+	if len(loc) > 2048 {
+		ps.add("loc-length", true, line, "Line %d: the URL is %d characters long; the protocol allows 2,048.", line, len(loc))
+	}
+	norm, err := site.NormalizeURL(loc)
+	if err != nil || !strings.HasPrefix(strings.ToLower(loc), "http://") && !strings.HasPrefix(strings.ToLower(loc), "https://") {
+		ps.add("loc-absolute", true, line, "Line %d: %q is not an absolute http or https URL, as every <loc> must be.", line, clipped(loc))
+		return
+	}
+	if norm != loc && norm != loc+"/" {
+		ps.add("loc-encoding", false, line, "Line %d: %q is not written as the protocol asks (lower-case host, characters percent-encoded); write %q.", line, clipped(loc), clipped(norm))
+	}
+	if at, err := site.NormalizeURL(file); err == nil {
+		dir := at[:strings.LastIndexByte(at, '/')+1]
+		switch {
+		case hostOf(norm) != hostOf(dir):
+			ps.add("off-host", true, line, "Line %d: %s is on another host than the sitemap (%s); search engines ignore it.", line, clipped(loc), hostOf(dir))
+		case !strings.HasPrefix(norm, dir[:strings.Index(dir, "://")]+"://"):
+			ps.add("scheme", true, line, "Line %d: %s does not use the sitemap's scheme (%s); search engines ignore it.", line, clipped(loc), dir[:strings.Index(dir, ":")])
+		case !strings.HasPrefix(norm, dir):
+			ps.add("scope", true, line, "Line %d: %s is outside the sitemap's directory %s; a sitemap may list only URLs at or below its own location.", line, clipped(loc), dir)
+		}
+	}
+	h := maphash.String(r.seed, norm)
+	if _, dup := r.seen[h]; dup {
+		ps.add("duplicate", false, line, "Line %d: %s is listed more than once; list each URL once.", line, clipped(loc))
+	} else {
+		r.seen[h] = struct{}{}
+		if twin := otherScheme(norm); twin != "" {
+			if _, ok := r.seen[maphash.String(r.seed, twin)]; ok {
+				ps.add("twin", false, line, "Line %d: %s is listed with both http and https; list only the one the site serves.", line, clipped(loc))
+			}
+		}
+	}
+	if hasSessionParam(norm) {
+		ps.add("session-id", false, line, "Line %d: %s carries a session id; search engines index it as many URLs.", line, clipped(loc))
+	}
+	if msg := site.LastmodProblem(u.Lastmod); msg != "" {
+		rule := "lastmod"
+		if strings.Contains(msg, "no time zone") {
+			rule = "lastmod-zone"
+		}
+		ps.add(rule, true, line, "Line %d: %s", line, msg)
+	}
+	if u.Changefreq != "" && !slices.Contains(site.Changefreqs, u.Changefreq) {
+		ps.add("changefreq", true, line, "Line %d: changefreq %q is not one of %s.", line, u.Changefreq, strings.Join(site.Changefreqs, ", "))
+	}
+	if u.Priority != "" && !rePriority.MatchString(u.Priority) {
+		ps.add("priority", true, line, "Line %d: priority %q is not a decimal from 0.0 to 1.0.", line, u.Priority)
+	}
+}
+
+// hostOf returns the scheme-less host of an absolute URL.
+func hostOf(u string) string {
+	_, rest, _ := strings.Cut(u, "://")
+	if i := strings.IndexAny(rest, "/?"); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest
+}
+
+// clipped shortens a URL for a message.
+func clipped(s string) string {
+	if len(s) <= 120 {
+		return s
+	}
+	return strings.ToValidUTF8(s[:117], "") + "..."
+}

@@ -1,0 +1,306 @@
+package sitemap
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path"
+	"strings"
+)
+
+// Opener fetches a URL from the web: its body, and the address it came
+// from after redirects. The web package gives the reader one built on
+// fetch, which refuses private addresses; this package never talks HTTP.
+type Opener func(ctx context.Context, url string) (body io.ReadCloser, final string, err error)
+
+// Reader reads every sitemap a source leads to: a site (its robots.txt's
+// Sitemap: lines, else /sitemap.xml), a sitemap, sitemap index or text
+// sitemap by URL, or a file on disk.
+type Reader struct {
+	Web      Opener                // nil: sources on the web are refused
+	Local    bool                  // sources may be files on this machine: the CLI's, never a visitor's
+	Progress func(files, urls int) // called after each file and every 10,000 URLs; may be nil
+	MaxFiles int                   // sitemap files read at most (default 1,000)
+	Check    bool                  // apply the URL rules to every URL (siteplan check)
+}
+
+// SourceFile is one file a reading read, or tried to.
+type SourceFile struct {
+	Loc   string `json:"loc"`             // its URL, or its path on disk
+	Final string `json:"final,omitempty"` // where the URL led after redirects, if elsewhere
+	From  string `json:"from,omitempty"`  // the robots.txt or index that named it; "" for the source itself
+	Document
+	Err string `json:"error,omitempty"` // why it could not be read at all; "" if it was
+}
+
+// Reading is what a reading found: the files in the order they were read.
+type Reading struct {
+	Source string        `json:"source"`
+	Robots string        `json:"robots,omitempty"` // the robots.txt read, if the source was a site
+	Files  []*SourceFile `json:"files"`
+	URLs   int           `json:"urls"` // URLs found in urlsets and text sitemaps
+}
+
+// Errors counts the error problems and unreadable files of a reading.
+func (r *Reading) Errors() int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Err != "" {
+			n++
+		}
+		for _, p := range f.Problems {
+			if p.Error {
+				n += p.Count
+			}
+		}
+	}
+	return n
+}
+
+// Read reads source and calls found for every URL of every urlset and
+// text sitemap it leads to, with the file it is in (the Found is reused:
+// copy what you keep). Files that cannot be read, and everything wrong
+// with those that can, are in the report. The error is found's, ctx's, or
+// an *UnreadableError when the source leads to nothing readable at all.
+func (r *Reader) Read(ctx context.Context, source string, found func(*SourceFile, *Found) error) (*Reading, error) {
+	rep := &Reading{Source: source}
+	rd := reader{Reader: r, ctx: ctx, rep: rep, found: found, seen: map[string]*SourceFile{}, maxFiles: r.MaxFiles}
+	if rd.maxFiles <= 0 {
+		rd.maxFiles = 1000
+	}
+	if r.Check {
+		rd.rules = newRules()
+	}
+	loc, site, err := r.classify(source)
+	if err != nil {
+		return rep, err
+	}
+	if site {
+		err = rd.site(loc)
+	} else {
+		err = rd.read(loc, "", 0)
+	}
+	if err != nil {
+		return rep, err
+	}
+	for _, f := range rep.Files {
+		if f.Err == "" {
+			return rep, nil
+		}
+	}
+	return rep, &UnreadableError{Source: source, Why: rep.Files[0].Err}
+}
+
+// UnreadableError is a source that led to no file that could be read.
+type UnreadableError struct{ Source, Why string }
+
+func (e *UnreadableError) Error() string {
+	return "Could not read a sitemap from " + e.Source + ": " + e.Why
+}
+
+// classify tells a URL from a path: an existing file is read from disk;
+// an http or https URL, or a bare domain such as example.com, from the
+// web. A site's root (no path, or "/") means its robots.txt.
+func (r *Reader) classify(source string) (loc string, site bool, err error) {
+	s := strings.TrimSpace(source)
+	if r.Local && !strings.Contains(s, "://") {
+		if _, err := os.Stat(s); err == nil {
+			return s, false, nil
+		} else if looksLikeFile(s) {
+			return "", false, &UnreadableError{Source: source, Why: "no such file."}
+		}
+	}
+	if !strings.Contains(s, "://") && strings.Contains(s, ".") && !strings.ContainsAny(s, " /\\") {
+		s = "https://" + s + "/" // a bare domain
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false, &UnreadableError{Source: source, Why: "it is neither a file here nor an http(s) address or domain."}
+	}
+	if r.Web == nil {
+		return "", false, &UnreadableError{Source: source, Why: "reading from the web is not available here."}
+	}
+	u.Fragment = ""
+	return u.String(), (u.Path == "" || u.Path == "/") && u.RawQuery == "", nil
+}
+
+// looksLikeFile reports whether a source names a file rather than a
+// domain: a path, or a name with a sitemap file's extension.
+func looksLikeFile(s string) bool {
+	if strings.ContainsAny(s, `/\`) || strings.HasPrefix(s, ".") {
+		return true
+	}
+	ext := strings.ToLower(path.Ext(s))
+	return ext == ".xml" || ext == ".gz" || ext == ".txt" || ext == ".csv" || ext == ".json"
+}
+
+type reader struct {
+	*Reader
+	ctx      context.Context
+	rep      *Reading
+	found    func(*SourceFile, *Found) error
+	seen     map[string]*SourceFile
+	rules    *rules
+	maxFiles int
+}
+
+// site reads a site's robots.txt and follows its Sitemap: lines; without
+// any, it reads /sitemap.xml.
+func (rd *reader) site(root string) error {
+	u, _ := url.Parse(root)
+	robots := u.Scheme + "://" + u.Host + "/robots.txt"
+	rd.rep.Robots = robots
+	listed, why := rd.robots(robots)
+	var from string
+	if len(listed) > 0 {
+		from = robots
+	} else {
+		listed = []string{u.Scheme + "://" + u.Host + "/sitemap.xml"}
+		from = robots + " (" + why + "; tried the usual place)"
+	}
+	for _, loc := range listed {
+		if err := rd.read(loc, from, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// robots returns the Sitemap: lines of a robots.txt (any case, as the
+// protocol has it), or why there are none.
+func (rd *reader) robots(loc string) ([]string, string) {
+	body, _, err := rd.Web(rd.ctx, loc)
+	if err != nil {
+		return nil, "robots.txt could not be read: " + err.Error()
+	}
+	defer body.Close()
+	var out []string
+	sc := bufio.NewScanner(io.LimitReader(body, 500<<10)) // Google reads the first 500 KiB
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") {
+			if v = strings.TrimSpace(v); v != "" {
+				out = append(out, v)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, "robots.txt has no Sitemap: line"
+	}
+	return out, ""
+}
+
+// read reads one file, and for an index the files it lists.
+func (rd *reader) read(loc, from string, depth int) error {
+	if err := rd.ctx.Err(); err != nil {
+		return err
+	}
+	f := &SourceFile{Loc: loc, From: from}
+	if prev, ok := rd.seen[loc]; ok {
+		f.Err = fmt.Sprintf("already read (named by %s); an index that lists itself or an earlier file makes a loop", first(prev.From, "the source"))
+		rd.rep.Files = append(rd.rep.Files, f)
+		return nil
+	}
+	rd.seen[loc] = f
+	rd.rep.Files = append(rd.rep.Files, f)
+	if len(rd.rep.Files) > rd.maxFiles {
+		f.Err = fmt.Sprintf("not read: this reading stops at %d files", rd.maxFiles)
+		return nil
+	}
+	body, final, err := rd.open(loc)
+	if final != loc {
+		f.Final = final
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return err
+		}
+		f.Err = err.Error()
+		return nil
+	}
+	var children []string
+	var ps problems   // the URL rules' findings
+	var stopped error // found's
+	doc, err := ReadDocument(body, func(d *Document, u *Found) error {
+		if d.Kind == KindIndex {
+			children = append(children, u.Loc)
+			return nil
+		}
+		rd.rep.URLs++
+		if rd.rep.URLs%10_000 == 0 && rd.Progress != nil {
+			rd.Progress(len(rd.rep.Files), rd.rep.URLs)
+		}
+		if rd.rules != nil {
+			rd.rules.check(&ps, final, u)
+		}
+		if rd.found == nil {
+			return nil
+		}
+		stopped = rd.found(f, u)
+		return stopped
+	})
+	body.Close()
+	f.Document = *doc
+	f.Problems = append(f.Problems, ps.list...)
+	if rd.Progress != nil {
+		rd.Progress(len(rd.rep.Files), rd.rep.URLs)
+	}
+	if stopped != nil {
+		return stopped
+	}
+	if err != nil {
+		if ctxErr := rd.ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		f.Err = "reading stopped: " + err.Error()
+		return nil
+	}
+	if doc.Kind != KindIndex {
+		return nil
+	}
+	if depth > 0 {
+		f.Problems = append(f.Problems, Problem{Rule: "nested-index", Error: true, Count: 1,
+			Msg: fmt.Sprintf("This sitemap index is listed by the index %s; the protocol allows no index inside an index, so the %d files it lists were not read.", from, len(children))})
+		return nil
+	}
+	for _, child := range children {
+		if err := rd.read(rd.resolve(final, child), loc, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolve makes a location an index lists absolute, as the protocol
+// wants it already.
+func (rd *reader) resolve(index, loc string) string {
+	u, err := url.Parse(loc)
+	if err != nil || u.IsAbs() || !strings.Contains(index, "://") {
+		return loc
+	}
+	base, err := url.Parse(index)
+	if err != nil {
+		return loc
+	}
+	return base.ResolveReference(u).String()
+}
+
+// open opens a file on disk or the web, and says where it came from.
+func (rd *reader) open(loc string) (io.ReadCloser, string, error) {
+	if !strings.Contains(loc, "://") && rd.Local {
+		f, err := os.Open(loc)
+		return f, loc, err
+	}
+	if rd.Web == nil {
+		return nil, loc, errors.New("reading from the web is not available here")
+	}
+	body, final, err := rd.Web(rd.ctx, loc)
+	if final == "" {
+		final = loc
+	}
+	return body, final, err
+}
