@@ -1,0 +1,155 @@
+package sitemap
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// shape renders a document's pages as "Title[kind slug path](children)".
+func shape(ps []*site.DocPage) string {
+	var b []string
+	for _, p := range ps {
+		s := p.Title
+		var notes []string
+		if p.Kind != "" {
+			notes = append(notes, p.Kind)
+		}
+		if p.Path != nil {
+			notes = append(notes, "path "+*p.Path)
+		} else if p.Slug != nil {
+			notes = append(notes, "/"+*p.Slug)
+		}
+		s += "[" + strings.Join(notes, " ") + "]"
+		if len(p.Children) > 0 {
+			s += "(" + shape(p.Children) + ")"
+		}
+		b = append(b, s)
+	}
+	return strings.Join(b, " ")
+}
+
+// planOf plans locs and checks that the plan exports exactly the URLs of
+// the site's host.
+func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
+	t.Helper()
+	pl := NewPlanner()
+	for _, l := range locs {
+		pl.Add(&Found{Loc: l})
+	}
+	doc, warns, err := pl.Document("Imported")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(); err != nil {
+		t.Fatalf("the plan is not a valid document: %v\n%s", err, shape(doc.Pages))
+	}
+	tr, _ := doc.Tree()
+	entries, _, err := Collect(tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, e := range entries {
+		got = append(got, e.Loc)
+	}
+	for _, l := range locs {
+		if n, err := site.NormalizeURL(l); err == nil && strings.HasPrefix(n, doc.Project.BaseURL) && !slices.Contains(want, n) {
+			want = append(want, n)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the plan exports\n%s\nwant the URLs read\n%s\nplan: %s", strings.Join(got, "\n"), strings.Join(want, "\n"), shape(doc.Pages))
+	}
+	return doc, warns
+}
+
+// TestPlan: URLs become pages by path, a missing level a group carrying
+// its slug, a URL with a query a page with a path override beside its
+// path's page, "/" the home page; titles come from the last segment; what
+// a slug cannot give back stays as an override; other hosts are left
+// out, and duplicates imported once, each said so. Exporting the plan
+// gives back exactly the URLs read (planOf checks it).
+func TestPlan(t *testing.T) {
+	doc, warns := planOf(t,
+		"https://www.example.com/",
+		"https://www.example.com/products",
+		"https://www.example.com/products/widgets/blue-widget",
+		"https://www.example.com/products/widgets",
+		"https://www.example.com/legal/imprint",
+		"https://www.example.com/search?q=blue+widgets",
+		"https://www.example.com/products/list?page=2",
+		"https://www.example.com/about-us.html",
+		"https://www.example.com/caf%C3%A9_menu",
+		"https://www.example.com/%7Etilde",
+		"https://www.example.com/blog/",
+		"https://WWW.example.com/products",
+		"https://other.example/x",
+		"/relative",
+	)
+	want := "Home[/](Search (q=blue+widgets)[path /search?q=blue+widgets] " +
+		"Products[/products](List (page=2)[path /products/list?page=2] Widgets[/widgets](Blue widget[/blue-widget])) " +
+		"Legal[group /legal](Imprint[/imprint]) About us[/about-us.html] Café menu[/café_menu] ~tilde[path /%7Etilde] Blog[path /blog/])"
+	if got := shape(doc.Pages); got != want {
+		t.Errorf("plan\n%s\nwant\n%s", got, want)
+	}
+	if doc.Project.BaseURL != "https://www.example.com/" || doc.Project.TrailingSlash {
+		t.Errorf("project %+v", doc.Project)
+	}
+	var reasons []string
+	for _, w := range warns {
+		reasons = append(reasons, w.Reason)
+	}
+	for _, want := range []string{"1 URL on https://other.example left out: the site is on https://www.example.com", "1 URL listed more than once", `1 entry left out as not absolute http(s) URLs, such as "/relative"`} {
+		if !slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, want) }) {
+			t.Errorf("warnings %q lack %q", reasons, want)
+		}
+	}
+}
+
+// TestPlanTrailingSlash: a site whose URLs end in "/" gets the policy,
+// not an override per page; the odd one out keeps its own.
+func TestPlanTrailingSlash(t *testing.T) {
+	doc, _ := planOf(t,
+		"https://example.com/",
+		"https://example.com/about/",
+		"https://example.com/about/team/",
+		"https://example.com/contact/",
+		"https://example.com/feed.xml",
+	)
+	if !doc.Project.TrailingSlash {
+		t.Error("the project's trailing-slash policy is off")
+	}
+	if got, want := shape(doc.Pages), "Home[/](About[/about](Team[/team]) Contact[/contact] Feed[path /feed.xml])"; got != want {
+		t.Errorf("plan\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPlanValues: lastmod, changefreq and priority are kept per page;
+// invalid ones are left out, and said so.
+func TestPlanValues(t *testing.T) {
+	pl := NewPlanner()
+	pl.Add(&Found{Loc: "https://example.com/a", Lastmod: "2026-11-01T10:00:00+01:00", Changefreq: "weekly", Priority: "0.8"})
+	pl.Add(&Found{Loc: "https://example.com/b", Lastmod: "2026-11-01T10:00:00", Changefreq: "Weekly", Priority: "2"})
+	doc, warns, err := pl.Document("V")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := doc.Pages[0].Children[0], doc.Pages[0].Children[1]
+	if a.Lastmod != "2026-11-01T10:00:00+01:00" || a.Changefreq != "weekly" || a.Priority == nil || *a.Priority != 0.8 {
+		t.Errorf("a kept %q %q %v", a.Lastmod, a.Changefreq, a.Priority)
+	}
+	if b.Lastmod != "" || b.Changefreq != "" || b.Priority != nil {
+		t.Errorf("b kept invalid values %q %q %v", b.Lastmod, b.Changefreq, b.Priority)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "3 values of lastmod, changefreq or priority left out as invalid, the first on https://example.com/b") {
+		t.Errorf("warnings %+v", warns)
+	}
+	if _, _, err := NewPlanner().Document("Empty"); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("an empty plan: %v", err)
+	}
+}
