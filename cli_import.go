@@ -1,32 +1,48 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
 
+	"siteplan/fetch"
 	"siteplan/site"
+	"siteplan/sitemap"
 )
 
-// importCmd validates every document before writing any, then imports
-// each into the team in its own transaction and prints the new project
-// IDs, one a line.
+// importCmd reads every source before writing any: a siteplan/1 document,
+// or a site's sitemaps made into a plan. Then it imports each into the
+// team in its own transaction and prints the new project IDs, one a line;
+// what a sitemap import left out goes to standard error.
 func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Writer) error {
 	team := fs.String("team", "", "team id or name; may be left out when the database has one team")
+	name := fs.String("name", "", "the new project's name (sitemap sources; default: the site's host)")
+	allow := fs.Bool("allow-private", false, "allow loopback, private and link-local addresses (an intranet)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		return errors.New("import: name at least one JSON document (or - for standard input)")
+	sources := fs.Args()
+	if len(sources) == 0 {
+		return errors.New("import: name at least one source: a JSON document (or - for standard input), a site, or a sitemap URL or file")
 	}
-	docs := make([]*site.Document, 0, len(paths))
-	for _, path := range paths {
-		d, err := readDocument(path, stdin)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	web := fetch.New(fetch.Options{AllowPrivate: *allow}).Open
+	docs := make([]*site.Document, 0, len(sources))
+	for _, src := range sources {
+		d, warns, err := readSource(ctx, src, *name, stdin, web)
 		if err != nil {
-			return fmt.Errorf("import %s: %w; nothing was imported", path, err)
+			return fmt.Errorf("import %s: %w; nothing was imported", src, err)
+		}
+		for _, w := range warns {
+			fmt.Fprintf(os.Stderr, "siteplan: import %s: %s\n", src, w.Reason)
 		}
 		docs = append(docs, d)
 	}
@@ -35,7 +51,6 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	defer db.Close()
-	ctx := context.Background()
 	t, err := db.FindTeam(ctx, *team)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
@@ -43,18 +58,77 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	for i, d := range docs {
 		id, err := db.ImportDocument(ctx, t.ID, d)
 		if err != nil {
-			return fmt.Errorf("import %s: %w", paths[i], err)
+			return fmt.Errorf("import %s: %w", sources[i], err)
 		}
 		fmt.Fprintln(stdout, id)
 	}
 	return nil
 }
 
-// readDocument parses a siteplan/1 document from a file, or from stdin
-// for "-".
-func readDocument(path string, stdin io.Reader) (*site.Document, error) {
-	if path == "-" {
-		return site.ParseDocument(stdin)
+// readSource reads one source: a siteplan/1 document from a file or
+// standard input ("-"), else the sitemaps the source leads to, as a plan.
+func readSource(ctx context.Context, src, name string, stdin io.Reader, web sitemap.Opener) (*site.Document, []sitemap.Warning, error) {
+	if src == "-" {
+		d, err := site.ParseDocument(stdin)
+		return d, nil, err
 	}
-	return site.ReadDocumentFile(path)
+	if isJSONFile(src) {
+		d, err := site.ReadDocumentFile(src)
+		return d, nil, err
+	}
+	pl := sitemap.NewPlanner()
+	rep, err := (&sitemap.Reader{Web: web, Local: true}).Read(ctx, src, func(_ *sitemap.SourceFile, u *sitemap.Found) error {
+		pl.Add(u)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var warns []sitemap.Warning
+	for _, f := range rep.Files {
+		if f.Err != "" {
+			warns = append(warns, sitemap.Warning{Reason: f.Loc + " was not read: " + f.Err})
+		}
+	}
+	if name == "" {
+		name = siteName(rep)
+	}
+	d, more, err := pl.Document(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := d.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return d, append(warns, more...), nil
+}
+
+// isJSONFile reports whether path is a file that starts like a JSON
+// document.
+func isJSONFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	for {
+		c, err := r.ReadByte()
+		if err != nil {
+			return false
+		}
+		if !strings.ContainsRune(" \t\r\n\ufeff\xef\xbb\xbf", rune(c)) {
+			return c == '{'
+		}
+	}
+}
+
+// siteName names a project after the host of the first file read.
+func siteName(rep *sitemap.Reading) string {
+	for _, f := range rep.Files {
+		if u, err := url.Parse(f.Loc); err == nil && u.Host != "" {
+			return u.Host
+		}
+	}
+	return "Imported sitemap"
 }

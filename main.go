@@ -17,7 +17,10 @@ import (
 
 const usage = `usage:
   siteplan serve  [--addr 127.0.0.1:8080] [--db FILE]
-  siteplan import [--db FILE] [--team T] PATH...   (PATH "-" reads standard input)
+  siteplan import [--db FILE] [--team T] [--name NAME] [--allow-private] SOURCE...
+                  (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
+                  source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
+  siteplan check  [--json] [--allow-private] SOURCE   (exit 0: no errors, 1: errors found, 2: could not read the source)
   siteplan dump   [--db FILE] --project ID
   siteplan export [--db FILE] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
                   [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
@@ -45,6 +48,7 @@ type verb func(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 var verbs = map[string]verb{
 	"serve":          serveCmd,
 	"import":         importCmd,
+	"check":          checkCmd,
 	"dump":           dumpCmd,
 	"export":         exportCmd,
 	"diagram":        diagramCmd,
@@ -60,6 +64,10 @@ func main() {
 	diagram.ServeIfWorker() // when serve started this process to lay out diagrams
 	if err := run(os.Args[1:], os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "siteplan:", err)
+		var exit *exitError
+		if errors.As(err, &exit) {
+			os.Exit(exit.code)
+		}
 		os.Exit(1)
 	}
 }

@@ -230,3 +230,14 @@ func (b *capped) Close() error {
 	}
 	return b.rc.Close()
 }
+
+// Open fetches url and returns its body and the address it came from
+// after redirects: the shape of sitemap.Opener, so a sitemap reading
+// fetches through the client. Errors: as Get.
+func (c *Client) Open(ctx context.Context, url string) (io.ReadCloser, string, error) {
+	res, err := c.Get(ctx, url)
+	if err != nil {
+		return nil, url, err
+	}
+	return res.Body, res.URL, nil
+}
