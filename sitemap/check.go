@@ -17,6 +17,8 @@ import (
 type rules struct {
 	seed maphash.Seed
 	seen map[uint64]struct{}
+	file string // the file whose directory dir is
+	dir  string // "": the file is not on the web
 }
 
 func newRules() *rules {
@@ -39,8 +41,13 @@ func (r *rules) check(ps *problems, file string, u *Found) {
 	if norm != loc && norm != loc+"/" {
 		ps.add("loc-encoding", false, line, "Line %d: %q is not written as the protocol asks (lower-case host, characters percent-encoded); write %q.", line, clipped(loc), clipped(norm))
 	}
-	if at, err := site.NormalizeURL(file); err == nil {
-		dir := at[:strings.LastIndexByte(at, '/')+1]
+	if file != r.file {
+		r.file, r.dir = file, ""
+		if at, err := site.NormalizeURL(file); err == nil {
+			r.dir = at[:strings.LastIndexByte(at, '/')+1]
+		}
+	}
+	if dir := r.dir; dir != "" {
 		switch {
 		case hostOf(norm) != hostOf(dir):
 			ps.add("off-host", true, line, "Line %d: %s is on another host than the sitemap (%s); search engines ignore it.", line, clipped(loc), hostOf(dir))
