@@ -40,7 +40,7 @@ type DB struct {
 func Open(path string) (*DB, error) {
 	dsn := func(txlock string) string {
 		q := url.Values{}
-		for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+		for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)"} {
 			q.Add("_pragma", p)
 		}
 		if txlock != "" {
