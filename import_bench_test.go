@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"siteplan/sitemap"
+)
+
+// bigSite serves a sitemap index of files sitemaps of per URLs each on
+// loopback, written as they are sent: /section-S/topic-T/page-N, 40
+// sections of 25 topics.
+func bigSite(b *testing.B, files, per int) *httptest.Server {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		defer bw.Flush()
+		if r.URL.Path == "/sitemap_index.xml" {
+			bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="` + sitemap.Namespace + `">` + "\n")
+			for f := range files {
+				fmt.Fprintf(bw, "<sitemap><loc>%s/sitemap-%d.xml</loc><lastmod>2026-11-01</lastmod></sitemap>\n", srv.URL, f)
+			}
+			bw.WriteString("</sitemapindex>\n")
+			return
+		}
+		f, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/sitemap-"), ".xml"))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + sitemap.Namespace + `">` + "\n")
+		for i := f * per; i < (f+1)*per; i++ {
+			fmt.Fprintf(bw, "<url><loc>%s/section-%d/topic-%d/page-%d</loc><lastmod>2026-11-01</lastmod></url>\n", srv.URL, i%40, i/40%25, i)
+		}
+		bw.WriteString("</urlset>\n")
+	}))
+	b.Cleanup(srv.Close)
+	return srv
+}
+
+// peakRSS samples the process's resident memory until stop is closed and
+// returns the highest, in MB.
+func peakRSS(stop chan struct{}) func() float64 {
+	var peak atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			if b, err := os.ReadFile("/proc/self/statm"); err == nil {
+				if f := strings.Fields(string(b)); len(f) > 1 {
+					if pages, err := strconv.ParseInt(f[1], 10, 64); err == nil && pages*int64(os.Getpagesize()) > peak.Load() {
+						peak.Store(pages * int64(os.Getpagesize()))
+					}
+				}
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	return func() float64 { close(stop); <-done; return float64(peak.Load()) / (1 << 20) }
+}
+
+// BenchmarkImportSitemap1M imports a sitemap index of 20 files of 50,000
+// URLs (1,000,000) from loopback into a new database, as siteplan import
+// does: fetch, read, plan, write. MB-peak is the process's highest
+// resident memory while it runs (the test server's included).
+func BenchmarkImportSitemap1M(b *testing.B) {
+	srv := bigSite(b, 20, 50_000)
+	for i := 0; b.Loop(); i++ {
+		db := filepath.Join(b.TempDir(), "import.db")
+		runtime.GC()
+		stop := peakRSS(make(chan struct{}))
+		var out bytes.Buffer
+		err := run([]string{"import", "--db", db, "--allow-private", "--name", "Big", srv.URL + "/sitemap_index.xml"}, nil, &out)
+		mb := stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(mb, "MB-peak")
+	}
+}
+
+// BenchmarkCheckSitemap1M checks the same index: every URL read and
+// held to the protocol's rules.
+func BenchmarkCheckSitemap1M(b *testing.B) {
+	srv := bigSite(b, 20, 50_000)
+	for b.Loop() {
+		runtime.GC()
+		stop := peakRSS(make(chan struct{}))
+		err := run([]string{"check", "--allow-private", srv.URL + "/sitemap_index.xml"}, nil, io.Discard)
+		mb := stop()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(mb, "MB-peak")
+	}
+}
