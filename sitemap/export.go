@@ -22,7 +22,7 @@ type Report struct {
 }
 
 // Export writes all launch files of a tree into out: the sitemap file(s),
-// sitemap.txt, robots.txt and footer.html. Errors: EInvalid (nothing to
+// sitemap.txt, robots.txt, footer.html and inventory.csv. Errors: EInvalid (nothing to
 // export, bad location), ENotFound (section).
 func Export(out Output, t *site.Tree, cfg Config) (Report, error) {
 	sel, err := Select(t, cfg.Options)
@@ -42,6 +42,7 @@ func Export(out Output, t *site.Tree, cfg Config) (Report, error) {
 		{"sitemap.txt", res.URLs, func(w io.Writer) error { return WriteText(w, sel.Each) }},
 		{"robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }},
 		{"footer.html", 0, func(w io.Writer) error { return WriteFooter(w, t, cfg.FooterDepth) }},
+		{"inventory.csv", 0, func(w io.Writer) error { return WriteInventory(w, t) }},
 	}
 	for _, f := range files {
 		file, err := create(out, f.name, f.urls, f.write)

@@ -121,7 +121,8 @@ func (pl *Planner) Add(u *Found) {
 
 // valid returns u's values that are valid, counting the others.
 func (pl *Planner) valid(u *Found) Found {
-	v := Found{Lastmod: u.Lastmod, Changefreq: u.Changefreq, Priority: u.Priority}
+	v := Found{Lastmod: u.Lastmod, Changefreq: u.Changefreq, Priority: u.Priority,
+		Title: clipTitle(strings.TrimSpace(u.Title)), Type: u.Type, Status: u.Status, Assignee: u.Assignee, Notes: u.Notes}
 	drop := func(s *string) {
 		if pl.values == 0 {
 			pl.valueAt = u.Loc
@@ -137,6 +138,18 @@ func (pl *Planner) valid(u *Found) Found {
 	}
 	if v.Priority != "" && !rePriority.MatchString(v.Priority) {
 		drop(&v.Priority)
+	}
+	if v.Status != "" && !slices.Contains(site.Statuses, v.Status) {
+		drop(&v.Status)
+	}
+	if site.TextProblem("", v.Type, site.MaxShortLen, false) != "" {
+		drop(&v.Type)
+	}
+	if site.TextProblem("", v.Assignee, site.MaxShortLen, false) != "" {
+		drop(&v.Assignee)
+	}
+	if site.TextProblem("", v.Notes, site.MaxTextLen, true) != "" {
+		drop(&v.Notes)
 	}
 	return v
 }
@@ -184,7 +197,7 @@ func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as not absolute http(s) URLs, such as %q.", site.Plural(pl.bad, "entry", "entries"), clipped(pl.badURL))})
 	}
 	if pl.values > 0 {
-		warns = append(warns, Warning{Reason: fmt.Sprintf("%s of lastmod, changefreq or priority left out as invalid, the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
+		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
 	}
 	o := pl.origins[best]
 	b := planBuilder{slash: o.slash > o.noSlash}
@@ -238,7 +251,11 @@ func (b *planBuilder) page(n *pnode, title, at string) *site.DocPage {
 }
 
 func setValues(dp *site.DocPage, v Found) {
+	if v.Title != "" {
+		dp.Title = v.Title
+	}
 	dp.Lastmod, dp.Changefreq = v.Lastmod, v.Changefreq
+	dp.Type, dp.Status, dp.Assignee, dp.Notes = v.Type, v.Status, v.Assignee, v.Notes
 	if v.Priority != "" {
 		p, _ := site.ParsePriority(v.Priority)
 		dp.Priority = p

@@ -146,7 +146,7 @@ func TestPlanValues(t *testing.T) {
 	if b.Lastmod != "" || b.Changefreq != "" || b.Priority != nil {
 		t.Errorf("b kept invalid values %q %q %v", b.Lastmod, b.Changefreq, b.Priority)
 	}
-	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "3 values of lastmod, changefreq or priority left out as invalid, the first on https://example.com/b") {
+	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "3 values left out as invalid (lastmod, changefreq, priority, status and the like), the first on https://example.com/b") {
 		t.Errorf("warnings %+v", warns)
 	}
 	if _, _, err := NewPlanner().Document("Empty"); site.ErrorCode(err) != site.EInvalid {

@@ -28,6 +28,7 @@ const (
 	KindURLSet = "urlset"
 	KindIndex  = "sitemapindex"
 	KindText   = "text"
+	KindCSV    = "csv" // a page inventory, read by import only
 )
 
 // Found is one URL a sitemap lists, its values as written (whitespace
@@ -35,6 +36,8 @@ const (
 type Found struct {
 	Loc, Lastmod, Changefreq, Priority string
 	Line                               int
+	// A CSV inventory's row also gives these.
+	Title, Type, Status, Assignee, Notes string
 }
 
 // Problem is something wrong with a file: an error search engines would
@@ -131,6 +134,32 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 	doc.Bytes = MaxBytes - lim.left
 	if lim.over {
 		ps.add("size", true, 0, "The file is larger than %d bytes uncompressed, the protocol's limit; reading stopped there. Split it and list the parts in a sitemap index.", MaxBytes)
+	}
+	doc.Problems = ps.list
+	var fe foundErr
+	if errors.As(err, &fe) {
+		return doc, fe.err
+	}
+	if err != nil && !errors.Is(err, errStop) && !lim.over {
+		return doc, err
+	}
+	return doc, nil
+}
+
+// ReadCSV reads a page inventory (see readCSV) as ReadDocument reads a
+// sitemap: up to MaxBytes, each row with a url handed to found.
+func ReadCSV(r io.Reader, found func(*Document, *Found) error) (*Document, error) {
+	doc := &Document{}
+	var ps problems
+	lim := &limited{r: r, left: MaxBytes}
+	in := bufio.NewReaderSize(lim, 64<<10)
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		in.Discard(3)
+	}
+	err := readCSV(in, doc, &ps, found)
+	doc.Bytes = MaxBytes - lim.left
+	if lim.over {
+		ps.add("size", true, 0, "The file is larger than %d bytes; reading stopped there.", MaxBytes)
 	}
 	doc.Problems = ps.list
 	var fe foundErr

@@ -225,7 +225,11 @@ func (rd *reader) read(loc, from string, depth int) error {
 	var children []string
 	var ps problems   // the URL rules' findings
 	var stopped error // found's
-	doc, err := ReadDocument(body, func(d *Document, u *Found) error {
+	readFile := ReadDocument
+	if strings.EqualFold(path.Ext(loc), ".csv") {
+		readFile = ReadCSV
+	}
+	doc, err := readFile(body, func(d *Document, u *Found) error {
 		if d.Kind == KindIndex {
 			children = append(children, u.Loc)
 			return nil

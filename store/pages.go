@@ -620,16 +620,16 @@ func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
 		SELECT `+pageCols+` FROM pages JOIN up USING (id) ORDER BY up.d DESC`, id)
 }
 
-// ExportTree loads a project with only the page fields exports read
-// (no notes, assignee, type or status), which halves the cost of loading
-// a large plan. Errors: ENotFound.
+// ExportTree loads a project with only the page fields exports read (the
+// sitemap's and the inventory's: no versions or counts), which halves the
+// cost of loading a large plan. Errors: ENotFound.
 func (db *DB) ExportTree(ctx context.Context, projectID int64) (*site.Tree, error) {
 	pr, err := db.Project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT id, coalesce(parent_id, 0), position, title, slug, path, kind, placement,
-		in_sitemap, in_html_sitemap, priority, changefreq, lastmod FROM pages WHERE project_id = ?`, projectID)
+		in_sitemap, in_html_sitemap, priority, changefreq, lastmod, type, status, assignee, notes FROM pages WHERE project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -640,7 +640,7 @@ func (db *DB) ExportTree(ctx context.Context, projectID int64) (*site.Tree, erro
 		pages = append(pages, site.Page{ProjectID: projectID})
 		p := &pages[len(pages)-1] // scanned in place
 		if err := rows.Scan(&p.ID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.Path, &p.Kind, &p.Placement,
-			&p.InSitemap, &p.InHTMLSitemap, &prio, &p.Changefreq, &p.Lastmod); err != nil {
+			&p.InSitemap, &p.InHTMLSitemap, &prio, &p.Changefreq, &p.Lastmod, &p.Type, &p.Status, &p.Assignee, &p.Notes); err != nil {
 			return nil, err
 		}
 		if prio.Valid {

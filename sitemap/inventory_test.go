@@ -1,0 +1,112 @@
+package sitemap
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// TestInventory: inventory.csv has a row a page in outline order, every
+// kind, with its URL, fields and outline path; a cell a spreadsheet
+// would run as a formula is written after an apostrophe.
+func TestInventory(t *testing.T) {
+	doc := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Inv", BaseURL: "https://example.com/"},
+		Pages: []*site.DocPage{{Title: "Home", Slug: ptr(""), Children: []*site.DocPage{
+			{Title: "Products", Type: "section", Status: "review", Assignee: "Ann", Notes: "two\nlines", Children: []*site.DocPage{
+				{Title: "=HYPERLINK(\"http://evil.example\")", Slug: ptr("evil")},
+			}},
+			{Title: "Legal", Kind: site.KindGroup, Children: []*site.DocPage{{Title: "Imprint"}}},
+			{Title: "Careers", Kind: site.KindPlaceholder},
+		}}}}
+	if err := doc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := doc.Tree()
+	var buf bytes.Buffer
+	if err := WriteInventory(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, strings.Join(r, "|"))
+	}
+	want := []string{
+		strings.Join(InventoryColumns, "|"),
+		"https://example.com/|Home||planned||||||page|main|yes|Home",
+		"https://example.com/products|Products|section|review|Ann|two\nlines||||page|main|yes|Home > Products",
+		"https://example.com/products/evil|'=HYPERLINK(\"http://evil.example\")||planned||||||page|main|yes|Home > Products > =HYPERLINK(\"http://evil.example\")", // a cell starting with Home is no formula
+		"|Legal||planned||||||group|main|yes|Home > Legal",
+		"https://example.com/legal/imprint|Imprint||planned||||||page|main|yes|Home > Legal > Imprint",
+		"|Careers||planned||||||placeholder|main|yes|Home > Careers",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("inventory.csv:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestImportCSV: a page inventory (a header row with url, then a row a
+// page; , or ; between cells; a BOM) becomes a plan with the rows'
+// titles and fields; rows without a url and invalid values are left out,
+// and said so; an inventory.csv imports back to the same URLs and titles.
+func TestImportCSV(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "pages.csv")
+	os.WriteFile(path, []byte("\uFEFFURL;Title;Status;Assignee;Notes;Priority;Ignored\n"+
+		"https://example.com/;Start;live;;;1.0;x\n"+
+		"https://example.com/about;'=About us;review;Ann;\"first; second\";0.5;\n"+
+		";No URL;planned;;;;\n"+
+		"https://example.com/about/team;Team;done;;;;\n"), 0o644)
+	pl := NewPlanner()
+	rep, err := (&Reader{Local: true}).Read(context.Background(), path, func(_ *SourceFile, u *Found) error { pl.Add(u); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Files[0]
+	if f.Kind != KindCSV || f.URLs != 3 || len(f.Problems) != 1 || f.Problems[0].Rule != "csv-url" || f.Problems[0].Line != 4 {
+		t.Errorf("read %s, %d URLs, problems %+v", f.Kind, f.URLs, f.Problems)
+	}
+	doc, warns, err := pl.Document("CSV")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := doc.Pages[0]
+	about := home.Children[0]
+	if home.Title != "Start" || home.Status != "live" || about.Title != "=About us" || about.Assignee != "Ann" || about.Notes != "first; second" ||
+		about.Priority == nil || *about.Priority != 0.5 || about.Children[0].Title != "Team" || about.Children[0].Status != "" {
+		t.Errorf("plan: %s %q; %s %q %q %v; %s %q", home.Title, home.Status, about.Title, about.Assignee, about.Notes, about.Priority, about.Children[0].Title, about.Children[0].Status)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "1 value left out as invalid") {
+		t.Errorf("warnings %+v", warns)
+	}
+
+	// inventory.csv back in
+	if err := doc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := doc.Tree()
+	inv := filepath.Join(dir, "inventory.csv")
+	var buf bytes.Buffer
+	WriteInventory(&buf, tr)
+	os.WriteFile(inv, buf.Bytes(), 0o644)
+	again := NewPlanner()
+	if _, err := (&Reader{Local: true}).Read(context.Background(), inv, func(_ *SourceFile, u *Found) error { again.Add(u); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	doc2, _, err := again.Document("CSV again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := shape(doc.Pages), shape(doc2.Pages); a != b {
+		t.Errorf("inventory.csv imports as\n%s\nnot\n%s", b, a)
+	}
+}
