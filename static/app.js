@@ -1433,14 +1433,17 @@
   function initCanvas(root) {
     const canvas = root?.querySelector && (root.matches?.(".diagram-canvas") ? root : root.querySelector(".diagram-canvas"));
     if (!canvas || canvas.view) return;
+    const sec = canvas.closest("#diagram");
     if (canvas.dataset.scene && !canvas.drawing) {
-      // Until the new scene is in, the old picture stays (not a blank canvas).
+      // Until the new scene is in, the old picture stays (not a blank
+      // canvas), and so does the keyboard: were it left on the page, a
+      // second redraw meanwhile would take the canvas for unfocused.
       if (oldScene && !canvas.querySelector("canvas.diagram-scene")) canvas.prepend(oldScene);
       oldScene = null;
+      if (sec?.dataset.focused) canvas.focus({ preventScroll: true });
       if (!canvas.loading) loadScene(canvas);
       return;
     }
-    const sec = canvas.closest("#diagram");
     const old = sec?.dataset.view;
     if (old) canvas.view = JSON.parse(old); // keep the zoom across redraws
     else fit(canvas);

@@ -67,3 +67,45 @@ func TestBrowserWriteWhileLoading(t *testing.T) {
 	run(t, ctx, "the outline and the diagram agree", settled(),
 		waitJS(fmt.Sprintf(`!document.getElementById('node-%d') && %s`, contact, goneJS(contact))))
 }
+
+// TestBrowserSceneKeepsKeyboard: a big plan's canvas keeps the keyboard
+// through redraws, even when a second redraw comes while the first one's
+// scene is still on its way (under load, after Ctrl+Z, the keyboard was
+// left on the page and the next redraw took the canvas for unfocused).
+func TestBrowserSceneKeepsKeyboard(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := (&client{t: t, db: db}).fixture()
+	pricing, products := ids["Pricing"], ids["Products"]
+	run(t, ctx, "open the editor with the diagram as a scene",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3&paint=scene", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		chromedp.Click(`[data-diagram-toggle]`),
+		waitJS(`!!`+cardJS(pricing)),
+		settled(),
+	)
+	at := cardPoint(t, ctx, pricing, 0.5, 0.6)
+	run(t, ctx, "select Pricing on the canvas", chromedp.MouseClickXY(at.X, at.Y), pickedIs(pricing))
+
+	held := make(chan fetch.RequestID, 8)
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*fetch.EventRequestPaused); ok {
+			held <- e.RequestID
+		}
+	})
+	wait := func(what string) fetch.RequestID {
+		select {
+		case id := <-held:
+			return id
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no scene was asked for after %s", what)
+		}
+		return ""
+	}
+	toggle := fmt.Sprintf(`document.querySelector('#node-%d > .row .toggle').click()`, products) // a click by script leaves the focus where it is
+	run(t, ctx, "hold the scenes; fold Products", fetch.Enable().WithPatterns([]*fetch.RequestPattern{{URLPattern: "*/diagram/scene*"}}), chromedp.Evaluate(toggle, nil))
+	first := wait("folding Products")
+	run(t, ctx, "unfold Products while the first scene is held", chromedp.Evaluate(toggle, nil))
+	second := wait("unfolding Products")
+	run(t, ctx, "let the scenes go", fetch.ContinueRequest(first), fetch.ContinueRequest(second), fetch.Disable())
+	run(t, ctx, "the canvas has the keyboard", waitJS(`!!`+cardJS(pricing)), waitJS(canvasFocus), pickedIs(pricing))
+}
