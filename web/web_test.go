@@ -691,7 +691,7 @@ func TestExportRoutes(t *testing.T) {
 			t.Errorf("zip entry %s is dated %v, not when the plan last changed", f.Name, f.Modified)
 		}
 	}
-	if got, want := strings.Join(names, " "), "sitemap.xml sitemap.xml.gz sitemap.txt robots.txt footer.html"; got != want {
+	if got, want := strings.Join(names, " "), "sitemap.xml sitemap.xml.gz sitemap.txt robots.txt footer.html inventory.csv"; got != want {
 		t.Errorf("zip holds %s, want %s", got, want)
 	}
 
