@@ -119,11 +119,14 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 		in.Discard(3)
 		ps.add("bom", false, 1, "The file starts with a byte order mark; the protocol asks for UTF-8 without one.")
 	}
-	head, _ := in.Peek(512)
+	head, err := in.Peek(512)
 	trimmed := bytes.TrimLeft(head, " \t\r\n")
-	var err error
 	switch {
+	case len(head) == 0 && err != nil && err != io.EOF && doc.Gzip:
+		ps.add("gzip", true, 0, "The gzip data is broken: %v.", err)
+		err = errStop
 	case len(trimmed) == 0:
+		err = nil
 		ps.add("empty", true, 0, "The file is empty.")
 	case trimmed[0] == '<':
 		err = readXML(in, lim, doc, &ps, found)
@@ -131,19 +134,7 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 		doc.Kind = KindText
 		err = readText(in, doc, &ps, found)
 	}
-	doc.Bytes = MaxBytes - lim.left
-	if lim.over {
-		ps.add("size", true, 0, "The file is larger than %d bytes uncompressed, the protocol's limit; reading stopped there. Split it and list the parts in a sitemap index.", MaxBytes)
-	}
-	doc.Problems = ps.list
-	var fe foundErr
-	if errors.As(err, &fe) {
-		return doc, fe.err
-	}
-	if err != nil && !errors.Is(err, errStop) && !lim.over {
-		return doc, err
-	}
-	return doc, nil
+	return done(doc, &ps, lim, err, "The file is larger than %d bytes uncompressed, the protocol's limit; reading stopped there. Split it and list the parts in a sitemap index.")
 }
 
 // ReadCSV reads a page inventory (see readCSV) as ReadDocument reads a
@@ -157,9 +148,16 @@ func ReadCSV(r io.Reader, found func(*Document, *Found) error) (*Document, error
 		in.Discard(3)
 	}
 	err := readCSV(in, doc, &ps, found)
+	return done(doc, &ps, lim, err, "The file is larger than %d bytes; reading stopped there. Split it.")
+}
+
+// done records what reading doc learned and returns the error to report:
+// found's, or one reading the file. Stopping at a limit (tooLarge says
+// which, with %d for MaxBytes) or at a problem is in the problems.
+func done(doc *Document, ps *problems, lim *limited, err error, tooLarge string) (*Document, error) {
 	doc.Bytes = MaxBytes - lim.left
 	if lim.over {
-		ps.add("size", true, 0, "The file is larger than %d bytes; reading stopped there.", MaxBytes)
+		ps.add("size", true, 0, tooLarge, MaxBytes)
 	}
 	doc.Problems = ps.list
 	var fe foundErr

@@ -165,3 +165,13 @@ func BenchmarkReadDocument(b *testing.B) {
 		}
 	}
 }
+
+// TestReadBrokenGzip: a file with a gzip header and broken data is a
+// gzip error, not an empty file.
+func TestReadBrokenGzip(t *testing.T) {
+	broken := append(gz(t, []byte(urlset))[:10], bytes.Repeat([]byte{0xff}, 40)...)
+	doc, got, ps := readAll(t, bytes.NewReader(broken))
+	if len(got) != 0 || !doc.Gzip || strings.Join(ps, " ") != "!gzip:0:1" {
+		t.Errorf("broken gzip: %d URLs, gzip %v, problems %q", len(got), doc.Gzip, ps)
+	}
+}
