@@ -1109,6 +1109,10 @@
         canvas.drawing = sceneDrawing(canvas, sc);
         initCanvas(canvas);
         markSelected();
+        const at = canvas.pendingPick;
+        canvas.pendingPick = null;
+        const b = at && cardAt(canvas, at.x, at.y);
+        if (b && leaveDetails()) pick(b.id, true);
       })
       .catch(() => { if (canvas.isConnected) flash("The diagram could not be loaded: reload the page to try again.", true); });
   }
@@ -1576,6 +1580,13 @@
   document.addEventListener("pointerdown", (e) => {
     const canvas = e.target.closest?.(".diagram-canvas");
     if (!canvas || e.button !== 0 || e.target.closest(".canvas-handles, .minimap")) return;
+    if (!drawingOf(canvas) && canvas.loading) {
+      // The old picture shows while a redrawn scene is on its way: a
+      // press on one of its cards selects that card once the scene is in.
+      canvas.focus({ preventScroll: true });
+      canvas.pendingPick = { x: e.clientX, y: e.clientY };
+      return;
+    }
     const b = cardAt(canvas, e.clientX, e.clientY), id = b?.id;
     const v = view(canvas);
     pan = { canvas, x: e.clientX, y: e.clientY, vx: v.x, vy: v.y, moved: false, id,

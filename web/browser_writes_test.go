@@ -71,11 +71,13 @@ func TestBrowserWriteWhileLoading(t *testing.T) {
 // TestBrowserSceneKeepsKeyboard: a big plan's canvas keeps the keyboard
 // through redraws, even when a second redraw comes while the first one's
 // scene is still on its way (under load, after Ctrl+Z, the keyboard was
-// left on the page and the next redraw took the canvas for unfocused).
+// left on the page and the next redraw took the canvas for unfocused);
+// and a click on a card of the old picture shown meanwhile selects that
+// card once the scene is in (it did nothing).
 func TestBrowserSceneKeepsKeyboard(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, ids := (&client{t: t, db: db}).fixture()
-	pricing, products := ids["Pricing"], ids["Products"]
+	pricing, products, about := ids["Pricing"], ids["Products"], ids["About us"]
 	run(t, ctx, "open the editor with the diagram as a scene",
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3&paint=scene", base, pid)),
 		chromedp.WaitVisible(`#outline`),
@@ -85,6 +87,7 @@ func TestBrowserSceneKeepsKeyboard(t *testing.T) {
 	)
 	at := cardPoint(t, ctx, pricing, 0.5, 0.6)
 	run(t, ctx, "select Pricing on the canvas", chromedp.MouseClickXY(at.X, at.Y), pickedIs(pricing))
+	aboutAt := cardPoint(t, ctx, about, 0.5, 0.6)
 
 	held := make(chan fetch.RequestID, 8)
 	chromedp.ListenTarget(ctx, func(ev any) {
@@ -106,6 +109,7 @@ func TestBrowserSceneKeepsKeyboard(t *testing.T) {
 	first := wait("folding Products")
 	run(t, ctx, "unfold Products while the first scene is held", chromedp.Evaluate(toggle, nil))
 	second := wait("unfolding Products")
+	run(t, ctx, "click About us on the old picture", chromedp.MouseClickXY(aboutAt.X, aboutAt.Y))
 	run(t, ctx, "let the scenes go", fetch.ContinueRequest(first), fetch.ContinueRequest(second), fetch.Disable())
-	run(t, ctx, "the canvas has the keyboard", waitJS(`!!`+cardJS(pricing)), waitJS(canvasFocus), pickedIs(pricing))
+	run(t, ctx, "the canvas has the keyboard and About us is selected", waitJS(`!!`+cardJS(pricing)), waitJS(canvasFocus), pickedIs(about))
 }
