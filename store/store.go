@@ -45,6 +45,10 @@ func Open(path string) (*DB, error) {
 		}
 		if txlock != "" {
 			q.Set("_txlock", txlock)
+			// The one writer keeps up to 64 MiB of pages, not SQLite's
+			// 2 MiB, so a large import's index pages are not spilled and
+			// read back one by one.
+			q.Add("_pragma", "cache_size(-65536)")
 		}
 		return "file:" + path + "?" + q.Encode()
 	}
