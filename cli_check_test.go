@@ -171,3 +171,21 @@ func TestImportSitemapCLI(t *testing.T) {
 		t.Errorf("loopback without --allow-private: %v", err)
 	}
 }
+
+// TestImportTellsJSONFromSitemaps: a file named .json, or one that
+// starts with {, is a siteplan/1 document whatever its name.
+func TestImportTellsJSONFromSitemaps(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	plan := filepath.Join(dir, "plan.export")
+	os.WriteFile(plan, []byte("\n  "+`{"format":"siteplan/1","project":{"name":"Doc","base_url":"https://doc.example"},"pages":[{"title":"Home","slug":""}]}`), 0o644)
+	var out bytes.Buffer
+	if err := run([]string{"import", "--db", db, plan}, nil, &out); err != nil || out.String() != "1\n" {
+		t.Errorf("a JSON document without .json: %q, %v", out.String(), err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("https://example.com/\n"), 0o644)
+	if err := run([]string{"import", "--db", db, bad}, nil, &out); err == nil || !strings.Contains(err.Error(), "not valid siteplan JSON") {
+		t.Errorf("a .json file that is no JSON: %v", err)
+	}
+}

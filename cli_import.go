@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"siteplan/fetch"
@@ -103,24 +104,21 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 	return d, append(warns, more...), nil
 }
 
-// isJSONFile reports whether path is a file that starts like a JSON
-// document.
+// isJSONFile reports whether path is a siteplan/1 document rather than a
+// sitemap source: named .json, or starting (after a BOM and spaces) with {.
 func isJSONFile(path string) bool {
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		return true
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	r := bufio.NewReader(f)
-	for {
-		c, err := r.ReadByte()
-		if err != nil {
-			return false
-		}
-		if !strings.ContainsRune(" \t\r\n\ufeff\xef\xbb\xbf", rune(c)) {
-			return c == '{'
-		}
-	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	b := bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
+	return len(b) > 0 && b[0] == '{'
 }
 
 // siteName names a project after the host of the first file read.
