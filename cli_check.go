@@ -47,19 +47,20 @@ func checkCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) er
 	if err != nil {
 		return &exitError{2, fmt.Errorf("check: %w", err)}
 	}
+	n := rep.Errors()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(struct {
 			*sitemap.Reading
 			Errors int `json:"errors"`
-		}{rep, rep.Errors()}); err != nil {
+		}{rep, n}); err != nil {
 			return err
 		}
 	} else if err := writeCheck(stdout, rep); err != nil {
 		return err
 	}
-	if n := rep.Errors(); n > 0 {
+	if n > 0 {
 		return &exitError{1, fmt.Errorf("check: %s", site.Plural(n, "error", "errors"))}
 	}
 	return nil
@@ -91,18 +92,16 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			fmt.Fprintf(&b, "    listed by %s\n", f.From)
 		}
 	}
-	errs, warns := 0, 0
+	warns := 0
 	for _, f := range rep.Files {
 		if len(f.Problems) == 0 {
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s\n", f.Loc)
 		for _, p := range f.Problems {
-			what := "warning"
-			if p.Error {
-				what = "error"
-				errs += p.Count
-			} else {
+			what := "error"
+			if !p.Error {
+				what = "warning"
 				warns += p.Count
 			}
 			more := ""
@@ -112,12 +111,7 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			fmt.Fprintf(&b, "  %-7s %-13s %s%s\n", what, p.Rule, p.Msg, more)
 		}
 	}
-	for _, f := range rep.Files {
-		if f.Err != "" {
-			errs++
-		}
-	}
-	fmt.Fprintf(&b, "\n%s, %s.\n", site.Plural(errs, "error", "errors"), site.Plural(warns, "warning", "warnings"))
+	fmt.Fprintf(&b, "\n%s, %s.\n", site.Plural(rep.Errors(), "error", "errors"), site.Plural(warns, "warning", "warnings"))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -98,7 +98,7 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := d.Validate(); err != nil {
+	if err := d.Validate(); err != nil { // now, so that a bad source imports nothing of the others
 		return nil, nil, err
 	}
 	return d, append(warns, more...), nil

@@ -99,14 +99,12 @@ func New(opt Options) *Client {
 	return c
 }
 
-// Response is a fetched page: its address after redirects, status,
-// headers and body. Close the body to free its place for the next
+// Response is a fetched page (its status was 2xx): its address after
+// redirects and its body. Close the body to free its place for the next
 // request.
 type Response struct {
-	URL    string
-	Status int
-	Header http.Header
-	Body   io.ReadCloser
+	URL  string
+	Body io.ReadCloser
 }
 
 // Get fetches url. A status other than 2xx is an *Error naming it; so is
@@ -120,33 +118,37 @@ func (c *Client) Get(ctx context.Context, url string) (*Response, error) {
 		return nil, ctx.Err()
 	}
 	release := func() { <-c.sem }
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	res, err := c.do(ctx, url)
 	if err != nil {
 		release()
+		return nil, err
+	}
+	return &Response{
+		URL:  res.Request.URL.String(),
+		Body: &capped{rc: res.Body, left: c.opt.MaxBytes, max: c.opt.MaxBytes, url: url, release: release},
+	}, nil
+}
+
+// do makes the request and checks its answer is a 2xx.
+func (c *Client) do(ctx context.Context, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
 		return nil, &Error{URL: url, Msg: "is not an address that can be fetched"}
 	}
 	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-		release()
 		return nil, &Error{URL: url, Msg: "is not an http or https address"}
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "application/xml, text/xml, text/plain, application/gzip, */*;q=0.5")
 	res, err := c.http.Do(req)
 	if err != nil {
-		release()
 		return nil, explain(url, err)
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		res.Body.Close()
-		release()
 		return nil, &Error{URL: url, Status: res.StatusCode, Msg: "answered " + res.Status}
 	}
-	return &Response{
-		URL:    res.Request.URL.String(),
-		Status: res.StatusCode,
-		Header: res.Header,
-		Body:   &capped{rc: res.Body, left: c.opt.MaxBytes, max: c.opt.MaxBytes, url: url, release: release},
-	}, nil
+	return res, nil
 }
 
 // explain turns the http package's errors into one that says what

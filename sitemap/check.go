@@ -15,14 +15,35 @@ import (
 // http/https twins are found across all files by a 64-bit hash of each
 // normalised URL (8 bytes a URL, not the URL).
 type rules struct {
-	seed maphash.Seed
-	seen map[uint64]struct{}
+	seen urlSet
 	file string // the file whose directory dir is
 	dir  string // "": the file is not on the web
 }
 
-func newRules() *rules {
-	return &rules{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+func newRules() *rules { return &rules{seen: newURLSet()} }
+
+// urlSet is a set of URLs by a 64-bit hash of each: 8 bytes a URL, and a
+// false "seen" once in about 10^19 pairs.
+type urlSet struct {
+	seed maphash.Seed
+	m    map[uint64]struct{}
+}
+
+func newURLSet() urlSet { return urlSet{seed: maphash.MakeSeed(), m: map[uint64]struct{}{}} }
+
+func (s urlSet) has(u string) bool {
+	_, ok := s.m[maphash.String(s.seed, u)]
+	return ok
+}
+
+// add adds u and reports whether it was new.
+func (s urlSet) add(u string) bool {
+	h := maphash.String(s.seed, u)
+	if _, ok := s.m[h]; ok {
+		return false
+	}
+	s.m[h] = struct{}{}
+	return true
 }
 
 var rePriority = regexp.MustCompile(`^(0(\.\d+)?|1(\.0+)?|\.\d+)$`)
@@ -30,11 +51,11 @@ var rePriority = regexp.MustCompile(`^(0(\.\d+)?|1(\.0+)?|\.\d+)$`)
 // check applies the rules to u, a URL of the file at file.
 func (r *rules) check(ps *problems, file string, u *Found) {
 	loc, line := u.Loc, u.Line
-	if len(loc) > 2048 {
+	if len(loc) > site.MaxURLLen {
 		ps.add("loc-length", true, line, "Line %d: the URL is %d characters long; the protocol allows 2,048.", line, len(loc))
 	}
-	norm, err := site.NormalizeURL(loc)
-	if err != nil || !strings.HasPrefix(strings.ToLower(loc), "http://") && !strings.HasPrefix(strings.ToLower(loc), "https://") {
+	norm, err := site.NormalizeURL(loc) // refuses anything but an absolute http or https URL
+	if err != nil {
 		ps.add("loc-absolute", true, line, "Line %d: %q is not an absolute http or https URL, as every <loc> must be.", line, clipped(loc))
 		return
 	}
@@ -44,29 +65,23 @@ func (r *rules) check(ps *problems, file string, u *Found) {
 	if file != r.file {
 		r.file, r.dir = file, ""
 		if at, err := site.NormalizeURL(file); err == nil {
-			r.dir = at[:strings.LastIndexByte(at, '/')+1]
+			r.dir = site.Dir(at)
 		}
 	}
 	if dir := r.dir; dir != "" {
 		switch {
 		case hostOf(norm) != hostOf(dir):
 			ps.add("off-host", true, line, "Line %d: %s is on another host than the sitemap (%s); search engines ignore it.", line, clipped(loc), hostOf(dir))
-		case !strings.HasPrefix(norm, dir[:strings.Index(dir, "://")]+"://"):
+		case site.Origin(norm) != site.Origin(dir): // the same host, so the scheme differs
 			ps.add("scheme", true, line, "Line %d: %s does not use the sitemap's scheme (%s); search engines ignore it.", line, clipped(loc), dir[:strings.Index(dir, ":")])
 		case !strings.HasPrefix(norm, dir):
 			ps.add("scope", true, line, "Line %d: %s is outside the sitemap's directory %s; a sitemap may list only URLs at or below its own location.", line, clipped(loc), dir)
 		}
 	}
-	h := maphash.String(r.seed, norm)
-	if _, dup := r.seen[h]; dup {
+	if !r.seen.add(norm) {
 		ps.add("duplicate", false, line, "Line %d: %s is listed more than once; list each URL once.", line, clipped(loc))
-	} else {
-		r.seen[h] = struct{}{}
-		if twin := otherScheme(norm); twin != "" {
-			if _, ok := r.seen[maphash.String(r.seed, twin)]; ok {
-				ps.add("twin", false, line, "Line %d: %s is listed with both http and https; list only the one the site serves.", line, clipped(loc))
-			}
-		}
+	} else if r.seen.has(otherScheme(norm)) {
+		ps.add("twin", false, line, "Line %d: %s is listed with both http and https; list only the one the site serves.", line, clipped(loc))
 	}
 	if hasSessionParam(norm) {
 		ps.add("session-id", false, line, "Line %d: %s carries a session id; search engines index it as many URLs.", line, clipped(loc))

@@ -26,11 +26,17 @@ func WriteInventory(w io.Writer, t *site.Tree) error {
 	if err := cw.Write(InventoryColumns); err != nil {
 		return err
 	}
-	var trail []string
+	var trail []*site.Page // the page's ancestors, and itself
 	var err error
-	row := make([]string, len(InventoryColumns))
-	t.Walk(func(p *site.Page, depth int) bool {
-		trail = append(trail[:depth-1], p.Title)
+	t.WalkURLs(0, func(p *site.Page, url string) bool {
+		for len(trail) > 0 && trail[len(trail)-1].ID != p.ParentID {
+			trail = trail[:len(trail)-1]
+		}
+		trail = append(trail, p)
+		titles := make([]string, len(trail))
+		for i, a := range trail {
+			titles[i] = a.Title
+		}
 		priority := ""
 		if p.Priority != nil {
 			priority = site.FormatPriority(*p.Priority)
@@ -39,8 +45,8 @@ func WriteInventory(w io.Writer, t *site.Tree) error {
 		if p.InSitemap {
 			inSitemap = "yes"
 		}
-		copy(row, []string{t.URL(p.ID), p.Title, p.Type, p.Status, p.Assignee, p.Notes, priority, p.Changefreq, p.Lastmod,
-			p.Kind, p.Placement, inSitemap, strings.Join(trail, " > ")})
+		row := []string{url, p.Title, p.Type, p.Status, p.Assignee, p.Notes, priority, p.Changefreq, p.Lastmod,
+			p.Kind, p.Placement, inSitemap, strings.Join(titles, " > ")}
 		for i := range row {
 			row[i] = defused(row[i])
 		}

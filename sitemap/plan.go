@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"fmt"
-	"hash/maphash"
 	"net/url"
 	"path"
 	"slices"
@@ -25,8 +24,7 @@ import (
 // plan gives back exactly the URLs read. URLs on hosts other than the
 // site's (the one most URLs are on) are left out, and said so.
 type Planner struct {
-	seed    maphash.Seed
-	seen    map[uint64]struct{}
+	seen    urlSet
 	origins map[string]*origin
 	order   []string // origins in the order first seen
 	dups    int
@@ -63,7 +61,7 @@ type queryPage struct {
 
 // NewPlanner returns an empty planner.
 func NewPlanner() *Planner {
-	return &Planner{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}, origins: map[string]*origin{}}
+	return &Planner{seen: newURLSet(), origins: map[string]*origin{}}
 }
 
 // Add places one URL.
@@ -76,15 +74,12 @@ func (pl *Planner) Add(u *Found) {
 		pl.bad++
 		return
 	}
-	h := maphash.String(pl.seed, norm)
-	if _, dup := pl.seen[h]; dup {
+	if !pl.seen.add(norm) {
 		pl.dups++
 		return
 	}
-	pl.seen[h] = struct{}{}
-	scheme, rest, _ := strings.Cut(norm, "://")
-	i := strings.IndexByte(rest, '/')
-	key := scheme + "://" + rest[:i]
+	key := site.Origin(norm)
+	rest := norm[len(key):] // the path and query: a normalised URL has a path
 	o := pl.origins[key]
 	if o == nil {
 		o = &origin{}
@@ -92,7 +87,7 @@ func (pl *Planner) Add(u *Found) {
 		pl.order = append(pl.order, key)
 	}
 	o.urls++
-	p, query, _ := strings.Cut(rest[i:], "?")
+	p, query, _ := strings.Cut(rest, "?")
 	segs := strings.Split(strings.Trim(p, "/"), "/")
 	if p == "/" {
 		segs = nil
@@ -104,7 +99,7 @@ func (pl *Planner) Add(u *Found) {
 		if len(segs) > 0 {
 			title = titleOf(segs[len(segs)-1])
 		}
-		parent.queries = append(parent.queries, queryPage{path: rest[i:], title: clipTitle(title + " (" + unescape(query) + ")"), values: vals})
+		parent.queries = append(parent.queries, queryPage{path: rest, title: clipTitle(title + " (" + unescape(query) + ")"), values: vals})
 		return
 	}
 	n := o.node(segs)
@@ -200,24 +195,19 @@ func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
 	}
 	o := pl.origins[best]
-	b := planBuilder{slash: o.slash > o.noSlash}
-	home := b.page(&o.root, "Home", "")
+	slash := o.slash > o.noSlash // the trailing-slash policy: what most URLs do
 	doc := &site.Document{
 		Format:  site.FormatV1,
-		Project: site.DocProject{Name: name, BaseURL: best + "/", TrailingSlash: b.slash},
-		Pages:   []*site.DocPage{home},
+		Project: site.DocProject{Name: name, BaseURL: best + "/", TrailingSlash: slash},
+		Pages:   []*site.DocPage{pageOf(&o.root, "Home", "", slash)},
 	}
 	return doc, warns, nil
 }
 
-// planBuilder turns nodes into pages.
-type planBuilder struct {
-	slash bool // the project's trailing-slash policy: what most URLs do
-}
-
-// page makes the page of node n, whose path is at ("" for the home
-// page; no trailing slash), and the pages below it.
-func (b *planBuilder) page(n *pnode, title, at string) *site.DocPage {
+// pageOf makes the page of node n, whose path is at ("" for the home
+// page; no trailing slash), and the pages below it, under the project's
+// trailing-slash policy slash.
+func pageOf(n *pnode, title, at string, slash bool) *site.DocPage {
 	dp := &site.DocPage{Title: title, Slug: ptr(unescape(n.seg))}
 	if !n.listed {
 		dp.Kind = site.KindGroup
@@ -232,7 +222,7 @@ func (b *planBuilder) page(n *pnode, title, at string) *site.DocPage {
 	if n.listed && (at == "" || n.slash) {
 		read += "/"
 	}
-	if n.listed && (at == "" || b.slash) {
+	if n.listed && (at == "" || slash) {
 		given += "/"
 	}
 	if site.SlugProblem(*dp.Slug) != "" || given != read {
@@ -245,7 +235,7 @@ func (b *planBuilder) page(n *pnode, title, at string) *site.DocPage {
 		dp.Children = append(dp.Children, qp)
 	}
 	for _, c := range n.order {
-		dp.Children = append(dp.Children, b.page(c, titleOf(c.seg), at+"/"+c.seg))
+		dp.Children = append(dp.Children, pageOf(c, titleOf(c.seg), at+"/"+c.seg, slash))
 	}
 	return dp
 }
@@ -286,13 +276,10 @@ func unescape(s string) string {
 	return s
 }
 
+// clipTitle shortens s to a title's most characters.
 func clipTitle(s string) string {
-	if len(s) <= site.MaxTitleLen {
+	if utf8.RuneCountInString(s) <= site.MaxTitleLen {
 		return s
 	}
-	s = s[:site.MaxTitleLen-3]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s + "..."
+	return string([]rune(s)[:site.MaxTitleLen-3]) + "..."
 }

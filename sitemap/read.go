@@ -59,15 +59,20 @@ type problems struct {
 }
 
 func (p *problems) add(rule string, isErr bool, line int, format string, args ...any) {
+	p.addN(rule, isErr, line, 1, format, args...)
+}
+
+// addN adds a problem met n times, the first at line.
+func (p *problems) addN(rule string, isErr bool, line, n int, format string, args ...any) {
 	if i, ok := p.at[rule]; ok {
-		p.list[i].Count++
+		p.list[i].Count += n
 		return
 	}
 	if p.at == nil {
 		p.at = map[string]int{}
 	}
 	p.at[rule] = len(p.list)
-	p.list = append(p.list, Problem{Rule: rule, Error: isErr, Line: line, Count: 1, Msg: fmt.Sprintf(format, args...)})
+	p.list = append(p.list, Problem{Rule: rule, Error: isErr, Line: line, Count: n, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Document is what reading one file found besides its URLs.
@@ -77,16 +82,6 @@ type Document struct {
 	Bytes    int64     `json:"bytes"` // read, uncompressed
 	URLs     int       `json:"urls"`  // <url> entries, text lines, or an index's <sitemap> entries
 	Problems []Problem `json:"problems"`
-}
-
-// Errors reports whether any of the document's problems is an error.
-func (d *Document) Errors() bool {
-	for _, p := range d.Problems {
-		if p.Error {
-			return true
-		}
-	}
-	return false
 }
 
 // errStop ends a document's reading early; why is one of its problems.
@@ -115,8 +110,7 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 	}
 	lim := &limited{r: br, left: MaxBytes}
 	in := bufio.NewReaderSize(lim, 64<<10)
-	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
-		in.Discard(3)
+	if skipBOM(in) {
 		ps.add("bom", false, 1, "The file starts with a byte order mark; the protocol asks for UTF-8 without one.")
 	}
 	head, err := in.Peek(512)
@@ -144,11 +138,18 @@ func ReadCSV(r io.Reader, found func(*Document, *Found) error) (*Document, error
 	var ps problems
 	lim := &limited{r: r, left: MaxBytes}
 	in := bufio.NewReaderSize(lim, 64<<10)
-	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
-		in.Discard(3)
-	}
+	skipBOM(in)
 	err := readCSV(in, doc, &ps, found)
 	return done(doc, &ps, lim, err, "The file is larger than %d bytes; reading stopped there. Split it.")
+}
+
+// skipBOM reads past a UTF-8 byte order mark and says whether there was one.
+func skipBOM(in *bufio.Reader) bool {
+	if bom, _ := in.Peek(3); bytes.Equal(bom, []byte{0xEF, 0xBB, 0xBF}) {
+		in.Discard(3)
+		return true
+	}
+	return false
 }
 
 // done records what reading doc learned and returns the error to report:
@@ -315,16 +316,13 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 		ps.add("not-sitemap", true, 0, "This is not a sitemap: it has no root element.")
 	}
 	if lex.amp > 0 {
-		ps.add("escaping", true, lex.ampLine, "Line %d: an & is not escaped as &amp; (%d in the file); strict XML readers, search engines among them, reject the file.", lex.ampLine, lex.amp)
-		ps.list[ps.at["escaping"]].Count = lex.amp
+		ps.addN("escaping", true, lex.ampLine, lex.amp, "Line %d: an & is not escaped as &amp; (%d in the file); strict XML readers, search engines among them, reject the file.", lex.ampLine, lex.amp)
 	}
 	if lex.entity > 0 {
-		ps.add("entity", true, lex.entityLine, "Line %d: an entity XML does not define, such as &nbsp; (%d in the file); XML has only &amp; &lt; &gt; &apos; &quot;, and strict readers reject the file. Read as HTML's.", lex.entityLine, lex.entity)
-		ps.list[ps.at["entity"]].Count = lex.entity
+		ps.addN("entity", true, lex.entityLine, lex.entity, "Line %d: an entity XML does not define, such as &nbsp; (%d in the file); XML has only &amp; &lt; &gt; &apos; &quot;, and strict readers reject the file. Read as HTML's.", lex.entityLine, lex.entity)
 	}
 	if lex.cdata > 0 {
-		ps.add("cdata", false, lex.cdataLine, "Line %d: values are wrapped in CDATA sections (%d); they were read, but plain escaped text is what the protocol shows.", lex.cdataLine, lex.cdata)
-		ps.list[ps.at["cdata"]].Count = lex.cdata
+		ps.addN("cdata", false, lex.cdataLine, lex.cdata, "Line %d: values are wrapped in CDATA sections (%d); they were read, but plain escaped text is what the protocol shows.", lex.cdataLine, lex.cdata)
 	}
 	if len(extensions) > 0 {
 		var names []string
@@ -333,8 +331,7 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 			names = append(names, fmt.Sprintf("%s (%d)", n, extensions[n]))
 			total += extensions[n]
 		}
-		ps.add("extensions", false, 0, "Extension elements were read and left out: %s.", strings.Join(names, ", "))
-		ps.list[ps.at["extensions"]].Count = total
+		ps.addN("extensions", false, 0, total, "Extension elements were read and left out: %s.", strings.Join(names, ", "))
 	}
 	return nil
 }
@@ -432,7 +429,8 @@ type xmlScan struct {
 	line  int
 	state int    // 0 text and markup, 1 comment, 2 CDATA, 3 processing instruction
 	in    []byte // read, not yet looked at (the last few bytes of a read wait for the next)
-	out   []byte // looked at, not yet passed on
+	out   []byte // looked at; out[sent:] is not yet passed on
+	sent  int
 	eof   error
 
 	amp, ampLine, entity, entityLine, cdata, cdataLine int
@@ -441,20 +439,24 @@ type xmlScan struct {
 const scanKeep = 12 // bytes held back, to see markers and entities split across reads
 
 func (s *xmlScan) Read(p []byte) (int, error) {
-	for len(s.out) == 0 {
+	for s.sent == len(s.out) {
 		if s.eof != nil {
 			return 0, s.eof
 		}
-		buf := make([]byte, 32<<10)
-		n, err := s.r.Read(buf)
-		s.in = append(s.in, buf[:n]...)
+		// Read into the room after what is held back; both buffers keep
+		// their room from read to read.
+		held := len(s.in)
+		s.in = slices.Grow(s.in, 32<<10)[:held+32<<10]
+		n, err := s.r.Read(s.in[held:])
+		s.in = s.in[:held+n]
 		if err != nil {
 			s.eof = err
 		}
+		s.out, s.sent = s.out[:0], 0
 		s.scan()
 	}
-	n := copy(p, s.out)
-	s.out = s.out[n:]
+	n := copy(p, s.out[s.sent:])
+	s.sent += n
 	return n, nil
 }
 
@@ -486,7 +488,7 @@ func (s *xmlScan) scan() {
 					s.out = append(s.out, "&amp;"...)
 					i++
 					continue
-				case name != "" && name[0] != '#' && !xmlEntities[name]:
+				case name[0] != '#' && !xmlEntities[string(name)]:
 					if s.entity == 0 {
 						s.entityLine = s.line
 					}
@@ -522,16 +524,16 @@ func (s *xmlScan) scan() {
 
 // entityAt returns the name of the entity or character reference b
 // starts with (&name; &#digits; &#xhex;), or false.
-func entityAt(b []byte) (string, bool) {
+func entityAt(b []byte) ([]byte, bool) {
 	for j := 1; j < len(b) && j < scanKeep; j++ {
 		c := b[j]
 		switch {
 		case c == ';':
-			return string(b[1:j]), j > 1
+			return b[1:j], j > 1
 		case c == '#' && j == 1, c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '_', c == '-', c == '.':
 		default:
-			return "", false
+			return nil, false
 		}
 	}
-	return "", false
+	return nil, false
 }

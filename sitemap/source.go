@@ -248,6 +248,10 @@ func (rd *reader) read(loc, from string, depth int) error {
 		return stopped
 	})
 	body.Close()
+	nested := doc.Kind == KindIndex && depth > 0
+	if nested {
+		ps.add("nested-index", true, 0, "This sitemap index is listed by the index %s; the protocol allows no index inside an index, so the %d files it lists were not read.", from, len(children))
+	}
 	f.Document = *doc
 	f.Problems = append(f.Problems, ps.list...)
 	if rd.Progress != nil {
@@ -263,15 +267,10 @@ func (rd *reader) read(loc, from string, depth int) error {
 		f.Err = "reading stopped: " + err.Error()
 		return nil
 	}
-	if doc.Kind != KindIndex {
+	if nested {
 		return nil
 	}
-	if depth > 0 {
-		f.Problems = append(f.Problems, Problem{Rule: "nested-index", Error: true, Count: 1,
-			Msg: fmt.Sprintf("This sitemap index is listed by the index %s; the protocol allows no index inside an index, so the %d files it lists were not read.", from, len(children))})
-		return nil
-	}
-	for _, child := range children {
+	for _, child := range children { // none unless this is an index
 		if err := rd.read(rd.resolve(final, child), loc, depth+1); err != nil {
 			return err
 		}
