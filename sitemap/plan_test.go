@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"siteplan/site"
 )
@@ -151,5 +152,16 @@ func TestPlanValues(t *testing.T) {
 	}
 	if _, _, err := NewPlanner().Document("Empty"); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("an empty plan: %v", err)
+	}
+}
+
+// TestClipTitle: a title is clipped at 300 characters, not bytes.
+func TestClipTitle(t *testing.T) {
+	long := strings.Repeat("ع", 200) // 400 bytes, 200 characters
+	if got := clipTitle(long); got != long {
+		t.Errorf("a 200-character title was clipped to %d characters", utf8.RuneCountInString(got))
+	}
+	if got := clipTitle(strings.Repeat("ع", 301)); utf8.RuneCountInString(got) != 300 || !strings.HasSuffix(got, "...") {
+		t.Errorf("a 301-character title became %d characters: %q", utf8.RuneCountInString(got), got[len(got)-10:])
 	}
 }
