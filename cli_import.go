@@ -16,6 +16,7 @@ import (
 	"siteplan/fetch"
 	"siteplan/site"
 	"siteplan/sitemap"
+	"siteplan/store"
 )
 
 // importCmd reads every source before writing any: a siteplan/1 document,
@@ -36,16 +37,16 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	web := fetch.New(fetch.Options{AllowPrivate: *allow}).Open
-	docs := make([]*site.Document, 0, len(sources))
+	read := make([]readSourceResult, 0, len(sources))
 	for _, src := range sources {
-		d, warns, err := readSource(ctx, src, *name, stdin, web)
+		r, err := readSource(ctx, src, *name, stdin, web)
 		if err != nil {
 			return fmt.Errorf("import %s: %w; nothing was imported", src, err)
 		}
-		for _, w := range warns {
+		for _, w := range r.warns {
 			fmt.Fprintf(os.Stderr, "siteplan: import %s: %s\n", src, w.Reason)
 		}
-		docs = append(docs, d)
+		read = append(read, r)
 	}
 	db, err := openDB(fs)
 	if err != nil {
@@ -56,8 +57,26 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
-	for i, d := range docs {
-		id, err := db.ImportDocument(ctx, t.ID, d)
+	// Every plan is written, each into a project nobody sees yet, before
+	// any is shown: a plan the store refuses leaves nothing behind.
+	imports := make([]*store.Import, 0, len(read))
+	defer func() {
+		for _, im := range imports {
+			im.Discard()
+		}
+	}()
+	for i, r := range read {
+		im, err := db.BeginImport(ctx, t.ID, r.project)
+		if err != nil {
+			return fmt.Errorf("import %s: %w; nothing was imported", sources[i], err)
+		}
+		imports = append(imports, im)
+		if err := r.add(im); err != nil {
+			return fmt.Errorf("import %s: %w; nothing was imported", sources[i], err)
+		}
+	}
+	for i, im := range imports {
+		id, err := im.Commit()
 		if err != nil {
 			return fmt.Errorf("import %s: %w", sources[i], err)
 		}
@@ -66,24 +85,39 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	return nil
 }
 
+// readSourceResult is a source read: a project's settings, a way to add
+// its pages to an import, and what reading left out.
+type readSourceResult struct {
+	project site.Project
+	add     func(*store.Import) error
+	warns   []sitemap.Warning
+}
+
 // readSource reads one source: a siteplan/1 document from a file or
 // standard input ("-"), else the sitemaps the source leads to, as a plan.
-func readSource(ctx context.Context, src, name string, stdin io.Reader, web sitemap.Opener) (*site.Document, []sitemap.Warning, error) {
-	if src == "-" {
-		d, err := site.ParseDocument(stdin)
-		return d, nil, err
-	}
-	if isJSONFile(src) {
-		d, err := site.ReadDocumentFile(src)
-		return d, nil, err
+func readSource(ctx context.Context, src, name string, stdin io.Reader, web sitemap.Opener) (readSourceResult, error) {
+	if src == "-" || isJSONFile(src) {
+		var d *site.Document
+		var err error
+		if src == "-" {
+			d, err = site.ParseDocument(stdin)
+		} else {
+			d, err = site.ReadDocumentFile(src)
+		}
+		if err == nil {
+			err = d.Validate() // now, so that a bad document imports nothing of the others
+		}
+		if err != nil {
+			return readSourceResult{}, err
+		}
+		return readSourceResult{project: d.Project.ToProject(), add: func(im *store.Import) error { return im.AddDocument(d) }}, nil
 	}
 	pl := sitemap.NewPlanner()
 	rep, err := (&sitemap.Reader{Web: web, Local: true}).Read(ctx, src, func(_ *sitemap.SourceFile, u *sitemap.Found) error {
-		pl.Add(u)
-		return nil
+		return pl.Add(u)
 	})
 	if err != nil {
-		return nil, nil, err
+		return readSourceResult{}, err
 	}
 	var warns []sitemap.Warning
 	for _, f := range rep.Files {
@@ -94,14 +128,11 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 	if name == "" {
 		name = siteName(rep)
 	}
-	d, more, err := pl.Document(name)
+	plan, more, err := pl.Plan(name)
 	if err != nil {
-		return nil, nil, err
+		return readSourceResult{}, err
 	}
-	if err := d.Validate(); err != nil { // now, so that a bad source imports nothing of the others
-		return nil, nil, err
-	}
-	return d, append(warns, more...), nil
+	return readSourceResult{project: plan.Project, add: func(im *store.Import) error { return im.AddAll(plan.Pages()) }, warns: append(warns, more...)}, nil
 }
 
 // isJSONFile reports whether path is a siteplan/1 document rather than a

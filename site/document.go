@@ -156,7 +156,7 @@ func (d *Document) Validate() error {
 				return Errorf(EInvalid, "%s: placement: only root pages can be placed in utility or footer navigation.", name)
 			}
 			if err := pg.Validate(); err != nil {
-				return Errorf(EInvalid, "%s: %s", name, firstField(err, pageFieldNames))
+				return Errorf(EInvalid, "%s: %s", name, PageFieldProblem(err))
 			}
 			if err := check(dp.Children, at+".children", depth+1); err != nil {
 				return err
@@ -219,11 +219,14 @@ func (dp DocProject) ToProject() Project {
 // ToPage converts a document page (without children) to a Page with the
 // defaults filled in.
 func (dp *DocPage) ToPage() Page {
-	p := NewPage(dp.Title)
-	p.Title = strings.TrimSpace(dp.Title)
-	if dp.Slug != nil {
-		p.Slug, p.SlugAuto = *dp.Slug, false
+	var p Page
+	if dp.Slug != nil { // a typed slug: no need to derive one (slow on big plans)
+		p = NewPage("")
+		p.Title, p.Slug, p.SlugAuto = dp.Title, *dp.Slug, false
+	} else {
+		p = NewPage(dp.Title)
 	}
+	p.Title = strings.TrimSpace(dp.Title)
 	if dp.Path != nil {
 		p.Path = *dp.Path
 	}
@@ -451,3 +454,7 @@ func ordered(m map[string]int, known []string) []Count {
 	})
 	return append(out, rest...)
 }
+
+// PageFieldProblem says what is wrong with a page in a document's terms:
+// the JSON name of the first field Page.Validate refused, and why.
+func PageFieldProblem(err error) string { return firstField(err, pageFieldNames) }

@@ -125,21 +125,7 @@ func (t *Tree) Location(id int64) string {
 	return t.nodeURL(p)
 }
 
-func (t *Tree) nodeURL(p *Page) string { return t.finish(p, t.path(p)) }
-
-// finish applies the home-page and trailing-slash rules to a node's path.
-func (t *Tree) finish(p *Page, path string) string {
-	if path == "" {
-		return ""
-	}
-	if len(path)+1 == len(t.Project.BaseURL) && path+"/" == t.Project.BaseURL {
-		return t.Project.BaseURL
-	}
-	if p.Path == "" && t.Project.TrailingSlash && !strings.HasSuffix(path, "/") {
-		return path + "/"
-	}
-	return path
-}
+func (t *Tree) nodeURL(p *Page) string { return t.Project.FinishURL(p, t.path(p)) }
 
 // path returns the node's normalised location without the trailing-slash
 // policy; its children's URLs extend it.
@@ -147,24 +133,13 @@ func (t *Tree) path(p *Page) string {
 	if s, ok := t.paths[p.ID]; ok {
 		return s
 	}
-	parent := strings.TrimSuffix(t.Project.BaseURL, "/")
+	parent := t.Project.RootPath()
 	if pp := t.byID[p.ParentID]; p.ParentID != 0 && pp != nil {
 		parent = t.path(pp)
 	}
-	s := t.childPath(p, parent)
+	s := t.Project.ChildPath(p, parent)
 	t.paths[p.ID] = s
 	return s
-}
-
-// childPath derives a node's path from its parent's.
-func (t *Tree) childPath(p *Page, parent string) string {
-	switch {
-	case p.Path != "":
-		return t.resolveOverride(p.Path)
-	case p.Slug == "" || parent == "":
-		return parent
-	}
-	return strings.TrimSuffix(parent, "/") + "/" + EncodeSegment(p.Slug)
 }
 
 // WalkURLs visits root (0: every page) and the pages below it in outline
@@ -175,10 +150,10 @@ func (t *Tree) WalkURLs(root int64, fn func(p *Page, url string) bool) {
 	var walk func(id int64, parent string) bool
 	walk = func(id int64, parent string) bool {
 		for _, c := range t.children[id] {
-			path := t.childPath(c, parent)
+			path := t.Project.ChildPath(c, parent)
 			u := ""
 			if c.HasURL() {
-				u = t.finish(c, path)
+				u = t.Project.FinishURL(c, path)
 			}
 			if !fn(c, u) || (c.ChildCount > 0 && !walk(c.ID, path)) { // a leaf needs no lookup
 				return false
@@ -187,23 +162,12 @@ func (t *Tree) WalkURLs(root int64, fn func(p *Page, url string) bool) {
 		return true
 	}
 	if root == 0 {
-		walk(0, strings.TrimSuffix(t.Project.BaseURL, "/"))
+		walk(0, t.Project.RootPath())
 		return
 	}
 	if p := t.byID[root]; p != nil && fn(p, t.URL(root)) {
 		walk(root, t.path(p))
 	}
-}
-
-func (t *Tree) resolveOverride(o string) string {
-	if strings.HasPrefix(o, "/") && !strings.HasPrefix(o, "//") {
-		o = Origin(t.Project.BaseURL) + o
-	}
-	u, err := NormalizeURL(o)
-	if err != nil {
-		return ""
-	}
-	return u
 }
 
 // ClaimURLs makes the URLs of the pages in ids, and of every page below
@@ -287,4 +251,49 @@ type Summary struct {
 type Count struct {
 	Name string
 	N    int
+}
+
+// RootPath is the path the project's root pages extend: its base URL
+// without the trailing slash.
+func (pr *Project) RootPath() string { return strings.TrimSuffix(pr.BaseURL, "/") }
+
+// ChildPath derives a page's path from its parent's (RootPath for a
+// root): the parent's extended by the page's slug, or the page's path
+// override resolved against the base URL. The path is without the
+// trailing-slash policy; the page's children extend it, and FinishURL
+// makes it the page's URL.
+func (pr *Project) ChildPath(p *Page, parent string) string {
+	switch {
+	case p.Path != "":
+		return pr.resolveOverride(p.Path)
+	case p.Slug == "" || parent == "":
+		return parent
+	}
+	return strings.TrimSuffix(parent, "/") + "/" + EncodeSegment(p.Slug)
+}
+
+// FinishURL applies the home-page and trailing-slash rules to a page's
+// path (ChildPath), giving its URL as a sitemap prints it.
+func (pr *Project) FinishURL(p *Page, path string) string {
+	if path == "" {
+		return ""
+	}
+	if len(path)+1 == len(pr.BaseURL) && path+"/" == pr.BaseURL {
+		return pr.BaseURL
+	}
+	if p.Path == "" && pr.TrailingSlash && !strings.HasSuffix(path, "/") {
+		return path + "/"
+	}
+	return path
+}
+
+func (pr *Project) resolveOverride(o string) string {
+	if strings.HasPrefix(o, "/") && !strings.HasPrefix(o, "//") {
+		o = Origin(pr.BaseURL) + o
+	}
+	u, err := NormalizeURL(o)
+	if err != nil {
+		return ""
+	}
+	return u
 }

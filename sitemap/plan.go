@@ -2,6 +2,8 @@ package sitemap
 
 import (
 	"fmt"
+	"hash/maphash"
+	"iter"
 	"net/url"
 	"path"
 	"slices"
@@ -23,10 +25,18 @@ import (
 // policy does not give) keeps it as a path override, so exporting the
 // plan gives back exactly the URLs read. URLs on hosts other than the
 // site's (the one most URLs are on) are left out, and said so.
+//
+// A planner holds a site's paths as a tree of segments, packed: a node
+// of 40 bytes without pointers, its segment and lastmod in one byte
+// arena, its other values shared with the nodes that have the same. A
+// million URLs take some 100 MB, and the plan is given page by page.
 type Planner struct {
 	seen    urlSet
 	origins map[string]*origin
 	order   []string // origins in the order first seen
+	vals    []values // the distinct values pages have; vals[0] is none
+	valIdx  map[values]uint32
+	urls    int
 	dups    int
 	bad     int
 	badURL  string
@@ -34,76 +44,80 @@ type Planner struct {
 	valueAt string
 }
 
+// MaxPlanURLs is the most URLs a planner takes: the most pages a plan
+// may have.
+const MaxPlanURLs = site.MaxDocumentPages
+
 // origin is one scheme and host's URLs, as a tree of path segments.
 type origin struct {
-	root           pnode
+	nodes          []pnode          // nodes[0] is the home page, "/"
+	kids           map[uint64]int32 // a node by its parent and segment, hashed (probing on past a clash)
+	seed           maphash.Seed
+	text           []byte // the nodes' segments and lastmods
 	urls           int
 	slash, noSlash int // listed paths (not "/") with and without a trailing slash
 }
 
-// pnode is a path segment: the page its URL is, if listed, and the pages
-// of the URLs with a query whose path's parent it is.
+// pnode is a path segment, or a URL with a query (under the node of its
+// path's parent). Its children are a list in the order first seen.
 type pnode struct {
-	seg     string // as in the normalised URL
-	kids    map[string]*pnode
-	order   []*pnode
-	listed  bool
-	slash   bool // listed with a trailing slash
-	values  Found
-	queries []queryPage
+	seg, lastmod       span   // seg: as in the normalised URL; a query's: its path and query
+	parent             int32  // its parent's node
+	first, last, next  int32  // children (0: none, as node 0 is no one's child)
+	vals               uint32 // in Planner.vals
+	listed, slash, qry bool
 }
 
-type queryPage struct {
-	path   string // the exact path and query
-	title  string
-	values Found
+type span struct{ at, n uint32 }
+
+// values are a page's values other than lastmod, shared by the pages
+// that have the same.
+type values struct {
+	changefreq, priority, title, typ, status, assignee, notes string
 }
 
 // NewPlanner returns an empty planner.
 func NewPlanner() *Planner {
-	return &Planner{seen: newURLSet(), origins: map[string]*origin{}}
+	return &Planner{seen: newURLSet(), origins: map[string]*origin{}, vals: []values{{}}, valIdx: map[values]uint32{{}: 0}}
 }
 
-// Add places one URL.
-func (pl *Planner) Add(u *Found) {
+// Add places one URL. Errors: EInvalid past MaxPlanURLs URLs.
+func (pl *Planner) Add(u *Found) error {
 	norm, err := site.NormalizeURL(u.Loc)
 	if err != nil {
 		if pl.bad == 0 {
 			pl.badURL = u.Loc
 		}
 		pl.bad++
-		return
+		return nil
 	}
 	if !pl.seen.add(norm) {
 		pl.dups++
-		return
+		return nil
+	}
+	if pl.urls++; pl.urls > MaxPlanURLs {
+		return site.Errorf(site.EInvalid, "The site lists more than %d URLs, more than a plan can hold.", MaxPlanURLs)
 	}
 	key := site.Origin(norm)
 	rest := norm[len(key):] // the path and query: a normalised URL has a path
 	o := pl.origins[key]
 	if o == nil {
-		o = &origin{}
+		o = &origin{nodes: make([]pnode, 1, 1024), kids: map[uint64]int32{}, seed: maphash.MakeSeed()}
 		pl.origins[key] = o
 		pl.order = append(pl.order, key)
 	}
 	o.urls++
 	p, query, _ := strings.Cut(rest, "?")
-	segs := strings.Split(strings.Trim(p, "/"), "/")
-	if p == "/" {
-		segs = nil
-	}
-	vals := pl.valid(u)
+	trimmed := strings.Trim(p, "/")
+	lastmod, vals := pl.valid(u)
 	if query != "" {
-		parent := o.node(segs[:max(0, len(segs)-1)])
-		title := "Home"
-		if len(segs) > 0 {
-			title = titleOf(segs[len(segs)-1])
-		}
-		parent.queries = append(parent.queries, queryPage{path: rest, title: clipTitle(title + " (" + unescape(query) + ")"), values: vals})
-		return
+		q := o.child(o.node(trimmed[:max(0, strings.LastIndexByte(trimmed, '/'))]))
+		n := &o.nodes[q]
+		n.seg, n.qry, n.lastmod, n.vals = o.keep(rest), true, o.keep(lastmod), vals
+		return nil
 	}
-	n := o.node(segs)
-	n.listed, n.values = true, vals
+	n := &o.nodes[o.node(trimmed)]
+	n.listed, n.lastmod, n.vals = true, o.keep(lastmod), vals
 	if p != "/" {
 		n.slash = strings.HasSuffix(p, "/")
 		if n.slash {
@@ -112,12 +126,15 @@ func (pl *Planner) Add(u *Found) {
 			o.noSlash++
 		}
 	}
+	return nil
 }
 
-// valid returns u's values that are valid, counting the others.
-func (pl *Planner) valid(u *Found) Found {
-	v := Found{Lastmod: u.Lastmod, Changefreq: u.Changefreq, Priority: u.Priority,
-		Title: clipTitle(strings.TrimSpace(u.Title)), Type: u.Type, Status: u.Status, Assignee: u.Assignee, Notes: u.Notes}
+// valid returns u's lastmod and the index of its other values, leaving
+// out (and counting) those that are not valid.
+func (pl *Planner) valid(u *Found) (string, uint32) {
+	v := values{changefreq: u.Changefreq, priority: u.Priority, title: clipTitle(strings.TrimSpace(u.Title)),
+		typ: u.Type, status: u.Status, assignee: u.Assignee, notes: u.Notes}
+	lastmod := u.Lastmod
 	drop := func(s *string) {
 		if pl.values == 0 {
 			pl.valueAt = u.Loc
@@ -125,51 +142,101 @@ func (pl *Planner) valid(u *Found) Found {
 		pl.values++
 		*s = ""
 	}
-	if site.LastmodProblem(v.Lastmod) != "" {
-		drop(&v.Lastmod)
+	if site.LastmodProblem(lastmod) != "" {
+		drop(&lastmod)
 	}
-	if v.Changefreq != "" && !slices.Contains(site.Changefreqs, v.Changefreq) {
-		drop(&v.Changefreq)
+	if v.changefreq != "" && !slices.Contains(site.Changefreqs, v.changefreq) {
+		drop(&v.changefreq)
 	}
-	if v.Priority != "" && !rePriority.MatchString(v.Priority) {
-		drop(&v.Priority)
+	if v.priority != "" && !rePriority.MatchString(v.priority) {
+		drop(&v.priority)
 	}
-	if v.Status != "" && !slices.Contains(site.Statuses, v.Status) {
-		drop(&v.Status)
+	if v.status != "" && !slices.Contains(site.Statuses, v.status) {
+		drop(&v.status)
 	}
-	if site.TextProblem("", v.Type, site.MaxShortLen, false) != "" {
-		drop(&v.Type)
+	if site.TextProblem("", v.typ, site.MaxShortLen, false) != "" {
+		drop(&v.typ)
 	}
-	if site.TextProblem("", v.Assignee, site.MaxShortLen, false) != "" {
-		drop(&v.Assignee)
+	if site.TextProblem("", v.assignee, site.MaxShortLen, false) != "" {
+		drop(&v.assignee)
 	}
-	if site.TextProblem("", v.Notes, site.MaxTextLen, true) != "" {
-		drop(&v.Notes)
+	if site.TextProblem("", v.notes, site.MaxTextLen, true) != "" {
+		drop(&v.notes)
 	}
-	return v
+	i, ok := pl.valIdx[v]
+	if !ok {
+		i = uint32(len(pl.vals))
+		pl.vals = append(pl.vals, v)
+		pl.valIdx[v] = i
+	}
+	return lastmod, i
 }
 
-// node returns the node of a path, making the levels on the way.
-func (o *origin) node(segs []string) *pnode {
-	n := &o.root
-	for _, s := range segs {
-		c := n.kids[s]
-		if c == nil {
-			if n.kids == nil {
-				n.kids = map[string]*pnode{}
-			}
-			c = &pnode{seg: s}
-			n.kids[s] = c
-			n.order = append(n.order, c)
-		}
-		n = c
+// node returns the node of a path (without its outer slashes), making
+// the levels on the way.
+func (o *origin) node(path string) int32 {
+	n := int32(0)
+	for path != "" {
+		seg, rest, _ := strings.Cut(path, "/")
+		n = o.find(n, seg)
+		path = rest
 	}
 	return n
 }
 
-// Document returns the plan of the site's URLs, named name, and what was
-// left out and why. Errors: EInvalid when no URL could be placed.
-func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
+// find returns parent's child named seg, made if need be.
+func (o *origin) find(parent int32, seg string) int32 {
+	var h maphash.Hash
+	h.SetSeed(o.seed)
+	h.WriteString(seg)
+	key := h.Sum64() ^ uint64(parent)*0x9e3779b97f4a7c15
+	for ; ; key++ { // a clash of two (parent, segment)s probes on
+		c, ok := o.kids[key]
+		if !ok {
+			c = o.child(parent)
+			o.nodes[c].seg = o.keep(seg)
+			o.kids[key] = c
+			return c
+		}
+		if n := &o.nodes[c]; n.parent == parent && !n.qry && o.str(n.seg) == seg {
+			return c
+		}
+	}
+}
+
+// child makes a node and appends it to parent's children.
+func (o *origin) child(parent int32) int32 {
+	c := int32(len(o.nodes))
+	o.nodes = append(o.nodes, pnode{parent: parent})
+	if p := &o.nodes[parent]; p.first == 0 {
+		p.first, p.last = c, c
+	} else {
+		o.nodes[p.last].next, p.last = c, c
+	}
+	return c
+}
+
+// keep copies s into the arena.
+func (o *origin) keep(s string) span {
+	sp := span{uint32(len(o.text)), uint32(len(s))}
+	o.text = append(o.text, s...)
+	return sp
+}
+
+func (o *origin) str(s span) string { return string(o.text[s.at : s.at+s.n]) }
+
+// Plan is a planner's plan of a site: its project's settings, and its
+// pages in outline order (Pages).
+type Plan struct {
+	Project site.Project
+	pl      *Planner
+	o       *origin
+}
+
+// Plan returns the plan of the site's URLs, named name, and what was
+// left out and why; the planner takes no more URLs after. Errors:
+// EInvalid when no URL could be placed.
+func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	var warns []Warning
 	best := ""
 	for _, k := range pl.order {
@@ -195,61 +262,140 @@ func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
 	}
 	o := pl.origins[best]
-	slash := o.slash > o.noSlash // the trailing-slash policy: what most URLs do
-	doc := &site.Document{
-		Format:  site.FormatV1,
-		Project: site.DocProject{Name: name, BaseURL: best + "/", TrailingSlash: slash},
-		Pages:   []*site.DocPage{pageOf(&o.root, "Home", "", slash)},
+	// What finds a URL again is of no more use: free it before the plan
+	// is written.
+	pl.seen, pl.valIdx = urlSet{}, nil
+	for _, o := range pl.origins {
+		o.kids = nil
 	}
-	return doc, warns, nil
+	p := site.Project{Name: name, BaseURL: best + "/", TrailingSlash: o.slash > o.noSlash} // the policy most URLs follow
+	return &Plan{Project: p, pl: pl, o: o}, warns, nil
 }
 
-// pageOf makes the page of node n, whose path is at ("" for the home
-// page; no trailing slash), and the pages below it, under the project's
-// trailing-slash policy slash.
-func pageOf(n *pnode, title, at string, slash bool) *site.DocPage {
-	dp := &site.DocPage{Title: title, Slug: ptr(unescape(n.seg))}
+// Pages yields the plan's pages in outline order, each with its depth (1
+// for the home page, the one root). Under a page come first the pages of
+// its URLs with a query, then its path's children, each in the order
+// first read.
+func (p *Plan) Pages() iter.Seq2[int, site.Page] {
+	return func(yield func(int, site.Page) bool) {
+		p.walk(0, 1, "", yield)
+	}
+}
+
+// walk yields node i at depth and the nodes below it; at is its path as
+// read ("" for the home page; without a trailing slash).
+func (p *Plan) walk(i int32, depth int, at string, yield func(int, site.Page) bool) bool {
+	o, n := p.o, &p.o.nodes[i]
+	seg := o.str(n.seg)
+	title := "Home"
+	if i != 0 {
+		title = titleOf(seg)
+	}
+	pg := site.NewPage("")
+	pg.Title, pg.Slug, pg.SlugAuto = title, unescape(seg), false
 	if !n.listed {
-		dp.Kind = site.KindGroup
+		pg.Kind = site.KindGroup
 	}
 	// The path the slug gives, under the project's trailing-slash policy,
 	// against the one read; where they differ the one read is kept as an
 	// override (a group's prefixes its pages' paths).
 	read, given := at, ""
 	if at != "" {
-		given = at[:strings.LastIndexByte(at, '/')] + "/" + site.EncodeSegment(*dp.Slug)
+		given = at[:strings.LastIndexByte(at, '/')] + "/" + site.EncodeSegment(pg.Slug)
 	}
 	if n.listed && (at == "" || n.slash) {
 		read += "/"
 	}
-	if n.listed && (at == "" || slash) {
+	if n.listed && (at == "" || p.Project.TrailingSlash) {
 		given += "/"
 	}
-	if site.SlugProblem(*dp.Slug) != "" || given != read {
-		dp.Path, dp.Slug = ptr(read), ptr(site.Slugify(title))
+	if site.SlugProblem(pg.Slug) != "" || given != read {
+		pg.Path, pg.Slug = read, site.Slugify(title)
 	}
-	setValues(dp, n.values)
-	for _, q := range n.queries {
-		qp := &site.DocPage{Title: q.title, Path: ptr(q.path), Slug: ptr(site.Slugify(q.title))}
-		setValues(qp, q.values)
-		dp.Children = append(dp.Children, qp)
+	p.values(&pg, n)
+	if !yield(depth, pg) {
+		return false
 	}
-	for _, c := range n.order {
-		dp.Children = append(dp.Children, pageOf(c, titleOf(c.seg), at+"/"+c.seg, slash))
+	for c := n.first; c != 0; c = o.nodes[c].next {
+		if q := &o.nodes[c]; q.qry && !yield(depth+1, p.queryPage(q)) {
+			return false
+		}
 	}
-	return dp
+	for c := n.first; c != 0; c = o.nodes[c].next {
+		if q := &o.nodes[c]; !q.qry && !p.walk(c, depth+1, at+"/"+o.str(q.seg), yield) {
+			return false
+		}
+	}
+	return true
 }
 
-func setValues(dp *site.DocPage, v Found) {
-	if v.Title != "" {
-		dp.Title = v.Title
+// queryPage is the page of a URL with a query: its title that of its
+// path with the query after it, its path and query an override.
+func (p *Plan) queryPage(n *pnode) site.Page {
+	rest := p.o.str(n.seg)
+	path, query, _ := strings.Cut(rest, "?")
+	title := "Home"
+	if path = strings.Trim(path, "/"); path != "" {
+		title = titleOf(path[strings.LastIndexByte(path, '/')+1:])
 	}
-	dp.Lastmod, dp.Changefreq = v.Lastmod, v.Changefreq
-	dp.Type, dp.Status, dp.Assignee, dp.Notes = v.Type, v.Status, v.Assignee, v.Notes
-	if v.Priority != "" {
-		p, _ := site.ParsePriority(v.Priority)
-		dp.Priority = p
+	pg := site.NewPage("")
+	pg.Title = clipTitle(title + " (" + unescape(query) + ")")
+	pg.Path, pg.Slug, pg.SlugAuto = rest, site.Slugify(pg.Title), false
+	p.values(&pg, n)
+	return pg
+}
+
+// values sets a page's values from its node's.
+func (p *Plan) values(pg *site.Page, n *pnode) {
+	v := &p.pl.vals[n.vals]
+	if v.title != "" {
+		pg.Title = v.title
 	}
+	pg.Lastmod, pg.Changefreq = p.o.str(n.lastmod), v.changefreq
+	pg.Type, pg.Assignee, pg.Notes = v.typ, v.assignee, v.notes
+	if v.status != "" {
+		pg.Status = v.status
+	}
+	if v.priority != "" {
+		pr, _ := site.ParsePriority(v.priority)
+		pg.Priority = pr
+	}
+}
+
+// Document returns the plan as a native document.
+func (p *Plan) Document() *site.Document {
+	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: p.Project.Name, BaseURL: p.Project.BaseURL, TrailingSlash: p.Project.TrailingSlash}}
+	var stack []*site.DocPage // the last page at each depth
+	for depth, pg := range p.Pages() {
+		dp := &site.DocPage{Title: pg.Title, Slug: ptr(pg.Slug), Type: pg.Type, Assignee: pg.Assignee, Notes: pg.Notes,
+			Priority: pg.Priority, Changefreq: pg.Changefreq, Lastmod: pg.Lastmod}
+		if pg.Kind != site.KindPage { // the defaults left out, as a document writer would
+			dp.Kind = pg.Kind
+		}
+		if pg.Status != site.StatusPlanned {
+			dp.Status = pg.Status
+		}
+		if pg.Path != "" {
+			dp.Path = ptr(pg.Path)
+		}
+		stack = append(stack[:depth-1], dp)
+		if depth == 1 {
+			d.Pages = append(d.Pages, dp)
+		} else {
+			stack[depth-2].Children = append(stack[depth-2].Children, dp)
+		}
+	}
+	return d
+}
+
+// Document returns the plan of the site's URLs as a native document (see
+// Plan). Errors: EInvalid when no URL could be placed.
+func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
+	p, warns, err := pl.Plan(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Document(), warns, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,417 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"hash/maphash"
+	"iter"
+	"strconv"
+	"strings"
+
+	"siteplan/site"
+)
+
+// importChunk is how many pages one transaction of an import writes:
+// other writers wait for one chunk (some 0.3 s), not the whole import.
+// Each commit writes again every index page the chunk touched, and a
+// slug index takes its pages all over: 5,000 a chunk made importing a
+// million pages 11 s slower.
+const importChunk = 20000
+
+// importRows is how many pages one INSERT statement of an import writes:
+// a statement a row spends more on the call than on the row.
+const importRows = 100
+
+// importChunkDone, when set (by tests), runs after each chunk of an
+// import is written.
+var importChunkDone func(projectID int64)
+
+// Import writes a new project page by page, in outline order, so that a
+// plan of a million pages is never held whole. The project stays
+// invisible to everyone until Commit and is removed again if the import
+// does not get there: the import is all or nothing for its users, while
+// other writers go on between its chunks. Every rule a stored plan keeps
+// is checked as the pages come: each page's fields, the depth, placements
+// and unique URLs (of pages that would share one, the first keeps it and
+// a later one's derived slug is numbered, "faq-2").
+type Import struct {
+	db      *DB
+	ctx     context.Context
+	project site.Project
+	stack   []importLevel    // the ancestors of the next page, by depth
+	roots   map[string]int   // the next root position, by placement
+	urls    map[uint64]int32 // the page number that has a URL, by the URL's hash
+	seed    maphash.Seed
+	pending []site.Page // pages not yet written; ID and ParentID are page numbers
+	ids     []int64     // the stored id of each page number written (ids[0] = 0)
+	links   []site.Link // between page numbers
+	written int         // pages written
+	err     error       // the first error; the import is then discarded
+	done    bool
+}
+
+type importLevel struct {
+	num  int64  // page number
+	path string // its path (site.Project.ChildPath)
+	kids int    // children so far
+}
+
+// BeginImport starts an import of a new project of teamID with p's
+// settings. The caller adds its pages with Add and ends with Commit, or
+// Discard (which a deferred call may do in any case). Errors: EInvalid.
+func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*Import, error) {
+	p.TeamID = teamID
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := insertProject(ctx, tx, &p); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 1 WHERE id = ?`, p.ID)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	return &Import{db: db, ctx: ctx, project: p, roots: map[string]int{}, urls: map[uint64]int32{},
+		seed: maphash.MakeSeed(), ids: make([]int64, 1, 1024)}, nil
+}
+
+// ProjectID returns the id the new project will have.
+func (im *Import) ProjectID() int64 { return im.project.ID }
+
+// Add adds a page at depth (1 for a root) after the pages added so far:
+// a page at depth d lands under the last page added at depth d-1. Only
+// p's own fields count; its ID, parent and position are worked out. It
+// returns the page's number (1 for the first page), for Link. Errors:
+// EInvalid, naming the page; after an error the import is over.
+func (im *Import) Add(depth int, p site.Page) (int64, error) {
+	if im.err != nil {
+		return 0, im.err
+	}
+	num, err := im.add(depth, &p)
+	if err != nil {
+		im.fail(err)
+		return 0, err
+	}
+	return num, nil
+}
+
+func (im *Import) add(depth int, p *site.Page) (int64, error) {
+	name := "“" + clipTitle(p.Title) + "”"
+	switch {
+	case depth < 1 || depth > len(im.stack)+1:
+		return 0, site.Errorf(site.EInvalid, "%s comes at depth %d after a page at depth %d.", name, depth, len(im.stack))
+	case depth > site.MaxDepth:
+		return 0, site.Errorf(site.EInvalid, "%s: the plan is deeper than %d levels; move these pages up.", name, site.MaxDepth)
+	case len(im.ids)-1+len(im.pending) >= site.MaxDocumentPages:
+		return 0, site.Errorf(site.EInvalid, "The plan has more than %d pages.", site.MaxDocumentPages)
+	}
+	if err := p.Validate(); err != nil {
+		return 0, site.Errorf(site.EInvalid, "%s: %s", name, site.PageFieldProblem(err))
+	}
+	im.stack = im.stack[:depth-1]
+	num := int64(im.written + len(im.pending) + 1)
+	parent := im.project.RootPath()
+	p.ID, p.ParentID = num, 0
+	if depth == 1 {
+		p.Position = im.roots[p.Placement]
+		im.roots[p.Placement]++
+	} else {
+		if p.Placement != site.PlacementMain {
+			return 0, site.Errorf(site.EInvalid, "%s: placement: only root pages can be placed in utility or footer navigation.", name)
+		}
+		up := &im.stack[depth-2]
+		p.ParentID, p.Position, parent = up.num, up.kids, up.path
+		up.kids++
+	}
+	path, err := im.claim(p, parent)
+	if err != nil {
+		return 0, err
+	}
+	im.stack = append(im.stack, importLevel{num: num, path: path})
+	im.pending = append(im.pending, *p)
+	if len(im.pending) == importChunk {
+		return num, im.flush()
+	}
+	return num, nil
+}
+
+// claim gives p the URL its path gives, numbering a derived slug that
+// an earlier page's URL has, and returns p's path. Two URLs are told
+// apart by a 64-bit hash, so a million pages cost 16 MB, not their URLs.
+func (im *Import) claim(p *site.Page, parent string) (string, error) {
+	path := im.project.ChildPath(p, parent)
+	if !p.HasURL() {
+		return path, nil
+	}
+	u := im.project.FinishURL(p, path)
+	if u == "" {
+		return path, nil
+	}
+	other, taken := im.urls[maphash.String(im.seed, u)]
+	if taken && p.SlugAuto && p.Path == "" && p.Slug != "" {
+		base := p.Slug
+		for n := 2; taken; n++ {
+			suffix := "-" + strconv.Itoa(n)
+			p.Slug = strings.TrimRight(base[:min(len(base), site.MaxSlugLen-len(suffix))], "-") + suffix
+			path = im.project.ChildPath(p, parent)
+			u = im.project.FinishURL(p, path)
+			other, taken = im.urls[maphash.String(im.seed, u)]
+		}
+	}
+	if taken {
+		field, what := "slug", "slug"
+		if p.Path != "" {
+			field, what = "path", "path override"
+		}
+		title := im.title(int64(other))
+		return "", &site.Error{Code: site.EInvalid, Fields: map[string]string{field: "“" + title + "” already has this URL; change the " + what + "."},
+			Message: fmt.Sprintf("“%s” would have the URL %s, which “%s” already has: change its %s.", p.Title, u, title, what)}
+	}
+	im.urls[maphash.String(im.seed, u)] = int32(p.ID)
+	return path, nil
+}
+
+// title returns the title of page number num, written or not.
+func (im *Import) title(num int64) string {
+	if i := int(num) - im.written - 1; i >= 0 {
+		return im.pending[i].Title
+	}
+	var t string
+	im.db.w.QueryRowContext(im.ctx, `SELECT title FROM pages WHERE id = ?`, im.ids[num]).Scan(&t)
+	return t
+}
+
+// Link adds a cross-link between two pages added, by their numbers.
+// Errors: EInvalid.
+func (im *Import) Link(from, to int64, label string) error {
+	n := int64(im.written + len(im.pending))
+	if from < 1 || to < 1 || from > n || to > n {
+		return site.Errorf(site.EInvalid, "A link joins pages %d and %d of %d.", from, to, n)
+	}
+	im.links = append(im.links, site.Link{FromID: from, ToID: to, Label: label})
+	return nil
+}
+
+// flush writes the pending pages in one transaction. It gives them the
+// ids that come next, so that pages are inserted many a statement and
+// a child finds its parent's id even in the same statement.
+func (im *Import) flush() error {
+	if len(im.pending) == 0 {
+		return nil
+	}
+	ctx := im.ctx
+	err := im.db.tx(ctx, func(tx *sql.Tx) error {
+		var next int64
+		if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
+			coalesce((SELECT max(id) FROM pages), 0)) + 1`).Scan(&next); err != nil {
+			return err
+		}
+		for i := range im.pending {
+			im.ids = append(im.ids, next+int64(i))
+		}
+		// Whole statements of importRows pages, then the tail a page a
+		// statement.
+		batched := len(im.pending) / importRows * importRows
+		stmts := map[int]*sql.Stmt{}
+		defer func() {
+			for _, st := range stmts {
+				st.Close()
+			}
+		}()
+		args := make([]any, 0, importRows*importColumns)
+		for at := 0; at < len(im.pending); {
+			n := importRows
+			if at >= batched {
+				n = 1
+			}
+			stmt := stmts[n]
+			if stmt == nil {
+				var err error
+				if stmt, err = tx.PrepareContext(ctx, insertPages(n)); err != nil {
+					return err
+				}
+				stmts[n] = stmt
+			}
+			args = args[:0]
+			for i := at; i < at+n; i++ {
+				args = appendPage(args, im.project.ID, &im.pending[i], im.ids)
+			}
+			if _, err := stmt.ExecContext(ctx, args...); err != nil {
+				return err
+			}
+			at += n
+		}
+		// A live import is not a leftover (removeLeftovers); the version
+		// stays 1 for the project's first readers.
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, im.project.ID)
+		return err
+	})
+	if err != nil {
+		im.ids = im.ids[:im.written+1]
+		return err
+	}
+	im.written += len(im.pending)
+	im.pending = im.pending[:0]
+	if importChunkDone != nil {
+		importChunkDone(im.project.ID)
+	}
+	return nil
+}
+
+const importColumns = 19
+
+// insertPages is an INSERT of n pages.
+func insertPages(n int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", importColumns), ", ") + ")"
+	return `INSERT INTO pages (id, project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
+		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod) VALUES ` +
+		strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+}
+
+func appendPage(args []any, projectID int64, p *site.Page, ids []int64) []any {
+	return append(args, ids[p.ID], projectID, nullID(ids[p.ParentID]), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind,
+		p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
+		nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+}
+
+// Commit writes what is left and the links, and shows the project to
+// its team. It returns the new project's id. Errors: EInvalid (no pages,
+// or an earlier error).
+func (im *Import) Commit() (int64, error) {
+	if im.err != nil {
+		return 0, im.err
+	}
+	if err := im.commit(); err != nil {
+		im.fail(err)
+		return 0, err
+	}
+	im.done = true
+	return im.project.ID, nil
+}
+
+func (im *Import) commit() error {
+	if im.written+len(im.pending) == 0 {
+		return site.Errorf(site.EInvalid, "The plan has no pages.")
+	}
+	if err := im.flush(); err != nil {
+		return err
+	}
+	ctx := im.ctx
+	return im.db.change(ctx, func(j *journal) error {
+		tx := j.tx
+		j.projectID, j.verb, j.undoable, j.newProject = im.project.ID, "import", false, true
+		j.summary = "imported " + pagesWords(im.written) + " and " + site.Plural(len(im.links), "link", "links")
+		for _, l := range im.links {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
+				im.project.ID, im.ids[l.FromID], im.ids[l.ToID], l.Label); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 0 WHERE id = ?`, im.project.ID)
+		return err
+	})
+}
+
+// fail ends the import with err and removes what it wrote.
+func (im *Import) fail(err error) {
+	if im.err == nil {
+		im.err = err
+		im.db.discard(context.WithoutCancel(im.ctx), im.project.ID)
+		im.done = true
+	}
+}
+
+// Discard removes the project of an import that was not committed;
+// after Commit it does nothing.
+func (im *Import) Discard() {
+	if !im.done {
+		im.fail(site.Errorf(site.EInvalid, "The import was discarded."))
+	}
+}
+
+// ImportDocument stores a document as a new project of teamID and returns
+// the project's ID (see Import). Errors: EInvalid, naming the page and
+// field at fault (also a typed slug or path an earlier page's URL has).
+func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error) {
+	if err := d.Validate(); err != nil {
+		return 0, err
+	}
+	im, err := db.BeginImport(ctx, teamID, d.Project.ToProject())
+	if err != nil {
+		return 0, err
+	}
+	defer im.Discard()
+	if err := im.AddDocument(d); err != nil {
+		return 0, err
+	}
+	return im.Commit()
+}
+
+// AddDocument adds a validated document's pages and links.
+func (im *Import) AddDocument(d *site.Document) error {
+	keys := map[string]int64{} // page numbers of the links' ends
+	for _, l := range d.Links {
+		keys[l.From], keys[l.To] = 0, 0
+	}
+	var add func(depth int, list []*site.DocPage) error
+	add = func(depth int, list []*site.DocPage) error {
+		for _, dp := range list {
+			num, err := im.Add(depth, dp.ToPage())
+			if err != nil {
+				return err
+			}
+			if _, ok := keys[dp.Key]; ok && dp.Key != "" {
+				keys[dp.Key] = num
+			}
+			if err := add(depth+1, dp.Children); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := add(1, d.Pages); err != nil {
+		return err
+	}
+	for _, l := range d.Links {
+		if err := im.Link(keys[l.From], keys[l.To], l.Label); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func clipTitle(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "..."
+	}
+	return s
+}
+
+// ImportPages stores a plan given page by page in outline order, each
+// with its depth (see Import.Add), as a new project of teamID with p's
+// settings, and returns the project's id. Errors: EInvalid, naming the
+// page and field at fault.
+func (db *DB) ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error) {
+	im, err := db.BeginImport(ctx, teamID, p)
+	if err != nil {
+		return 0, err
+	}
+	defer im.Discard()
+	if err := im.AddAll(pages); err != nil {
+		return 0, err
+	}
+	return im.Commit()
+}
+
+// AddAll adds pages given in outline order with their depths (see Add).
+func (im *Import) AddAll(pages iter.Seq2[int, site.Page]) error {
+	for depth, p := range pages {
+		if _, err := im.Add(depth, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
