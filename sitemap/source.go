@@ -23,7 +23,7 @@ type Opener func(ctx context.Context, url string) (body io.ReadCloser, final str
 type Reader struct {
 	Web      Opener                // nil: sources on the web are refused
 	Local    bool                  // sources may be files on this machine: the CLI's, never a visitor's
-	Progress func(files, urls int) // called after each file and every 10,000 URLs; may be nil
+	Progress func(Progress)        // called after each file and every 10,000 URLs; may be nil
 	MaxFiles int                   // sitemap files read at most (default 1,000)
 	Check    bool                  // apply the URL rules to every URL (siteplan check)
 }
@@ -68,13 +68,7 @@ func (r *Reading) Errors() int {
 // an *UnreadableError when the source leads to nothing readable at all.
 func (r *Reader) Read(ctx context.Context, source string, found func(*SourceFile, *Found) error) (*Reading, error) {
 	rep := &Reading{Source: source}
-	rd := reader{Reader: r, ctx: ctx, rep: rep, found: found, seen: map[string]*SourceFile{}, maxFiles: r.MaxFiles}
-	if rd.maxFiles <= 0 {
-		rd.maxFiles = 1000
-	}
-	if r.Check {
-		rd.rules = newRules()
-	}
+	rd := r.start(ctx, rep, found)
 	loc, site, err := r.classify(source)
 	if err != nil {
 		return rep, err
@@ -82,17 +76,63 @@ func (r *Reader) Read(ctx context.Context, source string, found func(*SourceFile
 	if site {
 		err = rd.site(loc)
 	} else {
+		rd.listed++
 		err = rd.read(loc, "", 0)
 	}
 	if err != nil {
 		return rep, err
 	}
-	for _, f := range rep.Files {
+	return rep, rd.readable()
+}
+
+func (r *Reader) start(ctx context.Context, rep *Reading, found func(*SourceFile, *Found) error) *reader {
+	rd := &reader{Reader: r, ctx: ctx, rep: rep, found: found, seen: map[string]*SourceFile{}, maxFiles: r.MaxFiles}
+	if rd.maxFiles <= 0 {
+		rd.maxFiles = 1000
+	}
+	if r.Check {
+		rd.rules = newRules()
+	}
+	return rd
+}
+
+// readable is an *UnreadableError if no file could be read.
+func (rd *reader) readable() error {
+	for _, f := range rd.rep.Files {
 		if f.Err == "" {
-			return rep, nil
+			return nil
 		}
 	}
-	return rep, &UnreadableError{Source: source, Why: rep.Files[0].Err}
+	return &UnreadableError{Source: rd.rep.Source, Why: rd.rep.Files[0].Err}
+}
+
+func (rd *reader) progress() {
+	if rd.Progress != nil {
+		rd.Progress(Progress{Files: len(rd.rep.Files), Listed: max(rd.listed, len(rd.rep.Files)), URLs: rd.rep.URLs})
+	}
+}
+
+// Progress is how far a reading has got.
+type Progress struct {
+	Files  int // files read, or given up on
+	Listed int // files known: the source, and those the robots.txt and indexes list
+	URLs   int // URLs found
+}
+
+// ReadUpload reads a file a visitor sent, named name (its extension
+// tells a CSV), as Read reads a source: the files an index in it lists
+// are read from the web. Errors: as Read's.
+func (r *Reader) ReadUpload(ctx context.Context, name string, body io.Reader, found func(*SourceFile, *Found) error) (*Reading, error) {
+	rep := &Reading{Source: name}
+	rd := r.start(ctx, rep, found)
+	f := &SourceFile{Loc: name}
+	rd.seen[name] = f
+	rd.rep.Files = append(rd.rep.Files, f)
+	rd.listed++
+	if err := rd.readBody(f, io.NopCloser(body), name, 0); err != nil {
+		return rep, err
+	}
+	return rep, rd.readable()
 }
 
 // UnreadableError is a source that led to no file that could be read.
@@ -146,6 +186,7 @@ type reader struct {
 	seen     map[string]*SourceFile
 	rules    *rules
 	maxFiles int
+	listed   int // files known so far
 }
 
 // site reads a site's robots.txt and follows its Sitemap: lines; without
@@ -162,6 +203,7 @@ func (rd *reader) site(root string) error {
 		listed = []string{u.Scheme + "://" + u.Host + "/sitemap.xml"}
 		from = robots + " (" + why + "; tried the usual place)"
 	}
+	rd.listed += len(listed)
 	for _, loc := range listed {
 		if err := rd.read(loc, from, 0); err != nil {
 			return err
@@ -220,8 +262,16 @@ func (rd *reader) read(loc, from string, depth int) error {
 			return err
 		}
 		f.Err = err.Error()
+		rd.progress()
 		return nil
 	}
+	return rd.readBody(f, body, final, depth)
+}
+
+// readBody reads file f from body, whose final location is final, and
+// for an index the files it lists.
+func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, depth int) error {
+	loc, from := f.Loc, f.From
 	var children []string
 	var ps problems   // the URL rules' findings
 	var stopped error // found's
@@ -235,8 +285,8 @@ func (rd *reader) read(loc, from string, depth int) error {
 			return nil
 		}
 		rd.rep.URLs++
-		if rd.rep.URLs%10_000 == 0 && rd.Progress != nil {
-			rd.Progress(len(rd.rep.Files), rd.rep.URLs)
+		if rd.rep.URLs%10_000 == 0 {
+			rd.progress()
 		}
 		if rd.rules != nil {
 			rd.rules.check(&ps, final, u)
@@ -254,9 +304,10 @@ func (rd *reader) read(loc, from string, depth int) error {
 	}
 	f.Document = *doc
 	f.Problems = append(f.Problems, ps.list...)
-	if rd.Progress != nil {
-		rd.Progress(len(rd.rep.Files), rd.rep.URLs)
+	if !nested {
+		rd.listed += len(children)
 	}
+	rd.progress()
 	if stopped != nil {
 		return stopped
 	}
