@@ -19,6 +19,7 @@ import (
 // gracefully.
 func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+	allowPrivate := fs.Bool("allow-private-fetch", false, "let visitors read sites on loopback, private and link-local addresses (an intranet)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -34,6 +35,9 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 		return err
 	}
 	srv := web.New(db, static.FS, log)
+	if *allowPrivate {
+		srv.AllowPrivateFetch()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	hs := srv.HTTPServer(*addr)

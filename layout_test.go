@@ -13,7 +13,7 @@ func TestImportRules(t *testing.T) {
 		"siteplan/site":   {allowed: nil, forbidden: []string{"database/sql", "net/http", "github.com/labstack"}},
 		"siteplan/store":  {allowed: []string{"siteplan/site"}, forbidden: []string{"net/http", "github.com/labstack", "github.com/a-h/templ"}},
 		"siteplan/views":  {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "github.com/labstack", "modernc.org"}},
-		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views", "siteplan/sitemap", "siteplan/diagram"}, forbidden: []string{"database/sql", "modernc.org"}},
+		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views", "siteplan/sitemap", "siteplan/diagram", "siteplan/fetch"}, forbidden: []string{"database/sql", "modernc.org"}},
 		"siteplan/static": {allowed: nil, forbidden: nil},
 		// The sitemap writer never pays for compiling Graphviz.
 		"siteplan/sitemap": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org", "github.com/goccy"}},

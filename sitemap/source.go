@@ -21,11 +21,11 @@ type Opener func(ctx context.Context, url string) (body io.ReadCloser, final str
 // Sitemap: lines, else /sitemap.xml), a sitemap, sitemap index or text
 // sitemap by URL, or a file on disk.
 type Reader struct {
-	Web      Opener                // nil: sources on the web are refused
-	Local    bool                  // sources may be files on this machine: the CLI's, never a visitor's
-	Progress func(Progress)        // called after each file and every 10,000 URLs; may be nil
-	MaxFiles int                   // sitemap files read at most (default 1,000)
-	Check    bool                  // apply the URL rules to every URL (siteplan check)
+	Web      Opener         // nil: sources on the web are refused
+	Local    bool           // sources may be files on this machine: the CLI's, never a visitor's
+	Progress func(Progress) // called after each file and every 10,000 URLs; may be nil
+	MaxFiles int            // sitemap files read at most (default 1,000)
+	Check    bool           // apply the URL rules to every URL (siteplan check)
 }
 
 // SourceFile is one file a reading read, or tried to.

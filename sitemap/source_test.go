@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // web is a fake web for the reader: bodies by URL, and redirects.
@@ -242,5 +244,59 @@ func TestReadCancel(t *testing.T) {
 	cancel()
 	if _, err := (&Reader{Web: w.open}).Read(ctx, "https://example.com/s.xml", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("a cancelled reading: %v", err)
+	}
+}
+
+// TestReadUpload: a file a visitor sent is read as the source, and an
+// index in it leads to its files on the web; the progress counts the
+// files known as well as those read.
+func TestReadUpload(t *testing.T) {
+	w := &web{pages: map[string][]byte{
+		"https://example.com/a.xml": urlsetOf("https://example.com/a"),
+		"https://example.com/b.xml": urlsetOf("https://example.com/b", "https://example.com/c"),
+	}}
+	var seen []Progress
+	r := &Reader{Web: w.open, Progress: func(p Progress) { seen = append(seen, p) }}
+	var urls []string
+	rep, err := r.ReadUpload(context.Background(), "index.xml", bytes.NewReader(indexOf("https://example.com/a.xml", "https://example.com/b.xml")),
+		func(_ *SourceFile, u *Found) error { urls = append(urls, u.Loc); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Files) != 3 || rep.Files[0].Loc != "index.xml" || rep.Files[0].Kind != KindIndex || len(urls) != 3 {
+		t.Errorf("files %+v, urls %q", rep.Files, urls)
+	}
+	want := []Progress{{Files: 1, Listed: 3}, {Files: 2, Listed: 3, URLs: 1}, {Files: 3, Listed: 3, URLs: 3}}
+	if fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Errorf("progress %v, want %v", seen, want)
+	}
+	rep, _ = r.ReadUpload(context.Background(), "page.html", strings.NewReader("<html><body>hi</body></html>"), nil)
+	if f := rep.Files[0]; len(f.Problems) != 1 || f.Problems[0].Rule != "not-sitemap" || rep.Errors() != 1 {
+		t.Errorf("an HTML upload: %+v", f.Problems)
+	}
+}
+
+// TestLines: the lines around a line, from gzip too, each cut at
+// MaxLineShown bytes, a cut character replaced rather than broken.
+func TestLines(t *testing.T) {
+	var text strings.Builder
+	for i := 1; i <= 20; i++ {
+		fmt.Fprintf(&text, "line %d\r\n", i)
+	}
+	long := strings.Repeat("é", MaxLineShown) // 2 bytes each
+	text.WriteString(long + "\nlast")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text.String()))
+	zw.Close()
+	for name, body := range map[string][]byte{"plain": []byte(text.String()), "gzip": gz.Bytes()} {
+		first, lines, err := Lines(bytes.NewReader(body), 10, 2)
+		if err != nil || first != 8 || strings.Join(lines, "|") != "line 8|line 9|line 10|line 11|line 12" {
+			t.Errorf("%s: %d %q %v", name, first, lines, err)
+		}
+		first, lines, _ = Lines(bytes.NewReader(body), 21, 3)
+		if first != 18 || len(lines) != 5 || lines[4] != "last" || len(lines[3]) > MaxLineShown+2 || !utf8.ValidString(lines[3]) || !strings.HasPrefix(lines[3], "éé") {
+			t.Errorf("%s: %d %q", name, first, lines)
+		}
 	}
 }

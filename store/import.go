@@ -17,7 +17,7 @@ import (
 // Each commit writes again every index page the chunk touched, and a
 // slug index takes its pages all over: 5,000 a chunk made importing a
 // million pages 11 s slower.
-const importChunk = 20000
+var importChunk = 20_000
 
 // importRows is how many pages one INSERT statement of an import writes:
 // a statement a row spends more on the call than on the row.

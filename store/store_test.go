@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -439,6 +440,8 @@ func TestImportInChunks(t *testing.T) {
 	db := openTest(t)
 	other, _ := newProject(t, db, "Elsewhere")
 	doc := site.GenerateDocument("Big", 4, 10, 299) // 12,045 pages: three chunks
+	defer func(n int) { importChunk = n }(importChunk)
+	importChunk = 5000
 	chunks := 0
 	importChunkDone = func(id int64) {
 		chunks++
@@ -596,5 +599,86 @@ func TestEveryWriteBumpsTheVersion(t *testing.T) {
 		if got := version(); got != before+1 {
 			t.Errorf("%s: version %d, then %d; want %d", w.name, before, got, before+1)
 		}
+	}
+}
+
+// TestImportPages: pages given in outline order land under the last page
+// one level up, in order; a derived slug another page's URL has is
+// numbered; a page out of order, a typed URL taken, a utility page below
+// the roots or a bad field ends the import with a message naming the
+// page, and leaves nothing behind.
+func TestImportPages(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	pr := site.Project{Name: "Stream", BaseURL: "https://s.example/"}
+	page := func(title, slug string) site.Page {
+		p := site.NewPage(title)
+		if slug != "-" {
+			p.Slug, p.SlugAuto = slug, false
+		}
+		return p
+	}
+	type step struct {
+		depth int
+		page  site.Page
+	}
+	seq := func(steps ...step) iter.Seq2[int, site.Page] {
+		return func(yield func(int, site.Page) bool) {
+			for _, s := range steps {
+				if !yield(s.depth, s.page) {
+					return
+				}
+			}
+		}
+	}
+	util := page("Login", "login")
+	util.Placement = site.PlacementUtility
+	id, err := db.ImportPages(ctx, 1, pr, seq(
+		step{1, page("Home", "")},
+		step{2, page("FAQ", "-")},
+		step{3, page("Shipping", "-")},
+		step{2, page("FAQ", "-")}, // faq-2
+		step{1, util},
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(ctx, id)
+	var got []string
+	tr.Walk(func(p *site.Page, depth int) bool {
+		got = append(got, strings.Repeat(">", depth-1)+tr.URL(p.ID))
+		return true
+	})
+	want := "https://s.example/ >https://s.example/faq >>https://s.example/faq/shipping >https://s.example/faq-2 https://s.example/login"
+	if strings.Join(got, " ") != want {
+		t.Errorf("imported\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
+
+	bad := page("Bad", "bad")
+	bad.Changefreq = "sometimes"
+	for _, c := range []struct {
+		name  string
+		pages iter.Seq2[int, site.Page]
+		msg   string
+	}{
+		{"out of order", seq(step{1, page("Home", "")}, step{3, page("Deep", "deep")}), "“Deep” comes at depth 3 after a page at depth 1"},
+		{"typed URL taken", seq(step{1, page("Home", "")}, step{2, page("A", "a")}, step{2, page("Also A", "a")}), "“Also A” would have the URL https://s.example/a, which “A” already has"},
+		{"utility below a root", seq(step{1, page("Home", "")}, step{2, util}), "only root pages can be placed"},
+		{"bad field", seq(step{1, page("Home", "")}, step{2, bad}), "“Bad”: changefreq"},
+		{"no pages", seq(), "no pages"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before, _ := db.Projects(ctx, 1)
+			_, err := db.ImportPages(ctx, 1, pr, c.pages)
+			if site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), c.msg) {
+				t.Errorf("got %v, want EInvalid with %q", err, c.msg)
+			}
+			after, _ := db.Projects(ctx, 1)
+			var n int
+			db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing`).Scan(&n)
+			if len(after) != len(before) || n != 0 {
+				t.Errorf("a failed import left a project behind (%d listed, %d importing)", len(after)-len(before), n)
+			}
+		})
 	}
 }

@@ -93,3 +93,22 @@ func initials(name string) string {
 	}
 	return string(out)
 }
+
+// first returns a, or b if a is empty.
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// sizeText writes a byte count for people: 512 B, 34 KB, 1.2 MB.
+func sizeText(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10) + " B"
+	case n < 1000_000:
+		return strconv.FormatInt((n+500)/1000, 10) + " KB"
+	}
+	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+}

@@ -38,6 +38,12 @@ const chromiumPath = "/usr/bin/chromium"
 // Without Chromium the test skips, except in CI where it fails.
 func browser(t testing.TB) (context.Context, string, *store.DB) {
 	t.Helper()
+	return browserWith(t, nil)
+}
+
+// browserWith is browser with setup run on the server before it serves.
+func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *store.DB) {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true but %s is missing: install Debian's chromium package", chromiumPath)
@@ -54,6 +60,9 @@ func browser(t testing.TB) (context.Context, string, *store.DB) {
 	t.Cleanup(func() { db.Close() })
 	addUser(t, db, "olive@test.example", "Olive Owner", "1", site.RoleOwner)
 	srv := New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if setup != nil {
+		setup(srv)
+	}
 	ts := httptest.NewServer(srv.Echo)
 	t.Cleanup(ts.Close)
 	t.Cleanup(srv.Close) // end event streams before the server closes

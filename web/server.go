@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"siteplan/diagram"
+	"siteplan/fetch"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -38,6 +39,7 @@ type Store interface {
 	linkStore
 	historyStore
 	themeStore
+	siteStore
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -55,11 +57,17 @@ type Server struct {
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
 	logins   *loginLimiter
+	fetch    *fetch.Client // reads other sites for visitors
+	siteJobs *siteJobs
 	now      func() time.Time
 }
 
 // DiagramCacheBytes is the memory kept for rendered diagrams.
 const DiagramCacheBytes = 64 << 20
+
+// AllowPrivateFetch lets visitors read sites on loopback, private and
+// link-local addresses (serve --allow-private-fetch, for an intranet).
+func (s *Server) AllowPrivateFetch() { s.fetch = fetch.New(fetch.Options{AllowPrivate: true}) }
 
 // New builds the server with its middleware and routes. static holds the
 // embedded assets.
@@ -68,7 +76,8 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e.HideBanner, e.HidePort = true, true
 	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
-		hub:  newHub(), logins: newLoginLimiter(), now: time.Now}
+		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
+		fetch: fetch.New(fetch.Options{}), siteJobs: newSiteJobs()}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.
@@ -83,7 +92,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	}))
 	// A form is small; an import sends a whole document, and may take its
 	// time sending it.
-	isImport := func(c echo.Context) bool { return c.Path() == "/projects/import" }
+	isImport := func(c echo.Context) bool { return c.Path() == "/projects/import" || c.Path() == "/sites/import" }
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: MaxBody, Skipper: isImport}))
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit:   strconv.Itoa(site.MaxDocumentBytes>>20) + "M",
@@ -133,6 +142,13 @@ func (s *Server) routeTable() []route {
 		{get, "/", s.listProjects, account},
 		{post, "/projects", s.createProject, teamEdit},
 		{post, "/projects/import", s.importProject, teamEdit},
+		{get, "/sites", s.sitesPage, account},
+		{post, "/sites/check", s.checkSite, account},
+		{post, "/sites/import", s.importSite, teamEdit},
+		{get, "/sites/jobs/:jid", s.siteJobPage, account},
+		{get, "/sites/jobs/:jid/status", s.siteJobStatus, account},
+		{post, "/sites/jobs/:jid/cancel", s.cancelSiteJob, account},
+		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account},
 		{get, "/team", s.teamPage, account},
 		{post, "/team/leave", s.leaveTeam, account},
 		{post, "/team/invites", s.createInvite, teamOwner},

@@ -1,0 +1,398 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"io"
+	"iter"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+	"siteplan/sitemap"
+	"siteplan/views"
+)
+
+// siteStore is what a new project from a live site needs.
+type siteStore interface {
+	ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error)
+}
+
+// Reading a live site is work in the background: the sitemaps of a large
+// site take minutes. A visitor starts a job, watches its progress (the
+// page polls it) and may cancel it. Jobs take their turn one at a time,
+// each within siteJobBudget, a visitor has one unfinished at most, and a
+// finished job's report is kept for siteJobKept.
+const (
+	siteJobBudget = 10 * time.Minute
+	siteJobKept   = time.Hour
+	// The most URLs a job reads: a plan of 250,000 pages takes some
+	// 100 MB while it is made; the siteplan import command has no such
+	// bound. A check keeps 8 bytes a URL.
+	siteImportURLs = 250_000
+	siteCheckURLs  = 2_000_000
+	// siteUploadBytes bounds an uploaded sitemap (gzipped or not).
+	siteUploadBytes = 64 << 20
+)
+
+// siteJobs are the live-site jobs of every visitor.
+type siteJobs struct {
+	mu   sync.Mutex
+	byID map[string]*siteJob
+	turn chan struct{} // a token for the job reading
+}
+
+func newSiteJobs() *siteJobs {
+	return &siteJobs{byID: map[string]*siteJob{}, turn: make(chan struct{}, 1)}
+}
+
+// siteJob is one reading of a site: a check, or an import into a new
+// project as well.
+type siteJob struct {
+	id     string
+	userID int64
+	teamID int64
+	source string
+	upload bool // the source is a file the visitor sent
+	isImp  bool
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	state    string // views.Job* states
+	progress sitemap.Progress
+	reading  *sitemap.Reading
+	warns    []sitemap.Warning
+	plan     views.SitePlan
+	err      string
+	ended    time.Time
+}
+
+// start registers a job for the viewer of c and runs it in the
+// background. Errors: ETooMany (an unfinished job of theirs).
+func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) error {
+	b := make([]byte, 16)
+	rand.Read(b)
+	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, views.JobWaiting
+	js.mu.Lock()
+	for id, o := range js.byID {
+		if !o.ended.IsZero() && time.Since(o.ended) > siteJobKept {
+			delete(js.byID, id)
+		} else if o.userID == j.userID && o.ended.IsZero() {
+			js.mu.Unlock()
+			return site.Errorf(site.ETooMany, "You are already reading a site: wait for it to finish, or cancel it, then try again.")
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), siteJobBudget)
+	j.cancel = cancel
+	js.byID[j.id] = j
+	js.mu.Unlock()
+	go func() {
+		defer cancel()
+		err := js.wait(ctx, j)
+		if err == nil {
+			err = run(ctx, j)
+			<-js.turn
+		}
+		j.finish(ctx, err)
+	}()
+	return nil
+}
+
+// wait waits for the job's turn.
+func (js *siteJobs) wait(ctx context.Context, j *siteJob) error {
+	select {
+	case js.turn <- struct{}{}:
+		j.set(func() { j.state = views.JobReading })
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// get returns the viewer's job id. Errors: ENotFound.
+func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	j := js.byID[c.Param("jid")]
+	if j == nil || j.userID != viewer(c).UserID {
+		return nil, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
+	}
+	return j, nil
+}
+
+func (j *siteJob) set(fn func()) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	fn()
+}
+
+// finish records how the job ended.
+func (j *siteJob) finish(ctx context.Context, err error) {
+	j.set(func() {
+		j.ended = time.Now()
+		switch {
+		case err == nil:
+			j.state = views.JobDone
+		case errors.Is(err, context.Canceled):
+			j.state, j.err = views.JobCancelled, "Cancelled: nothing was imported."
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+			j.state, j.err = views.JobFailed, "The reading took longer than "+siteJobBudget.String()+" and was stopped: nothing was imported. Use the siteplan import or check command for a site this large."
+		default:
+			j.state, j.err = views.JobFailed, site.ErrorMessage(err)
+			var ue *sitemap.UnreadableError
+			if errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal {
+				j.err = err.Error()
+			}
+		}
+	})
+}
+
+// view is the job as the page shows it.
+func (j *siteJob) view() views.SiteJob {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	v := views.SiteJob{ID: j.id, Source: j.source, Import: j.isImp, State: j.state, Error: j.err,
+		Files: j.progress.Files, Listed: j.progress.Listed, URLs: j.progress.URLs, Plan: j.plan}
+	for _, w := range j.warns {
+		v.Notes = append(v.Notes, w.Reason)
+	}
+	if j.reading != nil && j.state != views.JobReading && j.state != views.JobWaiting {
+		v.Report = reportView(j.reading, j.upload)
+	}
+	return v
+}
+
+// reportView turns a reading into the report the page shows.
+func reportView(r *sitemap.Reading, upload bool) *views.SiteReport {
+	rep := &views.SiteReport{Robots: r.Robots, URLs: r.URLs, Errors: r.Errors()}
+	for i, f := range r.Files {
+		vf := views.SiteFile{N: i, Loc: f.Loc, Final: f.Final, From: f.From, Kind: string(f.Kind), Gzip: f.Gzip,
+			Bytes: f.Bytes, URLs: f.URLs, Error: f.Err, OnWeb: !(upload && i == 0)}
+		for _, p := range f.Problems {
+			vf.Problems = append(vf.Problems, views.SiteProblem{Rule: p.Rule, Error: p.Error, Line: p.Line, Count: p.Count, Msg: p.Msg})
+			if !p.Error {
+				rep.Warnings++
+			}
+		}
+		rep.Files = append(rep.Files, vf)
+	}
+	return rep
+}
+
+func (s *Server) sitesPage(c echo.Context) error {
+	return render(c, http.StatusOK, views.SitesPage(views.SitesProps{Layout: s.layout(c, "Live sites")}))
+}
+
+// checkSite starts a check of the site or sitemap URL the form names.
+func (s *Server) checkSite(c echo.Context) error {
+	src := strings.TrimSpace(c.FormValue("source"))
+	if src == "" {
+		return site.Errorf(site.EInvalid, "Enter a site (example.com) or the URL of a sitemap to check.")
+	}
+	j := &siteJob{source: src}
+	return s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
+		n := 0
+		rd := s.siteReader(j, true)
+		rep, err := rd.Read(ctx, src, func(*sitemap.SourceFile, *sitemap.Found) error {
+			if n++; n > siteCheckURLs {
+				return site.Errorf(site.EInvalid, "The site lists more than %d URLs: check it with the siteplan check command.", siteCheckURLs)
+			}
+			return nil
+		})
+		j.set(func() { j.reading = rep })
+		return err
+	})
+}
+
+// importSite starts reading a site, its sitemap or an uploaded file into
+// a new project of the viewer's team.
+func (s *Server) importSite(c echo.Context) error {
+	src := strings.TrimSpace(c.FormValue("source"))
+	var upload []byte
+	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
+		f, err := fh.Open()
+		if err != nil {
+			return err
+		}
+		upload, err = io.ReadAll(io.LimitReader(f, siteUploadBytes+1))
+		f.Close()
+		if err != nil {
+			return err
+		}
+		if len(upload) > siteUploadBytes {
+			return site.Errorf(site.ETooLarge, "The file is larger than %d MB: gzip it, or import it with the siteplan import command.", siteUploadBytes>>20)
+		}
+		src = path.Base(fh.Filename)
+	}
+	if src == "" {
+		return site.Errorf(site.EInvalid, "Enter the site (example.com) or a sitemap URL, or choose a sitemap file (.xml, .xml.gz, .txt, .csv).")
+	}
+	name := strings.TrimSpace(c.FormValue("name"))
+	j := &siteJob{source: src, upload: upload != nil, isImp: true}
+	return s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
+		pl := sitemap.NewPlanner()
+		n := 0
+		found := func(_ *sitemap.SourceFile, u *sitemap.Found) error {
+			if n++; n > siteImportURLs {
+				return site.Errorf(site.EInvalid, "The site lists more than %d URLs: import it with the siteplan import command.", siteImportURLs)
+			}
+			return pl.Add(u)
+		}
+		rd := s.siteReader(j, true)
+		var rep *sitemap.Reading
+		var err error
+		if upload != nil {
+			rep, err = rd.ReadUpload(ctx, src, bytes.NewReader(upload), found)
+			upload = nil
+		} else {
+			rep, err = rd.Read(ctx, src, found)
+		}
+		j.set(func() { j.reading = rep })
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			name = siteName(rep)
+		}
+		plan, warns, err := pl.Plan(name)
+		if err != nil {
+			return err
+		}
+		j.set(func() { j.state, j.warns = views.JobWriting, warns })
+		sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
+		id, err := s.store.ImportPages(ctx, j.teamID, plan.Project, countPages(plan.Pages(), &sp))
+		if err != nil {
+			return err
+		}
+		sp.ProjectID = id
+		j.set(func() { j.plan = sp })
+		return nil
+	})
+}
+
+// countPages passes pages on, counting them and the sections below the
+// home page into sp as they go.
+func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[int, site.Page] {
+	return func(yield func(int, site.Page) bool) {
+		for depth, p := range pages {
+			sp.Pages++
+			if p.Kind == site.KindGroup {
+				sp.Groups++
+			}
+			if depth == 2 {
+				sp.Sections = append(sp.Sections, views.SiteSection{Title: p.Title})
+			}
+			if depth > 2 && len(sp.Sections) > 0 {
+				sp.Sections[len(sp.Sections)-1].Pages++
+			}
+			if !yield(depth, p) {
+				return
+			}
+		}
+	}
+}
+
+// siteName names a project after the host of the first file read.
+func siteName(rep *sitemap.Reading) string {
+	for _, f := range rep.Files {
+		if h := site.Origin(f.Loc); h != "" {
+			return strings.TrimPrefix(strings.TrimPrefix(h, "https://"), "http://")
+		}
+	}
+	return "Imported sitemap"
+}
+
+// siteReader reads for job j from the web, never from this machine's
+// files, and reports its progress to j.
+func (s *Server) siteReader(j *siteJob, check bool) *sitemap.Reader {
+	return &sitemap.Reader{Web: s.fetch.Open, Check: check, Progress: func(p sitemap.Progress) {
+		j.set(func() { j.progress = p })
+	}}
+}
+
+// startSiteJob starts j and sends the visitor to its page.
+func (s *Server) startSiteJob(c echo.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) error {
+	if err := s.siteJobs.start(c, j, run); err != nil {
+		return err
+	}
+	return redirect(c, "/sites/jobs/"+j.id)
+}
+
+func (s *Server) siteJobPage(c echo.Context) error {
+	j, err := s.siteJobs.get(c)
+	if err != nil {
+		return err
+	}
+	v := j.view()
+	title := "Check of " + v.Source
+	if v.Import {
+		title = "Import of " + v.Source
+	}
+	return render(c, http.StatusOK, views.SiteJobPage(s.layout(c, title), v))
+}
+
+// siteJobStatus is the part of the job page that its poll replaces.
+func (s *Server) siteJobStatus(c echo.Context) error {
+	j, err := s.siteJobs.get(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.SiteJobStatus(j.view()))
+}
+
+func (s *Server) cancelSiteJob(c echo.Context) error {
+	j, err := s.siteJobs.get(c)
+	if err != nil {
+		return err
+	}
+	j.cancel()
+	return redirect(c, "/sites/jobs/"+j.id)
+}
+
+// siteFileLines shows the lines of a file of a job's reading around the
+// line a problem is on: the file is read again, within the heavy-work
+// budget, as far as that line.
+func (s *Server) siteFileLines(c echo.Context) error {
+	j, err := s.siteJobs.get(c)
+	if err != nil {
+		return err
+	}
+	n, err := strconv.Atoi(c.Param("n"))
+	line, _ := strconv.Atoi(c.QueryParam("line"))
+	j.mu.Lock()
+	rep := j.reading
+	j.mu.Unlock()
+	if err != nil || rep == nil || n < 0 || n >= len(rep.Files) || (j.upload && n == 0) {
+		return site.Errorf(site.ENotFound, "No such file in this reading.")
+	}
+	f := rep.Files[n]
+	ctx, done, err := s.heavyTurn(c, readBudget)
+	if err != nil {
+		return err
+	}
+	defer done()
+	loc := f.Final
+	if loc == "" {
+		loc = f.Loc
+	}
+	body, _, err := s.fetch.Open(ctx, loc)
+	if err != nil {
+		return site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
+	}
+	defer body.Close()
+	first, lines, err := sitemap.Lines(body, line, 6)
+	if err != nil {
+		return site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
+	}
+	return render(c, http.StatusOK, views.SiteLinesPage(s.layout(c, "Line "+strconv.Itoa(line)), views.SiteLines{
+		JobID: j.id, Loc: loc, Line: line, First: first, Lines: lines}))
+}

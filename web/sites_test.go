@@ -1,0 +1,264 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"siteplan/site"
+)
+
+// liveSite serves a small site on loopback: a robots.txt naming a
+// sitemap index of two files, the second with an unescaped & on line 4
+// and a lastmod without a zone. A request for /hold.xml waits until
+// release is called.
+type liveSite struct {
+	*httptest.Server
+	holdInIndex bool // the index lists /hold.xml last
+	hold        chan struct{}
+	release     func()
+	holding     chan struct{} // closed when /hold.xml is asked for
+}
+
+func newLiveSite(t *testing.T) *liveSite {
+	ls := &liveSite{hold: make(chan struct{}), holding: make(chan struct{})}
+	var once, held sync.Once
+	ls.release = func() { once.Do(func() { close(ls.hold) }) }
+	ls.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := "http://" + r.Host
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow:\nSITEMAP: %s/sitemap_index.xml\n", u)
+		case "/sitemap_index.xml":
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>%[1]s/pages.xml</loc></sitemap>
+<sitemap><loc>%[1]s/blog.xml</loc></sitemap>
+`, u)
+			if ls.holdInIndex {
+				fmt.Fprintf(w, "<sitemap><loc>%s/hold.xml</loc></sitemap>\n", u)
+			}
+			fmt.Fprint(w, "</sitemapindex>")
+		case "/pages.xml":
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>%[1]s/</loc></url>
+<url><loc>%[1]s/products</loc><lastmod>2026-11-01</lastmod></url>
+<url><loc>%[1]s/products/widgets/blue-widget</loc></url>
+<url><loc>%[1]s/legal/imprint</loc></url>
+</urlset>`, u)
+		case "/blog.xml":
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>%[1]s/blog/hello-world</loc><lastmod>2026-11-01T10:00:00</lastmod></url>
+<url><loc>%[1]s/blog?tag=news&page=2</loc></url>
+</urlset>`, u)
+		case "/hold.xml":
+			held.Do(func() { close(ls.holding) })
+			select {
+			case <-ls.hold:
+			case <-r.Context().Done():
+			}
+			fmt.Fprintf(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/x</loc></url></urlset>`, u)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(func() { ls.release(); ls.Close() })
+	return ls
+}
+
+// siteClient is a logged-in owner of a server that may read loopback.
+func siteClient(t *testing.T) *client {
+	c := newClient(t)
+	c.srv.AllowPrivateFetch()
+	return c
+}
+
+// startJob posts a live-site form and returns the job's page.
+func (c *client) startJob(path string, form url.Values) string {
+	c.t.Helper()
+	rec := c.do("POST", path, form, false)
+	loc := rec.Header().Get("Location")
+	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(loc, "/sites/jobs/") {
+		c.t.Fatalf("POST %s: got %d %q, want 303 to a job: %.300s", path, rec.Code, loc, rec.Body.String())
+	}
+	return loc
+}
+
+// finished waits until the job at page is no longer running and returns
+// its status fragment.
+func (c *client) finished(page string) *goquery.Document {
+	c.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		rec := c.do("GET", page+"/status", nil, true)
+		if rec.Code != http.StatusOK {
+			c.t.Fatalf("status: %d %.300s", rec.Code, rec.Body.String())
+		}
+		doc, err := goquery.NewDocumentFromReader(rec.Body)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "waiting" && st != "reading" && st != "writing" {
+			return doc
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("the job at %s is still running after a minute", page)
+		}
+		time.Sleep(20 * time.Millisecond) // a poll, as the page's every 500ms
+	}
+}
+
+// TestImportLiveSite: a new project from a live site reads robots.txt,
+// the index and its files in the background, then shows the check report
+// beside the new plan; each problem links to its file and line, which
+// shows that line of the file.
+func TestImportLiveSite(t *testing.T) {
+	ls := newLiveSite(t)
+	c := siteClient(t)
+	page := c.startJob("/sites/import", url.Values{"source": {ls.URL}, "name": {"Relaunch"}})
+	doc := c.finished(page)
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "done" {
+		t.Fatalf("state %q: %s", st, doc.Find("#job-error").Text())
+	}
+	if got := doc.Find(".report-summary").Text(); !strings.Contains(got, "3 files") || !strings.Contains(got, "6 URLs") || !strings.Contains(got, "2 errors") {
+		t.Errorf("summary %q", got)
+	}
+	href, ok := doc.Find("#open-plan").Attr("href")
+	if !ok {
+		t.Fatal("no link to the new plan")
+	}
+	var pid int64
+	fmt.Sscanf(href, "/projects/%d", &pid)
+	tr, err := c.db.Tree(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Project.Name != "Relaunch" || tr.Len() != 9 { // home, products, widgets (group), blue widget, legal (group), imprint, blog (group), hello world, the blog query
+		t.Errorf("plan %q of %d pages", tr.Project.Name, tr.Len())
+	}
+	if got := doc.Find("#new-plan").Text(); !strings.Contains(got, "9 pages") || !strings.Contains(got, "3 groups") {
+		t.Errorf("new plan card %q", got)
+	}
+
+	// The & on line 4 of blog.xml: its link shows that line.
+	var lineHref string
+	doc.Find(".problems li").Each(func(_ int, li *goquery.Selection) {
+		if strings.Contains(li.Find(".rule").Text(), "escap") || strings.Contains(li.Text(), "&") {
+			lineHref, _ = li.Find("a.line-link").Attr("href")
+		}
+	})
+	if lineHref == "" {
+		t.Fatalf("no line link for the unescaped &: %s", doc.Find(".problems").Text())
+	}
+	rec := c.do("GET", lineHref, nil, false)
+	lines, _ := goquery.NewDocumentFromReader(rec.Body)
+	if at := lines.Find(".source-lines li.at").Text(); rec.Code != 200 || !strings.Contains(at, "tag=news&page=2") {
+		t.Errorf("line page (%d): the marked line is %q", rec.Code, at)
+	}
+}
+
+// TestCheckLiveSite: a check reports the same problems without making
+// a project.
+func TestCheckLiveSite(t *testing.T) {
+	ls := newLiveSite(t)
+	c := siteClient(t)
+	before, _ := c.db.Projects(context.Background(), 1)
+	doc := c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}}))
+	if got := doc.Find(".report-summary").Text(); !strings.Contains(got, "1 file") || !strings.Contains(got, "2 errors") {
+		t.Errorf("summary %q", got)
+	}
+	rules := doc.Find(".problems .rule").Text()
+	for _, want := range []string{"lastmod", "escap"} {
+		if !strings.Contains(rules, want) {
+			t.Errorf("rules %q lack %q", rules, want)
+		}
+	}
+	if doc.Find("#new-plan").Length() != 0 {
+		t.Error("a check shows a new plan")
+	}
+	after, _ := c.db.Projects(context.Background(), 1)
+	if len(after) != len(before) {
+		t.Errorf("a check made a project: %d projects, were %d", len(after), len(before))
+	}
+}
+
+// TestCancelLiveSite: a reading can be cancelled while it waits on a
+// slow file; nothing is imported. While it runs, a second reading by the
+// same visitor is refused.
+func TestCancelLiveSite(t *testing.T) {
+	ls := newLiveSite(t)
+	c := siteClient(t)
+	before, _ := c.db.Projects(context.Background(), 1)
+	page := c.startJob("/sites/import", url.Values{"source": {ls.URL + "/hold.xml"}})
+	<-ls.holding
+	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("a second reading: got %d, want 429", rec.Code)
+	}
+	if rec := c.do("POST", page+"/cancel", nil, false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("cancel: %d", rec.Code)
+	}
+	doc := c.finished(page)
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "cancelled" {
+		t.Errorf("state %q, want cancelled", st)
+	}
+	after, _ := c.db.Projects(context.Background(), 1)
+	if len(after) != len(before) {
+		t.Errorf("a cancelled import made a project")
+	}
+	// Another visitor cannot see the job.
+	other := anonymous(t, c.srv, c.db)
+	addUser(t, c.db, "editor@test.example", "Ed", "1", site.RoleEditor)
+	other.login("editor@test.example")
+	if rec := other.do("GET", page, nil, false); rec.Code != http.StatusNotFound {
+		t.Errorf("another account opens the job: %d", rec.Code)
+	}
+}
+
+// TestImportUploadedSitemap: a sitemap file sent with the form is read
+// as the source; the web never reads a path on the server.
+func TestImportUploadedSitemap(t *testing.T) {
+	c := siteClient(t)
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	w.WriteField("_csrf", c.token)
+	fw, _ := w.CreateFormFile("file", "old-site.xml")
+	fw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://old.example/</loc></url><url><loc>https://old.example/about-us</loc></url></urlset>`))
+	w.Close()
+	rec := c.raw("POST", "/sites/import", &body, w.FormDataContentType(), false)
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("upload: %d %.300s", rec.Code, rec.Body.String())
+	}
+	doc := c.finished(rec.Header().Get("Location"))
+	if got := doc.Find("#new-plan").Text(); !strings.Contains(got, "old.example") || !strings.Contains(got, "2 pages") {
+		t.Errorf("new plan %q (%s)", got, doc.Find("#job-error").Text())
+	}
+
+	// A path on the server is not a source.
+	doc = c.finished(c.startJob("/sites/check", url.Values{"source": {"/etc/passwd"}}))
+	if got := doc.Find("#job-error").Text(); !strings.Contains(got, "neither a file here nor an http(s) address") && !strings.Contains(got, "not") {
+		t.Errorf("a local path: %q", got)
+	}
+}
+
+// TestLiveSiteGuard: without --allow-private-fetch a visitor cannot make
+// the server read a loopback address; the report says why.
+func TestLiveSiteGuard(t *testing.T) {
+	ls := newLiveSite(t)
+	c := newClient(t)
+	doc := c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}}))
+	if got := doc.Find("#job-error").Text() + doc.Find(".files").Text(); !strings.Contains(got, "loopback") {
+		t.Errorf("a loopback sitemap: %q", got)
+	}
+}
