@@ -28,10 +28,11 @@ import (
 //
 // A planner holds a site's paths as a tree of segments, packed: a node
 // of 40 bytes without pointers, its segment and lastmod in one byte
-// arena, its other values shared with the nodes that have the same. A
-// million URLs take some 100 MB, and the plan is given page by page.
+// arena, its other values shared with the nodes that have the same; a
+// path listed twice is found by its node, not a set of the URLs read.
+// A million URLs take some 90 MB, and the plan is given page by page.
 type Planner struct {
-	seen    urlSet
+	queries urlSet // the URLs with a query read
 	origins map[string]*origin
 	order   []string // origins in the order first seen
 	vals    []values // the distinct values pages have; vals[0] is none
@@ -54,6 +55,7 @@ type origin struct {
 	kids           map[uint64]int32 // a node by its parent and segment, hashed (probing on past a clash)
 	seed           maphash.Seed
 	text           []byte // the nodes' segments and lastmods
+	lastmod        span   // the last lastmod kept
 	urls           int
 	slash, noSlash int // listed paths (not "/") with and without a trailing slash
 }
@@ -78,7 +80,7 @@ type values struct {
 
 // NewPlanner returns an empty planner.
 func NewPlanner() *Planner {
-	return &Planner{seen: newURLSet(), origins: map[string]*origin{}, vals: []values{{}}, valIdx: map[values]uint32{{}: 0}}
+	return &Planner{queries: newURLSet(), origins: map[string]*origin{}, vals: []values{{}}, valIdx: map[values]uint32{{}: 0}}
 }
 
 // Add places one URL. Errors: EInvalid past MaxPlanURLs URLs.
@@ -91,11 +93,7 @@ func (pl *Planner) Add(u *Found) error {
 		pl.bad++
 		return nil
 	}
-	if !pl.seen.add(norm) {
-		pl.dups++
-		return nil
-	}
-	if pl.urls++; pl.urls > MaxPlanURLs {
+	if pl.urls >= MaxPlanURLs {
 		return site.Errorf(site.EInvalid, "The site lists more than %d URLs, more than a plan can hold.", MaxPlanURLs)
 	}
 	key := site.Origin(norm)
@@ -106,26 +104,38 @@ func (pl *Planner) Add(u *Found) error {
 		pl.origins[key] = o
 		pl.order = append(pl.order, key)
 	}
-	o.urls++
 	p, query, _ := strings.Cut(rest, "?")
 	trimmed := strings.Trim(p, "/")
-	lastmod, vals := pl.valid(u)
+	var n *pnode
 	if query != "" {
+		if !pl.queries.add(norm) {
+			pl.dups++
+			return nil
+		}
 		q := o.child(o.node(trimmed[:max(0, strings.LastIndexByte(trimmed, '/'))]))
-		n := &o.nodes[q]
-		n.seg, n.qry, n.lastmod, n.vals = o.keep(rest), true, o.keep(lastmod), vals
-		return nil
-	}
-	n := &o.nodes[o.node(trimmed)]
-	n.listed, n.lastmod, n.vals = true, o.keep(lastmod), vals
-	if p != "/" {
-		n.slash = strings.HasSuffix(p, "/")
-		if n.slash {
-			o.slash++
-		} else {
-			o.noSlash++
+		n = &o.nodes[q]
+		n.seg, n.qry = o.keep(rest), true
+	} else {
+		// A path is listed once: its node says so, and no set of the
+		// URLs read is needed.
+		if n = &o.nodes[o.node(trimmed)]; n.listed {
+			pl.dups++
+			return nil
+		}
+		n.listed = true
+		if p != "/" {
+			n.slash = strings.HasSuffix(p, "/")
+			if n.slash {
+				o.slash++
+			} else {
+				o.noSlash++
+			}
 		}
 	}
+	pl.urls++
+	o.urls++
+	lastmod, vals := pl.valid(u)
+	n.lastmod, n.vals = o.keepLastmod(lastmod), vals
 	return nil
 }
 
@@ -216,6 +226,15 @@ func (o *origin) child(parent int32) int32 {
 	return c
 }
 
+// keepLastmod keeps a lastmod, sharing the copy of the last one kept
+// when it is the same: a sitemap's URLs often have one date.
+func (o *origin) keepLastmod(s string) span {
+	if l := o.lastmod; string(o.text[l.at:l.at+l.n]) != s { // compared without a copy
+		o.lastmod = o.keep(s)
+	}
+	return o.lastmod
+}
+
 // keep copies s into the arena.
 func (o *origin) keep(s string) span {
 	sp := span{uint32(len(o.text)), uint32(len(s))}
@@ -264,7 +283,7 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	o := pl.origins[best]
 	// What finds a URL again is of no more use: free it before the plan
 	// is written.
-	pl.seen, pl.valIdx = urlSet{}, nil
+	pl.queries, pl.valIdx = urlSet{}, nil
 	for _, o := range pl.origins {
 		o.kids = nil
 	}
