@@ -38,6 +38,7 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	if *allowPrivate {
 		srv.AllowPrivateFetch()
 	}
+	defer srv.Close() // before the database closes: readings cancelled, their imports removed
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	hs := srv.HTTPServer(*addr)

@@ -221,8 +221,12 @@ func (h *hub) close() {
 }
 
 // Close ends the live-update streams so a graceful shutdown need not
-// wait for them.
-func (s *Server) Close() { s.hub.close() }
+// wait for them, and cancels the live-site readings, waiting until each
+// has removed what it had begun to import.
+func (s *Server) Close() {
+	s.hub.close()
+	s.siteJobs.stop()
+}
 
 // heartbeat keeps idle streams open through proxies.
 const heartbeat = 25 * time.Second

@@ -46,9 +46,11 @@ const (
 
 // siteJobs are the live-site jobs of every visitor.
 type siteJobs struct {
-	mu   sync.Mutex
-	byID map[string]*siteJob
-	turn chan struct{} // a token for the job reading
+	mu      sync.Mutex
+	byID    map[string]*siteJob
+	turn    chan struct{} // a token for the job reading
+	running sync.WaitGroup
+	closed  bool
 }
 
 func newSiteJobs() *siteJobs {
@@ -84,18 +86,24 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, views.JobWaiting
 	js.mu.Lock()
 	for id, o := range js.byID {
-		if !o.ended.IsZero() && time.Since(o.ended) > siteJobKept {
+		if o.expired() {
 			delete(js.byID, id)
-		} else if o.userID == j.userID && o.ended.IsZero() {
+		} else if o.userID == j.userID && o.running() {
 			js.mu.Unlock()
 			return site.Errorf(site.ETooMany, "You are already reading a site: wait for it to finish, or cancel it, then try again.")
 		}
 	}
+	if js.closed {
+		js.mu.Unlock()
+		return site.Errorf(site.ETooMany, "The server is shutting down: try again in a moment.")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), siteJobBudget)
 	j.cancel = cancel
 	js.byID[j.id] = j
+	js.running.Add(1)
 	js.mu.Unlock()
 	go func() {
+		defer js.running.Done()
 		defer cancel()
 		err := js.wait(ctx, j)
 		if err == nil {
@@ -105,6 +113,17 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 		j.finish(ctx, err)
 	}()
 	return nil
+}
+
+// stop cancels every job and waits until they have ended.
+func (js *siteJobs) stop() {
+	js.mu.Lock()
+	js.closed = true
+	for _, j := range js.byID {
+		j.cancel()
+	}
+	js.mu.Unlock()
+	js.running.Wait()
 }
 
 // wait waits for the job's turn.
@@ -123,10 +142,24 @@ func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
 	j := js.byID[c.Param("jid")]
-	if j == nil || j.userID != viewer(c).UserID {
+	if j == nil || j.userID != viewer(c).UserID || j.expired() {
 		return nil, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
 	}
 	return j, nil
+}
+
+// running reports whether the job has not ended.
+func (j *siteJob) running() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.ended.IsZero()
+}
+
+// expired reports whether the job ended more than siteJobKept ago.
+func (j *siteJob) expired() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return !j.ended.IsZero() && time.Since(j.ended) > siteJobKept
 }
 
 func (j *siteJob) set(fn func()) {

@@ -262,3 +262,21 @@ func TestLiveSiteGuard(t *testing.T) {
 		t.Errorf("a loopback sitemap: %q", got)
 	}
 }
+
+// TestLiveSiteShutdown: closing the server cancels a reading and waits
+// until what it had begun to import is gone; no new reading starts.
+func TestLiveSiteShutdown(t *testing.T) {
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	c := siteClient(t)
+	page := c.startJob("/sites/import", url.Values{"source": {ls.URL}})
+	<-ls.holding
+	c.srv.Close()
+	j, _ := c.srv.siteJobs.byID[strings.TrimPrefix(page, "/sites/jobs/")]
+	if v := j.view(); v.State != "cancelled" {
+		t.Errorf("after Close the reading is %q", v.State)
+	}
+	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("a reading after Close: %d", rec.Code)
+	}
+}
