@@ -13,11 +13,11 @@ import (
 )
 
 // importChunk is how many pages one transaction of an import writes:
-// other writers wait for one chunk (some 0.3 s), not the whole import.
-// Each commit writes again every index page the chunk touched, and a
-// slug index takes its pages all over: 5,000 a chunk made importing a
-// million pages 11 s slower.
-var importChunk = 20_000
+// other writers wait for one chunk, not the whole import. Each commit
+// writes again every index page its chunk touched, and the slug index
+// has its pages all over, so fewer, larger chunks import faster; 10,000
+// pages hold the write lock some 0.15 s.
+var importChunk = 10_000
 
 // importRows is how many pages one INSERT statement of an import writes:
 // a statement a row spends more on the call than on the row.
@@ -28,35 +28,34 @@ const importRows = 100
 var importChunkDone func(projectID int64)
 
 // Import writes a new project page by page, in outline order, so that a
-// plan of a million pages is never held whole: not even a chunk of it,
-// as each page is written a statement of importRows at a time within its
-// chunk's transaction. The project stays invisible to everyone until
-// Commit and is removed again if the import does not get there: the
-// import is all or nothing for its users, while other writers go on
-// between its chunks. Every rule a stored plan keeps is checked as the
-// pages come: each page's fields, the depth, placements and unique URLs
-// (of pages that would share one, the first keeps it and a later one's
-// derived slug is numbered, "faq-2").
+// plan of a million pages is never held whole: a chunk of importChunk
+// pages at a time, the write lock held only while the chunk is written.
+// The project stays invisible to everyone until Commit and is removed
+// again if the import does not get there: the import is all or nothing
+// for its users, while other writers go on between its chunks. Every
+// rule a stored plan keeps is checked as the pages come: each page's
+// fields, the depth, placements and unique URLs (of pages that would
+// share one, the first keeps it and a later one's derived slug is
+// numbered, "faq-2").
 type Import struct {
 	db      *DB
 	ctx     context.Context
 	project site.Project
 	stack   []importLevel    // the ancestors of the next page, by depth
 	roots   map[string]int   // the next root position, by placement
-	urls    map[uint64]int64 // the id of the page that has a URL, by the URL's hash
+	urls    map[uint64]int64 // the number of the page that has a URL, by the URL's hash
 	seed    maphash.Seed
-	tx      *sql.Tx           // the chunk's; nil between chunks
-	stmts   map[int]*sql.Stmt // INSERTs of n pages, prepared in tx
-	nextID  int64             // the id the next page gets
-	inChunk int               // pages added in tx
-	rows    []site.Page       // pages added, not yet inserted (fewer than importRows)
+	pending []site.Page // added, not yet written; a parent among them is -(its index+1)
+	written int         // pages written; the pending are numbered on from written+1
+	keep    map[int64]int64
+	links   []site.Link // between page numbers
 	args    []any
-	added   int
-	links   []site.Link
 	err     error // the first error; the import is then discarded
 	done    bool
 }
 
+// importLevel is an ancestor of the next page: its id once written, -(its
+// index+1) in pending before.
 type importLevel struct {
 	id   int64
 	path string // its path (site.Project.ChildPath)
@@ -65,8 +64,7 @@ type importLevel struct {
 
 // BeginImport starts an import of a new project of teamID with p's
 // settings. The caller adds its pages with Add and ends with Commit, or
-// Discard (which a deferred call may do in any case: until then the
-// import may hold the write lock). Errors: EInvalid.
+// Discard (which a deferred call may do in any case). Errors: EInvalid.
 func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*Import, error) {
 	p.TeamID = teamID
 	if err := p.Validate(); err != nil {
@@ -82,7 +80,7 @@ func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*I
 		return nil, err
 	}
 	return &Import{db: db, ctx: ctx, project: p, roots: map[string]int{}, urls: map[uint64]int64{},
-		seed: maphash.MakeSeed(), args: make([]any, 0, importRows*importColumns)}, nil
+		seed: maphash.MakeSeed(), keep: map[int64]int64{}, args: make([]any, 0, importRows*importColumns)}, nil
 }
 
 // ProjectID returns the id the new project will have.
@@ -91,18 +89,18 @@ func (im *Import) ProjectID() int64 { return im.project.ID }
 // Add adds a page at depth (1 for a root) after the pages added so far:
 // a page at depth d lands under the last page added at depth d-1. Only
 // p's own fields count; its ID, parent and position are worked out. It
-// returns the page's id, for Link. Errors: EInvalid, naming the page;
-// after an error the import is over.
+// returns the page's number in the import (1 for the first), for Link.
+// Errors: EInvalid, naming the page; after an error the import is over.
 func (im *Import) Add(depth int, p site.Page) (int64, error) {
 	if im.err != nil {
 		return 0, im.err
 	}
-	id, err := im.add(depth, &p)
+	num, err := im.add(depth, &p)
 	if err != nil {
 		im.fail(err)
 		return 0, err
 	}
-	return id, nil
+	return num, nil
 }
 
 func (im *Import) add(depth int, p *site.Page) (int64, error) {
@@ -112,20 +110,20 @@ func (im *Import) add(depth int, p *site.Page) (int64, error) {
 		return 0, site.Errorf(site.EInvalid, "%s comes at depth %d after a page at depth %d.", name, depth, len(im.stack))
 	case depth > site.MaxDepth:
 		return 0, site.Errorf(site.EInvalid, "%s: the plan is deeper than %d levels; move these pages up.", name, site.MaxDepth)
-	case im.added >= site.MaxDocumentPages:
+	case im.written+len(im.pending) >= site.MaxDocumentPages:
 		return 0, site.Errorf(site.EInvalid, "The plan has more than %d pages.", site.MaxDocumentPages)
 	}
 	if err := p.Validate(); err != nil {
 		return 0, site.Errorf(site.EInvalid, "%s: %s", name, site.PageFieldProblem(err))
 	}
-	if im.tx == nil {
-		if err := im.beginChunk(); err != nil {
+	if len(im.pending) == importChunk { // written now, not at the end of the last Add: see Keep
+		if err := im.flush(); err != nil {
 			return 0, err
 		}
 	}
 	im.stack = im.stack[:depth-1]
 	parent := im.project.RootPath()
-	p.ID, p.ParentID = im.nextID, 0
+	p.ID, p.ParentID = -int64(len(im.pending)+1), 0
 	if depth == 1 {
 		p.Position = im.roots[p.Placement]
 		im.roots[p.Placement]++
@@ -137,30 +135,21 @@ func (im *Import) add(depth int, p *site.Page) (int64, error) {
 		p.ParentID, p.Position, parent = up.id, up.kids, up.path
 		up.kids++
 	}
-	path, err := im.claim(p, parent)
+	num := int64(im.written + len(im.pending) + 1)
+	path, err := im.claim(p, parent, num)
 	if err != nil {
 		return 0, err
 	}
 	im.stack = append(im.stack, importLevel{id: p.ID, path: path})
-	im.nextID++
-	im.added++
-	im.inChunk++
-	im.rows = append(im.rows, *p)
-	if len(im.rows) == importRows {
-		if err := im.insert(); err != nil {
-			return 0, err
-		}
-	}
-	if im.inChunk == importChunk {
-		return p.ID, im.endChunk()
-	}
-	return p.ID, nil
+	im.pending = append(im.pending, *p)
+	return num, nil
 }
 
-// claim gives p the URL its path gives, numbering a derived slug that
-// an earlier page's URL has, and returns p's path. Two URLs are told
-// apart by a 64-bit hash, so a million pages cost 16 MB, not their URLs.
-func (im *Import) claim(p *site.Page, parent string) (string, error) {
+// claim gives p, page number num, the URL its path gives, numbering a
+// derived slug that an earlier page's URL has, and returns p's path. Two
+// URLs are told apart by a 64-bit hash, so a million pages cost 16 MB,
+// not their URLs.
+func (im *Import) claim(p *site.Page, parent string, num int64) (string, error) {
 	path := im.project.ChildPath(p, parent)
 	if !p.HasURL() {
 		return path, nil
@@ -189,111 +178,103 @@ func (im *Import) claim(p *site.Page, parent string) (string, error) {
 		return "", &site.Error{Code: site.EInvalid, Fields: map[string]string{field: "“" + title + "” already has this URL; change the " + what + "."},
 			Message: fmt.Sprintf("“%s” would have the URL %s, which “%s” already has: change its %s.", p.Title, u, title, what)}
 	}
-	im.urls[maphash.String(im.seed, u)] = p.ID
+	im.urls[maphash.String(im.seed, u)] = num
 	return path, nil
 }
 
-// title returns the title of page id, inserted or not.
-func (im *Import) title(id int64) string {
-	for _, p := range im.rows {
-		if p.ID == id {
-			return p.Title
-		}
+// title returns the title of page number num, written or not.
+func (im *Import) title(num int64) string {
+	if i := int(num) - im.written - 1; i >= 0 {
+		return im.pending[i].Title
 	}
+	// Only the import writes to its project, in page order.
 	var t string
-	im.tx.QueryRowContext(im.ctx, `SELECT title FROM pages WHERE id = ?`, id).Scan(&t)
+	im.db.w.QueryRowContext(im.ctx, `SELECT title FROM pages WHERE project_id = ? ORDER BY id LIMIT 1 OFFSET ?`, im.project.ID, num-1).Scan(&t)
 	return t
 }
 
-// Link adds a cross-link between two pages added, by their ids; Commit
-// refuses a link to a page that is not the import's.
+// Keep asks for the id of page number num, the last added, for Link.
+func (im *Import) Keep(num int64) { im.keep[num] = 0 }
+
+// Link adds a cross-link between two pages added and kept (Keep), by
+// their numbers; Commit refuses one to a page that was not.
 func (im *Import) Link(from, to int64, label string) {
 	im.links = append(im.links, site.Link{FromID: from, ToID: to, Label: label})
 }
 
-// beginChunk opens a chunk's transaction. The pages get the ids that
-// come next, which the import hands out itself while it holds the write
-// lock, so that a page's children know its id before it is inserted.
-func (im *Import) beginChunk() error {
-	tx, err := im.db.w.BeginTx(im.ctx, nil)
-	if err != nil {
-		return err
-	}
-	im.tx, im.stmts, im.inChunk = tx, map[int]*sql.Stmt{}, 0
-	if err := tx.QueryRowContext(im.ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
-		coalesce((SELECT max(id) FROM pages), 0)) + 1`).Scan(&im.nextID); err != nil {
-		return err
-	}
-	// Had another writer added pages since the last chunk, the ids go on
-	// after theirs; the pages written keep their own.
-	return nil
-}
-
-// insert inserts the pages added and not yet inserted: importRows in one
-// statement, fewer (at the end of a chunk) a statement each.
-func (im *Import) insert() error {
-	n := len(im.rows)
-	if n == 0 {
+// flush writes the pending pages in one transaction. It gives them the
+// ids that come next, so that pages are inserted many a statement and
+// a child finds its parent's id even in the same statement.
+func (im *Import) flush() error {
+	if len(im.pending) == 0 {
 		return nil
 	}
-	each := 1
-	if n == importRows {
-		each = importRows
-	}
-	stmt := im.stmts[each]
-	if stmt == nil {
-		var err error
-		if stmt, err = im.tx.PrepareContext(im.ctx, insertPages(each)); err != nil {
+	ctx := im.ctx
+	var next int64
+	if err := im.db.tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
+			coalesce((SELECT max(id) FROM pages), 0)) + 1`).Scan(&next); err != nil {
 			return err
 		}
-		im.stmts[each] = stmt
-	}
-	for at := 0; at < n; at += each {
-		im.args = im.args[:0]
-		for i := at; i < at+each; i++ {
-			im.args = appendPage(im.args, im.project.ID, &im.rows[i])
+		resolve := func(id int64) int64 {
+			if id < 0 {
+				return next - id - 1
+			}
+			return id
 		}
-		if _, err := stmt.ExecContext(im.ctx, im.args...); err != nil {
-			return err
+		// Whole statements of importRows pages, then the tail a page a
+		// statement.
+		batched := len(im.pending) / importRows * importRows
+		stmts := map[int]*sql.Stmt{}
+		defer func() {
+			for _, st := range stmts {
+				st.Close()
+			}
+		}()
+		for at := 0; at < len(im.pending); {
+			n := importRows
+			if at >= batched {
+				n = 1
+			}
+			stmt := stmts[n]
+			if stmt == nil {
+				var err error
+				if stmt, err = tx.PrepareContext(ctx, insertPages(n)); err != nil {
+					return err
+				}
+				stmts[n] = stmt
+			}
+			im.args = im.args[:0]
+			for i := at; i < at+n; i++ {
+				p := &im.pending[i]
+				im.args = append(im.args, resolve(p.ID), im.project.ID, nullID(resolve(p.ParentID)), p.Position, p.Title, p.Slug, p.SlugAuto,
+					p.Path, p.Kind, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
+					nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+			}
+			if _, err := stmt.ExecContext(ctx, im.args...); err != nil {
+				return err
+			}
+			at += n
+		}
+		// A live import is not a leftover (removeLeftovers); the version
+		// stays 1 for the project's first readers.
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, im.project.ID)
+		return err
+	}); err != nil {
+		return err
+	}
+	for i := range im.stack {
+		if id := im.stack[i].id; id < 0 {
+			im.stack[i].id = next - id - 1
 		}
 	}
-	im.rows = im.rows[:0]
-	return nil
-}
-
-// Flush writes the pages added so far and lets the write lock go, which
-// an import holds from one Add to the next within a chunk: call it
-// before other writes on the same goroutine (another import). Errors:
-// the database's; after an error the import is over.
-func (im *Import) Flush() error {
-	if im.err != nil {
-		return im.err
+	for num := range im.keep {
+		if i := num - int64(im.written) - 1; i >= 0 && i < int64(len(im.pending)) {
+			im.keep[num] = next + i
+		}
 	}
-	if err := im.endChunk(); err != nil {
-		im.fail(err)
-		return err
-	}
-	return nil
-}
-
-// endChunk inserts what is left and commits the chunk.
-func (im *Import) endChunk() error {
-	if im.tx == nil {
-		return nil
-	}
-	if err := im.insert(); err != nil {
-		return err
-	}
-	// A live import is not a leftover (removeLeftovers); the version
-	// stays 1 for the project's first readers.
-	if _, err := im.tx.ExecContext(im.ctx, `UPDATE projects SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, im.project.ID); err != nil {
-		return err
-	}
-	err := translate(im.tx.Commit())
-	im.tx = nil
-	if err != nil {
-		return err
-	}
+	im.written += len(im.pending)
+	im.pending = im.pending[:0]
 	if importChunkDone != nil {
 		importChunkDone(im.project.ID)
 	}
@@ -310,15 +291,9 @@ func insertPages(n int) string {
 		strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
 }
 
-func appendPage(args []any, projectID int64, p *site.Page) []any {
-	return append(args, p.ID, projectID, nullID(p.ParentID), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind,
-		p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
-		nullFloat(p.Priority), p.Changefreq, p.Lastmod)
-}
-
 // Commit writes what is left and the links, and shows the project to
 // its team. It returns the new project's id. Errors: EInvalid (no pages,
-// or an earlier error).
+// a link to a page not kept, or an earlier error).
 func (im *Import) Commit() (int64, error) {
 	if im.err != nil {
 		return 0, im.err
@@ -332,25 +307,25 @@ func (im *Import) Commit() (int64, error) {
 }
 
 func (im *Import) commit() error {
-	if im.added == 0 {
+	if im.written+len(im.pending) == 0 {
 		return site.Errorf(site.EInvalid, "The plan has no pages.")
 	}
-	if err := im.endChunk(); err != nil {
+	if err := im.flush(); err != nil {
 		return err
 	}
 	ctx := im.ctx
 	return im.db.change(ctx, func(j *journal) error {
 		tx := j.tx
 		j.projectID, j.verb, j.undoable, j.newProject = im.project.ID, "import", false, true
-		j.summary = "imported " + pagesWords(im.added) + " and " + site.Plural(len(im.links), "link", "links")
+		j.summary = "imported " + pagesWords(im.written) + " and " + site.Plural(len(im.links), "link", "links")
 		for _, l := range im.links {
-			res, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) SELECT ?1, ?2, ?3, ?4
-				WHERE (SELECT count(*) FROM pages WHERE id IN (?2, ?3) AND project_id = ?1) = 2`, im.project.ID, l.FromID, l.ToID, l.Label)
-			if err != nil {
-				return err
+			from, to := im.keep[l.FromID], im.keep[l.ToID]
+			if from == 0 || to == 0 {
+				return site.Errorf(site.EInvalid, "A link joins pages %d and %d, which were not kept for links.", l.FromID, l.ToID)
 			}
-			if n, _ := res.RowsAffected(); n != 1 {
-				return site.Errorf(site.EInvalid, "A link joins pages %d and %d, which this import did not add.", l.FromID, l.ToID)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
+				im.project.ID, from, to, l.Label); err != nil {
+				return err
 			}
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 0 WHERE id = ?`, im.project.ID)
@@ -362,10 +337,6 @@ func (im *Import) commit() error {
 func (im *Import) fail(err error) {
 	if im.err == nil {
 		im.err = err
-		if im.tx != nil {
-			im.tx.Rollback()
-			im.tx = nil
-		}
 		im.db.discard(context.WithoutCancel(im.ctx), im.project.ID)
 		im.done = true
 	}
@@ -397,9 +368,9 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 	return im.Commit()
 }
 
-// AddDocument adds a validated document's pages and links, then flushes.
+// AddDocument adds a validated document's pages and links.
 func (im *Import) AddDocument(d *site.Document) error {
-	keys := map[string]int64{} // page numbers of the links' ends
+	keys := map[string]int64{} // the numbers of the links' ends
 	for _, l := range d.Links {
 		keys[l.From], keys[l.To] = 0, 0
 	}
@@ -412,6 +383,7 @@ func (im *Import) AddDocument(d *site.Document) error {
 			}
 			if _, ok := keys[dp.Key]; ok && dp.Key != "" {
 				keys[dp.Key] = num
+				im.Keep(num)
 			}
 			if err := add(depth+1, dp.Children); err != nil {
 				return err
@@ -425,7 +397,7 @@ func (im *Import) AddDocument(d *site.Document) error {
 	for _, l := range d.Links {
 		im.Link(keys[l.From], keys[l.To], l.Label)
 	}
-	return im.Flush()
+	return nil
 }
 
 func clipTitle(s string) string {
@@ -451,13 +423,12 @@ func (db *DB) ImportPages(ctx context.Context, teamID int64, p site.Project, pag
 	return im.Commit()
 }
 
-// AddAll adds pages given in outline order with their depths (see Add),
-// then flushes.
+// AddAll adds pages given in outline order with their depths (see Add).
 func (im *Import) AddAll(pages iter.Seq2[int, site.Page]) error {
 	for depth, p := range pages {
 		if _, err := im.Add(depth, p); err != nil {
 			return err
 		}
 	}
-	return im.Flush()
+	return nil
 }

@@ -663,11 +663,14 @@ func TestImportPages(t *testing.T) {
 	}{
 		{"out of order", seq(step{1, page("Home", "")}, step{3, page("Deep", "deep")}), "“Deep” comes at depth 3 after a page at depth 1"},
 		{"typed URL taken", seq(step{1, page("Home", "")}, step{2, page("A", "a")}, step{2, page("Also A", "a")}), "“Also A” would have the URL https://s.example/a, which “A” already has"},
+		{"typed URL taken a chunk before", seq(step{1, page("Home", "")}, step{2, page("A", "a")}, step{2, page("B", "b")}, step{2, page("Also A", "a")}), "which “A” already has"},
 		{"utility below a root", seq(step{1, page("Home", "")}, step{2, util}), "only root pages can be placed"},
 		{"bad field", seq(step{1, page("Home", "")}, step{2, bad}), "“Bad”: changefreq"},
 		{"no pages", seq(), "no pages"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			defer func(n int) { importChunk = n }(importChunk)
+			importChunk = 2 // "A" is written before "Also A" comes
 			before, _ := db.Projects(ctx, 1)
 			_, err := db.ImportPages(ctx, 1, pr, c.pages)
 			if site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), c.msg) {
