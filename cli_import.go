@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -135,9 +134,6 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 			warns = append(warns, sitemap.Warning{Reason: f.Loc + " was not read: " + f.Err})
 		}
 	}
-	if name == "" {
-		name = siteName(rep)
-	}
 	plan, more, err := pl.Plan(name)
 	if err != nil {
 		return readSourceResult{}, err
@@ -160,14 +156,4 @@ func isJSONFile(path string) bool {
 	n, _ := io.ReadFull(f, head)
 	b := bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
-}
-
-// siteName names a project after the host of the first file read.
-func siteName(rep *sitemap.Reading) string {
-	for _, f := range rep.Files {
-		if u, err := url.Parse(f.Loc); err == nil && u.Host != "" {
-			return u.Host
-		}
-	}
-	return "Imported sitemap"
 }

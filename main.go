@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"siteplan/diagram"
 	"siteplan/store"
@@ -74,7 +75,7 @@ func main() {
 
 func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	if len(args) == 0 {
-		return errors.New("no command given\n" + usage)
+		return errors.New("no command given\n" + strings.TrimRight(usage, "\n"))
 	}
 	name, args := args[0], args[1:]
 	switch name {

@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"bufio"
-	"compress/gzip"
 	"errors"
 	"io"
 	"strings"
@@ -18,14 +17,9 @@ const MaxLineShown = 400
 // bytes, so that a report can show where a problem is. It reads at most
 // MaxBytes. Errors: the reading's; a line past the end gives fewer lines.
 func Lines(r io.Reader, line, around int) (int, []string, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return 0, nil, err
-		}
-		zr.Multistream(false)
-		br = bufio.NewReaderSize(zr, 64<<10)
+	br, _, err := unpack(r)
+	if err != nil {
+		return 0, nil, err
 	}
 	lim := &limited{r: br, left: MaxBytes}
 	in := bufio.NewReaderSize(lim, 64<<10)

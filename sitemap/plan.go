@@ -252,9 +252,9 @@ type Plan struct {
 	o       *origin
 }
 
-// Plan returns the plan of the site's URLs, named name, and what was
-// left out and why; the planner takes no more URLs after. Errors:
-// EInvalid when no URL could be placed.
+// Plan returns the plan of the site's URLs, named name (if "", after the
+// site's host), and what was left out and why; the planner takes no more
+// URLs after. Errors: EInvalid when no URL could be placed.
 func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	var warns []Warning
 	best := ""
@@ -279,6 +279,9 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	}
 	if pl.values > 0 {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
+	}
+	if name == "" {
+		name = best[strings.Index(best, "://")+3:]
 	}
 	o := pl.origins[best]
 	// What finds a URL again is of no more use: free it before the plan

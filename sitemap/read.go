@@ -96,18 +96,13 @@ var errStop = errors.New("stop")
 func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, error) {
 	doc := &Document{}
 	var ps problems
-	br := bufio.NewReaderSize(r, 64<<10)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			ps.add("gzip", true, 0, "The file starts as gzip but is not: %v.", err)
-			doc.Problems = ps.list
-			return doc, nil
-		}
-		zr.Multistream(false)
-		doc.Gzip = true
-		br = bufio.NewReaderSize(zr, 64<<10)
+	br, gz, err := unpack(r)
+	if err != nil {
+		ps.add("gzip", true, 0, "The file starts as gzip but is not: %v.", err)
+		doc.Problems = ps.list
+		return doc, nil
 	}
+	doc.Gzip = gz
 	lim := &limited{r: br, left: MaxBytes}
 	in := bufio.NewReaderSize(lim, 64<<10)
 	if skipBOM(in) {
@@ -175,6 +170,20 @@ func done(doc *Document, ps *problems, lim *limited, err error, tooLarge string)
 type foundErr struct{ err error }
 
 func (f foundErr) Error() string { return f.err.Error() }
+
+// unpack reads r, gunzipped if it starts as gzip, and says which.
+func unpack(r io.Reader) (*bufio.Reader, bool, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if magic, _ := br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
+		return br, false, nil
+	}
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return nil, true, err
+	}
+	zr.Multistream(false)
+	return bufio.NewReaderSize(zr, 64<<10), true, nil
+}
 
 // limited reads at most left bytes and notes whether there were more.
 type limited struct {

@@ -293,9 +293,6 @@ func (s *Server) importSite(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if name == "" {
-			name = siteName(rep)
-		}
 		plan, warns, err := pl.Plan(name)
 		if err != nil {
 			return err
@@ -332,16 +329,6 @@ func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[i
 			}
 		}
 	}
-}
-
-// siteName names a project after the host of the first file read.
-func siteName(rep *sitemap.Reading) string {
-	for _, f := range rep.Files {
-		if h := site.Origin(f.Loc); h != "" {
-			return strings.TrimPrefix(strings.TrimPrefix(h, "https://"), "http://")
-		}
-	}
-	return "Imported sitemap"
 }
 
 // siteReader reads for job j from the web, never from this machine's

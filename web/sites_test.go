@@ -241,8 +241,8 @@ func TestImportUploadedSitemap(t *testing.T) {
 		t.Fatalf("upload: %d %.300s", rec.Code, rec.Body.String())
 	}
 	doc := c.finished(rec.Header().Get("Location"))
-	if got := doc.Find("#new-plan").Text(); !strings.Contains(got, "old.example") || !strings.Contains(got, "2 pages") {
-		t.Errorf("new plan %q (%s)", got, doc.Find("#job-error").Text())
+	if got := doc.Find("#new-plan").Text(); doc.Find("#new-plan strong").Text() != "old.example" || !strings.Contains(got, "2 pages") {
+		t.Errorf("new plan %q, named after the site's host? (%s)", got, doc.Find("#job-error").Text())
 	}
 
 	// A path on the server is not a source.
