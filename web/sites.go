@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -9,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"net/http"
+	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -250,28 +250,19 @@ func (s *Server) checkSite(c echo.Context) error {
 // a new project of the viewer's team.
 func (s *Server) importSite(c echo.Context) error {
 	src := strings.TrimSpace(c.FormValue("source"))
-	var upload []byte
-	if fh, err := c.FormFile("file"); err == nil && fh.Size > 0 {
-		f, err := fh.Open()
-		if err != nil {
-			return err
-		}
-		upload, err = io.ReadAll(io.LimitReader(f, siteUploadBytes+1))
-		f.Close()
-		if err != nil {
-			return err
-		}
-		if len(upload) > siteUploadBytes {
-			return site.Errorf(site.ETooLarge, "The file is larger than %d MB: gzip it, or import it with the siteplan import command.", siteUploadBytes>>20)
-		}
-		src = path.Base(fh.Filename)
+	upload, err := keepUpload(c)
+	if err != nil {
+		return err
+	}
+	if upload != nil {
+		src = upload.name
 	}
 	if src == "" {
 		return site.Errorf(site.EInvalid, "Enter the site (example.com) or a sitemap URL, or choose a sitemap file (.xml, .xml.gz, .txt, .csv).")
 	}
 	name := strings.TrimSpace(c.FormValue("name"))
 	j := &siteJob{source: src, upload: upload != nil, isImp: true}
-	return s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
+	err = s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
 		pl := sitemap.NewPlanner()
 		n := 0
 		found := func(_ *sitemap.SourceFile, u *sitemap.Found) error {
@@ -284,8 +275,8 @@ func (s *Server) importSite(c echo.Context) error {
 		var rep *sitemap.Reading
 		var err error
 		if upload != nil {
-			rep, err = rd.ReadUpload(ctx, src, bytes.NewReader(upload), found)
-			upload = nil
+			defer upload.remove()
+			rep, err = rd.ReadUpload(ctx, src, upload.f, found)
 		} else {
 			rep, err = rd.Read(ctx, src, found)
 		}
@@ -307,6 +298,52 @@ func (s *Server) importSite(c echo.Context) error {
 		j.set(func() { j.plan = sp })
 		return nil
 	})
+	if err != nil && upload != nil { // the job did not start
+		upload.remove()
+	}
+	return err
+}
+
+// upload is a sitemap file a visitor sent, kept in a temporary file
+// until its reading is over: a queued reading holds no upload in memory.
+type upload struct {
+	name string // the file's own name, without a path
+	f    *os.File
+}
+
+// keepUpload keeps the form's file, if any. Errors: ETooLarge.
+func keepUpload(c echo.Context) (*upload, error) {
+	fh, err := c.FormFile("file")
+	if err != nil || fh.Size == 0 {
+		return nil, nil
+	}
+	in, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	f, err := os.CreateTemp("", "siteplan-upload-*")
+	if err != nil {
+		return nil, err
+	}
+	u := &upload{name: path.Base(fh.Filename), f: f}
+	n, err := io.Copy(f, io.LimitReader(in, siteUploadBytes+1))
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err == nil && n > siteUploadBytes {
+		err = site.Errorf(site.ETooLarge, "The file is larger than %d MB: gzip it, or import it with the siteplan import command.", siteUploadBytes>>20)
+	}
+	if err != nil {
+		u.remove()
+		return nil, err
+	}
+	return u, nil
+}
+
+func (u *upload) remove() {
+	u.f.Close()
+	os.Remove(u.f.Name())
 }
 
 // countPages passes pages on, counting them and the sections below the

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -229,6 +230,8 @@ func TestCancelLiveSite(t *testing.T) {
 // TestImportUploadedSitemap: a sitemap file sent with the form is read
 // as the source; the web never reads a path on the server.
 func TestImportUploadedSitemap(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the upload waits for its reading
 	c := siteClient(t)
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
@@ -243,6 +246,9 @@ func TestImportUploadedSitemap(t *testing.T) {
 	doc := c.finished(rec.Header().Get("Location"))
 	if got := doc.Find("#new-plan").Text(); doc.Find("#new-plan strong").Text() != "old.example" || !strings.Contains(got, "2 pages") {
 		t.Errorf("new plan %q, named after the site's host? (%s)", got, doc.Find("#job-error").Text())
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "siteplan-upload-*")); len(left) != 0 {
+		t.Errorf("the upload was not removed after its reading: %v", left)
 	}
 
 	// A path on the server is not a source.
