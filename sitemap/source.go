@@ -236,6 +236,10 @@ func (rd *reader) robots(loc string) ([]string, string) {
 	return out, ""
 }
 
+// stoppedWhile is the error of a file whose reading was cancelled or ran
+// out of time.
+const stoppedWhile = "the reading was stopped while this file was read"
+
 // read reads one file, and for an index the files it lists.
 func (rd *reader) read(loc, from string, depth int) error {
 	if err := rd.ctx.Err(); err != nil {
@@ -259,6 +263,7 @@ func (rd *reader) read(loc, from string, depth int) error {
 	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			f.Err = stoppedWhile
 			return err
 		}
 		f.Err = err.Error()
@@ -313,6 +318,7 @@ func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, dept
 	}
 	if err != nil {
 		if ctxErr := rd.ctx.Err(); ctxErr != nil {
+			f.Err = stoppedWhile
 			return ctxErr
 		}
 		f.Err = "reading stopped: " + err.Error()

@@ -49,8 +49,9 @@ func TestBrowserLiveSite(t *testing.T) {
 
 	again := newLiveSite(t)
 	again.holdInIndex = true
+	run(t, ctx, "the live-sites page", chromedp.Navigate(base+"/sites"), chromedp.WaitVisible("#check-site"))
+	screenshot(t, ctx, "live-sites.png")
 	run(t, ctx, "cancel a reading",
-		chromedp.Navigate(base+"/sites"),
 		chromedp.SendKeys("#f-check", again.URL),
 		clickAt("#check-site button[type=submit]"),
 		waitJS(`(document.getElementById("job-counts")||{}).textContent?.includes("3 of 4 files")`),
@@ -58,5 +59,6 @@ func TestBrowserLiveSite(t *testing.T) {
 		waitJS(`document.getElementById("job-status").dataset.state === "cancelled"`),
 		waitJS(`document.getElementById("job-error").textContent.includes("Cancelled")`),
 	)
+	screenshot(t, ctx, "live-site-cancelled.png")
 	noProblems(t, ctx, "reading a live site")
 }

@@ -77,7 +77,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
-		fetch: fetch.New(fetch.Options{}), siteJobs: newSiteJobs()}
+		fetch: fetch.New(fetch.Options{}), siteJobs: newSiteJobs(log)}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"log/slog"
 	"net/http"
 	"os"
 	"path"
@@ -46,6 +47,7 @@ const (
 
 // siteJobs are the live-site jobs of every visitor.
 type siteJobs struct {
+	log     *slog.Logger
 	mu      sync.Mutex
 	byID    map[string]*siteJob
 	turn    chan struct{} // a token for the job reading
@@ -53,8 +55,8 @@ type siteJobs struct {
 	closed  bool
 }
 
-func newSiteJobs() *siteJobs {
-	return &siteJobs{byID: map[string]*siteJob{}, turn: make(chan struct{}, 1)}
+func newSiteJobs(log *slog.Logger) *siteJobs {
+	return &siteJobs{log: log, byID: map[string]*siteJob{}, turn: make(chan struct{}, 1)}
 }
 
 // siteJob is one reading of a site: a check, or an import into a new
@@ -110,7 +112,7 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 			err = run(ctx, j)
 			<-js.turn
 		}
-		j.finish(ctx, err)
+		j.finish(ctx, err, js.log)
 	}()
 	return nil
 }
@@ -169,24 +171,26 @@ func (j *siteJob) set(fn func()) {
 }
 
 // finish records how the job ended.
-func (j *siteJob) finish(ctx context.Context, err error) {
-	j.set(func() {
-		j.ended = time.Now()
-		switch {
-		case err == nil:
-			j.state = views.JobDone
-		case errors.Is(err, context.Canceled):
-			j.state, j.err = views.JobCancelled, "Cancelled: nothing was imported."
-		case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
-			j.state, j.err = views.JobFailed, "The reading took longer than "+siteJobBudget.String()+" and was stopped: nothing was imported. Use the siteplan import or check command for a site this large."
-		default:
-			j.state, j.err = views.JobFailed, site.ErrorMessage(err)
-			var ue *sitemap.UnreadableError
-			if errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal {
-				j.err = err.Error()
-			}
-		}
-	})
+func (j *siteJob) finish(ctx context.Context, err error, log *slog.Logger) {
+	var ue *sitemap.UnreadableError
+	state, msg := views.JobFailed, ""
+	switch {
+	case err == nil:
+		state = views.JobDone
+	case errors.Is(err, context.Canceled):
+		state, msg = views.JobCancelled, "Cancelled."
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
+		msg = "The reading took longer than " + siteJobBudget.String() + " and was stopped; the siteplan check and import commands have no such limit."
+	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:
+		msg = err.Error()
+	default:
+		msg = site.ErrorMessage(err)
+		log.Error("live-site reading failed", "source", j.source, "err", err)
+	}
+	if err != nil && j.isImp {
+		msg += " Nothing was imported."
+	}
+	j.set(func() { j.state, j.err, j.ended = state, msg, time.Now() })
 }
 
 // view is the job as the page shows it.

@@ -211,8 +211,11 @@ func TestCancelLiveSite(t *testing.T) {
 		t.Fatalf("cancel: %d", rec.Code)
 	}
 	doc := c.finished(page)
-	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "cancelled" {
-		t.Errorf("state %q, want cancelled", st)
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "cancelled" || doc.Find("#job-error").Text() != "Cancelled. Nothing was imported." {
+		t.Errorf("state %q (%q), want cancelled", st, doc.Find("#job-error").Text())
+	}
+	if got := doc.Find(".files tr.failed").Text(); !strings.Contains(got, "hold.xml") || !strings.Contains(got, "stopped while this file was read") {
+		t.Errorf("the file being read when cancelled: %q", got)
 	}
 	after, _ := c.db.Projects(context.Background(), 1)
 	if len(after) != len(before) {
