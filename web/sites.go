@@ -5,12 +5,14 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"log/slog"
 	"net/http"
 	"os"
 	"path"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,12 +111,23 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 		defer cancel()
 		err := js.wait(ctx, j)
 		if err == nil {
-			err = run(ctx, j)
+			err = safely(ctx, j, run)
 			<-js.turn
 		}
 		j.finish(ctx, err, js.log)
 	}()
 	return nil
+}
+
+// safely runs a job, a panic in it an error: no request is there to
+// recover it, and the server goes on.
+func safely(ctx context.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	return run(ctx, j)
 }
 
 // stop cancels every job and waits until they have ended.
@@ -139,7 +152,7 @@ func (js *siteJobs) wait(ctx context.Context, j *siteJob) error {
 	}
 }
 
-// get returns the viewer's job id. Errors: ENotFound.
+// get returns the viewer's job the path names. Errors: ENotFound.
 func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
