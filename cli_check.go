@@ -92,7 +92,6 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			fmt.Fprintf(&b, "    listed by %s\n", f.From)
 		}
 	}
-	warns := 0
 	for _, f := range rep.Files {
 		if len(f.Problems) == 0 {
 			continue
@@ -102,7 +101,6 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			what := "error"
 			if !p.Error {
 				what = "warning"
-				warns += p.Count
 			}
 			more := ""
 			if p.Count > 1 {
@@ -111,7 +109,7 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			fmt.Fprintf(&b, "  %-7s %-13s %s%s\n", what, p.Rule, p.Msg, more)
 		}
 	}
-	fmt.Fprintf(&b, "\n%s, %s.\n", site.Plural(rep.Errors(), "error", "errors"), site.Plural(warns, "warning", "warnings"))
+	fmt.Fprintf(&b, "\n%s, %s.\n", site.Plural(rep.Errors(), "error", "errors"), site.Plural(rep.Warnings(), "warning", "warnings"))
 	_, err := io.WriteString(w, b.String())
 	return err
 }

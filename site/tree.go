@@ -213,11 +213,10 @@ func (t *Tree) ClaimURLs(ids []int64) ([]*Page, error) {
 		if u == "" {
 			continue
 		}
-		if other != nil && p.SlugAuto && p.Path == "" && p.Slug != "" {
+		if other != nil && Renumberable(p) {
 			base := p.Slug
 			for n := 2; other != nil; n++ {
-				suffix := "-" + strconv.Itoa(n)
-				p.Slug = strings.TrimRight(base[:min(len(base), MaxSlugLen-len(suffix))], "-") + suffix
+				p.Slug = NumberedSlug(base, n)
 				clear(t.paths) // the page's and its descendants' URLs change
 				u = t.URL(p.ID)
 				other = taken[u]
@@ -225,16 +224,32 @@ func (t *Tree) ClaimURLs(ids []int64) ([]*Page, error) {
 			renamed = append(renamed, p)
 		}
 		if other != nil {
-			field, what := "slug", "slug"
-			if p.Path != "" {
-				field, what = "path", "path override"
-			}
-			return nil, &Error{Code: EInvalid, Fields: map[string]string{field: "“" + other.Title + "” already has this URL; change the " + what + "."},
-				Message: fmt.Sprintf("“%s” would have the URL %s, which “%s” already has: change its %s.", p.Title, u, other.Title, what)}
+			return nil, URLTakenError(p, u, other.Title)
 		}
 		taken[u] = p
 	}
 	return renamed, nil
+}
+
+// Renumberable reports whether a page whose URL another page has may
+// take the next free number instead: its slug is derived from its title.
+func Renumberable(p *Page) bool { return p.SlugAuto && p.Path == "" && p.Slug != "" }
+
+// NumberedSlug is base numbered n ("faq-2"), cut to fit MaxSlugLen.
+func NumberedSlug(base string, n int) string {
+	suffix := "-" + strconv.Itoa(n)
+	return strings.TrimRight(base[:min(len(base), MaxSlugLen-len(suffix))], "-") + suffix
+}
+
+// URLTakenError is the EInvalid error of page p, whose URL u the page
+// titled other already has: on the slug or the path override.
+func URLTakenError(p *Page, u, other string) error {
+	field, what := "slug", "slug"
+	if p.Path != "" {
+		field, what = "path", "path override"
+	}
+	return &Error{Code: EInvalid, Fields: map[string]string{field: "“" + other + "” already has this URL; change the " + what + "."},
+		Message: fmt.Sprintf("“%s” would have the URL %s, which “%s” already has: change its %s.", p.Title, u, other, what)}
 }
 
 // Summary counts pages by kind, status, page type and placement.

@@ -232,9 +232,13 @@ func ScopeProblem(u, dir string) string {
 	return ""
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:77] + "..."
+func clip(s string) string { return Clip(s, 80) }
+
+// Clip shortens s to at most n bytes and "..." for a message, cutting
+// no character in two.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return s
+	return strings.ToValidUTF8(s[:n-3], "") + "..."
 }

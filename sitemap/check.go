@@ -111,9 +111,4 @@ func hostOf(u string) string {
 }
 
 // clipped shortens a URL for a message.
-func clipped(s string) string {
-	if len(s) <= 120 {
-		return s
-	}
-	return strings.ToValidUTF8(s[:117], "") + "..."
-}
+func clipped(s string) string { return site.Clip(s, 120) }

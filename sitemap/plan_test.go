@@ -165,3 +165,44 @@ func TestClipTitle(t *testing.T) {
 		t.Errorf("a 301-character title became %d characters: %q", utf8.RuneCountInString(got), got[len(got)-10:])
 	}
 }
+
+// The tests read a plan as a native document; siteplan itself writes a
+// plan page by page (Plan.Pages).
+
+// Document returns the plan as a native document.
+func (p *Plan) Document() *site.Document {
+	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: p.Project.Name, BaseURL: p.Project.BaseURL, TrailingSlash: p.Project.TrailingSlash}}
+	var stack []*site.DocPage // the last page at each depth
+	for depth, pg := range p.Pages() {
+		dp := &site.DocPage{Title: pg.Title, Slug: ptr(pg.Slug), Type: pg.Type, Assignee: pg.Assignee, Notes: pg.Notes,
+			Priority: pg.Priority, Changefreq: pg.Changefreq, Lastmod: pg.Lastmod}
+		if pg.Kind != site.KindPage { // the defaults left out, as a document writer would
+			dp.Kind = pg.Kind
+		}
+		if pg.Status != site.StatusPlanned {
+			dp.Status = pg.Status
+		}
+		if pg.Path != "" {
+			dp.Path = ptr(pg.Path)
+		}
+		stack = append(stack[:depth-1], dp)
+		if depth == 1 {
+			d.Pages = append(d.Pages, dp)
+		} else {
+			stack[depth-2].Children = append(stack[depth-2].Children, dp)
+		}
+	}
+	return d
+}
+
+// Document returns the plan of the site's URLs as a native document (see
+// Plan). Errors: EInvalid when no URL could be placed.
+func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
+	p, warns, err := pl.Plan(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Document(), warns, nil
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -171,8 +171,9 @@ type foundErr struct{ err error }
 
 func (f foundErr) Error() string { return f.err.Error() }
 
-// unpack reads r, gunzipped if it starts as gzip, and says which.
-func unpack(r io.Reader) (*bufio.Reader, bool, error) {
+// unpack reads r, gunzipped if it starts as gzip, and says which. The
+// reader it returns is not buffered after the gzip layer: its caller's is.
+func unpack(r io.Reader) (io.Reader, bool, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if magic, _ := br.Peek(2); len(magic) < 2 || magic[0] != 0x1f || magic[1] != 0x8b {
 		return br, false, nil
@@ -182,7 +183,7 @@ func unpack(r io.Reader) (*bufio.Reader, bool, error) {
 		return nil, true, err
 	}
 	zr.Multistream(false)
-	return bufio.NewReaderSize(zr, 64<<10), true, nil
+	return zr, true, nil
 }
 
 // limited reads at most left bytes and notes whether there were more.

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"siteplan/site"
 	"strings"
 )
 
@@ -25,6 +26,7 @@ type Reader struct {
 	Local    bool           // sources may be files on this machine: the CLI's, never a visitor's
 	Progress func(Progress) // called after each file and every 10,000 URLs; may be nil
 	MaxFiles int            // sitemap files read at most (default 1,000)
+	MaxURLs  int            // past this many URLs the reading stops with EInvalid (0: no bound)
 	Check    bool           // apply the URL rules to every URL (siteplan check)
 }
 
@@ -45,17 +47,34 @@ type Reading struct {
 	URLs   int           `json:"urls"` // URLs found in urlsets and text sitemaps
 }
 
-// Errors counts the error problems and unreadable files of a reading.
+// Errors counts the error problems, each as often as it was met, and
+// the unreadable files of a reading.
 func (r *Reading) Errors() int {
 	n := 0
 	for _, f := range r.Files {
 		if f.Err != "" {
 			n++
 		}
-		for _, p := range f.Problems {
-			if p.Error {
-				n += p.Count
-			}
+		n += f.count(true)
+	}
+	return n
+}
+
+// Warnings counts the warnings of a reading, each as often as it was met.
+func (r *Reading) Warnings() int {
+	n := 0
+	for _, f := range r.Files {
+		n += f.count(false)
+	}
+	return n
+}
+
+// count counts the file's errors or warnings, each as often as met.
+func (f *SourceFile) count(errs bool) int {
+	n := 0
+	for _, p := range f.Problems {
+		if p.Error == errs {
+			n += p.Count
 		}
 	}
 	return n
@@ -279,7 +298,7 @@ func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, dept
 	loc, from := f.Loc, f.From
 	var children []string
 	var ps problems   // the URL rules' findings
-	var stopped error // found's
+	var stopped error // found's, or the URL limit's
 	readFile := ReadDocument
 	if strings.EqualFold(path.Ext(loc), ".csv") {
 		readFile = ReadCSV
@@ -292,6 +311,10 @@ func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, dept
 		rd.rep.URLs++
 		if rd.rep.URLs%10_000 == 0 {
 			rd.progress()
+		}
+		if rd.MaxURLs > 0 && rd.rep.URLs > rd.MaxURLs {
+			stopped = site.Errorf(site.EInvalid, "The site lists more than %d URLs, more than a reading here takes; the siteplan check and import commands read any number.", rd.MaxURLs)
+			return stopped
 		}
 		if rd.rules != nil {
 			rd.rules.check(&ps, final, u)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"siteplan/site"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -298,5 +299,19 @@ func TestLines(t *testing.T) {
 		if first != 18 || len(lines) != 5 || lines[4] != "last" || len(lines[3]) > MaxLineShown+2 || !utf8.ValidString(lines[3]) || !strings.HasPrefix(lines[3], "éé") {
 			t.Errorf("%s: %d %q", name, first, lines)
 		}
+	}
+}
+
+// TestReadMaxURLs: a reading with MaxURLs stops with EInvalid at the
+// first URL past it, saying so; without, it reads them all.
+func TestReadMaxURLs(t *testing.T) {
+	w := &web{pages: map[string][]byte{"https://example.com/s.xml": urlsetOf("https://example.com/a", "https://example.com/b", "https://example.com/c")}}
+	found := 0
+	rep, err := (&Reader{Web: w.open, MaxURLs: 2}).Read(context.Background(), "https://example.com/s.xml", func(*SourceFile, *Found) error { found++; return nil })
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), "more than 2 URLs") || found != 2 || rep.URLs != 3 {
+		t.Errorf("got %v after %d URLs found (%d read)", err, found, rep.URLs)
+	}
+	if _, err := (&Reader{Web: w.open}).Read(context.Background(), "https://example.com/s.xml", nil); err != nil {
+		t.Errorf("without a bound: %v", err)
 	}
 }

@@ -3,10 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"hash/maphash"
 	"iter"
-	"strconv"
 	"strings"
 
 	"siteplan/site"
@@ -83,9 +81,6 @@ func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*I
 		seed: maphash.MakeSeed(), keep: map[int64]int64{}, args: make([]any, 0, importRows*importColumns)}, nil
 }
 
-// ProjectID returns the id the new project will have.
-func (im *Import) ProjectID() int64 { return im.project.ID }
-
 // Add adds a page at depth (1 for a root) after the pages added so far:
 // a page at depth d lands under the last page added at depth d-1. Only
 // p's own fields count; its ID, parent and position are worked out. It
@@ -104,7 +99,7 @@ func (im *Import) Add(depth int, p site.Page) (int64, error) {
 }
 
 func (im *Import) add(depth int, p *site.Page) (int64, error) {
-	name := "“" + clipTitle(p.Title) + "”"
+	name := "“" + site.Clip(p.Title, 60) + "”"
 	switch {
 	case depth < 1 || depth > len(im.stack)+1:
 		return 0, site.Errorf(site.EInvalid, "%s comes at depth %d after a page at depth %d.", name, depth, len(im.stack))
@@ -159,24 +154,17 @@ func (im *Import) claim(p *site.Page, parent string, num int64) (string, error) 
 		return path, nil
 	}
 	other, taken := im.urls[maphash.String(im.seed, u)]
-	if taken && p.SlugAuto && p.Path == "" && p.Slug != "" {
+	if taken && site.Renumberable(p) {
 		base := p.Slug
 		for n := 2; taken; n++ {
-			suffix := "-" + strconv.Itoa(n)
-			p.Slug = strings.TrimRight(base[:min(len(base), site.MaxSlugLen-len(suffix))], "-") + suffix
+			p.Slug = site.NumberedSlug(base, n)
 			path = im.project.ChildPath(p, parent)
 			u = im.project.FinishURL(p, path)
 			other, taken = im.urls[maphash.String(im.seed, u)]
 		}
 	}
 	if taken {
-		field, what := "slug", "slug"
-		if p.Path != "" {
-			field, what = "path", "path override"
-		}
-		title := im.title(other)
-		return "", &site.Error{Code: site.EInvalid, Fields: map[string]string{field: "“" + title + "” already has this URL; change the " + what + "."},
-			Message: fmt.Sprintf("“%s” would have the URL %s, which “%s” already has: change its %s.", p.Title, u, title, what)}
+		return "", site.URLTakenError(p, u, im.title(other))
 	}
 	im.urls[maphash.String(im.seed, u)] = num
 	return path, nil
@@ -398,13 +386,6 @@ func (im *Import) AddDocument(d *site.Document) error {
 		im.Link(keys[l.From], keys[l.To], l.Label)
 	}
 	return nil
-}
-
-func clipTitle(s string) string {
-	if r := []rune(s); len(r) > 60 {
-		return string(r[:57]) + "..."
-	}
-	return s
 }
 
 // ImportPages stores a plan given page by page in outline order, each

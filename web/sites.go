@@ -163,6 +163,10 @@ func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
 	return j, nil
 }
 
+// onWeb reports whether file n of the job's reading is on the web, to be
+// read again: all but an uploaded file, the first.
+func (j *siteJob) onWeb(n int) bool { return !j.upload || n > 0 }
+
 // running reports whether the job has not ended.
 func (j *siteJob) running() bool {
 	j.mu.Lock()
@@ -216,22 +220,19 @@ func (j *siteJob) view() views.SiteJob {
 		v.Notes = append(v.Notes, w.Reason)
 	}
 	if j.reading != nil && j.state != views.JobReading && j.state != views.JobWaiting {
-		v.Report = reportView(j.reading, j.upload)
+		v.Report = reportView(j.reading, j.onWeb)
 	}
 	return v
 }
 
 // reportView turns a reading into the report the page shows.
-func reportView(r *sitemap.Reading, upload bool) *views.SiteReport {
-	rep := &views.SiteReport{Robots: r.Robots, URLs: r.URLs, Errors: r.Errors()}
+func reportView(r *sitemap.Reading, onWeb func(file int) bool) *views.SiteReport {
+	rep := &views.SiteReport{Robots: r.Robots, URLs: r.URLs, Errors: r.Errors(), Warnings: r.Warnings()}
 	for i, f := range r.Files {
-		vf := views.SiteFile{N: i, Loc: f.Loc, Final: f.Final, From: f.From, Kind: string(f.Kind), Gzip: f.Gzip,
-			Bytes: f.Bytes, URLs: f.URLs, Error: f.Err, OnWeb: !(upload && i == 0)}
+		vf := views.SiteFile{N: i, Loc: f.Loc, Final: f.Final, From: f.From, Kind: f.Kind, Gzip: f.Gzip,
+			Bytes: f.Bytes, URLs: f.URLs, Error: f.Err, OnWeb: onWeb(i)}
 		for _, p := range f.Problems {
 			vf.Problems = append(vf.Problems, views.SiteProblem{Rule: p.Rule, Error: p.Error, Line: p.Line, Count: p.Count, Msg: p.Msg})
-			if !p.Error {
-				rep.Warnings++
-			}
 		}
 		rep.Files = append(rep.Files, vf)
 	}
@@ -250,14 +251,7 @@ func (s *Server) checkSite(c echo.Context) error {
 	}
 	j := &siteJob{source: src}
 	return s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
-		n := 0
-		rd := s.siteReader(j, true)
-		rep, err := rd.Read(ctx, src, func(*sitemap.SourceFile, *sitemap.Found) error {
-			if n++; n > siteCheckURLs {
-				return site.Errorf(site.EInvalid, "The site lists more than %d URLs: check it with the siteplan check command.", siteCheckURLs)
-			}
-			return nil
-		})
+		rep, err := s.siteReader(j, siteCheckURLs).Read(ctx, src, nil)
 		j.set(func() { j.reading = rep })
 		return err
 	})
@@ -281,14 +275,8 @@ func (s *Server) importSite(c echo.Context) error {
 	j := &siteJob{source: src, upload: upload != nil, isImp: true}
 	err = s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
 		pl := sitemap.NewPlanner()
-		n := 0
-		found := func(_ *sitemap.SourceFile, u *sitemap.Found) error {
-			if n++; n > siteImportURLs {
-				return site.Errorf(site.EInvalid, "The site lists more than %d URLs: import it with the siteplan import command.", siteImportURLs)
-			}
-			return pl.Add(u)
-		}
-		rd := s.siteReader(j, true)
+		found := func(_ *sitemap.SourceFile, u *sitemap.Found) error { return pl.Add(u) }
+		rd := s.siteReader(j, siteImportURLs)
 		var rep *sitemap.Reading
 		var err error
 		if upload != nil {
@@ -386,9 +374,10 @@ func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[i
 }
 
 // siteReader reads for job j from the web, never from this machine's
-// files, and reports its progress to j.
-func (s *Server) siteReader(j *siteJob, check bool) *sitemap.Reader {
-	return &sitemap.Reader{Web: s.fetch.Open, Check: check, Progress: func(p sitemap.Progress) {
+// files, up to maxURLs, holds every URL to the protocol's rules and
+// reports its progress to j.
+func (s *Server) siteReader(j *siteJob, maxURLs int) *sitemap.Reader {
+	return &sitemap.Reader{Web: s.fetch.Open, Check: true, MaxURLs: maxURLs, Progress: func(p sitemap.Progress) {
 		j.set(func() { j.progress = p })
 	}}
 }
@@ -445,7 +434,7 @@ func (s *Server) siteFileLines(c echo.Context) error {
 	j.mu.Lock()
 	rep := j.reading
 	j.mu.Unlock()
-	if err != nil || rep == nil || n < 0 || n >= len(rep.Files) || (j.upload && n == 0) {
+	if err != nil || rep == nil || n < 0 || n >= len(rep.Files) || !j.onWeb(n) {
 		return site.Errorf(site.ENotFound, "No such file in this reading.")
 	}
 	f := rep.Files[n]
