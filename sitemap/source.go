@@ -11,11 +11,13 @@ import (
 	"path"
 	"siteplan/site"
 	"strings"
+	"sync"
 )
 
 // Opener fetches a URL from the web: its body, and the address it came
 // from after redirects. The web package gives the reader one built on
 // fetch, which refuses private addresses; this package never talks HTTP.
+// A reading calls it from more than one goroutine at once.
 type Opener func(ctx context.Context, url string) (body io.ReadCloser, final string, err error)
 
 // Reader reads every sitemap a source leads to: a site (its robots.txt's
@@ -88,6 +90,7 @@ func (f *SourceFile) count(errs bool) int {
 func (r *Reader) Read(ctx context.Context, source string, found func(*SourceFile, *Found) error) (*Reading, error) {
 	rep := &Reading{Source: source}
 	rd := r.start(ctx, rep, found)
+	defer rd.finish()
 	loc, site, err := r.classify(source)
 	if err != nil {
 		return rep, err
@@ -105,7 +108,7 @@ func (r *Reader) Read(ctx context.Context, source string, found func(*SourceFile
 }
 
 func (r *Reader) start(ctx context.Context, rep *Reading, found func(*SourceFile, *Found) error) *reader {
-	rd := &reader{Reader: r, ctx: ctx, rep: rep, found: found, seen: map[string]*SourceFile{}, maxFiles: r.MaxFiles}
+	rd := &reader{Reader: r, ctx: ctx, rep: rep, found: found, seen: map[string]*SourceFile{}, maxFiles: r.MaxFiles, ahead: map[string]*pending{}}
 	if rd.maxFiles <= 0 {
 		rd.maxFiles = 1000
 	}
@@ -144,11 +147,14 @@ type Progress struct {
 func (r *Reader) ReadUpload(ctx context.Context, name string, body io.Reader, found func(*SourceFile, *Found) error) (*Reading, error) {
 	rep := &Reading{Source: name}
 	rd := r.start(ctx, rep, found)
+	defer rd.finish()
 	f := &SourceFile{Loc: name}
 	rd.seen[name] = f
 	rd.rep.Files = append(rd.rep.Files, f)
 	rd.listed++
-	if err := rd.readBody(f, io.NopCloser(body), name, 0); err != nil {
+	p := rd.begin(name, func(context.Context) (io.ReadCloser, string, error) { return io.NopCloser(body), name, nil })
+	<-p.opened
+	if err := rd.readBody(f, p, 0); err != nil {
 		return rep, err
 	}
 	return rep, rd.readable()
@@ -206,6 +212,12 @@ type reader struct {
 	rules    *rules
 	maxFiles int
 	listed   int // files known so far
+	// Reading ahead (ahead.go): the files being read before their
+	// turn, the files an index lists and how many of them were started.
+	ahead   map[string]*pending
+	queue   []string
+	queued  int
+	workers sync.WaitGroup
 }
 
 // site reads a site's robots.txt and follows its Sitemap: lines; without
@@ -276,11 +288,12 @@ func (rd *reader) read(loc, from string, depth int) error {
 		f.Err = fmt.Sprintf("not read: this reading stops at %d files", rd.maxFiles)
 		return nil
 	}
-	body, final, err := rd.open(loc)
-	if final != loc {
-		f.Final = final
+	p := rd.fetch(loc)
+	<-p.opened
+	if p.final != loc {
+		f.Final = p.final
 	}
-	if err != nil {
+	if err := p.openErr; err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			f.Err = stoppedWhile
 			return err
@@ -289,21 +302,16 @@ func (rd *reader) read(loc, from string, depth int) error {
 		rd.progress()
 		return nil
 	}
-	return rd.readBody(f, body, final, depth)
+	return rd.readBody(f, p, depth)
 }
 
-// readBody reads file f from body, whose final location is final, and
-// for an index the files it lists.
-func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, depth int) error {
-	loc, from := f.Loc, f.From
+// readBody reads file f, opened, and for an index the files it lists.
+func (rd *reader) readBody(f *SourceFile, p *pending, depth int) error {
+	loc, from, final := f.Loc, f.From, p.final
 	var children []string
 	var ps problems   // the URL rules' findings
 	var stopped error // found's, or the URL limit's
-	readFile := ReadDocument
-	if strings.EqualFold(path.Ext(loc), ".csv") {
-		readFile = ReadCSV
-	}
-	doc, err := readFile(body, func(d *Document, u *Found) error {
+	doc, err := p.take(func(d *Document, u *Found) error {
 		if d.Kind == KindIndex {
 			children = append(children, u.Loc)
 			return nil
@@ -325,7 +333,6 @@ func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, dept
 		stopped = rd.found(f, u)
 		return stopped
 	})
-	body.Close()
 	nested := doc.Kind == KindIndex && depth > 0
 	if nested {
 		ps.add("nested-index", true, 0, "This sitemap index is listed by the index %s; the protocol allows no index inside an index, so the %d files it lists were not read.", from, len(children))
@@ -350,8 +357,12 @@ func (rd *reader) readBody(f *SourceFile, body io.ReadCloser, final string, dept
 	if nested {
 		return nil
 	}
-	for _, child := range children { // none unless this is an index
-		if err := rd.read(rd.resolve(final, child), loc, depth+1); err != nil {
+	for i, child := range children { // none unless this is an index
+		children[i] = rd.resolve(final, child)
+	}
+	rd.expect(children)
+	for _, child := range children {
+		if err := rd.read(child, loc, depth+1); err != nil {
 			return err
 		}
 	}
@@ -373,7 +384,7 @@ func (rd *reader) resolve(index, loc string) string {
 }
 
 // open opens a file on disk or the web, and says where it came from.
-func (rd *reader) open(loc string) (io.ReadCloser, string, error) {
+func (rd *reader) open(ctx context.Context, loc string) (io.ReadCloser, string, error) {
 	if !strings.Contains(loc, "://") && rd.Local {
 		f, err := os.Open(loc)
 		return f, loc, err
@@ -381,7 +392,7 @@ func (rd *reader) open(loc string) (io.ReadCloser, string, error) {
 	if rd.Web == nil {
 		return nil, loc, errors.New("reading from the web is not available here")
 	}
-	body, final, err := rd.Web(rd.ctx, loc)
+	body, final, err := rd.Web(ctx, loc)
 	if final == "" {
 		final = loc
 	}

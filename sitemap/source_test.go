@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"siteplan/site"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -19,11 +20,14 @@ import (
 type web struct {
 	pages     map[string][]byte
 	redirects map[string]string
+	mu        sync.Mutex // the reader opens files from several goroutines
 	asked     []string
 }
 
 func (w *web) open(_ context.Context, loc string) (io.ReadCloser, string, error) {
+	w.mu.Lock()
 	w.asked = append(w.asked, loc)
+	w.mu.Unlock()
 	final := loc
 	if to, ok := w.redirects[loc]; ok {
 		final = to
