@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 DB ?= siteplan.db
 ADDR ?= 127.0.0.1:8080
-VENDOR := static/vendor/htmx.min.js
+VENDOR := static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js
 
 .PHONY: run build static test generate check-generated bench load load-hostile probes clean fonts
 
@@ -21,6 +21,9 @@ static: $(VENDOR)
 
 static/vendor/htmx.min.js: node_modules/.package-lock.json
 	cp node_modules/htmx.org/dist/htmx.min.js $@
+
+static/vendor/htmx-ext-sse.min.js: node_modules/.package-lock.json
+	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
 
 generate:
 	$(GO) tool templ generate

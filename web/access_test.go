@@ -264,7 +264,7 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /sites/check":                        {path: "/sites/check", form: v(), ok: 422},
 		"POST /sites/import":                       {path: "/sites/import", form: v(), ok: 422},
 		"GET /sites/jobs/:jid":                     {path: "/sites/jobs/nope", ok: 404},
-		"GET /sites/jobs/:jid/status":              {path: "/sites/jobs/nope/status", ok: 404},
+		"GET /sites/jobs/:jid/events":              {path: "/sites/jobs/nope/events", ok: 404},
 		"POST /sites/jobs/:jid/cancel":             {path: "/sites/jobs/nope/cancel", ok: 404},
 		"GET /sites/jobs/:jid/files/:n":            {path: "/sites/jobs/nope/files/0?line=1", ok: 404},
 		"POST /team/leave":                         {path: "/team/leave", ok: 303, override: map[string]int{otherTeam: 409}},

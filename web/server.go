@@ -146,7 +146,7 @@ func (s *Server) routeTable() []route {
 		{post, "/sites/check", s.checkSite, account},
 		{post, "/sites/import", s.importSite, teamEdit},
 		{get, "/sites/jobs/:jid", s.siteJobPage, account},
-		{get, "/sites/jobs/:jid/status", s.siteJobStatus, account},
+		{get, "/sites/jobs/:jid/events", s.siteJobEvents, account},
 		{post, "/sites/jobs/:jid/cancel", s.cancelSiteJob, account},
 		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account},
 		{get, "/team", s.teamPage, account},

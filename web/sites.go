@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -31,8 +32,8 @@ type siteStore interface {
 }
 
 // Reading a live site is work in the background: the sitemaps of a large
-// site take minutes. A visitor starts a job, watches its progress (the
-// page polls it) and may cancel it. Jobs take their turn one at a time,
+// site take minutes. A visitor starts a job, watches its progress (a
+// stream of server-sent events) and may cancel it. Jobs take their turn one at a time,
 // each within siteJobBudget, a visitor has one unfinished at most, and a
 // finished job's report is kept for siteJobKept.
 const (
@@ -45,6 +46,10 @@ const (
 	siteCheckURLs  = 2_000_000
 	// siteUploadBytes bounds an uploaded sitemap (gzipped or not).
 	siteUploadBytes = 64 << 20
+	// A job's progress is sent at most every jobFrame, to at most
+	// jobWatchers streams (tabs) at once.
+	jobFrame    = 200 * time.Millisecond
+	jobWatchers = 8
 )
 
 // siteJobs are the live-site jobs of every visitor.
@@ -73,7 +78,9 @@ type siteJob struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
-	state    string // views.Job* states
+	changed  chan struct{} // closed, and replaced, on each change
+	watchers int           // streams open
+	state    string        // views.Job* states
 	progress sitemap.Progress
 	reading  *sitemap.Reading
 	warns    []sitemap.Warning
@@ -88,6 +95,7 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 	b := make([]byte, 16)
 	rand.Read(b)
 	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, views.JobWaiting
+	j.changed = make(chan struct{})
 	js.mu.Lock()
 	for id, o := range js.byID {
 		if o.expired() {
@@ -181,10 +189,32 @@ func (j *siteJob) expired() bool {
 	return !j.ended.IsZero() && time.Since(j.ended) > siteJobKept
 }
 
+// set changes the job under its lock and wakes its streams.
 func (j *siteJob) set(fn func()) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	fn()
+	close(j.changed)
+	j.changed = make(chan struct{})
+}
+
+// changes returns a channel closed at the job's next change.
+func (j *siteJob) changes() <-chan struct{} {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.changed
+}
+
+// watch counts a stream in (+1) or out (-1); it refuses one past
+// jobWatchers.
+func (j *siteJob) watch(d int) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if d > 0 && j.watchers >= jobWatchers {
+		return false
+	}
+	j.watchers += d
+	return true
 }
 
 // finish records how the job ended.
@@ -403,13 +433,95 @@ func (s *Server) siteJobPage(c echo.Context) error {
 	return render(c, http.StatusOK, views.SiteJobPage(s.layout(c, title), v))
 }
 
-// siteJobStatus is the part of the job page that its poll replaces.
-func (s *Server) siteJobStatus(c echo.Context) error {
+// siteJobEvents streams the job's status as its page shows it
+// (server-sent events): at once, then as it changes, at most every
+// jobFrame; a "status" event while the job runs, an "end" event when it
+// has ended, and the stream with it. It ends too when the visitor's
+// session does.
+func (s *Server) siteJobEvents(c echo.Context) error {
 	j, err := s.siteJobs.get(c)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.SiteJobStatus(j.view()))
+	if !j.watch(1) {
+		return site.Errorf(site.ETooMany, "This reading is open in too many tabs of your browser: close some and reload.")
+	}
+	defer j.watch(-1)
+	sub := &subscriber{}
+	if ck, err := c.Cookie(sessionCookie); err == nil {
+		sub.session = ck.Value
+	}
+	w := c.Response()
+	// The server's write timeout is for ordinary requests, not streams.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	w.Header().Set(echo.HeaderContentType, "text/event-stream")
+	w.Header().Set(echo.HeaderCacheControl, "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	ctx := c.Request().Context()
+	var buf bytes.Buffer
+	tick := time.NewTicker(heartbeat)
+	defer tick.Stop()
+	for {
+		changed := j.changes()
+		v := j.view()
+		event := "status"
+		if !v.Running() {
+			event = "end"
+		}
+		buf.Reset()
+		if err := views.SiteJobStatus(v).Render(ctx, &buf); err != nil {
+			return nil
+		}
+		if _, err := w.Write(htmlEvent(event, buf.Bytes())); err != nil || event == "end" {
+			return nil
+		}
+		w.Flush()
+		select { // the next frame no sooner than jobFrame from now
+		case <-ctx.Done():
+			return nil
+		case <-time.After(jobFrame):
+		}
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-changed:
+				break wait
+			case <-tick.C:
+				if !s.stillAllowed(ctx, sub) {
+					return nil
+				}
+				if _, err := w.Write([]byte(": ping\n\n")); err != nil {
+					return nil
+				}
+				w.Flush()
+			}
+		}
+		if !s.stillAllowed(ctx, sub) {
+			return nil
+		}
+	}
+}
+
+// htmlEvent is a server-sent event whose data is an HTML fragment, a
+// data line for each of its lines. A carriage return, which would end a
+// line too, is sent as the character reference it may be written as in
+// text and attribute values alike.
+func htmlEvent(event string, html []byte) []byte {
+	b := append([]byte("event: "+event+"\n"), "data: "...)
+	for _, c := range html {
+		switch c {
+		case '\n':
+			b = append(b, "\ndata: "...)
+		case '\r':
+			b = append(b, "&#13;"...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return append(b, "\n\n"...)
 }
 
 func (s *Server) cancelSiteJob(c echo.Context) error {

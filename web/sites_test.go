@@ -1,9 +1,13 @@
 package web
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"iter"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -97,28 +101,109 @@ func (c *client) startJob(path string, form url.Values) string {
 	return loc
 }
 
-// finished waits until the job at page is no longer running and returns
-// its status fragment.
+// finished waits until the job at page has ended, reading its stream of
+// events, and returns the status fragment of its "end" event.
 func (c *client) finished(page string) *goquery.Document {
 	c.t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		rec := c.do("GET", page+"/status", nil, true)
-		if rec.Code != http.StatusOK {
-			c.t.Fatalf("status: %d %.300s", rec.Code, rec.Body.String())
-		}
-		doc, err := goquery.NewDocumentFromReader(rec.Body)
-		if err != nil {
-			c.t.Fatal(err)
-		}
-		if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "waiting" && st != "reading" && st != "writing" {
-			return doc
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("the job at %s is still running after a minute", page)
-		}
-		time.Sleep(20 * time.Millisecond) // a poll, as the page's every 500ms
+	rec := c.do("GET", page+"/events", nil, false) // returns when the job has ended
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "text/event-stream" {
+		c.t.Fatalf("events: %d %q %.300s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
 	}
+	var last sseEvent
+	for e := range parseEvents(rec.Body) {
+		if last.name == "end" {
+			c.t.Fatalf("an event after the end: %q", e.name)
+		}
+		last = e
+	}
+	if last.name != "end" {
+		c.t.Fatalf("the stream ended with %q, not an end event", last.name)
+	}
+	doc, err := goquery.NewDocumentFromReader(strings.NewReader(last.data))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return doc
+}
+
+// sseEvent is a server-sent event: its name and data.
+type sseEvent struct{ name, data string }
+
+// parseEvents reads a stream of server-sent events as a browser does:
+// lines end at CR, LF or CRLF, a blank line dispatches, data lines are
+// joined by LF, comments are skipped.
+func parseEvents(r io.Reader) iter.Seq[sseEvent] {
+	return func(yield func(sseEvent) bool) {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 4<<20)
+		sc.Split(func(b []byte, atEOF bool) (int, []byte, error) {
+			if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+				if b[i] == '\r' && i+1 == len(b) && !atEOF {
+					return 0, nil, nil // a CRLF perhaps
+				}
+				if b[i] == '\r' && i+1 < len(b) && b[i+1] == '\n' {
+					return i + 2, b[:i], nil
+				}
+				return i + 1, b[:i], nil
+			}
+			if atEOF && len(b) > 0 {
+				return len(b), b, nil
+			}
+			return 0, nil, nil
+		})
+		var e sseEvent
+		var data []string
+		for sc.Scan() {
+			line := sc.Text()
+			field, value, _ := strings.Cut(line, ":")
+			value = strings.TrimPrefix(value, " ")
+			switch {
+			case line == "":
+				if data != nil {
+					e.data = strings.Join(data, "\n")
+					if e.name == "" {
+						e.name = "message"
+					}
+					if !yield(e) {
+						return
+					}
+				}
+				e, data = sseEvent{}, nil
+			case field == "event":
+				e.name = value
+			case field == "data":
+				data = append(data, value)
+			}
+		}
+		if err := sc.Err(); err != nil {
+			yield(sseEvent{name: "(broken)", data: err.Error()})
+		}
+	}
+}
+
+// openJobEvents opens the stream of a job's page on a real server and
+// sends its events on the channel returned, closed when the stream ends.
+func openJobEvents(t *testing.T, base, page string, cookies map[string]*http.Cookie) (<-chan sseEvent, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+page+"/events", nil)
+	for _, ck := range cookies {
+		req.AddCookie(ck)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan sseEvent, 64)
+	go func() {
+		defer resp.Body.Close()
+		defer close(events)
+		for e := range parseEvents(resp.Body) {
+			events <- e
+		}
+	}()
+	return events, resp.StatusCode
 }
 
 // TestImportLiveSite: a new project from a live site reads robots.txt,
@@ -287,5 +372,113 @@ func TestLiveSiteShutdown(t *testing.T) {
 	}
 	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
 		t.Errorf("a reading after Close: %d", rec.Code)
+	}
+}
+
+// TestLiveSiteStream: a job's page follows the reading through a stream
+// of server-sent events: its status as it changes, with the files read
+// of those known and the URLs found, then the report in an "end" event,
+// and the stream ends. A visitor may hold jobWatchers streams of a job
+// at once.
+func TestLiveSiteStream(t *testing.T) {
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	c := siteClient(t)
+	ts := httptest.NewServer(c.srv.Echo)
+	defer ts.Close()
+	page := c.startJob("/sites/import", url.Values{"source": {ls.URL}, "name": {"Relaunch"}})
+	events, code := openJobEvents(t, ts.URL, page, c.cookies)
+	if code != http.StatusOK {
+		t.Fatalf("events: %d", code)
+	}
+	fragment := func(e sseEvent) *goquery.Document {
+		t.Helper()
+		doc, err := goquery.NewDocumentFromReader(strings.NewReader(e.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	// index, pages.xml and blog.xml read; hold.xml held
+	for e := range events {
+		if e.name != "status" {
+			t.Fatalf("%s event before hold.xml was read: %.300s", e.name, e.data)
+		}
+		doc := fragment(e)
+		if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "waiting" && st != "reading" {
+			t.Fatalf("state %q while reading", st)
+		}
+		if strings.Contains(doc.Find("#job-counts").Text(), "3 of 4 files read · 6 URLs") {
+			if p := doc.Find("#job-progress"); p.AttrOr("value", "") != "3" || p.AttrOr("max", "") != "4" {
+				t.Errorf("progress %s of %s, want 3 of 4", p.AttrOr("value", ""), p.AttrOr("max", ""))
+			}
+			break
+		}
+	}
+	var others []<-chan sseEvent
+	for range jobWatchers - 1 {
+		ev, code := openJobEvents(t, ts.URL, page, c.cookies)
+		if code != http.StatusOK {
+			t.Fatalf("stream %d of %d: %d", len(others)+2, jobWatchers, code)
+		}
+		others = append(others, ev)
+	}
+	if _, code := openJobEvents(t, ts.URL, page, c.cookies); code != http.StatusTooManyRequests {
+		t.Errorf("stream %d of one job: %d, want 429", jobWatchers+1, code)
+	}
+	ls.release()
+	for i, ev := range append(others, events) {
+		var last sseEvent
+		for e := range ev {
+			if last.name == "end" {
+				t.Errorf("stream %d: %s event after the end", i, e.name)
+			}
+			last = e
+		}
+		if last.name != "end" {
+			t.Fatalf("stream %d ended with %q (%s), not the end event", i, last.name, last.data)
+		}
+		if doc := fragment(last); doc.Find("#job-status").AttrOr("data-state", "") != "done" || doc.Find("#new-plan").Length() != 1 ||
+			!strings.Contains(doc.Find(".report-summary").Text(), "4 files") {
+			t.Errorf("stream %d: the end is not the report beside the new plan: %.500s", i, last.data)
+		}
+	}
+}
+
+// TestLiveSiteStreamLogout: logging out ends the streams of a reading;
+// they get no more of it.
+func TestLiveSiteStreamLogout(t *testing.T) {
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	c := siteClient(t)
+	ts := httptest.NewServer(c.srv.Echo)
+	defer ts.Close()
+	page := c.startJob("/sites/import", url.Values{"source": {ls.URL}})
+	events, code := openJobEvents(t, ts.URL, page, maps.Clone(c.cookies))
+	if code != http.StatusOK {
+		t.Fatalf("events: %d", code)
+	}
+	<-events
+	<-ls.holding
+	wantStatus(t, c.do("POST", "/logout", nil, false), http.StatusSeeOther, "log out")
+	ls.release()
+	for e := range events {
+		if e.name != "status" {
+			t.Errorf("after logout the stream got %s: %.300s", e.name, e.data)
+		}
+	}
+}
+
+// TestHTMLEvent: a fragment goes out as data lines a browser joins back
+// into the same HTML; a carriage return in it cannot end a line.
+func TestHTMLEvent(t *testing.T) {
+	html := "<section id=\"a\">\n<p title=\"x\ry\">one\r\ntwo</p>\n</section>"
+	var got []sseEvent
+	for e := range parseEvents(bytes.NewReader(htmlEvent("status", []byte(html)))) {
+		got = append(got, e)
+	}
+	want := "<section id=\"a\">\n<p title=\"x&#13;y\">one&#13;\ntwo</p>\n</section>"
+	if len(got) != 1 || got[0].name != "status" || got[0].data != want {
+		t.Errorf("got %q, want one status event of %q", got, want)
 	}
 }
