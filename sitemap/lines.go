@@ -17,25 +17,46 @@ const MaxLineShown = 400
 // bytes, so that a report can show where a problem is. It reads at most
 // MaxBytes. Errors: the reading's; a line past the end gives fewer lines.
 func Lines(r io.Reader, line, around int) (int, []string, error) {
+	ex, err := Excerpts(r, []int{line}, around)
+	return ex[0].First, ex[0].Lines, err
+}
+
+// Excerpt is the lines of a file around one of its lines.
+type Excerpt struct {
+	Line  int      // the line it is about
+	First int      // the number of Lines[0]
+	Lines []string // Line-around to Line+around, fewer at the file's end
+}
+
+// Excerpts reads a file once, as Lines does, and returns the lines
+// around each of lines, in their order. Errors: as Lines.
+func Excerpts(r io.Reader, lines []int, around int) ([]Excerpt, error) {
+	ex := make([]Excerpt, len(lines))
+	last := 0
+	for i, l := range lines {
+		ex[i] = Excerpt{Line: l, First: max(1, l-around)}
+		last = max(last, l+around)
+	}
 	br, _, err := unpack(r)
 	if err != nil {
-		return 0, nil, err
+		return ex, err
 	}
-	lim := &limited{r: br, left: MaxBytes}
-	in := bufio.NewReaderSize(lim, 64<<10)
-	first := max(1, line-around)
-	var lines []string
+	in := bufio.NewReaderSize(&limited{r: br, left: MaxBytes}, 64<<10)
 	var cur []byte
-	for n := 1; n <= line+around; {
+	for n := 1; n <= last; {
 		chunk, err := in.ReadSlice('\n')
-		if n >= first && len(cur) < MaxLineShown {
+		if len(cur) < MaxLineShown {
 			cur = append(cur, chunk[:min(len(chunk), MaxLineShown-len(cur))]...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue // the same line goes on
 		}
-		if n >= first && (len(chunk) > 0 || err == nil) {
-			lines = append(lines, shown(cur))
+		if len(chunk) > 0 || err == nil {
+			for i := range ex {
+				if e := &ex[i]; n >= e.First && n <= e.Line+around {
+					e.Lines = append(e.Lines, shown(cur))
+				}
+			}
 		}
 		cur = cur[:0]
 		n++
@@ -43,10 +64,10 @@ func Lines(r io.Reader, line, around int) (int, []string, error) {
 			break
 		}
 		if err != nil {
-			return first, lines, err
+			return ex, err
 		}
 	}
-	return first, lines, nil
+	return ex, nil
 }
 
 // shown is a line as text: its end of line dropped, and what is not

@@ -282,7 +282,8 @@ func TestReadUpload(t *testing.T) {
 }
 
 // TestLines: the lines around a line, from gzip too, each cut at
-// MaxLineShown bytes, a cut character replaced rather than broken.
+// MaxLineShown bytes, a cut character replaced rather than broken; the
+// lines around several lines from one reading.
 func TestLines(t *testing.T) {
 	var text strings.Builder
 	for i := 1; i <= 20; i++ {
@@ -302,6 +303,15 @@ func TestLines(t *testing.T) {
 		first, lines, _ = Lines(bytes.NewReader(body), 21, 3)
 		if first != 18 || len(lines) != 5 || lines[4] != "last" || len(lines[3]) > MaxLineShown+2 || !utf8.ValidString(lines[3]) || !strings.HasPrefix(lines[3], "éé") {
 			t.Errorf("%s: %d %q", name, first, lines)
+		}
+		// Several excerpts from one reading, overlapping, one past the end.
+		ex, err := Excerpts(bytes.NewReader(body), []int{5, 2, 6, 40}, 1)
+		var got []string
+		for _, e := range ex {
+			got = append(got, fmt.Sprint(e.Line, e.First, e.Lines))
+		}
+		if want := "5 4 [line 4 line 5 line 6]|2 1 [line 1 line 2 line 3]|6 5 [line 5 line 6 line 7]|40 39 []"; err != nil || strings.Join(got, "|") != want {
+			t.Errorf("%s: excerpts %q (%v), want %q", name, got, err, want)
 		}
 	}
 }

@@ -83,6 +83,7 @@ type siteJob struct {
 	state    string        // views.Job* states
 	progress sitemap.Progress
 	reading  *sitemap.Reading
+	excerpts []sitemap.Excerpt // an uploaded file's lines around its problems
 	warns    []sitemap.Warning
 	plan     views.SitePlan
 	err      string
@@ -172,8 +173,76 @@ func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
 }
 
 // onWeb reports whether file n of the job's reading is on the web, to be
-// read again: all but an uploaded file, the first.
+// read again: all but an uploaded file, the first, whose lines around
+// its problems are kept instead (keepExcerpts).
 func (j *siteJob) onWeb(n int) bool { return !j.upload || n > 0 }
+
+// linesAround is how many lines before and after a problem's line its
+// page shows.
+const linesAround = 6
+
+// keepExcerpts keeps the lines around the problems of an uploaded file,
+// file 0 of the reading, for the report's line links: the file itself
+// goes when its reading ends.
+func (j *siteJob) keepExcerpts(f *os.File, rep *sitemap.Reading) {
+	if rep == nil || len(rep.Files) == 0 {
+		return
+	}
+	var lines []int
+	for _, p := range rep.Files[0].Problems {
+		if p.Line > 0 {
+			lines = append(lines, p.Line)
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return
+	}
+	ex, _ := sitemap.Excerpts(f, lines, linesAround) // what was read before an error is still worth showing
+	j.set(func() { j.excerpts = ex })
+}
+
+// excerpt returns the lines of file n around line: read again from the
+// web, within the heavy-work budget, or kept from an upload. Errors:
+// ENotFound, EInvalid (the file cannot be read again).
+func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, ex sitemap.Excerpt, err error) {
+	j.mu.Lock()
+	rep, kept := j.reading, j.excerpts
+	j.mu.Unlock()
+	if rep == nil || n < 0 || n >= len(rep.Files) {
+		return "", ex, site.Errorf(site.ENotFound, "No such file in this reading.")
+	}
+	f := rep.Files[n]
+	loc = f.Final
+	if loc == "" {
+		loc = f.Loc
+	}
+	if !j.onWeb(n) {
+		for _, e := range kept {
+			if e.Line == line {
+				return loc, e, nil
+			}
+		}
+		return "", ex, site.Errorf(site.ENotFound, "Only the lines of the problems in an uploaded file are kept.")
+	}
+	ctx, done, err := s.heavyTurn(c, readBudget)
+	if err != nil {
+		return "", ex, err
+	}
+	defer done()
+	body, _, err := s.fetch.Open(ctx, loc)
+	if err != nil {
+		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
+	}
+	defer body.Close()
+	ex.Line = line
+	if ex.First, ex.Lines, err = sitemap.Lines(body, line, linesAround); err != nil {
+		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
+	}
+	return loc, ex, nil
+}
 
 // running reports whether the job has not ended.
 func (j *siteJob) running() bool {
@@ -312,6 +381,7 @@ func (s *Server) importSite(c echo.Context) error {
 		if upload != nil {
 			defer upload.remove()
 			rep, err = rd.ReadUpload(ctx, src, upload.f, found)
+			j.keepExcerpts(upload.f, rep)
 		} else {
 			rep, err = rd.Read(ctx, src, found)
 		}
@@ -534,40 +604,21 @@ func (s *Server) cancelSiteJob(c echo.Context) error {
 }
 
 // siteFileLines shows the lines of a file of a job's reading around the
-// line a problem is on: the file is read again, within the heavy-work
-// budget, as far as that line.
+// line a problem is on.
 func (s *Server) siteFileLines(c echo.Context) error {
 	j, err := s.siteJobs.get(c)
 	if err != nil {
 		return err
 	}
 	n, err := strconv.Atoi(c.Param("n"))
-	line, _ := strconv.Atoi(c.QueryParam("line"))
-	j.mu.Lock()
-	rep := j.reading
-	j.mu.Unlock()
-	if err != nil || rep == nil || n < 0 || n >= len(rep.Files) || !j.onWeb(n) {
+	if err != nil {
 		return site.Errorf(site.ENotFound, "No such file in this reading.")
 	}
-	f := rep.Files[n]
-	ctx, done, err := s.heavyTurn(c, readBudget)
+	line, _ := strconv.Atoi(c.QueryParam("line"))
+	loc, ex, err := s.excerpt(c, j, n, line)
 	if err != nil {
 		return err
 	}
-	defer done()
-	loc := f.Final
-	if loc == "" {
-		loc = f.Loc
-	}
-	body, _, err := s.fetch.Open(ctx, loc)
-	if err != nil {
-		return site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
-	}
-	defer body.Close()
-	first, lines, err := sitemap.Lines(body, line, 6)
-	if err != nil {
-		return site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
-	}
 	return render(c, http.StatusOK, views.SiteLinesPage(s.layout(c, "Line "+strconv.Itoa(line)), views.SiteLines{
-		JobID: j.id, Loc: loc, Line: line, First: first, Lines: lines}))
+		JobID: j.id, Loc: loc, OnWeb: j.onWeb(n), Line: line, First: ex.First, Lines: ex.Lines}))
 }

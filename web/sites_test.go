@@ -325,7 +325,10 @@ func TestImportUploadedSitemap(t *testing.T) {
 	w := multipart.NewWriter(&body)
 	w.WriteField("_csrf", c.token)
 	fw, _ := w.CreateFormFile("file", "old-site.xml")
-	fw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://old.example/</loc></url><url><loc>https://old.example/about-us</loc></url></urlset>`))
+	fw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://old.example/</loc></url>
+<url><loc>https://old.example/about-us</loc><lastmod>2026-11-01T10:00:00</lastmod></url>
+</urlset>`))
 	w.Close()
 	rec := c.raw("POST", "/sites/import", &body, w.FormDataContentType(), false)
 	if rec.Code != http.StatusSeeOther {
@@ -337,6 +340,20 @@ func TestImportUploadedSitemap(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(tmp, "siteplan-upload-*")); len(left) != 0 {
 		t.Errorf("the upload was not removed after its reading: %v", left)
+	}
+	// The lines around its problems were kept before it went.
+	href, ok := doc.Find(".problems li a.line-link").Attr("href")
+	if !ok || !strings.HasSuffix(href, "/files/0?line=3") {
+		t.Fatalf("the lastmod without a zone on line 3 has no line link: %q", doc.Find(".problems").Text())
+	}
+	rec = c.do("GET", href, nil, false)
+	lines, _ := goquery.NewDocumentFromReader(rec.Body)
+	if at := lines.Find(".source-lines li.at").Text(); rec.Code != 200 || !strings.Contains(at, "2026-11-01T10:00:00") ||
+		lines.Find(".source-lines li").Length() != 4 || !strings.Contains(lines.Find("main").Text(), "old-site.xml, as uploaded") {
+		t.Errorf("line page (%d): the marked line is %q of %q", rec.Code, at, lines.Find("main").Text())
+	}
+	if rec := c.do("GET", strings.Replace(href, "line=3", "line=2", 1), nil, false); rec.Code != http.StatusNotFound {
+		t.Errorf("a line of an upload with no problem on it: %d, want 404", rec.Code)
 	}
 
 	// A path on the server is not a source.
