@@ -6,51 +6,72 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
 
-// TestServeLaysOutInAWorker builds siteplan, serves a plan and asks for
-// its diagram through a share link: the layout must run in a child
-// process of the server, started as a Graphviz worker (a layout in the
-// server's own process pauses every request while it runs).
-func TestServeLaysOutInAWorker(t *testing.T) {
+var built struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+	out  []byte
+}
+
+// TestMain removes the binary siteplanBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// siteplanBinary builds siteplan once for the tests that run it.
+func siteplanBinary(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	dir := t.TempDir()
-	bin, db := filepath.Join(dir, "siteplan"), filepath.Join(dir, "serve.db")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "siteplan-bin-*")
+		if built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "siteplan")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	var out bytes.Buffer
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
-		t.Fatal(err)
-	}
-	out.Reset()
-	if err := run([]string{"share", "create", "--db", db, "--project", "1", "--role", "view"}, nil, &out); err != nil {
-		t.Fatal(err)
-	}
-	link := strings.TrimSpace(out.String())
+	return built.bin
+}
 
+// serve starts siteplan serve with args on a free loopback port, waits
+// until it answers and returns it, its address and a client with a
+// cookie jar; the server is killed when the test ends.
+func serve(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *http.Client) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	srv := exec.Command(bin, "serve", "--addr", addr, "--db", db)
+	srv := exec.Command(bin, append([]string{"serve", "--addr", addr}, args...)...)
 	srv.Stderr = os.Stderr
 	if err := srv.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Process.Kill(); srv.Wait() })
-
 	jar, _ := cookiejar.New(nil)
 	hc := &http.Client{Jar: jar, Timeout: 30 * time.Second}
 	base := "http://" + addr
@@ -65,6 +86,25 @@ func TestServeLaysOutInAWorker(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	return srv, base, hc
+}
+
+// TestServeLaysOutInAWorker builds siteplan, serves a plan and asks for
+// its diagram through a share link: the layout must run in a child
+// process of the server, started as a Graphviz worker (a layout in the
+// server's own process pauses every request while it runs).
+func TestServeLaysOutInAWorker(t *testing.T) {
+	bin, db := siteplanBinary(t), filepath.Join(t.TempDir(), "serve.db")
+	var out bytes.Buffer
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := run([]string{"share", "create", "--db", db, "--project", "1", "--role", "view"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	link := strings.TrimSpace(out.String())
+	srv, base, hc := serve(t, bin, "--db", db)
 	get := func(path string) string {
 		t.Helper()
 		resp, err := hc.Get(base + path)
@@ -103,5 +143,65 @@ func TestServeLaysOutInAWorker(t *testing.T) {
 	}
 	if workers != 1 {
 		t.Errorf("the server has %d Graphviz worker processes after drawing a diagram (children: %q), want 1", workers, children)
+	}
+}
+
+// TestServeAllowPrivateFetch: the server's visitors may have it read a
+// site on a loopback address only when serve is started with
+// --allow-private-fetch; without, the check says the address is refused
+// and names that flag.
+func TestServeAllowPrivateFetch(t *testing.T) {
+	bin, db := siteplanBinary(t), filepath.Join(t.TempDir(), "serve.db")
+	if err := run([]string{"user", "add", "--db", db, "--email", "owner@test.example", "--name", "Owner", "--team", "Team", "--role", "owner"},
+		strings.NewReader("a long enough password\n"), io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	intranet := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://`+r.Host+`/wiki</loc></url></urlset>`)
+	}))
+	defer intranet.Close()
+	check := func(args ...string) string {
+		t.Helper()
+		_, base, hc := serve(t, bin, append([]string{"--db", db}, args...)...)
+		post := func(path string, form url.Values) *http.Response {
+			t.Helper()
+			u, _ := url.Parse(base)
+			for _, ck := range hc.Jar.Cookies(u) {
+				if ck.Name == "_csrf" {
+					form.Set("_csrf", ck.Value)
+				}
+			}
+			resp, err := hc.PostForm(base+path, form)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			return resp
+		}
+		if resp, err := hc.Get(base + "/login"); err == nil {
+			resp.Body.Close()
+		}
+		post("/login", url.Values{"email": {"owner@test.example"}, "password": {"a long enough password"}})
+		job := post("/sites/check", url.Values{"source": {intranet.URL + "/sitemap.xml"}}).Request.URL.Path // after the redirect
+		if !strings.HasPrefix(job, "/sites/jobs/") {
+			t.Fatalf("the check did not start: at %s", job)
+		}
+		resp, err := hc.Get(base + job + "/events") // ends with the job
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		i := bytes.LastIndex(b, []byte("event: end\n"))
+		if i < 0 {
+			t.Fatalf("no end event: %s", b)
+		}
+		return string(b[i:])
+	}
+	if got := check(); !strings.Contains(got, "is a loopback address") || !strings.Contains(got, "(siteplan serve --allow-private-fetch)") || strings.Contains(got, "1 URL") {
+		t.Errorf("without --allow-private-fetch a loopback sitemap is read, or not refused as loopback:\n%.1000s", got)
+	}
+	if got := check("--allow-private-fetch"); !strings.Contains(got, "1 file · 1 URL") || strings.Contains(got, "loopback") {
+		t.Errorf("with --allow-private-fetch the loopback sitemap is not read:\n%.1000s", got)
 	}
 }

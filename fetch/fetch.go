@@ -34,6 +34,9 @@ type Options struct {
 	// link-local and unique-local addresses: for self-hosted intranets
 	// and tests, never on a server that strangers may use.
 	AllowPrivate bool
+	// Allow is how the operator allows them, for the refusal to say
+	// (default "--allow-private", the command line's flag).
+	Allow string
 	// Timeout bounds a whole request, its body read included (default 60 s).
 	Timeout time.Duration
 	// MaxBytes caps a body as it is read, after any Content-Encoding is
@@ -65,6 +68,9 @@ func New(opt Options) *Client {
 	}
 	if opt.Parallel <= 0 {
 		opt.Parallel = 4
+	}
+	if opt.Allow == "" {
+		opt.Allow = "--allow-private"
 	}
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	c := &Client{

@@ -8,11 +8,13 @@ import (
 )
 
 // RefusedError is a connection the guard refused: the host asked for,
-// the address it resolved to and what kind of address that is.
+// the address it resolved to, what kind of address that is and how the
+// operator allows it (Options.Allow).
 type RefusedError struct {
-	Host string
-	Addr netip.Addr
-	Kind string
+	Host  string
+	Addr  netip.Addr
+	Kind  string
+	Allow string
 }
 
 func (e *RefusedError) Error() string {
@@ -20,7 +22,7 @@ func (e *RefusedError) Error() string {
 	if e.Host != e.Addr.String() {
 		at += " resolves to " + e.Addr.String() + ", which"
 	}
-	return at + " is a " + e.Kind + " address: siteplan does not fetch from inside its own network unless the operator allows it (--allow-private)"
+	return at + " is a " + e.Kind + " address: siteplan does not fetch from inside its own network unless the operator allows it (" + e.Allow + ")"
 }
 
 // special are the ranges that are not the public internet, by kind,
@@ -108,7 +110,7 @@ func (c *Client) dialGuarded(ctx context.Context, network, hostport string) (net
 	for _, a := range addrs {
 		if kind := Refused(a); kind != "" && !c.opt.AllowPrivate {
 			if first == nil {
-				first = &RefusedError{Host: host, Addr: a.Unmap(), Kind: kind}
+				first = &RefusedError{Host: host, Addr: a.Unmap(), Kind: kind, Allow: c.opt.Allow}
 			}
 			continue
 		}

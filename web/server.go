@@ -67,7 +67,13 @@ const DiagramCacheBytes = 64 << 20
 
 // AllowPrivateFetch lets visitors read sites on loopback, private and
 // link-local addresses (serve --allow-private-fetch, for an intranet).
-func (s *Server) AllowPrivateFetch() { s.fetch = fetch.New(fetch.Options{AllowPrivate: true}) }
+func (s *Server) AllowPrivateFetch() {
+	s.fetch = fetch.New(fetch.Options{AllowPrivate: true, Allow: serveAllowFlag})
+}
+
+// serveAllowFlag is how an operator lets the server read private
+// addresses, as a refusal tells visitors.
+const serveAllowFlag = "siteplan serve --allow-private-fetch"
 
 // New builds the server with its middleware and routes. static holds the
 // embedded assets.
@@ -77,7 +83,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
-		fetch: fetch.New(fetch.Options{}), siteJobs: newSiteJobs(log)}
+		fetch: fetch.New(fetch.Options{Allow: serveAllowFlag}), siteJobs: newSiteJobs(log)}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"log/slog"
 	"maps"
 	"mime/multipart"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"siteplan/site"
+	"siteplan/views"
 )
 
 // liveSite serves a small site on loopback: a robots.txt naming a
@@ -497,5 +499,25 @@ func TestHTMLEvent(t *testing.T) {
 	want := "<section id=\"a\">\n<p title=\"x&#13;y\">one&#13;\ntwo</p>\n</section>"
 	if len(got) != 1 || got[0].name != "status" || got[0].data != want {
 		t.Errorf("got %q, want one status event of %q", got, want)
+	}
+}
+
+// TestSiteJobPanic: a panic in a reading ends that job as failed with
+// the internal error's safe message, logged with its stack; the server
+// goes on.
+func TestSiteJobPanic(t *testing.T) {
+	var logged bytes.Buffer
+	j := &siteJob{changed: make(chan struct{}), isImp: true}
+	ctx := context.Background()
+	err := safely(ctx, j, func(context.Context, *siteJob) error { panic("a bug in a reader") })
+	if err == nil || !strings.Contains(err.Error(), "a bug in a reader") {
+		t.Fatalf("safely returned %v, want the panic as an error", err)
+	}
+	j.finish(ctx, err, slog.New(slog.NewTextHandler(&logged, nil)))
+	if v := j.view(); v.State != views.JobFailed || v.Error != "Internal error. Nothing was imported." {
+		t.Errorf("the job is %q with %q, want failed with the internal error's message", v.State, v.Error)
+	}
+	if !strings.Contains(logged.String(), "a bug in a reader") || !strings.Contains(logged.String(), "sites_test.go") {
+		t.Errorf("the log has not the panic and its stack: %.500s", logged.String())
 	}
 }
