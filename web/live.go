@@ -254,13 +254,7 @@ func (s *Server) events(c echo.Context) error {
 		return err // nil: shutting down
 	}
 	defer s.hub.leave(p.ID, sub)
-	w := c.Response()
-	// The server's write timeout is for ordinary requests, not streams.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	w.Header().Set(echo.HeaderContentType, "text/event-stream")
-	w.Header().Set(echo.HeaderCacheControl, "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	w := openStream(c)
 	if _, err := w.Write([]byte("retry: 2000\n\n")); err != nil {
 		return nil
 	}
@@ -290,6 +284,19 @@ func (s *Server) events(c echo.Context) error {
 			w.Flush()
 		}
 	}
+}
+
+// openStream answers c with a stream of server-sent events and returns
+// the response to write them to.
+func openStream(c echo.Context) *echo.Response {
+	w := c.Response()
+	// The server's write timeout is for ordinary requests, not streams.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	w.Header().Set(echo.HeaderContentType, "text/event-stream")
+	w.Header().Set(echo.HeaderCacheControl, "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return w
 }
 
 // stillAllowed reports whether the credentials a stream was opened with

@@ -33,9 +33,9 @@ type siteStore interface {
 
 // Reading a live site is work in the background: the sitemaps of a large
 // site take minutes. A visitor starts a job, watches its progress (a
-// stream of server-sent events) and may cancel it. Jobs take their turn one at a time,
-// each within siteJobBudget, a visitor has one unfinished at most, and a
-// finished job's report is kept for siteJobKept.
+// stream of server-sent events) and may cancel it. Jobs take their turn
+// one at a time, each within siteJobBudget, a visitor has one unfinished
+// at most, and a finished job's report is kept for siteJobKept.
 const (
 	siteJobBudget = 10 * time.Minute
 	siteJobKept   = time.Hour
@@ -521,13 +521,7 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	if ck, err := c.Cookie(sessionCookie); err == nil {
 		sub.session = ck.Value
 	}
-	w := c.Response()
-	// The server's write timeout is for ordinary requests, not streams.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	w.Header().Set(echo.HeaderContentType, "text/event-stream")
-	w.Header().Set(echo.HeaderCacheControl, "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	w := openStream(c)
 	ctx := c.Request().Context()
 	var buf bytes.Buffer
 	tick := time.NewTicker(heartbeat)
