@@ -275,15 +275,24 @@ func (s *Server) events(c echo.Context) error {
 			}
 			w.Flush()
 		case <-tick.C:
-			if !s.stillAllowed(ctx, sub) {
+			if !s.beat(ctx, w, sub) {
 				return nil
 			}
-			if _, err := w.Write([]byte(": ping\n\n")); err != nil {
-				return nil
-			}
-			w.Flush()
 		}
 	}
+}
+
+// beat is a stream's heartbeat: it reports whether the stream's
+// credentials still hold and a comment went out.
+func (s *Server) beat(ctx context.Context, w *echo.Response, sub *subscriber) bool {
+	if !s.stillAllowed(ctx, sub) {
+		return false
+	}
+	if _, err := w.Write([]byte(": ping\n\n")); err != nil {
+		return false
+	}
+	w.Flush()
+	return true
 }
 
 // openStream answers c with a stream of server-sent events and returns

@@ -554,13 +554,9 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 			case <-changed:
 				break wait
 			case <-tick.C:
-				if !s.stillAllowed(ctx, sub) {
+				if !s.beat(ctx, w, sub) {
 					return nil
 				}
-				if _, err := w.Write([]byte(": ping\n\n")); err != nil {
-					return nil
-				}
-				w.Flush()
 			}
 		}
 		if !s.stillAllowed(ctx, sub) {
