@@ -54,8 +54,9 @@ type origin struct {
 	nodes          []pnode          // nodes[0] is the home page, "/"
 	kids           map[uint64]int32 // a node by its parent and segment, hashed (probing on past a clash)
 	seed           maphash.Seed
-	text           []byte // the nodes' segments and lastmods
-	lastmod        span   // the last lastmod kept
+	text           []byte          // the nodes' segments and lastmods
+	queried        map[int32]int32 // a path's node: the last node of a URL with a query placed after it
+	lastmod        span            // the last lastmod kept
 	urls           int
 	slash, noSlash int // listed paths (not "/") with and without a trailing slash
 }
@@ -112,8 +113,7 @@ func (pl *Planner) Add(u *Found) error {
 			pl.dups++
 			return nil
 		}
-		q := o.child(o.node(trimmed[:max(0, strings.LastIndexByte(trimmed, '/'))]))
-		n = &o.nodes[q]
+		n = &o.nodes[o.queryNode(trimmed)]
 		n.seg, n.qry = o.keep(rest), true
 	} else {
 		// A path is listed once: its node says so, and no set of the
@@ -196,6 +196,18 @@ func (o *origin) node(path string) int32 {
 
 // find returns parent's child named seg, made if need be.
 func (o *origin) find(parent int32, seg string) int32 {
+	c, key := o.lookup(parent, seg)
+	if c == 0 {
+		c = o.child(parent, 0)
+		o.nodes[c].seg = o.keep(seg)
+		o.kids[key] = c
+	}
+	return c
+}
+
+// lookup returns parent's child named seg (0: none yet) and, if none,
+// the key to keep it under.
+func (o *origin) lookup(parent int32, seg string) (int32, uint64) {
 	var h maphash.Hash
 	h.SetSeed(o.seed)
 	h.WriteString(seg)
@@ -203,25 +215,53 @@ func (o *origin) find(parent int32, seg string) int32 {
 	for ; ; key++ { // a clash of two (parent, segment)s probes on
 		c, ok := o.kids[key]
 		if !ok {
-			c = o.child(parent)
-			o.nodes[c].seg = o.keep(seg)
-			o.kids[key] = c
-			return c
+			return 0, key
 		}
 		if n := &o.nodes[c]; n.parent == parent && !n.qry && o.str(n.seg) == seg {
-			return c
+			return c, 0
 		}
 	}
 }
 
-// child makes a node and appends it to parent's children.
-func (o *origin) child(parent int32) int32 {
+// queryNode makes the node of a URL with a query whose path (without its
+// outer slashes) is path: a child of the path's parent, placed after the
+// path's own node if that was read before (and after the URLs with a
+// query placed there already), else after the parent's other children.
+func (o *origin) queryNode(path string) int32 {
+	cut := strings.LastIndexByte(path, '/')
+	parent := o.node(path[:max(0, cut)])
+	if path == "" { // the home page's: the home page has no siblings
+		return o.child(parent, 0)
+	}
+	at, _ := o.lookup(parent, path[cut+1:])
+	if at == 0 {
+		return o.child(parent, 0)
+	}
+	if o.queried == nil {
+		o.queried = map[int32]int32{}
+	}
+	after := at
+	if q := o.queried[at]; q != 0 {
+		after = q
+	}
+	c := o.child(parent, after)
+	o.queried[at] = c
+	return c
+}
+
+// child makes a node and places it among parent's children after the
+// child after, or last (after 0).
+func (o *origin) child(parent, after int32) int32 {
 	c := int32(len(o.nodes))
 	o.nodes = append(o.nodes, pnode{parent: parent})
-	if p := &o.nodes[parent]; p.first == 0 {
+	p := &o.nodes[parent]
+	switch {
+	case p.first == 0:
 		p.first, p.last = c, c
-	} else {
+	case after == 0 || after == p.last:
 		o.nodes[p.last].next, p.last = c, c
+	default:
+		o.nodes[c].next, o.nodes[after].next = o.nodes[after].next, c
 	}
 	return c
 }
@@ -295,9 +335,10 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 }
 
 // Pages yields the plan's pages in outline order, each with its depth (1
-// for the home page, the one root). Under a page come first the pages of
-// its URLs with a query, then its path's children, each in the order
-// first read.
+// for the home page, the one root). A page's children come in the order
+// first read, except that the page of a URL with a query comes right
+// after its path's page when that was read first (/blog, then
+// /blog?page=2), not after the siblings read in between.
 func (p *Plan) Pages() iter.Seq2[int, site.Page] {
 	return func(yield func(int, site.Page) bool) {
 		p.walk(0, 1, "", yield)
@@ -339,12 +380,8 @@ func (p *Plan) walk(i int32, depth int, at string, yield func(int, site.Page) bo
 		return false
 	}
 	for c := n.first; c != 0; c = o.nodes[c].next {
-		if q := &o.nodes[c]; q.qry && !yield(depth+1, p.queryPage(q)) {
-			return false
-		}
-	}
-	for c := n.first; c != 0; c = o.nodes[c].next {
-		if q := &o.nodes[c]; !q.qry && !p.walk(c, depth+1, at+"/"+o.str(q.seg), yield) {
+		q := &o.nodes[c]
+		if q.qry && !yield(depth+1, p.queryPage(q)) || !q.qry && !p.walk(c, depth+1, at+"/"+o.str(q.seg), yield) {
 			return false
 		}
 	}

@@ -92,9 +92,9 @@ func TestPlan(t *testing.T) {
 		"https://other.example/x",
 		"/relative",
 	)
-	want := "Home[/](Search (q=blue+widgets)[path /search?q=blue+widgets] " +
-		"Products[/products](List (page=2)[path /products/list?page=2] Widgets[/widgets](Blue widget[/blue-widget])) " +
-		"Legal[group /legal](Imprint[/imprint]) About us[/about-us.html] Café menu[/café_menu] ~tilde[path /%7Etilde] Blog[path /blog/])"
+	want := "Home[/](Products[/products](Widgets[/widgets](Blue widget[/blue-widget]) List (page=2)[path /products/list?page=2]) " +
+		"Legal[group /legal](Imprint[/imprint]) Search (q=blue+widgets)[path /search?q=blue+widgets] " +
+		"About us[/about-us.html] Café menu[/café_menu] ~tilde[path /%7Etilde] Blog[path /blog/])"
 	if got := shape(doc.Pages); got != want {
 		t.Errorf("plan\n%s\nwant\n%s", got, want)
 	}
@@ -109,6 +109,29 @@ func TestPlan(t *testing.T) {
 		if !slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, want) }) {
 			t.Errorf("warnings %q lack %q", reasons, want)
 		}
+	}
+}
+
+// TestPlanQueryOrder: pages come in the order read, a URL with a query
+// right after its path's page (and after those of its kind placed there
+// before), not after the siblings read in between; read before its
+// path's, it keeps its own place.
+func TestPlanQueryOrder(t *testing.T) {
+	doc, _ := planOf(t,
+		"https://example.com/",
+		"https://example.com/blog",
+		"https://example.com/blog/hello",
+		"https://example.com/contact",
+		"https://example.com/blog?page=2",
+		"https://example.com/blog?page=3",
+		"https://example.com/news?x=1",
+		"https://example.com/news",
+		"https://example.com/?utm=1",
+	)
+	want := "Home[/](Blog[/blog](Hello[/hello]) Blog (page=2)[path /blog?page=2] Blog (page=3)[path /blog?page=3] " +
+		"Contact[/contact] News (x=1)[path /news?x=1] News[/news] Home (utm=1)[path /?utm=1])"
+	if got := shape(doc.Pages); got != want {
+		t.Errorf("plan\n%s\nwant\n%s", got, want)
 	}
 }
 
