@@ -18,8 +18,11 @@ import (
 // URL becomes a page placed by its path: /products/widgets/blue-widget
 // under /products/widgets under /products, under the home page. A level
 // no URL names (/legal when only /legal/imprint is listed) becomes a group
-// carrying its slug; a URL with a query becomes a page with a path
-// override beside its path's own page. Titles come from the last segment.
+// carrying its slug; a URL with a query, one with an empty segment
+// (/blog//), and the second spelling of a path listed both with and
+// without a trailing slash (/blog and /blog/, two URLs) become pages with
+// a path override beside their path's own page. Titles come from the last
+// segment.
 // A page whose slug cannot give back its URL exactly (a percent-encoded
 // character the slug would write plainly, a trailing slash the project's
 // policy does not give) keeps it as a path override, so exporting the
@@ -32,17 +35,19 @@ import (
 // path listed twice is found by its node, not a set of the URLs read.
 // A million URLs take some 90 MB, and the plan is given page by page.
 type Planner struct {
-	queries urlSet // the URLs with a query read
-	origins map[string]*origin
-	order   []string // origins in the order first seen
-	vals    []values // the distinct values pages have; vals[0] is none
-	valIdx  map[values]uint32
-	urls    int
-	dups    int
-	bad     int
-	badURL  string
-	values  int // lastmod, changefreq or priority values left out as invalid
-	valueAt string
+	overrides urlSet // the URLs read that are planned as overrides (overrideNode)
+	origins   map[string]*origin
+	order     []string // origins in the order first seen
+	vals      []values // the distinct values pages have; vals[0] is none
+	valIdx    map[values]uint32
+	urls      int
+	dups      int
+	bad       int
+	badURL    string
+	long      int // URLs over site.MaxURLLen, left out
+	longURL   string
+	values    int // lastmod, changefreq or priority values left out as invalid
+	valueAt   string
 }
 
 // MaxPlanURLs is the most URLs a planner takes: the most pages a plan
@@ -55,20 +60,22 @@ type origin struct {
 	kids           map[uint64]int32 // a node by its parent and segment, hashed (probing on past a clash)
 	seed           maphash.Seed
 	text           []byte          // the nodes' segments and lastmods
-	queried        map[int32]int32 // a path's node: the last node of a URL with a query placed after it
+	overridden     map[int32]int32 // a path's node: the last override node placed after it
 	lastmod        span            // the last lastmod kept
 	urls           int
 	slash, noSlash int // listed paths (not "/") with and without a trailing slash
 }
 
-// pnode is a path segment, or a URL with a query (under the node of its
-// path's parent). Its children are a list in the order first seen.
+// pnode is a path segment, or a URL planned as a page with a path
+// override (under the node of its path's parent): one with a query or an
+// empty segment, or the second spelling of a path. Its children are a list in the order
+// first seen.
 type pnode struct {
-	seg, lastmod       span   // seg: as in the normalised URL; a query's: its path and query
-	parent             int32  // its parent's node
-	first, last, next  int32  // children (0: none, as node 0 is no one's child)
-	vals               uint32 // in Planner.vals
-	listed, slash, qry bool
+	seg, lastmod        span   // seg: as in the normalised URL; an override's: its path and query
+	parent              int32  // its parent's node
+	first, last, next   int32  // children (0: none, as node 0 is no one's child)
+	vals                uint32 // in Planner.vals
+	listed, slash, over bool
 }
 
 type span struct{ at, n uint32 }
@@ -81,7 +88,7 @@ type values struct {
 
 // NewPlanner returns an empty planner.
 func NewPlanner() *Planner {
-	return &Planner{queries: newURLSet(), origins: map[string]*origin{}, vals: []values{{}}, valIdx: map[values]uint32{{}: 0}}
+	return &Planner{overrides: newURLSet(), origins: map[string]*origin{}, vals: []values{{}}, valIdx: map[values]uint32{{}: 0}}
 }
 
 // Add places one URL. Errors: EInvalid past MaxPlanURLs URLs.
@@ -92,6 +99,13 @@ func (pl *Planner) Add(u *Found) error {
 			pl.badURL = u.Loc
 		}
 		pl.bad++
+		return nil
+	}
+	if len(norm) > site.MaxURLLen { // search engines ignore it; the export would leave it out
+		if pl.long == 0 {
+			pl.longURL = norm
+		}
+		pl.long++
 		return nil
 	}
 	if pl.urls >= MaxPlanURLs {
@@ -107,21 +121,29 @@ func (pl *Planner) Add(u *Found) error {
 	}
 	p, query, _ := strings.Cut(rest, "?")
 	trimmed := strings.Trim(p, "/")
+	// A path of segments, with or without a trailing slash, is planned by
+	// them; one with an empty segment (//) is kept as it is, an override.
+	lead, trail := len(p)-len(strings.TrimLeft(p, "/")), len(p)-len(strings.TrimRight(p, "/"))
+	plain := p == "/" || trimmed != "" && lead == 1 && trail <= 1 && !strings.Contains(trimmed, "//")
 	var n *pnode
-	if query != "" {
-		if !pl.queries.add(norm) {
-			pl.dups++
-			return nil
-		}
-		n = &o.nodes[o.queryNode(trimmed)]
-		n.seg, n.qry = o.keep(rest), true
-	} else {
+	if query == "" && plain {
 		// A path is listed once: its node says so, and no set of the
-		// URLs read is needed.
-		if n = &o.nodes[o.node(trimmed)]; n.listed {
+		// URLs read is needed; with and without a trailing slash it is
+		// two URLs, though.
+		n = &o.nodes[o.node(trimmed)]
+		if n.listed && (p == "/" || n.slash == strings.HasSuffix(p, "/")) {
 			pl.dups++
 			return nil
 		}
+	}
+	if n == nil || n.listed {
+		if !pl.overrides.add(norm) {
+			pl.dups++
+			return nil
+		}
+		n = &o.nodes[o.overrideNode(trimmed)]
+		n.seg, n.over = o.keep(rest), true
+	} else {
 		n.listed = true
 		if p != "/" {
 			n.slash = strings.HasSuffix(p, "/")
@@ -217,17 +239,18 @@ func (o *origin) lookup(parent int32, seg string) (int32, uint64) {
 		if !ok {
 			return 0, key
 		}
-		if n := &o.nodes[c]; n.parent == parent && !n.qry && o.str(n.seg) == seg {
+		if n := &o.nodes[c]; n.parent == parent && !n.over && o.str(n.seg) == seg {
 			return c, 0
 		}
 	}
 }
 
-// queryNode makes the node of a URL with a query whose path (without its
-// outer slashes) is path: a child of the path's parent, placed after the
-// path's own node if that was read before (and after the URLs with a
-// query placed there already), else after the parent's other children.
-func (o *origin) queryNode(path string) int32 {
+// overrideNode makes the node of a URL planned as an override whose path
+// (without its outer slashes) is path: a child of the path's parent,
+// placed after the path's own node if that was read before (and after
+// the overrides placed there already), else after the parent's other
+// children.
+func (o *origin) overrideNode(path string) int32 {
 	cut := strings.LastIndexByte(path, '/')
 	parent := o.node(path[:max(0, cut)])
 	if path == "" { // the home page's: the home page has no siblings
@@ -237,15 +260,15 @@ func (o *origin) queryNode(path string) int32 {
 	if at == 0 {
 		return o.child(parent, 0)
 	}
-	if o.queried == nil {
-		o.queried = map[int32]int32{}
+	if o.overridden == nil {
+		o.overridden = map[int32]int32{}
 	}
 	after := at
-	if q := o.queried[at]; q != 0 {
+	if q := o.overridden[at]; q != 0 {
 		after = q
 	}
 	c := o.child(parent, after)
-	o.queried[at] = c
+	o.overridden[at] = c
 	return c
 }
 
@@ -317,6 +340,9 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	if pl.bad > 0 {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as not absolute http(s) URLs, such as %q.", site.Plural(pl.bad, "entry", "entries"), clipped(pl.badURL))})
 	}
+	if pl.long > 0 {
+		warns = append(warns, Warning{Reason: fmt.Sprintf("%s longer than 2,048 characters left out (search engines ignore them), such as %q.", site.Plural(pl.long, "URL", "URLs"), clipped(pl.longURL))})
+	}
 	if pl.values > 0 {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
 	}
@@ -326,7 +352,7 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	o := pl.origins[best]
 	// What finds a URL again is of no more use: free it before the plan
 	// is written.
-	pl.queries, pl.valIdx = urlSet{}, nil
+	pl.overrides, pl.valIdx = urlSet{}, nil
 	for _, o := range pl.origins {
 		o.kids = nil
 	}
@@ -381,25 +407,33 @@ func (p *Plan) walk(i int32, depth int, at string, yield func(int, site.Page) bo
 	}
 	for c := n.first; c != 0; c = o.nodes[c].next {
 		q := &o.nodes[c]
-		if q.qry && !yield(depth+1, p.queryPage(q)) || !q.qry && !p.walk(c, depth+1, at+"/"+o.str(q.seg), yield) {
+		if q.over && !yield(depth+1, p.overridePage(q)) || !q.over && !p.walk(c, depth+1, at+"/"+o.str(q.seg), yield) {
 			return false
 		}
 	}
 	return true
 }
 
-// queryPage is the page of a URL with a query: its title that of its
-// path with the query after it, its path and query an override.
-func (p *Plan) queryPage(n *pnode) site.Page {
+// overridePage is the page of a URL planned as an override: its title
+// that of its path with the query after it ("Blog (page=2)"), or the
+// path itself without a query ("Blog (/blog/)"), its path and query an
+// override.
+func (p *Plan) overridePage(n *pnode) site.Page {
 	rest := p.o.str(n.seg)
-	path, query, _ := strings.Cut(rest, "?")
+	path, query, hasQuery := strings.Cut(rest, "?")
 	title := "Home"
-	if path = strings.Trim(path, "/"); path != "" {
-		title = titleOf(path[strings.LastIndexByte(path, '/')+1:])
+	if t := strings.Trim(path, "/"); t != "" {
+		title = titleOf(t[strings.LastIndexByte(t, '/')+1:])
+	}
+	if !hasQuery {
+		query = path
 	}
 	pg := site.NewPage("")
 	pg.Title = clipTitle(title + " (" + unescape(query) + ")")
 	pg.Path, pg.Slug, pg.SlugAuto = rest, site.Slugify(pg.Title), false
+	if strings.HasPrefix(rest, "//") { // would name a host: the URL whole
+		pg.Path = strings.TrimSuffix(p.Project.BaseURL, "/") + rest
+	}
 	p.values(&pg, n)
 	return pg
 }
@@ -430,14 +464,19 @@ func titleOf(seg string) string {
 	}
 	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == '_' || unicode.IsSpace(r) }), " ")
 	if s == "" {
-		s = unescape(seg)
+		s = strings.TrimSpace(unescape(seg))
+	}
+	if s == "" { // a segment of spaces: its title as written, "%20"
+		s = seg
 	}
 	r, size := utf8.DecodeRuneInString(s)
 	return clipTitle(string(unicode.ToUpper(r)) + s[size:])
 }
 
+// unescape returns s percent-decoded, or as it is if that is not text a
+// title or slug may hold (invalid UTF-8, a control character).
 func unescape(s string) string {
-	if u, err := url.PathUnescape(s); err == nil && utf8.ValidString(u) {
+	if u, err := url.PathUnescape(s); err == nil && utf8.ValidString(u) && strings.IndexFunc(u, unicode.IsControl) < 0 {
 		return u
 	}
 	return s

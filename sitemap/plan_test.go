@@ -33,7 +33,7 @@ func shape(ps []*site.DocPage) string {
 }
 
 // planOf plans locs and checks that the plan exports exactly the URLs of
-// the site's host.
+// the site's host (those a sitemap may hold: 2,048 characters at most).
 func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
 	t.Helper()
 	pl := NewPlanner()
@@ -57,7 +57,7 @@ func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
 		got = append(got, e.Loc)
 	}
 	for _, l := range locs {
-		if n, err := site.NormalizeURL(l); err == nil && strings.HasPrefix(n, doc.Project.BaseURL) && !slices.Contains(want, n) {
+		if n, err := site.NormalizeURL(l); err == nil && len(n) <= site.MaxURLLen && strings.HasPrefix(n, doc.Project.BaseURL) && !slices.Contains(want, n) {
 			want = append(want, n)
 		}
 	}
@@ -132,6 +132,43 @@ func TestPlanQueryOrder(t *testing.T) {
 		"Contact[/contact] News (x=1)[path /news?x=1] News[/news] Home (utm=1)[path /?utm=1])"
 	if got := shape(doc.Pages); got != want {
 		t.Errorf("plan\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestPlanOddPaths: a path listed with and without a trailing slash is
+// two URLs, and two pages; a path with an empty segment keeps it as an
+// override under its path's parent (an absolute one where it would start
+// with //); a URL over
+// 2,048 characters is left out, and said so; a segment of spaces or
+// control characters keeps its title as written.
+func TestPlanOddPaths(t *testing.T) {
+	long := "https://example.com/" + strings.Repeat("x", 2100)
+	doc, warns := planOf(t,
+		"https://example.com/",
+		"https://example.com/blog",
+		"https://example.com/shop/",
+		"https://example.com/blog/",
+		"https://example.com/shop",
+		"https://example.com/blog/",
+		"https://example.com/a//b",
+		"https://example.com//",
+		"https://example.com/%20",
+		"https://example.com/%00",
+		long,
+	)
+	want := "Home[/](Blog[/blog] Blog (/blog/)[path /blog/] Shop[path /shop/] Shop (/shop)[path /shop] " +
+		"A[group /a](B (/a//b)[path /a//b]) Home (//)[path https://example.com//] %20[/ ] %00[/%00])"
+	if got := shape(doc.Pages); got != want {
+		t.Errorf("plan\n%s\nwant\n%s", got, want)
+	}
+	var reasons []string
+	for _, w := range warns {
+		reasons = append(reasons, w.Reason)
+	}
+	for _, want := range []string{"1 URL listed more than once", "1 URL longer than 2,048 characters left out"} {
+		if !slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, want) }) {
+			t.Errorf("warnings %q lack %q", reasons, want)
+		}
 	}
 }
 
@@ -229,3 +266,31 @@ func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// isURL reports whether s is a URL a plan takes.
+func isURL(s string) bool {
+	n, err := site.NormalizeURL(s)
+	return err == nil && len(n) <= site.MaxURLLen
+}
+
+// FuzzPlan: whatever paths a site lists, in whatever order, the plan is a
+// valid document that exports exactly the URLs read (planOf checks both).
+func FuzzPlan(f *testing.F) {
+	f.Add("/\n/blog\n/blog/hello\n/contact\n/blog?page=2\n/blog?page=3\n/news?x=1\n/news\n/?utm=1")
+	f.Add("/products/list?page=2\n/products\n/products/list\n/products/list?page=3\n/legal/imprint\n/legal?x\n/%7Etilde\n/blog/")
+	f.Fuzz(func(t *testing.T, paths string) {
+		lines := strings.Split(paths, "\n")
+		if len(lines) > 64 {
+			lines = lines[:64]
+		}
+		var locs []string
+		for _, p := range lines {
+			if l := "https://example.com/" + strings.TrimPrefix(p, "/"); isURL(l) {
+				locs = append(locs, l)
+			}
+		}
+		if len(locs) > 0 { // else nothing to plan, an error
+			planOf(t, locs...)
+		}
+	})
+}
