@@ -33,15 +33,15 @@ check-generated: generate
 	git diff --exit-code -- '*_templ.go'
 
 # Each fuzz test also runs a few seconds' worth of inputs beyond its seeds
-# (site/fuzz_test.go). The budgets are counts, not durations: Go 1.26's
+# (PACKAGE/FuzzNAME:COUNT). The budgets are counts, not durations: Go 1.26's
 # fuzz coordinator can fail a run with "context deadline exceeded" when a
 # -fuzztime duration ends on a busy machine (go.dev/issue/75804).
-FUZZ := FuzzNormalizeURL:100000x FuzzParseOutline:100000x FuzzParseDocument:10000x
+FUZZ := site/FuzzNormalizeURL:100000x site/FuzzParseOutline:100000x site/FuzzParseDocument:10000x sitemap/FuzzPlan:20000x
 
 test: static check-generated
 	$(GO) vet ./...
 	$(GO) test -count=1 -p 1 ./...
-	for f in $(FUZZ); do $(GO) test -run='^$$' -fuzz="^$${f%%:*}\$$" -fuzztime=$${f##*:} ./site || exit 1; done
+	for f in $(FUZZ); do t=$${f%%:*}; $(GO) test -run='^$$' -fuzz="^$${t#*/}\$$" -fuzztime=$${f##*:} ./$${t%%/*} || exit 1; done
 
 bench: static
 	$(GO) test -p 1 -timeout 30m -run='^$$' -bench=. -benchmem ./...
