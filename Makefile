@@ -36,7 +36,8 @@ check-generated: generate
 # (PACKAGE/FuzzNAME:COUNT). The budgets are counts, not durations: Go 1.26's
 # fuzz coordinator can fail a run with "context deadline exceeded" when a
 # -fuzztime duration ends on a busy machine (go.dev/issue/75804).
-FUZZ := site/FuzzNormalizeURL:100000x site/FuzzParseOutline:100000x site/FuzzParseDocument:10000x sitemap/FuzzPlan:20000x
+FUZZ := site/FuzzNormalizeURL:100000x site/FuzzParseOutline:100000x site/FuzzParseDocument:10000x sitemap/FuzzPlan:20000x \
+	sitemap/FuzzReadDocument:10000x sitemap/FuzzReadRoundTrip:10000x
 
 test: static check-generated
 	$(GO) vet ./...
