@@ -186,11 +186,13 @@ func unpack(r io.Reader) (io.Reader, bool, error) {
 	return zr, true, nil
 }
 
-// limited reads at most left bytes and notes whether there were more.
+// limited reads at most left bytes and notes whether there were more,
+// and the first error reading r.
 type limited struct {
 	r    io.Reader
 	left int64
 	over bool
+	err  error
 }
 
 func (l *limited) Read(p []byte) (int, error) {
@@ -203,7 +205,7 @@ func (l *limited) Read(p []byte) (int, error) {
 				return 0, io.EOF
 			}
 			if err != nil {
-				return 0, err
+				return 0, l.note(err)
 			}
 		}
 	}
@@ -212,7 +214,14 @@ func (l *limited) Read(p []byte) (int, error) {
 	}
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
-	return n, err
+	return n, l.note(err)
+}
+
+func (l *limited) note(err error) error {
+	if err != nil && err != io.EOF && l.err == nil {
+		l.err = err
+	}
+	return err
 }
 
 // entry is the <url> or <sitemap> being read.
@@ -253,6 +262,10 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
 				ps.add("xml", true, se.Line, "Line %d: the XML is broken (%s); search engines reject the whole file.", se.Line, se.Msg)
+				return errStop
+			}
+			if lim.err == nil { // not reading but the XML: an unsupported version
+				ps.add("xml", true, line(), "Line %d: the XML is broken (%s); search engines reject the whole file.", line(), strings.TrimPrefix(err.Error(), "xml: "))
 				return errStop
 			}
 			return err

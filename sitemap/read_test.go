@@ -86,6 +86,7 @@ func TestReadDocument(t *testing.T) {
 		{"broken", "<urlset xmlns=\"" + Namespace + "\">\n<url><loc>https://example.com/</loc></url>\n<url><loc>https://example.com/b</url>\n</urlset>", KindURLSet, "https://example.com/", "!xml:3:1"},
 		{"undefined entity", `<urlset xmlns="` + Namespace + `"><url><loc>https://example.com/caf&eacute;&#233;&#xE9;</loc></url></urlset>`, KindURLSet, "https://example.com/cafééé", "!entity:1:1"},
 		{"latin-1", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset/>`, "", "", "!encoding:1:1"},
+		{"xml 2.0", "<?xml version=\"2.0\"?>\n<urlset/>", "", "", "!xml:1:1"},
 		{"stray element", `<urlset xmlns="` + Namespace + `"><foo/><url><loc>https://example.com/</loc></url></urlset>`, KindURLSet, "https://example.com/", "element:1:1"},
 	}
 	for _, tt := range tests {
