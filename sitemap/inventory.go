@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"io"
 	"strings"
 
@@ -119,11 +120,16 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 		if err == io.EOF {
 			return nil
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
+			line := 0
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				line, err = pe.Line, pe.Err // FieldPos has no field to tell of after an error
+			}
 			ps.add("csv", true, line, "Line %d: %v; reading stopped there.", line, err)
 			return errStop
 		}
+		line, _ := cr.FieldPos(0)
 		f := Found{Loc: cell(rec, "url"), Line: line, Lastmod: cell(rec, "lastmod"), Changefreq: cell(rec, "changefreq"), Priority: cell(rec, "priority"),
 			Title: cell(rec, "title"), Type: cell(rec, "type"), Status: cell(rec, "status"), Assignee: cell(rec, "assignee"), Notes: cell(rec, "notes")}
 		if f.Loc == "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,29 @@ func TestImportCSV(t *testing.T) {
 	}
 	if a, b := shape(doc.Pages), shape(doc2.Pages); a != b {
 		t.Errorf("inventory.csv imports as\n%s\nnot\n%s", b, a)
+	}
+}
+
+// TestReadCSVBroken: a row the CSV reader cannot parse (an open quote)
+// stops the reading with the line and what is wrong, after the rows
+// before it; even where it ends the file with no field read.
+func TestReadCSVBroken(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"open quote", "url,title\nhttps://example.com/,Home\nhttps://example.com/a,\"A\n", `1 URLs; csv line 3: Line 3: extraneous or missing " in quoted-field; reading stopped there.`},
+		{"nothing after", "URL \n\"", `0 URLs; csv line 2: Line 2: extraneous or missing " in quoted-field; reading stopped there.`},
+	}
+	for _, tt := range tests {
+		n := 0
+		doc, err := ReadCSV(strings.NewReader(tt.in), func(*Document, *Found) error { n++; return nil })
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		var got string
+		for _, p := range doc.Problems {
+			got = fmt.Sprintf("%d URLs; %s line %d: %s", n, p.Rule, p.Line, p.Msg)
+		}
+		if len(doc.Problems) != 1 || got != tt.want {
+			t.Errorf("%s: %q (%d problems), want %q", tt.name, got, len(doc.Problems), tt.want)
+		}
 	}
 }
