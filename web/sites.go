@@ -529,12 +529,12 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	for {
 		changed := j.changes()
 		v := j.view()
-		event := "status"
+		event, frame := "status", views.SiteJobProgress(v)
 		if !v.Running() {
-			event = "end"
+			event, frame = "end", views.SiteJobStatus(v)
 		}
 		buf.Reset()
-		if err := views.SiteJobStatus(v).Render(ctx, &buf); err != nil {
+		if err := frame.Render(ctx, &buf); err != nil {
 			return nil
 		}
 		if _, err := w.Write(htmlEvent(event, buf.Bytes())); err != nil || event == "end" {

@@ -395,8 +395,9 @@ func TestLiveSiteShutdown(t *testing.T) {
 }
 
 // TestLiveSiteStream: a job's page follows the reading through a stream
-// of server-sent events: its status as it changes, with the files read
-// of those known and the URLs found, then the report in an "end" event,
+// of server-sent events: its progress as it changes, with the files read
+// of those known and the URLs found (and not the Cancel button, which
+// stays put), then the report in an "end" event,
 // and the stream ends. A visitor may hold jobWatchers streams of a job
 // at once.
 func TestLiveSiteStream(t *testing.T) {
@@ -424,8 +425,11 @@ func TestLiveSiteStream(t *testing.T) {
 			t.Fatalf("%s event before hold.xml was read: %.300s", e.name, e.data)
 		}
 		doc := fragment(e)
-		if st := doc.Find("#job-status").AttrOr("data-state", ""); st != "waiting" && st != "reading" {
+		if st := doc.Find("#job-live").AttrOr("data-state", ""); st != "waiting" && st != "reading" {
 			t.Fatalf("state %q while reading", st)
+		}
+		if doc.Find("#job-cancel").Length() != 0 {
+			t.Fatal("a status event replaces the Cancel button (a click across a frame is lost)")
 		}
 		if strings.Contains(doc.Find("#job-counts").Text(), "3 of 4 files read · 6 URLs") {
 			if p := doc.Find("#job-progress"); p.AttrOr("value", "") != "3" || p.AttrOr("max", "") != "4" {
