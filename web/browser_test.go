@@ -180,7 +180,9 @@ func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Act
 func clickAt(sel string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var p struct{ X, Y float64 }
-		find := fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || !e.getClientRects().length) return false;
+		// Not before the page has its styles and fonts: a button placed
+		// without them moves when they come, and the click misses it.
+		find := fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || !e.getClientRects().length || document.readyState !== "complete" || document.fonts.status !== "loaded") return false;
 			e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
 			return e.contains(document.elementFromPoint(x, y)) && {X: x, Y: y}; })()`, strconv.Quote(sel))
 		if err := waitJS("!!" + find).Do(ctx); err != nil {
