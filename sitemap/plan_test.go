@@ -69,6 +69,20 @@ func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
 	return doc, warns
 }
 
+// wantWarnings checks that warns has a warning saying each of wants.
+func wantWarnings(t *testing.T, warns []Warning, wants ...string) {
+	t.Helper()
+	var reasons []string
+	for _, w := range warns {
+		reasons = append(reasons, w.Reason)
+	}
+	for _, want := range wants {
+		if !slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, want) }) {
+			t.Errorf("warnings %q lack %q", reasons, want)
+		}
+	}
+}
+
 // TestPlan: URLs become pages by path, a missing level a group carrying
 // its slug, a URL with a query a page with a path override beside its
 // path's page, "/" the home page; titles come from the last segment; what
@@ -101,15 +115,8 @@ func TestPlan(t *testing.T) {
 	if doc.Project.BaseURL != "https://www.example.com/" || doc.Project.TrailingSlash {
 		t.Errorf("project %+v", doc.Project)
 	}
-	var reasons []string
-	for _, w := range warns {
-		reasons = append(reasons, w.Reason)
-	}
-	for _, want := range []string{"1 URL on https://other.example left out: the site is on https://www.example.com", "1 URL listed more than once", `1 entry left out as not absolute http(s) URLs, such as "/relative"`} {
-		if !slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, want) }) {
-			t.Errorf("warnings %q lack %q", reasons, want)
-		}
-	}
+	wantWarnings(t, warns, "1 URL on https://other.example left out: the site is on https://www.example.com", "1 URL listed more than once",
+		`1 entry left out as not absolute http(s) URLs, such as "/relative"`)
 }
 
 // TestPlanQueryOrder: pages come in the order read, a URL with a query
@@ -161,15 +168,7 @@ func TestPlanOddPaths(t *testing.T) {
 	if got := shape(doc.Pages); got != want {
 		t.Errorf("plan\n%s\nwant\n%s", got, want)
 	}
-	var reasons []string
-	for _, w := range warns {
-		reasons = append(reasons, w.Reason)
-	}
-	for _, want := range []string{"1 URL listed more than once", "1 URL longer than 2,048 characters left out"} {
-		if !slices.ContainsFunc(reasons, func(r string) bool { return strings.Contains(r, want) }) {
-			t.Errorf("warnings %q lack %q", reasons, want)
-		}
-	}
+	wantWarnings(t, warns, "1 URL listed more than once", "1 URL longer than 2,048 characters left out")
 }
 
 // TestPlanTrailingSlash: a site whose URLs end in "/" gets the policy,
