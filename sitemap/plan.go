@@ -68,8 +68,8 @@ type origin struct {
 
 // pnode is a path segment, or a URL planned as a page with a path
 // override (under the node of its path's parent): one with a query or an
-// empty segment, or the second spelling of a path. Its children are a list in the order
-// first seen.
+// empty segment, or the second spelling of a path. Its children are a
+// list in the order first seen.
 type pnode struct {
 	seg, lastmod        span   // seg: as in the normalised URL; an override's: its path and query
 	parent              int32  // its parent's node
@@ -354,7 +354,7 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	// is written.
 	pl.overrides, pl.valIdx = urlSet{}, nil
 	for _, o := range pl.origins {
-		o.kids = nil
+		o.kids, o.overridden = nil, nil
 	}
 	p := site.Project{Name: name, BaseURL: best + "/", TrailingSlash: o.slash > o.noSlash} // the policy most URLs follow
 	return &Plan{Project: p, pl: pl, o: o}, warns, nil
