@@ -121,12 +121,13 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 			return nil
 		}
 		if err != nil {
-			line := 0
 			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				line, err = pe.Line, pe.Err // FieldPos has no field to tell of after an error
+			if !errors.As(err, &pe) { // reading the file
+				ps.add("csv", true, 0, "The file could not be read to its end: %v.", err)
+				return errStop
 			}
-			ps.add("csv", true, line, "Line %d: %v; reading stopped there.", line, err)
+			// FieldPos has no field to tell of after an error.
+			ps.add("csv", true, pe.Line, "Line %d: %v; reading stopped there.", pe.Line, pe.Err)
 			return errStop
 		}
 		line, _ := cr.FieldPos(0)
