@@ -38,7 +38,7 @@ check-generated: generate
 # -fuzztime duration ends on a busy machine (go.dev/issue/75804).
 FUZZ := site/FuzzNormalizeURL:100000x site/FuzzParseOutline:100000x site/FuzzParseDocument:10000x sitemap/FuzzPlan:20000x \
 	sitemap/FuzzReadDocument:10000x sitemap/FuzzReadRoundTrip:10000x sitemap/FuzzReadCSV:10000x \
-	sitemap/FuzzExportRoundTrip:10000x
+	sitemap/FuzzExportRoundTrip:10000x sitemap/FuzzExcerpts:10000x
 
 test: static check-generated
 	$(GO) vet ./...

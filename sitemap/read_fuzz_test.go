@@ -115,3 +115,33 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+// FuzzExcerpts: the lines a report shows around a problem's line are
+// the file's lines there, each cut at MaxLineShown bytes, as a plain
+// split of the file gives them.
+func FuzzExcerpts(f *testing.F) {
+	f.Add([]byte("<urlset>\r\n<url><loc>https://e.com/a&b</loc></url>\n\n</urlset>"), uint16(2), uint8(1))
+	f.Add([]byte(strings.Repeat("x", 1000)+"é\nshort\n"), uint16(1), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, line uint16, around uint8) {
+		if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+			return // gzip: read unpacked
+		}
+		l, a := int(line)+1, int(around)%8
+		raw := strings.SplitAfter(string(data), "\n")
+		if raw[len(raw)-1] == "" {
+			raw = raw[:len(raw)-1] // after the last end of line, no line
+		}
+		var want []string
+		for n := max(1, l-a); n <= l+a && n <= len(raw); n++ {
+			s := raw[n-1][:min(len(raw[n-1]), MaxLineShown)]
+			want = append(want, strings.ToValidUTF8(strings.TrimRight(s, "\r\n"), "\uFFFD"))
+		}
+		first, got, err := Lines(bytes.NewReader(data), l, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first != max(1, l-a) || fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+			t.Errorf("line %d±%d: from %d %q, want %q", l, a, first, got, want)
+		}
+	})
+}
