@@ -1457,6 +1457,18 @@
   }
   htmx.onLoad(initCanvas);
   document.addEventListener("htmx:afterSwap", (e) => initCanvas(e.detail.target));
+  // The PDF options stay open while the diagram is drawn anew, as an
+  // option changes or the plan does: choosing paper, then orientation,
+  // does not mean opening the panel twice, nor does a colleague's edit
+  // close it under the pointer.
+  document.addEventListener("htmx:beforeSwap", (e) => {
+    const sec = e.detail.target;
+    if (sec?.id === "diagram") sec.dataset.pdfOpen = sec.querySelector(".pdf-options")?.open ? "1" : "";
+  });
+  document.addEventListener("htmx:afterSwap", (e) => {
+    const sec = e.detail.target, d = sec?.id === "diagram" && sec.dataset.pdfOpen && sec.querySelector(".pdf-options");
+    if (d) d.open = true;
+  });
   let oldScene = null;
   document.addEventListener("htmx:beforeSwap", (e) => {
     if (e.detail.target?.id !== "diagram") return;

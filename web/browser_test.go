@@ -592,15 +592,22 @@ func TestBrowserDiagram(t *testing.T) {
 		}),
 	)
 	// The PDF's options open in a panel over the diagram; choosing one
-	// carries it to the PDF download.
+	// carries it to the PDF download, and the panel stays open while the
+	// diagram is drawn anew, for the next choice.
 	run(t, ctx, "choose portrait A3",
-		chromedp.Click(`#diagram .pdf-options summary`),
+		settled(),
+		clickAt(`#diagram .pdf-options summary`),
 		waitJS(`document.querySelector('#diagram .pdf-options')?.open === true`),
 		chromedp.SetValue(`#diagram select[name=orientation]`, "portrait"),
 		chromedp.Evaluate(`document.querySelector('#diagram select[name=orientation]').dispatchEvent(new Event('change', {bubbles: true}))`, nil),
 		waitJS(`(document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]')?.href || '').includes('orientation=portrait')`),
+		settled(),
 	)
-	run(t, ctx, "open the PDF options again", chromedp.Click(`#diagram .pdf-options summary`), waitJS(`document.querySelector('#diagram .pdf-options')?.open === true`))
+	var open bool
+	run(t, ctx, "the PDF options after the redraw", chromedp.Evaluate(`document.querySelector('#diagram .pdf-options')?.open === true`, &open))
+	if !open {
+		t.Error("drawing the diagram anew closed the PDF options the visitor had open")
+	}
 	screenshot(t, ctx, "diagram-pdf-options.png")
 	run(t, ctx, "a download that fails shows why",
 		chromedp.Evaluate(`(() => { const a = document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]'), u = new URL(a.href); u.searchParams.set('paper', 'b5'); a.href = u; })()`, nil),
