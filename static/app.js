@@ -1456,24 +1456,22 @@
     if (revealPicked && picked && reveal(canvas, picked)) revealPicked = false;
   }
   htmx.onLoad(initCanvas);
-  document.addEventListener("htmx:afterSwap", (e) => initCanvas(e.detail.target));
-  // The PDF options stay open while the diagram is drawn anew, as an
-  // option changes or the plan does: choosing paper, then orientation,
-  // does not mean opening the panel twice, nor does a colleague's edit
-  // close it under the pointer.
-  document.addEventListener("htmx:beforeSwap", (e) => {
-    const sec = e.detail.target;
-    if (sec?.id === "diagram") sec.dataset.pdfOpen = sec.querySelector(".pdf-options")?.open ? "1" : "";
-  });
   document.addEventListener("htmx:afterSwap", (e) => {
-    const sec = e.detail.target, d = sec?.id === "diagram" && sec.dataset.pdfOpen && sec.querySelector(".pdf-options");
-    if (d) d.open = true;
+    const sec = e.detail.target;
+    if (sec?.id === "diagram" && sec.dataset.pdfOpen) sec.querySelector(".pdf-options")?.setAttribute("open", "");
+    initCanvas(sec);
   });
+  // What a redraw of the diagram keeps: the keyboard on the canvas, the
+  // old picture until the new scene is in, and the PDF options open
+  // (choosing paper, then orientation, does not mean opening the panel
+  // twice, nor does a colleague's edit close it under the pointer).
   let oldScene = null;
   document.addEventListener("htmx:beforeSwap", (e) => {
-    if (e.detail.target?.id !== "diagram") return;
-    e.detail.target.dataset.focused = onCanvas() ? "1" : "";
-    oldScene = e.detail.target.querySelector("canvas.diagram-scene");
+    const sec = e.detail.target;
+    if (sec?.id !== "diagram") return;
+    sec.dataset.focused = onCanvas() ? "1" : "";
+    sec.dataset.pdfOpen = sec.querySelector(".pdf-options")?.open ? "1" : "";
+    oldScene = sec.querySelector("canvas.diagram-scene");
   });
 
   // Keys on the canvas: arrows select the card that way, + and - zoom,

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -214,11 +215,7 @@ func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, e
 	if rep == nil || n < 0 || n >= len(rep.Files) {
 		return "", ex, site.Errorf(site.ENotFound, "No such file in this reading.")
 	}
-	f := rep.Files[n]
-	loc = f.Final
-	if loc == "" {
-		loc = f.Loc
-	}
+	loc = cmp.Or(rep.Files[n].Final, rep.Files[n].Loc)
 	if !j.onWeb(n) {
 		for _, e := range kept {
 			if e.Line == line {
@@ -237,11 +234,11 @@ func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, e
 		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
 	}
 	defer body.Close()
-	ex.Line = line
-	if ex.First, ex.Lines, err = sitemap.Lines(body, line, linesAround); err != nil {
+	exs, err := sitemap.Excerpts(body, []int{line}, linesAround)
+	if err != nil {
 		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
 	}
-	return loc, ex, nil
+	return loc, exs[0], nil
 }
 
 // running reports whether the job has not ended.
