@@ -470,6 +470,7 @@ func TestImportInChunks(t *testing.T) {
 	if p, err := db.Project(ctx, id); err != nil || p.PageCount != doc.CountPages() {
 		t.Fatalf("after the import: %+v, %v", p, err)
 	}
+	checkSlugs(t, db)
 
 	// Failing in the middle: nothing is left.
 	cctx, cancel := context.WithCancel(ctx)
@@ -484,6 +485,7 @@ func TestImportInChunks(t *testing.T) {
 	if n != 0 || pages != 0 {
 		t.Errorf("a failed import left %d projects and %d pages", n, pages)
 	}
+	checkSlugs(t, db)
 
 	// A crash: an unfinished import untouched for ten minutes goes; a live one stays.
 	db.w.Exec(`INSERT INTO projects (team_id, name, base_url, importing, updated_at) VALUES (1, 'crashed', 'https://c.example/', 1, '2020-01-01T00:00:00.000Z'),
@@ -541,7 +543,12 @@ func TestPageCountFollowsWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	count("deleting another project", 8)
-
+	other, _ = newProject(t, db, "Elsewhere\n  Again")
+	if _, err := db.w.Exec(`DELETE FROM projects WHERE id = ?`, other.ID); err != nil {
+		t.Fatal(err)
+	}
+	count("another project's pages going with it", 8)
+	checkSlugs(t, db)
 }
 
 // TestEveryWriteBumpsTheVersion: a new project is at version 1, and each

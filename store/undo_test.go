@@ -384,8 +384,8 @@ func TestHistoryWithoutCopies(t *testing.T) {
 
 // TestMigrationKeepsPagesAndNeverReusesIDs opens a database of schema 6
 // (made by the release before history), whose largest page id was
-// deleted: its pages and links are kept, and new pages never get an id
-// a page had.
+// deleted: its pages and links are kept, its pages are listed by slug
+// for the URL rule (0009), and new pages never get an id a page had.
 func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "old.db")
@@ -421,5 +421,11 @@ func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
 		if _, err := db.DeletePage(ctx, p.ID); err != nil {
 			t.Fatal(err)
 		}
+	}
+	checkSlugs(t, db)
+	var n int
+	db.w.QueryRow(`SELECT count(*) FROM page_slugs WHERE project_id = 1`).Scan(&n)
+	if n != 11 {
+		t.Errorf("%d pages listed by slug after the migration, want 11", n)
 	}
 }

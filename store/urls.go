@@ -104,14 +104,15 @@ func urlPages(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (
 	}
 	belowJSON, _ := json.Marshal(below)
 	// Each part reads an index: a slug, its numbered variants ("faq-2"
-	// sorts between "faq-" and "faq."), path overrides and empty slugs.
-	// Each slug is a query of its own: one condition with them all, or a
-	// json_each joined in, makes SQLite walk every page of the project.
+	// sorts between "faq-" and "faq."), both in page_slugs, and path
+	// overrides and empty slugs. Each slug is a query of its own: one
+	// condition with them all, or a json_each joined in, makes SQLite
+	// walk every page of the project.
 	args := []any{string(belowJSON), projectID}
 	var parts strings.Builder
 	for _, sl := range slugs {
-		parts.WriteString("\n\t\t\tUNION SELECT id FROM pages WHERE project_id = ?2 AND slug = ?")
-		parts.WriteString("\n\t\t\tUNION SELECT id FROM pages WHERE project_id = ?2 AND slug > ? AND slug < ?")
+		parts.WriteString("\n\t\t\tUNION SELECT page_id FROM page_slugs WHERE project_id = ?2 AND slug = ?")
+		parts.WriteString("\n\t\t\tUNION SELECT page_id FROM page_slugs WHERE project_id = ?2 AND slug > ? AND slug < ?")
 		args = append(args, sl, sl+"-", sl+".")
 	}
 	return queryPages(ctx, tx, false, `WITH RECURSIVE near(id) AS (

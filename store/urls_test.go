@@ -117,13 +117,46 @@ func TestURLsStayUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if it, _ := db.Tree(ctx, id); it.Children(it.Roots(site.PlacementMain)[0].ID)[1].Slug != "faq-2" {
-		t.Errorf("imported twin's slug = %q, want faq-2", it.Children(it.Roots(site.PlacementMain)[0].ID)[1].Slug)
+	it, _ := db.Tree(ctx, id)
+	home := it.Roots(site.PlacementMain)[0].ID
+	if it.Children(home)[1].Slug != "faq-2" {
+		t.Errorf("imported twin's slug = %q, want faq-2", it.Children(home)[1].Slug)
+	}
+	// The imported pages' slugs count once the import is in.
+	pg = site.NewPage("New page")
+	pg.ProjectID, pg.ParentID, pg.Position = id, home, -1
+	if err := db.CreatePage(ctx, &pg); err != nil {
+		t.Fatal(err)
+	}
+	if renamed, err := db.RenamePage(ctx, pg.ID, "FAQ", pg.Version); err != nil || renamed.Slug != "faq-3" {
+		t.Errorf("renamed to FAQ beside imported FAQs: slug %q, err %v; want faq-3", renamed.Slug, err)
 	}
 	d, _ = site.ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"I","base_url":"https://i.example/"},
 		"pages":[{"title":"Home","slug":"","children":[{"title":"FAQ"},{"title":"Help","slug":"faq"}]}]}`))
 	if _, err := db.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "“Help”") {
 		t.Errorf("typed twin import: %v, want EInvalid naming Help", err)
+	}
+	checkSlugs(t, db)
+}
+
+// checkSlugs checks that the URL rule's slug table lists exactly the
+// pages of the projects not being imported, each by its slug.
+func checkSlugs(t *testing.T, db *DB) {
+	t.Helper()
+	for _, q := range []struct{ what, sql string }{
+		{"pages missing from page_slugs", `SELECT count(*) FROM pages p JOIN projects pr ON pr.id = p.project_id
+			WHERE NOT pr.importing AND NOT EXISTS (SELECT 1 FROM page_slugs s WHERE s.project_id = p.project_id AND s.slug = p.slug AND s.page_id = p.id)`},
+		{"page_slugs rows with no such page", `SELECT count(*) FROM page_slugs s WHERE NOT EXISTS (
+			SELECT 1 FROM pages p JOIN projects pr ON pr.id = p.project_id
+			WHERE p.id = s.page_id AND p.project_id = s.project_id AND p.slug = s.slug AND NOT pr.importing)`},
+	} {
+		var n int
+		if err := db.w.QueryRow(q.sql).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			t.Errorf("%d %s", n, q.what)
+		}
 	}
 }
 
