@@ -83,7 +83,12 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 		if err := r.add(im); err != nil {
 			return fmt.Errorf("import %s: %w; nothing was imported", sources[i], err)
 		}
+		read[i].add = nil // the plan is written: let it go
 	}
+	// Commit fills the slug table from what was written; the plans are
+	// garbage by now, and handing them back keeps them from adding to
+	// its peak.
+	debug.FreeOSMemory()
 	for i, im := range imports {
 		id, err := im.Commit()
 		if err != nil {
