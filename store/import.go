@@ -198,7 +198,7 @@ func (im *Import) flush() error {
 	}
 	ctx := im.ctx
 	var next int64
-	if err := im.db.tx(ctx, func(tx *sql.Tx) error {
+	if err := im.db.txUnchecked(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
 			coalesce((SELECT max(id) FROM pages), 0)) + 1`).Scan(&next); err != nil {
 			return err

@@ -471,6 +471,7 @@ func TestImportInChunks(t *testing.T) {
 		t.Fatalf("after the import: %+v, %v", p, err)
 	}
 	checkSlugs(t, db)
+	checkForeignKeys(t, db)
 
 	// Failing in the middle: nothing is left.
 	cctx, cancel := context.WithCancel(ctx)
@@ -486,6 +487,7 @@ func TestImportInChunks(t *testing.T) {
 		t.Errorf("a failed import left %d projects and %d pages", n, pages)
 	}
 	checkSlugs(t, db)
+	checkForeignKeys(t, db)
 
 	// A crash: an unfinished import untouched for ten minutes goes; a live one stays.
 	db.w.Exec(`INSERT INTO projects (team_id, name, base_url, importing, updated_at) VALUES (1, 'crashed', 'https://c.example/', 1, '2020-01-01T00:00:00.000Z'),

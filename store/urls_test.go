@@ -139,6 +139,28 @@ func TestURLsStayUnique(t *testing.T) {
 	checkSlugs(t, db)
 }
 
+// checkForeignKeys checks that the writer enforces foreign keys (an
+// import's chunks are written without, txUnchecked) and that every
+// reference in the database holds.
+func checkForeignKeys(t *testing.T, db *DB) {
+	t.Helper()
+	var on int
+	if err := db.w.QueryRow(`PRAGMA foreign_keys`).Scan(&on); err != nil || on != 1 {
+		t.Errorf("PRAGMA foreign_keys = %d, %v; want 1", on, err)
+	}
+	rows, err := db.w.Query(`PRAGMA foreign_key_check`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var table, parent string
+		var rowid, fk any
+		rows.Scan(&table, &rowid, &parent, &fk)
+		t.Errorf("row %v of %s refers to a missing row of %s", rowid, table, parent)
+	}
+}
+
 // checkSlugs checks that the URL rule's slug table lists exactly the
 // pages of the projects not being imported, each by its slug.
 func checkSlugs(t *testing.T, db *DB) {
