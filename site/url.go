@@ -18,6 +18,21 @@ const MaxURLLen = 2048
 // stray % encoded as %25, fragment and default port dropped, and "/" for an
 // empty path. It returns EInvalid when raw is not such a URL.
 func NormalizeURL(raw string) (string, error) {
+	var n URLNormalizer
+	return n.Normalize(raw)
+}
+
+// URLNormalizer normalises URLs as NormalizeURL does, remembering the
+// last host it normalised: the URLs of a sitemap share one, and mapping
+// a host (IDNA) was a third of normalising a URL. Its zero value is
+// ready to use; it is not safe for concurrent use.
+type URLNormalizer struct {
+	scheme, authority string // as written in the last URL normalised
+	host              string // its normalised host and port
+}
+
+// Normalize is NormalizeURL. It returns EInvalid.
+func (n *URLNormalizer) Normalize(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if !utf8.ValidString(raw) {
 		return "", Errorf(EInvalid, "URL %q is not valid UTF-8 text.", clip(strings.ToValidUTF8(raw, "\uFFFD")))
@@ -38,10 +53,14 @@ func NormalizeURL(raw string) (string, error) {
 	if end < 0 {
 		end = len(rest)
 	}
-	host, err := normalizeHost(scheme, rest[:end])
-	if err != nil {
-		return "", err
+	if authority := rest[:end]; n.host == "" || authority != n.authority || scheme != n.scheme {
+		host, err := normalizeHost(scheme, authority)
+		if err != nil {
+			return "", err
+		}
+		n.scheme, n.authority, n.host = scheme, authority, host
 	}
+	host := n.host
 	rest = rest[end:]
 	path, query, hasQuery := strings.Cut(rest, "?")
 	var b strings.Builder

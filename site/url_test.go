@@ -52,6 +52,27 @@ func TestNormalizeURLRefuses(t *testing.T) {
 	}
 }
 
+// TestURLNormalizerRemembersOnlyTheSameHost: one normalizer given the
+// URLs of TestNormalizeURL and TestNormalizeURLRefuses in turn, each
+// twice and then with the scheme of the one before, gives what
+// NormalizeURL gives: the host it remembers is used only for the same
+// host and scheme (https://example.com:443 keeps no port, http:// does).
+func TestURLNormalizerRemembersOnlyTheSameHost(t *testing.T) {
+	ins := []string{"https://example.com:443/a", "http://example.com:443/a", "https://Example.com/", "https://bücher.example/",
+		"https://example.com:08080/a", "https://exa mple.com/", "https://example.com/b", "ftp://example.com/", "https://example.com:65536/"}
+	for _, in := range []string{"HTTPS://WWW.Example.COM/About", "https://example.com:80/", "http://example.com:80/"} {
+		ins = append(ins, in, in)
+	}
+	var n URLNormalizer
+	for _, in := range ins {
+		want, wantErr := NormalizeURL(in)
+		got, err := n.Normalize(in)
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Errorf("Normalize(%q) = %q, %v; want %q, %v", in, got, err, want, wantErr)
+		}
+	}
+}
+
 func TestNormalizeBaseURL(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"https://example.com", "https://example.com/"},

@@ -16,6 +16,7 @@ import (
 // normalised URL (8 bytes a URL, not the URL).
 type rules struct {
 	seen urlSet
+	norm site.URLNormalizer
 	file string // the file whose directory dir is
 	dir  string // "": the file is not on the web
 }
@@ -54,7 +55,7 @@ func (r *rules) check(ps *problems, file string, u *Found) {
 	if len(loc) > site.MaxURLLen {
 		ps.add("loc-length", true, line, "Line %d: the URL is %d characters long; the protocol allows 2,048.", line, len(loc))
 	}
-	norm, err := site.NormalizeURL(loc) // refuses anything but an absolute http or https URL
+	norm, err := r.norm.Normalize(loc) // refuses anything but an absolute http or https URL
 	if err != nil {
 		ps.add("loc-absolute", true, line, "Line %d: %q is not an absolute http or https URL, as every <loc> must be.", line, clipped(loc))
 		return

@@ -36,6 +36,7 @@ import (
 // A million URLs take some 90 MB, and the plan is given page by page.
 type Planner struct {
 	overrides urlSet // the URLs read that are planned as overrides (overrideNode)
+	norm      site.URLNormalizer
 	origins   map[string]*origin
 	order     []string // origins in the order first seen
 	vals      []values // the distinct values pages have; vals[0] is none
@@ -93,7 +94,7 @@ func NewPlanner() *Planner {
 
 // Add places one URL. Errors: EInvalid past MaxPlanURLs URLs.
 func (pl *Planner) Add(u *Found) error {
-	norm, err := site.NormalizeURL(u.Loc)
+	norm, err := pl.norm.Normalize(u.Loc)
 	if err != nil {
 		if pl.bad == 0 {
 			pl.badURL = u.Loc
