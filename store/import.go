@@ -21,12 +21,15 @@ var importChunk = 10_000
 const importRows = 100
 
 // importChunkDone, when set (by tests), runs after each chunk of an
-// import is written.
+// import is written, on the goroutine that wrote it.
 var importChunkDone func(projectID int64)
 
 // Import writes a new project page by page, in outline order, so that a
 // plan of a million pages is never held whole: a chunk of importChunk
 // pages at a time, the write lock held only while the chunk is written.
+// A chunk is written in the background while the next is added, so that
+// checking pages and making them (a plan's walk) and SQLite's writing
+// them share the time on two cores.
 // The project stays invisible to everyone until Commit and is removed
 // again if the import does not get there: the import is all or nothing
 // for its users, while other writers go on between its chunks. Every
@@ -38,23 +41,32 @@ type Import struct {
 	db      *DB
 	ctx     context.Context
 	project site.Project
+	chunk   int              // importChunk when the import began
 	stack   []importLevel    // the ancestors of the next page, by depth
 	roots   map[string]int   // the next root position, by placement
 	urls    map[uint64]int64 // the number of the page that has a URL, by the URL's hash
 	seed    maphash.Seed
-	pending []site.Page // added, not yet written; a parent among them is -(its index+1)
-	written int         // pages written; the pending are numbered on from written+1
-	keep    map[int64]int64
-	links   []site.Link // between page numbers
-	args    []any
-	err     error // the first error; the import is then discarded
+	pending []site.Page    // added, not yet handed to the writing; ID and ParentID are page numbers
+	written int            // pages handed to the writing; the pending are numbered on from written+1
+	keep    map[int64]bool // the numbers of the pages links may join
+	links   []site.Link    // between page numbers
+	err     error          // the first error; the import is then discarded
 	done    bool
+
+	// The chunk being written, from page number writingFrom on, and
+	// where its writing reports; the buffer of the one before, free.
+	writing     []site.Page
+	writingFrom int
+	wrote       chan error
+	spare       []site.Page
+	// Only the writing touches these while a chunk is written.
+	bases []int64 // the id of each chunk's first page, in order
+	args  []any
 }
 
-// importLevel is an ancestor of the next page: its id once written, -(its
-// index+1) in pending before.
+// importLevel is an ancestor of the next page.
 type importLevel struct {
-	id   int64
+	num  int64  // its page number
 	path string // its path (site.Project.ChildPath)
 	kids int    // children so far
 }
@@ -76,8 +88,8 @@ func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*I
 	}); err != nil {
 		return nil, err
 	}
-	return &Import{db: db, ctx: ctx, project: p, roots: map[string]int{}, urls: map[uint64]int64{},
-		seed: maphash.MakeSeed(), keep: map[int64]int64{}, args: make([]any, 0, importRows*importColumns)}, nil
+	return &Import{db: db, ctx: ctx, project: p, chunk: importChunk, roots: map[string]int{}, urls: map[uint64]int64{},
+		seed: maphash.MakeSeed(), keep: map[int64]bool{}, args: make([]any, 0, importRows*importColumns)}, nil
 }
 
 // Add adds a page at depth (1 for a root) after the pages added so far:
@@ -110,14 +122,15 @@ func (im *Import) add(depth int, p *site.Page) (int64, error) {
 	if err := p.Validate(); err != nil {
 		return 0, site.Errorf(site.EInvalid, "%s: %s", name, site.PageFieldProblem(err))
 	}
-	if len(im.pending) == importChunk { // written now, not at the end of the last Add: see Keep
-		if err := im.flush(); err != nil {
+	if len(im.pending) == im.chunk {
+		if err := im.handOff(); err != nil {
 			return 0, err
 		}
 	}
+	num := int64(im.written + len(im.pending) + 1)
 	im.stack = im.stack[:depth-1]
 	parent := im.project.RootPath()
-	p.ID, p.ParentID = -int64(len(im.pending)+1), 0
+	p.ID, p.ParentID = num, 0
 	if depth == 1 {
 		p.Position = im.roots[p.Placement]
 		im.roots[p.Placement]++
@@ -126,15 +139,14 @@ func (im *Import) add(depth int, p *site.Page) (int64, error) {
 			return 0, site.Errorf(site.EInvalid, "%s: placement: only root pages can be placed in utility or footer navigation.", name)
 		}
 		up := &im.stack[depth-2]
-		p.ParentID, p.Position, parent = up.id, up.kids, up.path
+		p.ParentID, p.Position, parent = up.num, up.kids, up.path
 		up.kids++
 	}
-	num := int64(im.written + len(im.pending) + 1)
 	path, err := im.claim(p, parent, num)
 	if err != nil {
 		return 0, err
 	}
-	im.stack = append(im.stack, importLevel{id: p.ID, path: path})
+	im.stack = append(im.stack, importLevel{num: num, path: path})
 	im.pending = append(im.pending, *p)
 	return num, nil
 }
@@ -174,14 +186,17 @@ func (im *Import) title(num int64) string {
 	if i := int(num) - im.written - 1; i >= 0 {
 		return im.pending[i].Title
 	}
+	if i := int(num) - im.writingFrom; im.writing != nil && i >= 0 {
+		return im.writing[i].Title // read, never changed, by the writing too
+	}
 	// Only the import writes to its project, in page order.
 	var t string
 	im.db.w.QueryRowContext(im.ctx, `SELECT title FROM pages WHERE project_id = ? ORDER BY id LIMIT 1 OFFSET ?`, im.project.ID, num-1).Scan(&t)
 	return t
 }
 
-// Keep asks for the id of page number num, the last added, for Link.
-func (im *Import) Keep(num int64) { im.keep[num] = 0 }
+// Keep lets page number num be an end of a link (Link).
+func (im *Import) Keep(num int64) { im.keep[num] = true }
 
 // Link adds a cross-link between two pages added and kept (Keep), by
 // their numbers; Commit refuses one to a page that was not.
@@ -189,36 +204,55 @@ func (im *Import) Link(from, to int64, label string) {
 	im.links = append(im.links, site.Link{FromID: from, ToID: to, Label: label})
 }
 
-// flush writes the pending pages in one transaction. It gives them the
-// ids that come next, so that pages are inserted many a statement and
-// a child finds its parent's id even in the same statement.
-func (im *Import) flush() error {
-	if len(im.pending) == 0 {
+// handOff hands the pending pages to the writing, once the chunk before
+// them is written, and goes on with an empty buffer.
+func (im *Import) handOff() error {
+	if err := im.wait(); err != nil {
+		return err
+	}
+	pages := im.pending
+	im.writing, im.writingFrom = pages, im.written+1
+	im.written += len(pages)
+	im.pending, im.spare = im.spare, nil
+	wrote := make(chan error, 1)
+	im.wrote = wrote
+	go func() { wrote <- im.write(pages) }()
+	return nil
+}
+
+// wait waits for the chunk being written, if any, and returns the
+// writing's error.
+func (im *Import) wait() error {
+	if im.wrote == nil {
 		return nil
 	}
+	err := <-im.wrote
+	im.spare, im.writing, im.wrote = im.writing[:0], nil, nil
+	return err
+}
+
+// write writes a chunk of pages in one transaction. It gives them the
+// ids that come next, so that pages are inserted many a statement and
+// a child finds its parent's id even in the same statement.
+func (im *Import) write(pages []site.Page) error {
 	ctx := im.ctx
-	var next int64
 	if err := im.db.txUnchecked(ctx, func(tx *sql.Tx) error {
+		var next int64
 		if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
 			coalesce((SELECT max(id) FROM pages), 0)) + 1`).Scan(&next); err != nil {
 			return err
 		}
-		resolve := func(id int64) int64 {
-			if id < 0 {
-				return next - id - 1
-			}
-			return id
-		}
+		im.bases = append(im.bases, next)
 		// Whole statements of importRows pages, then the tail a page a
 		// statement.
-		batched := len(im.pending) / importRows * importRows
+		batched := len(pages) / importRows * importRows
 		stmts := map[int]*sql.Stmt{}
 		defer func() {
 			for _, st := range stmts {
 				st.Close()
 			}
 		}()
-		for at := 0; at < len(im.pending); {
+		for at := 0; at < len(pages); {
 			n := importRows
 			if at >= batched {
 				n = 1
@@ -233,8 +267,8 @@ func (im *Import) flush() error {
 			}
 			im.args = im.args[:0]
 			for i := at; i < at+n; i++ {
-				p := &im.pending[i]
-				im.args = append(im.args, resolve(p.ID), im.project.ID, nullID(resolve(p.ParentID)), p.Position, p.Title, p.Slug, p.SlugAuto,
+				p := &pages[i]
+				im.args = append(im.args, im.id(p.ID), im.project.ID, nullID(im.id(p.ParentID)), p.Position, p.Title, p.Slug, p.SlugAuto,
 					p.Path, p.Kind, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
 					nullFloat(p.Priority), p.Changefreq, p.Lastmod)
 			}
@@ -250,22 +284,20 @@ func (im *Import) flush() error {
 	}); err != nil {
 		return err
 	}
-	for i := range im.stack {
-		if id := im.stack[i].id; id < 0 {
-			im.stack[i].id = next - id - 1
-		}
-	}
-	for num := range im.keep {
-		if i := num - int64(im.written) - 1; i >= 0 && i < int64(len(im.pending)) {
-			im.keep[num] = next + i
-		}
-	}
-	im.written += len(im.pending)
-	im.pending = im.pending[:0]
 	if importChunkDone != nil {
 		importChunkDone(im.project.ID)
 	}
 	return nil
+}
+
+// id returns the id of page number num (0 for none), of a chunk whose
+// writing has begun: every chunk but the last has im.chunk pages.
+func (im *Import) id(num int64) int64 {
+	if num == 0 {
+		return 0
+	}
+	c := (num - 1) / int64(im.chunk)
+	return im.bases[c] + (num-1)%int64(im.chunk)
 }
 
 const importColumns = 19
@@ -297,7 +329,12 @@ func (im *Import) commit() error {
 	if im.written+len(im.pending) == 0 {
 		return site.Errorf(site.EInvalid, "The plan has no pages.")
 	}
-	if err := im.flush(); err != nil {
+	if len(im.pending) > 0 {
+		if err := im.handOff(); err != nil {
+			return err
+		}
+	}
+	if err := im.wait(); err != nil {
 		return err
 	}
 	im.urls = nil // 16 bytes a page, no longer needed
@@ -307,12 +344,11 @@ func (im *Import) commit() error {
 		j.projectID, j.verb, j.undoable, j.newProject = im.project.ID, "import", false, true
 		j.summary = "imported " + pagesWords(im.written) + " and " + site.Plural(len(im.links), "link", "links")
 		for _, l := range im.links {
-			from, to := im.keep[l.FromID], im.keep[l.ToID]
-			if from == 0 || to == 0 {
+			if !im.keep[l.FromID] || !im.keep[l.ToID] {
 				return site.Errorf(site.EInvalid, "A link joins pages %d and %d, which were not kept for links.", l.FromID, l.ToID)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`,
-				im.project.ID, from, to, l.Label); err != nil {
+				im.project.ID, im.id(l.FromID), im.id(l.ToID), l.Label); err != nil {
 				return err
 			}
 		}
@@ -331,6 +367,7 @@ func (im *Import) commit() error {
 func (im *Import) fail(err error) {
 	if im.err == nil {
 		im.err = err
+		im.wait() // a chunk written after the discard would stay
 		im.db.discard(context.WithoutCancel(im.ctx), im.project.ID)
 		im.done = true
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"os"
 	"path/filepath"
@@ -506,6 +507,84 @@ func TestImportInChunks(t *testing.T) {
 	if strings.Join(names, ",") != "running" {
 		t.Errorf("unfinished imports after the clean-up: %v, want only the running one", names)
 	}
+}
+
+// TestImportAcrossChunks: a chunk is written while the next is added,
+// and what joins pages of different chunks still comes out right: each
+// page under its parent, links between chunks, and a URL taken by a
+// page of a chunk written before, refused naming that page.
+func TestImportAcrossChunks(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	defer func(n int) { importChunk = n }(importChunk)
+	importChunk = 5000
+	doc := func(lastPath string) *site.Document {
+		d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Chunks", BaseURL: "https://c.example/"}}
+		home := &site.DocPage{Key: "home", Title: "Home", Slug: new(string)}
+		for s := range 3 {
+			sec := &site.DocPage{Key: "s" + strconv.Itoa(s), Title: "Section " + strconv.Itoa(s)}
+			for i := range 4000 {
+				sec.Children = append(sec.Children, &site.DocPage{Key: fmt.Sprintf("p%d-%d", s, i), Title: fmt.Sprintf("Page %d-%d", s, i)})
+			}
+			home.Children = append(home.Children, sec)
+		}
+		last := home.Children[2].Children[3999]
+		if lastPath != "" {
+			last.Path = &lastPath
+		}
+		d.Pages = []*site.DocPage{home}
+		d.Links = []site.DocLink{{From: "p2-3999", To: "p0-7"}, {From: "p0-7", To: "p1-3000"}, {From: "home", To: "p2-3999"}}
+		return d
+	}
+	id, err := db.ImportDocument(ctx, 1, doc(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := db.Tree(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	titles := map[int64]string{}
+	tr.Walk(func(p *site.Page, _ int) bool {
+		titles[p.ID] = p.Title
+		var s, i int
+		switch parent := tr.Page(p.ParentID); {
+		case p.Title == "Home":
+		case fmt.Sprintf("Section %d", p.Position) == p.Title:
+			if parent == nil || parent.Title != "Home" {
+				t.Errorf("%s is not under Home", p.Title)
+			}
+		default:
+			if n, _ := fmt.Sscanf(p.Title, "Page %d-%d", &s, &i); n != 2 || i != p.Position || parent == nil || parent.Title != "Section "+strconv.Itoa(s) {
+				t.Errorf("%s is at %d under %v", p.Title, p.Position, parent)
+			}
+		}
+		return true
+	})
+	if len(titles) != 12004 {
+		t.Errorf("%d pages, want 12,004", len(titles))
+	}
+	links, _ := db.Links(ctx, id)
+	var got []string
+	for _, l := range links {
+		got = append(got, titles[l.FromID]+" -> "+titles[l.ToID])
+	}
+	slices.Sort(got)
+	if want := "Home -> Page 2-3999, Page 0-7 -> Page 1-3000, Page 2-3999 -> Page 0-7"; strings.Join(got, ", ") != want {
+		t.Errorf("links: %s; want %s", strings.Join(got, ", "), want)
+	}
+
+	_, err = db.ImportDocument(ctx, 1, doc("/section-0/page-0-7"))
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "“Page 0-7”") {
+		t.Errorf("the last page taking a URL of the first chunk: %v, want EInvalid naming Page 0-7", err)
+	}
+	var n int
+	db.w.QueryRow(`SELECT count(*) FROM projects`).Scan(&n)
+	if n != 1 {
+		t.Errorf("%d projects after a failed import, want the one before", n)
+	}
+	checkSlugs(t, db)
+	checkForeignKeys(t, db)
 }
 
 // TestPageCountFollowsWrites: the page count kept on the project follows
