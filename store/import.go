@@ -89,7 +89,7 @@ func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*I
 		return nil, err
 	}
 	return &Import{db: db, ctx: ctx, project: p, chunk: importChunk, roots: map[string]int{}, urls: map[uint64]int64{},
-		seed: maphash.MakeSeed(), keep: map[int64]bool{}, args: make([]any, 0, importRows*importColumns)}, nil
+		seed: maphash.MakeSeed(), keep: map[int64]bool{}}, nil
 }
 
 // Add adds a page at depth (1 for a root) after the pages added so far:
@@ -244,38 +244,49 @@ func (im *Import) write(pages []site.Page) error {
 		}
 		im.bases = append(im.bases, next)
 		// Whole statements of importRows pages, then the tail a page a
-		// statement.
+		// statement; of pages whose other fields are all their columns'
+		// defaults (most pages of an imported sitemap) only the columns
+		// below, a third of the values to bind.
 		batched := len(pages) / importRows * importRows
-		stmts := map[int]*sql.Stmt{}
+		type shape struct {
+			rows  int
+			short bool
+		}
+		stmts := map[shape]*sql.Stmt{}
 		defer func() {
 			for _, st := range stmts {
 				st.Close()
 			}
 		}()
 		for at := 0; at < len(pages); {
-			n := importRows
+			sh := shape{rows: importRows, short: true}
 			if at >= batched {
-				n = 1
+				sh.rows = 1
 			}
-			stmt := stmts[n]
+			for i := at; i < at+sh.rows && sh.short; i++ {
+				sh.short = defaultRest(&pages[i])
+			}
+			stmt := stmts[sh]
 			if stmt == nil {
 				var err error
-				if stmt, err = tx.PrepareContext(ctx, insertPages(n)); err != nil {
+				if stmt, err = tx.PrepareContext(ctx, insertPages(sh.rows, sh.short)); err != nil {
 					return err
 				}
-				stmts[n] = stmt
+				stmts[sh] = stmt
 			}
 			im.args = im.args[:0]
-			for i := at; i < at+n; i++ {
+			for i := at; i < at+sh.rows; i++ {
 				p := &pages[i]
 				im.args = append(im.args, im.id(p.ID), im.project.ID, nullID(im.id(p.ParentID)), p.Position, p.Title, p.Slug, p.SlugAuto,
-					p.Path, p.Kind, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
-					nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+					p.Kind, nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+				if !sh.short {
+					im.args = append(im.args, p.Path, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap)
+				}
 			}
 			if _, err := stmt.ExecContext(ctx, im.args...); err != nil {
 				return err
 			}
-			at += n
+			at += sh.rows
 		}
 		// A live import is not a leftover (removeLeftovers); the version
 		// stays 1 for the project's first readers.
@@ -300,14 +311,22 @@ func (im *Import) id(num int64) int64 {
 	return im.bases[c] + (num-1)%int64(im.chunk)
 }
 
-const importColumns = 19
+// insertPages is an INSERT of n pages: with the columns of defaultRest,
+// or without them (short).
+func insertPages(n int, short bool) string {
+	cols := `id, project_id, parent_id, position, title, slug, slug_auto, kind, priority, changefreq, lastmod`
+	if !short {
+		cols += `, path, placement, type, status, assignee, notes, in_sitemap, in_html_sitemap`
+	}
+	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", strings.Count(cols, ",")+1), ", ") + ")"
+	return `INSERT INTO pages (` + cols + `) VALUES ` + strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+}
 
-// insertPages is an INSERT of n pages.
-func insertPages(n int) string {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", importColumns), ", ") + ")"
-	return `INSERT INTO pages (id, project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
-		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod) VALUES ` +
-		strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+// defaultRest reports whether p's fields that an imported sitemap's
+// pages seldom set are all their columns' defaults (0001_init.sql).
+func defaultRest(p *site.Page) bool {
+	return p.Path == "" && p.Placement == site.PlacementMain && p.Type == "" && p.Status == site.StatusPlanned &&
+		p.Assignee == "" && p.Notes == "" && p.InSitemap && p.InHTMLSitemap
 }
 
 // Commit writes what is left and the links, and shows the project to

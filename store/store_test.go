@@ -587,6 +587,59 @@ func TestImportAcrossChunks(t *testing.T) {
 	checkForeignKeys(t, db)
 }
 
+// TestImportKeepsEachField: an import writes most pages without the
+// columns that are seldom set (defaultRest); a page with any one of
+// them set, among plain pages, keeps it, as does every other field.
+func TestImportKeepsEachField(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	no, prio := false, 0.8
+	set := []func(*site.DocPage){
+		func(p *site.DocPage) { path := "/elsewhere/" + p.Title; p.Path = &path },
+		func(p *site.DocPage) { p.Type = "landing" },
+		func(p *site.DocPage) { p.Status = site.Statuses[len(site.Statuses)-1] },
+		func(p *site.DocPage) { p.Assignee = "Ana" },
+		func(p *site.DocPage) { p.Notes = "Keep the old copy." },
+		func(p *site.DocPage) { p.InSitemap = &no },
+		func(p *site.DocPage) { p.InHTMLSitemap = &no },
+		func(p *site.DocPage) { p.Priority = &prio },
+		func(p *site.DocPage) { p.Changefreq = "weekly" },
+		func(p *site.DocPage) { p.Lastmod = "2026-11-01T10:00:00+01:00" },
+		func(p *site.DocPage) { p.Kind = site.KindGroup },
+		func(p *site.DocPage) { slug := "typed-" + strings.TrimPrefix(p.Title, "Page "); p.Slug = &slug },
+	}
+	home := &site.DocPage{Title: "Home", Slug: new(string)}
+	for i := range 250 { // two statements of 100 pages, then 52 of one
+		pg := &site.DocPage{Title: "Page " + strconv.Itoa(i)}
+		if j := i % 100; j < len(set) {
+			set[j](pg)
+		}
+		home.Children = append(home.Children, pg)
+	}
+	footer := &site.DocPage{Title: "Imprint", Placement: site.PlacementFooter}
+	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Fields", BaseURL: "https://f.example/"}, Pages: []*site.DocPage{footer, home}}
+	id, err := db.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(ctx, id)
+	got := map[string]site.Page{}
+	tr.Walk(func(p *site.Page, _ int) bool {
+		got[p.Title] = *p
+		return true
+	})
+	fields := func(p site.Page) site.Page {
+		p.ID, p.ProjectID, p.ParentID, p.Position, p.Version, p.ChildCount = 0, 0, 0, 0, 0, 0
+		return p
+	}
+	for _, dp := range append([]*site.DocPage{footer, home}, home.Children...) {
+		want := dp.ToPage()
+		if g := fields(got[dp.Title]); !reflect.DeepEqual(g, fields(want)) {
+			t.Errorf("%s:\n got %+v\nwant %+v", dp.Title, g, fields(want))
+		}
+	}
+}
+
 // TestPageCountFollowsWrites: the page count kept on the project follows
 // every write that adds or removes pages.
 func TestPageCountFollowsWrites(t *testing.T) {
