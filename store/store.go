@@ -93,15 +93,11 @@ func (db *DB) migrate(ctx context.Context) error {
 	// migration that rebuilds a table (0007) drops the old one, which
 	// would otherwise cascade into every table referring to it. Each
 	// migration checks the keys before it commits.
-	conn, err := db.w.Conn(ctx)
+	conn, release, err := db.unchecked(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		return err
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	defer release()
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
 		return err
 	}
@@ -209,26 +205,35 @@ func finish(tx *sql.Tx, fn func(*sql.Tx) error) error {
 	return translate(tx.Commit())
 }
 
+// unchecked returns the one writer connection with foreign keys not
+// enforced, and release, which enforces them again before anything else
+// may use the connection, or closes it.
+func (db *DB) unchecked(ctx context.Context) (conn *sql.Conn, release func(), err error) {
+	if conn, err = db.w.Conn(ctx); err != nil {
+		return nil, nil, err
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	return conn, func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); err != nil {
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+		conn.Close()
+	}, nil
+}
+
 // txUnchecked is tx without foreign keys enforced, for writes whose
 // references are right by construction (an import's chunks, whose
 // parents it numbers itself): SQLite otherwise looks up each new row's
 // project and parent, a fifth of the time of importing 200,000 pages.
-// The one writer connection has its enforcement back before anything
-// else may use it, or is closed.
 func (db *DB) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
-	conn, err := db.w.Conn(ctx)
+	conn, release, err := db.unchecked(ctx)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
-		return err
-	}
-	defer func() {
-		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); err != nil {
-			conn.Raw(func(any) error { return driver.ErrBadConn })
-		}
-	}()
+	defer release()
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
