@@ -53,7 +53,7 @@ func (n *URLNormalizer) Normalize(raw string) (string, error) {
 	if end < 0 {
 		end = len(rest)
 	}
-	if authority := rest[:end]; n.host == "" || authority != n.authority || scheme != n.scheme {
+	if authority := rest[:end]; authority != n.authority || scheme != n.scheme { // a zero scheme is never the URL's
 		host, err := normalizeHost(scheme, authority)
 		if err != nil {
 			return "", err
