@@ -202,7 +202,7 @@ func checkName(name string) string {
 	if name == "" {
 		return "Enter a name."
 	}
-	return TextProblem("The name", name, MaxName, false)
+	return NameProblem("The name", name, MaxName)
 }
 
 // ValidateTeamName checks a team's name. Errors: EInvalid.

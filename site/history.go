@@ -95,7 +95,7 @@ func ValidateApprover(name string) (string, error) {
 	if name == "" {
 		return "", Errorf(EInvalid, "Type your name to sign off.")
 	}
-	if msg := TextProblem("Name", name, MaxShortLen, false); msg != "" {
+	if msg := NameProblem("Name", name, MaxShortLen); msg != "" {
 		return "", Errorf(EInvalid, "%s", msg)
 	}
 	return name, nil

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/gosimple/slug"
@@ -189,14 +190,21 @@ func (p *Page) Validate() error {
 	return f.Err()
 }
 
+// ProjectNameProblem says what is wrong with a project's name, trimmed,
+// or "": what names the field.
+func ProjectNameProblem(what, name string) string {
+	if name == "" {
+		return what + " is required."
+	}
+	return TextProblem(what, name, MaxTitleLen, false)
+}
+
 // Validate checks a project's fields and normalises its base URL. It returns
 // EInvalid with a message per field.
 func (p *Project) Validate() error {
 	f := FieldErrors{}
 	p.Name = strings.TrimSpace(p.Name)
-	if p.Name == "" {
-		f.Add("name", "Name is required.")
-	} else if msg := TextProblem("Name", p.Name, MaxTitleLen, false); msg != "" {
+	if msg := ProjectNameProblem("Name", p.Name); msg != "" {
 		f.Add("name", msg)
 	}
 	base, err := NormalizeBaseURL(p.BaseURL)
@@ -359,7 +367,7 @@ func ParsePriority(s string) (*float64, string) {
 
 func hasControl(s string) bool {
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' { // C0, DEL, C1 (U+0085 too), line and paragraph separators
 			return true
 		}
 	}

@@ -169,6 +169,11 @@ func TestTextRules(t *testing.T) {
 		{"notes keep lines and tabs", func(p *Page) { p.Notes = "first\n\tsecond\r\n" }, ""},
 		{"notes refuse an escape", func(p *Page) { p.Notes = "colour \x1b[31m" }, "notes"},
 		{"invalid UTF-8 in a slug", func(p *Page) { p.Slug, p.SlugAuto = "a\xffb", false }, "slug"},
+		{"a C1 control in a slug", func(p *Page) { p.Slug, p.SlugAuto = "a\u0085b", false }, "slug"},
+		{"a line separator in a slug", func(p *Page) { p.Slug, p.SlugAuto = "a\u2028b", false }, "slug"},
+		{"a C1 control in a path", func(p *Page) { p.Path = "/a\u0085b" }, "path"},
+		{"a line separator in a title", func(p *Page) { p.Title = "Line\u2028two" }, "title"},
+		{"notes keep a paragraph separator", func(p *Page) { p.Notes = "one\u2029two" }, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -188,5 +193,45 @@ func TestTextRules(t *testing.T) {
 	}
 	if err := ValidateComment("Zoë", "line one\nline two"); err != nil {
 		t.Errorf("a two-line comment was refused: %v", err)
+	}
+}
+
+// TestNameRules: the names others see beside what their bearer did
+// (approvers, commenters, accounts, teams, share-link labels) hold no
+// invisible character that would let one pass for another, while the
+// joiners that scripts and emoji need between letters stay.
+func TestNameRules(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"Carla Client", true},
+		{"Zoë Ödegaard", true},
+		{"می\u200cخواهم", true},      // Persian: a non-joiner between letters
+		{"👩\u200d💻 Dev", true},       // an emoji sequence
+		{"\u202eilaK", false},        // right-to-left override
+		{"Carla\u2066Client", false}, // an isolate
+		{"Carla\u200bClient", false}, // zero-width space
+		{"\u200dCarla", false},       // a joiner at the edge
+		{"Carla\ufeff", false},       // byte order mark
+		{"Carla\u2028Client", false}, // line separator
+		{"Carla\u0085Client", false}, // C1 control
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checks := map[string]error{}
+			_, checks["approver"] = ValidateApprover(tt.name)
+			checks["commenter"] = ValidateComment(tt.name, "hi")
+			checks["account"] = ValidateAccount("a@b.example", tt.name, "long enough password")
+			checks["team"] = ValidateTeamName(tt.name)
+			for what, err := range checks {
+				if (err == nil) != tt.ok {
+					t.Errorf("%s %q: got %v, want ok %v", what, tt.name, err, tt.ok)
+				}
+			}
+			if got := NameProblem("The label", tt.name, MaxName) == ""; got != tt.ok {
+				t.Errorf("label %q: ok %v, want %v", tt.name, got, tt.ok)
+			}
+		})
 	}
 }

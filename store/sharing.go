@@ -135,7 +135,7 @@ func (db *DB) CreateShareLink(ctx context.Context, l *site.ShareLink) (string, e
 		return "", err
 	}
 	l.Label = strings.TrimSpace(l.Label)
-	if msg := site.TextProblem("The label", l.Label, site.MaxName, false); msg != "" {
+	if msg := site.NameProblem("The label", l.Label, site.MaxName); msg != "" {
 		return "", site.Errorf(site.EInvalid, "%s", msg)
 	}
 	l.CreatedAt = db.Now()
