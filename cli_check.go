@@ -92,6 +92,9 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			fmt.Fprintf(&b, "    listed by %s\n", f.From)
 		}
 	}
+	if rep.Unread > 0 {
+		fmt.Fprintf(&b, "  and %s listed, not read: a reading reads the first %d\n", site.Plural(rep.Unread, "more file", "more files"), len(rep.Files))
+	}
 	for _, f := range rep.Files {
 		if len(f.Problems) == 0 {
 			continue

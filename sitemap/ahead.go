@@ -5,6 +5,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"siteplan/site"
 )
 
 // Each file a reading reads is fetched and parsed by a goroutine of its
@@ -121,7 +123,7 @@ func (rd *reader) fill() {
 	for len(rd.ahead) < readAhead && rd.queued < len(rd.queue) {
 		loc := rd.queue[rd.queued]
 		rd.queued++
-		if _, ok := rd.seen[loc]; ok || rd.ahead[loc] != nil || len(rd.rep.Files)+len(rd.ahead) >= rd.maxFiles {
+		if _, ok := rd.seen[loc]; ok || rd.ahead[loc] != nil || len(loc) > site.MaxURLLen || len(rd.rep.Files)+len(rd.ahead) >= rd.maxFiles {
 			continue
 		}
 		rd.ahead[loc] = rd.begin(loc, func(ctx context.Context) (io.ReadCloser, string, error) { return rd.open(ctx, loc) })

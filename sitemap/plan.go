@@ -316,6 +316,9 @@ type Plan struct {
 	o       *origin
 }
 
+// maxOrigins is how many other hosts a plan's warnings name one by one.
+const maxOrigins = 10
+
 // Plan returns the plan of the site's URLs, named name (if "", after the
 // site's host), and what was left out and why; the planner takes no more
 // URLs after. Errors: EInvalid when no URL could be placed.
@@ -330,10 +333,19 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 	if best == "" {
 		return nil, nil, site.Errorf(site.EInvalid, "The source lists no URL that can be imported.")
 	}
+	others, rest := 0, 0 // a warning for each of the first maxOrigins other hosts, then one for the rest
 	for _, k := range pl.order {
-		if k != best {
+		switch {
+		case k == best:
+		case others < maxOrigins:
+			others++
 			warns = append(warns, Warning{Reason: fmt.Sprintf("%s on %s left out: the site is on %s.", site.Plural(pl.origins[k].urls, "URL", "URLs"), k, best)})
+		default:
+			rest += pl.origins[k].urls
 		}
+	}
+	if rest > 0 {
+		warns = append(warns, Warning{Reason: fmt.Sprintf("%s on %s left out too.", site.Plural(rest, "URL", "URLs"), site.Plural(len(pl.order)-1-maxOrigins, "more host", "more hosts"))})
 	}
 	if pl.dups > 0 {
 		warns = append(warns, Warning{Reason: fmt.Sprintf("%s listed more than once were imported once.", site.Plural(pl.dups, "URL", "URLs")), Info: true})

@@ -1,6 +1,7 @@
 package sitemap
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -292,4 +293,19 @@ func FuzzPlan(f *testing.F) {
 			planOf(t, locs...)
 		}
 	})
+}
+
+// TestPlanManyHosts: URLs on many other hosts are said host by host for
+// the first few, then counted in one warning, so what a job keeps of an
+// import does not grow with the hosts a site lists.
+func TestPlanManyHosts(t *testing.T) {
+	locs := []string{"https://www.example.com/", "https://www.example.com/a"}
+	for i := range 500 {
+		locs = append(locs, fmt.Sprintf("https://h%d.example/x", i), fmt.Sprintf("https://h%d.example/y", i))
+	}
+	_, warns := planOf(t, locs...)
+	if len(warns) != maxOrigins+1 {
+		t.Errorf("%d warnings, want %d", len(warns), maxOrigins+1)
+	}
+	wantWarnings(t, warns, "2 URLs on https://h0.example left out", "980 URLs on 490 more hosts left out too.")
 }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"siteplan/site"
 )
 
 // The reading side of the protocol: sitemaps, indexes and text sitemaps
@@ -72,7 +74,7 @@ func (p *problems) addN(rule string, isErr bool, line, n int, format string, arg
 		p.at = map[string]int{}
 	}
 	p.at[rule] = len(p.list)
-	p.list = append(p.list, Problem{Rule: rule, Error: isErr, Line: line, Count: n, Msg: fmt.Sprintf(format, args...)})
+	p.list = append(p.list, Problem{Rule: rule, Error: isErr, Line: line, Count: n, Msg: site.Clip(fmt.Sprintf(format, args...), maxErrLen)})
 }
 
 // Document is what reading one file found besides its URLs.

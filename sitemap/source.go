@@ -27,7 +27,7 @@ type Reader struct {
 	Web      Opener         // nil: sources on the web are refused
 	Local    bool           // sources may be files on this machine: the CLI's, never a visitor's
 	Progress func(Progress) // called after each file and every 10,000 URLs; may be nil
-	MaxFiles int            // sitemap files read at most (default 1,000)
+	MaxFiles int            // sitemap files read, and rows of the report, at most (default 1,000)
 	MaxURLs  int            // past this many URLs the reading stops with EInvalid (0: no bound)
 	Check    bool           // apply the URL rules to every URL (siteplan check)
 }
@@ -41,12 +41,16 @@ type SourceFile struct {
 	Err string `json:"error,omitempty"` // why it could not be read at all; "" if it was
 }
 
-// Reading is what a reading found: the files in the order they were read.
+// Reading is what a reading found: the files in the order they were read,
+// the first MaxFiles of them, and how many more were listed. A row's
+// strings are clipped (site.Clip), so a report takes at most some 10 KB a row
+// however long the addresses and errors a site sends.
 type Reading struct {
 	Source string        `json:"source"`
 	Robots string        `json:"robots,omitempty"` // the robots.txt read, if the source was a site
 	Files  []*SourceFile `json:"files"`
-	URLs   int           `json:"urls"` // URLs found in urlsets and text sitemaps
+	Unread int           `json:"unread,omitempty"` // files listed past MaxFiles, neither read nor kept
+	URLs   int           `json:"urls"`             // URLs found in urlsets and text sitemaps
 }
 
 // Errors counts the error problems, each as often as it was met, and
@@ -130,7 +134,8 @@ func (rd *reader) readable() error {
 
 func (rd *reader) progress() {
 	if rd.Progress != nil {
-		rd.Progress(Progress{Files: len(rd.rep.Files), Listed: max(rd.listed, len(rd.rep.Files)), URLs: rd.rep.URLs})
+		n := len(rd.rep.Files) + rd.rep.Unread
+		rd.Progress(Progress{Files: n, Listed: max(rd.listed, n), URLs: rd.rep.URLs})
 	}
 }
 
@@ -271,34 +276,41 @@ func (rd *reader) robots(loc string) ([]string, string) {
 // out of time.
 const stoppedWhile = "the reading was stopped while this file was read"
 
-// read reads one file, and for an index the files it lists.
+// read reads one file, and for an index the files it lists. Past
+// maxFiles rows a file is only counted: an index may list 50,000.
 func (rd *reader) read(loc, from string, depth int) error {
 	if err := rd.ctx.Err(); err != nil {
 		return err
 	}
-	f := &SourceFile{Loc: loc, From: from}
+	if len(rd.rep.Files) >= rd.maxFiles {
+		rd.rep.Unread++
+		return nil
+	}
+	f := &SourceFile{Loc: site.Clip(loc, site.MaxURLLen), From: from}
+	rd.rep.Files = append(rd.rep.Files, f)
 	if prev, ok := rd.seen[loc]; ok {
 		f.Err = fmt.Sprintf("already read (named by %s); an index that lists itself or an earlier file makes a loop", first(prev.From, "the source"))
-		rd.rep.Files = append(rd.rep.Files, f)
+		return nil
+	}
+	if len(loc) > site.MaxURLLen {
+		f.Err = fmt.Sprintf("not read: its address is longer than the %d characters a sitemap's may have", site.MaxURLLen)
 		return nil
 	}
 	rd.seen[loc] = f
-	rd.rep.Files = append(rd.rep.Files, f)
-	if len(rd.rep.Files) > rd.maxFiles {
-		f.Err = fmt.Sprintf("not read: this reading stops at %d files", rd.maxFiles)
-		return nil
-	}
 	p := rd.fetch(loc)
 	<-p.opened
 	if p.final != loc {
-		f.Final = p.final
+		f.Final = site.Clip(p.final, site.MaxURLLen)
 	}
 	if err := p.openErr; err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		// Only the reading's own end stops it: a file that timed out
+		// alone (no headers in time, a body too slow) fails alone,
+		// though its error may say DeadlineExceeded too.
+		if ctxErr := rd.ctx.Err(); ctxErr != nil {
 			f.Err = stoppedWhile
-			return err
+			return ctxErr
 		}
-		f.Err = err.Error()
+		f.Err = site.Clip(err.Error(), maxErrLen)
 		rd.progress()
 		return nil
 	}
@@ -351,7 +363,7 @@ func (rd *reader) readBody(f *SourceFile, p *pending, depth int) error {
 			f.Err = stoppedWhile
 			return ctxErr
 		}
-		f.Err = "reading stopped: " + err.Error()
+		f.Err = site.Clip("reading stopped: "+err.Error(), maxErrLen)
 		return nil
 	}
 	if nested {
@@ -365,6 +377,9 @@ func (rd *reader) readBody(f *SourceFile, p *pending, depth int) error {
 		if err := rd.read(child, loc, depth+1); err != nil {
 			return err
 		}
+	}
+	if rd.rep.Unread > 0 {
+		rd.progress() // the files past the bound are counted as done
 	}
 	return nil
 }
@@ -397,4 +412,20 @@ func (rd *reader) open(ctx context.Context, loc string) (io.ReadCloser, string, 
 		final = loc
 	}
 	return body, final, err
+}
+
+// maxErrLen bounds a file's error as a report keeps it.
+const maxErrLen = 1000
+
+// Size is roughly the bytes the reading keeps: its rows' strings and
+// problems, and a row's own fields.
+func (r *Reading) Size() int64 {
+	n := int64(len(r.Source) + len(r.Robots))
+	for _, f := range r.Files {
+		n += 200 + int64(len(f.Loc)+len(f.Final)+len(f.From)+len(f.Err))
+		for _, p := range f.Problems {
+			n += 64 + int64(len(p.Rule)+len(p.Msg))
+		}
+	}
+	return n
 }

@@ -329,3 +329,83 @@ func TestReadMaxURLs(t *testing.T) {
 		t.Errorf("without a bound: %v", err)
 	}
 }
+
+// TestReadBoundsReport: an index that lists many more files than a
+// reading reads keeps a row for the first MaxFiles only and counts the
+// rest; long addresses and errors are clipped, so the report's size does
+// not grow with what the site lists.
+func TestReadBoundsReport(t *testing.T) {
+	long := "https://example.com/" + strings.Repeat("x", 3000) + ".xml"
+	locs := []string{"https://example.com/a.xml", "https://example.com/a.xml", long}
+	for i := range 5000 {
+		locs = append(locs, fmt.Sprintf("https://example.com/%s-%d.xml", strings.Repeat("y", 900), i))
+	}
+	w := &web{pages: map[string][]byte{
+		"https://example.com/index.xml": indexOf(locs...),
+		"https://example.com/a.xml":     urlsetOf("https://example.com/a"),
+	}}
+	var last Progress
+	r := &Reader{MaxFiles: 20, Progress: func(p Progress) { last = p }}
+	rep, _, files, err := readSource(t, w, r, "https://example.com/index.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(rep.Files), 20; got != want {
+		t.Fatalf("rows: got %d, want %d", got, want)
+	}
+	if got, want := rep.Unread, len(locs)+1-20; got != want {
+		t.Errorf("unread: got %d, want %d", got, want)
+	}
+	if last.Files != len(locs)+1 || last.Listed != len(locs)+1 {
+		t.Errorf("last progress %+v, want every file of %d counted", last, len(locs)+1)
+	}
+	if !strings.Contains(files[2], "already read") || !strings.Contains(files[3], "longer than the 2048 characters") {
+		t.Errorf("files:\n%s", strings.Join(files[:4], "\n"))
+	}
+	size := 0
+	for _, f := range rep.Files {
+		size += len(f.Loc) + len(f.Final) + len(f.From) + len(f.Err)
+		if len(f.Loc) > site.MaxURLLen || len(f.Err) > maxErrLen {
+			t.Errorf("a row kept %d bytes of address, %d of error", len(f.Loc), len(f.Err))
+		}
+	}
+	if size > 20*4000 {
+		t.Errorf("the rows keep %d bytes", size)
+	}
+	for _, a := range w.asked {
+		if a == long {
+			t.Error("a file whose address is too long was fetched")
+		}
+	}
+}
+
+// TestReadFileTimeout: a file that times out alone (its server sent no
+// headers in time: the error says DeadlineExceeded) fails alone, and
+// the files after it are read; only the reading's own end stops it.
+func TestReadFileTimeout(t *testing.T) {
+	w := &web{pages: map[string][]byte{
+		"https://example.com/index.xml": indexOf("https://example.com/a.xml", "https://example.com/slow.xml", "https://example.com/b.xml"),
+		"https://example.com/a.xml":     urlsetOf("https://example.com/a"),
+		"https://example.com/b.xml":     urlsetOf("https://example.com/b"),
+	}}
+	open := func(ctx context.Context, loc string) (io.ReadCloser, string, error) {
+		if strings.HasSuffix(loc, "/slow.xml") {
+			return nil, loc, fmt.Errorf("%s did not answer in time: %w", loc, context.DeadlineExceeded)
+		}
+		return w.open(ctx, loc)
+	}
+	var urls []string
+	rep, err := (&Reader{Web: open}).Read(context.Background(), "https://example.com/index.xml", func(_ *SourceFile, u *Found) error {
+		urls = append(urls, u.Loc)
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("the reading ended: %v", err)
+	}
+	if got, want := strings.Join(urls, " "), "https://example.com/a https://example.com/b"; got != want {
+		t.Errorf("URLs: got %q, want %q", got, want)
+	}
+	if got := rep.Files[2].Err; !strings.Contains(got, "did not answer in time") {
+		t.Errorf("slow.xml's error: %q", got)
+	}
+}
