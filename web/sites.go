@@ -4,20 +4,13 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
 	"io"
 	"iter"
-	"log/slog"
 	"net/http"
 	"os"
 	"path"
-	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -32,151 +25,10 @@ type siteStore interface {
 	ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error)
 }
 
-// Reading a live site is work in the background: the sitemaps of a large
-// site take minutes. A visitor starts a job, watches its progress (a
-// stream of server-sent events) and may cancel it. Jobs take their turn
-// one at a time, each within siteJobBudget, a visitor has one unfinished
-// at most, and a finished job's report is kept for siteJobKept.
-const (
-	siteJobBudget = 10 * time.Minute
-	siteJobKept   = time.Hour
-	// The most URLs a job reads: a plan of 250,000 pages takes some
-	// 100 MB while it is made; the siteplan import command has no such
-	// bound. A check keeps 8 bytes a URL.
-	siteImportURLs = 250_000
-	siteCheckURLs  = 2_000_000
-	// siteUploadBytes bounds an uploaded sitemap (gzipped or not).
-	siteUploadBytes = 64 << 20
-	// A job's progress is sent at most every jobFrame, to at most
-	// jobWatchers streams (tabs) at once.
-	jobFrame    = 200 * time.Millisecond
-	jobWatchers = 8
-)
-
-// siteJobs are the live-site jobs of every visitor.
-type siteJobs struct {
-	log     *slog.Logger
-	mu      sync.Mutex
-	byID    map[string]*siteJob
-	turn    chan struct{} // a token for the job reading
-	running sync.WaitGroup
-	closed  bool
-}
-
-func newSiteJobs(log *slog.Logger) *siteJobs {
-	return &siteJobs{log: log, byID: map[string]*siteJob{}, turn: make(chan struct{}, 1)}
-}
-
-// siteJob is one reading of a site: a check, or an import into a new
-// project as well.
-type siteJob struct {
-	id     string
-	userID int64
-	teamID int64
-	source string
-	upload bool // the source is a file the visitor sent
-	isImp  bool
-	cancel context.CancelFunc
-
-	mu       sync.Mutex
-	changed  chan struct{} // closed, and replaced, on each change
-	watchers int           // streams open
-	state    string        // views.Job* states
-	progress sitemap.Progress
-	reading  *sitemap.Reading
-	excerpts []sitemap.Excerpt // an uploaded file's lines around its problems
-	warns    []sitemap.Warning
-	plan     views.SitePlan
-	err      string
-	ended    time.Time
-}
-
-// start registers a job for the viewer of c and runs it in the
-// background. Errors: ETooMany (an unfinished job of theirs).
-func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) error {
-	b := make([]byte, 16)
-	rand.Read(b)
-	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, views.JobWaiting
-	j.changed = make(chan struct{})
-	js.mu.Lock()
-	for id, o := range js.byID {
-		if o.expired() {
-			delete(js.byID, id)
-		} else if o.userID == j.userID && o.running() {
-			js.mu.Unlock()
-			return site.Errorf(site.ETooMany, "You are already reading a site: wait for it to finish, or cancel it, then try again.")
-		}
-	}
-	if js.closed {
-		js.mu.Unlock()
-		return site.Errorf(site.ETooMany, "The server is shutting down: try again in a moment.")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), siteJobBudget)
-	j.cancel = cancel
-	js.byID[j.id] = j
-	js.running.Add(1)
-	js.mu.Unlock()
-	go func() {
-		defer js.running.Done()
-		defer cancel()
-		err := js.wait(ctx, j)
-		if err == nil {
-			err = safely(ctx, j, run)
-			<-js.turn
-		}
-		j.finish(ctx, err, js.log)
-	}()
-	return nil
-}
-
-// safely runs a job, a panic in it an error: no request is there to
-// recover it, and the server goes on.
-func safely(ctx context.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return run(ctx, j)
-}
-
-// stop cancels every job and waits until they have ended.
-func (js *siteJobs) stop() {
-	js.mu.Lock()
-	js.closed = true
-	for _, j := range js.byID {
-		j.cancel()
-	}
-	js.mu.Unlock()
-	js.running.Wait()
-}
-
-// wait waits for the job's turn.
-func (js *siteJobs) wait(ctx context.Context, j *siteJob) error {
-	select {
-	case js.turn <- struct{}{}:
-		j.set(func() { j.state = views.JobReading })
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// get returns the viewer's job the path names. Errors: ENotFound.
-func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	j := js.byID[c.Param("jid")]
-	if j == nil || j.userID != viewer(c).UserID || j.expired() {
-		return nil, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
-	}
-	return j, nil
-}
-
 // onWeb reports whether file n of the job's reading is on the web, to be
 // read again: all but an uploaded file, the first, whose lines around
 // its problems are kept instead (keepExcerpts).
-func (j *siteJob) onWeb(n int) bool { return !j.upload || n > 0 }
+func (j *siteJob) onWeb(n int) bool { return j.upload == nil || n > 0 }
 
 // linesAround is how many lines before and after a problem's line its
 // page shows.
@@ -241,92 +93,32 @@ func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, e
 	return loc, exs[0], nil
 }
 
-// running reports whether the job has not ended.
-func (j *siteJob) running() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.ended.IsZero()
-}
-
-// expired reports whether the job ended more than siteJobKept ago.
-func (j *siteJob) expired() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return !j.ended.IsZero() && time.Since(j.ended) > siteJobKept
-}
-
-// set changes the job under its lock and wakes its streams.
-func (j *siteJob) set(fn func()) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	fn()
-	close(j.changed)
-	j.changed = make(chan struct{})
-}
-
-// changes returns a channel closed at the job's next change.
-func (j *siteJob) changes() <-chan struct{} {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.changed
-}
-
-// watch counts a stream in (+1) or out (-1); it refuses one past
-// jobWatchers.
-func (j *siteJob) watch(d int) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if d > 0 && j.watchers >= jobWatchers {
-		return false
-	}
-	j.watchers += d
-	return true
-}
-
-// finish records how the job ended.
-func (j *siteJob) finish(ctx context.Context, err error, log *slog.Logger) {
-	var ue *sitemap.UnreadableError
-	state, msg := views.JobFailed, ""
-	switch {
-	case err == nil:
-		state = views.JobDone
-	case errors.Is(err, context.Canceled):
-		state, msg = views.JobCancelled, "Cancelled."
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded):
-		msg = "The reading took longer than " + siteJobBudget.String() + " and was stopped; the siteplan check and import commands have no such limit."
-	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:
-		msg = err.Error()
-	default:
-		msg = site.ErrorMessage(err)
-		log.Error("live-site reading failed", "source", j.source, "err", err)
-	}
-	if err != nil && j.isImp {
-		msg += " Nothing was imported."
-	}
-	j.set(func() { j.state, j.err, j.ended = state, msg, time.Now() })
-}
-
-// view is the job as the page shows it.
-func (j *siteJob) view() views.SiteJob {
+// view is the job as the page shows it, with page (from 1) of its
+// report.
+func (j *siteJob) view(page int) views.SiteJob {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	v := views.SiteJob{ID: j.id, Source: j.source, Import: j.isImp, State: j.state, Error: j.err,
-		Files: j.progress.Files, Listed: j.progress.Listed, URLs: j.progress.URLs, Plan: j.plan}
+		Files: j.progress.Files, Listed: j.progress.Listed, URLs: j.progress.URLs, Plan: j.plan, Dropped: j.dropped}
 	for _, w := range j.warns {
 		v.Notes = append(v.Notes, w.Reason)
 	}
 	if j.reading != nil && j.state != views.JobReading && j.state != views.JobWaiting {
-		v.Report = reportView(j.reading, j.onWeb)
+		v.Report = reportView(j.reading, j.onWeb, page)
 	}
 	return v
 }
 
-// reportView turns a reading into the report the page shows.
-func reportView(r *sitemap.Reading, onWeb func(file int) bool) *views.SiteReport {
-	rep := &views.SiteReport{Robots: r.Robots, URLs: r.URLs, Errors: r.Errors(), Warnings: r.Warnings()}
-	for i, f := range r.Files {
-		vf := views.SiteFile{N: i, Loc: f.Loc, Final: f.Final, From: f.From, Kind: f.Kind, Gzip: f.Gzip,
-			Bytes: f.Bytes, URLs: f.URLs, Error: f.Err, OnWeb: onWeb(i)}
+// reportView turns a reading into page (from 1) of the report the page
+// shows: its counts, and the rows of ReportRows files.
+func reportView(r *sitemap.Reading, onWeb func(file int) bool, page int) *views.SiteReport {
+	rep := &views.SiteReport{Robots: r.Robots, URLs: r.URLs, Errors: r.Errors(), Warnings: r.Warnings(),
+		Rows: len(r.Files), Unread: r.Unread, Pages: max(1, (len(r.Files)+views.ReportRows-1)/views.ReportRows)}
+	rep.Page = min(max(page, 1), rep.Pages)
+	from := (rep.Page - 1) * views.ReportRows
+	for i, f := range r.Files[from:min(from+views.ReportRows, len(r.Files))] {
+		vf := views.SiteFile{N: from + i, Loc: f.Loc, Final: f.Final, From: f.From, Kind: f.Kind, Gzip: f.Gzip,
+			Bytes: f.Bytes, URLs: f.URLs, Error: f.Err, OnWeb: onWeb(from + i)}
 		for _, p := range f.Problems {
 			vf.Problems = append(vf.Problems, views.SiteProblem{Rule: p.Rule, Error: p.Error, Line: p.Line, Count: p.Count, Msg: p.Msg})
 		}
@@ -357,7 +149,11 @@ func (s *Server) checkSite(c echo.Context) error {
 // a new project of the viewer's team.
 func (s *Server) importSite(c echo.Context) error {
 	src := strings.TrimSpace(c.FormValue("source"))
-	upload, err := keepUpload(c)
+	name := strings.TrimSpace(c.FormValue("name"))
+	if msg := site.ProjectNameProblem("The project name", name); name != "" && msg != "" { // before a reading of minutes, not after
+		return &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"name": msg}}
+	}
+	upload, err := keepUpload(c, s.siteJobs.uploads)
 	if err != nil {
 		return err
 	}
@@ -367,8 +163,7 @@ func (s *Server) importSite(c echo.Context) error {
 	if src == "" {
 		return site.Errorf(site.EInvalid, "Enter the site (example.com) or a sitemap URL, or choose a sitemap file (.xml, .xml.gz, .txt, .csv).")
 	}
-	name := strings.TrimSpace(c.FormValue("name"))
-	j := &siteJob{source: src, upload: upload != nil, isImp: true}
+	j := &siteJob{source: src, upload: upload, isImp: true}
 	err = s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
 		pl := sitemap.NewPlanner()
 		found := func(_ *sitemap.SourceFile, u *sitemap.Found) error { return pl.Add(u) }
@@ -376,7 +171,6 @@ func (s *Server) importSite(c echo.Context) error {
 		var rep *sitemap.Reading
 		var err error
 		if upload != nil {
-			defer upload.remove()
 			rep, err = rd.ReadUpload(ctx, src, upload.f, found)
 			j.keepExcerpts(upload.f, rep)
 		} else {
@@ -406,15 +200,8 @@ func (s *Server) importSite(c echo.Context) error {
 	return err
 }
 
-// upload is a sitemap file a visitor sent, kept in a temporary file
-// until its reading is over: a queued reading holds no upload in memory.
-type upload struct {
-	name string // the file's own name, without a path
-	f    *os.File
-}
-
-// keepUpload keeps the form's file, if any. Errors: ETooLarge.
-func keepUpload(c echo.Context) (*upload, error) {
+// keepUpload keeps the form's file, if any, in dir. Errors: ETooLarge.
+func keepUpload(c echo.Context, dir string) (*upload, error) {
 	fh, err := c.FormFile("file")
 	if err != nil || fh.Size == 0 {
 		return nil, nil
@@ -424,7 +211,10 @@ func keepUpload(c echo.Context) (*upload, error) {
 		return nil, err
 	}
 	defer in.Close()
-	f, err := os.CreateTemp("", "siteplan-upload-*")
+	if err := os.MkdirAll(dir, 0o700); err != nil { // a cleaner of the temporary directory may have removed it
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, "upload-*")
 	if err != nil {
 		return nil, err
 	}
@@ -443,11 +233,6 @@ func keepUpload(c echo.Context) (*upload, error) {
 	return u, nil
 }
 
-func (u *upload) remove() {
-	u.f.Close()
-	os.Remove(u.f.Name())
-}
-
 // countPages passes pages on, counting them and the sections below the
 // home page into sp as they go.
 func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[int, site.Page] {
@@ -457,10 +242,12 @@ func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[i
 			if p.Kind == site.KindGroup {
 				sp.Groups++
 			}
-			if depth == 2 {
+			switch {
+			case depth == 2 && len(sp.Sections) < views.MaxSections:
 				sp.Sections = append(sp.Sections, views.SiteSection{Title: p.Title})
-			}
-			if depth > 2 && len(sp.Sections) > 0 {
+			case depth == 2:
+				sp.More++
+			case depth > 2 && sp.More == 0 && len(sp.Sections) > 0:
 				sp.Sections[len(sp.Sections)-1].Pages++
 			}
 			if !yield(depth, p) {
@@ -492,7 +279,8 @@ func (s *Server) siteJobPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := j.view()
+	page, _ := strconv.Atoi(c.QueryParam("page"))
+	v := j.view(page)
 	title := "Check of " + v.Source
 	if v.Import {
 		title = "Import of " + v.Source
@@ -525,7 +313,7 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	defer tick.Stop()
 	for {
 		changed := j.changes()
-		v := j.view()
+		v := j.view(1)
 		event, frame := "status", views.SiteJobProgress(v)
 		if !v.Running() {
 			event, frame = "end", views.SiteJobStatus(v)

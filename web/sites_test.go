@@ -386,7 +386,7 @@ func TestLiveSiteShutdown(t *testing.T) {
 	<-ls.holding
 	c.srv.Close()
 	j, _ := c.srv.siteJobs.byID[strings.TrimPrefix(page, "/sites/jobs/")]
-	if v := j.view(); v.State != "cancelled" {
+	if v := j.view(1); v.State != "cancelled" {
 		t.Errorf("after Close the reading is %q", v.State)
 	}
 	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
@@ -518,7 +518,7 @@ func TestSiteJobPanic(t *testing.T) {
 		t.Fatalf("safely returned %v, want the panic as an error", err)
 	}
 	j.finish(ctx, err, slog.New(slog.NewTextHandler(&logged, nil)))
-	if v := j.view(); v.State != views.JobFailed || v.Error != "Internal error. Nothing was imported." {
+	if v := j.view(1); v.State != views.JobFailed || v.Error != "Internal error. Nothing was imported." {
 		t.Errorf("the job is %q with %q, want failed with the internal error's message", v.State, v.Error)
 	}
 	if !strings.Contains(logged.String(), "a bug in a reader") || !strings.Contains(logged.String(), "sites_test.go") {

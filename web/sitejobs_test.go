@@ -1,0 +1,319 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// job returns the job whose page is page.
+func (js *siteJobs) job(page string) *siteJob {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	return js.byID[strings.TrimPrefix(page, "/sites/jobs/")]
+}
+
+// setReaders gives the server n readers; no job may have started.
+func (js *siteJobs) setReaders(n int) {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	js.readers, js.free = n, n
+}
+
+// waitState waits until the job at page is in state.
+func (c *client) waitState(page, state string) {
+	c.t.Helper()
+	j := c.srv.siteJobs.job(page)
+	for {
+		ch := j.changes()
+		if v := j.view(1); v.State == state {
+			return
+		} else if !v.Running() {
+			c.t.Fatalf("the job ended %s (%s), want %s", v.State, v.Error, state)
+		}
+		select {
+		case <-ch:
+		case <-time.After(time.Minute):
+			c.t.Fatalf("the job never became %s", state)
+		}
+	}
+}
+
+// teamClient logs in a new account of a team of its own (or of team, if
+// not "") on c's server.
+func (c *client) teamClient(email, team string) *client {
+	c.t.Helper()
+	if team == "" {
+		team = "Team of " + email
+	}
+	addUser(c.t, c.db, email, "User "+email, team, site.RoleOwner)
+	o := anonymous(c.t, c.srv, c.db)
+	o.login(email)
+	return o
+}
+
+// bigIndex serves an index of n sitemaps with addresses of some 1 KB,
+// none of which exists.
+func bigIndex(t *testing.T, n int) *httptest.Server {
+	pad := strings.Repeat("x", 1000)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/index.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprint(w, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+		for i := range n {
+			fmt.Fprintf(w, "<sitemap><loc>http://%s/%s-%d.xml</loc></sitemap>\n", r.Host, pad, i)
+		}
+		fmt.Fprint(w, `</sitemapindex>`)
+	}))
+	t.Cleanup(ts.Close)
+	return ts
+}
+
+// TestLiveSiteReportBounds: a check of an index of 3,000 files keeps
+// rows for the first 1,000 and counts the rest; the report is shown 100
+// files a page.
+func TestLiveSiteReportBounds(t *testing.T) {
+	ts := bigIndex(t, 3000)
+	c := siteClient(t)
+	page := c.startJob("/sites/check", url.Values{"source": {ts.URL + "/index.xml"}})
+	doc := c.finished(page)
+	if got := doc.Find(".report-summary").Text(); !strings.Contains(got, "1,000 files") && !strings.Contains(got, "1000 files") {
+		t.Errorf("summary %q, want 1,000 files", got)
+	}
+	if got := doc.Find("#report-unread").Text(); !strings.Contains(got, "2001 more files") {
+		t.Errorf("unread %q, want 2001 more files", got)
+	}
+	if n := doc.Find(".files tbody tr").Length(); n != views.ReportRows {
+		t.Errorf("%d rows on the first page, want %d", n, views.ReportRows)
+	}
+	last := c.page(page + "?page=10")
+	rows := last.Find(".files tbody tr")
+	if rows.Length() != views.ReportRows || !strings.Contains(rows.Last().Text(), "-998.xml") {
+		t.Errorf("page 10: %d rows, the last %.80q", rows.Length(), rows.Last().Text())
+	}
+	if got := last.Find("#report-pager").Text(); !strings.Contains(got, "901–1000 of 1000") {
+		t.Errorf("pager %q", got)
+	}
+	if size := c.srv.siteJobs.job(page).size; size > 4<<20 {
+		t.Errorf("the report keeps %d bytes", size)
+	}
+}
+
+// page GETs a page and parses it.
+func (c *client) page(path string) *goquery.Document {
+	c.t.Helper()
+	rec := c.do("GET", path, nil, false)
+	if rec.Code != http.StatusOK {
+		c.t.Fatalf("GET %s: %d %.300s", path, rec.Code, rec.Body.String())
+	}
+	doc, err := goquery.NewDocumentFromReader(rec.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return doc
+}
+
+// TestLiveSiteReportMemory: the reports kept take at most their team's
+// and the server's bound; past either, the oldest are let go, and their
+// pages say so.
+func TestLiveSiteReportMemory(t *testing.T) {
+	ls := newLiveSite(t)
+	a := siteClient(t)
+	b := a.teamClient("b@test.example", "")
+	js := a.srv.siteJobs
+	check := func(c *client) string {
+		t.Helper()
+		page := c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
+		c.finished(page)
+		return page
+	}
+	a1 := check(a)
+	r := js.job(a1).size
+	js.mu.Lock()
+	js.teamBytes, js.allBytes = 2*r+r/2, 3*r+r/2 // two reports a team, three in all
+	js.mu.Unlock()
+	a2, b1 := check(a), check(b)
+	b2 := check(b) // four in all: a1 goes
+	a3 := check(a) // a2, b1, b2, a3: a2 goes
+	for _, tc := range []struct {
+		c       *client
+		page    string
+		dropped bool
+	}{{a, a1, true}, {a, a2, true}, {b, b1, false}, {b, b2, false}, {a, a3, false}} {
+		doc := tc.c.page(tc.page)
+		if got := doc.Find("#job-dropped").Length() == 1; got != tc.dropped || doc.Find("#report").Length() == 1 == tc.dropped {
+			t.Errorf("%s: dropped %v, want %v", tc.page, got, tc.dropped)
+		}
+	}
+	js.mu.Lock()
+	var all int64
+	for _, k := range js.kept {
+		all += k.size
+	}
+	js.mu.Unlock()
+	if all > js.allBytes {
+		t.Errorf("the reports kept take %d bytes, past %d", all, js.allBytes)
+	}
+}
+
+// TestLiveSiteTurns: a team reading a slow site does not hold back
+// another team, whose reading takes a reader of its own; a free reader
+// goes to the team served longest ago, not to the next job of the team
+// that just had one; and a reading's budget counts from its turn, not
+// from when it was queued.
+func TestLiveSiteTurns(t *testing.T) {
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	a := siteClient(t)
+	a2 := a.teamClient("a2@test.example", "1")
+	b := a.teamClient("b@test.example", "")
+
+	// Two readers: team A's slow reading does not hold back team B.
+	held := a.startJob("/sites/check", url.Values{"source": {ls.URL}})
+	<-ls.holding
+	doc := b.finished(b.startJob("/sites/import", url.Values{"source": {ls.URL + "/pages.xml"}}))
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != views.JobDone {
+		t.Errorf("team B's import while team A's reading is held: %s", st)
+	}
+	// A second job of team A waits for team A's first.
+	queued := a2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
+	if v := a.srv.siteJobs.job(queued).view(1); v.State != views.JobWaiting {
+		t.Errorf("team A's second job is %s, want waiting", v.State)
+	}
+	a.do("POST", held+"/cancel", url.Values{}, false)
+	a2.finished(queued)
+
+	// One reader: the team served longest ago goes first.
+	c := siteClient(t)
+	c.srv.siteJobs.setReaders(1)
+	c2 := c.teamClient("c2@test.example", "1")
+	d := c.teamClient("d@test.example", "")
+	ls = newLiveSite(t)
+	ls.holdInIndex = true
+	held = c.startJob("/sites/check", url.Values{"source": {ls.URL}})
+	<-ls.holding
+	first := c2.startJob("/sites/check", url.Values{"source": {ls.URL + "/pages.xml"}})
+	second := d.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
+	c.do("POST", held+"/cancel", url.Values{}, false)
+	c2.finished(first)
+	d.finished(second)
+	if f, s := c.srv.siteJobs.job(first), c.srv.siteJobs.job(second); !s.ended.Before(f.ended) {
+		t.Errorf("the team that just had a turn ended first: %v, the other team %v", f.ended, s.ended)
+	}
+
+	// The budget counts from the turn: the job queued behind one that
+	// runs out of time still has all of its own.
+	e := siteClient(t)
+	e.srv.siteJobs.setReaders(1)
+	e.srv.siteJobs.budget = time.Second
+	e2 := e.teamClient("e2@test.example", "1")
+	ls = newLiveSite(t)
+	ls.holdInIndex = true
+	held = e.startJob("/sites/check", url.Values{"source": {ls.URL}})
+	<-ls.holding
+	next := e2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
+	if doc := e.finished(held); !strings.Contains(doc.Find("#job-error").Text(), "took longer than 1s") {
+		t.Errorf("the held reading: %q", doc.Find("#job-error").Text())
+	}
+	if doc := e2.finished(next); doc.Find("#job-status").AttrOr("data-state", "") != views.JobDone {
+		t.Errorf("the reading queued behind it: %q", doc.Find("#job-error").Text())
+	}
+}
+
+// TestLiveSiteUploadRemoved: an uploaded file is removed however its job
+// ends: cancelled while it waits, or waiting when the server stops; and a
+// server removes at start what servers no longer running left behind.
+func TestLiveSiteUploadRemoved(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	// Left behind: by a server whose process is gone, and by an older
+	// version of siteplan; kept: this process's other servers'.
+	gone := filepath.Join(uploadsRoot(), "999999999-abc")
+	mine := filepath.Join(uploadsRoot(), strconv.Itoa(os.Getpid())+"-other")
+	for _, d := range []string{gone, mine} {
+		os.MkdirAll(d, 0o700)
+		os.WriteFile(filepath.Join(d, "upload-1"), []byte("x"), 0o600)
+	}
+	legacy := filepath.Join(tmp, "siteplan-upload-123")
+	os.WriteFile(legacy, []byte("x"), 0o600)
+
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	c := siteClient(t)
+	for _, p := range []string{gone, legacy} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s is still there at start (%v)", p, err)
+		}
+	}
+	if _, err := os.Stat(mine); err != nil {
+		t.Errorf("a running server's uploads were removed: %v", err)
+	}
+	c.srv.siteJobs.setReaders(1)
+	c2 := c.teamClient("c2@test.example", "1")
+	c.startJob("/sites/check", url.Values{"source": {ls.URL}}) // holds the one reader
+	<-ls.holding
+	uploads := func() []string {
+		names, _ := filepath.Glob(filepath.Join(c.srv.siteJobs.uploads, "*"))
+		return names
+	}
+	upload := func() string {
+		var body bytes.Buffer
+		w := multipart.NewWriter(&body)
+		w.WriteField("_csrf", c2.token)
+		fw, _ := w.CreateFormFile("file", "old.xml")
+		fw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://old.example/</loc></url></urlset>`))
+		w.Close()
+		rec := c2.raw("POST", "/sites/import", &body, w.FormDataContentType(), false)
+		if rec.Code != http.StatusSeeOther {
+			t.Fatalf("upload: %d %.300s", rec.Code, rec.Body.String())
+		}
+		return rec.Header().Get("Location")
+	}
+	queued := upload()
+	if got := uploads(); len(got) != 1 {
+		t.Fatalf("while it waits: %q, want the upload", got)
+	}
+	c2.do("POST", queued+"/cancel", url.Values{}, false)
+	if doc := c2.finished(queued); doc.Find("#job-status").AttrOr("data-state", "") != views.JobCancelled {
+		t.Errorf("the cancelled upload's job: %q", doc.Find("#job-error").Text())
+	}
+	if got := uploads(); len(got) != 0 {
+		t.Errorf("after a cancel while waiting: %q", got)
+	}
+	upload()
+	c.srv.Close()
+	if _, err := os.Stat(c.srv.siteJobs.uploads); !os.IsNotExist(err) {
+		t.Errorf("after the server stopped with an upload waiting: %v", err)
+	}
+}
+
+// TestImportSiteNameFirst: a project name that cannot be is refused
+// before the site is read, on the form.
+func TestImportSiteNameFirst(t *testing.T) {
+	c := siteClient(t)
+	rec := c.do("POST", "/sites/import", url.Values{"source": {"http://127.0.0.1:1/"}, "name": {strings.Repeat("n", 301)}}, true)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "The project name is longer than 300 characters") {
+		t.Errorf("got %d %.300s", rec.Code, rec.Body.String())
+	}
+	c.srv.siteJobs.mu.Lock()
+	defer c.srv.siteJobs.mu.Unlock()
+	if len(c.srv.siteJobs.byID) != 0 {
+		t.Error("a reading started")
+	}
+}
