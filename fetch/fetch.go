@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,6 +45,14 @@ type Options struct {
 	MaxBytes int64
 	// Parallel is how many requests may be open at once (default 4).
 	Parallel int
+	// HeaderTimeout bounds the wait for a response's headers (default 30 s).
+	HeaderTimeout time.Duration
+	// MinRate is the fewest bytes a second a body must come at, over
+	// each RateWindow, or its reading stops (default 1,024 over 15 s, so
+	// a server that trickles a byte at a time holds a request for
+	// seconds, not for the whole Timeout; -1: no floor).
+	MinRate    int64
+	RateWindow time.Duration
 }
 
 // Client fetches from the open web. It is safe for concurrent use.
@@ -72,6 +81,15 @@ func New(opt Options) *Client {
 	if opt.Allow == "" {
 		opt.Allow = "--allow-private"
 	}
+	if opt.HeaderTimeout <= 0 {
+		opt.HeaderTimeout = 30 * time.Second
+	}
+	if opt.MinRate == 0 {
+		opt.MinRate = 1024
+	}
+	if opt.RateWindow <= 0 {
+		opt.RateWindow = 15 * time.Second
+	}
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 	c := &Client{
 		opt: opt,
@@ -87,7 +105,7 @@ func New(opt Options) *Client {
 			Proxy:                 nil, // a proxy would connect where the guard cannot look
 			DialContext:           c.dialGuarded,
 			TLSHandshakeTimeout:   10 * time.Second,
-			ResponseHeaderTimeout: 30 * time.Second,
+			ResponseHeaderTimeout: opt.HeaderTimeout,
 			MaxIdleConnsPerHost:   opt.Parallel,
 			IdleConnTimeout:       30 * time.Second,
 			ForceAttemptHTTP2:     true,
@@ -123,16 +141,18 @@ func (c *Client) Get(ctx context.Context, url string) (*Response, error) {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	release := func() { <-c.sem }
+	ctx, cancel := context.WithCancel(ctx)
+	release := func() { cancel(); <-c.sem }
 	res, err := c.do(ctx, url)
 	if err != nil {
 		release()
 		return nil, err
 	}
-	return &Response{
-		URL:  res.Request.URL.String(),
-		Body: &capped{rc: res.Body, left: c.opt.MaxBytes, max: c.opt.MaxBytes, url: url, release: release},
-	}, nil
+	b := &capped{rc: res.Body, left: c.opt.MaxBytes, max: c.opt.MaxBytes, url: url, release: release}
+	if c.opt.MinRate > 0 {
+		b.watch(c.opt.MinRate, c.opt.RateWindow, cancel)
+	}
+	return &Response{URL: res.Request.URL.String(), Body: b}, nil
 }
 
 // do makes the request and checks its answer is a 2xx.
@@ -197,19 +217,52 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrTooLarge is what reading a body past the client's cap returns,
-// wrapped in an *Error naming the address.
-var ErrTooLarge = errors.New("body too large")
+// wrapped in an *Error naming the address; ErrTooSlow what reading one
+// that came slower than the floor returns.
+var (
+	ErrTooLarge = errors.New("body too large")
+	ErrTooSlow  = errors.New("body too slow")
+)
 
-// capped is a body that fails once it is longer than its cap, and frees
-// the request's place when closed.
+// capped is a body that fails once it is longer than its cap, or comes
+// slower than a floor, and frees the request's place when closed.
 type capped struct {
 	rc        io.ReadCloser
 	left, max int64
 	url       string
 	release   func()
+
+	got   atomic.Int64 // bytes read in this window
+	slow  atomic.Int64 // the floor it fell below, once it did
+	timer *time.Timer
 }
 
-func (b *capped) Read(p []byte) (int, error) {
+// watch stops the body, with cancel, at the end of the first window in
+// which fewer than rate bytes a second came.
+func (b *capped) watch(rate int64, window time.Duration, cancel func()) {
+	least := max(1, rate*int64(window)/int64(time.Second))
+	var check func()
+	check = func() {
+		if b.got.Swap(0) < least {
+			b.slow.Store(rate)
+			cancel()
+			return
+		}
+		b.timer.Reset(window)
+	}
+	b.timer = time.AfterFunc(time.Hour, check)
+	b.timer.Reset(window) // after b.timer is set, which check resets
+}
+
+func (b *capped) Read(p []byte) (n int, err error) {
+	defer func() {
+		b.got.Add(int64(n))
+		if err != nil && err != io.EOF {
+			if rate := b.slow.Load(); rate > 0 {
+				err = &Error{URL: b.url, Msg: "sent less than " + strconv.FormatInt(rate, 10) + " bytes a second, and its reading was stopped", Err: ErrTooSlow}
+			}
+		}
+	}()
 	if b.left <= 0 {
 		// one byte more tells a body of exactly the cap from a longer one
 		var one [1]byte
@@ -226,12 +279,15 @@ func (b *capped) Read(p []byte) (int, error) {
 	if int64(len(p)) > b.left {
 		p = p[:b.left]
 	}
-	n, err := b.rc.Read(p)
+	n, err = b.rc.Read(p)
 	b.left -= int64(n)
 	return n, err
 }
 
 func (b *capped) Close() error {
+	if b.timer != nil {
+		b.timer.Stop()
+	}
 	if b.release != nil {
 		b.release()
 		b.release = nil

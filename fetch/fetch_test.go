@@ -45,6 +45,16 @@ func TestRefused(t *testing.T) {
 		{"64:ff9b::10.0.0.1", "private"},    // NAT64
 		{"2002:a9fe:a9fe::1", "link-local"}, // 6to4 of 169.254.169.254
 		{"::ffff:10.0.0.1", "private"},
+		{"::127.0.0.1", "loopback"},        // IPv4-compatible
+		{"::ffff:0:127.0.0.1", "loopback"}, // IPv4-translated (SIIT)
+		{"::ffff:0:10.1.2.3", "private"},   // IPv4-translated
+		{"64:ff9b:1::a00:1", "local-use NAT64"},
+		{"2001::1", "Teredo"},
+		{"2001:0:4136:e378:8000:63bf:3fff:fdd2", "Teredo"},
+		{"100::1", "reserved (not global unicast)"}, // discard-only
+		{"2001:db8::1", "documentation"},
+		{"4000::1", "reserved (not global unicast)"},
+		{"::8.8.8.8", ""},
 		{"93.184.215.14", ""},
 		{"172.32.0.1", ""},
 		{"8.8.8.8", ""},
@@ -332,4 +342,118 @@ func gzipped(t *testing.T, s string) []byte {
 	z.Write([]byte(s))
 	z.Close()
 	return buf.Bytes()
+}
+
+// TestNumericHosts: a host that ends in a number is an IPv4 address in
+// whatever form browsers take, judged as that address and never sent to
+// DNS; one that is no address is refused as such.
+func TestNumericHosts(t *testing.T) {
+	f := &fakeNet{names: map[string][]string{}}
+	c := f.client(Options{})
+	for _, tt := range []struct{ host, want string }{
+		{"2130706433", "2130706433 resolves to 127.0.0.1, which is a loopback address"},
+		{"0x7f000001", "0x7f000001 resolves to 127.0.0.1, which is a loopback address"},
+		{"127.1", "127.1 resolves to 127.0.0.1, which is a loopback address"},
+		{"0177.0.0.1", "0177.0.0.1 resolves to 127.0.0.1, which is a loopback address"},
+		{"10.0x10.1", "10.0x10.1 resolves to 10.16.0.1, which is a private address"},
+		{"169.254.43518", "169.254.43518 resolves to 169.254.169.254, which is a link-local address"},
+		{"127.0.0.1.", "127.0.0.1. resolves to 127.0.0.1, which is a loopback address"},
+		{"1.2.3.4.5", "is not an address: more than four numbers"},
+		{"256.1.1.1", "is not an address: 256 is more than 255"},
+		{"09.1.1.1", "is not an address"},
+	} {
+		_, err := c.Get(context.Background(), "http://"+tt.host+"/sitemap.xml")
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.host, err, tt.want)
+		}
+	}
+	if got := f.dials(); len(got) != 0 {
+		t.Errorf("dialled %q", got)
+	}
+	for _, host := range []string{"example.com", "1.example", "a.0x1g"} {
+		if _, ok, err := hostAddr(host); ok || err != nil {
+			t.Errorf("hostAddr(%s) = %v %v, want a name", host, ok, err)
+		}
+	}
+}
+
+// TestResolverHidden: a name that does not resolve says so without
+// naming the server's own resolver.
+func TestResolverHidden(t *testing.T) {
+	c := New(Options{})
+	c.resolve = func(_ context.Context, host string) ([]netip.Addr, error) {
+		return nil, &net.DNSError{Err: "no such host", Name: host, Server: "127.0.0.53:53", IsNotFound: true}
+	}
+	_, err := c.Get(context.Background(), "http://nowhere.example/")
+	if err == nil || strings.Contains(err.Error(), "127.0.0.53") || !strings.Contains(err.Error(), "nowhere.example") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestSlowBody: a body that comes slower than the floor is stopped at
+// the end of the first window below it, with an error that says so; one
+// that comes fast enough is read whole, however long it takes.
+func TestSlowBody(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		fast := r.URL.Path == "/fast"
+		for i := 0; i < 40; i++ {
+			n := 1
+			if fast {
+				n = 100
+			}
+			w.Write(bytes.Repeat([]byte("x"), n))
+			w.(http.Flusher).Flush()
+			select {
+			case <-time.After(10 * time.Millisecond):
+			case <-stop:
+				return
+			case <-r.Context().Done():
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	c := New(Options{AllowPrivate: true, MinRate: 2000, RateWindow: 100 * time.Millisecond})
+	res, err := c.Get(context.Background(), srv.URL+"/slow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = io.ReadAll(res.Body)
+	res.Body.Close()
+	if !errors.Is(err, ErrTooSlow) || !strings.Contains(err.Error(), "sent less than 2000 bytes a second") {
+		t.Errorf("a trickle: %v", err)
+	}
+	c = New(Options{AllowPrivate: true, MinRate: 2000, RateWindow: 200 * time.Millisecond})
+	res, err = c.Get(context.Background(), srv.URL+"/fast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil || len(b) != 4000 {
+		t.Errorf("a body at 10 KB/s: %d bytes, %v", len(b), err)
+	}
+}
+
+// TestHeaderTimeout: a server that sends no headers in time fails the
+// request with "did not answer in time"; the error is DeadlineExceeded
+// too, which a reading must not take for its own end.
+func TestHeaderTimeout(t *testing.T) {
+	stop := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-stop:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(stop)
+	c := New(Options{AllowPrivate: true, HeaderTimeout: 100 * time.Millisecond})
+	_, err := c.Get(context.Background(), srv.URL)
+	if err == nil || !strings.Contains(err.Error(), "did not answer in time") {
+		t.Errorf("got %v", err)
+	}
 }

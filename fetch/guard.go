@@ -2,8 +2,11 @@ package fetch
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"net/netip"
+	"strconv"
 	"strings"
 )
 
@@ -39,9 +42,30 @@ var special = []struct {
 	{netip.MustParsePrefix("fec0::/10"), "site-local"},
 }
 
+// special6 are the IPv6 ranges inside global unicast (2000::/3) that
+// are not the public internet, or carry an IPv4 address in a way that
+// cannot be judged (Teredo hides its client's).
+var special6 = []struct {
+	prefix netip.Prefix
+	kind   string
+}{
+	{netip.MustParsePrefix("64:ff9b:1::/48"), "local-use NAT64"},
+	{netip.MustParsePrefix("2001::/32"), "Teredo"},
+	{netip.MustParsePrefix("2001:2::/48"), "reserved (benchmarking)"},
+	{netip.MustParsePrefix("2001:10::/28"), "reserved (ORCHID)"},
+	{netip.MustParsePrefix("2001:20::/28"), "reserved (ORCHID)"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+}
+
+// global6 is IPv6's global unicast; outside it only the forms that carry
+// an IPv4 address are fetched from, and judged by that address.
+var global6 = netip.MustParsePrefix("2000::/3")
+
 // Refused returns the kind of address a, when it is one the guard
-// refuses, or "". An IPv4 address inside IPv6 (mapped, NAT64, 6to4) is
-// judged as the IPv4 address it carries.
+// refuses, or "". An IPv4 address inside IPv6 (mapped, compatible,
+// translated, NAT64, 6to4) is judged as the IPv4 address it carries;
+// any other IPv6 address must be global unicast.
 func Refused(a netip.Addr) string {
 	a = a.Unmap()
 	if v4, ok := embedded(a); ok {
@@ -70,26 +94,105 @@ func Refused(a netip.Addr) string {
 			return s.kind
 		}
 	}
+	if a.Is6() {
+		for _, s := range special6 {
+			if s.prefix.Contains(a) {
+				return s.kind
+			}
+		}
+		if !global6.Contains(a) {
+			return "reserved (not global unicast)" // 100::/64, the discard range, among them
+		}
+	}
 	return ""
 }
 
 var (
-	nat64  = netip.MustParsePrefix("64:ff9b::/96")
-	sixTo4 = netip.MustParsePrefix("2002::/16")
+	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	sixTo4     = netip.MustParsePrefix("2002::/16")
+	compatible = netip.MustParsePrefix("::/96")           // IPv4-compatible, deprecated: ::127.0.0.1
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96") // SIIT: ::ffff:0:a.b.c.d
 )
 
-// embedded returns the IPv4 address a NAT64 or 6to4 address carries.
+// embedded returns the IPv4 address a NAT64, 6to4, IPv4-compatible or
+// IPv4-translated address carries.
 func embedded(a netip.Addr) (netip.Addr, bool) {
 	b := a.As16()
 	switch {
 	case !a.Is6():
 		return a, false
-	case nat64.Contains(a):
+	case nat64.Contains(a), translated.Contains(a):
+		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}), true
+	case compatible.Contains(a) && !a.IsUnspecified() && !a.IsLoopback(): // :: and ::1 are themselves
 		return netip.AddrFrom4([4]byte{b[12], b[13], b[14], b[15]}), true
 	case sixTo4.Contains(a):
 		return netip.AddrFrom4([4]byte{b[2], b[3], b[4], b[5]}), true
 	}
 	return a, false
+}
+
+// hostAddr parses a host that is an address: an IP address as such, or
+// an IPv4 address in any form a browser takes (RFC 3986 leaves them to
+// DNS; the WHATWG URL standard does not): 2130706433, 0x7f000001,
+// 0177.0.0.1, 127.1. ok is false for a name; err is set for a host that
+// ends in a number but is no address.
+func hostAddr(host string) (a netip.Addr, ok bool, err error) {
+	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+		return a, true, nil
+	}
+	parts := strings.Split(host, ".")
+	if len(parts) > 1 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	last := parts[len(parts)-1]
+	if _, numErr := ipv4Number(last); last == "" || numErr != nil && strings.Trim(last, "0123456789") != "" {
+		return netip.Addr{}, false, nil // a name: its last label is not a number
+	}
+	if len(parts) > 4 {
+		return netip.Addr{}, false, fmt.Errorf("%s is not an address: more than four numbers", host)
+	}
+	var v4 uint64
+	for i, p := range parts {
+		n, err := ipv4Number(p)
+		if err != nil {
+			return netip.Addr{}, false, fmt.Errorf("%s is not an address: %v", host, err)
+		}
+		if i < len(parts)-1 {
+			if n > 255 {
+				return netip.Addr{}, false, fmt.Errorf("%s is not an address: %d is more than 255", host, n)
+			}
+			v4 |= n << (8 * (3 - i))
+		} else {
+			if n >= 1<<(8*(5-len(parts))) {
+				return netip.Addr{}, false, fmt.Errorf("%s is not an address: %d is too large", host, n)
+			}
+			v4 |= n
+		}
+	}
+	return netip.AddrFrom4([4]byte{byte(v4 >> 24), byte(v4 >> 16), byte(v4 >> 8), byte(v4)}), true, nil
+}
+
+// ipv4Number parses one number of an IPv4 address as browsers do:
+// decimal, 0x hexadecimal, or 0 octal.
+func ipv4Number(s string) (uint64, error) {
+	base := 10
+	switch {
+	case len(s) >= 2 && (s[:2] == "0x" || s[:2] == "0X"):
+		s, base = s[2:], 16
+		if s == "" {
+			return 0, nil
+		}
+	case len(s) > 1 && s[0] == '0':
+		s, base = s[1:], 8
+	}
+	if s == "" {
+		return 0, errors.New("an empty number")
+	}
+	n, err := strconv.ParseUint(s, base, 32)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return n, nil
 }
 
 // dialGuarded resolves the host, leaves out the addresses the guard
@@ -101,9 +204,17 @@ func (c *Client) dialGuarded(ctx context.Context, network, hostport string) (net
 		return nil, err
 	}
 	var addrs []netip.Addr
-	if a, err := netip.ParseAddr(strings.Trim(host, "[]")); err == nil {
+	if a, ok, err := hostAddr(host); err != nil {
+		return nil, err
+	} else if ok {
 		addrs = []netip.Addr{a}
 	} else if addrs, err = c.resolve(ctx, host); err != nil {
+		var dns *net.DNSError
+		if errors.As(err, &dns) { // the message would name the server's resolver
+			quiet := *dns
+			quiet.Server = ""
+			return nil, &quiet
+		}
 		return nil, err
 	}
 	var first error
