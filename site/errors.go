@@ -18,6 +18,7 @@ const (
 	EUnauthorized = "unauthorized"
 	ETooLarge     = "too_large"
 	ETooMany      = "too_many_requests"
+	EUnavailable  = "unavailable" // the work ran out of time waiting: try again
 	EInternal     = "internal"
 )
 

@@ -57,7 +57,9 @@ type Server struct {
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
 	logins   *loginLimiter
-	fetch    *fetch.Client // reads other sites for visitors
+	fetch    *fetch.Client // reads other sites for visitors' live-site jobs
+	lines    *fetch.Client // reads a file of a report again for the lines around a problem
+	linesIn  *gate         // a place for each such reading
 	siteJobs *siteJobs
 	now      func() time.Time
 }
@@ -68,7 +70,19 @@ const DiagramCacheBytes = 64 << 20
 // AllowPrivateFetch lets visitors read sites on loopback, private and
 // link-local addresses (serve --allow-private-fetch, for an intranet).
 func (s *Server) AllowPrivateFetch() {
-	s.fetch = fetch.New(fetch.Options{AllowPrivate: true, Allow: serveAllowFlag})
+	s.fetch, s.lines = fetchers(true)
+}
+
+// fetchers returns the clients that read the web for visitors: one for
+// the live-site jobs, with two requests for each reader (its file and
+// the next, read ahead), so that slow sites of other teams cannot take
+// a reader's requests; and one for reading a file again for the lines
+// around a problem, with a short time limit, so that it is neither heavy
+// work nor a wait on the jobs.
+func fetchers(allowPrivate bool) (jobs, lines *fetch.Client) {
+	jobs = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: 2 * siteReaders})
+	lines = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: linesReaders, Timeout: linesBudget})
+	return jobs, lines
 }
 
 // serveAllowFlag is how an operator lets the server read private
@@ -83,7 +97,8 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
-		fetch: fetch.New(fetch.Options{Allow: serveAllowFlag}), siteJobs: newSiteJobs(log)}
+		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log)}
+	s.fetch, s.lines = fetchers(false)
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.
@@ -244,6 +259,7 @@ var statusOf = map[string]int{
 	site.EUnauthorized: http.StatusUnauthorized,
 	site.ETooLarge:     http.StatusRequestEntityTooLarge,
 	site.ETooMany:      http.StatusTooManyRequests,
+	site.EUnavailable:  http.StatusServiceUnavailable,
 }
 
 // codeOf is the reverse, for errors that echo itself raises.
@@ -276,6 +292,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 		}
 		err = &site.Error{Code: code, Message: msg}
 	}
+	if site.ErrorCode(err) == site.EInternal && errors.Is(err, context.DeadlineExceeded) {
+		// Heavy work that got its turn just before its deadline: the
+		// server was busy, nothing broke.
+		err = site.Errorf(site.EUnavailable, "The server is busy and this took too long: try again in a few seconds.")
+	}
 	code := site.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {
@@ -283,7 +304,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	msg := site.ErrorMessage(err)
-	if code == site.ETooMany && c.Response().Header().Get("Retry-After") == "" {
+	if (code == site.ETooMany || code == site.EUnavailable) && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "5")
 	}
 	switch {

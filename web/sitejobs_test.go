@@ -2,15 +2,19 @@ package web
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -316,4 +320,57 @@ func TestImportSiteNameFirst(t *testing.T) {
 	if len(c.srv.siteJobs.byID) != 0 {
 		t.Error("a reading started")
 	}
+}
+
+// TestLinesOutsideGate: reading a file again for the lines around a
+// problem does not take the heavy-work gate, so a slow site does not
+// hold back another team's download; a visitor reads one file's lines
+// at a time.
+func TestLinesOutsideGate(t *testing.T) {
+	ls := newLiveSite(t)
+	var reads atomic.Int32
+	stop := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if reads.Add(1) > 1 { // read again: never answers
+			select {
+			case <-stop:
+			case <-r.Context().Done():
+			}
+			return
+		}
+		resp, err := http.Get(ls.URL + "/blog.xml")
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		io.Copy(w, resp.Body)
+	}))
+	defer slow.Close()
+	defer close(stop) // before the server closes, which waits for its handlers
+	a := siteClient(t)
+	doc := a.finished(a.startJob("/sites/check", url.Values{"source": {slow.URL + "/blog.xml"}}))
+	href, ok := doc.Find(".problems li a.line-link").Attr("href")
+	if !ok {
+		t.Fatalf("no line link: %q", doc.Find(".problems").Text())
+	}
+	started := make(chan struct{})
+	go func() {
+		close(started)
+		a.do("GET", href, nil, false) // waits on the slow site until its budget ends
+	}()
+	<-started
+	for reads.Load() < 2 { // until the reading again has begun
+		runtime.Gosched()
+	}
+	if rec := a.do("GET", href, nil, false); rec.Code != http.StatusTooManyRequests {
+		t.Errorf("a second file's lines at once: %d", rec.Code)
+	}
+	// The heavy-work gate has its one place free for another team.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	done, err := a.srv.gate.enter(ctx, "another team")
+	if err != nil {
+		t.Fatalf("the heavy-work gate is held while a file's lines are read: %v", err)
+	}
+	done()
 }

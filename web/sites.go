@@ -57,9 +57,18 @@ func (j *siteJob) keepExcerpts(f *os.File, rep *sitemap.Reading) {
 	j.set(func() { j.excerpts = ex })
 }
 
+// Reading a file again for the lines around a problem takes one of
+// linesReaders places, one a visitor, for at most linesBudget: outside
+// the heavy-work gate, which a slow site would otherwise hold for other
+// teams' downloads.
+const (
+	linesReaders = 4
+	linesBudget  = 10 * time.Second
+)
+
 // excerpt returns the lines of file n around line: read again from the
-// web, within the heavy-work budget, or kept from an upload. Errors:
-// ENotFound, EInvalid (the file cannot be read again).
+// web, or kept from an upload. Errors: ENotFound, ETooMany, EInvalid (the
+// file cannot be read again).
 func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, ex sitemap.Excerpt, err error) {
 	j.mu.Lock()
 	rep, kept := j.reading, j.excerpts
@@ -76,12 +85,14 @@ func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, e
 		}
 		return "", ex, site.Errorf(site.ENotFound, "Only the lines of the problems in an uploaded file are kept.")
 	}
-	ctx, done, err := s.heavyTurn(c, readBudget)
+	ctx, cancel := context.WithTimeout(c.Request().Context(), linesBudget)
+	defer cancel()
+	done, err := s.linesIn.enter(ctx, who(c))
 	if err != nil {
-		return "", ex, err
+		return "", ex, site.Errorf(site.ETooMany, "Lines of your other files are being read: wait for them, then try again.")
 	}
 	defer done()
-	body, _, err := s.fetch.Open(ctx, loc)
+	body, _, err := s.lines.Open(ctx, loc)
 	if err != nil {
 		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
 	}

@@ -340,7 +340,7 @@ func TestImportUploadedSitemap(t *testing.T) {
 	if got := doc.Find("#new-plan").Text(); doc.Find("#new-plan strong").Text() != "old.example" || !strings.Contains(got, "2 pages") {
 		t.Errorf("new plan %q, named after the site's host? (%s)", got, doc.Find("#job-error").Text())
 	}
-	if left, _ := filepath.Glob(filepath.Join(tmp, "siteplan-upload-*")); len(left) != 0 {
+	if left, _ := filepath.Glob(filepath.Join(c.srv.siteJobs.uploads, "*")); len(left) != 0 {
 		t.Errorf("the upload was not removed after its reading: %v", left)
 	}
 	// The lines around its problems were kept before it went.
