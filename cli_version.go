@@ -159,6 +159,7 @@ func printComparison(w io.Writer, c *site.Comparison) error {
 	section("Added", c.Added, func(e site.DiffEntry) string { return "+ " + ref(e) + " in " + e.To })
 	section("Removed", c.Removed, func(e site.DiffEntry) string { return "- " + ref(e) + " from " + e.From })
 	section("Moved", c.Moved, func(e site.DiffEntry) string { return ref(e) + ": " + e.From + " → " + e.To })
+	section("Reordered", c.Reordered, func(e site.DiffEntry) string { return ref(e) + " in " + e.Where + ": " + e.From + " → " + e.To })
 	section("Renamed", c.Renamed, func(e site.DiffEntry) string { return ref(e) + ": “" + e.From + "” → “" + e.To + "”" })
 	section("URL changed", c.URLChanged, func(e site.DiffEntry) string {
 		return ref(e) + ": " + orNone(e.From) + " → " + orNone(e.To)

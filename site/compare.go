@@ -13,8 +13,9 @@ import (
 type Comparison struct {
 	Added        []DiffEntry `json:"added"`
 	Removed      []DiffEntry `json:"removed"`
-	Moved        []DiffEntry `json:"moved"`   // From, To: where it was and is ("Products › Widgets", "top level")
-	Renamed      []DiffEntry `json:"renamed"` // From, To: the titles
+	Moved        []DiffEntry `json:"moved"`     // From, To: where it was and is ("Products › Widgets", "top level")
+	Reordered    []DiffEntry `json:"reordered"` // From, To: its place among the same siblings ("3 of 5"); To.Where in Where
+	Renamed      []DiffEntry `json:"renamed"`   // From, To: the titles
 	URLChanged   []DiffEntry `json:"url_changed"`
 	Changed      []DiffEntry `json:"changed"` // Fields: the other fields that changed
 	LinksAdded   []LinkDiff  `json:"links_added"`
@@ -27,6 +28,7 @@ type DiffEntry struct {
 	Title  string        `json:"title"`
 	From   string        `json:"from,omitempty"`
 	To     string        `json:"to,omitempty"`
+	Where  string        `json:"where,omitempty"` // the list a reordered page is in
 	Fields []FieldChange `json:"fields,omitempty"`
 }
 
@@ -58,7 +60,7 @@ const (
 // Compare lists what changed from one state of a plan to another. Pages
 // are the same page when they have the same id.
 func Compare(from, to *Tree, fromLinks, toLinks []Link) *Comparison {
-	c := &Comparison{Added: []DiffEntry{}, Removed: []DiffEntry{}, Moved: []DiffEntry{}, Renamed: []DiffEntry{},
+	c := &Comparison{Added: []DiffEntry{}, Removed: []DiffEntry{}, Moved: []DiffEntry{}, Reordered: []DiffEntry{}, Renamed: []DiffEntry{},
 		URLChanged: []DiffEntry{}, Changed: []DiffEntry{}, LinksAdded: []LinkDiff{}, LinksRemoved: []LinkDiff{}}
 	fromURL, toURL := urls(from), urls(to)
 	to.Walk(func(p *Page, _ int) bool {
@@ -81,6 +83,7 @@ func Compare(from, to *Tree, fromLinks, toLinks []Link) *Comparison {
 		}
 		return true
 	})
+	c.Reordered = reordered(from, to, c.Reordered)
 	from.Walk(func(p *Page, _ int) bool {
 		if to.Page(p.ID) == nil {
 			c.Removed = append(c.Removed, DiffEntry{ID: p.ID, Title: p.Title, From: from.Where(p.ID)})
@@ -109,6 +112,80 @@ func Compare(from, to *Tree, fromLinks, toLinks []Link) *Comparison {
 	return c
 }
 
+// reordered appends to out, in outline order, the pages that changed
+// place among siblings that are in the same list in both trees: the
+// fewest whose moves explain the new order, those outside a longest run
+// of pages still in their old order. A page added or removed beside the
+// others changes no one's order.
+func reordered(from, to *Tree, out []DiffEntry) []DiffEntry {
+	lists := [][]*Page{}
+	for _, pl := range Placements {
+		lists = append(lists, to.Roots(pl))
+	}
+	to.Walk(func(p *Page, _ int) bool {
+		lists = append(lists, to.Children(p.ID))
+		return true
+	})
+	for _, list := range lists {
+		if len(list) < 2 {
+			continue
+		}
+		var old []*Page // the list in from
+		if list[0].ParentID == 0 {
+			old = from.Roots(list[0].Placement)
+		} else {
+			old = from.Children(list[0].ParentID)
+		}
+		at := make(map[int64]int, len(old))
+		for i, p := range old {
+			at[p.ID] = i
+		}
+		var stay []*Page // pages of both lists, in the new order
+		var was []int    // and their old index
+		for _, p := range list {
+			if i, ok := at[p.ID]; ok {
+				stay, was = append(stay, p), append(was, i)
+			}
+		}
+		kept := longestRising(was)
+		for k, p := range stay {
+			if !kept[k] {
+				out = append(out, DiffEntry{ID: p.ID, Title: p.Title, Where: to.Where(p.ID),
+					From: strconv.Itoa(was[k]+1) + " of " + strconv.Itoa(len(old)),
+					To:   strconv.Itoa(slices.Index(list, p)+1) + " of " + strconv.Itoa(len(list))})
+			}
+		}
+	}
+	return out
+}
+
+// longestRising marks the elements of a longest strictly rising
+// subsequence of xs (patience sorting, O(n log n)).
+func longestRising(xs []int) []bool {
+	tails := []int{}             // index in xs of the smallest tail of a rising run of each length
+	prev := make([]int, len(xs)) // the element before each in its run
+	for i, x := range xs {
+		k, _ := slices.BinarySearchFunc(tails, x, func(j, x int) int { return xs[j] - x })
+		if k > 0 {
+			prev[i] = tails[k-1]
+		} else {
+			prev[i] = -1
+		}
+		if k == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[k] = i
+		}
+	}
+	kept := make([]bool, len(xs))
+	if len(tails) > 0 {
+		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
+			kept[i] = true
+		}
+	}
+	return kept
+}
+
 func linkDiff(t *Tree, l Link) LinkDiff {
 	d := LinkDiff{From: l.FromID, To: l.ToID, Label: l.Label, FromTitle: l.FromTitle, ToTitle: l.ToTitle}
 	if p := t.Page(l.FromID); p != nil {
@@ -132,7 +209,7 @@ func urls(t *Tree) map[int64]string {
 
 // Empty reports whether nothing changed.
 func (c *Comparison) Empty() bool {
-	return len(c.Added)+len(c.Removed)+len(c.Moved)+len(c.Renamed)+len(c.URLChanged)+len(c.Changed)+
+	return len(c.Added)+len(c.Removed)+len(c.Moved)+len(c.Reordered)+len(c.Renamed)+len(c.URLChanged)+len(c.Changed)+
 		len(c.LinksAdded)+len(c.LinksRemoved) == 0
 }
 
@@ -151,6 +228,7 @@ func (c *Comparison) Marks() map[int64]string {
 	set(c.Added, MarkAdded)
 	set(c.Removed, MarkRemoved)
 	set(c.Moved, MarkMoved)
+	set(c.Reordered, MarkMoved)
 	set(c.Renamed, MarkRenamed)
 	set(c.URLChanged, MarkChanged)
 	set(c.Changed, MarkChanged)
@@ -271,7 +349,7 @@ func (c *Comparison) Touches(from, to *Tree, root int64) bool {
 			mark(root)
 		}
 	}
-	for _, list := range [][]DiffEntry{c.Added, c.Removed, c.Moved, c.Renamed, c.URLChanged, c.Changed} {
+	for _, list := range [][]DiffEntry{c.Added, c.Removed, c.Moved, c.Reordered, c.Renamed, c.URLChanged, c.Changed} {
 		for _, e := range list {
 			if in[e.ID] {
 				return true

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -233,5 +234,42 @@ func TestNameRules(t *testing.T) {
 				t.Errorf("label %q: ok %v, want %v", tt.name, got, tt.ok)
 			}
 		})
+	}
+}
+
+// TestCompareOrder: a change of order among the same siblings is in the
+// comparison, as the fewest pages whose moves explain it; pages added or
+// removed beside them change no one's order.
+func TestCompareOrder(t *testing.T) {
+	p := Project{ID: 1, Name: "T", BaseURL: "https://example.com/"}
+	tree := func(order ...int64) *Tree {
+		pages := []Page{{ID: 1, Title: "Home", Placement: PlacementMain, Kind: KindPage}}
+		for i, id := range order {
+			pages = append(pages, Page{ID: id, ParentID: 1, Position: i, Title: "P" + strconv.FormatInt(id, 10), Slug: "p" + strconv.FormatInt(id, 10), Kind: KindPage, Placement: PlacementMain})
+		}
+		return NewTree(p, pages)
+	}
+	for _, tt := range []struct {
+		from, to []int64
+		want     string
+	}{
+		{[]int64{2, 3, 4, 5}, []int64{2, 3, 4, 5}, ""},
+		{[]int64{2, 3, 4, 5}, []int64{5, 2, 3, 4}, "P5 4 of 4 → 1 of 4"},
+		{[]int64{2, 3, 4, 5}, []int64{3, 2, 4, 5}, "P3 2 of 4 → 1 of 4"},
+		{[]int64{2, 3, 4, 5}, []int64{2, 4, 5}, ""}, // 3 removed
+		{[]int64{2, 3, 4}, []int64{2, 9, 3, 4}, ""}, // 9 added
+		{[]int64{2, 3, 4, 5}, []int64{5, 4, 3, 2}, "P5 4 of 4 → 1 of 4, P4 3 of 4 → 2 of 4, P3 2 of 4 → 3 of 4"}, // three of four, one stays
+	} {
+		c := Compare(tree(tt.from...), tree(tt.to...), nil, nil)
+		var got []string
+		for _, e := range c.Reordered {
+			got = append(got, e.Title+" "+e.From+" → "+e.To)
+		}
+		if strings.Join(got, ", ") != tt.want {
+			t.Errorf("%v → %v: got %q, want %q", tt.from, tt.to, strings.Join(got, ", "), tt.want)
+		}
+		if c.Empty() != (tt.want == "" && len(tt.from) == len(tt.to)) {
+			t.Errorf("%v → %v: empty %v", tt.from, tt.to, c.Empty())
+		}
 	}
 }

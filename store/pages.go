@@ -211,6 +211,15 @@ func (s slot) shift(ctx context.Context, tx *sql.Tx, from, delta int, except int
 	return err
 }
 
+// compact numbers the list of s from 0 in the order its pages are in,
+// closing gaps and parting pages that share a position (by id).
+func (s slot) compact(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `UPDATE pages SET position = r.n
+		FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS n FROM pages WHERE `+siblingsWhere+`) AS r
+		WHERE pages.id = r.id AND pages.position <> r.n`, s.projectID, nullID(s.parentID), s.placement)
+	return err
+}
+
 // CreatePage inserts p among its siblings at p.Position (clamped; -1 or
 // past the end appends), shifting later siblings, and sets p.ID. A derived
 // slug that another page's URL has is numbered ("faq-2"). Errors:

@@ -366,12 +366,12 @@ func (a *applier) write(d *changeData, forward bool, st *steps) error {
 				f.set(&m, t)
 			}
 		}
-		pos := c.Pos
+		var pos any // a page that stays keeps its place as the pages leaving left it, not c.Pos read before they left
 		if s.moves() {
 			pos = -1
 			placing = append(placing, s)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = ?, title = ?, slug = ?, slug_auto = ?,
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = coalesce(?, position), title = ?, slug = ?, slug_auto = ?,
 			path = ?, kind = ?, type = ?, status = ?, assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?,
 			changefreq = ?, lastmod = ?, version = version + 1 WHERE id = ?`,
 			nullID(m.Parent), m.Placement, pos, m.Title, m.Slug, m.Auto, m.Path, m.Kind, m.Type, m.Status, m.Assignee, m.Notes,
@@ -395,6 +395,24 @@ func (a *applier) write(d *changeData, forward bool, st *steps) error {
 	for _, s := range placing {
 		if err := a.place(s); err != nil {
 			return err
+		}
+	}
+	// Pages brought back under a page brought back took their old
+	// index at once, and pages placed among them since shifted them on:
+	// close the gaps, in order, in every list the apply touched.
+	lists := map[slot]bool{}
+	for _, s := range st.list {
+		for _, ps := range []*pageState{s.e, s.t, s.c} {
+			if ps != nil {
+				lists[slot{projectID: a.projectID, parentID: ps.Parent, placement: ps.Placement}] = true
+			}
+		}
+	}
+	for l := range lists {
+		if !st.deleting[l.parentID] {
+			if err := l.compact(ctx, tx); err != nil {
+				return err
+			}
 		}
 	}
 

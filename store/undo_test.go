@@ -44,6 +44,7 @@ func acmeFor(t *testing.T, db *DB) (int64, map[string]int64, context.Context, co
 // page by id with its fields and place, the links, and the comments.
 func planState(t *testing.T, db *DB, pid int64) string {
 	t.Helper()
+	checkPositions(t, db)
 	ctx := context.Background()
 	doc, err := db.Document(ctx, pid)
 	if err != nil {
@@ -427,5 +428,30 @@ func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
 	db.w.QueryRow(`SELECT count(*) FROM page_slugs WHERE project_id = 1`).Scan(&n)
 	if n != 11 {
 		t.Errorf("%d pages listed by slug after the migration, want 11", n)
+	}
+}
+
+// checkPositions checks the sibling-position invariant of every list of
+// pages: positions 0..n-1, each once.
+func checkPositions(t *testing.T, db *DB) {
+	t.Helper()
+	rows, err := db.w.Query(`SELECT project_id, coalesce(parent_id, 0), placement, count(*), min(position), max(position), count(DISTINCT position)
+		FROM pages GROUP BY project_id, parent_id, placement
+		HAVING min(position) <> 0 OR max(position) <> count(*) - 1 OR count(DISTINCT position) <> count(*)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var project, parent int64
+		var placement string
+		var n, lo, hi, distinct int
+		if err := rows.Scan(&project, &parent, &placement, &n, &lo, &hi, &distinct); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("project %d, under page %d (%s): %d pages at positions %d..%d, %d distinct", project, parent, placement, n, lo, hi, distinct)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"testing"
 
 	"siteplan/site"
@@ -197,5 +199,97 @@ func TestApprovals(t *testing.T) {
 	vs, _ := db.Versions(ctx, pid)
 	if a := vs[0].Approvals[1]; a.Name != "Carla Client" || a.What() != "“About us” and the pages below it" {
 		t.Errorf("approval: %+v", a)
+	}
+}
+
+// TestRestoreKeepsOrder: restoring a version, and undoing the restore,
+// give back each list of siblings in its exact order, at positions
+// 0..n-1, whatever was deleted, duplicated, renamed or moved between; a
+// comparison counts a change of order. The edits are drawn at random
+// (seeded) after the case the issue found.
+func TestRestoreKeepsOrder(t *testing.T) {
+	ctx := context.Background()
+	scenario := func(t *testing.T, db *DB, anna context.Context, ids map[string]int64) {
+		if _, err := db.DeletePage(anna, ids["Later"]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.DuplicatePage(anna, ids["About us"]); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.RenamePage(anna, ids["Contact"], "Get in touch", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	random := func(seed uint64) func(t *testing.T, db *DB, anna context.Context, ids map[string]int64) {
+		return func(t *testing.T, db *DB, anna context.Context, ids map[string]int64) {
+			rnd := rand.New(rand.NewPCG(seed, 31))
+			for range 12 {
+				tr, err := db.Tree(ctx, ids["@project"])
+				if err != nil {
+					t.Fatal(err)
+				}
+				var pages []*site.Page
+				tr.Walk(func(p *site.Page, _ int) bool { pages = append(pages, p); return true })
+				p := pages[rnd.IntN(len(pages))]
+				switch rnd.IntN(5) {
+				case 0:
+					if p.ParentID != 0 {
+						_, err = db.DeletePage(anna, p.ID)
+					}
+				case 1:
+					_, err = db.DuplicatePage(anna, p.ID)
+				case 2:
+					_, err = db.RenamePage(anna, p.ID, p.Title+" 2", p.Version)
+				case 3:
+					to := pages[rnd.IntN(len(pages))]
+					err = db.MovePage(anna, p.ID, to.ParentID, to.Placement, rnd.IntN(4))
+				case 4:
+					n := site.NewPage("New " + strconv.Itoa(rnd.IntN(1000)))
+					n.ProjectID, n.ParentID, n.Position = ids["@project"], p.ID, rnd.IntN(3)
+					err = db.CreatePage(anna, &n)
+				}
+				if err != nil && site.ErrorCode(err) == site.EInternal {
+					t.Fatal(err)
+				}
+				checkPositions(t, db)
+			}
+		}
+	}
+	cases := map[string]func(t *testing.T, db *DB, anna context.Context, ids map[string]int64){"delete, duplicate, rename": scenario}
+	for seed := range uint64(30) {
+		cases["random "+strconv.FormatUint(seed, 10)] = random(seed)
+	}
+	for name, edit := range cases {
+		t.Run(name, func(t *testing.T) {
+			db := openTest(t)
+			pid, ids, anna, _ := acmeFor(t, db)
+			ids["@project"] = pid
+			if _, err := db.CreateVersion(anna, pid, "Kickoff"); err != nil {
+				t.Fatal(err)
+			}
+			atKickoff := planState(t, db, pid)
+			edit(t, db, anna, ids)
+			edited := planState(t, db, pid)
+			if edited == atKickoff {
+				t.Skip("the edits changed nothing")
+			}
+			if _, err := db.RestoreVersion(anna, pid, 1); err != nil {
+				t.Fatal(err)
+			}
+			sameState(t, "after restoring version 1", planState(t, db, pid), atKickoff)
+			_, v1, v1Links, err := db.Version(ctx, pid, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			now, _ := db.Tree(ctx, pid)
+			nowLinks, _ := db.Links(ctx, pid)
+			if c := site.Compare(v1, now, v1Links, nowLinks); !c.Empty() {
+				t.Errorf("after restoring, the plan differs from version 1: %+v", c)
+			}
+			if _, err := db.Undo(anna, pid); err != nil {
+				t.Fatal(err)
+			}
+			sameState(t, "after undoing the restore", planState(t, db, pid), edited)
+		})
 	}
 }
