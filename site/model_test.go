@@ -256,8 +256,8 @@ func TestCompareOrder(t *testing.T) {
 		{[]int64{2, 3, 4, 5}, []int64{2, 3, 4, 5}, ""},
 		{[]int64{2, 3, 4, 5}, []int64{5, 2, 3, 4}, "P5 4 of 4 → 1 of 4"},
 		{[]int64{2, 3, 4, 5}, []int64{3, 2, 4, 5}, "P3 2 of 4 → 1 of 4"},
-		{[]int64{2, 3, 4, 5}, []int64{2, 4, 5}, ""}, // 3 removed
-		{[]int64{2, 3, 4}, []int64{2, 9, 3, 4}, ""}, // 9 added
+		{[]int64{2, 3, 4, 5}, []int64{2, 4, 5}, ""},                                                              // 3 removed
+		{[]int64{2, 3, 4}, []int64{2, 9, 3, 4}, ""},                                                              // 9 added
 		{[]int64{2, 3, 4, 5}, []int64{5, 4, 3, 2}, "P5 4 of 4 → 1 of 4, P4 3 of 4 → 2 of 4, P3 2 of 4 → 3 of 4"}, // three of four, one stays
 	} {
 		c := Compare(tree(tt.from...), tree(tt.to...), nil, nil)
