@@ -12,6 +12,7 @@ import (
 
 	"siteplan/diagram"
 	"siteplan/static"
+	"siteplan/store"
 	"siteplan/web"
 )
 
@@ -41,6 +42,7 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	defer srv.Close() // before the database closes: readings cancelled, their imports removed
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go removeLeftovers(ctx, db, log)
 	hs := srv.HTTPServer(*addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
@@ -54,4 +56,24 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return hs.Shutdown(shutdown)
+}
+
+// removeLeftovers removes, every minute until ctx ends, the unfinished
+// imports no one writes any more (store.DB.RemoveLeftovers; Open did
+// so once).
+func removeLeftovers(ctx context.Context, db *store.DB, log *slog.Logger) {
+	tick := time.NewTicker(time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if n, err := db.RemoveLeftovers(ctx); err != nil && ctx.Err() == nil {
+			log.Error("removing unfinished imports", "err", err)
+		} else if n > 0 {
+			log.Info("removed unfinished imports", "projects", n)
+		}
+	}
 }

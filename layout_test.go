@@ -11,15 +11,17 @@ import (
 func TestImportRules(t *testing.T) {
 	rules := map[string]struct{ allowed, forbidden []string }{
 		"siteplan/site":   {allowed: nil, forbidden: []string{"database/sql", "net/http", "github.com/labstack"}},
-		"siteplan/store":  {allowed: []string{"siteplan/site"}, forbidden: []string{"net/http", "github.com/labstack", "github.com/a-h/templ"}},
+		"siteplan/store":  {allowed: []string{"siteplan/site", "siteplan/internal/proc"}, forbidden: []string{"net/http", "github.com/labstack", "github.com/a-h/templ"}},
 		"siteplan/views":  {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "github.com/labstack", "modernc.org"}},
-		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views", "siteplan/sitemap", "siteplan/diagram", "siteplan/fetch"}, forbidden: []string{"database/sql", "modernc.org"}},
+		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views", "siteplan/sitemap", "siteplan/diagram", "siteplan/fetch", "siteplan/internal/proc"}, forbidden: []string{"database/sql", "modernc.org"}},
 		"siteplan/static": {allowed: nil, forbidden: nil},
 		// The sitemap writer never pays for compiling Graphviz.
 		"siteplan/sitemap": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org", "github.com/goccy"}},
 		"siteplan/diagram": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org"}},
 		// The one package that talks to other sites needs nothing but the standard library.
 		"siteplan/fetch": {allowed: nil, forbidden: []string{"github.com", "golang.org", "modernc.org"}},
+		// Whether a process runs, for what dead ones left behind.
+		"siteplan/internal/proc": {allowed: nil, forbidden: []string{"github.com", "golang.org", "modernc.org"}},
 	}
 	for pkg, r := range rules {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()

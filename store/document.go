@@ -2,8 +2,14 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
+	"os"
+	"strconv"
+	"strings"
 
+	"siteplan/internal/proc"
 	"siteplan/site"
 )
 
@@ -31,27 +37,51 @@ func (db *DB) discard(ctx context.Context, projectID int64) {
 	})
 }
 
-// removeLeftovers removes the projects that an import left unfinished
-// when its process died: those it has not written to for ten minutes.
-func (db *DB) removeLeftovers(ctx context.Context) error {
-	rows, err := db.w.QueryContext(ctx, `SELECT id FROM projects WHERE importing AND updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-10 minutes')`)
+// RemoveLeftovers removes the projects of imports that no one is
+// writing: those of this DB that no import of it owns (nothing
+// should leave one, but a reading that did would hold its pages for
+// good), those of a process that no longer runs (a crash, a kill), and
+// any not written to for ten minutes (a process on another machine, or
+// whose id a new process took). It returns how many it removed. The
+// server runs it at start and every minute.
+func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
+	type unfinished struct {
+		id    int64
+		owner string
+		stale bool
+	}
+	list, err := collect(ctx, db.w, func(rows *sql.Rows) (unfinished, error) {
+		var u unfinished
+		return u, rows.Scan(&u.id, &u.owner, &u.stale)
+	}, `SELECT id, import_owner, updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-10 minutes') FROM projects WHERE importing`)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
+	n := 0
+	for _, u := range list {
+		db.mu.Lock()
+		live := db.live[u.id]
+		db.mu.Unlock()
+		pid, _, _ := strings.Cut(u.owner, "-")
+		n2, _ := strconv.Atoi(pid)
+		switch {
+		case u.owner == db.owner && live:
+			continue
+		case u.owner == db.owner, u.stale, u.owner != "" && !proc.Alive(n2):
+			db.discard(ctx, u.id)
+			n++
 		}
-		ids = append(ids, id)
 	}
-	rows.Close()
-	for _, id := range ids {
-		db.discard(ctx, id)
-	}
-	return rows.Err()
+	return n, nil
+}
+
+// newOwner names an opened DB as the owner of its imports: its
+// process's id and a random token, which another DB of the process, or a
+// later process with the same id, lacks.
+func newOwner() string {
+	b := make([]byte, 6)
+	rand.Read(b)
+	return strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b)
 }
 
 // Document returns the native document of a project. Errors: ENotFound.

@@ -83,11 +83,14 @@ func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*I
 		if err := insertProject(ctx, tx, &p); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 1 WHERE id = ?`, p.ID)
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 1, import_owner = ? WHERE id = ?`, db.owner, p.ID)
 		return err
 	}); err != nil {
 		return nil, err
 	}
+	db.mu.Lock()
+	db.live[p.ID] = true
+	db.mu.Unlock()
 	return &Import{db: db, ctx: ctx, project: p, chunk: importChunk, roots: map[string]int{}, urls: map[uint64]int64{},
 		seed: maphash.MakeSeed(), keep: map[int64]bool{}}, nil
 }
@@ -341,7 +344,15 @@ func (im *Import) Commit() (int64, error) {
 		return 0, err
 	}
 	im.done = true
+	im.db.ended(im.project.ID)
 	return im.project.ID, nil
+}
+
+// ended takes an import of this process out of those it owns.
+func (db *DB) ended(id int64) {
+	db.mu.Lock()
+	delete(db.live, id)
+	db.mu.Unlock()
 }
 
 func (im *Import) commit() error {
@@ -388,6 +399,7 @@ func (im *Import) fail(err error) {
 		im.err = err
 		im.wait() // a chunk written after the discard would stay
 		im.db.discard(context.WithoutCancel(im.ctx), im.project.ID)
+		im.db.ended(im.project.ID)
 		im.done = true
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"siteplan/site"
@@ -34,6 +35,10 @@ type DB struct {
 	// Now is the clock for sessions, invites, share links and comments;
 	// tests move it.
 	Now func() time.Time
+
+	owner string // this DB, as the owner of the imports it writes (newOwner)
+	mu    sync.Mutex
+	live  map[int64]bool // this process's imports not yet committed or discarded
 }
 
 // Open opens (creating if needed) the database file at path and applies
@@ -64,12 +69,12 @@ func Open(path string) (*DB, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	db := &DB{w: w, Now: time.Now}
+	db := &DB{w: w, Now: time.Now, owner: newOwner(), live: map[int64]bool{}}
 	if err := db.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
-	if err := db.removeLeftovers(context.Background()); err != nil {
+	if _, err := db.RemoveLeftovers(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -490,11 +491,30 @@ func TestImportInChunks(t *testing.T) {
 	checkSlugs(t, db)
 	checkForeignKeys(t, db)
 
-	// A crash: an unfinished import untouched for ten minutes goes; a live one stays.
-	db.w.Exec(`INSERT INTO projects (team_id, name, base_url, importing, updated_at) VALUES (1, 'crashed', 'https://c.example/', 1, '2020-01-01T00:00:00.000Z'),
-		(1, 'running', 'https://r.example/', 1, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`)
-	if err := db.removeLeftovers(ctx); err != nil {
+	// A crash: an unfinished import goes at once when the process that
+	// wrote it is gone, or it is this process's and no import of it owns
+	// it; one untouched for ten minutes goes whoever wrote it. One that
+	// a running process writes stays, and so does one of this process's
+	// imports.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
 		t.Fatal(err)
+	}
+	if _, err := db.w.Exec(`INSERT INTO projects (team_id, name, base_url, importing, import_owner, updated_at) VALUES
+		(1, 'crashed', 'https://c.example/', 1, '', '2020-01-01T00:00:00.000Z'),
+		(1, 'running', 'https://r.example/', 1, '', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+		(1, 'died', 'https://d.example/', 1, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+		(1, 'another process', 'https://a.example/', 1, '1-x', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+		(1, 'orphan of ours', 'https://o.example/', 1, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
+		strconv.Itoa(dead.Process.Pid)+"-x", db.owner); err != nil {
+		t.Fatal(err)
+	}
+	ours, err := db.BeginImport(ctx, 1, site.Project{Name: "ours", BaseURL: "https://ours.example/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.RemoveLeftovers(ctx); err != nil || n != 3 {
+		t.Fatalf("removed %d, %v; want 3", n, err)
 	}
 	var names []string
 	rows, _ := db.w.Query(`SELECT name FROM projects WHERE importing`)
@@ -504,9 +524,17 @@ func TestImportInChunks(t *testing.T) {
 		names = append(names, s)
 	}
 	rows.Close()
-	if strings.Join(names, ",") != "running" {
-		t.Errorf("unfinished imports after the clean-up: %v, want only the running one", names)
+	if got, want := strings.Join(names, ","), "running,another process,ours"; got != want {
+		t.Errorf("unfinished imports after the clean-up: %v, want %v", got, want)
 	}
+	if _, err := ours.Add(1, site.NewPage("Home")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ours.Commit(); err != nil {
+		t.Errorf("this process's import after the clean-up: %v", err)
+	}
+	checkSlugs(t, db)
+	checkForeignKeys(t, db)
 }
 
 // TestImportAcrossChunks: a chunk is written while the next is added,

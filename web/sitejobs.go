@@ -14,11 +14,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"siteplan/internal/proc"
 	"siteplan/site"
 	"siteplan/sitemap"
 	"siteplan/views"
@@ -393,7 +393,7 @@ func uploadDir(log *slog.Logger) string {
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
 		pid, _, _ := strings.Cut(e.Name(), "-")
-		if n, err := strconv.Atoi(pid); err != nil || n != os.Getpid() && !alive(n) {
+		if n, err := strconv.Atoi(pid); err != nil || n != os.Getpid() && !proc.Alive(n) {
 			if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
 				log.Warn("could not remove an old upload", "path", e.Name(), "err", err)
 			}
@@ -410,17 +410,4 @@ func uploadDir(log *slog.Logger) string {
 		log.Warn("could not make the upload directory", "path", dir, "err", err)
 	}
 	return dir
-}
-
-// alive reports whether process pid runs.
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
