@@ -72,10 +72,13 @@ func versionListCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writ
 		fmt.Fprintf(w, "%d\t%s\t%d\t%s\t%s\n", v.Number, v.Name, v.PageCount, v.CreatedAt.UTC().Format("2006-01-02 15:04Z"), v.Author)
 		for _, a := range v.Approvals {
 			changed := ""
-			if a.ChangedSince {
+			switch {
+			case a.Voided():
+				changed = " (voided by " + a.VoidedBy + ")"
+			case a.ChangedSince:
 				changed = " (changed since approval)"
 			}
-			fmt.Fprintf(w, "\t  approved by %s on %s: %s%s\t\t\t\n", a.Name, a.At.UTC().Format("2006-01-02 15:04Z"), a.What(), changed)
+			fmt.Fprintf(w, "\t  approved by %s on %s: %s%s\t\t\t\n", a.By(), a.At.UTC().Format("2006-01-02 15:04Z"), a.What(), changed)
 		}
 	}
 	return w.Flush()

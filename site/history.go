@@ -52,18 +52,44 @@ type Version struct {
 // Label is "Version 2 “Client review”".
 func (v Version) Label() string { return "Version " + strconv.Itoa(v.Number) + " “" + v.Name + "”" }
 
-// Approval is a client's sign-off of a version, whole or one branch.
+// Approval is a sign-off of a version, whole or one branch: by a client
+// through a share link, or by a member of the team with their account.
+// A signer has one sign-off of a version and scope at a time: a new one
+// replaces it. The team may void one; it stays listed, voided.
 type Approval struct {
 	ID        int64
 	VersionID int64
 	PageID    int64  // 0: the whole version
 	PageTitle string // the branch's title in the version
-	Name      string // who approved, as typed
+	Name      string // who approved: the account's name, or the name a visitor typed
+	Member    bool   // a member of the team, with their account
+	UserID    int64  // that account, while it exists
+	ByLink    bool   // a visitor, through a share link
+	LinkLabel string // the link's label when it was used
 	At        time.Time
+	VoidedAt  time.Time // zero: in force
+	VoidedBy  string
 	// ChangedSince: the plan now differs from the approved version in
 	// what was approved (the branch, or anything for a whole version).
 	ChangedSince bool
 }
+
+// By says who approved, as every list shows it: a member of the team as
+// such, never as a client, and a visitor with the link they came through.
+func (a Approval) By() string {
+	switch {
+	case a.Member:
+		return a.Name + " (team member)"
+	case a.ByLink && a.LinkLabel != "":
+		return a.Name + " via link “" + a.LinkLabel + "”"
+	case a.ByLink:
+		return a.Name + " via a share link"
+	}
+	return a.Name
+}
+
+// Voided reports whether the team voided the sign-off.
+func (a Approval) Voided() bool { return !a.VoidedAt.IsZero() }
 
 // What is what was approved, in words.
 func (a Approval) What() string {

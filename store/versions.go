@@ -196,13 +196,25 @@ func (db *DB) Versions(ctx context.Context, projectID int64) ([]site.Version, er
 func approvals(ctx context.Context, q querier, cond string, arg any) ([]site.Approval, error) {
 	return collect(ctx, q, func(rows *sql.Rows) (site.Approval, error) {
 		var a site.Approval
-		var at string
-		err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at)
+		var at, signer string
+		var voided sql.NullString
+		err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at, &signer, &a.UserID, &a.LinkLabel, &voided, &a.VoidedBy)
 		a.At, _ = time.Parse(timeFormat, at)
+		a.Member, a.ByLink = signer == signerMember, signer == signerLink
+		if voided.Valid {
+			a.VoidedAt, _ = time.Parse(timeFormat, voided.String)
+		}
 		return a, err
-	}, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at
+	}, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at, a.signer, coalesce(a.user_id, 0),
+		a.link_label, a.voided_at, a.voided_by
 		FROM approvals a JOIN versions v ON v.id = a.version_id WHERE `+cond+` ORDER BY a.id`, arg)
 }
+
+// Who signs (approvals.signer).
+const (
+	signerMember = "member"
+	signerLink   = "link"
+)
 
 // Version returns one version of a project, with its approvals, and the
 // plan it keeps. Errors: ENotFound.
@@ -350,12 +362,21 @@ func labelOf(m map[linkKey]linkSnap, k linkKey) *string {
 	return &l.Label
 }
 
-// Approve records a client's sign-off of version number: the whole plan
-// (pageID 0) or the branch at pageID as the version has it. Errors:
-// EInvalid (the name), ENotFound.
-func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID int64, name string, shareLinkID int64) (site.Approval, error) {
-	a := site.Approval{PageID: pageID, At: db.Now().UTC().Truncate(time.Millisecond)}
+// Approve records the viewer's sign-off of version number: the whole
+// plan (pageID 0) or the branch at pageID as the version has it. A
+// member of the team signs with their account's name, as a member; a
+// visitor through a share link with the name they type, and the link's
+// label is kept. A signer's earlier sign-off of the same version and
+// scope is replaced, so one link holds one sign-off a scope however often
+// it signs. Errors: EInvalid (the name), ENotFound.
+func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID int64, name string) (site.Approval, error) {
+	who := site.ViewerFrom(ctx)
+	a := site.Approval{PageID: pageID, At: db.Now().UTC().Truncate(time.Millisecond), Member: who.UserID != 0 && !who.Share,
+		UserID: who.UserID, ByLink: who.ShareLinkID != 0}
 	var err error
+	if a.Member {
+		name = who.Name
+	}
 	if a.Name, err = site.ValidateApprover(name); err != nil {
 		return a, err
 	}
@@ -371,11 +392,48 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 		}
 		a.PageTitle = p.Title
 	}
+	signer := ""
+	switch {
+	case a.Member:
+		signer = signerMember
+	case a.ByLink:
+		signer = signerLink
+	}
 	err = db.tx(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(shareLinkID), fmtTime(a.At)).Scan(&a.ID)
+		if a.ByLink {
+			if err := tx.QueryRowContext(ctx, `SELECT label FROM share_links WHERE id = ?`, who.ShareLinkID).Scan(&a.LinkLabel); err != nil {
+				return notFound(err, "This share link no longer exists.")
+			}
+		}
+		if a.Member || a.ByLink {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM approvals WHERE version_id = ? AND coalesce(page_id, 0) = ? AND voided_at IS NULL
+				AND (user_id = ?3 AND signer = 'member' OR share_link_id = ?4)`, v.ID, pageID, nullID(who.UserID), nullID(who.ShareLinkID)); err != nil {
+				return err
+			}
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(who.ShareLinkID), fmtTime(a.At),
+			signer, nullID(who.UserID), a.LinkLabel).Scan(&a.ID)
 	})
 	return a, err
+}
+
+// VoidApproval voids sign-off id of version number: it stays listed, as
+// voided by the viewer, and no longer counts. Errors: ENotFound (no such
+// sign-off in force).
+func (db *DB) VoidApproval(ctx context.Context, projectID int64, number int, id int64) error {
+	by := authorName(site.ViewerFrom(ctx))
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE approvals SET voided_at = ?, voided_by = ? WHERE id = ? AND voided_at IS NULL
+			AND version_id = (SELECT id FROM versions WHERE project_id = ? AND number = ?)`, fmtTime(db.Now().UTC()), by, id, projectID, number)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return site.Errorf(site.ENotFound, "No such sign-off in force on version %d.", number)
+		}
+		return nil
+	})
 }
 
 // MarkChanged sets ChangedSince on the approvals of vs (versions of
@@ -404,7 +462,7 @@ func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Versio
 		c := site.Compare(then, now, thenLinks, nowLinks)
 		for k := range vs[i].Approvals {
 			a := &vs[i].Approvals[k]
-			a.ChangedSince = c.Touches(then, now, a.PageID)
+			a.ChangedSince = !a.Voided() && c.Touches(then, now, a.PageID)
 		}
 	}
 	return nil

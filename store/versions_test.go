@@ -165,13 +165,13 @@ func TestApprovals(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []int64{0, ids["About us"], ids["Products"]} {
-		if _, err := db.Approve(ctx, pid, 1, id, " Carla Client ", 0); err != nil {
+		if _, err := db.Approve(ctx, pid, 1, id, " Carla Client "); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := db.Approve(ctx, pid, 1, ids["Home"], "", 0)
+	_, err := db.Approve(ctx, pid, 1, ids["Home"], "")
 	wantCode(t, err, site.EInvalid, "no name")
-	_, err = db.Approve(ctx, pid, 1, 999999, "Carla", 0)
+	_, err = db.Approve(ctx, pid, 1, 999999, "Carla")
 	wantCode(t, err, site.ENotFound, "a page not in the version")
 	changed := func() []bool {
 		vs, err := db.Versions(ctx, pid)
@@ -291,5 +291,79 @@ func TestRestoreKeepsOrder(t *testing.T) {
 			}
 			sameState(t, "after undoing the restore", planState(t, db, pid), edited)
 		})
+	}
+}
+
+// TestSignOffWho: a sign-off records who signed. A member of the team
+// signs as their account, whatever name is typed, and is shown as a
+// member; a visitor through a link is shown with the link's label. A
+// signer's new sign-off of the same scope replaces the old one, so a
+// link holds one a scope however often it signs; the team voids one,
+// which stays listed and counts no more.
+func TestSignOffWho(t *testing.T) {
+	ctx := context.Background()
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	if _, err := db.CreateVersion(anna, pid, "Kickoff"); err != nil {
+		t.Fatal(err)
+	}
+	link := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client review"}
+	if _, err := db.CreateShareLink(ctx, &link); err != nil {
+		t.Fatal(err)
+	}
+	client := site.WithViewer(ctx, site.Viewer{Share: true, ShareLinkID: link.ID, Access: site.AccessComment})
+	for range 50 {
+		if _, err := db.Approve(client, pid, 1, 0, "Olive Owner"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Approve(client, pid, 1, ids["About us"], "Carla"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Approve(anna, pid, 1, 0, "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Approve(anna, pid, 1, 0, "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	list := func() []string {
+		vs, err := db.Versions(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, a := range vs[0].Approvals {
+			s := a.By() + ": " + a.What()
+			if a.Voided() {
+				s += " (voided by " + a.VoidedBy + ")"
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	want := []string{
+		"Olive Owner via link “Client review”: the whole plan",
+		"Carla via link “Client review”: “About us” and the pages below it",
+		"Anna (team member): the whole plan",
+	}
+	if got := list(); !slices.Equal(got, want) {
+		t.Errorf("sign-offs:\n%q\nwant\n%q", got, want)
+	}
+	vs, _ := db.Versions(ctx, pid)
+	if err := db.VoidApproval(anna, pid, 1, vs[0].Approvals[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	want[0] += " (voided by Anna)"
+	if got := list(); !slices.Equal(got, want) {
+		t.Errorf("after voiding:\n%q\nwant\n%q", got, want)
+	}
+	wantCode(t, db.VoidApproval(anna, pid, 1, vs[0].Approvals[0].ID), site.ENotFound, "voiding twice")
+	wantCode(t, db.VoidApproval(anna, pid, 2, vs[0].Approvals[1].ID), site.ENotFound, "voiding through another version")
+	// A new sign-off through the link stands beside the voided one.
+	if _, err := db.Approve(client, pid, 1, 0, "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(); len(got) != 4 || got[3] != "Carla Client via link “Client review”: the whole plan" {
+		t.Errorf("after signing again: %q", got)
 	}
 }

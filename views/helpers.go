@@ -112,3 +112,8 @@ func sizeText(n int64) string {
 	}
 	return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
 }
+
+// voidPath is the path that voids sign-off id of version number.
+func voidPath(projectID int64, number int, id int64) string {
+	return projectURL(projectID, "versions", itoa(number), "approvals", itoa(id), "void")
+}

@@ -110,6 +110,11 @@ func buildWorld(t *testing.T) *world {
 	if _, err := db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
 		t.Fatal(err)
 	}
+	signed, err := db.Approve(ctx, pid, 1, 0, "Carla Client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ids["approval"] = signed.ID
 	inv, err := db.CreateInvite(ctx, 1, users[ownerRole].ID, site.RoleViewer, time.Hour)
 	if err != nil {
 		t.Fatal(err)
@@ -323,18 +328,19 @@ func TestAccessMatrix(t *testing.T) {
 		"DELETE /projects/:id/sharing/:sid":         {path: p + "/sharing/" + id("share"), ok: 200},
 		// Nothing of theirs to undo or redo: the world's changes are the
 		// command line's.
-		"POST /projects/:id/undo":                       {path: p + "/undo", ok: 422},
-		"POST /projects/:id/redo":                       {path: p + "/redo", ok: 422},
-		"GET /projects/:id/history":                     {path: p + "/history", ok: 200},
-		"POST /projects/:id/history/:cid/restore":       {path: p + "/history/" + id("deletion") + "/restore", ok: 200},
-		"GET /projects/:id/versions":                    {path: p + "/versions", ok: 200},
-		"POST /projects/:id/versions":                   {path: p + "/versions", form: v("name", "Review"), ok: 303},
-		"GET /projects/:id/versions/:n":                 {path: p + "/versions/1", ok: 200},
-		"GET /projects/:id/versions/:n/diagram/:format": {path: p + "/versions/1/diagram/svg", ok: 200},
-		"POST /projects/:id/versions/:n/restore":        {path: p + "/versions/1/restore", ok: 303},
-		"POST /projects/:id/versions/:n/approve":        {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},
-		"GET /projects/:id/compare":                     {path: p + "/compare?from=1", ok: 200},
-		"GET /projects/:id/compare/diagram/:format":     {path: p + "/compare/diagram/svg?from=1", ok: 200},
+		"POST /projects/:id/undo":                            {path: p + "/undo", ok: 422},
+		"POST /projects/:id/redo":                            {path: p + "/redo", ok: 422},
+		"GET /projects/:id/history":                          {path: p + "/history", ok: 200},
+		"POST /projects/:id/history/:cid/restore":            {path: p + "/history/" + id("deletion") + "/restore", ok: 200},
+		"GET /projects/:id/versions":                         {path: p + "/versions", ok: 200},
+		"POST /projects/:id/versions":                        {path: p + "/versions", form: v("name", "Review"), ok: 303},
+		"GET /projects/:id/versions/:n":                      {path: p + "/versions/1", ok: 200},
+		"GET /projects/:id/versions/:n/diagram/:format":      {path: p + "/versions/1/diagram/svg", ok: 200},
+		"POST /projects/:id/versions/:n/restore":             {path: p + "/versions/1/restore", ok: 303},
+		"POST /projects/:id/versions/:n/approve":             {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},
+		"POST /projects/:id/versions/:n/approvals/:aid/void": {path: p + "/versions/1/approvals/" + id("approval") + "/void", ok: 303},
+		"GET /projects/:id/compare":                          {path: p + "/compare?from=1", ok: 200},
+		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/svg?from=1", ok: 200},
 	}
 	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	needs := map[string]need{}

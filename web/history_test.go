@@ -190,7 +190,7 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	d.Find(".version .signoff").Each(func(_ int, s *goquery.Selection) {
 		signoffs = append(signoffs, strings.Join(strings.Fields(s.Text()), " "))
 	})
-	if len(signoffs) != 2 || !strings.Contains(signoffs[0], "Carla Client approved the whole plan") || !strings.Contains(signoffs[0], "changed since approval") ||
+	if len(signoffs) != 2 || !strings.Contains(signoffs[0], "Carla Client via a share link approved the whole plan") || !strings.Contains(signoffs[0], "changed since approval") ||
 		!strings.Contains(signoffs[1], "approved “About us” and the pages below it") || strings.Contains(signoffs[1], "changed since") {
 		t.Errorf("sign-offs on the versions page: %q (the plan changed, the About us branch did not)", signoffs)
 	}
@@ -200,8 +200,36 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	rec = c.do("GET", project+"/versions/1/diagram/pdf", nil, false)
 	wantStatus(t, rec, http.StatusOK, "the version as PDF")
 	keepFile(t, "version.pdf", rec.Body.Bytes())
-	if text := pdfText(t, rec.Body.Bytes()); !strings.Contains(text, "Approved by Carla Client") || !strings.Contains(text, "Version 1 “Kickoff”") {
+	if text := pdfText(t, rec.Body.Bytes()); !strings.Contains(text, "Approved by Carla Client via a share link") || !strings.Contains(text, "Version 1 “Kickoff”") {
 		t.Errorf("the version's PDF title block lacks the sign-off: %.500s", text)
+	}
+
+	// A member of the team signs as themself, whatever name they type,
+	// and never passes for a client; the team voids a sign-off, which
+	// stays listed, voided, and leaves the PDF.
+	if doc(t, c.do("GET", project+"/versions/1", nil, false)).Find("#signing-as").Text() != "You sign as Olive Owner, a member of the team." {
+		t.Errorf("the sign-off form does not say a member signs as themself")
+	}
+	wantStatus(t, c.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "a member approves")
+	d = doc(t, c.do("GET", project+"/versions/1", nil, false))
+	mine := d.Find(".signoff.signoff-member")
+	if got := strings.Join(strings.Fields(mine.Text()), " "); mine.Length() != 1 || !strings.HasPrefix(got, "✔ Olive Owner (team member) approved the whole plan") {
+		t.Errorf("the member's sign-off: %q", got)
+	}
+	void, ok := d.Find(".signoff:not(.signoff-member) form").First().Attr("action")
+	if !ok {
+		t.Fatal("no void form on the client's sign-off")
+	}
+	wantStatus(t, client.do("POST", void, url.Values{}, false), http.StatusForbidden, "a client voids")
+	wantStatus(t, c.do("POST", void, url.Values{}, false), http.StatusSeeOther, "the team voids")
+	wantStatus(t, c.do("POST", void, url.Values{}, false), http.StatusNotFound, "voiding twice")
+	d = doc(t, c.do("GET", project+"/versions/1", nil, false))
+	if got := d.Find(".signoff-voided").Text(); !strings.Contains(got, "voided by Olive Owner") || !strings.Contains(got, "Carla Client via a share link") {
+		t.Errorf("the voided sign-off: %q", got)
+	}
+	rec = c.do("GET", project+"/versions/1/diagram/pdf", nil, false)
+	if text := pdfText(t, rec.Body.Bytes()); strings.Contains(text, "Carla Client via a share link approved the whole plan") || !strings.Contains(text, "Approved by Olive Owner (team member)") {
+		t.Errorf("the PDF after voiding: %.600s", text)
 	}
 }
 

@@ -224,6 +224,7 @@ func (s *Server) routeTable() []route {
 		{post, "/projects/:id/history/:cid/restore", s.restoreDeleted, projectEdit},
 		{post, "/projects/:id/versions", s.createVersion, projectEdit},
 		{post, "/projects/:id/versions/:n/restore", s.restoreVersion, projectEdit},
+		{post, "/projects/:id/versions/:n/approvals/:aid/void", s.voidApproval, projectEdit},
 		{put, "/projects/:id/pages/:pid", s.savePage, projectEdit},
 		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit},
 		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit},

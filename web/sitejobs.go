@@ -384,7 +384,7 @@ func (u *upload) remove() {
 // named after its process ("PID-random").
 func uploadsRoot() string { return filepath.Join(os.TempDir(), "siteplan-uploads") }
 
-// uploadDir makes this server's directory of uploads, after removing
+// uploadDir names this server's directory of uploads, after removing
 // those that servers no longer running left behind (a crash, a kill),
 // and the files of versions that kept uploads in the temporary directory
 // itself.
@@ -405,9 +405,5 @@ func uploadDir(log *slog.Logger) string {
 	}
 	b := make([]byte, 6)
 	rand.Read(b)
-	dir := filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(b))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		log.Warn("could not make the upload directory", "path", dir, "err", err)
-	}
-	return dir
+	return filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(b)) // made by the first upload (keepUpload)
 }

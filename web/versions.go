@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -92,7 +93,10 @@ func (s *Server) loadVersion(c echo.Context) (site.Version, *site.Tree, []site.L
 func versionNotes(v site.Version) []string {
 	notes := []string{v.Label() + " · saved " + v.CreatedAt.UTC().Format("2 January 2006") + " by " + v.Author}
 	for _, a := range v.Approvals {
-		n := "Approved by " + a.Name + " on " + a.At.UTC().Format("2 January 2006") + ": " + a.What()
+		if a.Voided() {
+			continue
+		}
+		n := "Approved by " + a.By() + " on " + a.At.UTC().Format("2 January 2006") + ": " + a.What()
 		if a.ChangedSince {
 			n += " (changed since approval)"
 		}
@@ -104,7 +108,10 @@ func versionNotes(v site.Version) []string {
 // drawVersion draws a version in format, its sign-offs in a PDF's
 // title block; a version never changes, so its drawing is cached for good.
 func (s *Server) drawVersion(c echo.Context, v site.Version, t *site.Tree, links []site.Link, format string) ([]byte, error) {
-	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d", v.ProjectID, v.Number), diagram.Options{Format: format, Links: true, Notes: versionNotes(v)},
+	notes := versionNotes(v) // its sign-offs change, and the drawing with them
+	h := fnv.New64a()
+	h.Write([]byte(strings.Join(notes, "\n")))
+	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d|%x", v.ProjectID, v.Number, h.Sum64()), diagram.Options{Format: format, Links: true, Notes: notes},
 		loaded(t, links))
 }
 
@@ -207,7 +214,7 @@ func (s *Server) approve(c echo.Context) error {
 			return site.Errorf(site.EInvalid, "Choose the branch to approve.")
 		}
 	}
-	_, err = s.store.Approve(c.Request().Context(), p.ID, n, page, c.FormValue("name"), viewer(c).ShareLinkID)
+	_, err = s.store.Approve(c.Request().Context(), p.ID, n, page, c.FormValue("name"))
 	if site.ErrorCode(err) == site.EInvalid {
 		v, t, links, lerr := s.loadVersion(c)
 		if lerr != nil {
@@ -222,6 +229,23 @@ func (s *Server) approve(c echo.Context) error {
 		s.setCookie(c, nameCookie, url.QueryEscape(strings.TrimSpace(c.FormValue("name"))), 365*24*time.Hour)
 	}
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n))+"?approved=1")
+}
+
+// voidApproval voids a sign-off of a version; it stays listed, voided.
+func (s *Server) voidApproval(c echo.Context) error {
+	p := currentProject(c)
+	n, err := versionParam(c)
+	if err != nil {
+		return err
+	}
+	id, err := strconv.ParseInt(c.Param("aid"), 10, 64)
+	if err != nil {
+		return site.Errorf(site.ENotFound, "No such sign-off.")
+	}
+	if err := s.store.VoidApproval(c.Request().Context(), p.ID, n, id); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n)))
 }
 
 // comparison reads ?from=N&to=M|now and compares: the diagram's tree (the
