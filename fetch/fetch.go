@@ -208,7 +208,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
+	if e.Err != nil && e.Err != ErrTooLarge && e.Err != ErrTooSlow { // those Msg says in full
 		return e.URL + " " + e.Msg + ": " + e.Err.Error()
 	}
 	return e.URL + " " + e.Msg

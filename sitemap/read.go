@@ -116,6 +116,9 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 	case len(head) == 0 && err != nil && err != io.EOF && doc.Gzip:
 		ps.add("gzip", true, 0, "The gzip data is broken: %v.", err)
 		err = errStop
+	case len(trimmed) == 0 && err != nil && err != io.EOF:
+		// The body failed before anything but blanks came (a server too
+		// slow, a connection cut): the file's error, not an empty file.
 	case len(trimmed) == 0:
 		err = nil
 		ps.add("empty", true, 0, "The file is empty.")

@@ -3,11 +3,13 @@ package sitemap
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // readAll reads one document and returns its URLs (locs) and its
@@ -174,5 +176,20 @@ func TestReadBrokenGzip(t *testing.T) {
 	doc, got, ps := readAll(t, bytes.NewReader(broken))
 	if len(got) != 0 || !doc.Gzip || strings.Join(ps, " ") != "!gzip:0:1" {
 		t.Errorf("broken gzip: %d URLs, gzip %v, problems %q", len(got), doc.Gzip, ps)
+	}
+}
+
+// TestReadFailsBeforeContent: a body that fails before anything but
+// blanks came (a server too slow) is the file's error, not an empty
+// file.
+func TestReadFailsBeforeContent(t *testing.T) {
+	slow := errors.New("sent less than 1024 bytes a second")
+	_, err := ReadDocument(io.MultiReader(strings.NewReader("   "), iotest.ErrReader(slow)), func(*Document, *Found) error { return nil })
+	if !errors.Is(err, slow) {
+		t.Errorf("got %v, want the body's error", err)
+	}
+	doc, err := ReadDocument(strings.NewReader("  \n "), func(*Document, *Found) error { return nil })
+	if err != nil || len(doc.Problems) != 1 || doc.Problems[0].Rule != "empty" {
+		t.Errorf("a file of blanks: %v %+v", err, doc.Problems)
 	}
 }
