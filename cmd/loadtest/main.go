@@ -62,15 +62,19 @@ func main() {
 	think := flag.Duration("think", time.Second, "mean pause between a user's actions (0: none)")
 	hostile := flag.Int("hostile", 0, "visitors pulling the heaviest reads of a 100,000-page plan through view links")
 	probe := flag.Bool("probes", false, "re-run the hostile probes at their original sizes instead (see probes.go)")
+	siteProbe := flag.Bool("site-probes", false, "re-run only the probes of live-site readings (see siteprobes.go)")
 	flag.Parse()
 	if err := diagram.UseWorkerProcess(); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		os.Exit(1)
 	}
 	var err error
-	if *probe {
+	switch {
+	case *probe:
 		err = probes()
-	} else {
+	case *siteProbe:
+		err = onlySiteProbes()
+	default:
 		err = run(*users, *duration, *think, *hostile)
 	}
 	if err != nil {
@@ -168,6 +172,7 @@ func openPlan() (db *store.DB, pid int64, tree *site.Tree, done func(), err erro
 // base URL and what stops it.
 func serve(db *store.DB, logs io.Writer) (string, func(), error) {
 	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(logs, nil)))
+	srv.AllowPrivateFetch() // the probes' hostile sites are on loopback
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err

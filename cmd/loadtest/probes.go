@@ -28,7 +28,9 @@ import (
 //  2. a visitor downloads a 19,811-page plan as a PDF while /healthz is
 //     polled, then asks for four PDFs at once;
 //  3. another team imports the largest document the server takes (64 MB,
-//     1.3 million pages).
+//     1.3 million pages);
+//
+// and then the probes of live-site readings (siteprobes.go).
 func probes() error {
 	db, pid, tree, cleanup, err := openPlan()
 	if err != nil {
@@ -215,8 +217,27 @@ func probes() error {
 	resp.Body.Close()
 	fmt.Printf("   import of %s: %d in %s\n", bytesize(size), resp.StatusCode, ms(took))
 	fmt.Printf("   the editor meanwhile: %s\n", summary(wait()))
+	if err := siteProbes(db, base); err != nil {
+		return err
+	}
 	fmt.Printf("\npeak memory of the process (server and clients): %s\n", peakRSS())
 	return nil
+}
+
+// onlySiteProbes runs the probes of live-site readings alone, on a fresh
+// database.
+func onlySiteProbes() error {
+	db, _, _, cleanup, err := openPlan()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	base, stop, err := serve(db, &serverLog{})
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return siteProbes(db, base)
 }
 
 // newUser is a client with its own cookies.
