@@ -310,7 +310,9 @@ func (rd *reader) read(loc, from string, depth int) error {
 			f.Err = stoppedWhile
 			return ctxErr
 		}
-		f.Err = site.Clip(err.Error(), maxErrLen)
+		// The row is under the file's address already: "answered 404
+		// Not Found", not the address again.
+		f.Err = site.Clip(strings.TrimPrefix(err.Error(), loc+" "), maxErrLen)
 		rd.progress()
 		return nil
 	}

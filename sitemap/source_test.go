@@ -103,7 +103,7 @@ func TestReadSite(t *testing.T) {
 		"https://example.com/pages.xml.gz<-https://example.com/sitemap_index.xml urlset 2",
 		"https://example.com/posts.xml<-https://example.com/sitemap_index.xml urlset 1",
 		"https://example.com/news.txt<-https://example.com/robots.txt text 1",
-		"https://example.com/gone.xml<-https://example.com/robots.txt  0 [https://example.com/gone.xml answered 404 Not Found]",
+		"https://example.com/gone.xml<-https://example.com/robots.txt  0 [answered 404 Not Found]",
 	}
 	if strings.Join(files, "\n") != strings.Join(want, "\n") {
 		t.Errorf("files:\n%s\nwant\n%s", strings.Join(files, "\n"), strings.Join(want, "\n"))

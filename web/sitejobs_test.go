@@ -111,7 +111,7 @@ func TestLiveSiteReportBounds(t *testing.T) {
 	if rows.Length() != views.ReportRows || !strings.Contains(rows.Last().Text(), "-998.xml") {
 		t.Errorf("page 10: %d rows, the last %.80q", rows.Length(), rows.Last().Text())
 	}
-	if got := last.Find("#report-pager").Text(); !strings.Contains(got, "901–1000 of 1000") {
+	if got := last.Find(".report-pager").Text(); !strings.Contains(got, "901–1000 of 1000") {
 		t.Errorf("pager %q", got)
 	}
 	if size := c.srv.siteJobs.job(page).size; size > 4<<20 {
