@@ -127,8 +127,9 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 	b := make([]byte, 16)
 	rand.Read(b)
 	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, views.JobWaiting
-	j.changed, j.turn, j.budget = make(chan struct{}), make(chan struct{}), js.budget
+	j.changed, j.turn = make(chan struct{}), make(chan struct{})
 	js.mu.Lock()
+	j.budget = js.budget
 	for id, o := range js.byID {
 		if o.expired() {
 			delete(js.byID, id)
