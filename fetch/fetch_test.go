@@ -288,15 +288,7 @@ func TestStatusAndAgent(t *testing.T) {
 // TestTimeout: a server that does not answer in the client's time is an
 // error that says so.
 func TestTimeout(t *testing.T) {
-	stop := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case <-stop:
-		case <-r.Context().Done():
-		}
-	}))
-	defer srv.Close()
-	defer close(stop)
+	srv := silentServer(t)
 	c := New(Options{AllowPrivate: true, Timeout: 100 * time.Millisecond})
 	if _, err := c.Get(context.Background(), srv.URL); err == nil || !strings.Contains(err.Error(), "did not answer in time") {
 		t.Errorf("a silent server gave %v, want a timeout", err)
@@ -442,6 +434,17 @@ func TestSlowBody(t *testing.T) {
 // request with "did not answer in time"; the error is DeadlineExceeded
 // too, which a reading must not take for its own end.
 func TestHeaderTimeout(t *testing.T) {
+	srv := silentServer(t)
+	c := New(Options{AllowPrivate: true, HeaderTimeout: 100 * time.Millisecond})
+	_, err := c.Get(context.Background(), srv.URL)
+	if err == nil || !strings.Contains(err.Error(), "did not answer in time") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// silentServer is a loopback server that answers nothing until the test
+// ends or the request is given up.
+func silentServer(t *testing.T) *httptest.Server {
 	stop := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -449,11 +452,7 @@ func TestHeaderTimeout(t *testing.T) {
 		case <-r.Context().Done():
 		}
 	}))
-	defer srv.Close()
-	defer close(stop)
-	c := New(Options{AllowPrivate: true, HeaderTimeout: 100 * time.Millisecond})
-	_, err := c.Get(context.Background(), srv.URL)
-	if err == nil || !strings.Contains(err.Error(), "did not answer in time") {
-		t.Errorf("got %v", err)
-	}
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) }) // before Close, which waits for the handler
+	return srv
 }

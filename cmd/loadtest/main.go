@@ -337,13 +337,17 @@ func peakRSS() string {
 	return own + "; the Graphviz worker: " + strings.Join(workers, ", ")
 }
 
-func vmHWM(status string) string {
+// vmHWM is the peak resident memory a /proc status file gives.
+func vmHWM(status string) string { return statusField(status, "VmHWM:") }
+
+// statusField is a field of a /proc status file ("VmRSS:").
+func statusField(status, field string) string {
 	b, err := os.ReadFile(status)
 	if err != nil {
 		return "unknown"
 	}
 	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if v, ok := strings.CutPrefix(line, field); ok {
 			return strings.TrimSpace(v)
 		}
 	}

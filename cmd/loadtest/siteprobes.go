@@ -342,18 +342,7 @@ func hostileSites() (string, func(), error) {
 }
 
 // rss is the process's resident memory now.
-func rss() string {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return "unknown"
-	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown"
-}
+func rss() string { return statusField("/proc/self/status", "VmRSS:") }
 
 // uploadsLeft counts the files in every server's upload directory.
 func uploadsLeft() (int, int64) {
