@@ -221,10 +221,10 @@ func (js *siteJobs) leave(j *siteJob) {
 	js.keep(j)
 }
 
-// keep counts j's report among those kept and lets go of the oldest
-// reports, of j's team first, while the team's or all reports take more
-// than their bounds. Reports past siteJobKept are let go of too. js.mu
-// is held.
+// keep counts j's report among those kept and lets go of older ones,
+// oldest first: a team's while its reports take more than teamBytes, and
+// anyone's while all take more than allBytes; and those past siteJobKept.
+// A job let go of keeps its state and new plan. js.mu is held.
 func (js *siteJobs) keep(j *siteJob) {
 	j.mu.Lock()
 	j.size = reportSize(j)

@@ -375,3 +375,17 @@ func TestLinesOutsideGate(t *testing.T) {
 		t.Errorf("a second file's lines at once: %d", rec.Code)
 	}
 }
+
+// TestDroppedImportShows: an import whose report was let go still shows
+// its state and the new plan, and says the report is gone.
+func TestDroppedImportShows(t *testing.T) {
+	j := &siteJob{id: "x", isImp: true, state: views.JobDone, dropped: true, ended: time.Now(),
+		plan: views.SitePlan{ProjectID: 7, Name: "old.example", Pages: 3}}
+	var buf bytes.Buffer
+	if err := views.SiteJobStatus(j.view(1)).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); !strings.Contains(got, "job-dropped") || !strings.Contains(got, "/projects/7") {
+		t.Errorf("got %.500s", got)
+	}
+}
