@@ -241,8 +241,7 @@ type capped struct {
 // which fewer than rate bytes a second came.
 func (b *capped) watch(rate int64, window time.Duration, cancel func()) {
 	least := max(1, rate*int64(window)/int64(time.Second))
-	var check func()
-	check = func() {
+	check := func() {
 		if b.got.Swap(0) < least {
 			b.slow.Store(rate)
 			cancel()

@@ -38,25 +38,6 @@ func (js *siteJobs) setReaders(n int) {
 	js.readers, js.free = n, n
 }
 
-// waitState waits until the job at page is in state.
-func (c *client) waitState(page, state string) {
-	c.t.Helper()
-	j := c.srv.siteJobs.job(page)
-	for {
-		ch := j.changes()
-		if v := j.view(1); v.State == state {
-			return
-		} else if !v.Running() {
-			c.t.Fatalf("the job ended %s (%s), want %s", v.State, v.Error, state)
-		}
-		select {
-		case <-ch:
-		case <-time.After(time.Minute):
-			c.t.Fatalf("the job never became %s", state)
-		}
-	}
-}
-
 // teamClient logs in a new account of a team of its own (or of team, if
 // not "") on c's server.
 func (c *client) teamClient(email, team string) *client {
