@@ -13,7 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"siteplan/sitemap"
+	"siteplan/export"
+	"siteplan/site"
 	"siteplan/store"
 )
 
@@ -37,7 +38,7 @@ func liveSite(t *testing.T, urlset func(base string) string) *httptest.Server {
 
 func urlsetXML(locs ...string) string {
 	var b strings.Builder
-	b.WriteString(`<urlset xmlns="` + sitemap.Namespace + `">`)
+	b.WriteString(`<urlset xmlns="` + site.SitemapNamespace + `">`)
 	for _, l := range locs {
 		b.WriteString("<url><loc>" + l + "</loc></url>")
 	}
@@ -61,7 +62,7 @@ func exitCode(err error) int {
 func TestCheckCLI(t *testing.T) {
 	clean := liveSite(t, func(b string) string { return urlsetXML(b+"/", b+"/about") })
 	dirty := liveSite(t, func(b string) string {
-		return `<urlset xmlns="` + sitemap.Namespace + `"><url><loc>` + b + `/a</loc><lastmod>2026-11-01T10:00</lastmod></url>` +
+		return `<urlset xmlns="` + site.SitemapNamespace + `"><url><loc>` + b + `/a</loc><lastmod>2026-11-01T10:00</lastmod></url>` +
 			`<url><loc>` + b + `/a</loc></url><url><loc>https://elsewhere.example/x</loc></url></urlset>`
 	})
 	var out bytes.Buffer
@@ -151,7 +152,7 @@ func TestImportSitemapCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		entries, _, err := sitemap.Collect(tr, sitemap.Options{})
+		entries, _, err := export.Collect(tr, export.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,8 @@ import (
 	"io"
 	"os"
 
-	"siteplan/sitemap"
+	"siteplan/export"
+	"siteplan/site"
 )
 
 // exportCmd writes the launch files of a project into a directory and
@@ -16,9 +17,9 @@ import (
 func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
 	project := fs.String("project", "", "project ID")
 	dir := fs.String("out", "", "output directory")
-	var cfg sitemap.Config
+	var cfg export.Config
 	fs.BoolVar(&cfg.Gzip, "gzip", false, "gzip each sitemap file")
-	fs.IntVar(&cfg.MaxURLs, "max-urls", sitemap.MaxURLs, "URLs per sitemap file")
+	fs.IntVar(&cfg.MaxURLs, "max-urls", site.MaxSitemapURLs, "URLs per sitemap file")
 	fs.BoolVar(&cfg.BySection, "split-by-section", false, "one sitemap per top-level section")
 	fs.BoolVar(&cfg.LeavesOnly, "leaves-only", false, "only pages without children")
 	fs.Int64Var(&cfg.Section, "section", 0, "export only this page's subtree")
@@ -34,8 +35,8 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	if *dir == "" {
 		return errors.New("export: --out DIR is required")
 	}
-	if cfg.MaxURLs < 1 || cfg.MaxURLs > sitemap.MaxURLs {
-		return fmt.Errorf("export: --max-urls must be between 1 and %d", sitemap.MaxURLs)
+	if cfg.MaxURLs < 1 || cfg.MaxURLs > site.MaxSitemapURLs {
+		return fmt.Errorf("export: --max-urls must be between 1 and %d", site.MaxSitemapURLs)
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
@@ -49,7 +50,7 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	rep, err := sitemap.Export(sitemap.DirOutput(*dir), t, cfg)
+	rep, err := export.Export(export.DirOutput(*dir), t, cfg)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
@@ -59,7 +60,7 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 }
 
 // printReport prints an export's files, robots.txt lines and warnings.
-func printReport(w io.Writer, rep sitemap.Report) {
+func printReport(w io.Writer, rep export.Report) {
 	for _, f := range rep.Files {
 		fmt.Fprintf(w, "  %-28s %10d bytes", f.Name, f.Size)
 		if f.URLs > 0 {

@@ -104,7 +104,7 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 type readSourceResult struct {
 	project site.Project
 	add     func(*store.Import) error
-	warns   []sitemap.Warning
+	warns   []site.Warning
 }
 
 // readSource reads one source: a siteplan/1 document from a file or
@@ -133,10 +133,10 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 	if err != nil {
 		return readSourceResult{}, err
 	}
-	var warns []sitemap.Warning
+	var warns []site.Warning
 	for _, f := range rep.Files {
 		if f.Err != "" {
-			warns = append(warns, sitemap.Warning{Reason: f.Loc + " was not read: " + f.Err})
+			warns = append(warns, site.Warning{Reason: f.Loc + " was not read: " + f.Err})
 		}
 	}
 	plan, more, err := pl.Plan(name)

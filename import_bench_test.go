@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"siteplan/sitemap"
+	"siteplan/site"
 )
 
 // bigSite serves a sitemap index of files sitemaps of per URLs each on
@@ -29,7 +29,7 @@ func bigSite(b *testing.B, files, per int) *httptest.Server {
 		bw := bufio.NewWriterSize(w, 64<<10)
 		defer bw.Flush()
 		if r.URL.Path == "/sitemap_index.xml" {
-			bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="` + sitemap.Namespace + `">` + "\n")
+			bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<sitemapindex xmlns="` + site.SitemapNamespace + `">` + "\n")
 			for f := range files {
 				fmt.Fprintf(bw, "<sitemap><loc>%s/sitemap-%d.xml</loc><lastmod>2026-11-01</lastmod></sitemap>\n", srv.URL, f)
 			}
@@ -41,7 +41,7 @@ func bigSite(b *testing.B, files, per int) *httptest.Server {
 			http.NotFound(w, r)
 			return
 		}
-		bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + sitemap.Namespace + `">` + "\n")
+		bw.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + site.SitemapNamespace + `">` + "\n")
 		for i := f * per; i < (f+1)*per; i++ {
 			fmt.Fprintf(bw, "<url><loc>%s/section-%d/topic-%d/page-%d</loc><lastmod>2026-11-01</lastmod></url>\n", srv.URL, i%40, i/40%25, i)
 		}

@@ -1,4 +1,4 @@
-package sitemap
+package export
 
 import (
 	"compress/gzip"

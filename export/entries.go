@@ -2,9 +2,10 @@
 // (urlset or index, split by count and size, optionally gzipped),
 // sitemap.txt, robots.txt lines and the HTML footer sitemap. Writers take an
 // io.Writer; nothing here knows HTTP or SQL.
-package sitemap
+package export
 
 import (
+	"cmp"
 	"hash/maphash"
 	"net/url"
 	"strings"
@@ -28,18 +29,6 @@ type Entry struct {
 	Priority   string
 }
 
-// Warning says why a page was left out or what a search engine will make
-// of it. Info warnings are notes, not problems.
-type Warning struct {
-	PageID int64
-	Title  string
-	Reason string
-	Info   bool
-}
-
-// sessionParams are query parameters that mark a session-specific URL.
-var sessionParams = map[string]bool{"sid": true, "sessionid": true, "jsessionid": true, "phpsessid": true}
-
 // Entries streams a sitemap's entries in order: it calls yield for each
 // (the Entry is reused; copy what you keep) and returns the first error
 // yield returns.
@@ -60,7 +49,7 @@ type Selection struct {
 	prepared  bool
 	repeats   map[uint64]bool         // hashes of URLs that may occur more than once
 	twins     map[uint64][]*site.Page // hash of the other-scheme URL -> pages left out for their scheme
-	warns     []Warning
+	warns     []site.Warning
 }
 
 // Select checks the options against a tree. Errors: EInvalid when the
@@ -78,7 +67,7 @@ func Select(t *site.Tree, opt Options) (*Selection, error) {
 
 // Warnings returns what the last pass of Each left out, and why, in
 // outline order, followed by informational notes.
-func (s *Selection) Warnings() []Warning { return s.warns }
+func (s *Selection) Warnings() []site.Warning { return s.warns }
 
 // walk visits the pages the options select in outline order, with their
 // URL, or with the reason a page cannot be in the sitemap.
@@ -119,7 +108,7 @@ func (s *Selection) prepare() {
 	s.repeats, s.twins = map[uint64]bool{}, map[uint64][]*site.Page{}
 	s.walk(func(p *site.Page, loc, why string) bool {
 		if why != "" {
-			if twin := otherScheme(loc); twin != "" && site.Origin(loc) != site.Origin(s.Dir) {
+			if twin := site.OtherScheme(loc); twin != "" && site.Origin(loc) != site.Origin(s.Dir) {
 				h := maphash.String(s.seed, twin)
 				s.twins[h] = append(s.twins[h], p)
 			}
@@ -147,7 +136,7 @@ func (s *Selection) Each(fn func(*Entry) error) error {
 	s.prepare()
 	t, proj := s.tree, s.tree.Project
 	s.warns = nil
-	var twinWarns []Warning
+	var twinWarns []site.Warning
 	firstOf := map[string]int64{} // flagged URLs -> first page with that URL
 	usesHints := false
 	var e Entry
@@ -167,17 +156,17 @@ func (s *Selection) Each(fn func(*Entry) error) error {
 			firstOf[loc] = p.ID
 		}
 		for _, twin := range s.twins[h] {
-			if otherScheme(t.URL(twin.ID)) == loc {
-				twinWarns = append(twinWarns, Warning{PageID: twin.ID, Title: twin.Title, Reason: "the same path is also in the sitemap under the other scheme, as “" + p.Title + "”"})
+			if site.OtherScheme(t.URL(twin.ID)) == loc {
+				twinWarns = append(twinWarns, site.Warning{PageID: twin.ID, Title: twin.Title, Reason: "the same path is also in the sitemap under the other scheme, as “" + p.Title + "”"})
 			}
 		}
-		if strings.IndexByte(loc, '?') >= 0 && hasSessionParam(loc) {
+		if strings.IndexByte(loc, '?') >= 0 && site.HasSessionParam(loc) {
 			s.warn(p, "its URL carries a session-id parameter; search engines index such URLs as duplicates")
 		}
-		if raw := first(p.Lastmod, proj.Lastmod); raw != rawLastmod { // most pages share one lastmod
+		if raw := cmp.Or(p.Lastmod, proj.Lastmod); raw != rawLastmod { // most pages share one lastmod
 			rawLastmod, lastmod = raw, site.SitemapLastmod(raw)
 		}
-		e = Entry{PageID: p.ID, Loc: loc, Lastmod: lastmod, Changefreq: first(p.Changefreq, proj.DefaultChangefreq)}
+		e = Entry{PageID: p.ID, Loc: loc, Lastmod: lastmod, Changefreq: cmp.Or(p.Changefreq, proj.DefaultChangefreq)}
 		if pr := p.Priority; pr != nil {
 			e.Priority = site.FormatPriority(*pr)
 		} else if pr := proj.DefaultPriority; pr != nil {
@@ -192,30 +181,19 @@ func (s *Selection) Each(fn func(*Entry) error) error {
 	}
 	s.warns = append(s.warns, twinWarns...)
 	if usesHints {
-		s.warns = append(s.warns, Warning{Reason: "Google ignores changefreq and priority; Bing and others may read them. They are written as set.", Info: true})
+		s.warns = append(s.warns, site.Warning{Reason: "Google ignores changefreq and priority; Bing and others may read them. They are written as set.", Info: true})
 	}
 	return nil
 }
 
-// otherScheme returns loc with http and https swapped, or "".
-func otherScheme(loc string) string {
-	if rest, ok := strings.CutPrefix(loc, "http://"); ok {
-		return "https://" + rest
-	}
-	if rest, ok := strings.CutPrefix(loc, "https://"); ok {
-		return "http://" + rest
-	}
-	return ""
-}
-
 func (s *Selection) warn(p *site.Page, reason string) {
-	s.warns = append(s.warns, Warning{PageID: p.ID, Title: p.Title, Reason: reason})
+	s.warns = append(s.warns, site.Warning{PageID: p.ID, Title: p.Title, Reason: reason})
 }
 
 // Collect returns all entries of a selection and its warnings, for
 // previews and tests; exports stream with Select and Each instead.
 // Errors as Select.
-func Collect(t *site.Tree, opt Options) ([]Entry, []Warning, error) {
+func Collect(t *site.Tree, opt Options) ([]Entry, []site.Warning, error) {
 	sel, err := Select(t, opt)
 	if err != nil {
 		return nil, nil, err
@@ -245,23 +223,6 @@ func Directory(p site.Project, location string) (string, error) {
 	return u, nil
 }
 
-func hasSessionParam(loc string) bool {
-	_, q, ok := strings.Cut(loc, "?")
-	if !ok {
-		return false
-	}
-	vals, err := url.ParseQuery(q)
-	if err != nil {
-		return false
-	}
-	for k := range vals {
-		if sessionParams[strings.ToLower(k)] {
-			return true
-		}
-	}
-	return false
-}
-
 // sections names the top-level section of a URL below dir, for splitting
 // by section: its first path segment as a slug, or "home" for the
 // directory itself. Names are cached per segment.
@@ -287,11 +248,4 @@ func (s *sections) of(loc string) string {
 	}
 	s.names[seg] = name
 	return name
-}
-
-func first(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -1,4 +1,4 @@
-package sitemap
+package export
 
 import (
 	"io"
@@ -18,7 +18,7 @@ type Config struct {
 // Report says what an export wrote and what it left out.
 type Report struct {
 	Result
-	Warnings []Warning
+	Warnings []site.Warning
 }
 
 // Export writes all launch files of a tree into out: the sitemap file(s),

@@ -1,4 +1,4 @@
-package sitemap
+package export
 
 import (
 	"bytes"
@@ -175,11 +175,11 @@ func TestSplitBoundaries(t *testing.T) {
 				}
 				names = append(names, f.Name)
 				b := out.Files[f.Name].Bytes()
-				if len(b) > MaxBytes {
-					t.Errorf("%s has %d bytes, over %d", f.Name, len(b), MaxBytes)
+				if len(b) > site.MaxSitemapBytes {
+					t.Errorf("%s has %d bytes, over %d", f.Name, len(b), site.MaxSitemapBytes)
 				}
 				locs := parseLocs(t, b)
-				if len(locs) > MaxURLs || (tt.maxURLs > 0 && len(locs) > tt.maxURLs) {
+				if len(locs) > site.MaxSitemapURLs || (tt.maxURLs > 0 && len(locs) > tt.maxURLs) {
 					t.Errorf("%s has %d URLs", f.Name, len(locs))
 				}
 				total += len(locs)
@@ -351,8 +351,8 @@ func TestSeveralIndexes(t *testing.T) {
 		t.Fatalf("indexes = %v, want %v", res.Sitemaps, want)
 	}
 	count := func(name string) int { return strings.Count(out.Files[name].String(), "<sitemap>") }
-	if a, b := count("sitemap.xml"), count("sitemap-index-2.xml"); a != MaxURLs || b != 2 {
-		t.Errorf("index sizes = %d, %d; want %d and 2", a, b, MaxURLs)
+	if a, b := count("sitemap.xml"), count("sitemap-index-2.xml"); a != site.MaxSitemapURLs || b != 2 {
+		t.Errorf("index sizes = %d, %d; want %d and 2", a, b, site.MaxSitemapURLs)
 	}
 	var robots bytes.Buffer
 	WriteRobots(&robots, res.Sitemaps)

@@ -1,4 +1,4 @@
-package sitemap
+package export
 
 import (
 	"bufio"
@@ -14,12 +14,6 @@ import (
 	"time"
 
 	"siteplan/site"
-)
-
-// Protocol limits per file (sitemaps.org 0.9).
-const (
-	MaxURLs  = 50_000
-	MaxBytes = 52_428_800
 )
 
 const (
@@ -110,10 +104,10 @@ type IndexEntry struct {
 	Lastmod string
 }
 
-// WriteIndex writes a <sitemapindex>. Errors: EInvalid past MaxURLs entries.
+// WriteIndex writes a <sitemapindex>. Errors: EInvalid past site.MaxSitemapURLs entries.
 func WriteIndex(w io.Writer, entries []IndexEntry) error {
-	if len(entries) > MaxURLs {
-		return site.Errorf(site.EInvalid, "An index can list at most %d sitemaps, got %d.", MaxURLs, len(entries))
+	if len(entries) > site.MaxSitemapURLs {
+		return site.Errorf(site.EInvalid, "An index can list at most %d sitemaps, got %d.", site.MaxSitemapURLs, len(entries))
 	}
 	bw := bufio.NewWriter(w)
 	bw.WriteString(xmlHeader + indexOpen)
@@ -143,8 +137,8 @@ type Output interface {
 
 // SitemapOptions shape how the sitemap files are split.
 type SitemapOptions struct {
-	MaxURLs   int   // per file; 0 or more than MaxURLs means MaxURLs
-	MaxBytes  int64 // per file, uncompressed; 0 means MaxBytes
+	MaxURLs   int   // per file; 0 or more than site.MaxSitemapURLs means site.MaxSitemapURLs
+	MaxBytes  int64 // per file, uncompressed; 0 means site.MaxSitemapBytes
 	Gzip      bool
 	BySection bool
 	Dir       string // directory URL the files are published in
@@ -191,12 +185,12 @@ func WriteSitemaps(out Output, entries Entries, opt SitemapOptions) (Result, err
 	if s.res.URLs == 0 {
 		return s.res, site.Errorf(site.EInvalid, "Nothing to export: no page of kind “page” with “In sitemap.xml” on has a URL inside %s.", opt.Dir)
 	}
-	for i := 0; i*MaxURLs < len(s.index); i++ {
+	for i := 0; i*site.MaxSitemapURLs < len(s.index); i++ {
 		name := "sitemap.xml"
 		if i > 0 {
 			name = "sitemap-index-" + strconv.Itoa(i+1) + ".xml"
 		}
-		part := s.index[i*MaxURLs : min(len(s.index), (i+1)*MaxURLs)]
+		part := s.index[i*site.MaxSitemapURLs : min(len(s.index), (i+1)*site.MaxSitemapURLs)]
 		f, err := create(out, name, len(part), func(w io.Writer) error { return WriteIndex(w, part) })
 		if err != nil {
 			return s.res, err
@@ -268,11 +262,11 @@ type splitter struct {
 
 func newSplitter(out Output, opt SitemapOptions) *splitter {
 	s := &splitter{out: out, opt: opt, maxURLs: opt.MaxURLs, maxBytes: int(opt.MaxBytes), counts: map[string]int{}, split: opt.BySection}
-	if s.maxURLs <= 0 || s.maxURLs > MaxURLs {
-		s.maxURLs = MaxURLs
+	if s.maxURLs <= 0 || s.maxURLs > site.MaxSitemapURLs {
+		s.maxURLs = site.MaxSitemapURLs
 	}
-	if s.maxBytes <= 0 || s.maxBytes > MaxBytes {
-		s.maxBytes = MaxBytes
+	if s.maxBytes <= 0 || s.maxBytes > site.MaxSitemapBytes {
+		s.maxBytes = site.MaxSitemapBytes
 	}
 	if opt.BySection {
 		s.secs = &sections{dir: opt.Dir, names: map[string]string{}}

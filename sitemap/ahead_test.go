@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"siteplan/site"
 )
 
 // countedBody is a file's body that counts what was read of it and
@@ -35,7 +37,7 @@ func (b countedBody) Close() error { b.closed.Store(true); return nil }
 // the reading, the files' reading stops too, and is over when Read
 // returns.
 func TestReadAhead(t *testing.T) {
-	big := make([]string, MaxURLs)
+	big := make([]string, site.MaxSitemapURLs)
 	for i := range big {
 		big[i] = fmt.Sprintf("https://example.com/p/%d", i)
 	}
@@ -75,7 +77,7 @@ func TestReadAhead(t *testing.T) {
 		got = append(got, u.Loc)
 		return nil
 	})
-	if err != nil || rep.URLs != MaxURLs+2 {
+	if err != nil || rep.URLs != site.MaxSitemapURLs+2 {
 		t.Fatalf("read: %v, %d URLs", err, rep.URLs)
 	}
 	want := append(big, "https://example.com/two", "https://example.com/three")

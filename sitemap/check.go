@@ -81,10 +81,10 @@ func (r *rules) check(ps *problems, file string, u *Found) {
 	}
 	if !r.seen.add(norm) {
 		ps.add("duplicate", false, line, "Line %d: %s is listed more than once; list each URL once.", line, clipped(loc))
-	} else if r.seen.has(otherScheme(norm)) {
+	} else if r.seen.has(site.OtherScheme(norm)) {
 		ps.add("twin", false, line, "Line %d: %s is listed with both http and https; list only the one the site serves.", line, clipped(loc))
 	}
-	if hasSessionParam(norm) {
+	if site.HasSessionParam(norm) {
 		ps.add("session-id", false, line, "Line %d: %s carries a session id; search engines index it as many URLs.", line, clipped(loc))
 	}
 	if msg := site.LastmodProblem(u.Lastmod); msg != "" {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"siteplan/export"
 	"siteplan/site"
 )
 
@@ -46,8 +47,8 @@ func FuzzExportRoundTrip(f *testing.F) {
 			return
 		}
 		tr, _ := doc.Tree()
-		out := &Memory{}
-		if _, err := Export(out, tr, Config{}); err != nil {
+		out := &export.Memory{}
+		if _, err := export.Export(out, tr, export.Config{}); err != nil {
 			return // nothing to export
 		}
 		var got []string

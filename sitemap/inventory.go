@@ -11,76 +11,6 @@ import (
 	"siteplan/site"
 )
 
-// InventoryColumns are inventory.csv's columns. url, title, type,
-// status, assignee, notes, priority, changefreq and lastmod are the ones
-// a CSV import reads back.
-var InventoryColumns = []string{"url", "title", "type", "status", "assignee", "notes", "priority", "changefreq", "lastmod", "kind", "placement", "in_sitemap", "outline"}
-
-// WriteInventory writes inventory.csv: one row a page in outline order,
-// every kind (a group's, a placeholder's url is empty), with its outline
-// path ("Home > Products"). A cell a spreadsheet would take for a
-// formula (=, +, -, @ first) is written after an apostrophe, which the
-// CSV import takes off again.
-func WriteInventory(w io.Writer, t *site.Tree) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	cw := csv.NewWriter(bw)
-	if err := cw.Write(InventoryColumns); err != nil {
-		return err
-	}
-	var trail []*site.Page // the page's ancestors, and itself
-	var err error
-	t.WalkURLs(0, func(p *site.Page, url string) bool {
-		for len(trail) > 0 && trail[len(trail)-1].ID != p.ParentID {
-			trail = trail[:len(trail)-1]
-		}
-		trail = append(trail, p)
-		titles := make([]string, len(trail))
-		for i, a := range trail {
-			titles[i] = a.Title
-		}
-		priority := ""
-		if p.Priority != nil {
-			priority = site.FormatPriority(*p.Priority)
-		}
-		inSitemap := "no"
-		if p.InSitemap {
-			inSitemap = "yes"
-		}
-		row := []string{url, p.Title, p.Type, p.Status, p.Assignee, p.Notes, priority, p.Changefreq, p.Lastmod,
-			p.Kind, p.Placement, inSitemap, strings.Join(titles, " > ")}
-		for i := range row {
-			row[i] = defused(row[i])
-		}
-		err = cw.Write(row)
-		return err == nil
-	})
-	if err != nil {
-		return err
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// defused puts an apostrophe before a cell a spreadsheet would run as a
-// formula.
-func defused(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-// undefused takes off the apostrophe defused put on.
-func undefused(s string) string {
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
-		return s[1:]
-	}
-	return s
-}
-
 // readCSV reads a page inventory: a header row naming the columns (url
 // required; title, type, status, assignee, notes, priority, changefreq,
 // lastmod read; others ignored), separated by , or ;, then a row a page.
@@ -111,7 +41,7 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 	}
 	cell := func(rec []string, name string) string {
 		if i, ok := col[name]; ok && i < len(rec) {
-			return undefused(strings.TrimSpace(rec[i]))
+			return site.UndefuseCell(strings.TrimSpace(rec[i]))
 		}
 		return ""
 	}

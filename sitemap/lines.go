@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"siteplan/site"
 )
 
 // MaxLineShown is how much of a line Lines gives: a sitemap written on
@@ -15,7 +17,7 @@ const MaxLineShown = 400
 // line+around and returns the number of the first line it gives and the
 // lines from line-around to line+around, each cut at MaxLineShown
 // bytes, so that a report can show where a problem is. It reads at most
-// MaxBytes. Errors: the reading's; a line past the end gives fewer lines.
+// site.MaxSitemapBytes. Errors: the reading's; a line past the end gives fewer lines.
 func Lines(r io.Reader, line, around int) (int, []string, error) {
 	ex, err := Excerpts(r, []int{line}, around)
 	return ex[0].First, ex[0].Lines, err
@@ -41,7 +43,7 @@ func Excerpts(r io.Reader, lines []int, around int) ([]Excerpt, error) {
 	if err != nil {
 		return ex, err
 	}
-	in := bufio.NewReaderSize(&limited{r: br, left: MaxBytes}, 64<<10)
+	in := bufio.NewReaderSize(&limited{r: br, left: site.MaxSitemapBytes}, 64<<10)
 	var cur []byte
 	for n := 1; n <= last; {
 		chunk, err := in.ReadSlice('\n')
@@ -60,7 +62,7 @@ func Excerpts(r io.Reader, lines []int, around int) ([]Excerpt, error) {
 		}
 		cur = cur[:0]
 		n++
-		if err == io.EOF { // the end, or MaxBytes
+		if err == io.EOF { // the end, or site.MaxSitemapBytes
 			break
 		}
 		if err != nil {

@@ -322,8 +322,8 @@ const maxOrigins = 10
 // Plan returns the plan of the site's URLs, named name (if "", after the
 // site's host), and what was left out and why; the planner takes no more
 // URLs after. Errors: EInvalid when no URL could be placed.
-func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
-	var warns []Warning
+func (pl *Planner) Plan(name string) (*Plan, []site.Warning, error) {
+	var warns []site.Warning
 	best := ""
 	for _, k := range pl.order {
 		if best == "" || pl.origins[k].urls > pl.origins[best].urls {
@@ -339,25 +339,25 @@ func (pl *Planner) Plan(name string) (*Plan, []Warning, error) {
 		case k == best:
 		case others < maxOrigins:
 			others++
-			warns = append(warns, Warning{Reason: fmt.Sprintf("%s on %s left out: the site is on %s.", site.Plural(pl.origins[k].urls, "URL", "URLs"), k, best)})
+			warns = append(warns, site.Warning{Reason: fmt.Sprintf("%s on %s left out: the site is on %s.", site.Plural(pl.origins[k].urls, "URL", "URLs"), k, best)})
 		default:
 			rest += pl.origins[k].urls
 		}
 	}
 	if rest > 0 {
-		warns = append(warns, Warning{Reason: fmt.Sprintf("%s on %s left out too.", site.Plural(rest, "URL", "URLs"), site.Plural(len(pl.order)-1-maxOrigins, "more host", "more hosts"))})
+		warns = append(warns, site.Warning{Reason: fmt.Sprintf("%s on %s left out too.", site.Plural(rest, "URL", "URLs"), site.Plural(len(pl.order)-1-maxOrigins, "more host", "more hosts"))})
 	}
 	if pl.dups > 0 {
-		warns = append(warns, Warning{Reason: fmt.Sprintf("%s listed more than once were imported once.", site.Plural(pl.dups, "URL", "URLs")), Info: true})
+		warns = append(warns, site.Warning{Reason: fmt.Sprintf("%s listed more than once were imported once.", site.Plural(pl.dups, "URL", "URLs")), Info: true})
 	}
 	if pl.bad > 0 {
-		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as not absolute http(s) URLs, such as %q.", site.Plural(pl.bad, "entry", "entries"), clipped(pl.badURL))})
+		warns = append(warns, site.Warning{Reason: fmt.Sprintf("%s left out as not absolute http(s) URLs, such as %q.", site.Plural(pl.bad, "entry", "entries"), clipped(pl.badURL))})
 	}
 	if pl.long > 0 {
-		warns = append(warns, Warning{Reason: fmt.Sprintf("%s longer than 2,048 characters left out (search engines ignore them), such as %q.", site.Plural(pl.long, "URL", "URLs"), clipped(pl.longURL))})
+		warns = append(warns, site.Warning{Reason: fmt.Sprintf("%s longer than 2,048 characters left out (search engines ignore them), such as %q.", site.Plural(pl.long, "URL", "URLs"), clipped(pl.longURL))})
 	}
 	if pl.values > 0 {
-		warns = append(warns, Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
+		warns = append(warns, site.Warning{Reason: fmt.Sprintf("%s left out as invalid (lastmod, changefreq, priority, status and the like), the first on %s.", site.Plural(pl.values, "value", "values"), clipped(pl.valueAt))})
 	}
 	if name == "" {
 		name = best[strings.Index(best, "://")+3:]

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"siteplan/export"
 	"siteplan/site"
 )
 
@@ -35,7 +36,7 @@ func shape(ps []*site.DocPage) string {
 
 // planOf plans locs and checks that the plan exports exactly the URLs of
 // the site's host (those a sitemap may hold: 2,048 characters at most).
-func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
+func planOf(t *testing.T, locs ...string) (*site.Document, []site.Warning) {
 	t.Helper()
 	pl := NewPlanner()
 	for _, l := range locs {
@@ -49,7 +50,7 @@ func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
 		t.Fatalf("the plan is not a valid document: %v\n%s", err, shape(doc.Pages))
 	}
 	tr, _ := doc.Tree()
-	entries, _, err := Collect(tr, Options{})
+	entries, _, err := export.Collect(tr, export.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func planOf(t *testing.T, locs ...string) (*site.Document, []Warning) {
 }
 
 // wantWarnings checks that warns has a warning saying each of wants.
-func wantWarnings(t *testing.T, warns []Warning, wants ...string) {
+func wantWarnings(t *testing.T, warns []site.Warning, wants ...string) {
 	t.Helper()
 	var reasons []string
 	for _, w := range warns {
@@ -257,7 +258,7 @@ func (p *Plan) Document() *site.Document {
 
 // Document returns the plan of the site's URLs as a native document (see
 // Plan). Errors: EInvalid when no URL could be placed.
-func (pl *Planner) Document(name string) (*site.Document, []Warning, error) {
+func (pl *Planner) Document(name string) (*site.Document, []site.Warning, error) {
 	p, warns, err := pl.Plan(name)
 	if err != nil {
 		return nil, nil, err

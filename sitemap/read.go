@@ -20,10 +20,7 @@ import (
 // as real sites serve them. The reader is lenient where sites are sloppy
 // and says so (each leniency is a warning in the file's report), and
 // strict where it matters: it stops at the protocol's limits, so a file
-// costs at most MaxBytes of reading however it is compressed.
-
-// Namespace is the sitemaps protocol's XML namespace.
-const Namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
+// costs at most site.MaxSitemapBytes of reading however it is compressed.
 
 // Kinds of file a reading meets.
 const (
@@ -91,7 +88,7 @@ var errStop = errors.New("stop")
 
 // ReadDocument reads one sitemap, sitemap index or text sitemap, gzipped
 // or not, and calls found for each URL it lists (for an index, each
-// sitemap it names), with the document as read so far (its Kind is known). It stops at MaxBytes uncompressed bytes or MaxURLs
+// sitemap it names), with the document as read so far (its Kind is known). It stops at site.MaxSitemapBytes uncompressed bytes or site.MaxSitemapURLs
 // entries, reporting either as an error. A file that is not a sitemap at
 // all (an HTML page, an empty body) is an error problem too; the error
 // returned is found's, or one reading r.
@@ -105,7 +102,7 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 		return doc, nil
 	}
 	doc.Gzip = gz
-	lim := &limited{r: br, left: MaxBytes}
+	lim := &limited{r: br, left: site.MaxSitemapBytes}
 	in := bufio.NewReaderSize(lim, 64<<10)
 	if skipBOM(in) {
 		ps.add("bom", false, 1, "The file starts with a byte order mark; the protocol asks for UTF-8 without one.")
@@ -132,11 +129,11 @@ func ReadDocument(r io.Reader, found func(*Document, *Found) error) (*Document, 
 }
 
 // ReadCSV reads a page inventory (see readCSV) as ReadDocument reads a
-// sitemap: up to MaxBytes, each row with a url handed to found.
+// sitemap: up to site.MaxSitemapBytes, each row with a url handed to found.
 func ReadCSV(r io.Reader, found func(*Document, *Found) error) (*Document, error) {
 	doc := &Document{}
 	var ps problems
-	lim := &limited{r: r, left: MaxBytes}
+	lim := &limited{r: r, left: site.MaxSitemapBytes}
 	in := bufio.NewReaderSize(lim, 64<<10)
 	skipBOM(in)
 	err := readCSV(in, doc, &ps, found)
@@ -154,11 +151,11 @@ func skipBOM(in *bufio.Reader) bool {
 
 // done records what reading doc learned and returns the error to report:
 // found's, or one reading the file. Stopping at a limit (tooLarge says
-// which, with %d for MaxBytes) or at a problem is in the problems.
+// which, with %d for site.MaxSitemapBytes) or at a problem is in the problems.
 func done(doc *Document, ps *problems, lim *limited, err error, tooLarge string) (*Document, error) {
-	doc.Bytes = MaxBytes - lim.left
+	doc.Bytes = site.MaxSitemapBytes - lim.left
 	if lim.over {
-		ps.add("size", true, 0, tooLarge, MaxBytes)
+		ps.add("size", true, 0, tooLarge, site.MaxSitemapBytes)
 	}
 	doc.Problems = ps.list
 	var fe foundErr
@@ -293,11 +290,11 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 					return errStop
 				}
 				switch rootSpace {
-				case Namespace:
+				case site.SitemapNamespace:
 				case "":
-					ps.add("namespace", false, line(), "<%s> has no namespace; the protocol's is %s. Read anyway.", root, Namespace)
+					ps.add("namespace", false, line(), "<%s> has no namespace; the protocol's is %s. Read anyway.", root, site.SitemapNamespace)
 				default:
-					ps.add("namespace", false, line(), "<%s> has the namespace %s, not the protocol's %s. Read anyway.", root, rootSpace, Namespace)
+					ps.add("namespace", false, line(), "<%s> has the namespace %s, not the protocol's %s. Read anyway.", root, rootSpace, site.SitemapNamespace)
 				}
 			case depth == 2 && t.Name.Space == rootSpace && (t.Name.Local == "url" && root == KindURLSet || t.Name.Local == "sitemap" && root == KindIndex):
 				e = entry{open: true}
@@ -328,9 +325,9 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 					break
 				}
 				doc.URLs++
-				if doc.URLs > MaxURLs {
+				if doc.URLs > site.MaxSitemapURLs {
 					doc.URLs--
-					ps.add("count", true, e.Line, "The file lists more than %d entries, the protocol's limit; reading stopped at line %d. Split it and list the parts in a sitemap index.", MaxURLs, e.Line)
+					ps.add("count", true, e.Line, "The file lists more than %d entries, the protocol's limit; reading stopped at line %d. Split it and list the parts in a sitemap index.", site.MaxSitemapURLs, e.Line)
 					return errStop
 				}
 				if err := found(doc, &e.Found); err != nil {
@@ -427,9 +424,9 @@ func readText(in *bufio.Reader, doc *Document, ps *problems, found func(*Documen
 			return errStop
 		}
 		doc.URLs++
-		if doc.URLs > MaxURLs {
+		if doc.URLs > site.MaxSitemapURLs {
 			doc.URLs--
-			ps.add("count", true, n, "The file lists more than %d URLs, the protocol's limit; reading stopped at line %d.", MaxURLs, n)
+			ps.add("count", true, n, "The file lists more than %d URLs, the protocol's limit; reading stopped at line %d.", site.MaxSitemapURLs, n)
 			return errStop
 		}
 		if err := found(doc, &Found{Loc: v, Line: n}); err != nil {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"siteplan/site"
 )
 
 // FuzzReadDocument: whatever a server sends, the reader returns (never
@@ -15,10 +17,10 @@ import (
 // problem a line that is in the file.
 func FuzzReadDocument(f *testing.F) {
 	f.Add([]byte(urlset))
-	f.Add([]byte(`<?xml version="1.0"?><sitemapindex xmlns="` + Namespace + `"><sitemap><loc>https://e.com/a.xml</loc></sitemap></sitemapindex>`))
+	f.Add([]byte(`<?xml version="1.0"?><sitemapindex xmlns="` + site.SitemapNamespace + `"><sitemap><loc>https://e.com/a.xml</loc></sitemap></sitemapindex>`))
 	f.Add([]byte("\ufeffhttps://example.com/a\n\nhttps://example.com/b\r\n"))
 	f.Add([]byte(`<urlset xmlns="http://www.google.com/schemas/sitemap/0.9"><url><loc> <![CDATA[https://e.com/?a=1&b=2]]> </loc><lastmod>2026-11-01T10:00:00</lastmod></url></urlset>`))
-	f.Add([]byte(`<urlset xmlns="` + Namespace + `"><url><loc>https://e.com/?a=1&b=2&nbsp;</loc></url>`))
+	f.Add([]byte(`<urlset xmlns="` + site.SitemapNamespace + `"><url><loc>https://e.com/?a=1&b=2&nbsp;</loc></url>`))
 	f.Add([]byte("<!DOCTYPE html><html><body>Not found</body></html>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := bytes.Count(data, []byte("\n")) + 1
@@ -33,7 +35,7 @@ func FuzzReadDocument(f *testing.F) {
 		if err != nil {
 			t.Fatalf("reading bytes: %v", err)
 		}
-		if doc.Bytes > MaxBytes || n > MaxURLs || doc.URLs > MaxURLs {
+		if doc.Bytes > site.MaxSitemapBytes || n > site.MaxSitemapURLs || doc.URLs > site.MaxSitemapURLs {
 			t.Errorf("read %d bytes and %d URLs (%d entries), past the limits", doc.Bytes, n, doc.URLs)
 		}
 		for _, p := range doc.Problems {
@@ -56,7 +58,7 @@ func FuzzReadRoundTrip(f *testing.F) {
 			}
 		}
 		var b bytes.Buffer
-		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + Namespace + `">` + "\n")
+		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + site.SitemapNamespace + `">` + "\n")
 		for _, l := range locs {
 			b.WriteString("<url><loc>")
 			if err := xml.EscapeText(&b, []byte(l)); err != nil {
@@ -107,7 +109,7 @@ func FuzzReadCSV(f *testing.F) {
 		if err != nil {
 			t.Fatalf("reading bytes: %v", err)
 		}
-		if doc.Bytes > MaxBytes || doc.URLs != n {
+		if doc.Bytes > site.MaxSitemapBytes || doc.URLs != n {
 			t.Errorf("read %d bytes; %d rows counted, %d handed on", doc.Bytes, doc.URLs, n)
 		}
 		for _, p := range doc.Problems {

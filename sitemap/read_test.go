@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"siteplan/site"
 )
 
 // readAll reads one document and returns its URLs (locs) and its
@@ -85,11 +87,11 @@ func TestReadDocument(t *testing.T) {
 		{"html", "<!DOCTYPE html>\n<html><head><title>Not found</title></head><body>404</body></html>", "", "", "!not-sitemap:2:1"},
 		{"empty", "  \n", "", "", "!empty:0:1"},
 		{"prose", "Not Found\n", KindText, "", "!not-sitemap:1:1"},
-		{"broken", "<urlset xmlns=\"" + Namespace + "\">\n<url><loc>https://example.com/</loc></url>\n<url><loc>https://example.com/b</url>\n</urlset>", KindURLSet, "https://example.com/", "!xml:3:1"},
-		{"undefined entity", `<urlset xmlns="` + Namespace + `"><url><loc>https://example.com/caf&eacute;&#233;&#xE9;</loc></url></urlset>`, KindURLSet, "https://example.com/cafééé", "!entity:1:1"},
+		{"broken", "<urlset xmlns=\"" + site.SitemapNamespace + "\">\n<url><loc>https://example.com/</loc></url>\n<url><loc>https://example.com/b</url>\n</urlset>", KindURLSet, "https://example.com/", "!xml:3:1"},
+		{"undefined entity", `<urlset xmlns="` + site.SitemapNamespace + `"><url><loc>https://example.com/caf&eacute;&#233;&#xE9;</loc></url></urlset>`, KindURLSet, "https://example.com/cafééé", "!entity:1:1"},
 		{"latin-1", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset/>`, "", "", "!encoding:1:1"},
 		{"xml 2.0", "<?xml version=\"2.0\"?>\n<urlset/>", "", "", "!xml:1:1"},
-		{"stray element", `<urlset xmlns="` + Namespace + `"><foo/><url><loc>https://example.com/</loc></url></urlset>`, KindURLSet, "https://example.com/", "element:1:1"},
+		{"stray element", `<urlset xmlns="` + site.SitemapNamespace + `"><foo/><url><loc>https://example.com/</loc></url></urlset>`, KindURLSet, "https://example.com/", "element:1:1"},
 	}
 	for _, tt := range tests {
 		for _, zipped := range []bool{false, true} {
@@ -130,23 +132,23 @@ func TestReadValues(t *testing.T) {
 // 52,428,800 bytes inflated.
 func TestReadLimits(t *testing.T) {
 	var b bytes.Buffer
-	b.WriteString(`<urlset xmlns="` + Namespace + `">` + "\n")
-	for i := range MaxURLs + 5 {
+	b.WriteString(`<urlset xmlns="` + site.SitemapNamespace + `">` + "\n")
+	for i := range site.MaxSitemapURLs + 5 {
 		fmt.Fprintf(&b, "<url><loc>https://example.com/p%d</loc></url>\n", i)
 	}
 	b.WriteString("</urlset>\n")
 	doc, got, ps := readAll(t, &b)
-	if len(got) != MaxURLs || doc.URLs != MaxURLs || strings.Join(ps, " ") != "!count:50002:1" {
+	if len(got) != site.MaxSitemapURLs || doc.URLs != site.MaxSitemapURLs || strings.Join(ps, " ") != "!count:50002:1" {
 		t.Errorf("50,005 URLs: read %d (%d), problems %q; want 50,000 and a count error at line 50,002", len(got), doc.URLs, ps)
 	}
 
-	bomb := gz(t, append([]byte(`<urlset xmlns="`+Namespace+`"><url><loc>https://example.com/</loc></url>`), bytes.Repeat([]byte(" "), 64<<20)...))
+	bomb := gz(t, append([]byte(`<urlset xmlns="`+site.SitemapNamespace+`"><url><loc>https://example.com/</loc></url>`), bytes.Repeat([]byte(" "), 64<<20)...))
 	if len(bomb) > 128<<10 {
 		t.Fatalf("the bomb is %d bytes compressed", len(bomb))
 	}
 	doc, got, ps = readAll(t, bytes.NewReader(bomb))
-	if doc.Bytes != MaxBytes || len(got) != 1 || strings.Join(ps, " ") != "!size:0:1" {
-		t.Errorf("the gzip bomb: read %d bytes, %d URLs, problems %q; want %d, 1 and a size error", doc.Bytes, len(got), ps, MaxBytes)
+	if doc.Bytes != site.MaxSitemapBytes || len(got) != 1 || strings.Join(ps, " ") != "!size:0:1" {
+		t.Errorf("the gzip bomb: read %d bytes, %d URLs, problems %q; want %d, 1 and a size error", doc.Bytes, len(got), ps, site.MaxSitemapBytes)
 	}
 }
 
@@ -154,8 +156,8 @@ func TestReadLimits(t *testing.T) {
 // protocol's largest by count: MB/s of XML read.
 func BenchmarkReadDocument(b *testing.B) {
 	var buf bytes.Buffer
-	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + Namespace + `">` + "\n")
-	for i := range MaxURLs {
+	buf.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + site.SitemapNamespace + `">` + "\n")
+	for i := range site.MaxSitemapURLs {
 		fmt.Fprintf(&buf, "<url><loc>https://www.example.com/section-%d/page-%d</loc><lastmod>2026-11-01</lastmod></url>\n", i%40, i)
 	}
 	buf.WriteString("</urlset>\n")
@@ -163,7 +165,7 @@ func BenchmarkReadDocument(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		n := 0
-		if _, err := ReadDocument(bytes.NewReader(buf.Bytes()), func(*Document, *Found) error { n++; return nil }); err != nil || n != MaxURLs {
+		if _, err := ReadDocument(bytes.NewReader(buf.Bytes()), func(*Document, *Found) error { n++; return nil }); err != nil || n != site.MaxSitemapURLs {
 			b.Fatalf("read %d URLs, %v", n, err)
 		}
 	}

@@ -1,7 +1,13 @@
+// Package sitemap reads other sites' sitemaps as search engines meet them:
+// robots.txt, sitemaps, indexes, gzip, text sitemaps and CSV inventories,
+// leniently and within the protocol's limits; checks them against its
+// rules (siteplan check); and plans a site from its URLs (Planner). The
+// files siteplan writes are package export's.
 package sitemap
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -289,7 +295,7 @@ func (rd *reader) read(loc, from string, depth int) error {
 	f := &SourceFile{Loc: site.Clip(loc, site.MaxURLLen), From: from}
 	rd.rep.Files = append(rd.rep.Files, f)
 	if prev, ok := rd.seen[loc]; ok {
-		f.Err = fmt.Sprintf("already read (named by %s); an index that lists itself or an earlier file makes a loop", first(prev.From, "the source"))
+		f.Err = fmt.Sprintf("already read (named by %s); an index that lists itself or an earlier file makes a loop", cmp.Or(prev.From, "the source"))
 		return nil
 	}
 	if len(loc) > site.MaxURLLen {

@@ -41,7 +41,7 @@ func (w *web) open(_ context.Context, loc string) (io.ReadCloser, string, error)
 
 func urlsetOf(locs ...string) []byte {
 	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + Namespace + `">` + "\n")
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<urlset xmlns="` + site.SitemapNamespace + `">` + "\n")
 	for _, l := range locs {
 		b.WriteString("<url><loc>" + l + "</loc></url>\n")
 	}
@@ -51,7 +51,7 @@ func urlsetOf(locs ...string) []byte {
 
 func indexOf(locs ...string) []byte {
 	var b strings.Builder
-	b.WriteString(`<sitemapindex xmlns="` + Namespace + `">`)
+	b.WriteString(`<sitemapindex xmlns="` + site.SitemapNamespace + `">`)
 	for _, l := range locs {
 		b.WriteString("<sitemap><loc>" + l + "</loc></sitemap>")
 	}
@@ -200,7 +200,7 @@ func TestReadLocalFile(t *testing.T) {
 // counted, with the first line that broke it.
 func TestCheckRules(t *testing.T) {
 	long := "https://example.com/" + strings.Repeat("a", 2100)
-	body := `<urlset xmlns="` + Namespace + `">
+	body := `<urlset xmlns="` + site.SitemapNamespace + `">
 <url><loc>https://example.com/ok</loc><lastmod>2026-11-01T10:00:00+01:00</lastmod><changefreq>weekly</changefreq><priority>0.8</priority></url>
 <url><loc>https://example.com/ok</loc></url>
 <url><loc>http://example.com/ok</loc></url>
@@ -316,7 +316,7 @@ func TestLines(t *testing.T) {
 	}
 }
 
-// TestReadMaxURLs: a reading with MaxURLs stops with EInvalid at the
+// TestReadMaxURLs: a reading with site.MaxSitemapURLs stops with EInvalid at the
 // first URL past it, saying so; without, it reads them all.
 func TestReadMaxURLs(t *testing.T) {
 	w := &web{pages: map[string][]byte{"https://example.com/s.xml": urlsetOf("https://example.com/a", "https://example.com/b", "https://example.com/c")}}

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"testing"
 
+	"siteplan/export"
 	"siteplan/site"
-	"siteplan/sitemap"
 )
 
 // BenchmarkImport100k imports a 100,000-page document into a fresh
@@ -72,7 +72,7 @@ func BenchmarkExportFromStore(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				rep, err := sitemap.Export(discardOutput{}, t, sitemap.Config{Gzip: true})
+				rep, err := export.Export(discardOutput{}, t, export.Config{Gzip: true})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"siteplan/export"
 	"siteplan/site"
-	"siteplan/sitemap"
 )
 
 func openTest(t testing.TB) *DB {
@@ -392,11 +392,11 @@ func TestExportTreeExportsTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, b := &sitemap.Memory{}, &sitemap.Memory{}
-	if _, err := sitemap.Export(a, full, sitemap.Config{Gzip: true, BySection: true}); err != nil {
+	a, b := &export.Memory{}, &export.Memory{}
+	if _, err := export.Export(a, full, export.Config{Gzip: true, BySection: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sitemap.Export(b, lean, sitemap.Config{Gzip: true, BySection: true}); err != nil {
+	if _, err := export.Export(b, lean, export.Config{Gzip: true, BySection: true}); err != nil {
 		t.Fatal(err)
 	}
 	if len(a.Names) != len(b.Names) || len(a.Names) < 5 {

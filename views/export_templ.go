@@ -504,7 +504,7 @@ func sitemapDir(p site.Project) string {
 }
 
 // FooterPreview shows the HTML footer sitemap (footer.html, written by the
-// sitemap package with html/template) inside the app, styled as a site's
+// export package with html/template) inside the app, styled as a site's
 // footer would list it.
 func FooterPreview(l LayoutProps, p site.Project, nav string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"siteplan/export"
 	"siteplan/site"
-	"siteplan/sitemap"
 	"siteplan/views"
 )
 
@@ -20,7 +20,7 @@ import (
 const previewLines = 22
 
 // exportConfig reads the export options from the query string.
-func exportConfig(c echo.Context) (sitemap.Config, views.ExportForm, error) {
+func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
 	f := views.ExportForm{
 		LeavesOnly: c.QueryParam("leaves") == "1",
 		Gzip:       c.QueryParam("gzip") == "1",
@@ -30,13 +30,13 @@ func exportConfig(c echo.Context) (sitemap.Config, views.ExportForm, error) {
 	}
 	f.Section, _ = strconv.ParseInt(c.QueryParam("section"), 10, 64)
 	f.FooterDepth, _ = strconv.Atoi(c.QueryParam("depth"))
-	cfg := sitemap.Config{
-		Options: sitemap.Options{LeavesOnly: f.LeavesOnly, Section: f.Section, Location: f.Location},
-		Gzip:    f.Gzip, BySection: f.BySection, FooterDepth: f.FooterDepth, MaxURLs: sitemap.MaxURLs,
+	cfg := export.Config{
+		Options: export.Options{LeavesOnly: f.LeavesOnly, Section: f.Section, Location: f.Location},
+		Gzip:    f.Gzip, BySection: f.BySection, FooterDepth: f.FooterDepth, MaxURLs: site.MaxSitemapURLs,
 	}
 	if f.MaxURLs != "" {
 		n, err := strconv.Atoi(f.MaxURLs)
-		if err != nil || n < 1 || n > sitemap.MaxURLs {
+		if err != nil || n < 1 || n > site.MaxSitemapURLs {
 			return cfg, f, site.Errorf(site.EInvalid, "URLs per file must be a number from 1 to 50,000.")
 		}
 		cfg.MaxURLs = n
@@ -60,10 +60,10 @@ func (s *Server) exportPage(c echo.Context) error {
 	cfg, form, err := exportConfig(c)
 	props.Form = form
 	status := http.StatusOK
-	var rep sitemap.Report
-	files := &sitemap.Memory{}
+	var rep export.Report
+	files := &export.Memory{}
 	if err == nil {
-		rep, err = sitemap.Export(files, t, cfg)
+		rep, err = export.Export(files, t, cfg)
 	}
 	if code := site.ErrorCode(err); code != "" {
 		if code != site.EInvalid && code != site.ENotFound {
@@ -89,7 +89,7 @@ func (s *Server) exportPage(c echo.Context) error {
 }
 
 // exportFiles runs the export for the request's options.
-func (s *Server) exportFiles(c echo.Context) (site.Project, *sitemap.Memory, error) {
+func (s *Server) exportFiles(c echo.Context) (site.Project, *export.Memory, error) {
 	t, err := s.projectTree(c, s.store.ExportTree)
 	if err != nil {
 		return site.Project{}, nil, err
@@ -98,8 +98,8 @@ func (s *Server) exportFiles(c echo.Context) (site.Project, *sitemap.Memory, err
 	if err != nil {
 		return t.Project, nil, err
 	}
-	files := &sitemap.Memory{}
-	_, err = sitemap.Export(files, t, cfg)
+	files := &export.Memory{}
+	_, err = export.Export(files, t, cfg)
 	return t.Project, files, err
 }
 
@@ -144,7 +144,7 @@ func (s *Server) exportZip(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	if _, err := sitemap.Export(sitemap.ZipOutput{Z: zw, Modified: modified}, t, cfg); err != nil {
+	if _, err := export.Export(export.ZipOutput{Z: zw, Modified: modified}, t, cfg); err != nil {
 		return err
 	}
 	if err := zw.Close(); err != nil {
@@ -162,7 +162,7 @@ func (s *Server) footerPreview(c echo.Context) error {
 	}
 	depth, _ := strconv.Atoi(c.QueryParam("depth"))
 	var nav bytes.Buffer
-	if err := sitemap.WriteFooter(&nav, t, depth); err != nil {
+	if err := export.WriteFooter(&nav, t, depth); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.FooterPreview(s.layout(c, t.Project.Name+" footer sitemap"), t.Project, nav.String()))

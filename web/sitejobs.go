@@ -112,7 +112,7 @@ type siteJob struct {
 	progress sitemap.Progress
 	reading  *sitemap.Reading
 	excerpts []sitemap.Excerpt // an uploaded file's lines around its problems
-	warns    []sitemap.Warning
+	warns    []site.Warning
 	plan     views.SitePlan
 	err      string
 	ended    time.Time

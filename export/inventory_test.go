@@ -1,0 +1,54 @@
+package export
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// TestInventory: inventory.csv has a row a page in outline order, every
+// kind, with its URL, fields and outline path; a cell a spreadsheet
+// would run as a formula is written after an apostrophe.
+func TestInventory(t *testing.T) {
+	doc := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Inv", BaseURL: "https://example.com/"},
+		Pages: []*site.DocPage{{Title: "Home", Slug: ptr(""), Children: []*site.DocPage{
+			{Title: "Products", Type: "section", Status: "review", Assignee: "Ann", Notes: "two\nlines", Children: []*site.DocPage{
+				{Title: "=HYPERLINK(\"http://evil.example\")", Slug: ptr("evil")},
+			}},
+			{Title: "Legal", Kind: site.KindGroup, Children: []*site.DocPage{{Title: "Imprint"}}},
+			{Title: "Careers", Kind: site.KindPlaceholder},
+		}}}}
+	if err := doc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := doc.Tree()
+	var buf bytes.Buffer
+	if err := WriteInventory(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, strings.Join(r, "|"))
+	}
+	want := []string{
+		strings.Join(site.InventoryColumns, "|"),
+		"https://example.com/|Home||planned||||||page|main|yes|Home",
+		"https://example.com/products|Products|section|review|Ann|two\nlines||||page|main|yes|Home > Products",
+		"https://example.com/products/evil|'=HYPERLINK(\"http://evil.example\")||planned||||||page|main|yes|Home > Products > =HYPERLINK(\"http://evil.example\")", // a cell starting with Home is no formula
+		"|Legal||planned||||||group|main|yes|Home > Legal",
+		"https://example.com/legal/imprint|Imprint||planned||||||page|main|yes|Home > Legal > Imprint",
+		"|Careers||planned||||||placeholder|main|yes|Home > Careers",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("inventory.csv:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

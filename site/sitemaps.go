@@ -1,0 +1,84 @@
+package site
+
+import (
+	"net/url"
+	"strings"
+)
+
+// The facts of the sitemaps protocol (sitemaps.org 0.9) and of the files
+// siteplan hands over that both the export, which writes them, and the
+// sitemap reader and check, which read them back, hold to.
+
+// SitemapNamespace is the one namespace of a urlset and a sitemap index.
+const SitemapNamespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+// Protocol limits per file.
+const (
+	MaxSitemapURLs  = 50_000     // URLs of a urlset, sitemaps of an index
+	MaxSitemapBytes = 52_428_800 // uncompressed, declaration and root element included
+)
+
+// Warning says why a page was left out of a file, or of a plan, or what a
+// search engine will make of it. Info warnings are notes, not problems.
+type Warning struct {
+	PageID int64
+	Title  string
+	Reason string
+	Info   bool
+}
+
+// OtherScheme returns loc with http and https swapped, or "": the twin a
+// sitemap should not list beside it.
+func OtherScheme(loc string) string {
+	if rest, ok := strings.CutPrefix(loc, "http://"); ok {
+		return "https://" + rest
+	}
+	if rest, ok := strings.CutPrefix(loc, "https://"); ok {
+		return "http://" + rest
+	}
+	return ""
+}
+
+// sessionParams are query parameters that mark a session-specific URL.
+var sessionParams = map[string]bool{"sid": true, "sessionid": true, "jsessionid": true, "phpsessid": true}
+
+// HasSessionParam reports whether loc carries a session id, which search
+// engines index as many URLs.
+func HasSessionParam(loc string) bool {
+	_, q, ok := strings.Cut(loc, "?")
+	if !ok {
+		return false
+	}
+	vals, err := url.ParseQuery(q)
+	if err != nil {
+		return false
+	}
+	for k := range vals {
+		if sessionParams[strings.ToLower(k)] {
+			return true
+		}
+	}
+	return false
+}
+
+// InventoryColumns are inventory.csv's columns. url, title, type,
+// status, assignee, notes, priority, changefreq and lastmod are the ones
+// a CSV import reads back.
+var InventoryColumns = []string{"url", "title", "type", "status", "assignee", "notes", "priority", "changefreq", "lastmod", "kind", "placement", "in_sitemap", "outline"}
+
+// DefuseCell puts an apostrophe before a CSV cell a spreadsheet would run
+// as a formula (=, +, -, @ first).
+func DefuseCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+// UndefuseCell takes off the apostrophe DefuseCell put on.
+func UndefuseCell(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
+		return s[1:]
+	}
+	return s
+}
