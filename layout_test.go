@@ -1,29 +1,73 @@
 package main
 
 import (
+	"bufio"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestImportRules keeps DESIGN.md section 1 true: who may import whom.
+// importRule is a row of docs/architecture.md's table of packages: the
+// siteplan packages a package may import, and what it must not depend
+// on.
+type importRule struct{ allowed, forbidden []string }
+
+// importRules reads the table of packages of docs/architecture.md, the
+// one place the rules are written.
+func importRules(t *testing.T) map[string]importRule {
+	t.Helper()
+	f, err := os.Open("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rules := map[string]importRule{}
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "## Packages":
+			in = true
+		case in && strings.HasPrefix(line, "## "):
+			in = false
+		case in && strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "| package "):
+			cells := strings.Split(strings.Trim(line, "|"), "|")
+			if len(cells) != 4 {
+				t.Fatalf("docs/architecture.md: a row of the table of packages has %d cells, want 4: %s", len(cells), line)
+			}
+			list := func(cell, prefix string) []string {
+				var out []string
+				for _, x := range strings.Split(cell, ",") {
+					if x = strings.TrimSpace(x); x != "" {
+						out = append(out, prefix+x)
+					}
+				}
+				return out
+			}
+			rules["siteplan/"+strings.TrimSpace(cells[0])] = importRule{list(cells[2], "siteplan/"), list(cells[3], "")}
+		}
+	}
+	if len(rules) == 0 {
+		t.Fatal("docs/architecture.md has no table of packages under ## Packages")
+	}
+	return rules
+}
+
+// TestImportRules keeps docs/architecture.md's table of packages true:
+// every package has a row, and imports only what its row allows.
 func TestImportRules(t *testing.T) {
-	rules := map[string]struct{ allowed, forbidden []string }{
-		"siteplan/site":   {allowed: nil, forbidden: []string{"database/sql", "net/http", "github.com/labstack"}},
-		"siteplan/store":  {allowed: []string{"siteplan/site", "siteplan/internal/proc"}, forbidden: []string{"net/http", "github.com/labstack", "github.com/a-h/templ"}},
-		"siteplan/views":  {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "github.com/labstack", "modernc.org"}},
-		"siteplan/web":    {allowed: []string{"siteplan/site", "siteplan/views", "siteplan/export", "siteplan/sitemap", "siteplan/diagram", "siteplan/fetch", "siteplan/internal/proc"}, forbidden: []string{"database/sql", "modernc.org"}},
-		"siteplan/static": {allowed: nil, forbidden: nil},
-		// Every file siteplan hands over; it never pays for compiling Graphviz.
-		"siteplan/export": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org", "github.com/goccy"}},
-		// Reading and checking other sites' sitemaps, and planning a site from its URLs.
-		"siteplan/sitemap": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org", "github.com/goccy"}},
-		"siteplan/diagram": {allowed: []string{"siteplan/site"}, forbidden: []string{"database/sql", "net/http", "github.com/labstack", "modernc.org"}},
-		// The one package that talks to other sites needs nothing but the standard library.
-		"siteplan/fetch": {allowed: nil, forbidden: []string{"github.com", "golang.org", "modernc.org"}},
-		// Whether a process runs, for what dead ones left behind.
-		"siteplan/internal/proc": {allowed: nil, forbidden: []string{"github.com", "golang.org", "modernc.org"}},
+	rules := importRules(t)
+	out, err := exec.Command("go", "list", "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if _, ok := rules[pkg]; !ok && pkg != "siteplan" && !strings.HasPrefix(pkg, "siteplan/cmd/") {
+			t.Errorf("%s has no row in docs/architecture.md's table of packages: add one", pkg)
+		}
 	}
 	for pkg, r := range rules {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
@@ -35,11 +79,11 @@ func TestImportRules(t *testing.T) {
 				continue
 			}
 			if strings.HasPrefix(dep, "siteplan/") && !slices.Contains(r.allowed, dep) {
-				t.Errorf("%s imports %s; DESIGN.md does not allow it", pkg, dep)
+				t.Errorf("%s imports %s; docs/architecture.md does not allow it", pkg, dep)
 			}
 			for _, f := range r.forbidden {
 				if dep == f || strings.HasPrefix(dep, f+"/") || strings.HasPrefix(dep, f) && strings.Contains(f, ".") {
-					t.Errorf("%s depends on %s; DESIGN.md forbids it", pkg, dep)
+					t.Errorf("%s depends on %s; docs/architecture.md forbids it", pkg, dep)
 				}
 			}
 		}

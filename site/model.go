@@ -123,7 +123,8 @@ type Link struct {
 	ToTitle   string
 }
 
-// NewPage returns a page with the defaults of DESIGN.md section 2.
+// NewPage returns a page with the defaults: kind page, placement main,
+// status planned, in the sitemap and the HTML sitemap.
 func NewPage(title string) Page {
 	return Page{
 		Title: title, Slug: Slugify(title), SlugAuto: true,

@@ -104,8 +104,8 @@ func (t *Tree) Walk(fn func(p *Page, depth int) bool) {
 	walk(0, 1)
 }
 
-// URL returns the page's URL as a sitemap prints it (see DESIGN.md section
-// 3), or "" for a page that has no URL of its own (group, placeholder,
+// URL returns the page's URL as a sitemap prints it (normalised:
+// NormalizeURL), or "" for a page that has no URL of its own (group, placeholder,
 // external, or an override that is not a valid URL).
 func (t *Tree) URL(id int64) string {
 	p := t.byID[id]
