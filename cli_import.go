@@ -126,10 +126,7 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 		}
 		return readSourceResult{project: d.Project.ToProject(), add: func(im *store.Import) error { return im.AddDocument(d) }}, nil
 	}
-	pl := sitemap.NewPlanner()
-	rep, err := (&sitemap.Reader{Web: web, Local: true}).Read(ctx, src, func(_ *sitemap.SourceFile, u *sitemap.Found) error {
-		return pl.Add(u)
-	})
+	rep, plan, more, err := (&sitemap.Reader{Web: web, Local: true}).ReadPlan(ctx, src, nil, name)
 	if err != nil {
 		return readSourceResult{}, err
 	}
@@ -138,10 +135,6 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 		if f.Err != "" {
 			warns = append(warns, site.Warning{Reason: f.Loc + " was not read: " + f.Err})
 		}
-	}
-	plan, more, err := pl.Plan(name)
-	if err != nil {
-		return readSourceResult{}, err
 	}
 	return readSourceResult{project: plan.Project, add: func(im *store.Import) error { return im.AddAll(plan.Pages()) }, warns: append(warns, more...)}, nil
 }

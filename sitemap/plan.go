@@ -1,8 +1,10 @@
 package sitemap
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
+	"io"
 	"iter"
 	"net/url"
 	"path"
@@ -501,4 +503,28 @@ func clipTitle(s string) string {
 		return s
 	}
 	return string([]rune(s)[:site.MaxTitleLen-3]) + "..."
+}
+
+// ReadPlan is the import's reading: it reads source as Read does (or,
+// with upload, the uploaded file named source, as ReadUpload does) and
+// plans the site its URLs make, named name (Planner.Plan). It returns
+// the reading, which is the check's report, even when planning fails;
+// the plan and what it left out. The command line and the server's
+// live-site jobs both import through it. Errors: Read's, and Plan's
+// EInvalid when no URL could be placed.
+func (r *Reader) ReadPlan(ctx context.Context, source string, upload io.Reader, name string) (*Reading, *Plan, []site.Warning, error) {
+	pl := NewPlanner()
+	found := func(_ *SourceFile, u *Found) error { return pl.Add(u) }
+	var rep *Reading
+	var err error
+	if upload != nil {
+		rep, err = r.ReadUpload(ctx, source, upload, found)
+	} else {
+		rep, err = r.Read(ctx, source, found)
+	}
+	if err != nil {
+		return rep, nil, nil, err
+	}
+	plan, warns, err := pl.Plan(name)
+	return rep, plan, warns, err
 }

@@ -176,22 +176,15 @@ func (s *Server) importSite(c echo.Context) error {
 	}
 	j := &siteJob{source: src, upload: upload, isImp: true}
 	err = s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
-		pl := sitemap.NewPlanner()
-		found := func(_ *sitemap.SourceFile, u *sitemap.Found) error { return pl.Add(u) }
-		rd := s.siteReader(j, siteImportURLs)
-		var rep *sitemap.Reading
-		var err error
+		var file io.Reader
 		if upload != nil {
-			rep, err = rd.ReadUpload(ctx, src, upload.f, found)
+			file = upload.f
+		}
+		rep, plan, warns, err := s.siteReader(j, siteImportURLs).ReadPlan(ctx, src, file, name)
+		if upload != nil {
 			j.keepExcerpts(upload.f, rep)
-		} else {
-			rep, err = rd.Read(ctx, src, found)
 		}
 		j.set(func() { j.reading = rep })
-		if err != nil {
-			return err
-		}
-		plan, warns, err := pl.Plan(name)
 		if err != nil {
 			return err
 		}
