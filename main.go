@@ -1,5 +1,5 @@
 // Command siteplan plans a website's structure: a web editor for the page
-// tree and a CLI for scripts (README: Command line). main only wires
+// tree and a CLI for scripts (docs/cli.md). main only wires
 // things together; each verb lives in a cli_*.go file of its own.
 package main
 

@@ -15,7 +15,7 @@ import (
 // FormatV1 is the only native document format.
 const FormatV1 = "siteplan/1"
 
-// Document is the native JSON document, siteplan/1 (README: the native format).
+// Document is the native JSON document, siteplan/1 (docs/cli.md).
 type Document struct {
 	Format  string     `json:"format"`
 	Project DocProject `json:"project"`
