@@ -54,8 +54,8 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	debug.FreeOSMemory()
 	// The plans are held while they are written, beside SQLite's page
 	// cache: the garbage the writing makes is collected at half the live
-	// heap, not all of it (importing 1,000,000 URLs peaks at 361 MB at
-	// the default, 328 MB at 50, as fast).
+	// heap, not all of it, which lowers the peak at no cost in time
+	// (docs/benchmarks.md).
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	db, err := openDB(fs)
 	if err != nil {

@@ -427,8 +427,8 @@ func (c *pdfCanvas) text(at point, s string, size float64, bold bool, align byte
 }
 
 // pdfText prints text in the embedded fonts, a run per font, adding each
-// font to the PDF when text first needs it (the CJK font costs 40 ms and
-// its glyphs only when used). fpdf embeds characters up to U+FFFF only
+// font to the PDF when text first needs it (the CJK font is large: a PDF
+// without CJK text neither pays for it nor carries it). fpdf embeds characters up to U+FFFF only
 // (past that its font subsetting panics), so an emoji or another
 // character beyond is drawn as its glyph's outline: visible, not
 // selectable.

@@ -18,8 +18,8 @@ import (
 	"siteplan/site"
 )
 
-// MaxPNGPixels bounds a PNG's size and drawing time (about 4 s for 100
-// million pixels on two cores); past it, the PDF or SVG serve better.
+// MaxPNGPixels bounds a PNG's size and drawing time (docs/benchmarks.md);
+// past it, the PDF or SVG serve better.
 const MaxPNGPixels = 150_000_000
 
 // diagramPad is the margin around a drawing, as the SVG has it (Graphviz's

@@ -15,8 +15,9 @@ import (
 
 // Graphviz runs compiled WebAssembly, which Go cannot preempt: while a
 // layout runs, a garbage collection that must stop the world waits for it
-// to end, and so does every other request of the process (a 20,000-page
-// plan stalled /healthz for 2 s). Nor can a layout be stopped half way.
+// to end, and so does every other request of the process (a large plan
+// stalled /healthz for seconds: docs/benchmarks.md). Nor can a layout be
+// stopped half way.
 // So a server lays out in a child process, the same program started again
 // as a worker: its pauses are its own, and a layout given up on is
 // stopped by ending the worker; the next render starts another.

@@ -35,7 +35,8 @@ import (
 // of 40 bytes without pointers, its segment and lastmod in one byte
 // arena, its other values shared with the nodes that have the same; a
 // path listed twice is found by its node, not a set of the URLs read.
-// A million URLs take some 90 MB, and the plan is given page by page.
+// So a million URLs fit in little memory (docs/benchmarks.md), and the
+// plan is given page by page.
 type Planner struct {
 	overrides urlSet // the URLs read that are planned as overrides (overrideNode)
 	norm      site.URLNormalizer

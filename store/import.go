@@ -11,8 +11,8 @@ import (
 )
 
 // importChunk is how many pages one transaction of an import writes:
-// other writers wait for one chunk, not the whole import; 10,000 pages
-// hold the write lock some 0.1 s. The pages' slugs are not written
+// other writers wait for one chunk, not the whole import (how long is in
+// docs/benchmarks.md). The pages' slugs are not written
 // chunk by chunk but all at once, in slug order, by Commit.
 var importChunk = 10_000
 

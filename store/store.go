@@ -53,12 +53,10 @@ func Open(path string) (*DB, error) {
 			q.Set("_txlock", txlock)
 			// The one writer keeps up to 32 MiB of pages, not SQLite's
 			// 2 MiB, so a large import's index pages are not spilled and
-			// read back one by one (64 MiB imported no faster). It
-			// checkpoints the WAL into the database at 80 MB, not 4 MB,
-			// so that a large import's chunks are copied into it a few
-			// at a time, not each on its own (when each chunk rewrote
-			// most of a slug index, 0009, that was a seventh of a
-			// million-page import's time).
+			// read back one by one. It checkpoints the WAL into the
+			// database at 80 MB, not 4 MB, so that a large import's
+			// chunks are copied into it a few at a time, not each on
+			// its own (docs/benchmarks.md).
 			q.Add("_pragma", "cache_size(-32768)")
 			q.Add("_pragma", "wal_autocheckpoint(20000)")
 		}

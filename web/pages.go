@@ -116,8 +116,9 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 }
 
 // maxOutlineRows is the most pages one outline answer shows: a plan of
-// 300,000 pages to its last level was 546 MB of HTML. At about 350 bytes
-// a row, 12,000 rows are 4 MB: a 10,000-page plan opens whole.
+// hundreds of thousands of pages to its last level would be hundreds of
+// MB of HTML (docs/benchmarks.md, the hostile probes); 12,000 rows let a
+// 10,000-page plan open whole.
 const maxOutlineRows = 12000
 
 // outlineProps loads the outline to the request's level, with the

@@ -44,8 +44,8 @@ const (
 	siteJobWait   = 30 * time.Minute
 	siteJobBudget = 10 * time.Minute
 	siteJobKept   = time.Hour
-	// The most URLs a job reads: a plan of 250,000 pages takes some
-	// 100 MB while it is made; the siteplan import command has no such
+	// The most URLs a job reads: a plan takes memory while it is made
+	// (docs/benchmarks.md); the siteplan import command has no such
 	// bound. A check keeps 8 bytes a URL.
 	siteImportURLs = 250_000
 	siteCheckURLs  = 2_000_000
