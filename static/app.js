@@ -1113,6 +1113,7 @@
         canvas.pendingPick = null;
         const b = at && cardAt(canvas, at.x, at.y);
         if (b && leaveDetails()) pick(b.id, true);
+        for (const k of canvas.pendingKeys?.splice(0) || []) canvas.dispatchEvent(new KeyboardEvent("keydown", { ...k, bubbles: true }));
       })
       .catch(() => { if (canvas.isConnected) flash("The diagram could not be loaded: reload the page to try again.", true); });
   }
@@ -1480,6 +1481,13 @@
   document.addEventListener("keydown", (e) => {
     const canvas = e.target.matches?.(".diagram-canvas") && e.target;
     if (!canvas || pan?.drag || e.ctrlKey || e.metaKey) return; // Ctrl+Z is the page's
+    if (!drawingOf(canvas) && canvas.loading) {
+      // A redrawn scene is on its way: the key waits for it, as a press
+      // on a card does (pendingPick), instead of being lost.
+      (canvas.pendingKeys ||= []).push({ key: e.key, code: e.code, shiftKey: e.shiftKey, altKey: e.altKey });
+      e.preventDefault();
+      return;
+    }
     const id = picked && boxOf(canvas, picked) ? picked : null;
     const li = rowFor(id), edit = isEditor() && !!li, k = e.key;
     const zoom = (f) => zoomAt(canvas, f, canvas.clientWidth / 2, canvas.clientHeight / 2);
