@@ -313,7 +313,6 @@ func TestAccessMatrix(t *testing.T) {
 		"PUT /projects/:id/pages/:pid":              {path: pg, form: v("title", "Pricing", "kind", "page", "status", "planned", "version", id("pageVersion"), "slug_auto", "1"), ok: 200},
 		"DELETE /projects/:id/pages/:pid":           {path: pg, ok: 200},
 		"GET /projects/:id/pages/:pid/delete":       {path: pg + "/delete", ok: 200},
-		"GET /projects/:id/pages/:pid/rename":       {path: pg + "/rename", ok: 200},
 		"PATCH /projects/:id/pages/:pid/title":      {path: pg + "/title", form: v("title", "Prices", "version", id("pageVersion")), ok: 200},
 		"POST /projects/:id/pages/:pid/move":        {path: pg + "/move", form: v("parent", "0", "placement", "main", "position", "0"), ok: 204},
 		"POST /projects/:id/pages/:pid/duplicate":   {path: pg + "/duplicate", ok: 201},

@@ -411,14 +411,6 @@ func (s *Server) savePage(c echo.Context) error {
 	return err
 }
 
-func (s *Server) renameForm(c echo.Context) error {
-	_, pg, err := s.page(c)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.RenameForm(&pg, ""))
-}
-
 func (s *Server) title(c echo.Context) error {
 	_, pg, err := s.page(c)
 	if err != nil {

@@ -228,7 +228,6 @@ func (s *Server) routeTable() []route {
 		{put, "/projects/:id/pages/:pid", s.savePage, projectEdit},
 		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit},
 		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit},
-		{get, "/projects/:id/pages/:pid/rename", s.renameForm, projectEdit},
 		{patch, "/projects/:id/pages/:pid/title", s.rename, projectEdit},
 		{post, "/projects/:id/pages/:pid/move", s.movePage, projectEdit},
 		{post, "/projects/:id/pages/:pid/duplicate", s.duplicatePage, projectEdit},

@@ -452,7 +452,7 @@ func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}
 		pp := project + "/pages/" + strconv.FormatInt(pg, 10)
 		switch r := u.rng.IntN(100); {
 		case r < 40: // rename in place: open the field, type, Enter
-			b, ok := u.do("rename form", "GET", pp+"/rename", nil, true)
+			b, ok := u.do("page details", "GET", pp, nil, true)
 			m := versionRE.FindSubmatch(b)
 			if !ok || m == nil {
 				continue

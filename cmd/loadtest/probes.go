@@ -102,7 +102,7 @@ func probes() error {
 				}
 				pp := project + "/pages/" + strconv.FormatInt(pages[editor.rng.IntN(len(pages))], 10)
 				t0 := time.Now()
-				b, ok := editor.do("probe: rename form", "GET", pp+"/rename", nil, true)
+				b, ok := editor.do("probe: page details", "GET", pp, nil, true)
 				m := versionRE.FindSubmatch(b)
 				if ok && m != nil {
 					editor.do("probe: rename", "PATCH", pp+"/title", url.Values{"title": {fmt.Sprintf("Renamed #%d", editor.seq)}, "version": {string(m[1])}}, true)
