@@ -200,7 +200,6 @@ func TestRoutes(t *testing.T) {
 		{"GET", p + "/document.json", nil, 200, 0, false},
 		{"GET", pagePath(pid, pricing), nil, 200, 0, true},
 		{"GET", pagePath(pid, home, "children"), nil, 200, 0, false},
-		{"GET", pagePath(pid, pricing, "rename"), nil, 200, 0, false},
 		{"GET", pagePath(pid, pricing, "title"), nil, 200, 0, false},
 		{"GET", pagePath(pid, home, "delete"), nil, 200, 0, false},
 		{"GET", pagePath(pid, home, "paste"), nil, 200, 0, false},
