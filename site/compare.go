@@ -118,45 +118,50 @@ func Compare(from, to *Tree, fromLinks, toLinks []Link) *Comparison {
 // of pages still in their old order. A page added or removed beside the
 // others changes no one's order.
 func reordered(from, to *Tree, out []DiffEntry) []DiffEntry {
-	lists := [][]*Page{}
-	for _, pl := range Placements {
-		lists = append(lists, to.Roots(pl))
+	type place struct{ at, of int } // index in its list, and the list's length
+	was := make(map[int64]place, from.Len())
+	siblingLists(from, func(list []*Page) {
+		for i, p := range list {
+			was[p.ID] = place{i, len(list)}
+		}
+	})
+	siblingLists(to, func(list []*Page) {
+		var stay []int // indexes in list of the pages in the same list in from
+		var old []int  // and their index there
+		for i, p := range list {
+			if q := from.Page(p.ID); q != nil && q.ParentID == p.ParentID && q.Placement == p.Placement {
+				stay, old = append(stay, i), append(old, was[p.ID].at)
+			}
+		}
+		kept := longestRising(old)
+		for k, i := range stay {
+			if !kept[k] {
+				p := list[i]
+				out = append(out, DiffEntry{ID: p.ID, Title: p.Title, Where: to.Where(p.ID),
+					From: strconv.Itoa(old[k]+1) + " of " + strconv.Itoa(was[p.ID].of),
+					To:   strconv.Itoa(i+1) + " of " + strconv.Itoa(len(list))})
+			}
+		}
+	})
+	return out
+}
+
+// siblingLists calls fn with each list of siblings of t of two pages or
+// more, in outline order: the roots of each placement, then each page's
+// children.
+func siblingLists(t *Tree, fn func([]*Page)) {
+	call := func(list []*Page) {
+		if len(list) > 1 {
+			fn(list)
+		}
 	}
-	to.Walk(func(p *Page, _ int) bool {
-		lists = append(lists, to.Children(p.ID))
+	for _, pl := range Placements {
+		call(t.Roots(pl))
+	}
+	t.Walk(func(p *Page, _ int) bool {
+		call(t.Children(p.ID))
 		return true
 	})
-	for _, list := range lists {
-		if len(list) < 2 {
-			continue
-		}
-		var old []*Page // the list in from
-		if list[0].ParentID == 0 {
-			old = from.Roots(list[0].Placement)
-		} else {
-			old = from.Children(list[0].ParentID)
-		}
-		at := make(map[int64]int, len(old))
-		for i, p := range old {
-			at[p.ID] = i
-		}
-		var stay []*Page // pages of both lists, in the new order
-		var was []int    // and their old index
-		for _, p := range list {
-			if i, ok := at[p.ID]; ok {
-				stay, was = append(stay, p), append(was, i)
-			}
-		}
-		kept := longestRising(was)
-		for k, p := range stay {
-			if !kept[k] {
-				out = append(out, DiffEntry{ID: p.ID, Title: p.Title, Where: to.Where(p.ID),
-					From: strconv.Itoa(was[k]+1) + " of " + strconv.Itoa(len(old)),
-					To:   strconv.Itoa(slices.Index(list, p)+1) + " of " + strconv.Itoa(len(list))})
-			}
-		}
-	}
-	return out
 }
 
 // longestRising marks the elements of a longest strictly rising
