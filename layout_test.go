@@ -2,8 +2,11 @@ package main
 
 import (
 	"bufio"
+	"maps"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -86,6 +89,78 @@ func TestImportRules(t *testing.T) {
 					t.Errorf("%s depends on %s; docs/architecture.md forbids it", pkg, dep)
 				}
 			}
+		}
+	}
+}
+
+// TestFrontEndModules keeps docs/architecture.md's table of the front
+// end's modules true: every module of static/js has a row, every row
+// names a module, and no module imports one that imports it back.
+func TestFrontEndModules(t *testing.T) {
+	doc, err := os.ReadFile("docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n## The front end\n")
+	if !ok {
+		t.Fatal("docs/architecture.md has no ## The front end section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	listed := map[string]bool{}
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cell, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+		for _, name := range strings.Split(cell, ",") {
+			listed[strings.Trim(strings.TrimSpace(name), "`")] = true
+		}
+	}
+	files, err := filepath.Glob("static/js/*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string][]string{}
+	importRE := regexp.MustCompile(`(?m)^import (?:.* from )?"\./([\w.]+)";`)
+	for _, f := range files {
+		name := filepath.Base(f)
+		if strings.HasSuffix(name, ".test.js") {
+			continue
+		}
+		if !listed[name] {
+			t.Errorf("static/js/%s has no row in docs/architecture.md's table of modules: add one", name)
+		}
+		delete(listed, name)
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range importRE.FindAllStringSubmatch(string(src), -1) {
+			imports[name] = append(imports[name], m[1])
+		}
+	}
+	for name := range listed {
+		t.Errorf("docs/architecture.md lists %s, which static/js does not have", name)
+	}
+	// A depth-first walk: a module met again while its own imports are
+	// being walked closes a cycle.
+	state := map[string]int{} // 1 walking, 2 done
+	var walk func(name string, path []string)
+	walk = func(name string, path []string) {
+		state[name] = 1
+		for _, dep := range imports[name] {
+			switch state[dep] {
+			case 1:
+				t.Errorf("static/js imports in a cycle: %s", strings.Join(append(path, dep), " -> "))
+			case 0:
+				walk(dep, append(path, dep))
+			}
+		}
+		state[name] = 2
+	}
+	for _, name := range slices.Sorted(maps.Keys(imports)) {
+		if state[name] == 0 {
+			walk(name, []string{name})
 		}
 	}
 }

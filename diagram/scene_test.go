@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"testing"
 
+	"siteplan/internal/golden"
 	"siteplan/site"
 )
 
@@ -249,4 +250,13 @@ func TestViewFormat(t *testing.T) {
 			t.Errorf("%d pages drawn as view: %d pages, scene %v (starts %.20q), want scene %v", tc.pages, res.Pages, IsScene(buf.Bytes()), buf.Bytes(), tc.scene)
 		}
 	}
+}
+
+// TestSceneGolden keeps a scene of the acme plan (cards, a comment
+// badge, cross-links) in testdata/scene-acme.json: the editor's scene
+// decoder (static/js/scene.test.js) reads the same file, so the two
+// sides of the format are tested against one drawing.
+func TestSceneGolden(t *testing.T) {
+	d := prepared(t, "../store/testdata/acme.json", Options{Links: true, Comments: map[int64]int{2: 3}})
+	golden.Check(t, "scene-acme.json", draw(t, d, FormatScene))
 }

@@ -4,7 +4,8 @@ package static
 
 import "embed"
 
-// FS holds app.css, app.js, favicon.svg and vendor/.
+// FS holds app.css, favicon.svg, the script's ES modules in js/ (their
+// *.test.js run under node --test, not in the browser) and vendor/.
 //
-//go:embed app.css app.js favicon.svg vendor
+//go:embed app.css favicon.svg js/*.js vendor
 var FS embed.FS

@@ -1,0 +1,17 @@
+// siteplan's front end. htmx does the requests and swaps; each module
+// here wires one behaviour of the page to it and owns its state (the
+// architecture document has the map). Importing them is all it takes.
+import "./flash.js";
+import "./dialogs.js";
+import "./downloads.js";
+import "./panes.js";
+import "./summary.js";
+import "./details.js";
+import "./outline.js";
+import "./outliner.js";
+import "./titles.js";
+import "./drag.js";
+import "./undo.js";
+import "./diagram.js";
+import "./canvas.js";
+import "./live.js";

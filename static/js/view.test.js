@@ -1,0 +1,74 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { boxAt, centre, fit, lineOf, nextBox, onScreen, reveal, toDrawing, zoomAt } from "./view.js";
+
+test("zoomAt keeps the point under the pointer still", () => {
+  const v = { k: 1, x: 10, y: 20 };
+  const before = toDrawing(v, 200, 150);
+  zoomAt(v, 2, 200, 150);
+  assert.equal(v.k, 2);
+  assert.deepEqual(toDrawing(v, 200, 150), before);
+});
+
+test("zoomAt stops at its limits", () => {
+  const v = { k: 1, x: 0, y: 0 };
+  for (let i = 0; i < 40; i++) zoomAt(v, 1.25, 0, 0);
+  assert.equal(v.k, 8);
+  for (let i = 0; i < 80; i++) zoomAt(v, 0.8, 0, 0);
+  assert.equal(v.k, 0.05);
+});
+
+test("fit shows the whole drawing, centred across, never enlarged", () => {
+  const v = { k: 3, x: 5, y: 5 };
+  fit(v, 2000, 500, 1000, 800);
+  assert.deepEqual(v, { k: 0.5, x: 0, y: 0 });
+  fit(v, 400, 300, 1000, 800);
+  assert.deepEqual(v, { k: 1, x: 300, y: 0 });
+});
+
+test("centre puts a box in the middle, large enough to read", () => {
+  const v = { k: 1, x: 0, y: 0 }, b = { x: 100, y: 100, w: 100, h: 50 };
+  centre(v, b, 1200, 800);
+  assert.equal(v.k, 2);
+  const s = onScreen(v, b);
+  assert.deepEqual([s.x + s.w / 2, s.y + s.h / 2], [600, 400]);
+});
+
+test("reveal pans only as far as needed", () => {
+  const v = { k: 1, x: 0, y: 0 };
+  reveal(v, { x: 10, y: 100, w: 50, h: 20 }, 500, 400);
+  assert.deepEqual(v, { k: 1, x: 14, y: 0 }, "a box near the left edge comes 24 px in");
+  reveal(v, { x: 900, y: 100, w: 50, h: 20 }, 500, 400);
+  assert.equal(v.x + 950, 500 - 24, "a box past the right edge ends 24 px inside it");
+  const keep = { ...v };
+  reveal(v, { x: -v.x + 100, y: 100, w: 50, h: 20 }, 500, 400);
+  assert.deepEqual(v, keep, "a box in view leaves the view as it is");
+});
+
+test("boxAt takes the box drawn last where boxes overlap", () => {
+  const list = [{ id: "a", x: 0, y: 0, w: 100, h: 100 }, { id: "b", x: 50, y: 50, w: 100, h: 100 }];
+  assert.equal(boxAt(list, 75, 75).id, "b");
+  assert.equal(boxAt(list, 10, 10).id, "a");
+  assert.equal(boxAt(list, 200, 10), null);
+});
+
+test("nextBox goes the arrow's way, boxes in line first", () => {
+  // a tree: home above three children; a grandchild under the first
+  const home = { id: "home", x: 200, y: 0, w: 100, h: 40 };
+  const c1 = { id: "c1", x: 0, y: 100, w: 100, h: 40 };
+  const c2 = { id: "c2", x: 200, y: 100, w: 100, h: 40 };
+  const c3 = { id: "c3", x: 400, y: 100, w: 100, h: 40 };
+  const g = { id: "g", x: 0, y: 200, w: 100, h: 40 };
+  const list = [home, c1, c2, c3, g];
+  assert.equal(nextBox(list, home, "ArrowDown").id, "c2", "straight below first");
+  assert.equal(nextBox(list, c2, "ArrowLeft").id, "c1");
+  assert.equal(nextBox(list, c2, "ArrowRight").id, "c3");
+  assert.equal(nextBox(list, c1, "ArrowDown").id, "g");
+  assert.equal(nextBox(list, c3, "ArrowRight"), null, "nothing that way");
+  assert.equal(nextBox(list, undefined, "ArrowDown").id, "home", "with nothing selected, the first");
+});
+
+test("lineOf tells siblings side by side from one under another", () => {
+  assert.equal(lineOf({ x: 0, y: 0 }, { x: 200, y: 10 }), "x");
+  assert.equal(lineOf({ x: 0, y: 0 }, { x: 10, y: 80 }), "y");
+});
