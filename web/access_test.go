@@ -288,7 +288,6 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/comments":               {path: p + "/comments", ok: 200},
 		"GET /projects/:id/pages/:pid":             {path: pg, ok: 200},
 		"GET /projects/:id/pages/:pid/children":    {path: p + "/pages/" + id("Home") + "/children", ok: 200},
-		"GET /projects/:id/pages/:pid/title":       {path: pg + "/title", ok: 200},
 		"GET /projects/:id/pages/:pid/comments":    {path: pg + "/comments", ok: 200},
 		"GET /projects/:id/diagram":                {path: p + "/diagram", ok: 200},
 		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/dot", ok: 200},

@@ -292,11 +292,9 @@ func (s *Server) createPage(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	// The outliner sends the title typed into a new row; without one the
-	// page is "New page", shown with its title open for typing.
+	// The outliner sends the title typed into a new row.
 	title := c.FormValue("title")
-	editing := title == ""
-	if editing {
+	if title == "" {
 		title = "New page"
 	}
 	pg := site.NewPage(title)
@@ -328,7 +326,7 @@ func (s *Server) createPage(c echo.Context) error {
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
 		return render(c, http.StatusCreated, views.NodeList(site.NewTree(p, kids), pg.ParentID))
 	}
-	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{pg}), &pg, editing))
+	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{pg}), &pg))
 }
 
 // readPageForm copies the details form onto pg, keeping the raw priority
@@ -411,14 +409,6 @@ func (s *Server) savePage(c echo.Context) error {
 	return err
 }
 
-func (s *Server) title(c echo.Context) error {
-	_, pg, err := s.page(c)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.Title(&pg))
-}
-
 func (s *Server) rename(c echo.Context) error {
 	_, pg, err := s.page(c)
 	if err != nil {
@@ -426,22 +416,19 @@ func (s *Server) rename(c echo.Context) error {
 	}
 	version, _ := strconv.ParseInt(c.FormValue("version"), 10, 64)
 	renamed, err := s.store.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
-	switch site.ErrorCode(err) {
-	case "":
-		setChange(c, change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
-		trigger(c, "page-changed", renamed.ID)
-		return render(c, http.StatusOK, views.Title(&renamed))
-	case site.EInvalid:
-		renamed.Title = c.FormValue("title")
-		return rerender(c, err, views.RenameForm(&renamed, site.ErrorFields(err)["title"]))
-	case site.EConflict:
+	if site.ErrorCode(err) == site.EConflict {
 		fresh, ferr := s.store.Page(c.Request().Context(), pg.ID)
 		if ferr != nil {
 			return ferr
 		}
-		return rerender(c, err, views.RenameForm(&fresh, "Someone else renamed this page to “"+fresh.Title+"”; edit that or press Escape."))
+		return site.Errorf(site.EConflict, "Someone else renamed this page to “%s” meanwhile: rename it again to keep your title.", fresh.Title)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
+	trigger(c, "page-changed", renamed.ID)
+	return render(c, http.StatusOK, views.Title(&renamed))
 }
 
 // trigger sets an HX-Trigger event naming a page, so the client can
@@ -521,7 +508,7 @@ func (s *Server) duplicatePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{cp}), &cp, false))
+	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{cp}), &cp))
 }
 
 func (s *Server) pasteForm(c echo.Context) error {

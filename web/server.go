@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"mime"
 	"net/http"
 	"slices"
@@ -190,7 +191,6 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/comments", s.openComments, projectRead},
 		{get, "/projects/:id/pages/:pid", s.pageDetails, projectRead},
 		{get, "/projects/:id/pages/:pid/children", s.children, projectRead},
-		{get, "/projects/:id/pages/:pid/title", s.title, projectRead},
 		{get, "/projects/:id/pages/:pid/comments", s.pageComments, projectRead},
 		{get, "/projects/:id/diagram", s.diagram, projectRead},
 		{get, "/projects/:id/diagram/scene", s.diagramScene, projectRead},
@@ -306,6 +306,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
 	msg := site.ErrorMessage(err)
+	if fields := site.ErrorFields(err); len(fields) > 0 {
+		// No form shows these fields beside this answer: it says them.
+		msg = strings.Join(slices.Sorted(maps.Values(fields)), " ")
+	}
 	if (code == site.ETooMany || code == site.EUnavailable) && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", "5")
 	}

@@ -200,7 +200,6 @@ func TestRoutes(t *testing.T) {
 		{"GET", p + "/document.json", nil, 200, 0, false},
 		{"GET", pagePath(pid, pricing), nil, 200, 0, true},
 		{"GET", pagePath(pid, home, "children"), nil, 200, 0, false},
-		{"GET", pagePath(pid, pricing, "title"), nil, 200, 0, false},
 		{"GET", pagePath(pid, home, "delete"), nil, 200, 0, false},
 		{"GET", pagePath(pid, home, "paste"), nil, 200, 0, false},
 		{"GET", pagePath(pid, home, "links", "picker") + "?q=con", nil, 200, 0, false},
@@ -369,6 +368,30 @@ func TestHostileTitleIsEscaped(t *testing.T) {
 		}
 		if got := doc(t, rec).Find("#title-" + itoa(ids["Contact"])).Text(); path != "/projects/"+itoa(pid)+"/search?q=alert" && got != hostile {
 			t.Errorf("%s: title text = %q, want %q", path, got, hostile)
+		}
+	}
+}
+
+// TestRenameRefused: a refused rename answers the outliner with the
+// reason in the error notice (the script shows it and puts the old
+// title back), a stale one with the title someone else gave the page.
+func TestRenameRefused(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	path := pagePath(pid, ids["Contact"], "title")
+	for _, tc := range []struct {
+		name, title, version string
+		status               int
+		want                 string
+	}{
+		{"empty", " ", "1", 422, "Title is required"},
+		{"renamed", "Write to us", "1", 200, ""},
+		{"stale", "Contact us", "1", 409, "Someone else renamed this page to “Write to us”"},
+	} {
+		rec := c.do("PATCH", path, url.Values{"title": {tc.title}, "version": {tc.version}}, true)
+		wantStatus(t, rec, tc.status, tc.name)
+		if got := doc(t, rec).Find(".alert-error span").Text(); !strings.Contains(got, tc.want) || (tc.want == "") != (got == "") {
+			t.Errorf("%s: notice %q, want it to say %q", tc.name, got, tc.want)
 		}
 	}
 }
