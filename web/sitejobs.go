@@ -61,6 +61,17 @@ const (
 	reportServerBytes = 128 << 20
 )
 
+// The states of a live-site job, in the order they come; a job ends
+// done, failed or cancelled.
+const (
+	jobWaiting   = "waiting"
+	jobReading   = "reading"
+	jobWriting   = "writing"
+	jobDone      = "done"
+	jobFailed    = "failed"
+	jobCancelled = "cancelled"
+)
+
 // siteJobs are the live-site jobs of every visitor.
 type siteJobs struct {
 	log       *slog.Logger
@@ -108,7 +119,7 @@ type siteJob struct {
 	mu       sync.Mutex
 	changed  chan struct{} // closed, and replaced, on each change
 	watchers int           // streams open
-	state    string        // views.Job* states
+	state    string        // job* states
 	progress sitemap.Progress
 	reading  *sitemap.Reading
 	excerpts []sitemap.Excerpt // an uploaded file's lines around its problems
@@ -126,7 +137,7 @@ type siteJob struct {
 func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) error {
 	b := make([]byte, 16)
 	rand.Read(b)
-	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, views.JobWaiting
+	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, jobWaiting
 	j.changed, j.turn = make(chan struct{}), make(chan struct{})
 	js.mu.Lock()
 	j.budget = js.budget
@@ -172,7 +183,7 @@ func (js *siteJobs) runJob(j *siteJob, run func(ctx context.Context, j *siteJob)
 		j.finish(j.ctx, site.Errorf(site.ETooMany, "The server was busy reading other sites for %s: try again later.", js.wait), js.log)
 		return
 	}
-	j.set(func() { j.state = views.JobReading })
+	j.set(func() { j.state = jobReading })
 	ctx, cancel := context.WithTimeout(j.ctx, j.budget)
 	defer cancel()
 	j.finish(ctx, safely(ctx, j, run), js.log)
@@ -348,14 +359,14 @@ func (j *siteJob) watch(d int) bool {
 // deadline is the reading's budget.
 func (j *siteJob) finish(ctx context.Context, err error, log *slog.Logger) {
 	var ue *sitemap.UnreadableError
-	state, msg := views.JobFailed, ""
+	state, msg := jobFailed, ""
 	switch {
 	case err == nil:
-		state = views.JobDone
+		state = jobDone
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		msg = "The reading took longer than " + j.budget.String() + " and was stopped; the siteplan check and import commands have no such limit."
 	case errors.Is(err, context.Canceled):
-		state, msg = views.JobCancelled, "Cancelled."
+		state, msg = jobCancelled, "Cancelled."
 	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:
 		msg = err.Error()
 	default:

@@ -173,12 +173,12 @@ func TestLiveSiteTurns(t *testing.T) {
 	held := a.startJob("/sites/check", url.Values{"source": {ls.URL}})
 	<-ls.holding
 	doc := b.finished(b.startJob("/sites/import", url.Values{"source": {ls.URL + "/pages.xml"}}))
-	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != views.JobDone {
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != jobDone {
 		t.Errorf("team B's import while team A's reading is held: %s", st)
 	}
 	// A second job of team A waits for team A's first.
 	queued := a2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
-	if v := a.srv.siteJobs.job(queued).view(1); v.State != views.JobWaiting {
+	if v := a.srv.siteJobs.job(queued).view(1); v.State != jobWaiting {
 		t.Errorf("team A's second job is %s, want waiting", v.State)
 	}
 	a.do("POST", held+"/cancel", url.Values{}, false)
@@ -217,7 +217,7 @@ func TestLiveSiteTurns(t *testing.T) {
 	next := e2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
 	time.Sleep(1200 * time.Millisecond) // the scenario: it waits longer than its budget
 	e.do("POST", held+"/cancel", url.Values{}, false)
-	if doc := e2.finished(next); doc.Find("#job-status").AttrOr("data-state", "") != views.JobDone {
+	if doc := e2.finished(next); doc.Find("#job-status").AttrOr("data-state", "") != jobDone {
 		t.Errorf("the reading that waited longer than its budget: %q", doc.Find("#job-error").Text())
 	}
 }
@@ -276,7 +276,7 @@ func TestLiveSiteUploadRemoved(t *testing.T) {
 		t.Fatalf("while it waits: %q, want the upload", got)
 	}
 	c2.do("POST", queued+"/cancel", url.Values{}, false)
-	if doc := c2.finished(queued); doc.Find("#job-status").AttrOr("data-state", "") != views.JobCancelled {
+	if doc := c2.finished(queued); doc.Find("#job-status").AttrOr("data-state", "") != jobCancelled {
 		t.Errorf("the cancelled upload's job: %q", doc.Find("#job-error").Text())
 	}
 	if got := uploads(); len(got) != 0 {
@@ -360,7 +360,7 @@ func TestLinesOutsideGate(t *testing.T) {
 // TestDroppedImportShows: an import whose report was let go still shows
 // its state and the new plan, and says the report is gone.
 func TestDroppedImportShows(t *testing.T) {
-	j := &siteJob{id: "x", isImp: true, state: views.JobDone, dropped: true, ended: time.Now(),
+	j := &siteJob{id: "x", isImp: true, state: jobDone, dropped: true, ended: time.Now(),
 		plan: views.SitePlan{ProjectID: 7, Name: "old.example", Pages: 3}}
 	var buf bytes.Buffer
 	if err := views.SiteJobStatus(j.view(1)).Render(context.Background(), &buf); err != nil {

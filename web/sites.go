@@ -110,11 +110,13 @@ func (j *siteJob) view(page int) views.SiteJob {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	v := views.SiteJob{ID: j.id, Source: j.source, Import: j.isImp, State: j.state, Error: j.err,
+		Running: j.state == jobWaiting || j.state == jobReading || j.state == jobWriting,
+		Waiting: j.state == jobWaiting, Writing: j.state == jobWriting, Done: j.state == jobDone,
 		Files: j.progress.Files, Listed: j.progress.Listed, URLs: j.progress.URLs, Plan: j.plan, Dropped: j.dropped}
 	for _, w := range j.warns {
 		v.Notes = append(v.Notes, w.Reason)
 	}
-	if j.reading != nil && j.state != views.JobReading && j.state != views.JobWaiting {
+	if j.reading != nil && j.state != jobReading && j.state != jobWaiting {
 		v.Report = reportView(j.reading, j.onWeb, page)
 	}
 	return v
@@ -188,7 +190,7 @@ func (s *Server) importSite(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		j.set(func() { j.state, j.warns = views.JobWriting, warns })
+		j.set(func() { j.state, j.warns = jobWriting, warns })
 		sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
 		id, err := s.store.ImportPages(ctx, j.teamID, plan.Project, countPages(plan.Pages(), &sp))
 		if err != nil {
@@ -319,7 +321,7 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 		changed := j.changes()
 		v := j.view(1)
 		event, frame := "status", views.SiteJobProgress(v)
-		if !v.Running() {
+		if !v.Running {
 			event, frame = "end", views.SiteJobStatus(v)
 		}
 		buf.Reset()

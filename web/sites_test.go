@@ -22,7 +22,6 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"siteplan/site"
-	"siteplan/views"
 )
 
 // liveSite serves a small site on loopback: a robots.txt naming a
@@ -518,7 +517,7 @@ func TestSiteJobPanic(t *testing.T) {
 		t.Fatalf("safely returned %v, want the panic as an error", err)
 	}
 	j.finish(ctx, err, slog.New(slog.NewTextHandler(&logged, nil)))
-	if v := j.view(1); v.State != views.JobFailed || v.Error != "Internal error. Nothing was imported." {
+	if v := j.view(1); v.State != jobFailed || v.Error != "Internal error. Nothing was imported." {
 		t.Errorf("the job is %q with %q, want failed with the internal error's message", v.State, v.Error)
 	}
 	if !strings.Contains(logged.String(), "a bug in a reader") || !strings.Contains(logged.String(), "sites_test.go") {
