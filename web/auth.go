@@ -111,14 +111,14 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		ctx := c.Request().Context()
-		sess, u, err := s.store.Session(ctx, ck.Value)
+		sess, u, err := s.store.accounts.Session(ctx, ck.Value)
 		if site.ErrorCode(err) == site.EUnauthorized {
 			s.clearCookie(c, sessionCookie)
 			return next(c)
 		} else if err != nil {
 			return err
 		}
-		teams, err := s.store.Memberships(ctx, u.ID)
+		teams, err := s.store.accounts.Memberships(ctx, u.ID)
 		if err != nil {
 			return err
 		}
@@ -180,7 +180,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 				return site.Errorf(site.ENotFound, "No such project.")
 			}
 			ctx := c.Request().Context()
-			p, err := s.store.Project(ctx, id)
+			p, err := s.store.accounts.Project(ctx, id)
 			if err != nil && site.ErrorCode(err) != site.ENotFound {
 				return err
 			}
@@ -192,7 +192,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			}
 			var shareErr error
 			if ck, cerr := c.Cookie(shareCookie); access == site.AccessNone && cerr == nil && ck.Value != "" {
-				l, err := s.store.UseShareLink(ctx, ck.Value)
+				l, err := s.store.accounts.UseShareLink(ctx, ck.Value)
 				switch {
 				case site.ErrorCode(err) == site.ENotFound:
 					shareErr = err
@@ -258,7 +258,7 @@ func safeNext(next string) string {
 }
 
 func (s *Server) loginPage(c echo.Context) error {
-	if ok, err := s.store.HasUsers(c.Request().Context()); err != nil {
+	if ok, err := s.store.accounts.HasUsers(c.Request().Context()); err != nil {
 		return err
 	} else if !ok {
 		return c.Redirect(http.StatusSeeOther, "/signup")
@@ -279,7 +279,7 @@ func (s *Server) login(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(loginRetry.Seconds())))
 		return render(c, http.StatusTooManyRequests, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
 	}
-	u, err := s.store.Authenticate(ctx, email, c.FormValue("password"))
+	u, err := s.store.accounts.Authenticate(ctx, email, c.FormValue("password"))
 	if site.ErrorCode(err) == site.EUnauthorized {
 		try.failed()
 		form.Message = site.ErrorMessage(err)
@@ -299,13 +299,13 @@ func (s *Server) login(c echo.Context) error {
 func (s *Server) startSession(c echo.Context, userID, team int64) error {
 	ctx := c.Request().Context()
 	if ck, err := c.Cookie(sessionCookie); err == nil && ck.Value != "" {
-		if err := s.store.DeleteSession(ctx, ck.Value); err != nil {
+		if err := s.store.accounts.DeleteSession(ctx, ck.Value); err != nil {
 			return err
 		}
 		s.hub.logout(ck.Value)
 	}
 	if team == 0 {
-		teams, err := s.store.Memberships(ctx, userID)
+		teams, err := s.store.accounts.Memberships(ctx, userID)
 		if err != nil {
 			return err
 		}
@@ -313,7 +313,7 @@ func (s *Server) startSession(c echo.Context, userID, team int64) error {
 			team = teams[0].ID
 		}
 	}
-	token, err := s.store.CreateSession(ctx, userID, team)
+	token, err := s.store.accounts.CreateSession(ctx, userID, team)
 	if err != nil {
 		return err
 	}
@@ -323,7 +323,7 @@ func (s *Server) startSession(c echo.Context, userID, team int64) error {
 
 func (s *Server) logout(c echo.Context) error {
 	if ck, err := c.Cookie(sessionCookie); err == nil {
-		if err := s.store.DeleteSession(c.Request().Context(), ck.Value); err != nil {
+		if err := s.store.accounts.DeleteSession(c.Request().Context(), ck.Value); err != nil {
 			return err
 		}
 		s.hub.logout(ck.Value)
@@ -333,7 +333,7 @@ func (s *Server) logout(c echo.Context) error {
 }
 
 func (s *Server) signUpPage(c echo.Context) error {
-	if ok, err := s.store.HasUsers(c.Request().Context()); err != nil {
+	if ok, err := s.store.accounts.HasUsers(c.Request().Context()); err != nil {
 		return err
 	} else if ok {
 		return c.Redirect(http.StatusSeeOther, "/login")
@@ -354,7 +354,7 @@ func (s *Server) signUpFailed(c echo.Context, props views.SignUpProps, err error
 
 func (s *Server) signUp(c echo.Context) error {
 	f := views.AuthForm{Email: c.FormValue("email"), Name: c.FormValue("name"), Team: c.FormValue("team")}
-	u, t, err := s.store.SignUpFirst(c.Request().Context(), f.Email, f.Name, c.FormValue("password"), f.Team)
+	u, t, err := s.store.accounts.SignUpFirst(c.Request().Context(), f.Email, f.Name, c.FormValue("password"), f.Team)
 	if err != nil {
 		return s.signUpFailed(c, views.SignUpProps{Layout: s.layout(c, "Set up siteplan"), Form: f}, err)
 	}
@@ -365,7 +365,7 @@ func (s *Server) signUp(c echo.Context) error {
 }
 
 func (s *Server) invitePage(c echo.Context) error {
-	inv, t, err := s.store.Invite(c.Request().Context(), c.Param("token"))
+	inv, t, err := s.store.accounts.Invite(c.Request().Context(), c.Param("token"))
 	if err != nil {
 		return err
 	}
@@ -377,21 +377,21 @@ func (s *Server) acceptInvite(c echo.Context) error {
 	ctx := c.Request().Context()
 	token := c.Param("token")
 	if v := viewer(c); v.UserID != 0 {
-		team, err := s.store.AcceptInvite(ctx, token, v.UserID)
+		team, err := s.store.accounts.AcceptInvite(ctx, token, v.UserID)
 		if err != nil {
 			return err
 		}
 		if ck, err := c.Cookie(sessionCookie); err == nil {
-			if err := s.store.SwitchTeam(ctx, ck.Value, team); err != nil {
+			if err := s.store.accounts.SwitchTeam(ctx, ck.Value, team); err != nil {
 				return err
 			}
 		}
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
 	f := views.AuthForm{Email: c.FormValue("email"), Name: c.FormValue("name")}
-	u, team, err := s.store.SignUpWithInvite(ctx, token, f.Email, f.Name, c.FormValue("password"))
+	u, team, err := s.store.accounts.SignUpWithInvite(ctx, token, f.Email, f.Name, c.FormValue("password"))
 	if err != nil {
-		inv, t, ierr := s.store.Invite(ctx, token)
+		inv, t, ierr := s.store.accounts.Invite(ctx, token)
 		if ierr != nil {
 			return ierr
 		}

@@ -42,7 +42,7 @@ func author(c echo.Context) string {
 // commentsProps gathers the threads of a page for its comments section;
 // the page's open-thread count is taken from them, so it is as fresh.
 func (s *Server) commentsProps(c echo.Context, pg site.Page) (views.CommentsProps, error) {
-	threads, err := s.store.Comments(c.Request().Context(), pg.ID)
+	threads, err := s.store.comments.Comments(c.Request().Context(), pg.ID)
 	pg.OpenComments = site.OpenThreads(threads)
 	return views.CommentsProps{Page: pg, Threads: threads, Author: author(c)}, err
 }
@@ -72,7 +72,7 @@ func (s *Server) addComment(c echo.Context) error {
 	}
 	v := viewer(c)
 	cm := site.Comment{ProjectID: p.ID, PageID: pg.ID, ParentID: formID(c, "parent"), UserID: v.UserID, Author: author(c), Body: c.FormValue("body")}
-	err = s.store.AddComment(c.Request().Context(), &cm, v.ShareLinkID)
+	err = s.store.comments.AddComment(c.Request().Context(), &cm, v.ShareLinkID)
 	if code := site.ErrorCode(err); code != "" && code != site.EInvalid {
 		return err
 	}
@@ -103,14 +103,14 @@ func (s *Server) setResolved(c echo.Context, resolved bool) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	cm, err := s.store.Comment(ctx, p.ID, id)
+	cm, err := s.store.comments.Comment(ctx, p.ID, id)
 	if err != nil {
 		return err
 	}
-	if err := s.store.ResolveComment(ctx, p.ID, id, author(c), resolved); err != nil {
+	if err := s.store.comments.ResolveComment(ctx, p.ID, id, author(c), resolved); err != nil {
 		return err
 	}
-	pg, err := s.store.Page(ctx, cm.PageID)
+	pg, err := s.store.pages.Page(ctx, cm.PageID)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (s *Server) setResolved(c echo.Context, resolved bool) error {
 
 func (s *Server) openComments(c echo.Context) error {
 	p := currentProject(c)
-	threads, err := s.store.OpenComments(c.Request().Context(), p.ID)
+	threads, err := s.store.comments.OpenComments(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}

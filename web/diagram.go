@@ -77,7 +77,7 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if opt, err = diagramQuery(c, format); err != nil {
 		return
 	}
-	if opt.Comments, err = s.store.OpenCommentCounts(c.Request().Context(), p.ID); err != nil {
+	if opt.Comments, err = s.store.comments.OpenCommentCounts(c.Request().Context(), p.ID); err != nil {
 		return
 	}
 	opt.SetDefaults()
@@ -85,11 +85,11 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	// the drawing is filed under the older version and never served for
 	// the new.
 	b, err = s.drawCached(c, p.ID, fmt.Sprintf("%d|%d", p.ID, p.Version), opt, func(ctx context.Context) (*site.Tree, []site.Link, error) {
-		t, err := s.store.Tree(ctx, p.ID)
+		t, err := s.store.pages.Tree(ctx, p.ID)
 		if err != nil {
 			return nil, nil, err
 		}
-		links, err := s.store.Links(ctx, p.ID)
+		links, err := s.store.links.Links(ctx, p.ID)
 		return t, links, err
 	})
 	return
@@ -101,7 +101,7 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 // drawing. The theme is read on every request, the logo (keyed by its
 // sum) only to draw. Errors: those of load and diagram.Render, ETooMany.
 func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
-	theme, err := s.store.Theme(c.Request().Context(), projectID)
+	theme, err := s.store.themes.Theme(c.Request().Context(), projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 	}
 	defer done()
 	if theme.LogoSum != "" {
-		if opt.Logo, err = s.store.Logo(rctx, projectID); err != nil {
+		if opt.Logo, err = s.store.themes.Logo(rctx, projectID); err != nil {
 			return nil, err
 		}
 	}
@@ -218,7 +218,7 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 // to get the picture: the SVG, the PDF, a smaller PNG, fewer levels, one
 // branch.
 func (s *Server) pngTooLarge(c echo.Context, p site.Project, opt diagram.Options, cause error) error {
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
 }
 
 func (s *Server) exportPage(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.ExportTree)
+	t, err := s.projectTree(c, s.store.pages.ExportTree)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func (s *Server) exportPage(c echo.Context) error {
 
 // exportFiles runs the export for the request's options.
 func (s *Server) exportFiles(c echo.Context) (site.Project, *export.Memory, error) {
-	t, err := s.projectTree(c, s.store.ExportTree)
+	t, err := s.projectTree(c, s.store.pages.ExportTree)
 	if err != nil {
 		return site.Project{}, nil, err
 	}
@@ -130,7 +130,7 @@ func (s *Server) exportFile(c echo.Context) error {
 // exportZip serves every file of the export in one zip, dated when the
 // plan last changed.
 func (s *Server) exportZip(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.ExportTree)
+	t, err := s.projectTree(c, s.store.pages.ExportTree)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (s *Server) exportZip(c echo.Context) error {
 
 // footerPreview shows the HTML footer sitemap inside the app.
 func (s *Server) footerPreview(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.ExportTree)
+	t, err := s.projectTree(c, s.store.pages.ExportTree)
 	if err != nil {
 		return err
 	}

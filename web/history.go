@@ -32,7 +32,7 @@ const historyPage = 50
 
 // undo reverts the caller's own last change (POST /projects/ID/undo).
 func (s *Server) undo(c echo.Context) error {
-	ch, err := s.store.Undo(c.Request().Context(), currentProject(c).ID)
+	ch, err := s.store.history.Undo(c.Request().Context(), currentProject(c).ID)
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (s *Server) undo(c echo.Context) error {
 
 // redo reapplies the change the caller undid last.
 func (s *Server) redo(c echo.Context) error {
-	ch, err := s.store.Redo(c.Request().Context(), currentProject(c).ID)
+	ch, err := s.store.history.Redo(c.Request().Context(), currentProject(c).ID)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (s *Server) afterFlip(c echo.Context, what string, ch site.Change) error {
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, projectPath(currentProject(c).ID))
 	}
-	_, err := s.store.Page(c.Request().Context(), ch.PageID)
+	_, err := s.store.pages.Page(c.Request().Context(), ch.PageID)
 	gone := site.ErrorCode(err) == site.ENotFound
 	if err != nil && !gone {
 		return err
@@ -77,7 +77,7 @@ func (s *Server) history(c echo.Context) error {
 		return err
 	}
 	if pageID != 0 {
-		pg, err := s.store.Page(ctx, pageID)
+		pg, err := s.store.pages.Page(ctx, pageID)
 		if err != nil || pg.ProjectID != p.ID {
 			return site.Errorf(site.ENotFound, "That page is not in this plan.")
 		}
@@ -97,7 +97,7 @@ func (s *Server) history(c echo.Context) error {
 // and notes where older changes start.
 func (s *Server) loadChanges(ctx context.Context, props *views.HistoryProps, pageID, before int64) error {
 	var err error
-	if props.Changes, err = s.store.History(ctx, props.Project.ID, pageID, before, historyPage+1); err != nil {
+	if props.Changes, err = s.store.history.History(ctx, props.Project.ID, pageID, before, historyPage+1); err != nil {
 		return err
 	}
 	if len(props.Changes) > historyPage {
@@ -125,11 +125,11 @@ func (s *Server) markedVersions(c echo.Context) ([]site.Version, error) {
 	}
 	defer done()
 	pid := currentProject(c).ID
-	vs, err := s.store.Versions(ctx, pid)
+	vs, err := s.store.history.Versions(ctx, pid)
 	if err != nil {
 		return nil, err
 	}
-	return vs, s.store.MarkChanged(ctx, pid, vs)
+	return vs, s.store.history.MarkChanged(ctx, pid, vs)
 }
 
 // restoreDeleted brings back the branch a deletion in the history took.
@@ -140,7 +140,7 @@ func (s *Server) restoreDeleted(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ch, err := s.store.RestoreDeleted(ctx, p.ID, cid)
+	ch, err := s.store.history.RestoreDeleted(ctx, p.ID, cid)
 	if err != nil {
 		return err
 	}

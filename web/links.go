@@ -55,7 +55,7 @@ func (s *Server) search(c echo.Context) error {
 	if strings.TrimSpace(q) == "" {
 		return render(c, http.StatusOK, views.SearchResults(nil, ""))
 	}
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (s *Server) search(c echo.Context) error {
 }
 
 func (s *Server) summary(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.Tree)
+	t, err := s.projectTree(c, s.store.pages.Tree)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func (s *Server) linkPicker(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Tree(c.Request().Context(), p.ID)
+	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}
@@ -88,7 +88,7 @@ func (s *Server) addLink(c echo.Context) error {
 		return err
 	}
 	l := site.Link{ProjectID: p.ID, FromID: pg.ID, ToID: formID(c, "to"), Label: strings.TrimSpace(c.FormValue("label"))}
-	err = s.store.AddLink(c.Request().Context(), &l)
+	err = s.store.links.AddLink(c.Request().Context(), &l)
 	if code := site.ErrorCode(err); code != "" && code != site.EInternal {
 		return s.renderLinks(c, statusOf[code], pg, site.ErrorMessage(err))
 	} else if err != nil {
@@ -106,18 +106,18 @@ func (s *Server) deleteLink(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	pg, err := s.store.Page(c.Request().Context(), formID(c, "page"))
+	pg, err := s.store.pages.Page(c.Request().Context(), formID(c, "page"))
 	if err != nil || pg.ProjectID != p.ID {
 		return site.Errorf(site.ENotFound, "That page no longer exists.")
 	}
-	if err := s.store.DeleteLink(c.Request().Context(), p.ID, lid); err != nil {
+	if err := s.store.links.DeleteLink(c.Request().Context(), p.ID, lid); err != nil {
 		return err
 	}
 	return s.renderLinks(c, http.StatusOK, pg, "")
 }
 
 func (s *Server) renderLinks(c echo.Context, status int, pg site.Page, msg string) error {
-	out, in, err := s.store.PageLinks(c.Request().Context(), pg.ID)
+	out, in, err := s.store.links.PageLinks(c.Request().Context(), pg.ID)
 	if err != nil {
 		return err
 	}

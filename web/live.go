@@ -314,12 +314,12 @@ func openStream(c echo.Context) *echo.Response {
 // ends a stream at once: kickUser.)
 func (s *Server) stillAllowed(ctx context.Context, sub *subscriber) bool {
 	if sub.session != "" {
-		if _, _, err := s.store.Session(ctx, sub.session); err != nil {
+		if _, _, err := s.store.accounts.Session(ctx, sub.session); err != nil {
 			return false
 		}
 	}
 	if sub.shareToken != "" {
-		if _, err := s.store.UseShareLink(ctx, sub.shareToken); err != nil {
+		if _, err := s.store.accounts.UseShareLink(ctx, sub.shareToken); err != nil {
 			return false
 		}
 	}

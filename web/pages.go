@@ -44,7 +44,7 @@ func (s *Server) page(c echo.Context) (site.Project, site.Page, error) {
 	if err != nil {
 		return p, site.Page{}, err
 	}
-	pg, err := s.store.Page(c.Request().Context(), pid)
+	pg, err := s.store.pages.Page(c.Request().Context(), pid)
 	if err == nil && pg.ProjectID != p.ID {
 		err = site.Errorf(site.ENotFound, "Page %d does not exist.", pid)
 	}
@@ -80,7 +80,7 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 	ctx := c.Request().Context()
 	var open []int64
 	if selected != nil {
-		anc, err := s.store.Ancestors(ctx, selected.ID)
+		anc, err := s.store.pages.Ancestors(ctx, selected.ID)
 		if err != nil {
 			return err
 		}
@@ -137,12 +137,12 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 		}
 		defer done()
 	}
-	pages, shown, err := s.store.PagesToDepth(ctx, p.ID, level, maxOutlineRows)
+	pages, shown, err := s.store.pages.PagesToDepth(ctx, p.ID, level, maxOutlineRows)
 	if err != nil {
 		return views.OutlineProps{}, err
 	}
 	budget := maxOutlineRows - len(pages)
-	kids, err := s.store.ChildrenOf(ctx, p.ID, open, budget+1)
+	kids, err := s.store.pages.ChildrenOf(ctx, p.ID, open, budget+1)
 	if err != nil {
 		return views.OutlineProps{}, err
 	}
@@ -180,12 +180,12 @@ func dedupe(pages []site.Page) []site.Page {
 // ancestors only) and its links.
 func (s *Server) details(c echo.Context, p site.Project, pg site.Page) (views.DetailsProps, error) {
 	ctx := c.Request().Context()
-	anc, err := s.store.Ancestors(ctx, pg.ID)
+	anc, err := s.store.pages.Ancestors(ctx, pg.ID)
 	if err != nil {
 		return views.DetailsProps{}, err
 	}
 	t := site.NewTree(p, append(anc, pg))
-	out, in, err := s.store.PageLinks(ctx, pg.ID)
+	out, in, err := s.store.links.PageLinks(ctx, pg.ID)
 	if err != nil {
 		return views.DetailsProps{}, err
 	}
@@ -225,7 +225,7 @@ func (s *Server) pageDetails(c echo.Context) error {
 
 // pageCard gathers a page as a client reviews it.
 func (s *Server) pageCard(c echo.Context, p site.Project, pg site.Page) (views.PageCardProps, error) {
-	anc, err := s.store.Ancestors(c.Request().Context(), pg.ID)
+	anc, err := s.store.pages.Ancestors(c.Request().Context(), pg.ID)
 	if err != nil {
 		return views.PageCardProps{}, err
 	}
@@ -269,7 +269,7 @@ func (s *Server) children(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	kids, err := s.store.Children(c.Request().Context(), p.ID, pg.ID, maxOutlineRows+1)
+	kids, err := s.store.pages.Children(c.Request().Context(), p.ID, pg.ID, maxOutlineRows+1)
 	if err != nil {
 		return err
 	}
@@ -306,19 +306,19 @@ func (s *Server) createPage(c echo.Context) error {
 		pg.Placement = v
 	}
 	if after := formID(c, "after"); after != 0 {
-		sib, err := s.store.Page(ctx, after)
+		sib, err := s.store.pages.Page(ctx, after)
 		if err != nil || sib.ProjectID != p.ID {
 			return site.Errorf(site.ENotFound, "The page to add after no longer exists.")
 		}
 		pg.ParentID, pg.Placement, pg.Position = sib.ParentID, sib.Placement, sib.Position+1
 	}
-	if err := s.store.CreatePage(ctx, &pg); err != nil {
+	if err := s.store.pages.CreatePage(ctx, &pg); err != nil {
 		return err
 	}
 	// Adding under a collapsed branch whose children are not on the page:
 	// send the whole list so the branch opens complete.
 	if pg.ParentID != 0 && c.FormValue("loaded") == "0" {
-		kids, err := s.store.Children(ctx, p.ID, pg.ParentID, maxOutlineRows)
+		kids, err := s.store.pages.Children(ctx, p.ID, pg.ParentID, maxOutlineRows)
 		if err != nil {
 			return err
 		}
@@ -375,7 +375,7 @@ func (s *Server) savePage(c echo.Context) error {
 	}
 	err = errs.Err()
 	if err == nil {
-		err = s.store.UpdatePage(ctx, &pg)
+		err = s.store.pages.UpdatePage(ctx, &pg)
 	}
 	switch site.ErrorCode(err) {
 	case "":
@@ -395,7 +395,7 @@ func (s *Server) savePage(c echo.Context) error {
 		d.Form, d.Errors, d.Message = form, site.ErrorFields(err), site.ErrorMessage(err)
 		return rerender(c, err, views.DetailsForm(d))
 	case site.EConflict: // show the page as the other tab saved it
-		fresh, ferr := s.store.Page(ctx, pg.ID)
+		fresh, ferr := s.store.pages.Page(ctx, pg.ID)
 		if ferr != nil {
 			return ferr
 		}
@@ -415,9 +415,9 @@ func (s *Server) rename(c echo.Context) error {
 		return err
 	}
 	version, _ := strconv.ParseInt(c.FormValue("version"), 10, 64)
-	renamed, err := s.store.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
+	renamed, err := s.store.pages.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
 	if site.ErrorCode(err) == site.EConflict {
-		fresh, ferr := s.store.Page(c.Request().Context(), pg.ID)
+		fresh, ferr := s.store.pages.Page(c.Request().Context(), pg.ID)
 		if ferr != nil {
 			return ferr
 		}
@@ -452,7 +452,7 @@ func (s *Server) movePage(c echo.Context) error {
 	if err != nil {
 		return site.Errorf(site.EInvalid, "Position must be a number.")
 	}
-	if err := s.store.MovePage(c.Request().Context(), pg.ID, formID(c, "parent"), c.FormValue("placement"), pos); err != nil {
+	if err := s.store.pages.MovePage(c.Request().Context(), pg.ID, formID(c, "parent"), c.FormValue("placement"), pos); err != nil {
 		return err
 	}
 	trigger(c, "page-moved", pg.ID)
@@ -464,7 +464,7 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.store.DescendantCount(c.Request().Context(), pg.ID)
+	n, err := s.store.pages.DescendantCount(c.Request().Context(), pg.ID)
 	if err != nil {
 		return err
 	}
@@ -482,7 +482,7 @@ func (s *Server) deletePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := s.store.DeletePage(c.Request().Context(), pg.ID)
+	n, err := s.store.pages.DeletePage(c.Request().Context(), pg.ID)
 	if err != nil {
 		return err
 	}
@@ -500,11 +500,11 @@ func (s *Server) duplicatePage(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	id, err := s.store.DuplicatePage(ctx, pg.ID)
+	id, err := s.store.pages.DuplicatePage(ctx, pg.ID)
 	if err != nil {
 		return err
 	}
-	cp, err := s.store.Page(ctx, id)
+	cp, err := s.store.pages.Page(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -534,7 +534,7 @@ func (s *Server) paste(c echo.Context) error {
 	parentID := formID(c, "parent")
 	var parent site.Page
 	if parentID != 0 {
-		if parent, err = s.store.Page(ctx, parentID); err != nil || parent.ProjectID != p.ID {
+		if parent, err = s.store.pages.Page(ctx, parentID); err != nil || parent.ProjectID != p.ID {
 			return site.Errorf(site.ENotFound, "The page to paste under no longer exists.")
 		}
 	}
@@ -546,7 +546,7 @@ func (s *Server) paste(c echo.Context) error {
 		}
 		return err
 	}
-	ids, err := s.store.InsertOutline(ctx, p.ID, parentID, items)
+	ids, err := s.store.pages.InsertOutline(ctx, p.ID, parentID, items)
 	if err != nil {
 		return err
 	}

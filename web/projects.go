@@ -63,7 +63,7 @@ func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm,
 	if team.ID == 0 {
 		return render(c, http.StatusOK, views.NoTeam(s.layout(c, "No team")))
 	}
-	list, err := s.store.Projects(c.Request().Context(), team.ID)
+	list, err := s.store.projects.Projects(c.Request().Context(), team.ID)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm,
 func (s *Server) createProject(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := site.Project{TeamID: viewer(c).Team.ID, Name: c.FormValue("name"), BaseURL: c.FormValue("base_url")}
-	if err := s.store.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
+	if err := s.store.projects.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
 		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Errors: site.ErrorFields(err)}
 		if isHTMX(c) {
 			return rerender(c, err, views.CreateProjectForm(f))
@@ -109,7 +109,7 @@ func (s *Server) importProject(c echo.Context) error {
 	if err != nil {
 		return s.importFailed(c, err)
 	}
-	id, err := s.store.ImportDocument(ctx, viewer(c).Team.ID, doc)
+	id, err := s.store.projects.ImportDocument(ctx, viewer(c).Team.ID, doc)
 	if err != nil {
 		return s.importFailed(c, err)
 	}
@@ -141,13 +141,13 @@ func (s *Server) renameProject(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := s.store.RenameProject(ctx, p.ID, c.FormValue("name")); site.ErrorCode(err) == site.EInvalid {
+	if err := s.store.projects.RenameProject(ctx, p.ID, c.FormValue("name")); site.ErrorCode(err) == site.EInvalid {
 		p.Name = c.FormValue("name")
 		return rerender(c, err, views.ProjectRenameForm(p, site.ErrorFields(err)["name"]))
 	} else if err != nil {
 		return err
 	}
-	if p, err = s.store.Project(ctx, p.ID); err != nil {
+	if p, err = s.store.accounts.Project(ctx, p.ID); err != nil {
 		return err
 	}
 	setChange(c, change{Kind: "project"})
@@ -168,7 +168,7 @@ func (s *Server) deleteProject(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteProject(c.Request().Context(), p.ID); err != nil {
+	if err := s.store.projects.DeleteProject(c.Request().Context(), p.ID); err != nil {
 		return err
 	}
 	setChange(c, change{Kind: "deleted"})
@@ -180,7 +180,7 @@ func (s *Server) settings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.Theme(c.Request().Context(), p.ID)
+	t, err := s.store.themes.Theme(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}
@@ -209,7 +209,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 	}
 	err = fields.Err()
 	if err == nil {
-		err = s.store.UpdateProject(c.Request().Context(), &p)
+		err = s.store.projects.UpdateProject(c.Request().Context(), &p)
 	}
 	switch site.ErrorCode(err) {
 	case "":
@@ -220,7 +220,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 		props.Project, props.Errors = p, site.ErrorFields(err)
 		return rerender(c, err, views.SettingsForm(props))
 	case site.EConflict:
-		fresh, ferr := s.store.Project(c.Request().Context(), p.ID)
+		fresh, ferr := s.store.accounts.Project(c.Request().Context(), p.ID)
 		if ferr != nil {
 			return ferr
 		}
@@ -242,7 +242,7 @@ func (s *Server) downloadDocument(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	doc, err := s.store.Document(c.Request().Context(), p.ID)
+	doc, err := s.store.projects.Document(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}

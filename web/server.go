@@ -30,7 +30,8 @@ import (
 )
 
 // Store is everything the server needs from persistence; *store.DB has
-// it. Each part is declared beside the handlers that use it.
+// it. Each part is declared beside the handlers that use it, and the
+// handlers reach it through that part only (stores).
 type Store interface {
 	accountStore
 	teamStore
@@ -44,6 +45,25 @@ type Store interface {
 	siteStore
 }
 
+// stores are the parts of the Store, one for each group of handlers, so
+// that a call names the part it needs: s.store.pages.MovePage.
+type stores struct {
+	accounts accountStore
+	teams    teamStore
+	shares   shareStore
+	comments commentStore
+	projects projectStore
+	pages    pageStore
+	links    linkStore
+	history  historyStore
+	themes   themeStore
+	sites    siteStore
+}
+
+func storesOf(st Store) stores {
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st}
+}
+
 // MaxBody bounds a form; an import may send a whole document
 // (site.MaxDocumentBytes).
 const MaxBody = "1M"
@@ -51,7 +71,7 @@ const MaxBody = "1M"
 // Server serves the editor.
 type Server struct {
 	Echo     *echo.Echo
-	store    Store
+	store    stores
 	log      *slog.Logger
 	static   fs.FS
 	modules  []string // the script's modules, for the layout to preload
@@ -97,7 +117,7 @@ const serveAllowFlag = "siteplan serve --allow-private-fetch"
 func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	s := &Server{Echo: e, store: st, log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
+	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
 		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log), modules: scriptModules(static)}

@@ -24,7 +24,7 @@ type shareStore interface {
 // request, so revoking or expiry takes effect at once.
 func (s *Server) openShareLink(c echo.Context) error {
 	token := c.Param("token")
-	l, err := s.store.UseShareLink(c.Request().Context(), token)
+	l, err := s.store.accounts.UseShareLink(c.Request().Context(), token)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (s *Server) openShareLink(c echo.Context) error {
 }
 
 func (s *Server) sharingProps(c echo.Context, p site.Project) (views.ShareLinksProps, error) {
-	links, err := s.store.ShareLinks(c.Request().Context(), p.ID)
+	links, err := s.store.shares.ShareLinks(c.Request().Context(), p.ID)
 	return views.ShareLinksProps{ProjectID: p.ID, Links: links, Now: s.now()}, err
 }
 
@@ -61,7 +61,7 @@ func (s *Server) createShareLink(c echo.Context) error {
 	}
 	var token string
 	if err == nil {
-		token, err = s.store.CreateShareLink(c.Request().Context(), &l)
+		token, err = s.store.shares.CreateShareLink(c.Request().Context(), &l)
 	}
 	props, perr := s.sharingProps(c, p)
 	if perr != nil {
@@ -84,7 +84,7 @@ func (s *Server) revokeShareLink(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.RevokeShareLink(c.Request().Context(), p.ID, id); err != nil {
+	if err := s.store.shares.RevokeShareLink(c.Request().Context(), p.ID, id); err != nil {
 		return err
 	}
 	s.hub.kick(id)

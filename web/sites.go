@@ -192,7 +192,7 @@ func (s *Server) importSite(c echo.Context) error {
 		}
 		j.set(func() { j.state, j.warns = jobWriting, warns })
 		sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
-		id, err := s.store.ImportPages(ctx, j.teamID, plan.Project, countPages(plan.Pages(), &sp))
+		id, err := s.store.sites.ImportPages(ctx, j.teamID, plan.Project, countPages(plan.Pages(), &sp))
 		if err != nil {
 			return err
 		}

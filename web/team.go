@@ -34,13 +34,13 @@ func (s *Server) teamPage(c echo.Context) error {
 		return render(c, http.StatusOK, views.NoTeam(s.layout(c, "No team")))
 	}
 	ctx := c.Request().Context()
-	members, err := s.store.Members(ctx, v.Team.ID)
+	members, err := s.store.teams.Members(ctx, v.Team.ID)
 	if err != nil {
 		return err
 	}
 	props := views.TeamProps{Layout: s.layout(c, v.Team.Name), Team: v.Team, Members: members, Me: v.UserID}
 	if v.TeamRole == site.RoleOwner {
-		if props.Invites.Invites, err = s.store.Invites(ctx, v.Team.ID); err != nil {
+		if props.Invites.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
 			return err
 		}
 	}
@@ -52,7 +52,7 @@ func (s *Server) createInvite(c echo.Context) error {
 	ctx := c.Request().Context()
 	days, _ := strconv.Atoi(c.FormValue("days"))
 	props := views.InvitesProps{}
-	token, err := s.store.CreateInvite(ctx, v.Team.ID, v.UserID, c.FormValue("role"), time.Duration(days)*24*time.Hour)
+	token, err := s.store.teams.CreateInvite(ctx, v.Team.ID, v.UserID, c.FormValue("role"), time.Duration(days)*24*time.Hour)
 	status := http.StatusCreated
 	switch site.ErrorCode(err) {
 	case "":
@@ -62,7 +62,7 @@ func (s *Server) createInvite(c echo.Context) error {
 	default:
 		return err
 	}
-	if props.Invites, err = s.store.Invites(ctx, v.Team.ID); err != nil {
+	if props.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
 		return err
 	}
 	return render(c, status, views.Invites(props))
@@ -73,7 +73,7 @@ func (s *Server) deleteInvite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteInvite(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
+	if err := s.store.teams.DeleteInvite(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)
@@ -84,7 +84,7 @@ func (s *Server) setRole(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.SetRole(c.Request().Context(), viewer(c).Team.ID, uid, c.FormValue("role")); err != nil {
+	if err := s.store.teams.SetRole(c.Request().Context(), viewer(c).Team.ID, uid, c.FormValue("role")); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.FlashOOB("Role changed to "+c.FormValue("role")+"."))
@@ -95,7 +95,7 @@ func (s *Server) removeMember(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.RemoveMember(c.Request().Context(), viewer(c).Team.ID, uid); err != nil {
+	if err := s.store.teams.RemoveMember(c.Request().Context(), viewer(c).Team.ID, uid); err != nil {
 		return err
 	}
 	s.hub.kickUser(uid)
@@ -107,7 +107,7 @@ func (s *Server) leaveTeam(c echo.Context) error {
 	if v.Team.ID == 0 {
 		return site.Errorf(site.ENotFound, "You are not in a team.")
 	}
-	if err := s.store.RemoveMember(c.Request().Context(), v.Team.ID, v.UserID); err != nil {
+	if err := s.store.teams.RemoveMember(c.Request().Context(), v.Team.ID, v.UserID); err != nil {
 		return err
 	}
 	s.hub.kickUser(v.UserID)
@@ -116,7 +116,7 @@ func (s *Server) leaveTeam(c echo.Context) error {
 
 func (s *Server) createTeam(c echo.Context) error {
 	ctx := c.Request().Context()
-	t, err := s.store.CreateTeam(ctx, viewer(c).UserID, c.FormValue("name"))
+	t, err := s.store.teams.CreateTeam(ctx, viewer(c).UserID, c.FormValue("name"))
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (s *Server) switchTo(c echo.Context, team int64) error {
 	if err != nil {
 		return site.Errorf(site.EUnauthorized, "Log in first.")
 	}
-	if err := s.store.SwitchTeam(c.Request().Context(), ck.Value, team); err != nil {
+	if err := s.store.accounts.SwitchTeam(c.Request().Context(), ck.Value, team); err != nil {
 		return err
 	}
 	return redirect(c, "/")

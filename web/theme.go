@@ -27,23 +27,23 @@ func (s *Server) saveTheme(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	old, err := s.store.Theme(ctx, p.ID)
+	old, err := s.store.themes.Theme(ctx, p.ID)
 	if err != nil {
 		return err
 	}
 	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency"), ClientName: c.FormValue("client_name")}
 	t.Logo, err = uploadedLogo(c)
 	if err == nil && t.Logo == nil && c.FormValue("remove_logo") != "1" {
-		t.Logo, err = s.store.Logo(ctx, p.ID)
+		t.Logo, err = s.store.themes.Logo(ctx, p.ID)
 	}
 	if err == nil {
-		err = s.store.SetTheme(ctx, p.ID, t)
+		err = s.store.themes.SetTheme(ctx, p.ID, t)
 	}
 	props := views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}
 	switch site.ErrorCode(err) {
 	case "":
 		props.Saved = true
-		if props.Theme, err = s.store.Theme(ctx, p.ID); err != nil {
+		if props.Theme, err = s.store.themes.Theme(ctx, p.ID); err != nil {
 			return err
 		}
 		return render(c, http.StatusOK, views.ThemeForm(props))
@@ -83,7 +83,7 @@ func (s *Server) logo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	logo, err := s.store.Logo(c.Request().Context(), p.ID)
+	logo, err := s.store.themes.Logo(c.Request().Context(), p.ID)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func (s *Server) createVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.store.CreateVersion(ctx, p.ID, name)
+	_, err = s.store.history.CreateVersion(ctx, p.ID, name)
 	done()
 	if site.ErrorCode(err) == site.EInvalid {
 		return s.renderVersions(c, http.StatusUnprocessableEntity, name, site.ErrorMessage(err))
@@ -80,12 +80,12 @@ func (s *Server) loadVersion(c echo.Context) (site.Version, *site.Tree, []site.L
 		return site.Version{}, nil, nil, err
 	}
 	defer done()
-	v, t, links, err := s.store.Version(ctx, p.ID, n)
+	v, t, links, err := s.store.history.Version(ctx, p.ID, n)
 	if err != nil {
 		return v, nil, nil, err
 	}
 	vs := []site.Version{v}
-	err = s.store.MarkChanged(ctx, p.ID, vs)
+	err = s.store.history.MarkChanged(ctx, p.ID, vs)
 	return vs[0], t, links, err
 }
 
@@ -195,7 +195,7 @@ func (s *Server) restoreVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.store.RestoreVersion(c.Request().Context(), p.ID, n); err != nil {
+	if _, err := s.store.history.RestoreVersion(c.Request().Context(), p.ID, n); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID))
@@ -214,7 +214,7 @@ func (s *Server) approve(c echo.Context) error {
 			return site.Errorf(site.EInvalid, "Choose the branch to approve.")
 		}
 	}
-	_, err = s.store.Approve(c.Request().Context(), p.ID, n, page, c.FormValue("name"))
+	_, err = s.store.history.Approve(c.Request().Context(), p.ID, n, page, c.FormValue("name"))
 	if site.ErrorCode(err) == site.EInvalid {
 		v, t, links, lerr := s.loadVersion(c)
 		if lerr != nil {
@@ -242,7 +242,7 @@ func (s *Server) voidApproval(c echo.Context) error {
 	if err != nil {
 		return site.Errorf(site.ENotFound, "No such sign-off.")
 	}
-	if err := s.store.VoidApproval(c.Request().Context(), p.ID, n, id); err != nil {
+	if err := s.store.history.VoidApproval(c.Request().Context(), p.ID, n, id); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n)))
@@ -262,7 +262,7 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 	if err != nil || from <= 0 {
 		return props, nil, nil, "", site.Errorf(site.EInvalid, "Say which version to compare from (?from=1).")
 	}
-	fv, ft, fl, err := s.store.Version(ctx, p.ID, from)
+	fv, ft, fl, err := s.store.history.Version(ctx, p.ID, from)
 	if err != nil {
 		return props, nil, nil, "", err
 	}
@@ -272,10 +272,10 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 	var tl []site.Link
 	key := fmt.Sprintf("cmp|%d|%d|", p.ID, from)
 	if to == "" || to == "now" {
-		if tt, err = s.store.Tree(ctx, p.ID); err != nil {
+		if tt, err = s.store.pages.Tree(ctx, p.ID); err != nil {
 			return props, nil, nil, "", err
 		}
-		if tl, err = s.store.Links(ctx, p.ID); err != nil {
+		if tl, err = s.store.links.Links(ctx, p.ID); err != nil {
 			return props, nil, nil, "", err
 		}
 		key += "now@" + strconv.FormatInt(p.Version, 10)
@@ -285,7 +285,7 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 		if err != nil || n <= 0 {
 			return props, nil, nil, "", site.Errorf(site.EInvalid, "Compare to a version number or “now”, got %q.", to)
 		}
-		tv, t2, l2, err := s.store.Version(ctx, p.ID, n)
+		tv, t2, l2, err := s.store.history.Version(ctx, p.ID, n)
 		if err != nil {
 			return props, nil, nil, "", err
 		}
@@ -293,7 +293,7 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 		key += to
 	}
 	props.Diff = site.Compare(ft, tt, fl, tl)
-	props.Versions, err = s.store.Versions(ctx, p.ID)
+	props.Versions, err = s.store.history.Versions(ctx, p.ID)
 	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
 	return props, site.Union(ft, tt), tl, key, err
 }
