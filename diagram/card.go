@@ -15,7 +15,9 @@ import (
 // status, or change) that names it, then the title in a readable size,
 // then its path and its status and assignee. Cards have one width and a
 // height that follows what they say, measured here, so that siteplan can
-// place them itself (chart.go) and Graphviz draws them exactly that size.
+// place them itself (chart.go) and paint them (paint.go); a radial
+// diagram's cards are written as DOT tables of exactly that size
+// (writeCard) for Graphviz to place.
 const (
 	cardW         = 184.0 // points
 	cardInner     = cardW - 2
@@ -35,7 +37,8 @@ const (
 	compactBandH = 6.0
 	compactLines = 3
 	// cardFill is every card's background: a white no other shape uses,
-	// so a card is found among the shapes Graphviz drew (layout.cards).
+	// so a card is found among the shapes Graphviz drew in a radial
+	// layout (layout.cards).
 	cardFill = "#fffffe"
 )
 

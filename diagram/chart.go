@@ -7,7 +7,7 @@ import (
 )
 
 // The top-down and left-to-right diagrams are org charts that siteplan
-// lays out itself and Graphviz only draws: every card and every
+// lays out and paints itself, without Graphviz: every card and every
 // connector is placed here, so that connectors run in horizontal and
 // vertical segments only (a bus under each parent), no card overlaps
 // another or the legend, and a plan of 10,000 pages is placed in

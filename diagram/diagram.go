@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode"
 
+	"siteplan/diagram/internal/graphviz"
 	"siteplan/site"
 )
 
@@ -800,6 +801,20 @@ type Result struct {
 	Pages int // pages drawn (a collapsed branch's pages are not)
 }
 
+// MaxNodes is the most pages one diagram draws; past it, draw a
+// branch or fewer levels.
+const MaxNodes = 20_000
+
+// UseWorkerProcess makes every later Graphviz layout of this process run
+// in a worker process: this program, started again. Its main must call
+// ServeIfWorker before anything else.
+func UseWorkerProcess() error { return graphviz.UseWorkerProcess() }
+
+// ServeIfWorker returns at once unless this process was started as a
+// Graphviz worker; then it serves layouts until its parent is done, and
+// exits.
+func ServeIfWorker() { graphviz.ServeIfWorker() }
+
 // Render draws t with its cross-links to w, as opt says. It waits for
 // Graphviz at most until ctx is done. Errors: EInvalid and ENotFound as
 // Options.Normalize, ETooLarge (more than MaxNodes pages, a PNG past
@@ -809,7 +824,7 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return Result{}, err
 	}
 	if ctx.Err() != nil { // given up on before it began
-		return Result{}, timeoutError()
+		return Result{}, graphviz.TimeoutError()
 	}
 	d := newDiagram(t, links, opt)
 	res := Result{Pages: d.pages}
@@ -834,7 +849,7 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return res, dw.write(w)
 	}
 	if format == FormatSVG && opt.Layout == LayoutRadial { // Graphviz's SVG keeps each stacked card's link
-		b, err := dw.graphviz(ctx, formatSVG)
+		b, err := dw.layOut(ctx, graphviz.SVG)
 		if err != nil {
 			return res, err
 		}
@@ -871,7 +886,7 @@ func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int6
 		}
 		return chartPicture{d, ch}, boxes, nil
 	}
-	b, err := dw.graphviz(ctx, formatJSON)
+	b, err := dw.layOut(ctx, graphviz.JSON)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -890,11 +905,12 @@ func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int6
 	return l, boxes, nil
 }
 
-// graphviz writes the diagram's DOT and has Graphviz draw it in format.
-func (d *dotWriter) graphviz(ctx context.Context, format string) ([]byte, error) {
+// layOut writes the (radial) diagram's DOT and has Graphviz lay it out
+// and draw it in format.
+func (d *dotWriter) layOut(ctx context.Context, format string) ([]byte, error) {
 	var dot bytes.Buffer
 	if err := d.write(&dot); err != nil {
 		return nil, err
 	}
-	return render(ctx, dot.Bytes(), d.engine(), format)
+	return graphviz.Render(ctx, dot.Bytes(), graphviz.Twopi, format)
 }

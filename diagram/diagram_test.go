@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"siteplan/diagram/internal/graphviz"
 	"siteplan/internal/golden"
 	"siteplan/site"
 
@@ -300,7 +301,7 @@ func abs(x float64) float64 {
 // "b" for an edge, the reverse of the xdot documentation. If Graphviz
 // changes, this fails before PDFs and PNGs fill their edges.
 func TestLayoutBezierFill(t *testing.T) {
-	b, err := render(context.Background(), []byte(`digraph { node [shape=box, style="rounded,filled"]; a -> b }`), engineDot, formatJSON)
+	b, err := graphviz.Render(context.Background(), []byte(`digraph { node [shape=box, style="rounded,filled"]; a -> b }`), "dot", graphviz.JSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +393,7 @@ func laidOut(t *testing.T, d *diagram) (string, *layout) {
 	if err := dw.write(&dot); err != nil {
 		t.Fatal(err)
 	}
-	b, err := render(context.Background(), dot.Bytes(), d.engine(), formatJSON)
+	b, err := graphviz.Render(context.Background(), dot.Bytes(), graphviz.Twopi, graphviz.JSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -810,22 +811,22 @@ func TestRadialLinkBetweenRoots(t *testing.T) {
 // given up on while it waited for Graphviz draws nothing.
 func TestPNGRefusedBeforeLayout(t *testing.T) {
 	tr, links := site.GenerateDocument("Big", 20, 20, 15).Tree() // 6,421 pages
-	before := layouts.Load()
+	before := graphviz.Layouts()
 	var buf bytes.Buffer
 	_, err := Render(context.Background(), &buf, tr, links, Options{Format: FormatPNG})
 	if site.ErrorCode(err) != site.ETooLarge || !strings.Contains(err.Error(), "megapixels") {
 		t.Fatalf("PNG of %d pages: %v, want ETooLarge", tr.Len(), err)
 	}
-	if n := layouts.Load() - before; n != 0 {
+	if n := graphviz.Layouts() - before; n != 0 {
 		t.Errorf("the plan was laid out %d times before the PNG was refused", n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	before = layouts.Load()
+	before = graphviz.Layouts()
 	if _, err := Render(ctx, &buf, tr, links, Options{Format: FormatSVG, Depth: 1}); site.ErrorCode(err) != site.ETooLarge {
 		t.Errorf("render of a cancelled request: %v, want the timeout error", err)
 	}
-	if n := layouts.Load() - before; n != 0 {
+	if n := graphviz.Layouts() - before; n != 0 {
 		t.Errorf("a render given up on was laid out %d times", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"siteplan/diagram/internal/graphviz"
 	"siteplan/site"
 )
 
@@ -83,7 +84,7 @@ func (d *diagram) cardArea() float64 {
 // full cards if they do, else compact ones; nil if neither does.
 func (b *book) fit(root int64, levels int, kids []int64, cut map[int64]bool) (*sheet, error) {
 	if err := b.ctx.Err(); err != nil {
-		return nil, timeoutError()
+		return nil, graphviz.TimeoutError()
 	}
 	for _, compact := range []bool{false, true} {
 		d, pic, err := b.draw(root, levels, compact, kids, cut)

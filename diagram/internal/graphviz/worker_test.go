@@ -1,9 +1,10 @@
-package diagram
+package graphviz
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"syscall"
@@ -42,39 +43,43 @@ func inWorker(t *testing.T) {
 	})
 }
 
-// TestWorkerDrawsAsThisProcess: a diagram laid out in a worker process
-// is the one this process draws, as SVG and from the layout GraphML (and
-// PDF and PNG) are drawn from, and Graphviz's refusals come back as they
-// are. (PDF files are not compared: fpdf orders its fonts at random.)
+// TestWorkerDrawsAsThisProcess: a graph laid out in a worker process
+// is the one this process lays out, as SVG and as the JSON layout the
+// painters and GraphML draw from, and Graphviz's refusals come back as
+// they are.
 func TestWorkerDrawsAsThisProcess(t *testing.T) {
-	tr, links := site.GenerateDocument("Worker", 3, 3, 4).Tree()
-	day := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	var dot bytes.Buffer
+	dot.WriteString(`digraph { root=p0; node [shape=plaintext]; `)
+	for i := 1; i < 40; i++ {
+		fmt.Fprintf(&dot, `p%d [label=<<table border="1"><tr><td>Page %d</td></tr></table>>]; p%d -> p%d; `, i, i, (i-1)/3, i)
+	}
+	dot.WriteString("}")
 	want := map[string][]byte{}
-	for _, f := range []string{FormatSVG, FormatGraphML} {
-		var buf bytes.Buffer
-		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: f, Date: day, Layout: LayoutRadial}); err != nil {
+	for _, f := range []string{SVG, JSON} {
+		b, err := Render(context.Background(), dot.Bytes(), Twopi, f)
+		if err != nil {
 			t.Fatalf("%s in this process: %v", f, err)
 		}
-		want[f] = buf.Bytes()
+		want[f] = b
 	}
 	inWorker(t)
 	for f, w := range want {
-		var buf bytes.Buffer
-		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: f, Date: day, Layout: LayoutRadial}); err != nil {
+		b, err := Render(context.Background(), dot.Bytes(), Twopi, f)
+		if err != nil {
 			t.Fatalf("%s in a worker: %v", f, err)
 		}
-		if !bytes.Equal(buf.Bytes(), w) {
-			t.Errorf("%s drawn in a worker differs from this process's (%d bytes, want %d)", f, buf.Len(), len(w))
+		if !bytes.Equal(b, w) {
+			t.Errorf("%s laid out in a worker differs from this process's (%d bytes, want %d)", f, len(b), len(w))
 		}
 	}
 	if worker.cmd == nil || worker.pid == os.Getpid() {
 		t.Fatalf("no worker process ran the layouts")
 	}
-	_, err := render(context.Background(), []byte("digraph {"), engineDot, formatSVG)
+	_, err := Render(context.Background(), []byte("digraph {"), "dot", SVG)
 	if site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("bad DOT in a worker: %v, want EInvalid", err)
 	}
-	if _, err := render(context.Background(), []byte("digraph { a -> b }"), engineDot, formatSVG); err != nil {
+	if _, err := Render(context.Background(), []byte("digraph { a -> b }"), "dot", SVG); err != nil {
 		t.Errorf("the worker after a refusal: %v", err)
 	}
 }
@@ -87,7 +92,7 @@ func TestWorkerStoppedWhenGivenUp(t *testing.T) {
 	t.Setenv(hangEnv, "1") // this worker reads the request and never answers
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := render(ctx, []byte("digraph { a -> b }"), engineDot, formatSVG)
+	_, err := Render(ctx, []byte("digraph { a -> b }"), "dot", SVG)
 	if site.ErrorCode(err) != site.ETooLarge {
 		t.Fatalf("a layout that never ends: %v, want the timeout error", err)
 	}
@@ -102,7 +107,7 @@ func TestWorkerStoppedWhenGivenUp(t *testing.T) {
 	small := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_, err := render(ctx, []byte("digraph { a -> b }"), engineDot, formatSVG)
+		_, err := Render(ctx, []byte("digraph { a -> b }"), "dot", SVG)
 		return err
 	}
 	if err := small(); err != nil {

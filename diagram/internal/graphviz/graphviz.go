@@ -1,4 +1,8 @@
-package diagram
+// Package graphviz runs Graphviz (go-graphviz's WebAssembly build) for
+// the diagram package, which has it lay out radial diagrams: one layout
+// at a time in a process, in this process or in a worker process (this
+// program started again) that is ended when its layout is given up on.
+package graphviz
 
 import (
 	"bytes"
@@ -12,15 +16,11 @@ import (
 	"siteplan/site"
 )
 
-// MaxNodes is the most pages one diagram draws; past it, draw a
-// branch or fewer levels.
-const MaxNodes = 20_000
-
-// Formats Graphviz renders for us.
+// Formats and engines the diagram package asks for.
 const (
-	formatSVG  = "svg"
-	formatPNG  = "png"
-	formatJSON = "json" // the layout with drawing operations, for PDF and GraphML
+	SVG   = "svg"
+	JSON  = "json"  // the layout with drawing operations, for the painters and GraphML
+	Twopi = "twopi" // the radial layout
 )
 
 // gv serialises every use of go-graphviz. Its WebAssembly module is one
@@ -32,37 +32,21 @@ var gv = struct {
 	g    *graphviz.Graphviz
 }{lock: make(chan struct{}, 1)}
 
-// Graphviz engines: siteplan places org charts itself and has Graphviz
-// draw them as placed ("nop2"); twopi lays out radial diagrams.
-const (
-	engineDrawAsPlaced = "nop2"
-	engineRadial       = "twopi"
-	engineDot          = "dot"
-)
-
-// engine is the Graphviz engine that draws the diagram.
-func (d *diagram) engine() string {
-	if d.opt.Layout == LayoutRadial {
-		return engineRadial
-	}
-	return engineDrawAsPlaced
-}
-
-// render lays out dot with a Graphviz engine and returns it in format.
+// Render lays out dot with a Graphviz engine and returns it in format.
 // It waits for its turn and for the render at most until ctx is done. In
 // a worker process (UseWorkerProcess) a render given up on is stopped; in
 // this process it cannot be, so it finishes in the background and only
 // the caller gives up. Errors: ETooLarge on timeout, EInvalid when
 // Graphviz refuses the graph.
-func render(ctx context.Context, dot []byte, engine, format string) ([]byte, error) {
+func Render(ctx context.Context, dot []byte, engine, format string) ([]byte, error) {
 	select {
 	case gv.lock <- struct{}{}:
 	case <-ctx.Done():
-		return nil, timeoutError()
+		return nil, TimeoutError()
 	}
 	if ctx.Err() != nil { // given up on while it waited: draw nothing
 		<-gv.lock
-		return nil, timeoutError()
+		return nil, TimeoutError()
 	}
 	layouts.Add(1)
 	if worker.exe != "" {
@@ -83,16 +67,21 @@ func render(ctx context.Context, dot []byte, engine, format string) ([]byte, err
 	case r := <-done:
 		return r.b, r.err
 	case <-ctx.Done():
-		return nil, timeoutError()
+		return nil, TimeoutError()
 	}
 }
 
-func timeoutError() error {
+// TimeoutError is the error of a diagram that took too long to draw.
+func TimeoutError() error {
 	return site.Errorf(site.ETooLarge, "The diagram took too long to draw. Draw one branch, fewer levels, or collapse some branches.")
 }
 
-// layouts counts the graphs given to Graphviz, for tests.
+// layouts counts the graphs given to Graphviz.
 var layouts atomic.Int64
+
+// Layouts is how many graphs this process has given to Graphviz (tests
+// use it to see that a cached diagram is not laid out again).
+func Layouts() int64 { return layouts.Load() }
 
 // renderLocked lays dot out in this process; the caller holds gv.lock,
 // or is the worker.

@@ -1,4 +1,4 @@
-package diagram
+package graphviz
 
 import (
 	"bufio"
@@ -158,7 +158,7 @@ func tryWorker(ctx context.Context, dot []byte, engine, format string) (b []byte
 		return r.b, false, r.refused
 	case <-ctx.Done():
 		stopWorker(func() { <-done })
-		return nil, false, timeoutError()
+		return nil, false, TimeoutError()
 	}
 }
 
