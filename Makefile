@@ -56,10 +56,10 @@ load: static
 clean:
 	rm -rf siteplan node_modules $(VENDOR)
 
-# The fallback fonts embedded in diagrams (see diagram/fonts/README.md).
+# The fallback fonts embedded in diagrams (see diagram/internal/fonts/README.md).
 fonts:
 	apt-get install -y --no-install-recommends fonts-droid-fallback fonts-symbola
-	cp /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf diagram/fonts/
+	cp /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf diagram/internal/fonts/
 
 # The same with 8 visitors pulling the heaviest reads of a 100,000-page
 # plan through view links; the editors' p99 should stay under 100 ms.

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"siteplan/diagram/internal/fonts"
 	"siteplan/site"
 )
 
@@ -277,7 +278,7 @@ func num(v float64) string {
 func wrapWidth(s string, size float64, bold bool, width float64, maxLines int) []string {
 	var lines []string
 	line := ""
-	fits := func(t string) bool { return measure(t, size, bold) <= width }
+	fits := func(t string) bool { return fonts.Measure(t, size, bold) <= width }
 	for _, word := range strings.Fields(s) {
 		for !fits(word) { // a word too long for any line is cut
 			cut := fitPrefix(word, size, bold, width)
@@ -311,7 +312,7 @@ func wrapWidth(s string, size float64, bold bool, width float64, maxLines int) [
 func fitPrefix(s string, size float64, bold bool, width float64) int {
 	w, end := 0.0, 0
 	for i, r := range s {
-		w += measure(string(r), size, bold)
+		w += fonts.Measure(string(r), size, bold)
 		if w > width && i > 0 {
 			return i
 		}
@@ -322,9 +323,9 @@ func fitPrefix(s string, size float64, bold bool, width float64) int {
 
 // clipWidth shortens s with an ellipsis to fit width at size.
 func clipWidth(s string, size float64, bold bool, width float64) string {
-	if measure(s, size, bold) <= width {
+	if fonts.Measure(s, size, bold) <= width {
 		return s
 	}
-	cut := fitPrefix(s, size, bold, width-measure("…", size, bold))
+	cut := fitPrefix(s, size, bold, width-fonts.Measure("…", size, bold))
 	return strings.TrimRight(s[:cut], " ") + "…"
 }

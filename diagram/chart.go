@@ -3,6 +3,7 @@ package diagram
 import (
 	"math"
 
+	"siteplan/diagram/internal/fonts"
 	"siteplan/site"
 )
 
@@ -238,7 +239,7 @@ func (d *diagram) arrangeAs(withLegend bool, sh shape) *chart {
 			continue
 		}
 		r := d.region(d.placed[pl], lr, sh)
-		w := max(r.w, measure(frameLabel(pl), d.labelSize(10), true)) + 2*framePad
+		w := max(r.w, fonts.Measure(frameLabel(pl), d.labelSize(10), true)) + 2*framePad
 		h := r.h + 2*framePad + frameLabelH
 		fx, fy := next(w, h)
 		ch.frames = append(ch.frames, frame{pl, fx, fy, w, h})

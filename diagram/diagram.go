@@ -1,93 +1,28 @@
+// Package diagram draws a plan: site values in, pictures out. Render
+// (render.go) is its one entry point and Options (options.go) say what
+// to draw.
+//
+// The top-down and left-to-right diagrams are org charts laid out here
+// (chart.go; cards sized in card.go, colours and the legend in this
+// file) and painted by siteplan's own painters (paint.go) on a canvas
+// (draw.go): SVG (svg.go), PNG (png.go), the editor's scene (scene.go)
+// or a PDF book of sheets with a cover (pdf.go, sheets.go, cover.go,
+// logo.go). A radial diagram is written as DOT (dot.go), laid out by
+// Graphviz in internal/graphviz (in a worker process a server can end)
+// and read back (layout.go) for the same painters. The PDF and PNG print
+// their words in the fonts of internal/fonts, which also measures every
+// text the layouts wrap. DOT and GraphML (graphml.go) are downloads too.
 package diagram
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"crypto/sha256"
-	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
 
-	"siteplan/diagram/internal/graphviz"
+	"siteplan/diagram/internal/fonts"
 	"siteplan/site"
 )
-
-// Diagram layouts.
-const (
-	LayoutTree   = "tree"   // top-down org chart
-	LayoutLR     = "lr"     // left to right
-	LayoutRadial = "radial" // mind map around the home page
-)
-
-// Layouts lists the diagram layouts in display order.
-var Layouts = []string{LayoutTree, LayoutLR, LayoutRadial}
-
-// What the node colour shows.
-const (
-	ColorByType   = "type"
-	ColorByStatus = "status"
-	// ColorByChange colours the pages of a comparison by Options.Marks:
-	// added, removed, moved, renamed, changed.
-	ColorByChange = "change"
-)
-
-// Options choose what a diagram shows, how, and in which file format.
-type Options struct {
-	Format    string         // FormatSVG (default), FormatPNG, FormatPDF, FormatDOT or FormatGraphML
-	Layout    string         // LayoutTree (default), LayoutLR or LayoutRadial
-	ColorBy   string         // ColorByType (default) or ColorByStatus
-	Links     bool           // draw cross-links as dashed arrows
-	Root      int64          // draw only this page and its subtree; 0: the whole project
-	Depth     int            // levels to draw (the top level is 1); 0: all
-	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
-	Comments  map[int64]int  // open comment threads per page, shown on its node
-	Paper     string         // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
-	// Orientation of the PDF's sheets: Landscape (default) or Portrait.
-	Orientation string
-	// OneSheet fits the whole drawing on one PDF sheet however small its
-	// text, instead of an overview and a sheet per section.
-	OneSheet bool
-	// Cover starts the PDF with a cover sheet: project, client, agency,
-	// date, version and approval.
-	Cover bool
-	Date  time.Time // printed in a PDF's title block; zero: now
-	// Marks are what a comparison says of each page (site.MarkAdded, ...),
-	// for ColorByChange.
-	Marks map[int64]string
-	// Notes are lines under a PDF's title: the version drawn, who approved it.
-	Notes []string
-	// Client draws the client version: titles and colours only, without
-	// paths, statuses, assignees or comments.
-	Client bool
-	// Scale is the PNG's resolution as a multiple of 96 dpi: 1, 2 (the
-	// default, sharp on high-density screens and in print) or 3.
-	Scale int
-	// Accent is the theme's colour ("#rrggbb"): the home page's border,
-	// the title block's rule; "": DefaultAccent.
-	Accent string
-	// Agency and ClientName are printed on a PDF's sheets and cover.
-	Agency, ClientName string
-	// Logo is the agency's logo as a PNG, printed on a PDF's sheets and
-	// cover; the caller checks it (an image that does not decode is left
-	// out).
-	Logo []byte
-
-	// The PDF's sheets (sheets.go) choose: compact cards; only these
-	// children of Root (nil: all); pages drawn closed because their
-	// branch continues on another sheet.
-	compact bool
-	kids    []int64
-	cut     map[int64]bool
-}
-
-// DefaultAccent is the accent colour of a project without a theme.
-const DefaultAccent = "#2563eb"
 
 // accent is the accent colour the diagram is drawn with.
 func (d *diagram) accent() string {
@@ -95,98 +30,6 @@ func (d *diagram) accent() string {
 		return d.opt.Accent
 	}
 	return DefaultAccent
-}
-
-// SetDefaults fills the options left empty with their defaults.
-func (o *Options) SetDefaults() {
-	if o.Format == "" {
-		o.Format = FormatSVG
-	}
-	if o.Layout == "" {
-		o.Layout = LayoutTree
-	}
-	if o.ColorBy == "" {
-		o.ColorBy = ColorByType
-	}
-	if o.Paper == "" {
-		o.Paper = PaperA4
-	}
-	if o.Orientation == "" {
-		o.Orientation = Landscape
-	}
-	if o.Scale == 0 {
-		o.Scale = 2
-	}
-	if o.Date.IsZero() {
-		o.Date = time.Now()
-	}
-}
-
-// Normalize fills defaults and checks the options against t. Render calls
-// it; callers that parse options call it to answer bad input early.
-// Errors: EInvalid, ENotFound (root).
-func (o *Options) Normalize(t *site.Tree) error {
-	o.SetDefaults()
-	switch {
-	case !slices.Contains(Formats, o.Format) && o.Format != FormatScene && o.Format != FormatView:
-		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
-	case !slices.Contains(Layouts, o.Layout):
-		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
-	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange:
-		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
-	case !slices.Contains(Papers, o.Paper):
-		return site.Errorf(site.EInvalid, "Paper must be one of %s.", strings.Join(Papers, ", "))
-	case o.Orientation != Landscape && o.Orientation != Portrait:
-		return site.Errorf(site.EInvalid, "Orientation must be landscape or portrait.")
-	case o.Scale < 1 || o.Scale > 3:
-		return site.Errorf(site.EInvalid, "PNG scale must be 1, 2 or 3.")
-	case o.Depth < 0 || o.Depth > 100:
-		return site.Errorf(site.EInvalid, "Depth must be a number from 0 (all levels) to 100.")
-	case o.Root != 0 && t.Page(o.Root) == nil:
-		return site.Errorf(site.ENotFound, "Page %d does not exist in this project.", o.Root)
-	}
-	return nil
-}
-
-// Key returns a string that identifies the drawing the options make, for
-// caching (the date is left out).
-func (o Options) Key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
-		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
-	ids := make([]int64, 0, len(o.Collapsed))
-	for id, ok := range o.Collapsed {
-		if ok {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		b.WriteString(strconv.FormatInt(id, 10))
-		b.WriteByte(',')
-	}
-	b.WriteString("|c:")
-	ids = ids[:0]
-	for id, n := range o.Comments {
-		if n > 0 {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		fmt.Fprintf(&b, "%d=%d,", id, o.Comments[id])
-	}
-	b.WriteString("|m:")
-	ids = ids[:0]
-	for id := range o.Marks {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
-	}
-	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
-	return b.String()
 }
 
 // Palette colours: a fixed colour per status, and per change.
@@ -241,21 +84,6 @@ type diagram struct {
 	pages  int              // pages drawn
 	sheet  *point           // the drawing area of the PDF sheet it is arranged for; nil: a screen
 }
-
-// dotWriter writes a diagram's DOT for one use.
-type dotWriter struct {
-	*diagram
-	// forLayout marks DOT laid out to JSON (PDF, PNG, scene, GraphML): Graphviz
-	// 12's JSON writer garbles a text span that holds a backslash, so there
-	// a stand-in character takes its place, swapped back when drawing.
-	forLayout  bool
-	withLegend bool // the PDF prints the legend in its title block instead
-}
-
-// backslashStandIn replaces "\" in labels laid out for PDF (a private-use
-// code point that no title contains after validation... or that, if one
-// does, prints as a backslash).
-const backslashStandIn = '\uE000'
 
 // newDiagram prepares a diagram of t with its cross-links, with options
 // already normalised.
@@ -450,75 +278,6 @@ func (d *diagram) path(p *site.Page) string {
 	return loc
 }
 
-// write writes the diagram in the DOT language. Every piece of user text
-// goes into an HTML-like label, escaped, so no title can break out of its
-// label or inject attributes.
-func (d *dotWriter) write(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	bw.WriteString("digraph siteplan {\n")
-	graph := `charset="UTF-8", fontname="Helvetica", fontsize=12, bgcolor="#ffffff", pad=0.3, outputorder=edgesfirst`
-	if d.opt.Layout == LayoutRadial {
-		graph += `, ranksep=1.6, overlap=scale, pack=true, packmode="graph"`
-	}
-	fmt.Fprintf(bw, "  graph [%s];\n", graph)
-	fmt.Fprintf(bw, "  node [shape=none, margin=0, width=0, height=0, fontname=\"Helvetica\", fontsize=11, fontcolor=%q];\n", textColor)
-	fmt.Fprintf(bw, "  edge [color=%q, penwidth=1.2, arrowhead=none, fontname=\"Helvetica\", fontsize=9];\n", lineColor)
-	if d.opt.Layout == LayoutRadial {
-		d.writeRadial(bw)
-	} else {
-		d.writeChart(bw, d.arrange(d.withLegend))
-	}
-	bw.WriteString("}\n")
-	return bw.Flush()
-}
-
-// writeChart writes an org chart with every node and edge where arrange
-// put it, for Graphviz's "nop2" engine to draw as it is.
-func (d *dotWriter) writeChart(bw *bufio.Writer, ch *chart) {
-	pos := func(x, y float64) string { return num(x) + "," + num(ch.h-y) } // Graphviz's y points up
-	for _, f := range ch.frames {
-		// The frame's label is its title, at its top left ("\l" ends a
-		// line justified left).
-		fmt.Fprintf(bw, "  frame_%s [id=\"frame-%s\", shape=box, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontname=\"Helvetica-Bold\", fontsize=10, labelloc=t, margin=\"0.19,0.2\", fixedsize=true, width=%s, height=%s, label=\"%s\\l\", pos=%q];\n",
-			f.placement, f.placement, mutedColor, mutedColor, num(f.w/72), num(f.h/72), frameLabel(f.placement), pos(f.x+f.w/2, f.y+f.h/2))
-	}
-	if ch.legend != nil {
-		l := ch.legend
-		fmt.Fprintf(bw, "  legend [id=\"legend\", label=<%s>, pos=%q];\n", d.legendTable(), pos((l.x0+l.x1)/2, (l.y0+l.y1)/2))
-	}
-	for _, c := range d.cards {
-		fmt.Fprintf(bw, "  p%d [id=\"p%d\", pos=%q, label=<", c.page.ID, c.page.ID, pos(c.x+c.w/2, c.y+c.h/2))
-		d.writeCard(bw, c, false)
-		bw.WriteString(">];\n")
-	}
-	// Cross-links first: the connectors of the tree are drawn over them.
-	if d.opt.Links {
-		for _, l := range d.links {
-			if !d.drawsLink(l) {
-				continue
-			}
-			c := linkCurve(d.byID[l.FromID], d.byID[l.ToID])
-			spline := "e," + pos(c.tip.X, c.tip.Y)
-			for _, p := range c.pts {
-				spline += " " + pos(p.X, p.Y)
-			}
-			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, arrowhead=normal, arrowsize=0.7, pos=%q", linkColor, linkColor, spline)
-			if l.Label != "" {
-				attrs += fmt.Sprintf(", label=<%s>, lp=%q", d.text(l.Label), pos(c.label.X, c.label.Y))
-			}
-			fmt.Fprintf(bw, "  p%d -> p%d [id=\"link-%d\", %s];\n", l.FromID, l.ToID, l.ID, attrs)
-		}
-	}
-	for _, wr := range ch.wires {
-		spline := pos(wr.pts[0].X, wr.pts[0].Y)
-		for _, p := range wr.pts[1:] { // a straight cubic segment to each turn
-			prev := strings.LastIndexByte(spline, ' ') + 1
-			spline += " " + spline[prev:] + " " + pos(p.X, p.Y) + " " + pos(p.X, p.Y)
-		}
-		fmt.Fprintf(bw, "  p%d -> p%d [pos=%q];\n", wr.from, wr.to, spline)
-	}
-}
-
 // curve is a cross-link's path: a cubic curve (y down) that ends at the
 // base of its arrow, the arrow's tip, and where its label goes.
 type curve struct {
@@ -577,65 +336,6 @@ func edgePoint(c *card, p point) point {
 	return point{cx + dx*t, cy + dy*t}
 }
 
-// writeRadial writes a mind map for twopi to lay out around the home
-// page: cards and stacks of cards as nodes, edges to their ports.
-func (d *dotWriter) writeRadial(bw *bufio.Writer) {
-	end := map[int64]string{} // the table cell where edges to a drawn page attach
-	items := map[string][]item{}
-	for _, pl := range site.Placements {
-		items[pl] = d.items(d.placed[pl])
-		for _, it := range items[pl] {
-			for _, c := range it.cards {
-				end[c.page.ID] = it.name() + ":p" + strconv.FormatInt(c.page.ID, 10)
-			}
-		}
-	}
-	if main := items[site.PlacementMain]; len(main) > 0 {
-		fmt.Fprintf(bw, "  graph [root=%s];\n", main[0].name()) // the home page, or the branch drawn
-	}
-	for _, placement := range site.Placements {
-		if len(items[placement]) == 0 {
-			continue
-		}
-		if placement != site.PlacementMain {
-			// twopi draws no clusters: utility and footer navigation are
-			// each a small star of their own around a heading, which the
-			// packing of components sets beside the main tree.
-			fmt.Fprintf(bw, "  nav_%s [id=\"nav-%s\", shape=box, style=\"rounded,dashed\", color=%q, fontcolor=%q, fontsize=10, margin=\"0.12,0.06\", label=<<b>%s</b>>];\n",
-				placement, placement, mutedColor, mutedColor, frameLabel(placement))
-			for _, it := range items[placement] {
-				if it.cards[0].depth == 1 {
-					fmt.Fprintf(bw, "  nav_%s -> %s [style=dashed];\n", placement, it.name())
-				}
-			}
-		}
-		for _, it := range items[placement] {
-			d.writeItem(bw, it)
-		}
-		for _, it := range items[placement] {
-			if p := it.cards[0].page; p.ParentID != 0 && end[p.ParentID] != "" {
-				fmt.Fprintf(bw, "  %s -> %s;\n", end[p.ParentID], it.name())
-			}
-		}
-	}
-	if d.opt.Links {
-		for _, l := range d.links {
-			if !d.drawsLink(l) {
-				continue
-			}
-			// twopi builds its tree from edges of non-zero weight.
-			attrs := fmt.Sprintf("style=dashed, color=%q, fontcolor=%q, arrowhead=normal, arrowsize=0.7, weight=0", linkColor, linkColor)
-			if l.Label != "" {
-				attrs += ", label=<" + d.text(l.Label) + ">"
-			}
-			fmt.Fprintf(bw, "  %s -> %s [id=\"link-%d\", %s];\n", end[l.FromID], end[l.ToID], l.ID, attrs)
-		}
-	}
-	if d.withLegend { // packed beside the drawing as a component of its own
-		fmt.Fprintf(bw, "  legend [id=\"legend\", label=<%s>];\n", d.legendTable())
-	}
-}
-
 // drawsLink reports whether a cross-link is drawn: both its pages must
 // be, and in the radial layout both in one part of the drawing: the tree
 // of one top-level page, or the star of utility or footer navigation.
@@ -645,37 +345,6 @@ func (d *dotWriter) writeRadial(bw *bufio.Writer) {
 func (d *diagram) drawsLink(l site.Link) bool {
 	from, to := d.part[l.FromID], d.part[l.ToID]
 	return from != "" && to != "" && (from == to || d.opt.Layout != LayoutRadial)
-}
-
-// writeItem writes a radial diagram's card, or stack of cards as one
-// node whose label is a table with a card in each cell. Each cell is an
-// edge port; a card of its own carries its page's id as a node ("pN"), a
-// stacked card as its table's link ("a_pN" in the SVG). An empty cell
-// needs both a width and a height: with only one, Graphviz 12 fails to
-// draw the graph.
-func (d *dotWriter) writeItem(bw *bufio.Writer, it item) {
-	id := it.name()
-	if it.stack {
-		id = fmt.Sprintf("stack-%d", it.cards[0].page.ID)
-	}
-	fmt.Fprintf(bw, "  %s [id=%q, label=<<table border=\"0\" cellspacing=\"%d\" cellpadding=\"0\">", it.name(), id, int(stackGap))
-	cols := it.cols()
-	for i, c := range it.cells() {
-		if i%cols == 0 {
-			bw.WriteString("<tr>")
-		}
-		if c == nil {
-			bw.WriteString(`<td width="1" height="1"></td>`)
-		} else {
-			fmt.Fprintf(bw, `<td port="p%d">`, c.page.ID)
-			d.writeCard(bw, c, it.stack)
-			bw.WriteString("</td>")
-		}
-		if i%cols == cols-1 {
-			bw.WriteString("</tr>")
-		}
-	}
-	bw.WriteString("</table>>];\n")
 }
 
 // The legend is a table of two columns (swatch and words) with cells
@@ -706,10 +375,10 @@ func (d *diagram) legendRows() []legendItem {
 // legendSize is the width and height of the legend's table, and of the
 // column of words in it.
 func (d *diagram) legendSize() (w, h, words float64) {
-	words = measure(d.legendTitle(), 10, true) - legendSwatchW - legendSpacing
+	words = fonts.Measure(d.legendTitle(), 10, true) - legendSwatchW - legendSpacing
 	rows := d.legendRows()
 	for _, it := range rows {
-		words = max(words, measure(it.Label, 9, false))
+		words = max(words, fonts.Measure(it.Label, 9, false))
 	}
 	words = math.Ceil(words + 12)
 	// Two points to spare each way: Graphviz warns when a table is
@@ -722,195 +391,4 @@ func (d *diagram) legendSize() (w, h, words float64) {
 // legendTitle names what the colours mean.
 func (d *diagram) legendTitle() string {
 	return map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change"}[d.opt.ColorBy]
-}
-
-// legendTable is the legend as an HTML-like table of legendSize.
-func (d *dotWriter) legendTable() string {
-	w, h, words := d.legendSize()
-	var b strings.Builder
-	fmt.Fprintf(&b, `<table fixedsize="true" width="%s" height="%s" border="1" style="rounded" color="#cbd5e1" bgcolor="#ffffff" cellborder="0" cellspacing="%s" cellpadding="0">`,
-		num(w), num(h), num(legendSpacing))
-	fmt.Fprintf(&b, `<tr><td colspan="2" fixedsize="true" width="%s" height="%s" align="left" cellpadding="4"><font point-size="10" color=%q><b>%s</b></font></td></tr>`,
-		num(legendSwatchW+legendSpacing+words), num(legendTitleH), textColor, d.legendTitle())
-	for _, it := range d.legendRows() {
-		swatch := ""
-		if it.Fill != "" {
-			swatch = fmt.Sprintf(` bgcolor=%q`, it.Fill)
-		}
-		fmt.Fprintf(&b, `<tr><td fixedsize="true" width="%s" height="%s"%s></td><td fixedsize="true" width="%s" height="%s" align="left" cellpadding="2"><font point-size="9" color=%q>%s</font></td></tr>`,
-			num(legendSwatchW), num(legendRowH), swatch, num(words), num(legendRowH), textColor, d.text(it.Label))
-	}
-	b.WriteString(`</table>`)
-	return b.String()
-}
-
-// text escapes s for an HTML-like DOT label: the XML entities, a doubled
-// backslash (Graphviz expands \N, \G and the like even inside HTML labels,
-// entities included), and control characters, which XML cannot carry,
-// become spaces.
-func (d *dotWriter) text(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
-		case r == '"':
-			b.WriteString("&quot;")
-		case r == '\'':
-			b.WriteString("&#39;")
-		case r == '\\' && d.forLayout:
-			b.WriteRune(backslashStandIn)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case unicode.IsControl(r) || r == unicode.ReplacementChar:
-			b.WriteByte(' ')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// Diagram file formats.
-const (
-	FormatSVG     = "svg"
-	FormatPNG     = "png"
-	FormatPDF     = "pdf"
-	FormatDOT     = "dot"
-	FormatGraphML = "graphml"
-	// FormatScene is the drawing as a scene (scene.go) for the browser to
-	// paint on a <canvas>; FormatView is what the editor shows: SVG up to
-	// ViewSVGMax pages, a scene past it (IsScene tells them apart). Neither
-	// is a download.
-	FormatScene = "scene"
-	FormatView  = "view"
-)
-
-// Formats lists the formats a diagram downloads as.
-var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML}
-
-// dpi is the PNG's resolution.
-func (o Options) dpi() int { return 96 * o.Scale }
-
-// Result says what a render drew.
-type Result struct {
-	Pages int // pages drawn (a collapsed branch's pages are not)
-}
-
-// MaxNodes is the most pages one diagram draws; past it, draw a
-// branch or fewer levels.
-const MaxNodes = 20_000
-
-// UseWorkerProcess makes every later Graphviz layout of this process run
-// in a worker process: this program, started again. Its main must call
-// ServeIfWorker before anything else.
-func UseWorkerProcess() error { return graphviz.UseWorkerProcess() }
-
-// ServeIfWorker returns at once unless this process was started as a
-// Graphviz worker; then it serves layouts until its parent is done, and
-// exits.
-func ServeIfWorker() { graphviz.ServeIfWorker() }
-
-// Render draws t with its cross-links to w, as opt says. It waits for
-// Graphviz at most until ctx is done. Errors: EInvalid and ENotFound as
-// Options.Normalize, ETooLarge (more than MaxNodes pages, a PNG past
-// MaxPNGPixels, or the render timed out).
-func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt Options) (Result, error) {
-	if err := opt.Normalize(t); err != nil {
-		return Result{}, err
-	}
-	if ctx.Err() != nil { // given up on before it began
-		return Result{}, graphviz.TimeoutError()
-	}
-	d := newDiagram(t, links, opt)
-	res := Result{Pages: d.pages}
-	if d.pages > MaxNodes {
-		return res, site.Errorf(site.ETooLarge, "The diagram would draw %d pages; at most %d fit in one diagram. Draw one branch or fewer levels.", d.pages, MaxNodes)
-	}
-	format := opt.Format
-	if format == FormatView {
-		format = FormatSVG
-		if d.pages > ViewSVGMax {
-			format = FormatScene
-		}
-	}
-	if format == FormatPNG { // refuse before laying out what cannot fit
-		k := float64(opt.dpi()) / 72
-		if px := d.minArea() * k * k; px > MaxPNGPixels {
-			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, a smaller scale, or draw one branch or fewer levels.", opt.dpi(), int(px/1e6))
-		}
-	}
-	dw := &dotWriter{diagram: d, forLayout: format != FormatSVG && format != FormatDOT, withLegend: format != FormatPDF}
-	if format == FormatDOT {
-		return res, dw.write(w)
-	}
-	if format == FormatSVG && opt.Layout == LayoutRadial { // Graphviz's SVG keeps each stacked card's link
-		b, err := dw.layOut(ctx, graphviz.SVG)
-		if err != nil {
-			return res, err
-		}
-		_, err = w.Write(b)
-		return res, err
-	}
-	if format == FormatPDF { // laid out sheet by sheet
-		return res, writePDF(ctx, w, d, links)
-	}
-	pic, boxes, err := d.picture(ctx, dw)
-	if err != nil {
-		return res, err
-	}
-	switch format {
-	case FormatSVG:
-		return res, writeSVG(w, pic)
-	case FormatPNG:
-		return res, d.writePNG(w, pic)
-	case FormatScene:
-		return res, writeScene(w, pic, boxes)
-	}
-	return res, d.writeGraphML(w, boxes)
-}
-
-// picture places the diagram: an org chart siteplan lays out itself, or
-// a radial diagram Graphviz lays out. It returns each page's card box
-// (points, y down).
-func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int64]box, error) {
-	if d.opt.Layout != LayoutRadial {
-		ch := d.arrange(dw.withLegend)
-		boxes := make(map[int64]box, len(d.cards))
-		for _, c := range d.cards {
-			boxes[c.page.ID] = box{c.x, c.y, c.x + c.w, c.y + c.h}
-		}
-		return chartPicture{d, ch}, boxes, nil
-	}
-	b, err := dw.layOut(ctx, graphviz.JSON)
-	if err != nil {
-		return nil, nil, err
-	}
-	l, err := parseLayout(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	cells, err := l.cards(d)
-	if err != nil {
-		return nil, nil, err
-	}
-	boxes := make(map[int64]box, len(cells))
-	for id, b := range cells {
-		boxes[id] = box{b.x0, l.height - b.y1, b.x1, l.height - b.y0}
-	}
-	return l, boxes, nil
-}
-
-// layOut writes the (radial) diagram's DOT and has Graphviz lay it out
-// and draw it in format.
-func (d *dotWriter) layOut(ctx context.Context, format string) ([]byte, error) {
-	var dot bytes.Buffer
-	if err := d.write(&dot); err != nil {
-		return nil, err
-	}
-	return graphviz.Render(ctx, dot.Bytes(), graphviz.Twopi, format)
 }

@@ -22,8 +22,6 @@ import (
 	"siteplan/diagram/internal/graphviz"
 	"siteplan/internal/golden"
 	"siteplan/site"
-
-	"golang.org/x/image/font/sfnt"
 )
 
 func docFile(t testing.TB, path string) *site.Document {
@@ -523,38 +521,6 @@ func TestRadialNavigationApart(t *testing.T) {
 				t.Errorf("%s page %q at %v lies inside the main tree's box %v", pl, r.page.Title, b, main)
 			}
 		}
-	}
-}
-
-// TestFontRuns: each character is drawn by the first embedded font that
-// has it, a character none has by a visible U+FFFD, and invisible
-// joiners and variation selectors not at all.
-func TestFontRuns(t *testing.T) {
-	tests := []struct {
-		text string
-		bold bool
-		want string
-	}{
-		{"Home", false, "sans:Home"},
-		{"Home", true, "sans-bold:Home"},
-		{"Home 🏠", false, "sans:Home |symbols:🏠"},
-		{"日本語 page", true, "cjk:日本語|sans-bold: page"},
-		{"שלום مرحبا Ωμέγα Русский", false, "sans:שלום مرحبا Ωμέγα Русский"},
-		{"✉️ 👩\u200d👩\u200d👧", false, "sans:✉ |symbols:👩👩👧"},
-		{"x\U000FFFFDy", false, "sans:x\uFFFDy"},
-	}
-	for _, tt := range tests {
-		var got []string
-		for _, r := range fonts().runs(tt.text, tt.bold) {
-			got = append(got, r.face.name+":"+r.text)
-		}
-		if strings.Join(got, "|") != tt.want {
-			t.Errorf("runs(%q) = %q, want %q", tt.text, strings.Join(got, "|"), tt.want)
-		}
-	}
-	var buf sfnt.Buffer
-	if !fonts().regular[0].has(&buf, replacement) || !fonts().bold[0].has(&buf, replacement) {
-		t.Error("the first font has no U+FFFD glyph: a missing character would print as nothing")
 	}
 }
 

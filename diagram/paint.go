@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"siteplan/diagram/internal/fonts"
 	"siteplan/site"
 )
 
@@ -84,7 +85,7 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 				continue
 			}
 			cv := linkCurve(d.byID[l.FromID], d.byID[l.ToID])
-			b := bounds(append(slices.Clone(cv.pts), cv.tip, point{cv.label.X - 8, cv.label.Y - 8}, point{cv.label.X + measure(l.Label, d.labelSize(9), false) + 8, cv.label.Y + 8}))
+			b := bounds(append(slices.Clone(cv.pts), cv.tip, point{cv.label.X - 8, cv.label.Y - 8}, point{cv.label.X + fonts.Measure(l.Label, d.labelSize(9), false) + 8, cv.label.Y + 8}))
 			if !meets(b.x0-4, b.y0-4, b.x1+4, b.y1+4) {
 				continue
 			}
@@ -101,7 +102,7 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 			c.setDash(0, 0)
 			c.polygon(arrowHead(cv.pts[3], cv.tip, at), true)
 			if l.Label != "" { // on a white ground, over what it crosses
-				w := measure(l.Label, d.labelSize(9), false) + 8
+				w := fonts.Measure(l.Label, d.labelSize(9), false) + 8
 				x := cv.label.X - w/2
 				if cv.side {
 					x = cv.label.X - 4

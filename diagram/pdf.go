@@ -16,6 +16,7 @@ import (
 	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
 
+	"siteplan/diagram/internal/fonts"
 	"siteplan/site"
 )
 
@@ -62,7 +63,7 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) e
 	pdf.SetCreator("siteplan", true)
 	pdf.SetCreationDate(o.Date)
 	pdf.SetModificationDate(o.Date)
-	tx := &pdfText{pdf: pdf, added: map[*face]bool{}}
+	tx := &pdfText{pdf: pdf, added: map[*fonts.Face]bool{}}
 	pageW, pageH := pdf.GetPageSize()
 	logo := registerLogo(pdf, o.Logo)
 
@@ -434,13 +435,13 @@ func (c *pdfCanvas) text(at point, s string, size float64, bold bool, align byte
 // selectable.
 type pdfText struct {
 	pdf   *fpdf.Fpdf
-	added map[*face]bool
+	added map[*fonts.Face]bool
 	buf   sfnt.Buffer
 }
 
 // piece is a run's text up to U+FFFF, or one character beyond.
 type piece struct {
-	face    *face
+	face    *fonts.Face
 	text    string
 	outline bool
 }
@@ -448,45 +449,45 @@ type piece struct {
 // pieces splits s into what fpdf prints and what is drawn as outlines.
 func (t *pdfText) pieces(s string, bold bool) []piece {
 	var out []piece
-	for _, r := range fonts().runs(visual(s, bold), bold) {
+	for _, r := range fonts.Runs(fonts.Visual(s, bold), bold) {
 		start := 0
-		for i, ch := range r.text {
+		for i, ch := range r.Text {
 			if ch <= 0xFFFF {
 				continue
 			}
 			if i > start {
-				out = append(out, piece{face: r.face, text: r.text[start:i]})
+				out = append(out, piece{face: r.Face, text: r.Text[start:i]})
 			}
-			out = append(out, piece{face: r.face, text: string(ch), outline: true})
+			out = append(out, piece{face: r.Face, text: string(ch), outline: true})
 			start = i + utf8.RuneLen(ch)
 		}
-		if start < len(r.text) {
-			out = append(out, piece{face: r.face, text: r.text[start:]})
+		if start < len(r.Text) {
+			out = append(out, piece{face: r.Face, text: r.Text[start:]})
 		}
 	}
 	return out
 }
 
 // use makes f the PDF's current font at size.
-func (t *pdfText) use(f *face, size float64) {
+func (t *pdfText) use(f *fonts.Face, size float64) {
 	if !t.added[f] {
-		t.pdf.AddUTF8FontFromBytes(f.name, "", f.ttf)
+		t.pdf.AddUTF8FontFromBytes(f.Name, "", f.TTF)
 		t.added[f] = true
 	}
-	t.pdf.SetFont(f.name, "", size)
+	t.pdf.SetFont(f.Name, "", size)
 }
 
 // glyph returns the glyph of an outline piece's character.
 func (t *pdfText) glyph(p piece) sfnt.GlyphIndex {
 	r, _ := utf8.DecodeRuneInString(p.text)
-	i, _ := p.face.font.GlyphIndex(&t.buf, r)
+	i, _ := p.face.Font.GlyphIndex(&t.buf, r)
 	return i
 }
 
 // pieceWidth is how wide a piece prints at size.
 func (t *pdfText) pieceWidth(p piece, size float64) float64 {
 	if p.outline {
-		adv, err := p.face.font.GlyphAdvance(&t.buf, t.glyph(p), fixed.Int26_6(size*64), font.HintingNone)
+		adv, err := p.face.Font.GlyphAdvance(&t.buf, t.glyph(p), fixed.Int26_6(size*64), font.HintingNone)
 		if err != nil {
 			return 0
 		}
@@ -521,7 +522,7 @@ func (t *pdfText) text(x, y float64, s string, size float64, bold bool) {
 // outline fills the glyph of an outline piece at (x, y) in the text
 // colour.
 func (t *pdfText) outline(p piece, x, y, size float64) {
-	segs, err := p.face.font.LoadGlyph(&t.buf, t.glyph(p), fixed.Int26_6(size*64), nil)
+	segs, err := p.face.Font.LoadGlyph(&t.buf, t.glyph(p), fixed.Int26_6(size*64), nil)
 	if err != nil || len(segs) == 0 {
 		return
 	}

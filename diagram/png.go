@@ -15,6 +15,7 @@ import (
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
+	"siteplan/diagram/internal/fonts"
 	"siteplan/site"
 )
 
@@ -312,11 +313,11 @@ func (c *rasterCanvas) stroke(pts []point) {
 // measured it with Helvetica's metrics; a span that runs wider in the
 // embedded fonts is shrunk to the width Graphviz gave it.
 func (c *rasterCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
-	runs := fonts().runs(visual(s, bold), bold)
+	runs := fonts.Runs(fonts.Visual(s, bold), bold)
 	measure := func(size float64) float64 {
 		w := 0.0
 		for _, r := range runs {
-			w += fixedFloat(font.MeasureString(c.face(r.face, size), r.text))
+			w += fixedFloat(font.MeasureString(c.face(r.Face, size), r.Text))
 		}
 		return w
 	}
@@ -328,8 +329,8 @@ func (c *rasterCanvas) text(at point, s string, size float64, bold bool, align b
 	dr := font.Drawer{Dst: c.img, Src: image.NewUniform(c.pen),
 		Dot: fixed.Point26_6{X: fixed.Int26_6(alignX(at.X, w, align) * 64), Y: fixed.Int26_6(at.Y * 64)}}
 	for _, r := range runs {
-		dr.Face = c.face(r.face, size)
-		dr.DrawString(r.text) // moves Dot to the end of the run
+		dr.Face = c.face(r.Face, size)
+		dr.DrawString(r.Text) // moves Dot to the end of the run
 	}
 }
 
@@ -337,13 +338,13 @@ func fixedFloat(v fixed.Int26_6) float64 { return float64(v) / 64 }
 
 // faceKey is a font at a size in quarter pixels.
 type faceKey struct {
-	face    *face
+	face    *fonts.Face
 	quarter int
 }
 
 // face returns a font's face at a size. A parsed font is safe to share,
 // its faces are not, so each canvas keeps its own.
-func (c *rasterCanvas) face(f *face, size float64) font.Face {
+func (c *rasterCanvas) face(f *fonts.Face, size float64) font.Face {
 	key := faceKey{f, int(math.Round(size * 4))}
 	if ff, ok := c.faces[key]; ok {
 		return ff
@@ -351,7 +352,7 @@ func (c *rasterCanvas) face(f *face, size float64) font.Face {
 	if c.faces == nil {
 		c.faces = map[faceKey]font.Face{}
 	}
-	ff, _ := opentype.NewFace(f.font, &opentype.FaceOptions{Size: float64(key.quarter) / 4, DPI: 72, Hinting: font.HintingNone})
+	ff, _ := opentype.NewFace(f.Font, &opentype.FaceOptions{Size: float64(key.quarter) / 4, DPI: 72, Hinting: font.HintingNone})
 	c.faces[key] = ff
 	return ff
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"siteplan/diagram/internal/fonts"
 )
 
 // ViewSVGMax is the most pages FormatView draws as SVG; a larger drawing
@@ -224,7 +226,7 @@ func (c *sceneCanvas) ellipse(at point, rx, ry float64, fill bool) {
 
 func (c *sceneCanvas) text(at point, s string, size float64, bold bool, align byte, width float64) {
 	if width <= 0 {
-		width = measure(s, size, bold)
+		width = fonts.Measure(s, size, bold)
 	}
 	flags := flag(bold) + 2*flag(rtl(s))
 	switch align {

@@ -1,4 +1,4 @@
-package diagram
+package fonts
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 
 // The SVG and the scene hand their words to a browser, which sets
 // right-to-left scripts itself. The PDF and PNG print characters left to
-// right, one glyph each, so visual puts a text with right-to-left letters
+// right, one glyph each, so Visual puts a text with right-to-left letters
 // in the order it is read on the page first (Unicode's bidi algorithm)
 // and shapes its Arabic letters into the forms that join them (HarfBuzz,
 // with DejaVu Sans's own tables). The joined forms are characters of
@@ -65,10 +65,10 @@ var shapers = sync.Pool{New: func() any {
 	return &shaper{regular: font.NewFace(fs[0].font), bld: font.NewFace(fs[1].font)}
 }}
 
-// visual returns s in the order the PDF and PNG print it, left to right,
+// Visual returns s in the order the PDF and PNG print it, left to right,
 // with Arabic letters in their joining forms. Text without right-to-left
 // characters is returned as it is.
-func visual(s string, bold bool) string {
+func Visual(s string, bold bool) string {
 	if !mayBeRTL(s) {
 		return s
 	}

@@ -1,0 +1,196 @@
+package diagram
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"siteplan/site"
+)
+
+// Diagram layouts.
+const (
+	LayoutTree   = "tree"   // top-down org chart
+	LayoutLR     = "lr"     // left to right
+	LayoutRadial = "radial" // mind map around the home page
+)
+
+// Layouts lists the diagram layouts in display order.
+var Layouts = []string{LayoutTree, LayoutLR, LayoutRadial}
+
+// What the node colour shows.
+const (
+	ColorByType   = "type"
+	ColorByStatus = "status"
+	// ColorByChange colours the pages of a comparison by Options.Marks:
+	// added, removed, moved, renamed, changed.
+	ColorByChange = "change"
+)
+
+// Options choose what a diagram shows, how, and in which file format.
+type Options struct {
+	Format    string         // FormatSVG (default), FormatPNG, FormatPDF, FormatDOT or FormatGraphML
+	Layout    string         // LayoutTree (default), LayoutLR or LayoutRadial
+	ColorBy   string         // ColorByType (default) or ColorByStatus
+	Links     bool           // draw cross-links as dashed arrows
+	Root      int64          // draw only this page and its subtree; 0: the whole project
+	Depth     int            // levels to draw (the top level is 1); 0: all
+	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
+	Comments  map[int64]int  // open comment threads per page, shown on its node
+	Paper     string         // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
+	// Orientation of the PDF's sheets: Landscape (default) or Portrait.
+	Orientation string
+	// OneSheet fits the whole drawing on one PDF sheet however small its
+	// text, instead of an overview and a sheet per section.
+	OneSheet bool
+	// Cover starts the PDF with a cover sheet: project, client, agency,
+	// date, version and approval.
+	Cover bool
+	Date  time.Time // printed in a PDF's title block; zero: now
+	// Marks are what a comparison says of each page (site.MarkAdded, ...),
+	// for ColorByChange.
+	Marks map[int64]string
+	// Notes are lines under a PDF's title: the version drawn, who approved it.
+	Notes []string
+	// Client draws the client version: titles and colours only, without
+	// paths, statuses, assignees or comments.
+	Client bool
+	// Scale is the PNG's resolution as a multiple of 96 dpi: 1, 2 (the
+	// default, sharp on high-density screens and in print) or 3.
+	Scale int
+	// Accent is the theme's colour ("#rrggbb"): the home page's border,
+	// the title block's rule; "": DefaultAccent.
+	Accent string
+	// Agency and ClientName are printed on a PDF's sheets and cover.
+	Agency, ClientName string
+	// Logo is the agency's logo as a PNG, printed on a PDF's sheets and
+	// cover; the caller checks it (an image that does not decode is left
+	// out).
+	Logo []byte
+
+	// The PDF's sheets (sheets.go) choose: compact cards; only these
+	// children of Root (nil: all); pages drawn closed because their
+	// branch continues on another sheet.
+	compact bool
+	kids    []int64
+	cut     map[int64]bool
+}
+
+// DefaultAccent is the accent colour of a project without a theme.
+const DefaultAccent = "#2563eb"
+
+// SetDefaults fills the options left empty with their defaults.
+func (o *Options) SetDefaults() {
+	if o.Format == "" {
+		o.Format = FormatSVG
+	}
+	if o.Layout == "" {
+		o.Layout = LayoutTree
+	}
+	if o.ColorBy == "" {
+		o.ColorBy = ColorByType
+	}
+	if o.Paper == "" {
+		o.Paper = PaperA4
+	}
+	if o.Orientation == "" {
+		o.Orientation = Landscape
+	}
+	if o.Scale == 0 {
+		o.Scale = 2
+	}
+	if o.Date.IsZero() {
+		o.Date = time.Now()
+	}
+}
+
+// Normalize fills defaults and checks the options against t. Render calls
+// it; callers that parse options call it to answer bad input early.
+// Errors: EInvalid, ENotFound (root).
+func (o *Options) Normalize(t *site.Tree) error {
+	o.SetDefaults()
+	switch {
+	case !slices.Contains(Formats, o.Format) && o.Format != FormatScene && o.Format != FormatView:
+		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
+	case !slices.Contains(Layouts, o.Layout):
+		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
+	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange:
+		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
+	case !slices.Contains(Papers, o.Paper):
+		return site.Errorf(site.EInvalid, "Paper must be one of %s.", strings.Join(Papers, ", "))
+	case o.Orientation != Landscape && o.Orientation != Portrait:
+		return site.Errorf(site.EInvalid, "Orientation must be landscape or portrait.")
+	case o.Scale < 1 || o.Scale > 3:
+		return site.Errorf(site.EInvalid, "PNG scale must be 1, 2 or 3.")
+	case o.Depth < 0 || o.Depth > 100:
+		return site.Errorf(site.EInvalid, "Depth must be a number from 0 (all levels) to 100.")
+	case o.Root != 0 && t.Page(o.Root) == nil:
+		return site.Errorf(site.ENotFound, "Page %d does not exist in this project.", o.Root)
+	}
+	return nil
+}
+
+// Key returns a string that identifies the drawing the options make, for
+// caching (the date is left out).
+func (o Options) Key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
+		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
+	ids := make([]int64, 0, len(o.Collapsed))
+	for id, ok := range o.Collapsed {
+		if ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b.WriteString(strconv.FormatInt(id, 10))
+		b.WriteByte(',')
+	}
+	b.WriteString("|c:")
+	ids = ids[:0]
+	for id, n := range o.Comments {
+		if n > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%d=%d,", id, o.Comments[id])
+	}
+	b.WriteString("|m:")
+	ids = ids[:0]
+	for id := range o.Marks {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
+	}
+	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
+	return b.String()
+}
+
+// Diagram file formats.
+const (
+	FormatSVG     = "svg"
+	FormatPNG     = "png"
+	FormatPDF     = "pdf"
+	FormatDOT     = "dot"
+	FormatGraphML = "graphml"
+	// FormatScene is the drawing as a scene (scene.go) for the browser to
+	// paint on a <canvas>; FormatView is what the editor shows: SVG up to
+	// ViewSVGMax pages, a scene past it (IsScene tells them apart). Neither
+	// is a download.
+	FormatScene = "scene"
+	FormatView  = "view"
+)
+
+// Formats lists the formats a diagram downloads as.
+var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML}
+
+// dpi is the PNG's resolution.
+func (o Options) dpi() int { return 96 * o.Scale }

@@ -1,0 +1,129 @@
+package diagram
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	"siteplan/diagram/internal/graphviz"
+	"siteplan/site"
+)
+
+// Result says what a render drew.
+type Result struct {
+	Pages int // pages drawn (a collapsed branch's pages are not)
+}
+
+// MaxNodes is the most pages one diagram draws; past it, draw a
+// branch or fewer levels.
+const MaxNodes = 20_000
+
+// UseWorkerProcess makes every later Graphviz layout of this process run
+// in a worker process: this program, started again. Its main must call
+// ServeIfWorker before anything else.
+func UseWorkerProcess() error { return graphviz.UseWorkerProcess() }
+
+// ServeIfWorker returns at once unless this process was started as a
+// Graphviz worker; then it serves layouts until its parent is done, and
+// exits.
+func ServeIfWorker() { graphviz.ServeIfWorker() }
+
+// Render draws t with its cross-links to w, as opt says. It waits for
+// Graphviz at most until ctx is done. Errors: EInvalid and ENotFound as
+// Options.Normalize, ETooLarge (more than MaxNodes pages, a PNG past
+// MaxPNGPixels, or the render timed out).
+func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, opt Options) (Result, error) {
+	if err := opt.Normalize(t); err != nil {
+		return Result{}, err
+	}
+	if ctx.Err() != nil { // given up on before it began
+		return Result{}, graphviz.TimeoutError()
+	}
+	d := newDiagram(t, links, opt)
+	res := Result{Pages: d.pages}
+	if d.pages > MaxNodes {
+		return res, site.Errorf(site.ETooLarge, "The diagram would draw %d pages; at most %d fit in one diagram. Draw one branch or fewer levels.", d.pages, MaxNodes)
+	}
+	format := opt.Format
+	if format == FormatView {
+		format = FormatSVG
+		if d.pages > ViewSVGMax {
+			format = FormatScene
+		}
+	}
+	if format == FormatPNG { // refuse before laying out what cannot fit
+		k := float64(opt.dpi()) / 72
+		if px := d.minArea() * k * k; px > MaxPNGPixels {
+			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, a smaller scale, or draw one branch or fewer levels.", opt.dpi(), int(px/1e6))
+		}
+	}
+	dw := &dotWriter{diagram: d, forLayout: format != FormatSVG && format != FormatDOT, withLegend: format != FormatPDF}
+	if format == FormatDOT {
+		return res, dw.write(w)
+	}
+	if format == FormatSVG && opt.Layout == LayoutRadial { // Graphviz's SVG keeps each stacked card's link
+		b, err := dw.layOut(ctx, graphviz.SVG)
+		if err != nil {
+			return res, err
+		}
+		_, err = w.Write(b)
+		return res, err
+	}
+	if format == FormatPDF { // laid out sheet by sheet
+		return res, writePDF(ctx, w, d, links)
+	}
+	pic, boxes, err := d.picture(ctx, dw)
+	if err != nil {
+		return res, err
+	}
+	switch format {
+	case FormatSVG:
+		return res, writeSVG(w, pic)
+	case FormatPNG:
+		return res, d.writePNG(w, pic)
+	case FormatScene:
+		return res, writeScene(w, pic, boxes)
+	}
+	return res, d.writeGraphML(w, boxes)
+}
+
+// picture places the diagram: an org chart siteplan lays out itself, or
+// a radial diagram Graphviz lays out. It returns each page's card box
+// (points, y down).
+func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int64]box, error) {
+	if d.opt.Layout != LayoutRadial {
+		ch := d.arrange(dw.withLegend)
+		boxes := make(map[int64]box, len(d.cards))
+		for _, c := range d.cards {
+			boxes[c.page.ID] = box{c.x, c.y, c.x + c.w, c.y + c.h}
+		}
+		return chartPicture{d, ch}, boxes, nil
+	}
+	b, err := dw.layOut(ctx, graphviz.JSON)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := parseLayout(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	cells, err := l.cards(d)
+	if err != nil {
+		return nil, nil, err
+	}
+	boxes := make(map[int64]box, len(cells))
+	for id, b := range cells {
+		boxes[id] = box{b.x0, l.height - b.y1, b.x1, l.height - b.y0}
+	}
+	return l, boxes, nil
+}
+
+// layOut writes the (radial) diagram's DOT and has Graphviz lay it out
+// and draw it in format.
+func (d *dotWriter) layOut(ctx context.Context, format string) ([]byte, error) {
+	var dot bytes.Buffer
+	if err := d.write(&dot); err != nil {
+		return nil, err
+	}
+	return graphviz.Render(ctx, dot.Bytes(), graphviz.Twopi, format)
+}
