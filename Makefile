@@ -42,7 +42,7 @@ FUZZ := site/FuzzNormalizeURL:100000x site/FuzzParseOutline:100000x site/FuzzPar
 
 test: static check-generated
 	$(GO) vet ./...
-	node --test static/js/
+	node --test --test-reporter=dot static/js/
 	$(GO) test -count=1 -p 1 ./...
 	for f in $(FUZZ); do t=$${f%%:*}; $(GO) test -run='^$$' -fuzz="^$${t#*/}\$$" -fuzztime=$${f##*:} ./$${t%%/*} || exit 1; done
 
