@@ -4,6 +4,7 @@ GO ?= go
 DB ?= siteplan.db
 ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js
+BUNDLE := static/dist/app.js
 
 .PHONY: run build static test generate check-generated bench load load-hostile probes clean fonts
 
@@ -17,13 +18,17 @@ node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-static: $(VENDOR)
+static: $(VENDOR) $(BUNDLE)
 
 static/vendor/htmx.min.js: node_modules/.package-lock.json
 	cp node_modules/htmx.org/dist/htmx.min.js $@
 
 static/vendor/htmx-ext-sse.min.js: node_modules/.package-lock.json
 	cp node_modules/htmx-ext-sse/dist/sse.min.js $@
+
+# The front end's modules in one file (static/dist/README.md).
+$(BUNDLE): node_modules/.package-lock.json $(filter-out %.test.js,$(wildcard static/js/*.js))
+	node_modules/.bin/esbuild static/js/main.js --bundle --format=esm --target=es2022 --log-level=warning --outfile=$@
 
 generate:
 	$(GO) tool templ generate
@@ -54,7 +59,7 @@ load: static
 	$(GO) run ./cmd/loadtest -users 50 -duration 60s
 
 clean:
-	rm -rf siteplan node_modules $(VENDOR)
+	rm -rf siteplan node_modules $(VENDOR) $(BUNDLE)
 
 # The fallback fonts embedded in diagrams (see diagram/internal/fonts/README.md).
 fonts:

@@ -4,8 +4,8 @@ package static
 
 import "embed"
 
-// FS holds app.css, favicon.svg, the script's ES modules in js/ (their
-// *.test.js run under node --test, not in the browser) and vendor/.
+// FS holds app.css, favicon.svg, the script (the ES modules of js/ that
+// make static bundles into dist/app.js) and vendor/.
 //
-//go:embed app.css favicon.svg js/*.js vendor
+//go:embed app.css favicon.svg dist vendor
 var FS embed.FS

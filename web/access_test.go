@@ -252,7 +252,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /healthz": {path: "/healthz", ok: 200},
 
 		"GET /favicon.ico":                         {path: "/favicon.ico", ok: 200},
-		"GET /static*":                             {path: "/static/js/main.js", ok: 200},
+		"GET /static*":                             {path: "/static/dist/app.js", ok: 200},
 		"GET /login":                               {path: "/login", ok: 200, override: logged},
 		"POST /login":                              {path: "/login", form: v("email", "olive@agency.example", "password", "wrong password"), ok: 401},
 		"GET /signup":                              {path: "/signup", ok: 303},

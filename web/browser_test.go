@@ -50,8 +50,10 @@ func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *s
 		}
 		t.Skipf("browser tests skipped: %s not found (apt-get install chromium)", chromiumPath)
 	}
-	if _, err := static.FS.Open("vendor/htmx.min.js"); err != nil {
-		t.Fatalf("static/vendor is empty: run make static (npm ci) before the browser tests")
+	for _, f := range []string{"vendor/htmx.min.js", "dist/app.js"} {
+		if _, err := static.FS.Open(f); err != nil {
+			t.Fatalf("static/%s is missing: run make static (npm ci, esbuild) before the browser tests", f)
+		}
 	}
 	db, err := store.Open(filepath.Join(t.TempDir(), "browser.db"))
 	if err != nil {
@@ -208,8 +210,12 @@ func titleShown(title string) chromedp.Action {
 // settled waits until htmx has swapped and processed new content, as a
 // person is slower than htmx's settle delay.
 func settled() chromedp.Action {
-	return waitJS(`!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')`)
+	return waitJS(scriptReady + ` && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')`)
 }
+
+// scriptReady is true once the page's script has wired every behaviour
+// (main.js says so last): a press before that would go unheard.
+const scriptReady = `document.documentElement.dataset.script === "ready"`
 
 // waitJS evaluates expr until it is true, for up to 10 seconds.
 func waitJS(expr string) chromedp.Action {
@@ -235,6 +241,7 @@ const fieldFocused = `!!document.activeElement?.matches('#outline input.title-fi
 func addRoot(t *testing.T, ctx context.Context, title string) {
 	t.Helper()
 	run(t, ctx, "add "+title,
+		waitJS(scriptReady),
 		chromedp.Click(`//button[contains(., "Add Main page")]`, chromedp.BySearch),
 		waitJS(fieldFocused),
 		chromedp.SendKeys(titleField, title+kb.Enter),

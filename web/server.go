@@ -74,7 +74,6 @@ type Server struct {
 	store    stores
 	log      *slog.Logger
 	static   fs.FS
-	modules  []string // the script's modules, for the layout to preload
 	diagrams *renderCache
 	gate     *gate // heavy work: renders and large reads
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
@@ -120,7 +119,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
-		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log), modules: scriptModules(static)}
+		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log)}
 	s.fetch, s.lines = fetchers(false)
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
@@ -469,14 +468,7 @@ func rerender(c echo.Context, err error, comps ...templ.Component) error {
 	return render(c, statusOf[site.ErrorCode(err)], comps...)
 }
 
-// scriptModules lists the script's modules in static (js/*.js but their
-// tests and main.js, which the page names itself).
-func scriptModules(static fs.FS) []string {
-	all, _ := fs.Glob(static, "js/*.js") // the pattern is valid
-	return slices.DeleteFunc(all, func(m string) bool { return m == "js/main.js" || strings.HasSuffix(m, ".test.js") })
-}
-
 func (s *Server) layout(c echo.Context, title string) views.LayoutProps {
 	token, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
-	return views.LayoutProps{Title: title, CSRF: token, Modules: s.modules}
+	return views.LayoutProps{Title: title, CSRF: token}
 }

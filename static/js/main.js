@@ -15,3 +15,6 @@ import "./undo.js";
 import "./diagram.js";
 import "./canvas.js";
 import "./live.js";
+
+// Every behaviour is wired: say so (tests wait for it before they press).
+document.documentElement.dataset.script = "ready";
