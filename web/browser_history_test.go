@@ -133,6 +133,19 @@ func TestBrowserUndoHistory(t *testing.T) {
 		waitJS(`document.querySelector(".compare-list").textContent.includes("Added (1)")`),
 	)
 	screenshot(t, owner, "compare.png")
+	// Its diagram zooms and pans like the editor's, without an editor's
+	// place to keep the view in.
+	run(t, owner, "zoom and pan the compared diagram",
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			return chromedp.Evaluate(`(() => {
+				const c = document.querySelector(".compare-page .diagram-canvas"), r = c.getBoundingClientRect();
+				c.dataset.k = c.view?.k || 1;
+				c.dispatchEvent(new WheelEvent("wheel", {deltaY: -100, clientX: r.left + 50, clientY: r.top + 50, bubbles: true, cancelable: true}));
+				return true;
+			})()`, nil).Do(ctx)
+		}),
+		waitJS(`(c => c.view?.k > Number(c.dataset.k))(document.querySelector(".compare-page .diagram-canvas"))`),
+	)
 	noProblems(t, owner, "compare")
 
 	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}

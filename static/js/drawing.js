@@ -62,7 +62,12 @@ export function view(canvas) {
   if (!canvas.view) canvas.view = { k: 1, x: 0, y: 0 };
   return canvas.view;
 }
-export function saveView(canvas) { canvas.closest("#diagram").dataset.view = JSON.stringify(view(canvas)); }
+// A canvas outside the editor's #diagram (the compare and version
+// pages), or one a redraw has taken off the page, has no view to keep.
+export function saveView(canvas) {
+  const sec = canvas.closest("#diagram");
+  if (sec) sec.dataset.view = JSON.stringify(view(canvas));
+}
 export function forgetView() { delete diagram()?.dataset.view; }
 export function apply(canvas) {
   const d = drawingOf(canvas);
