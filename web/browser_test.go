@@ -237,6 +237,13 @@ const titleField = `#outline input.title-field`
 
 const fieldFocused = `!!document.activeElement?.matches('#outline input.title-field')`
 
+// renamedSelected waits for a rename committed with Enter: the page's
+// title shows the new words and has the keyboard, and no new row was
+// started under it.
+func renamedSelected(title string) chromedp.Action {
+	return waitJS(fmt.Sprintf(`document.activeElement?.matches('#outline a.title') && document.activeElement.textContent === %q && !document.querySelector('#outline li.draft, #outline input.title-field')`, title))
+}
+
 // addRoot adds a main page through the outline and names it.
 func addRoot(t *testing.T, ctx context.Context, title string) {
 	t.Helper()
@@ -311,9 +318,8 @@ func TestBrowserEditor(t *testing.T) {
 			waitJS(fieldFocused),
 			chromedp.SetValue(titleField, "Plans & pricing"),
 			chromedp.SendKeys(titleField, kb.Enter),
-			waitJS(fieldFocused+` && document.activeElement.value === ""`),
-			chromedp.KeyEvent(kb.Escape),
-			titleShown("Plans & pricing"), // at once: the outline shows a rename before it is saved
+			// Enter saves a rename and leaves the page selected: no new row.
+			renamedSelected("Plans & pricing"), // at once: the outline shows a rename before it is saved
 		)
 		waitFor(t, func() bool {
 			tr, _ := db.Tree(bg, pid)
@@ -665,9 +671,7 @@ func TestBrowserCollaboration(t *testing.T) {
 		waitJS(fieldFocused),
 		chromedp.SetValue(titleField, "Plans & prices"),
 		chromedp.SendKeys(titleField, kb.Enter),
-		waitJS(fieldFocused+` && document.activeElement.value === ""`),
-		chromedp.KeyEvent(kb.Escape),
-		titleShown("Plans & prices"),
+		renamedSelected("Plans & prices"),
 	)
 	run(t, owner, "owner sees the new title without reloading",
 		titleShown("Plans & prices"),
@@ -798,9 +802,7 @@ func TestBrowserOwnEdits(t *testing.T) {
 		chromedp.KeyEvent(kb.F2),
 		waitJS(fieldFocused), // with the title selected: typing replaces it
 		chromedp.SendKeys(titleField, "People"+kb.Enter),
-		waitJS(fieldFocused+` && document.activeElement.value === ""`),
-		chromedp.KeyEvent(kb.Escape),
-		titleShown("People"),
+		renamedSelected("People"),
 		settled(),
 	)
 	run(t, ctx, "open Pricing",

@@ -3,7 +3,8 @@
 // saves and starts the next row, Tab / Shift+Tab indent / outdent, Esc
 // cancels, arrows save and move. The saves go in the write queue, so
 // typing never waits for the network; a draft learns its place when its
-// turn comes.
+// turn comes. Enter in a new row starts the next one; in a rename it
+// only saves.
 import { send } from "./net.js";
 import { field, fragment, isEditor, listOf, nodeOf, problem, projectID, rowOf, titleOf } from "./dom.js";
 import { flash } from "./flash.js";
@@ -156,9 +157,14 @@ document.addEventListener("keydown", async (e) => {
   switch (fieldKey(e)) {
     case "save-next":
       e.preventDefault();
-      if (li.classList.contains("draft") && !input.value.trim()) return;
+      if (!li.classList.contains("draft")) { // a rename: Enter commits it, and that is all
+        closeField(li, true);
+        selectNode(li);
+        return;
+      }
+      if (!input.value.trim()) return;
       closeField(li, true);
-      newDraft(li, "after");
+      newDraft(li, "after"); // typing down a list: the next row
       return;
     case "indent": case "outdent": {
       e.preventDefault();
