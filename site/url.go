@@ -80,6 +80,24 @@ func (n *URLNormalizer) Normalize(raw string) (string, error) {
 	return b.String(), nil
 }
 
+// WithScheme gives what a person typed as a site's address the https
+// scheme when it has none and starts with a domain (example.com,
+// www.example.com/de/), as browsers' address bars do; anything else
+// comes back as it was, for NormalizeURL to accept or refuse. Documents
+// and the command line's URLs are not helped this way: they say what
+// they mean.
+func WithScheme(typed string) string {
+	s := strings.TrimSpace(typed)
+	if s == "" || strings.Contains(s, "://") || strings.ContainsAny(s, " \\") {
+		return typed
+	}
+	host, _, _ := strings.Cut(s, "/")
+	if !strings.Contains(host, ".") || strings.HasPrefix(host, ".") {
+		return typed
+	}
+	return "https://" + s
+}
+
 // NormalizeBaseURL normalises a project's base URL and makes its path a
 // directory (ending in "/"), refusing queries. It returns EInvalid.
 func NormalizeBaseURL(raw string) (string, error) {

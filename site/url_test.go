@@ -73,6 +73,24 @@ func TestURLNormalizerRemembersOnlyTheSameHost(t *testing.T) {
 	}
 }
 
+func TestWithScheme(t *testing.T) {
+	for _, tt := range []struct{ typed, want string }{
+		{"aurora-outdoor.example", "https://aurora-outdoor.example"},
+		{" www.example.com/de/ ", "https://www.example.com/de/"},
+		{"http://example.com", "http://example.com"},
+		{"ftp://example.com", "ftp://example.com"},
+		{"localhost", "localhost"},       // no domain: refused as typed
+		{"/a/b", "/a/b"},                 // a path
+		{".example.com", ".example.com"}, // not a host
+		{"exa mple.com", "exa mple.com"}, // a space
+		{"", ""},
+	} {
+		if got := WithScheme(tt.typed); got != tt.want {
+			t.Errorf("WithScheme(%q) = %q, want %q", tt.typed, got, tt.want)
+		}
+	}
+}
+
 func TestNormalizeBaseURL(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"https://example.com", "https://example.com/"},

@@ -181,7 +181,7 @@ func (e *UnreadableError) Error() string {
 // classify tells a URL from a path: an existing file is read from disk;
 // an http or https URL, or a bare domain such as example.com, from the
 // web. A site's root (no path, or "/") means its robots.txt.
-func (r *Reader) classify(source string) (loc string, site bool, err error) {
+func (r *Reader) classify(source string) (loc string, isSite bool, err error) {
 	s := strings.TrimSpace(source)
 	if r.Local && !strings.Contains(s, "://") {
 		if _, err := os.Stat(s); err == nil {
@@ -190,8 +190,8 @@ func (r *Reader) classify(source string) (loc string, site bool, err error) {
 			return "", false, &UnreadableError{Source: source, Why: "no such file."}
 		}
 	}
-	if !strings.Contains(s, "://") && strings.Contains(s, ".") && !strings.ContainsAny(s, " /\\") {
-		s = "https://" + s + "/" // a bare domain
+	if t := site.WithScheme(s); t != s && !strings.ContainsAny(s, "/\\") {
+		s = t + "/" // a bare domain: its site
 	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

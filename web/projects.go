@@ -72,7 +72,7 @@ func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm,
 
 func (s *Server) createProject(c echo.Context) error {
 	ctx := c.Request().Context()
-	p := site.Project{TeamID: viewer(c).Team.ID, Name: c.FormValue("name"), BaseURL: c.FormValue("base_url")}
+	p := site.Project{TeamID: viewer(c).Team.ID, Name: c.FormValue("name"), BaseURL: site.WithScheme(c.FormValue("base_url"))}
 	if err := s.store.projects.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
 		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Errors: site.ErrorFields(err)}
 		if isHTMX(c) {
@@ -195,7 +195,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 	}
 	props := views.SettingsProps{Layout: s.layout(c, p.Name+" settings")}
 	p.Name = c.FormValue("name")
-	p.BaseURL = c.FormValue("base_url")
+	p.BaseURL = site.WithScheme(c.FormValue("base_url"))
 	p.TrailingSlash = c.FormValue("trailing_slash") == "1"
 	p.DefaultChangefreq = c.FormValue("default_changefreq")
 	p.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -331,9 +332,17 @@ func TestCreateProject(t *testing.T) {
 	if rec.Code != http.StatusSeeOther {
 		t.Errorf("create without htmx: status %d, want 303", rec.Code)
 	}
+	// A bare domain, as Live sites takes it, is the site at https.
+	rec = c.do("POST", "/projects", url.Values{"name": {"Aurora"}, "base_url": {" aurora-outdoor.example "}}, true)
+	if rec.Code != 200 {
+		t.Fatalf("create with a bare domain: %d %s", rec.Code, rec.Body.String())
+	}
 	list, _ := c.db.Projects(context.Background(), 1)
-	if len(list) != 2 || list[1].BaseURL != "https://acme.example/" || list[1].PageCount != 1 {
-		t.Errorf("projects = %+v, want two with a normalised base URL and a home page", list)
+	if len(list) != 3 || list[1].BaseURL != "https://acme.example/" || list[1].PageCount != 1 {
+		t.Errorf("projects = %+v, want three with a normalised base URL and a home page", list)
+	}
+	if !slices.ContainsFunc(list, func(p site.Project) bool { return p.BaseURL == "https://aurora-outdoor.example/" }) {
+		t.Errorf("projects = %+v, want one at https://aurora-outdoor.example/", list)
 	}
 }
 
