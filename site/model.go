@@ -37,6 +37,18 @@ var Placements = []string{PlacementMain, PlacementUtility, PlacementFooter}
 // Statuses lists the workflow states of a page in order.
 var Statuses = []string{"planned", "in_progress", "review", "approved", "live"}
 
+// StatusOf is the status a label names: a stored value, or the label
+// the app shows for it ("in progress"), in any case, with spaces,
+// hyphens or underscores between its words. It is "" for no status.
+func StatusOf(label string) string {
+	words := strings.FieldsFunc(strings.ToLower(label), func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '\t' })
+	s := strings.Join(words, "_")
+	if slices.Contains(Statuses, s) {
+		return s
+	}
+	return ""
+}
+
 // StatusPlanned is the status of a new page.
 const StatusPlanned = "planned"
 

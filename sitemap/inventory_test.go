@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"siteplan/export"
+	"siteplan/site"
 )
 
 // TestImportCSV: a page inventory (a header row with url, then a row a
@@ -90,5 +92,63 @@ func TestReadCSVBroken(t *testing.T) {
 		if len(doc.Problems) != 1 || got != tt.want {
 			t.Errorf("%s: %q (%d problems), want %q", tt.name, got, len(doc.Problems), tt.want)
 		}
+	}
+}
+
+// TestReadPlanWholeOrNothing: an import never makes a plan of part of a
+// file. A CSV row the reader cannot parse (an unquoted spreadsheet
+// formula with quotes in it) and a sitemap past the protocol's size
+// limit each fail the import, naming the file, the line and the limit as
+// check does; a file with nothing usable says why.
+func TestReadPlanWholeOrNothing(t *testing.T) {
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/a</loc></url>`))
+	zw.Write(bytes.Repeat([]byte(" "), site.MaxSitemapBytes))
+	zw.Write([]byte(`<url><loc>https://example.com/b</loc></url></urlset>`))
+	zw.Close()
+	for _, tt := range []struct {
+		name, file string
+		body       []byte
+		want       []string
+	}{
+		{"stray quote", "pages.csv", []byte("url,title\nhttps://example.com/,Home\nhttps://example.com/a,A\nhttps://example.com/b,=HYPERLINK(\"https://x.example\";\"B\")\nhttps://example.com/c,C\n"),
+			[]string{"pages.csv could not be read to its end: Line 4:", "reading stopped there", "Nothing was imported"}},
+		{"gzip bomb", "sitemap.xml.gz", bomb.Bytes(),
+			[]string{"sitemap.xml.gz could not be read to its end:", "larger than 52428800 bytes uncompressed, the protocol's limit", "Nothing was imported"}},
+		{"no url column", "pages.csv", []byte("address,title\nhttps://example.com/,Home\n"),
+			[]string{"The source lists no URL that can be imported.", "pages.csv: The CSV file's header row has no url column"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, plan, _, err := (&Reader{}).ReadPlan(context.Background(), tt.file, bytes.NewReader(tt.body), "X")
+			if site.ErrorCode(err) != site.EInvalid || plan != nil {
+				t.Fatalf("ReadPlan: plan %v, error %v; want no plan and EInvalid", plan != nil, err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(site.ErrorMessage(err), w) {
+					t.Errorf("the error %q does not say %q", site.ErrorMessage(err), w)
+				}
+			}
+		})
+	}
+}
+
+// TestCSVStatusLabels: a CSV's status may be written as the app shows
+// it ("in progress"), in any case and spacing, as well as stored.
+func TestCSVStatusLabels(t *testing.T) {
+	csv := "url,title,status\nhttps://example.com/,Home,In Progress\nhttps://example.com/a,A,in-progress\nhttps://example.com/b,B, LIVE \nhttps://example.com/c,C,in_progress\nhttps://example.com/d,D,done\n"
+	_, plan, warns, err := (&Reader{}).ReadPlan(context.Background(), "pages.csv", strings.NewReader(csv), "X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pg := range plan.Pages() {
+		got = append(got, pg.Title+":"+pg.Status)
+	}
+	if want := "Home:in_progress A:in_progress B:live C:in_progress D:planned"; strings.Join(got, " ") != want {
+		t.Errorf("statuses %q, want %q", strings.Join(got, " "), want)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "1 value left out as invalid") {
+		t.Errorf("warnings %+v, want the one unknown status", warns)
 	}
 }

@@ -187,7 +187,9 @@ func (pl *Planner) valid(u *Found) (string, uint32) {
 	if v.priority != "" && !rePriority.MatchString(v.priority) {
 		drop(&v.priority)
 	}
-	if v.status != "" && !slices.Contains(site.Statuses, v.status) {
+	if st := site.StatusOf(v.status); st != "" {
+		v.status = st // as stored, from the label the app shows too
+	} else if v.status != "" {
 		drop(&v.status)
 	}
 	if site.TextProblem("", v.typ, site.MaxShortLen, false) != "" {
@@ -511,8 +513,11 @@ func clipTitle(s string) string {
 // plans the site its URLs make, named name (Planner.Plan). It returns
 // the reading, which is the check's report, even when planning fails;
 // the plan and what it left out. The command line and the server's
-// live-site jobs both import through it. Errors: Read's, and Plan's
-// EInvalid when no URL could be placed.
+// live-site jobs both import through it. An import is whole or nothing:
+// a file whose reading stopped part way (a broken row, broken XML, past
+// the protocol's limits) fails it. Errors: Read's; EInvalid for a file
+// cut short, naming it and why, and when no URL could be placed, with
+// the reading's first error when it had one.
 func (r *Reader) ReadPlan(ctx context.Context, source string, upload io.Reader, name string) (*Reading, *Plan, []site.Warning, error) {
 	pl := NewPlanner()
 	found := func(_ *SourceFile, u *Found) error { return pl.Add(u) }
@@ -526,6 +531,32 @@ func (r *Reader) ReadPlan(ctx context.Context, source string, upload io.Reader, 
 	if err != nil {
 		return rep, nil, nil, err
 	}
+	for _, f := range rep.Files {
+		if f.Cut != "" {
+			return rep, nil, nil, site.Errorf(site.EInvalid, "%s could not be read to its end: %s Nothing was imported; correct the file and import it again.", f.Loc, f.Cut)
+		}
+	}
 	plan, warns, err := pl.Plan(name)
+	if err != nil && site.ErrorCode(err) == site.EInvalid {
+		if why := firstError(rep); why != "" {
+			err = site.Errorf(site.EInvalid, "%s %s", site.ErrorMessage(err), why)
+		}
+	}
 	return rep, plan, warns, err
+}
+
+// firstError is the first thing that kept a reading's URLs out: a file
+// that could not be read, or a file's first error, said with the file.
+func firstError(rep *Reading) string {
+	for _, f := range rep.Files {
+		if f.Err != "" {
+			return f.Loc + ": " + f.Err
+		}
+		for _, p := range f.Problems {
+			if p.Error {
+				return f.Loc + ": " + p.Msg
+			}
+		}
+	}
+	return ""
 }

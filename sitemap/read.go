@@ -55,6 +55,7 @@ type Problem struct {
 type problems struct {
 	list []Problem
 	at   map[string]int
+	last int // the index in list of the problem met last
 }
 
 func (p *problems) add(rule string, isErr bool, line int, format string, args ...any) {
@@ -65,12 +66,13 @@ func (p *problems) add(rule string, isErr bool, line int, format string, args ..
 func (p *problems) addN(rule string, isErr bool, line, n int, format string, args ...any) {
 	if i, ok := p.at[rule]; ok {
 		p.list[i].Count += n
+		p.last = i
 		return
 	}
 	if p.at == nil {
 		p.at = map[string]int{}
 	}
-	p.at[rule] = len(p.list)
+	p.at[rule], p.last = len(p.list), len(p.list)
 	p.list = append(p.list, Problem{Rule: rule, Error: isErr, Line: line, Count: n, Msg: site.Clip(fmt.Sprintf(format, args...), maxErrLen)})
 }
 
@@ -81,6 +83,11 @@ type Document struct {
 	Bytes    int64     `json:"bytes"` // read, uncompressed
 	URLs     int       `json:"urls"`  // <url> entries, text lines, or an index's <sitemap> entries
 	Problems []Problem `json:"problems"`
+	// Cut says why reading stopped part way through a file that had
+	// listed URLs already: the rest of them is lost ("" when the file
+	// was read to its end, or nothing of it was usable). An import
+	// refuses such a file rather than make a partial plan of it.
+	Cut string `json:"cut,omitempty"`
 }
 
 // errStop ends a document's reading early; why is one of its problems.
@@ -156,6 +163,9 @@ func done(doc *Document, ps *problems, lim *limited, err error, tooLarge string)
 	doc.Bytes = site.MaxSitemapBytes - lim.left
 	if lim.over {
 		ps.add("size", true, 0, tooLarge, site.MaxSitemapBytes)
+	}
+	if (lim.over || errors.Is(err, errStop)) && doc.URLs > 0 && len(ps.list) > 0 {
+		doc.Cut = ps.list[ps.last].Msg // the problem that stopped it
 	}
 	doc.Problems = ps.list
 	var fe foundErr
