@@ -49,8 +49,12 @@ func StatusOf(label string) string {
 	return ""
 }
 
-// StatusPlanned is the status of a new page.
-const StatusPlanned = "planned"
+// StatusPlanned is the status of a new page; StatusLive that of a page
+// the site has now.
+const (
+	StatusPlanned = "planned"
+	StatusLive    = "live"
+)
 
 // Changefreqs lists the values the sitemaps protocol allows.
 var Changefreqs = []string{"always", "hourly", "daily", "weekly", "monthly", "yearly", "never"}

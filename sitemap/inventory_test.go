@@ -152,3 +152,26 @@ func TestCSVStatusLabels(t *testing.T) {
 		t.Errorf("warnings %+v, want the one unknown status", warns)
 	}
 }
+
+// TestImportedStatus: the pages of a sitemap's URLs exist, so they are
+// live; a level no URL names is a group, planned; a CSV row without a
+// status is planned as a new page is.
+func TestImportedStatus(t *testing.T) {
+	xml := `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc></url><url><loc>https://example.com/shop/tents</loc></url></urlset>`
+	for _, tt := range []struct{ file, body, want string }{
+		{"sitemap.xml", xml, "Home:live Shop:planned Tents:live"},
+		{"pages.csv", "url\nhttps://example.com/\nhttps://example.com/a\n", "Home:planned A:planned"},
+	} {
+		_, plan, _, err := (&Reader{}).ReadPlan(context.Background(), tt.file, strings.NewReader(tt.body), "X")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, pg := range plan.Pages() {
+			got = append(got, pg.Title+":"+pg.Status)
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%s: %q, want %q", tt.file, strings.Join(got, " "), tt.want)
+		}
+	}
+}

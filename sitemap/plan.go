@@ -71,9 +71,10 @@ type origin struct {
 }
 
 // pnode is a path segment, or a URL planned as a page with a path
-// override (under the node of its path's parent): one with a query or an
-// empty segment, or the second spelling of a path. Its children are a
-// list in the order first seen.
+// override: one with a query (under the node of its path), or one with an
+// empty segment or the second spelling of a path (under the node of its
+// path's parent, after its path's). Its children are a list in the
+// order first seen.
 type pnode struct {
 	seg, lastmod        span   // seg: as in the normalised URL; an override's: its path and query
 	parent              int32  // its parent's node
@@ -145,7 +146,14 @@ func (pl *Planner) Add(u *Found) error {
 			pl.dups++
 			return nil
 		}
-		n = &o.nodes[o.overrideNode(trimmed)]
+		if query != "" && plain {
+			// A URL with a query (a listing's next page, a filter) goes
+			// under its path's page, so the site's sections stay its
+			// sections: Blog (page=2) under Blog.
+			n = &o.nodes[o.child(o.node(trimmed), 0)]
+		} else {
+			n = &o.nodes[o.overrideNode(trimmed)]
+		}
 		n.seg, n.over = o.keep(rest), true
 	} else {
 		n.listed = true
@@ -380,9 +388,9 @@ func (pl *Planner) Plan(name string) (*Plan, []site.Warning, error) {
 
 // Pages yields the plan's pages in outline order, each with its depth (1
 // for the home page, the one root). A page's children come in the order
-// first read, except that the page of a URL with a query comes right
-// after its path's page when that was read first (/blog, then
-// /blog?page=2), not after the siblings read in between.
+// first read; the page of a URL with a query is a child of its path's
+// page (Blog (page=2) under Blog), and the second spelling of a path
+// comes right after its first (/blog, then /blog/).
 func (p *Plan) Pages() iter.Seq2[int, site.Page] {
 	return func(yield func(int, site.Page) bool) {
 		p.walk(0, 1, "", yield)
@@ -513,14 +521,20 @@ func clipTitle(s string) string {
 // plans the site its URLs make, named name (Planner.Plan). It returns
 // the reading, which is the check's report, even when planning fails;
 // the plan and what it left out. The command line and the server's
-// live-site jobs both import through it. An import is whole or nothing:
+// live-site jobs both import through it. The pages of a sitemap's URLs
+// are live; a CSV's have the status its rows give. An import is whole or nothing:
 // a file whose reading stopped part way (a broken row, broken XML, past
 // the protocol's limits) fails it. Errors: Read's; EInvalid for a file
 // cut short, naming it and why, and when no URL could be placed, with
 // the reading's first error when it had one.
 func (r *Reader) ReadPlan(ctx context.Context, source string, upload io.Reader, name string) (*Reading, *Plan, []site.Warning, error) {
 	pl := NewPlanner()
-	found := func(_ *SourceFile, u *Found) error { return pl.Add(u) }
+	found := func(f *SourceFile, u *Found) error {
+		if u.Status == "" && f.Kind != KindCSV {
+			u.Status = site.StatusLive // a sitemap lists what exists
+		}
+		return pl.Add(u)
+	}
 	var rep *Reading
 	var err error
 	if upload != nil {

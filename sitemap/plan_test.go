@@ -108,8 +108,8 @@ func TestPlan(t *testing.T) {
 		"https://other.example/x",
 		"/relative",
 	)
-	want := "Home[/](Products[/products](Widgets[/widgets](Blue widget[/blue-widget]) List (page=2)[path /products/list?page=2]) " +
-		"Legal[group /legal](Imprint[/imprint]) Search (q=blue+widgets)[path /search?q=blue+widgets] " +
+	want := "Home[/](Products[/products](Widgets[/widgets](Blue widget[/blue-widget]) List[group /list](List (page=2)[path /products/list?page=2])) " +
+		"Legal[group /legal](Imprint[/imprint]) Search[group /search](Search (q=blue+widgets)[path /search?q=blue+widgets]) " +
 		"About us[/about-us.html] Café menu[/café_menu] ~tilde[path /%7Etilde] Blog[path /blog/])"
 	if got := shape(doc.Pages); got != want {
 		t.Errorf("plan\n%s\nwant\n%s", got, want)
@@ -121,10 +121,9 @@ func TestPlan(t *testing.T) {
 		`1 entry left out as not absolute http(s) URLs, such as "/relative"`)
 }
 
-// TestPlanQueryOrder: pages come in the order read, a URL with a query
-// right after its path's page (and after those of its kind placed there
-// before), not after the siblings read in between; read before its
-// path's, it keeps its own place.
+// TestPlanQueryOrder: pages come in the order read; a URL with a query
+// goes under its path's page (a listing's next pages under the listing),
+// whether its path was read before it or after.
 func TestPlanQueryOrder(t *testing.T) {
 	doc, _ := planOf(t,
 		"https://example.com/",
@@ -137,8 +136,8 @@ func TestPlanQueryOrder(t *testing.T) {
 		"https://example.com/news",
 		"https://example.com/?utm=1",
 	)
-	want := "Home[/](Blog[/blog](Hello[/hello]) Blog (page=2)[path /blog?page=2] Blog (page=3)[path /blog?page=3] " +
-		"Contact[/contact] News (x=1)[path /news?x=1] News[/news] Home (utm=1)[path /?utm=1])"
+	want := "Home[/](Blog[/blog](Hello[/hello] Blog (page=2)[path /blog?page=2] Blog (page=3)[path /blog?page=3]) " +
+		"Contact[/contact] News[/news](News (x=1)[path /news?x=1]) Home (utm=1)[path /?utm=1])"
 	if got := shape(doc.Pages); got != want {
 		t.Errorf("plan\n%s\nwant\n%s", got, want)
 	}

@@ -350,6 +350,7 @@ func (rd *reader) readBody(f *SourceFile, p *pending, depth int) error {
 		if rd.found == nil {
 			return nil
 		}
+		f.Kind = d.Kind // known by now: found may ask
 		stopped = rd.found(f, u)
 		return stopped
 	})
