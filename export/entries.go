@@ -163,6 +163,9 @@ func (s *Selection) Each(fn func(*Entry) error) error {
 		if strings.IndexByte(loc, '?') >= 0 && site.HasSessionParam(loc) {
 			s.warn(p, "its URL carries a session-id parameter; search engines index such URLs as duplicates")
 		}
+		if p.KeptFromSearch() {
+			s.warn(p, "sites keep such pages (cart, checkout, account, login, search, wishlist) out of search; it is in the sitemap as set: untick “In sitemap” unless it should be found")
+		}
 		if raw := cmp.Or(p.Lastmod, proj.Lastmod); raw != rawLastmod { // most pages share one lastmod
 			rawLastmod, lastmod = raw, site.SitemapLastmod(raw)
 		}

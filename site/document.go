@@ -236,6 +236,8 @@ func (dp *DocPage) ToPage() Page {
 	p.Type, p.Assignee, p.Notes = dp.Type, dp.Assignee, dp.Notes
 	if dp.InSitemap != nil {
 		p.InSitemap = *dp.InSitemap
+	} else {
+		p.InSitemap = !p.KeptFromSearch() // a cart or a login page stays out unless the document says
 	}
 	if dp.InHTMLSitemap != nil {
 		p.InHTMLSitemap = *dp.InHTMLSitemap

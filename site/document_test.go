@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -116,5 +117,38 @@ func TestEncodeDeepDocument(t *testing.T) {
 	}
 	if back.CountPages() != MaxDepth || back.Links[0].Label != d.Links[0].Label {
 		t.Errorf("read back %d pages and link %+v", back.CountPages(), back.Links)
+	}
+}
+
+// TestKeptFromSearch: a cart, checkout, account, login, search or
+// wishlist page (by its slug or its page type) starts out of the
+// sitemap, made in the editor or read from a document that does not
+// say; a document that says in_sitemap keeps it.
+func TestKeptFromSearch(t *testing.T) {
+	for _, tt := range []struct {
+		title string
+		want  bool
+	}{{"Cart", false}, {"Checkout", false}, {"My account", false}, {"Log in", false}, {"Wishlist", false}, {"Search", false},
+		{"Cartography", true}, {"Research", true}, {"About us", true}} {
+		if p := NewPage(tt.title); p.InSitemap != tt.want {
+			t.Errorf("NewPage(%q).InSitemap = %v, want %v", tt.title, p.InSitemap, tt.want)
+		}
+	}
+	d, err := ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},"pages":[{"title":"Home","slug":"","children":[
+		{"title":"Warenkorb","slug":"warenkorb","type":"Cart"},
+		{"title":"Basket","slug":"basket"},
+		{"title":"Suche","slug":"search","in_sitemap":true},
+		{"title":"Products"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	var got []string
+	tr.Walk(func(p *Page, _ int) bool {
+		got = append(got, fmt.Sprintf("%s:%v", p.Title, p.InSitemap))
+		return true
+	})
+	if want := "Home:true Warenkorb:false Basket:false Suche:true Products:true"; strings.Join(got, " ") != want {
+		t.Errorf("in the sitemap: %s, want %s", strings.Join(got, " "), want)
 	}
 }

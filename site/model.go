@@ -140,13 +140,32 @@ type Link struct {
 }
 
 // NewPage returns a page with the defaults: kind page, placement main,
-// status planned, in the sitemap and the HTML sitemap.
+// status planned, in the HTML sitemap, and in the sitemap unless its
+// title names a page sites keep out of search (KeptFromSearch).
 func NewPage(title string) Page {
-	return Page{
+	p := Page{
 		Title: title, Slug: Slugify(title), SlugAuto: true,
 		Kind: KindPage, Placement: PlacementMain, Status: StatusPlanned,
-		InSitemap: true, InHTMLSitemap: true,
+		InHTMLSitemap: true,
 	}
+	p.InSitemap = !p.KeptFromSearch()
+	return p
+}
+
+// searchPrivate names the pages sites keep out of search engines (their
+// robots.txt usually disallows them): a visitor's own pages and the
+// shop's steps, which no one should land on from a search.
+var searchPrivate = []string{
+	"cart", "basket", "checkout", "account", "my-account", "login", "log-in", "logout", "log-out",
+	"sign-in", "signin", "sign-up", "signup", "register", "search", "wishlist", "wish-list",
+}
+
+// KeptFromSearch reports whether p's slug or page type names a page
+// sites keep out of search (cart, checkout, account, login, search,
+// wishlist and the like). Such a page is made "not in sitemap" unless
+// someone says otherwise, and an export that has it says so.
+func (p *Page) KeptFromSearch() bool {
+	return slices.Contains(searchPrivate, p.Slug) || slices.Contains(searchPrivate, Slugify(p.Type))
 }
 
 // Slugify derives a URL slug from a title.

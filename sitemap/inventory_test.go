@@ -175,3 +175,20 @@ func TestImportedStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestImportKeptFromSearch: a live site's cart and login pages are
+// planned out of the sitemap, as a new page of that name would be.
+func TestImportKeptFromSearch(t *testing.T) {
+	txt := "https://example.com/\nhttps://example.com/cart\nhttps://example.com/account/login\nhttps://example.com/tents\n"
+	_, plan, _, err := (&Reader{}).ReadPlan(context.Background(), "sitemap.txt", strings.NewReader(txt), "X")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, pg := range plan.Pages() {
+		got = append(got, fmt.Sprintf("%s:%v", pg.Title, pg.InSitemap))
+	}
+	if want := "Home:true Cart:false Account:false Login:false Tents:true"; strings.Join(got, " ") != want {
+		t.Errorf("in the sitemap: %s, want %s", strings.Join(got, " "), want)
+	}
+}

@@ -479,6 +479,7 @@ func (p *Plan) values(pg *site.Page, n *pnode) {
 		pr, _ := site.ParsePriority(v.priority)
 		pg.Priority = pr
 	}
+	pg.InSitemap = !pg.KeptFromSearch() // a cart or login page: out of the new plan's sitemap
 }
 
 // titleOf makes a title of a path segment: percent-decoded, - and _ as
