@@ -38,6 +38,22 @@ func TestBrowserUndoHistory(t *testing.T) {
 		waitJS(fmt.Sprintf(`document.activeElement.id === "title-%d"`, products)),
 		settled(),
 	)
+	// The dialog that asks is modal: it has the keyboard (Enter presses
+	// its Cancel, not the outline's "new page"), Esc closes it, and the
+	// keyboard goes back to the page's row either way.
+	dialogOpen := `!!document.querySelector("#dialog dialog[open]") && !!document.activeElement.closest("#dialog dialog")`
+	backOnRow := fmt.Sprintf(`!document.querySelector("#dialog dialog") && document.activeElement.id === "title-%d" && !document.querySelector("#outline li.draft")`, products)
+	run(t, owner, "the delete dialog has the keyboard and gives it back",
+		chromedp.KeyEvent(kb.Delete),
+		waitJS(dialogOpen),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(backOnRow),
+		chromedp.KeyEvent(kb.Delete),
+		waitJS(dialogOpen),
+		chromedp.KeyEvent(kb.Escape),
+		waitJS(backOnRow),
+		waitJS(shown(products)),
+	)
 	run(t, owner, "Del deletes the branch, after asking",
 		chromedp.KeyEvent(kb.Delete),
 		waitJS(`document.querySelector("#dialog .modal")?.textContent.includes("You can undo it")`),

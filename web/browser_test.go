@@ -393,6 +393,12 @@ func TestBrowserEditor(t *testing.T) {
 	t.Run("paste an outline under the selected page", func(t *testing.T) {
 		const shownTitles = `[...document.querySelectorAll('#outline a.title')].filter(a => a.offsetParent !== null).map(a => a.textContent)`
 		var before, after []string
+		run(t, ctx, "the paste dialog takes the keyboard; Esc gives it back",
+			chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
+			waitJS(`document.activeElement?.matches("#dialog dialog[open] textarea[name=outline]")`),
+			chromedp.KeyEvent(kb.Escape),
+			waitJS(`!document.querySelector("#dialog dialog") && document.activeElement?.textContent.trim() === "Paste outline"`),
+		)
 		run(t, ctx, "paste",
 			chromedp.Click(`//button[normalize-space(.)="Paste outline"]`, chromedp.BySearch),
 			chromedp.WaitVisible(`#dialog textarea[name=outline]`),

@@ -1,12 +1,38 @@
-// Dialogs and small page-wide behaviours: the keys help (a <dialog>),
-// dismissing a dialog or notice, forms that ask first, Copy buttons and
-// fields selected whole for copying.
+// Dialogs and small page-wide behaviours: the dialogs the server sends
+// and the keys help (native <dialog>s), dismissing a dialog or notice,
+// forms that ask first, Copy buttons and fields selected whole.
 import { typing } from "./dom.js";
 
 export function showHelp() {
   const d = document.getElementById("keys-help");
   if (d && !d.open) d.showModal();
 }
+// A dialog the server sends into #dialog (delete, paste) opens modal:
+// it takes the keyboard and keeps it (the page behind it hears no key),
+// Esc or Cancel closes it, and the focus goes back where it was. A
+// dialog answered with another (a paste with a mistake in it) keeps the
+// place to go back to; one answered with nothing is over.
+let opener = null;
+document.addEventListener("htmx:afterSwap", (e) => {
+  if (e.detail.target.id !== "dialog") return;
+  const d = e.detail.target.querySelector("dialog");
+  if (!d) { giveBack(); return; }
+  if (!d.open) {
+    opener ||= document.activeElement;
+    d.showModal();
+  }
+});
+function giveBack() {
+  const o = opener;
+  opener = null;
+  if (o?.isConnected && o !== document.body) o.focus();
+}
+document.addEventListener("close", (e) => { // close does not bubble
+  if (!e.target.matches?.("#dialog dialog")) return;
+  e.target.remove();
+  giveBack();
+}, true);
+
 document.addEventListener("keydown", (e) => {
   if (e.key === "?" && !typing(e) && !e.target.closest?.("#outline a.title")) { e.preventDefault(); showHelp(); }
 });
@@ -14,9 +40,9 @@ document.addEventListener("keydown", (e) => {
 document.addEventListener("click", async (e) => {
   if (e.target.closest?.("[data-help]")) { showHelp(); return; }
   if (e.target.closest?.("[data-dismiss]")) {
-    const box = e.target.closest(".modal, .alert");
-    if (box && box.closest("#dialog")) document.getElementById("dialog").innerHTML = "";
-    else if (box) box.remove();
+    const box = e.target.closest("dialog, .alert");
+    if (box?.matches("dialog")) box.close();
+    else box?.remove();
     return;
   }
   // A Copy button copies the field it names, and says so.
