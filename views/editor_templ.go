@@ -838,7 +838,7 @@ func Node(t *site.Tree, pg *site.Page) templ.Component {
 			}
 		}
 		if pg.OpenComments > 0 {
-			templ_7745c5c3_Err = commentCount(pg, templ.Attributes{}).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = commentCount(pg).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1682,8 +1682,10 @@ func FlashOOB(message string) templ.Component {
 }
 
 // commentCount is a page's open comment threads in the outline: a row
-// shows it only when there are some.
-func commentCount(pg *site.Page, extra templ.Attributes) templ.Component {
+// shows it only when there are some. After a comment the server sends
+// the new words (CommentCountLabel) in an event for the script to put
+// into the row, if the row is on the page.
+func commentCount(pg *site.Page) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -1711,71 +1713,26 @@ func commentCount(pg *site.Page, extra templ.Attributes) templ.Component {
 		var templ_7745c5c3_Var86 string
 		templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs("cc-" + itoa(pg.ID))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/editor.templ`, Line: 311, Col: 53}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/editor.templ`, Line: 313, Col: 53}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var86))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "\" title=\"Open comment threads\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "\" title=\"Open comment threads\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, extra)
+		var templ_7745c5c3_Var87 string
+		templ_7745c5c3_Var87, templ_7745c5c3_Err = templ.JoinStringErrs(CommentCountLabel(pg.OpenComments))
+		if templ_7745c5c3_Err != nil {
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/editor.templ`, Line: 313, Col: 121}
+		}
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var87))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 124, ">")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		if pg.OpenComments > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "💬 ")
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-			var templ_7745c5c3_Var87 string
-			templ_7745c5c3_Var87, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(pg.OpenComments))
-			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/editor.templ`, Line: 313, Col: 31}
-			}
-			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var87))
-			if templ_7745c5c3_Err != nil {
-				return templ_7745c5c3_Err
-			}
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "</span>")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		return nil
-	})
-}
-
-// CommentCountOOB updates a page's open-thread count out of band; a row
-// that showed none has no place for it yet, and the script adds one.
-func CommentCountOOB(pg *site.Page) templ.Component {
-	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
-		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
-		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
-			return templ_7745c5c3_CtxErr
-		}
-		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
-		if !templ_7745c5c3_IsBuffer {
-			defer func() {
-				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
-				if templ_7745c5c3_Err == nil {
-					templ_7745c5c3_Err = templ_7745c5c3_BufErr
-				}
-			}()
-		}
-		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var88 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var88 == nil {
-			templ_7745c5c3_Var88 = templ.NopComponent
-		}
-		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = commentCount(pg, templ.Attributes{"hx-swap-oob": "true"}).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 124, "</span>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1800,42 +1757,42 @@ func KeysHelp(edit bool) templ.Component {
 			}()
 		}
 		ctx = templ.InitializeContext(ctx)
-		templ_7745c5c3_Var89 := templ.GetChildren(ctx)
-		if templ_7745c5c3_Var89 == nil {
-			templ_7745c5c3_Var89 = templ.NopComponent
+		templ_7745c5c3_Var88 := templ.GetChildren(ctx)
+		if templ_7745c5c3_Var88 == nil {
+			templ_7745c5c3_Var88 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "<dialog id=\"keys-help\" class=\"keys-help\" aria-labelledby=\"keys-help-title\"><h2 id=\"keys-help-title\">Keyboard</h2><table><caption>With a page selected</caption> <tbody><tr><th><kbd>↑</kbd> <kbd>↓</kbd> <kbd>Home</kbd> <kbd>End</kbd></th><td>select the page above, below, first, last</td></tr><tr><th><kbd>←</kbd> <kbd>→</kbd></th><td>collapse, expand</td></tr>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "<dialog id=\"keys-help\" class=\"keys-help\" aria-labelledby=\"keys-help-title\"><h2 id=\"keys-help-title\">Keyboard</h2><table><caption>With a page selected</caption> <tbody><tr><th><kbd>↑</kbd> <kbd>↓</kbd> <kbd>Home</kbd> <kbd>End</kbd></th><td>select the page above, below, first, last</td></tr><tr><th><kbd>←</kbd> <kbd>→</kbd></th><td>collapse, expand</td></tr>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if edit {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "<tr><th><kbd>Enter</kbd></th><td>new page below, title ready for typing</td></tr><tr><th><kbd>Shift</kbd>+<kbd>Enter</kbd></th><td>new child page</td></tr><tr><th><kbd>F2</kbd> or start typing</th><td>rename (what you type replaces the title)</td></tr><tr><th><kbd>Del</kbd></th><td>delete (a branch asks first)</td></tr><tr><th><kbd>Alt</kbd>+<kbd>↑</kbd> <kbd>↓</kbd></th><td>move up, down among its siblings</td></tr><tr><th><kbd>Alt</kbd>+<kbd>→</kbd> <kbd>←</kbd></th><td>indent under the page above, outdent</td></tr><tr><th><kbd>Ctrl</kbd>+<kbd>Z</kbd></th><td>undo your last change (<kbd>⌘</kbd>+<kbd>Z</kbd> on a Mac)</td></tr><tr><th><kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Z</kbd></th><td>redo it</td></tr>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 126, "<tr><th><kbd>Enter</kbd></th><td>new page below, title ready for typing</td></tr><tr><th><kbd>Shift</kbd>+<kbd>Enter</kbd></th><td>new child page</td></tr><tr><th><kbd>F2</kbd> or start typing</th><td>rename (what you type replaces the title)</td></tr><tr><th><kbd>Del</kbd></th><td>delete (a branch asks first)</td></tr><tr><th><kbd>Alt</kbd>+<kbd>↑</kbd> <kbd>↓</kbd></th><td>move up, down among its siblings</td></tr><tr><th><kbd>Alt</kbd>+<kbd>→</kbd> <kbd>←</kbd></th><td>indent under the page above, outdent</td></tr><tr><th><kbd>Ctrl</kbd>+<kbd>Z</kbd></th><td>undo your last change (<kbd>⌘</kbd>+<kbd>Z</kbd> on a Mac)</td></tr><tr><th><kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>Z</kbd></th><td>redo it</td></tr>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "<tr><th><kbd>?</kbd></th><td>this list</td></tr></tbody></table>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 127, "<tr><th><kbd>?</kbd></th><td>this list</td></tr></tbody></table>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if edit {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "<table><caption>While typing a title</caption> <tbody><tr><th><kbd>Enter</kbd></th><td>save; in a new page, start the next page below</td></tr><tr><th><kbd>Tab</kbd> <kbd>Shift</kbd>+<kbd>Tab</kbd></th><td>indent under the page above, outdent; keep typing</td></tr><tr><th><kbd>↑</kbd> <kbd>↓</kbd></th><td>save, and select the page above, below</td></tr><tr><th><kbd>Esc</kbd></th><td>cancel (a new page left empty is not added)</td></tr></tbody></table>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 128, "<table><caption>While typing a title</caption> <tbody><tr><th><kbd>Enter</kbd></th><td>save; in a new page, start the next page below</td></tr><tr><th><kbd>Tab</kbd> <kbd>Shift</kbd>+<kbd>Tab</kbd></th><td>indent under the page above, outdent; keep typing</td></tr><tr><th><kbd>↑</kbd> <kbd>↓</kbd></th><td>save, and select the page above, below</td></tr><tr><th><kbd>Esc</kbd></th><td>cancel (a new page left empty is not added)</td></tr></tbody></table>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 131, "<table><caption>On the diagram (click it first)</caption> <tbody><tr><th><kbd>↑</kbd> <kbd>↓</kbd> <kbd>←</kbd> <kbd>→</kbd></th><td>select the page that way</td></tr><tr><th><kbd>Space</kbd></th><td>collapse or expand the branch</td></tr><tr><th><kbd>+</kbd> <kbd>−</kbd></th><td>zoom in, out (or the mouse wheel; drag the ground to pan)</td></tr><tr><th><kbd>Shift</kbd>+<kbd>1</kbd> <kbd>Shift</kbd>+<kbd>2</kbd></th><td>fit the drawing, zoom to the selected page</td></tr>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 129, "<table><caption>On the diagram (click it first)</caption> <tbody><tr><th><kbd>↑</kbd> <kbd>↓</kbd> <kbd>←</kbd> <kbd>→</kbd></th><td>select the page that way</td></tr><tr><th><kbd>Space</kbd></th><td>collapse or expand the branch</td></tr><tr><th><kbd>+</kbd> <kbd>−</kbd></th><td>zoom in, out (or the mouse wheel; drag the ground to pan)</td></tr><tr><th><kbd>Shift</kbd>+<kbd>1</kbd> <kbd>Shift</kbd>+<kbd>2</kbd></th><td>fit the drawing, zoom to the selected page</td></tr>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		if edit {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 132, "<tr><th><kbd>Enter</kbd> <kbd>F2</kbd> <kbd>Del</kbd> <kbd>Alt</kbd>+arrows</th><td>as in the outline; titles are typed on the card</td></tr><tr><th>drag a page</th><td>onto a page: under it; to its edge: before or after it; <kbd>Esc</kbd> cancels</td></tr>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 130, "<tr><th><kbd>Enter</kbd> <kbd>F2</kbd> <kbd>Del</kbd> <kbd>Alt</kbd>+arrows</th><td>as in the outline; titles are typed on the card</td></tr><tr><th>drag a page</th><td>onto a page: under it; to its edge: before or after it; <kbd>Esc</kbd> cancels</td></tr>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 133, "</tbody></table><form method=\"dialog\"><button type=\"submit\">Close</button></form></dialog>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 131, "</tbody></table><form method=\"dialog\"><button type=\"submit\">Close</button></form></dialog>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

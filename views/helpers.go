@@ -117,3 +117,12 @@ func sizeText(n int64) string {
 func voidPath(projectID int64, number int, id int64) string {
 	return projectURL(projectID, "versions", itoa(number), "approvals", itoa(id), "void")
 }
+
+// CommentCountLabel is what a row of the outline shows of a page's open
+// comment threads: nothing when there are none.
+func CommentCountLabel(open int) string {
+	if open == 0 {
+		return ""
+	}
+	return "💬 " + itoa(open)
+}

@@ -144,6 +144,25 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Click(fmt.Sprintf(`#comment-%d details.reply button[type=submit]`, team.ID)),
 		waitJS(fmt.Sprintf(`document.getElementById("comment-%d").textContent.includes("Yes, three.")`, team.ID)),
 	)
+	// A page with no open thread yet: its first comment has no count in
+	// the outline to update (the review's outline is not loaded), and
+	// nothing is logged for it.
+	contact := ids["Team"] // below the levels the review's outline loads
+	run(t, client, "the first comment on a page without threads",
+		clickAt(fmt.Sprintf(`#diagram svg g[id="p%d"], #diagram svg g[id="a_p%d"]`, contact, contact)),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, contact)),
+		chromedp.WaitVisible(`#comments form.comment-form`),
+		settled(),
+		chromedp.SendKeys(`#f-body`, "Is the phone number still right?"),
+		chromedp.Click(`#comments form.comment-form button[type=submit]`),
+		waitJS(`document.getElementById("comments").textContent.includes("Is the phone number still right?")`),
+		settled(),
+	)
+	noProblems(t, client, "a client's first comment on a page")
+	run(t, client, "back to Pricing",
+		clickAt(node),
+		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
+	)
 	var resolvers int
 	run(t, client, "no resolve", chromedp.Evaluate(`[...document.querySelectorAll('#comments button')].filter(b => /Resolve|Reopen/.test(b.textContent)).length`, &resolvers))
 	if resolvers != 0 {

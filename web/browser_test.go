@@ -102,7 +102,8 @@ func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *s
 const problemWatch = `window.__problems = [];
 document.addEventListener("securitypolicyviolation", (e) => __problems.push("CSP " + e.violatedDirective + " at " + e.sourceFile + ":" + e.lineNumber + " " + e.sample));
 window.addEventListener("error", (e) => __problems.push("error: " + e.message + " at " + e.filename + ":" + e.lineno));
-window.addEventListener("unhandledrejection", (e) => __problems.push("unhandled rejection: " + e.reason));`
+window.addEventListener("unhandledrejection", (e) => __problems.push("unhandled rejection: " + e.reason));
+document.addEventListener("htmx:oobErrorNoTarget", (e) => __problems.push("htmx:oobErrorNoTarget #" + e.detail.content?.id));`
 
 // watchProblems installs problemWatch in every document the tab opens.
 func watchProblems(t testing.TB, ctx context.Context) {
@@ -114,11 +115,11 @@ func watchProblems(t testing.TB, ctx context.Context) {
 }
 
 // noProblems fails the test if the current document has logged a CSP
-// violation or an uncaught error.
+// violation, an uncaught error, or an out-of-band swap without a target.
 func noProblems(t testing.TB, ctx context.Context, step string) {
 	t.Helper()
 	var problems []string
-	run(t, ctx, "read page problems", chromedp.Evaluate(`window.__problems || []`, &problems))
+	run(t, ctx, "read page problems", chromedp.Evaluate(`window.__problems || ["the tab is not watched for problems (watchProblems)"]`, &problems))
 	if len(problems) > 0 {
 		t.Errorf("%s: the page logged:\n%s", step, strings.Join(problems, "\n"))
 	}
@@ -158,6 +159,7 @@ func otherBrowser(t *testing.T, ctx context.Context) context.Context {
 		cancel()
 		_ = target.DisposeBrowserContext(bc).Do(exec)
 	})
+	watchProblems(t, octx)
 	return octx
 }
 

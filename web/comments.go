@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -47,10 +48,14 @@ func (s *Server) commentsProps(c echo.Context, pg site.Page) (views.CommentsProp
 	return views.CommentsProps{Page: pg, Threads: threads, Author: author(c)}, err
 }
 
-// renderComments answers with a page's comments section and, out of
-// band, its open-thread count in the outline.
+// renderComments answers with a page's comments section, and with its
+// open-thread count for the outline in a comment-count event: a row that
+// showed none has no place to swap it into, and a review that has not
+// loaded the page's row has no row at all.
 func renderComments(c echo.Context, status int, props views.CommentsProps) error {
-	return render(c, status, views.Comments(props), views.CommentCountOOB(&props.Page))
+	b, _ := json.Marshal(map[string]any{"comment-count": map[string]any{"id": props.Page.ID, "label": views.CommentCountLabel(props.Page.OpenComments)}})
+	c.Response().Header().Set("HX-Trigger", string(b))
+	return render(c, status, views.Comments(props))
 }
 
 func (s *Server) pageComments(c echo.Context) error {

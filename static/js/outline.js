@@ -135,13 +135,20 @@ document.addEventListener("click", (e) => {
   detailsOf(nodeOf(a).dataset.id, true);
 });
 
-// A page's first open thread: the row had no count to update.
-document.addEventListener("htmx:oobErrorNoTarget", (e) => {
-  const el = e.detail.content, m = /^cc-(\d+)$/.exec(el?.id || "");
-  const row = m && document.querySelector(`#node-${m[1]} > .row`);
+// A comment changed a page's open threads: its row, if on the page,
+// shows the count the server words (a row that had none gets a place).
+document.body.addEventListener("comment-count", (e) => {
+  const { id, label } = e.detail, row = document.querySelector(`#node-${id} > .row`);
   if (!row) return;
-  el.removeAttribute("hx-swap-oob");
-  row.append(el);
+  let cc = document.getElementById("cc-" + id);
+  if (!cc) {
+    cc = document.createElement("span");
+    cc.className = "comment-count";
+    cc.id = "cc-" + id;
+    cc.title = "Open comment threads";
+    row.append(cc);
+  }
+  cc.textContent = label;
 });
 
 function openIDs() {
