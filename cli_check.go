@@ -105,11 +105,13 @@ func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 			if !p.Error {
 				what = "warning"
 			}
-			more := ""
-			if p.Count > 1 {
-				more = fmt.Sprintf(" (%d times)", p.Count)
+			fmt.Fprintf(&b, "  %-7s %-13s %s\n", what, p.Rule, p.Msg)
+			for _, also := range p.Also {
+				fmt.Fprintf(&b, "  %-7s %-13s %s\n", "", "", also)
 			}
-			fmt.Fprintf(&b, "  %-7s %-13s %s%s\n", what, p.Rule, p.Msg, more)
+			if rest := p.Count - 1 - len(p.Also); rest > 0 {
+				fmt.Fprintf(&b, "  %-7s %-13s and %d more, %d in all\n", "", "", rest, p.Count)
+			}
 		}
 	}
 	fmt.Fprintf(&b, "\n%s, %s.\n", site.Plural(rep.Errors(), "error", "errors"), site.Plural(rep.Warnings(), "warning", "warnings"))

@@ -49,7 +49,14 @@ type Problem struct {
 	Line  int    `json:"line,omitempty"` // of the first time; 0: the file as a whole
 	Count int    `json:"count"`
 	Msg   string `json:"message"` // what is wrong and what to do, said of the first time
+	// Also says the next times it was met, up to MaxAlso of them (eight
+	// different URLs each listed twice are eight lines, not one URL
+	// "8 times"); Count is every time.
+	Also []string `json:"also,omitempty"`
 }
+
+// MaxAlso is how many times after the first a problem says, at most.
+const MaxAlso = 9
 
 // problems collects a file's problems, one per rule.
 type problems struct {
@@ -65,7 +72,11 @@ func (p *problems) add(rule string, isErr bool, line int, format string, args ..
 // addN adds a problem met n times, the first at line.
 func (p *problems) addN(rule string, isErr bool, line, n int, format string, args ...any) {
 	if i, ok := p.at[rule]; ok {
-		p.list[i].Count += n
+		q := &p.list[i]
+		if n == 1 && len(q.Also) < MaxAlso {
+			q.Also = append(q.Also, site.Clip(fmt.Sprintf(format, args...), maxErrLen))
+		}
+		q.Count += n
 		p.last = i
 		return
 	}

@@ -434,6 +434,9 @@ func (r *Reading) Size() int64 {
 		n += 200 + int64(len(f.Loc)+len(f.Final)+len(f.From)+len(f.Err))
 		for _, p := range f.Problems {
 			n += 64 + int64(len(p.Rule)+len(p.Msg))
+			for _, a := range p.Also {
+				n += 16 + int64(len(a))
+			}
 		}
 	}
 	return n

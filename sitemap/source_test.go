@@ -236,6 +236,30 @@ func TestCheckRules(t *testing.T) {
 	}
 }
 
+// TestProblemTimes: a problem met many times says each of the first
+// MaxAlso+1 of them, not the first "N times": twelve different URLs each
+// listed twice are twelve duplicates, ten of them named.
+func TestProblemTimes(t *testing.T) {
+	var locs []string
+	for i := range 12 {
+		locs = append(locs, fmt.Sprintf("https://example.com/p%d", i))
+	}
+	w := &web{pages: map[string][]byte{"https://example.com/sitemap.xml": urlsetOf(append(locs, locs...)...)}}
+	rep, _, _, err := readSource(t, w, &Reader{Check: true}, "https://example.com/sitemap.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := rep.Files[0].Problems
+	if len(ps) != 1 || ps[0].Rule != "duplicate" || ps[0].Count != 12 || len(ps[0].Also) != MaxAlso {
+		t.Fatalf("problems %+v, want one duplicate rule, 12 times, %d said again", ps, MaxAlso)
+	}
+	for i, msg := range append([]string{ps[0].Msg}, ps[0].Also...) {
+		if want := fmt.Sprintf("%s is listed more than once", locs[i]); !strings.Contains(msg, want) {
+			t.Errorf("time %d says %q, want %q", i+1, msg, want)
+		}
+	}
+}
+
 // TestReadCancel: a reading stops when its context ends or found says so.
 func TestReadCancel(t *testing.T) {
 	w := &web{pages: map[string][]byte{"https://example.com/s.xml": urlsetOf("https://example.com/a", "https://example.com/b")}}

@@ -133,7 +133,7 @@ func reportView(r *sitemap.Reading, onWeb func(file int) bool, page int) *views.
 		vf := views.SiteFile{N: from + i, Loc: f.Loc, Final: f.Final, From: f.From, Kind: f.Kind, Gzip: f.Gzip,
 			Bytes: f.Bytes, URLs: f.URLs, Error: f.Err, OnWeb: onWeb(from + i)}
 		for _, p := range f.Problems {
-			vf.Problems = append(vf.Problems, views.SiteProblem{Rule: p.Rule, Error: p.Error, Line: p.Line, Count: p.Count, Msg: p.Msg})
+			vf.Problems = append(vf.Problems, views.SiteProblem{Rule: p.Rule, Error: p.Error, Line: p.Line, Count: p.Count, Msg: p.Msg, Also: p.Also})
 		}
 		rep.Files = append(rep.Files, vf)
 	}
