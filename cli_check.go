@@ -71,7 +71,9 @@ func checkCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) er
 func writeCheck(w io.Writer, rep *sitemap.Reading) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s, %s\n", rep.Source, site.Plural(len(rep.Files), "file", "files"), site.Plural(rep.URLs, "URL", "URLs"))
-	if rep.Robots != "" {
+	if rep.Robots != "" && rep.RobotsNote != "" {
+		fmt.Fprintf(&b, "robots.txt: %s gave no sitemap (%s); read /sitemap.xml, the usual place\n", rep.Robots, rep.RobotsNote)
+	} else if rep.Robots != "" {
 		fmt.Fprintf(&b, "robots.txt: %s\n", rep.Robots)
 	}
 	b.WriteString("\nFiles\n")

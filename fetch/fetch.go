@@ -11,6 +11,8 @@ package fetch
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -192,6 +194,16 @@ func explain(url string, err error) error {
 	if errors.As(err, &ne) && ne.Timeout() {
 		return &Error{URL: url, Msg: "did not answer in time", Err: err}
 	}
+	var plain tls.RecordHeaderError
+	if errors.As(err, &plain) || errors.Is(err, http.ErrSchemeMismatch) {
+		return &Error{URL: url, Msg: "did not answer in HTTPS: if the site is served over plain HTTP, write its address with http://", Err: ErrPlainHTTP}
+	}
+	var unknown x509.UnknownAuthorityError
+	var wrongHost x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	if errors.As(err, &unknown) || errors.As(err, &wrongHost) || errors.As(err, &invalid) {
+		return &Error{URL: url, Msg: "has an HTTPS certificate that is not valid for it", Err: err}
+	}
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
@@ -208,13 +220,18 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil && e.Err != ErrTooLarge && e.Err != ErrTooSlow { // those Msg says in full
+	if e.Err != nil && e.Err != ErrTooLarge && e.Err != ErrTooSlow && e.Err != ErrPlainHTTP { // those Msg says in full
 		return e.URL + " " + e.Msg + ": " + e.Err.Error()
 	}
 	return e.URL + " " + e.Msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// ErrPlainHTTP is the error of an https address whose server did not
+// answer in TLS (plain HTTP, most often), wrapped in an *Error naming
+// the address.
+var ErrPlainHTTP = errors.New("plain HTTP")
 
 // ErrTooLarge is what reading a body past the client's cap returns,
 // wrapped in an *Error naming the address; ErrTooSlow what reading one

@@ -456,3 +456,41 @@ func silentServer(t *testing.T) *httptest.Server {
 	t.Cleanup(func() { close(stop) }) // before Close, which waits for the handler
 	return srv
 }
+
+// TestTLSInWords: an https address whose server speaks plain HTTP, and
+// one whose certificate this machine does not trust, fail with what
+// happened in words, not the TLS package's.
+func TestTLSInWords(t *testing.T) {
+	plain, c := loopback(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<urlset/>") })
+	_, err := c.Get(context.Background(), strings.Replace(plain.URL, "http://", "https://", 1)+"/sitemap.xml")
+	const words = "did not answer in HTTPS: if the site is served over plain HTTP, write its address with http://"
+	if !errors.Is(err, ErrPlainHTTP) || !strings.HasSuffix(err.Error(), words) {
+		t.Errorf("https to a plain HTTP server: %v", err)
+	}
+	// A server that answers anything but TLS or HTTP.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			io.WriteString(conn, "SSH-2.0-Other\r\n")
+			conn.Close()
+		}
+	}()
+	_, err = c.Get(context.Background(), "https://"+ln.Addr().String()+"/sitemap.xml")
+	if !errors.Is(err, ErrPlainHTTP) || !strings.HasSuffix(err.Error(), words) {
+		t.Errorf("https to a server that speaks something else: %v", err)
+	}
+	self := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "<urlset/>") }))
+	t.Cleanup(self.Close)
+	_, err = c.Get(context.Background(), self.URL+"/sitemap.xml")
+	if err == nil || !strings.Contains(err.Error(), "has an HTTPS certificate that is not valid for it") {
+		t.Errorf("a certificate no one vouches for: %v", err)
+	}
+}

@@ -52,11 +52,14 @@ type SourceFile struct {
 // strings are clipped (site.Clip), so a report takes at most some 10 KB a row
 // however long the addresses and errors a site sends.
 type Reading struct {
-	Source string        `json:"source"`
-	Robots string        `json:"robots,omitempty"` // the robots.txt read, if the source was a site
-	Files  []*SourceFile `json:"files"`
-	Unread int           `json:"unread,omitempty"` // files listed past MaxFiles, neither read nor kept
-	URLs   int           `json:"urls"`             // URLs found in urlsets and text sitemaps
+	Source string `json:"source"`
+	Robots string `json:"robots,omitempty"` // the robots.txt read, if the source was a site
+	// RobotsNote says why the robots.txt gave no sitemap, when it gave
+	// none and the usual /sitemap.xml was read instead.
+	RobotsNote string        `json:"robots_note,omitempty"`
+	Files      []*SourceFile `json:"files"`
+	Unread     int           `json:"unread,omitempty"` // files listed past MaxFiles, neither read nor kept
+	URLs       int           `json:"urls"`             // URLs found in urlsets and text sitemaps
 }
 
 // Errors counts the error problems, each as often as it was met, and
@@ -244,6 +247,7 @@ func (rd *reader) site(root string) error {
 	} else {
 		listed = []string{u.Scheme + "://" + u.Host + "/sitemap.xml"}
 		from = robots + " (" + why + "; tried the usual place)"
+		rd.rep.RobotsNote = why
 	}
 	rd.listed += len(listed)
 	for _, loc := range listed {
@@ -429,7 +433,7 @@ const maxErrLen = 1000
 // Size is roughly the bytes the reading keeps: its rows' strings and
 // problems, and a row's own fields.
 func (r *Reading) Size() int64 {
-	n := int64(len(r.Source) + len(r.Robots))
+	n := int64(len(r.Source) + len(r.Robots) + len(r.RobotsNote))
 	for _, f := range r.Files {
 		n += 200 + int64(len(f.Loc)+len(f.Final)+len(f.From)+len(f.Err))
 		for _, p := range f.Problems {

@@ -133,9 +133,12 @@ func TestReadFallback(t *testing.T) {
 	if len(rep.Files[0].Problems) != 0 {
 		t.Errorf("the URL on the redirect's host is reported: %+v", rep.Files[0].Problems)
 	}
-	_, urls, files, err = readSource(t, w, &Reader{}, "https://other.example/")
-	if err != nil || len(urls) != 1 || !strings.Contains(files[0], "robots.txt has no Sitemap: line") {
-		t.Errorf("robots.txt without Sitemap: %v, %q, files %q", err, urls, files)
+	if !strings.HasPrefix(rep.RobotsNote, "robots.txt could not be read") {
+		t.Errorf("no robots.txt: the reading's note is %q", rep.RobotsNote)
+	}
+	rep, urls, files, err = readSource(t, w, &Reader{}, "https://other.example/")
+	if err != nil || len(urls) != 1 || !strings.Contains(files[0], "robots.txt has no Sitemap: line") || rep.RobotsNote != "robots.txt has no Sitemap: line" {
+		t.Errorf("robots.txt without Sitemap: %v, %q, files %q, note %q", err, urls, files, rep.RobotsNote)
 	}
 	_, _, _, err = readSource(t, w, &Reader{}, "https://nowhere.example/")
 	var ue *UnreadableError

@@ -125,7 +125,7 @@ func (j *siteJob) view(page int) views.SiteJob {
 // reportView turns a reading into page (from 1) of the report the page
 // shows: its counts, and the rows of ReportRows files.
 func reportView(r *sitemap.Reading, onWeb func(file int) bool, page int) *views.SiteReport {
-	rep := &views.SiteReport{Robots: r.Robots, URLs: r.URLs, Errors: r.Errors(), Warnings: r.Warnings(),
+	rep := &views.SiteReport{Robots: r.Robots, RobotsNote: r.RobotsNote, URLs: r.URLs, Errors: r.Errors(), Warnings: r.Warnings(),
 		Rows: len(r.Files), Unread: r.Unread, Pages: max(1, (len(r.Files)+views.ReportRows-1)/views.ReportRows)}
 	rep.Page = min(max(page, 1), rep.Pages)
 	from := (rep.Page - 1) * views.ReportRows

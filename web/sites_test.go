@@ -22,6 +22,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"siteplan/site"
+	"siteplan/views"
 )
 
 // liveSite serves a small site on loopback: a robots.txt naming a
@@ -522,5 +523,22 @@ func TestSiteJobPanic(t *testing.T) {
 	}
 	if !strings.Contains(logged.String(), "a bug in a reader") || !strings.Contains(logged.String(), "sites_test.go") {
 		t.Errorf("the log has not the panic and its stack: %.500s", logged.String())
+	}
+}
+
+// TestJobWords: before the first file is known a reading says what it
+// does, not "0 of 0 files read"; a report whose robots.txt gave no
+// sitemap says so and says what was read instead.
+func TestJobWords(t *testing.T) {
+	var buf bytes.Buffer
+	views.SiteJobProgress(views.SiteJob{State: jobReading, Running: true}).Render(context.Background(), &buf)
+	if got := buf.String(); !strings.Contains(got, "No sitemap found yet.") || strings.Contains(got, "0 of 0") {
+		t.Errorf("progress before any file is listed: %s", got)
+	}
+	buf.Reset()
+	j := views.SiteJob{State: jobDone, Done: true, Report: &views.SiteReport{Robots: "https://example.com/robots.txt", RobotsNote: "robots.txt could not be read: answered 404 Not Found"}}
+	views.SiteJobStatus(j).Render(context.Background(), &buf)
+	if got := buf.String(); !strings.Contains(got, "robots.txt could not be read: answered 404 Not Found; the usual place, /sitemap.xml, was read instead.") || strings.Contains(got, "found through") {
+		t.Errorf("report of a site without a usable robots.txt: %s", got)
 	}
 }
