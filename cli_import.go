@@ -124,7 +124,11 @@ func readSource(ctx context.Context, src, name string, stdin io.Reader, web site
 		if err != nil {
 			return readSourceResult{}, err
 		}
-		return readSourceResult{project: d.Project.ToProject(), add: func(im *store.Import) error { return im.AddDocument(d) }}, nil
+		var warns []site.Warning
+		if note := d.HomeNote(); note != "" {
+			warns = append(warns, site.Warning{Reason: note})
+		}
+		return readSourceResult{project: d.Project.ToProject(), add: func(im *store.Import) error { return im.AddDocument(d) }, warns: warns}, nil
 	}
 	rep, plan, more, err := (&sitemap.Reader{Web: web, Local: true}).ReadPlan(ctx, src, nil, name)
 	if err != nil {

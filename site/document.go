@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -252,6 +253,31 @@ func setIf(dst *string, v string) {
 	}
 }
 
+// HomeNote is Tree.HomeNote for a document, read without building its
+// tree: a first main root titled "Home" whose slug is not given empty.
+func (d *Document) HomeNote() string {
+	var roots []*DocPage
+	for _, p := range d.Pages {
+		if p.Placement == "" || p.Placement == PlacementMain {
+			roots = append(roots, p)
+		}
+	}
+	if len(roots) == 0 || slices.ContainsFunc(roots, func(p *DocPage) bool {
+		return p.Slug != nil && *p.Slug == "" && p.Path == nil && (p.Kind == "" || p.Kind == KindPage)
+	}) {
+		return ""
+	}
+	r := roots[0]
+	if r.Path != nil || r.Kind != "" && r.Kind != KindPage {
+		return ""
+	}
+	slug := Slugify(r.Title)
+	if r.Slug != nil {
+		slug = *r.Slug
+	}
+	return homeNote(r.Title, slug)
+}
+
 // CountPages returns how many pages the document holds.
 func (d *Document) CountPages() int {
 	n := 0
@@ -434,6 +460,7 @@ func (t *Tree) Summarize() Summary {
 	s.ByStatus = ordered(statuses, Statuses)
 	s.ByPlacement = ordered(places, Placements)
 	s.ByType = ordered(types, nil)
+	s.HomeNote = t.HomeNote()
 	return s
 }
 

@@ -152,3 +152,29 @@ func TestKeptFromSearch(t *testing.T) {
 		t.Errorf("in the sitemap: %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestHomeNote: a document whose first root is "Home" without an empty
+// slug has no home page and puts every URL under /home/: the document
+// and its tree say so, with the fix; with "slug": "", or when a home
+// page exists, or the first root is something else, they say nothing.
+func TestHomeNote(t *testing.T) {
+	for _, tt := range []struct{ name, pages, want string }{
+		{"no slug", `[{"title":"Home","children":[{"title":"Tents"}]}]`, `“Home” has the slug “home”, so its URL is /home and every URL below it starts with /home/. Give it an empty slug ("slug": "" in a siteplan/1 document)`},
+		{"slug home", `[{"title":"Start","slug":"home"}]`, `“Start” has the slug “home”`},
+		{"empty slug", `[{"title":"Home","slug":"","children":[{"title":"Tents"}]}]`, ""},
+		{"another root is home", `[{"title":"Home"},{"title":"Start","slug":""}]`, ""},
+		{"not home", `[{"title":"Shop","children":[{"title":"Tents"}]}]`, ""},
+		{"footer only", `[{"title":"Home","placement":"footer"}]`, ""},
+	} {
+		d, err := ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},"pages":` + tt.pages + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := d.Tree()
+		for who, got := range map[string]string{"document": d.HomeNote(), "tree": tr.HomeNote(), "summary": tr.Summarize().HomeNote} {
+			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Errorf("%s: the %s's note is %q, want one saying %q", tt.name, who, got, tt.want)
+			}
+		}
+	}
+}

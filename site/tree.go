@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,6 +62,31 @@ func (t *Tree) Page(id int64) *Page { return t.byID[id] }
 
 // Children returns the children of id in order; id 0 gives the roots.
 func (t *Tree) Children(id int64) []*Page { return t.children[id] }
+
+// HomeNote says what is wrong when the plan has no home page but its
+// first main root is plainly meant to be it ("Home" with the slug
+// "home", which puts every URL below it under /home/), and how to fix
+// it; "" otherwise.
+func (t *Tree) HomeNote() string {
+	roots := t.Roots(PlacementMain)
+	if len(roots) == 0 || slices.ContainsFunc(roots, (*Page).IsHome) {
+		return ""
+	}
+	r := roots[0]
+	if r.Kind != KindPage || r.Path != "" {
+		return ""
+	}
+	return homeNote(r.Title, r.Slug)
+}
+
+// homeNote is HomeNote's words for a first main root titled title with
+// slug slug, or "" when it is not plainly meant as the home page.
+func homeNote(title, slug string) string {
+	if !strings.EqualFold(strings.TrimSpace(title), "home") && slug != "home" || slug == "" {
+		return ""
+	}
+	return fmt.Sprintf("The plan has no home page: “%s” has the slug “%s”, so its URL is /%s and every URL below it starts with /%s/. Give it an empty slug (\"slug\": \"\" in a siteplan/1 document) to make it the home page, /.", title, slug, slug, slug)
+}
 
 // Roots returns the root pages of one placement in order.
 func (t *Tree) Roots(placement string) []*Page {
@@ -260,6 +286,7 @@ type Summary struct {
 	ByType      []Count
 	ByPlacement []Count
 	InSitemap   int
+	HomeNote    string // Tree.HomeNote
 }
 
 // Count is one row of a Summary.
