@@ -122,5 +122,31 @@ func TestBrowserLaptopLayout(t *testing.T) {
 	if again.Details < 280 {
 		t.Errorf("the details did not come back: %+v", again)
 	}
+
+	// A page's details scrolled to their end, then History: it opens at
+	// its heading, not where the details were scrolled to; so does the
+	// Summary after it.
+	for i := range 12 { // a History longer than the panel
+		pg := site.NewPage(fmt.Sprintf("Landing page %d", i))
+		pg.ProjectID, pg.Position = pid, -1
+		if err := db.CreatePage(context.Background(), &pg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, ctx, "a short window, so the History and the Summary scroll too", chromedp.EmulateViewport(1280, 420))
+	for _, open := range []struct{ button, heading string }{{"#history-button", "#history h2"}, {`button[hx-get$="/summary"][hx-target="#details"]`, "#summary h2"}} {
+		run(t, ctx, "open "+open.heading+" from details scrolled down",
+			chromedp.Click(titleSel("Contact"), chromedp.BySearch),
+			chromedp.WaitVisible(`#f-title`),
+			settled(),
+			chromedp.Evaluate(`(d => { d.scrollTop = d.scrollHeight; return d.scrollTop > 0; })(document.getElementById("details"))`, nil),
+			waitJS(`document.getElementById("details").scrollTop > 0`),
+			chromedp.Click(open.button),
+			chromedp.WaitVisible(open.heading),
+			settled(),
+			waitJS(`document.getElementById("details").scrollTop === 0`),
+			waitJS(`(d => d.scrollHeight > d.clientHeight)(document.getElementById("details"))`), // it could have stayed down
+		)
+	}
 	noProblems(t, ctx, "laptop layout")
 }

@@ -45,6 +45,21 @@ export function detailsOf(id, now) {
   return null;
 }
 
+// The panel scrolls on its own: what it shows next (another page, the
+// History, the Summary) opens at its top, while the same page reloaded
+// (a colleague's edit) keeps where the reader was.
+const showing = () => document.getElementById("details-inner")?.dataset.page || document.querySelector("#details > [id]")?.id || "";
+let shownBefore = null;
+document.addEventListener("htmx:beforeSwap", (e) => {
+  if (e.detail.target?.id === "details") shownBefore = showing();
+});
+document.addEventListener("htmx:afterSwap", (e) => {
+  const d = e.detail.target;
+  if (d?.id !== "details") return;
+  if (showing() !== shownBefore) d.scrollTop = 0;
+  shownBefore = null;
+});
+
 // refreshDetails reloads the details shown, if they are page id's (or
 // any page's, without id).
 export function refreshDetails(id) {
