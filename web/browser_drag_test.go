@@ -224,3 +224,43 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestBrowserDragEdge: dragging into the window's bottom edge scrolls
+// the outline on; moving back up from the edge, to a row that came into
+// view, scrolls nothing, so the row under the pointer is the one the
+// drop goes to.
+func TestBrowserDragEdge(t *testing.T) {
+	ctx, base, db := browser(t)
+	home := &site.DocPage{Title: "Home", Slug: ptr("")}
+	for i := range 60 {
+		home.Children = append(home.Children, &site.DocPage{Title: fmt.Sprintf("Page %d", i)})
+	}
+	pid, err := db.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
+		Project: site.DocProject{Name: "Edge", BaseURL: "https://edge.example/"}, Pages: []*site.DocPage{home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "open a long plan on a laptop",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=2", base, pid)),
+		chromedp.WaitVisible(`#outline`), titleShown("Page 59"), settled(),
+		waitJS(`document.documentElement.scrollHeight > innerHeight + 200`),
+	)
+	from := pressHandle(t, ctx, "Page 3")
+	var h float64
+	run(t, ctx, "window height", chromedp.Evaluate(`innerHeight`, &h))
+	edge := point{from.X + 40, h - 12}
+	moveTo(t, ctx, from, edge) // down into the edge: the window scrolls
+	var scrolled, after float64
+	run(t, ctx, "read the scroll", waitJS(`scrollY > 0`), chromedp.Evaluate(`scrollY`, &scrolled))
+	for y := h - 16; y > h-44; y -= 4 { // back up, still in the edge
+		run(t, ctx, "move up", chromedp.MouseEvent(input.MouseMoved, edge.X, y, chromedp.ButtonLeft))
+	}
+	run(t, ctx, "read the scroll", chromedp.Evaluate(`scrollY`, &after))
+	if after != scrolled {
+		t.Errorf("moving up from the bottom edge scrolled the window from %g to %g", scrolled, after)
+	}
+	run(t, ctx, "cancel", chromedp.KeyEvent(kb.Escape), waitJS(`!document.body.classList.contains('dragging')`),
+		chromedp.MouseEvent(input.MouseReleased, edge.X, h-44, chromedp.ButtonLeft))
+	noProblems(t, ctx, "drag at the edge")
+}

@@ -4,7 +4,7 @@
 // an area), or the row is outlined when it will go inside it (drop.js
 // says which). Esc cancels.
 import { listOf, nodeOf, peek, rowOf, titleOf } from "./dom.js";
-import { rowZone } from "./drop.js";
+import { edgeScroll, rowZone } from "./drop.js";
 import { dropPage } from "./edit.js";
 
 // dragMarks starts a drag of li's page, in the outline or on the
@@ -38,8 +38,9 @@ document.addEventListener("pointermove", (e) => {
     Object.assign(dnd, dragMarks(dnd.li, "drop-line"));
   }
   dnd.ghost.style.transform = `translate(${e.clientX + 18}px, ${e.clientY + 12}px)`;
-  if (e.clientY < 48) window.scrollBy(0, -24);
-  else if (e.clientY > window.innerHeight - 48) window.scrollBy(0, 24);
+  const scroll = edgeScroll(e.clientY, e.clientY - (dnd.lastY ?? e.clientY), window.innerHeight);
+  dnd.lastY = e.clientY;
+  if (scroll) window.scrollBy(0, scroll);
   dnd.drop = dropAt(e.clientX, e.clientY);
   showDrop(dnd.drop);
 });

@@ -35,3 +35,18 @@ export function place(items, moved, before) {
   order.splice(index, 0, moved);
   return { order, index };
 }
+
+// EDGE is how near the window's top or bottom edge a drag scrolls it,
+// STEP how far one move there scrolls.
+export const EDGE = 48, STEP = 24;
+
+// edgeScroll is how far a drag's move scrolls the window: y is where the
+// pointer is (from the top of a window height high), dy how it just
+// moved. Near an edge and not moving away from it, the window scrolls
+// that way; a pointer moving back from the edge (to a row it now sees)
+// scrolls nothing, so the row under it stays the one it points at.
+export function edgeScroll(y, dy, height) {
+  if (y < EDGE && dy <= 0) return -STEP;
+  if (y > height - EDGE && dy >= 0) return STEP;
+  return 0;
+}

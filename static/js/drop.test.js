@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { cardZone, place, rowZone } from "./drop.js";
+import { EDGE, STEP, cardZone, edgeScroll, place, rowZone } from "./drop.js";
 
 test("rowZone: before, inside, after, or first under an open branch", () => {
   for (const [f, open, want] of [
@@ -34,4 +34,12 @@ test("place refuses a drop that changes nothing", () => {
   assert.equal(place(l, "b", "c"), null, "before the one after it");
   assert.equal(place(l, "c", null), null, "last, already last");
   assert.throws(() => place(l, "a", "z"), /not in the list/);
+});
+
+test("edgeScroll scrolls toward the edge the pointer is at, never while it moves back", () => {
+  const h = 720;
+  for (const [y, dy, want] of [
+    [h - 10, 5, STEP], [h - 10, 0, STEP], [h - 10, -3, 0], [h - EDGE - 1, 5, 0],
+    [10, -5, -STEP], [10, 0, -STEP], [10, 4, 0], [EDGE + 1, -5, 0], [300, 0, 0],
+  ]) assert.equal(edgeScroll(y, dy, h), want, `y ${y}, dy ${dy}`);
 });
