@@ -168,6 +168,27 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 	return n, err
 }
 
+// PageTypes returns the page types a project's pages use, the most used
+// first, at most limit of them: what the details form offers as a page
+// type is typed, so that a typo does not make a new type.
+func (db *DB) PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT type FROM pages WHERE project_id = ? AND type != ''
+		GROUP BY type ORDER BY count(*) DESC, type LIMIT ?`, projectID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
 func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
 		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)

@@ -24,6 +24,7 @@ type pageStore interface {
 	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
 	DescendantCount(ctx context.Context, id int64) (int, error)
+	PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error)
 	CreatePage(ctx context.Context, p *site.Page) error
 	UpdatePage(ctx context.Context, p *site.Page) error
 	RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error)
@@ -104,7 +105,11 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		}
 		return render(c, http.StatusOK, views.Review(props))
 	}
-	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline}
+	types, err := s.store.pages.PageTypes(ctx, p.ID, maxPageTypes)
+	if err != nil {
+		return err
+	}
+	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline, PageTypes: types}
 	if selected != nil {
 		d, err := s.details(c, p, *selected)
 		if err != nil {
@@ -175,6 +180,9 @@ func dedupe(pages []site.Page) []site.Page {
 	}
 	return out
 }
+
+// maxPageTypes is the most page types the details form offers.
+const maxPageTypes = 200
 
 // details gathers the details panel of a page: its URL (from its
 // ancestors only) and its links.

@@ -883,3 +883,26 @@ func TestReadBudgets(t *testing.T) {
 		t.Errorf("comparing once the reads are done: %d", code)
 	}
 }
+
+// TestPageTypeCompletion: the details form's page type offers the types
+// the plan uses, the most used first, so a typo does not make a new one.
+func TestPageTypeCompletion(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	for _, title := range []string{"Team", "Contact"} {
+		pg, _ := c.db.Page(context.Background(), ids[title])
+		pg.Type = "article"
+		if err := c.db.UpdatePage(context.Background(), &pg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := doc(t, c.do("GET", pagePath(pid, ids["Pricing"]), nil, false))
+	var got []string
+	d.Find("datalist#page-types option").Each(func(_ int, o *goquery.Selection) { got = append(got, o.AttrOr("value", "")) })
+	if len(got) == 0 || got[0] != "article" || !slices.Contains(got, "sales") || slices.Contains(got, "") {
+		t.Errorf("page types offered %q, want article (used twice) first and sales among them", got)
+	}
+	if list := d.Find("#f-type").AttrOr("list", ""); list != "page-types" {
+		t.Errorf("the page type field's list is %q, want page-types", list)
+	}
+}
