@@ -9,7 +9,7 @@ import { selection } from "./selection.js";
 import { leaveDetails, markSelected } from "./details.js";
 import { pick } from "./select.js";
 import {
-  apply, boxOf, canvasBusy, cardAt, diagram, drawingOf, fit, forgetView, onCanvas, reveal, saveView, zoomCentre, zoomToPage,
+  apply, boxOf, canvasBusy, cardAt, diagram, fit, forgetView, onCanvas, reveal, saveView, zoomCentre, zoomToPage,
 } from "./drawing.js";
 import { sceneDrawing } from "./scene.js";
 

@@ -3,7 +3,7 @@
 // the selected page, and reloads that never replace what is being typed.
 import { ajax } from "./net.js";
 import { SETTLED } from "./events.js";
-import { hasToggle, listOf, nodeOf, peek, projectID, rowOf, visibleTitles } from "./dom.js";
+import { listOf, nodeOf, peek, projectID, rowOf, visibleTitles } from "./dom.js";
 import { writes } from "./writes.js";
 import { selection } from "./selection.js";
 import { detailsOf, leaveDetails, markSelected } from "./details.js";
