@@ -165,7 +165,7 @@ var searchPrivate = []string{
 // wishlist and the like). Such a page is made "not in sitemap" unless
 // someone says otherwise, and an export that has it says so.
 func (p *Page) KeptFromSearch() bool {
-	return slices.Contains(searchPrivate, p.Slug) || slices.Contains(searchPrivate, Slugify(p.Type))
+	return slices.Contains(searchPrivate, p.Slug) || p.Type != "" && slices.Contains(searchPrivate, Slugify(p.Type))
 }
 
 // Slugify derives a URL slug from a title.
