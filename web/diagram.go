@@ -254,6 +254,11 @@ func (s *Server) pngTooLarge(c echo.Context, p site.Project, opt diagram.Options
 			}
 		}
 	}
+	// One branch that is the whole drawing is no smaller: offer the
+	// sections below it.
+	for len(tops) == 1 && len(t.Children(tops[0].ID)) > 0 {
+		tops = t.Children(tops[0].ID)
+	}
 	for _, b := range tops {
 		if n := 1 + t.Descendants(b.ID); n > 1 {
 			props.Branches = append(props.Branches, views.BranchLink{Title: b.Title, Pages: n, URL: link(diagram.FormatPNG, "root", strconv.FormatInt(b.ID, 10))})

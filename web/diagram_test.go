@@ -284,6 +284,18 @@ func TestPNGTooLargePage(t *testing.T) {
 	if rec := c.do("GET", href, nil, false); rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "\x89PNG") {
 		t.Errorf("the first branch's PNG: %d", rec.Code)
 	}
+	// A plan whose one root is not the home page (a "Home" with a slug)
+	// is one branch: its sections are offered, not the whole plan again.
+	gen := site.GenerateDocument("Rooted", 10, 10, 9)
+	gen.Pages[0].Slug = ptr("home")
+	rooted, err := c.db.ImportDocument(context.Background(), 1, gen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = doc(t, c.do("GET", "/projects/"+itoa(rooted)+"/diagram/png?layout=tree", nil, false))
+	if n := d.Find(`.branches a[download][href*="root="]`).Length(); n != 10 || !strings.Contains(d.Find(".branches").Text(), "Section 0 101 pages") {
+		t.Errorf("a plan with one root that is not the home page offers %d branches: %q", n, d.Find(".branches").Text())
+	}
 	// The editor's download script asks for JSON: it gets the error, and
 	// goes to the page itself.
 	req := httptest.NewRequest("GET", p+"/diagram/png", nil)
