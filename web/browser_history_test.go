@@ -161,6 +161,12 @@ func TestBrowserUndoHistory(t *testing.T) {
 			})()`, nil).Do(ctx)
 		}),
 		waitJS(`(c => c.view?.k > Number(c.dataset.k))(document.querySelector(".compare-page .diagram-canvas"))`),
+		// and its own + and Fit buttons
+		chromedp.Evaluate(`(c => { c.dataset.k = c.view.k; return true; })(document.querySelector(".compare-page .diagram-canvas"))`, nil),
+		clickAt(`.compare-page [data-zoom=in]`),
+		waitJS(`(c => c.view.k > Number(c.dataset.k))(document.querySelector(".compare-page .diagram-canvas"))`),
+		clickAt(`.compare-page [data-zoom=fit]`),
+		waitJS(`(c => c.view.k < Number(c.dataset.k))(document.querySelector(".compare-page .diagram-canvas"))`),
 	)
 	noProblems(t, owner, "compare")
 

@@ -64,8 +64,8 @@ document.addEventListener("click", (e) => {
     return;
   }
   const zoom = e.target.closest?.("[data-zoom]");
-  if (zoom) {
-    const canvas = diagram()?.querySelector(".diagram-canvas");
+  if (zoom) { // the canvas of the editor's diagram, or of the version or compare page's section
+    const canvas = zoom.closest("#diagram, section")?.querySelector(".diagram-canvas");
     if (!canvas) return;
     const id = selection.picked;
     if (zoom.dataset.zoom === "fit") fit(canvas);
