@@ -14,10 +14,16 @@ export function zoomAt(v, factor, cx, cy) {
 }
 
 // fit shows a w × h drawing whole in a W × H canvas: centred across,
-// from the top, never larger than its own size.
+// from the top, never larger than its own size. A drawing so much
+// longer one way than the canvas that it would be a hairline whole (a
+// 5,000-page plan left to right) fills the canvas the other way instead,
+// from its start; the minimap shows the rest.
 export function fit(v, w, h, W, H) {
-  v.k = Math.min(1, W / w, H / h) || 1;
-  v.x = (W - w * v.k) / 2;
+  let k = Math.min(1, W / w, H / h) || 1;
+  if (w * k < W / 4) k = Math.min(1, W / w); // tall: fit its width
+  else if (h * k < H / 4) k = Math.min(1, H / h); // wide: fit its height
+  v.k = Math.max(MIN_ZOOM, k);
+  v.x = w * v.k <= W ? (W - w * v.k) / 2 : 0;
   v.y = 0;
 }
 

@@ -26,6 +26,17 @@ test("fit shows the whole drawing, centred across, never enlarged", () => {
   assert.deepEqual(v, { k: 1, x: 300, y: 0 });
 });
 
+test("fit never makes a long drawing a hairline: it fills the other way, from the start", () => {
+  const v = { k: 1, x: 0, y: 0 };
+  fit(v, 2000, 200000, 1000, 800); // left to right, 5,000 pages: tall
+  assert.deepEqual(v, { k: 0.5, x: 0, y: 0 }, "fits the width");
+  fit(v, 400000, 900, 1000, 800); // top down, one wide level: wide
+  assert.equal(v.k, 800 / 900);
+  assert.deepEqual([v.x, v.y], [0, 0], "from its left end");
+  fit(v, 3000, 600, 1000, 800); // wide, but whole it still reads
+  assert.equal(v.k, 1 / 3);
+});
+
 test("centre puts a box in the middle, large enough to read", () => {
   const v = { k: 1, x: 0, y: 0 }, b = { x: 100, y: 100, w: 100, h: 50 };
   centre(v, b, 1200, 800);
