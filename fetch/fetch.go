@@ -12,7 +12,6 @@ package fetch
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -198,10 +197,8 @@ func explain(url string, err error) error {
 	if errors.As(err, &plain) || errors.Is(err, http.ErrSchemeMismatch) {
 		return &Error{URL: url, Msg: "did not answer in HTTPS: if the site is served over plain HTTP, write its address with http://", Err: ErrPlainHTTP}
 	}
-	var unknown x509.UnknownAuthorityError
-	var wrongHost x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	if errors.As(err, &unknown) || errors.As(err, &wrongHost) || errors.As(err, &invalid) {
+	var cert *tls.CertificateVerificationError
+	if errors.As(err, &cert) {
 		return &Error{URL: url, Msg: "has an HTTPS certificate that is not valid for it", Err: err}
 	}
 	if errors.Is(err, context.Canceled) {

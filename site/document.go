@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -254,28 +253,15 @@ func setIf(dst *string, v string) {
 }
 
 // HomeNote is Tree.HomeNote for a document, read without building its
-// tree: a first main root titled "Home" whose slug is not given empty.
+// tree: only its main roots are made pages.
 func (d *Document) HomeNote() string {
-	var roots []*DocPage
-	for _, p := range d.Pages {
-		if p.Placement == "" || p.Placement == PlacementMain {
-			roots = append(roots, p)
+	var roots []*Page
+	for _, dp := range d.Pages {
+		if p := dp.ToPage(); p.Placement == PlacementMain {
+			roots = append(roots, &p)
 		}
 	}
-	if len(roots) == 0 || slices.ContainsFunc(roots, func(p *DocPage) bool {
-		return p.Slug != nil && *p.Slug == "" && p.Path == nil && (p.Kind == "" || p.Kind == KindPage)
-	}) {
-		return ""
-	}
-	r := roots[0]
-	if r.Path != nil || r.Kind != "" && r.Kind != KindPage {
-		return ""
-	}
-	slug := Slugify(r.Title)
-	if r.Slug != nil {
-		slug = *r.Slug
-	}
-	return homeNote(r.Title, slug)
+	return homeNote(roots)
 }
 
 // CountPages returns how many pages the document holds.

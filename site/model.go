@@ -165,7 +165,17 @@ var searchPrivate = []string{
 // wishlist and the like). Such a page is made "not in sitemap" unless
 // someone says otherwise, and an export that has it says so.
 func (p *Page) KeptFromSearch() bool {
-	return slices.Contains(searchPrivate, p.Slug) || p.Type != "" && slices.Contains(searchPrivate, Slugify(p.Type))
+	return slices.Contains(searchPrivate, p.Slug) || slices.Contains(searchPrivate, typeKey(p.Type))
+}
+
+// typeKey is a page type as searchPrivate spells it: lower case, words
+// joined by hyphens ("Log in" is "log-in"). It runs on every page an
+// export writes, so it is no full slug and leaves long types alone.
+func typeKey(t string) string {
+	if t == "" || len(t) > len("my-account") {
+		return ""
+	}
+	return strings.Join(strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return r == ' ' || r == '-' || r == '_' }), "-")
 }
 
 // Slugify derives a URL slug from a title.

@@ -67,22 +67,16 @@ func (t *Tree) Children(id int64) []*Page { return t.children[id] }
 // first main root is plainly meant to be it ("Home" with the slug
 // "home", which puts every URL below it under /home/), and how to fix
 // it; "" otherwise.
-func (t *Tree) HomeNote() string {
-	roots := t.Roots(PlacementMain)
+func (t *Tree) HomeNote() string { return homeNote(t.Roots(PlacementMain)) }
+
+// homeNote is HomeNote of the main roots of a plan.
+func homeNote(roots []*Page) string {
 	if len(roots) == 0 || slices.ContainsFunc(roots, (*Page).IsHome) {
 		return ""
 	}
 	r := roots[0]
-	if r.Kind != KindPage || r.Path != "" {
-		return ""
-	}
-	return homeNote(r.Title, r.Slug)
-}
-
-// homeNote is HomeNote's words for a first main root titled title with
-// slug slug, or "" when it is not plainly meant as the home page.
-func homeNote(title, slug string) string {
-	if !strings.EqualFold(strings.TrimSpace(title), "home") && slug != "home" || slug == "" {
+	title, slug := r.Title, r.Slug
+	if r.Kind != KindPage || r.Path != "" || !strings.EqualFold(strings.TrimSpace(title), "home") && slug != "home" {
 		return ""
 	}
 	return fmt.Sprintf("The plan has no home page: “%s” has the slug “%s”, so its URL is /%s and every URL below it starts with /%s/. Give it an empty slug (\"slug\": \"\" in a siteplan/1 document) to make it the home page, /.", title, slug, slug, slug)

@@ -523,11 +523,11 @@ func clipTitle(s string) string {
 // the reading, which is the check's report, even when planning fails;
 // the plan and what it left out. The command line and the server's
 // live-site jobs both import through it. The pages of a sitemap's URLs
-// are live; a CSV's have the status its rows give. An import is whole or nothing:
-// a file whose reading stopped part way (a broken row, broken XML, past
-// the protocol's limits) fails it. Errors: Read's; EInvalid for a file
-// cut short, naming it and why, and when no URL could be placed, with
-// the reading's first error when it had one.
+// are live; a CSV's have the status its rows give. An import is whole or
+// nothing: the first file whose reading stopped part way (a broken row,
+// broken XML, past the protocol's limits) ends the reading and fails it
+// (Reader.Whole). Errors: Read's, that one's included; EInvalid when no
+// URL could be placed, with the reading's first error when it had one.
 func (r *Reader) ReadPlan(ctx context.Context, source string, upload io.Reader, name string) (*Reading, *Plan, []site.Warning, error) {
 	pl := NewPlanner()
 	found := func(f *SourceFile, u *Found) error {
@@ -536,23 +536,20 @@ func (r *Reader) ReadPlan(ctx context.Context, source string, upload io.Reader, 
 		}
 		return pl.Add(u)
 	}
+	whole := *r
+	whole.Whole = true
 	var rep *Reading
 	var err error
 	if upload != nil {
-		rep, err = r.ReadUpload(ctx, source, upload, found)
+		rep, err = whole.ReadUpload(ctx, source, upload, found)
 	} else {
-		rep, err = r.Read(ctx, source, found)
+		rep, err = whole.Read(ctx, source, found)
 	}
 	if err != nil {
 		return rep, nil, nil, err
 	}
-	for _, f := range rep.Files {
-		if f.Cut != "" {
-			return rep, nil, nil, site.Errorf(site.EInvalid, "%s could not be read to its end: %s Nothing was imported; correct the file and import it again.", f.Loc, f.Cut)
-		}
-	}
 	plan, warns, err := pl.Plan(name)
-	if err != nil && site.ErrorCode(err) == site.EInvalid {
+	if site.ErrorCode(err) == site.EInvalid {
 		if why := firstError(rep); why != "" {
 			err = site.Errorf(site.EInvalid, "%s %s", site.ErrorMessage(err), why)
 		}

@@ -36,6 +36,10 @@ type Reader struct {
 	MaxFiles int            // sitemap files read, and rows of the report, at most (default 1,000)
 	MaxURLs  int            // past this many URLs the reading stops with EInvalid (0: no bound)
 	Check    bool           // apply the URL rules to every URL (siteplan check)
+	// Whole stops the reading at the first file read only in part
+	// (Document.Cut), with EInvalid naming it: an import, which makes no
+	// plan of part of a file, need read no further.
+	Whole bool
 }
 
 // SourceFile is one file a reading read, or tried to.
@@ -370,6 +374,9 @@ func (rd *reader) readBody(f *SourceFile, p *pending, depth int) error {
 	rd.progress()
 	if stopped != nil {
 		return stopped
+	}
+	if rd.Whole && doc.Cut != "" {
+		return site.Errorf(site.EInvalid, "%s could not be read to its end: %s Nothing was imported; correct the file and import it again.", f.Loc, doc.Cut)
 	}
 	if err != nil {
 		if ctxErr := rd.ctx.Err(); ctxErr != nil {

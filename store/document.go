@@ -2,12 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"os"
-	"strconv"
-	"strings"
 
 	"siteplan/internal/proc"
 	"siteplan/site"
@@ -62,26 +57,15 @@ func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
 		db.mu.Lock()
 		live := db.live[u.id]
 		db.mu.Unlock()
-		pid, _, _ := strings.Cut(u.owner, "-")
-		n2, _ := strconv.Atoi(pid)
 		switch {
 		case u.owner == db.owner && live:
 			continue
-		case u.owner == db.owner, u.stale, u.owner != "" && !proc.Alive(n2):
+		case u.owner == db.owner, u.stale, u.owner != "" && !proc.Alive(proc.TagPID(u.owner)):
 			db.discard(ctx, u.id)
 			n++
 		}
 	}
 	return n, nil
-}
-
-// newOwner names an opened DB as the owner of its imports: its
-// process's id and a random token, which another DB of the process, or a
-// later process with the same id, lacks.
-func newOwner() string {
-	b := make([]byte, 6)
-	rand.Read(b)
-	return strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b)
 }
 
 // Document returns the native document of a project. Errors: ENotFound.

@@ -172,21 +172,8 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 // first, at most limit of them: what the details form offers as a page
 // type is typed, so that a typo does not make a new type.
 func (db *DB) PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT type FROM pages WHERE project_id = ? AND type != ''
-		GROUP BY type ORDER BY count(*) DESC, type LIMIT ?`, projectID, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return collect(ctx, db.r, func(rows *sql.Rows) (t string, err error) { return t, rows.Scan(&t) },
+		`SELECT type FROM pages WHERE project_id = ? AND type != '' GROUP BY type ORDER BY count(*) DESC, type LIMIT ?`, projectID, limit)
 }
 
 func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {

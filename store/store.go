@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"siteplan/internal/proc"
 	"siteplan/site"
 
 	sqlite "modernc.org/sqlite"
@@ -36,7 +37,7 @@ type DB struct {
 	// tests move it.
 	Now func() time.Time
 
-	owner string // this DB, as the owner of the imports it writes (newOwner)
+	owner string // this DB, as the owner of the imports it writes (a proc.Tag)
 	mu    sync.Mutex
 	live  map[int64]bool // this process's imports not yet committed or discarded
 }
@@ -67,7 +68,7 @@ func Open(path string) (*DB, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	db := &DB{w: w, Now: time.Now, owner: newOwner(), live: map[int64]bool{}}
+	db := &DB{w: w, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
 	if err := db.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)

@@ -283,6 +283,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/events":                 {path: p + "/events", ok: 200},
 		"GET /projects/:id/document.json":          {path: p + "/document.json", ok: 200},
 		"GET /projects/:id/summary":                {path: p + "/summary", ok: 200},
+		"GET /projects/:id/types":                  {path: p + "/types", ok: 200},
 		"GET /projects/:id/search":                 {path: p + "/search?q=pri", ok: 200},
 		"GET /projects/:id/outline":                {path: p + "/outline", ok: 200},
 		"GET /projects/:id/comments":               {path: p + "/comments", ok: 200},

@@ -67,6 +67,10 @@ func TestBrowserLaptopLayout(t *testing.T) {
 		chromedp.WaitVisible(`#diagram svg`),
 		settled(),
 	)
+	run(t, ctx, "the page type field offers the plan's types once focused",
+		chromedp.Focus(`#f-type`),
+		waitJS(`[...document.querySelectorAll("#page-types option")].some(o => o.value === "landing page")`),
+	)
 	screenshot(t, ctx, "laptop.png")
 	var w widths
 	var wrapped []string

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
@@ -53,8 +52,7 @@ func (s *Server) commentsProps(c echo.Context, pg site.Page) (views.CommentsProp
 // showed none has no place to swap it into, and a review that has not
 // loaded the page's row has no row at all.
 func renderComments(c echo.Context, status int, props views.CommentsProps) error {
-	b, _ := json.Marshal(map[string]any{"comment-count": map[string]any{"id": props.Page.ID, "label": views.CommentCountLabel(props.Page.OpenComments)}})
-	c.Response().Header().Set("HX-Trigger", string(b))
+	triggerWith(c, "comment-count", map[string]any{"id": props.Page.ID, "label": views.CommentCountLabel(props.Page.OpenComments)})
 	return render(c, status, views.Comments(props))
 }
 

@@ -105,11 +105,7 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		}
 		return render(c, http.StatusOK, views.Review(props))
 	}
-	types, err := s.store.pages.PageTypes(ctx, p.ID, maxPageTypes)
-	if err != nil {
-		return err
-	}
-	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline, PageTypes: types}
+	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline}
 	if selected != nil {
 		d, err := s.details(c, p, *selected)
 		if err != nil {
@@ -183,6 +179,22 @@ func dedupe(pages []site.Page) []site.Page {
 
 // maxPageTypes is the most page types the details form offers.
 const maxPageTypes = 200
+
+// pageTypes lists the plan's page types for the details form to offer,
+// asked for when its page type field is first focused: counting them
+// reads every page of the plan (docs/benchmarks.md), too much
+// for every opening of the editor.
+func (s *Server) pageTypes(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	types, err := s.store.pages.PageTypes(c.Request().Context(), p.ID, maxPageTypes)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.PageTypeOptions(types))
+}
 
 // details gathers the details panel of a page: its URL (from its
 // ancestors only) and its links.
@@ -447,6 +459,11 @@ func trigger(c echo.Context, event string, id int64, open ...int64) {
 	if len(open) > 0 {
 		detail["open"] = open
 	}
+	triggerWith(c, event, detail)
+}
+
+// triggerWith sets an HX-Trigger event with its detail.
+func triggerWith(c echo.Context, event string, detail map[string]any) {
 	b, _ := json.Marshal(map[string]any{event: detail})
 	c.Response().Header().Set("HX-Trigger", string(b))
 }

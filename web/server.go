@@ -205,6 +205,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/events", s.events, projectRead},
 		{get, "/projects/:id/document.json", s.heavy(s.downloadDocument), projectRead},
 		{get, "/projects/:id/summary", s.summary, projectRead},
+		{get, "/projects/:id/types", s.pageTypes, projectEdit},
 		{get, "/projects/:id/search", s.heavy(s.search), projectRead},
 		{get, "/projects/:id/outline", s.outline, projectRead},
 		{get, "/projects/:id/comments", s.openComments, projectRead},

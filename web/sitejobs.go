@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -404,8 +402,7 @@ func uploadDir(log *slog.Logger) string {
 	root := uploadsRoot()
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
-		pid, _, _ := strings.Cut(e.Name(), "-")
-		if n, err := strconv.Atoi(pid); err != nil || n != os.Getpid() && !proc.Alive(n) {
+		if n := proc.TagPID(e.Name()); n == 0 || n != os.Getpid() && !proc.Alive(n) {
 			if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
 				log.Warn("could not remove an old upload", "path", e.Name(), "err", err)
 			}
@@ -415,7 +412,5 @@ func uploadDir(log *slog.Logger) string {
 	for _, f := range old {
 		os.Remove(f)
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	return filepath.Join(root, strconv.Itoa(os.Getpid())+"-"+hex.EncodeToString(b)) // made by the first upload (keepUpload)
+	return filepath.Join(root, proc.Tag()) // made by the first upload (keepUpload)
 }

@@ -897,12 +897,18 @@ func TestPageTypeCompletion(t *testing.T) {
 		}
 	}
 	d := doc(t, c.do("GET", pagePath(pid, ids["Pricing"]), nil, false))
+	field := d.Find("#f-type")
+	if list := field.AttrOr("list", ""); list != "page-types" || d.Find("datalist#page-types").Length() != 1 {
+		t.Errorf("the page type field's list is %q, want the page's datalist page-types", list)
+	}
+	// The field fills the list when it is first focused.
+	types := field.AttrOr("hx-get", "")
+	if types != "/projects/"+itoa(pid)+"/types" || field.AttrOr("hx-target", "") != "#page-types" {
+		t.Fatalf("the page type field asks %q for %q, want the plan's types", types, field.AttrOr("hx-target", ""))
+	}
 	var got []string
-	d.Find("datalist#page-types option").Each(func(_ int, o *goquery.Selection) { got = append(got, o.AttrOr("value", "")) })
+	doc(t, c.do("GET", types, nil, true)).Find("option").Each(func(_ int, o *goquery.Selection) { got = append(got, o.AttrOr("value", "")) })
 	if len(got) == 0 || got[0] != "article" || !slices.Contains(got, "sales") || slices.Contains(got, "") {
 		t.Errorf("page types offered %q, want article (used twice) first and sales among them", got)
-	}
-	if list := d.Find("#f-type").AttrOr("list", ""); list != "page-types" {
-		t.Errorf("the page type field's list is %q, want page-types", list)
 	}
 }

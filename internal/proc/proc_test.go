@@ -22,3 +22,17 @@ func TestAlive(t *testing.T) {
 		t.Error("pid 0 or -1 is alive")
 	}
 }
+
+// TestTag: a Tag names this process, and two Tags of it differ; a name
+// that is no Tag has no process.
+func TestTag(t *testing.T) {
+	a, b := Tag(), Tag()
+	if a == b || TagPID(a) != os.Getpid() || !Alive(TagPID(b)) {
+		t.Errorf("tags %q and %q: pid %d, want two different tags of pid %d", a, b, TagPID(a), os.Getpid())
+	}
+	for _, name := range []string{"", "uploads", "x-12", "-3"} {
+		if n := TagPID(name); n != 0 {
+			t.Errorf("TagPID(%q) = %d, want 0", name, n)
+		}
+	}
+}
