@@ -225,7 +225,7 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 
 func ptr[T any](v T) *T { return &v }
 
-// TestBrowserDragEdge: dragging into the window's bottom edge scrolls
+// TestBrowserDragEdge: dragging into the outline's bottom edge scrolls
 // the outline on; moving back up from the edge, to a row that came into
 // view, scrolls nothing, so the row under the pointer is the one the
 // drop goes to.
@@ -240,27 +240,33 @@ func TestBrowserDragEdge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const outline = `document.getElementById("outline")`
 	run(t, ctx, "open a long plan on a laptop",
 		chromedp.EmulateViewport(1280, 720),
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=2", base, pid)),
 		chromedp.WaitVisible(`#outline`), titleShown("Page 59"), settled(),
-		waitJS(`document.documentElement.scrollHeight > innerHeight + 200`),
+		waitJS(outline+`.scrollHeight > `+outline+`.clientHeight + 200`),
 	)
 	from := pressHandle(t, ctx, "Page 3")
-	var h float64
-	run(t, ctx, "window height", chromedp.Evaluate(`innerHeight`, &h))
-	edge := point{from.X + 40, h - 12}
-	moveTo(t, ctx, from, edge) // down into the edge: the window scrolls
+	var bottom float64
+	run(t, ctx, "the outline's bottom", chromedp.Evaluate(outline+`.getBoundingClientRect().bottom`, &bottom))
+	edge := point{from.X + 40, bottom - 12}
+	moveTo(t, ctx, from, edge) // down into the edge: the outline scrolls
 	var scrolled, after float64
-	run(t, ctx, "read the scroll", waitJS(`scrollY > 0`), chromedp.Evaluate(`scrollY`, &scrolled))
-	for y := h - 16; y > h-44; y -= 4 { // back up, still in the edge
+	run(t, ctx, "read the scroll", waitJS(outline+`.scrollTop > 0`), chromedp.Evaluate(outline+`.scrollTop`, &scrolled))
+	for y := bottom - 16; y > bottom-44; y -= 4 { // back up, still in the edge
 		run(t, ctx, "move up", chromedp.MouseEvent(input.MouseMoved, edge.X, y, chromedp.ButtonLeft))
 	}
-	run(t, ctx, "read the scroll", chromedp.Evaluate(`scrollY`, &after))
+	run(t, ctx, "read the scroll", chromedp.Evaluate(outline+`.scrollTop`, &after))
 	if after != scrolled {
-		t.Errorf("moving up from the bottom edge scrolled the window from %g to %g", scrolled, after)
+		t.Errorf("moving up from the bottom edge scrolled the outline from %g to %g", scrolled, after)
+	}
+	var windowY float64
+	run(t, ctx, "the window's scroll", chromedp.Evaluate(`scrollY`, &windowY))
+	if windowY != 0 {
+		t.Errorf("the drag scrolled the window by %g px; the outline pane scrolls on its own", windowY)
 	}
 	run(t, ctx, "cancel", chromedp.KeyEvent(kb.Escape), waitJS(`!document.body.classList.contains('dragging')`),
-		chromedp.MouseEvent(input.MouseReleased, edge.X, h-44, chromedp.ButtonLeft))
+		chromedp.MouseEvent(input.MouseReleased, edge.X, bottom-44, chromedp.ButtonLeft))
 	noProblems(t, ctx, "drag at the edge")
 }

@@ -154,3 +154,47 @@ func TestBrowserLaptopLayout(t *testing.T) {
 	}
 	noProblems(t, ctx, "laptop layout")
 }
+
+// TestBrowserPanesScroll: at 1280x720, working down a long outline with
+// the keyboard scrolls the outline pane, not the window: the toolbar stays
+// in view, and so do the diagram and the details beside it.
+func TestBrowserPanesScroll(t *testing.T) {
+	ctx, base, db := browser(t)
+	home := &site.DocPage{Title: "Home", Slug: ptr("")}
+	for i := range 80 {
+		home.Children = append(home.Children, &site.DocPage{Title: fmt.Sprintf("Page %d", i)})
+	}
+	pid, err := db.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
+		Project: site.DocProject{Name: "Panes", BaseURL: "https://panes.example/"}, Pages: []*site.DocPage{home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "open a long plan on a laptop with the diagram",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=2", base, pid)),
+		chromedp.WaitVisible(`#outline`), titleShown("Page 79"), settled(),
+		chromedp.Click(`[data-diagram-toggle]`), chromedp.WaitVisible(`#diagram svg`),
+		chromedp.Click(titleSel("Page 0"), chromedp.BySearch), chromedp.WaitVisible(`#f-title`), settled(),
+		chromedp.Focus(titleSel("Page 0"), chromedp.BySearch),
+		chromedp.KeyEvent(kb.End), // the last row
+		waitJS(`document.activeElement?.textContent === "Page 79"`),
+		waitJS(`document.getElementById("outline").scrollTop > 0`),
+	)
+	screenshot(t, ctx, "panes-scrolled.png")
+	var got struct {
+		WindowY, Toolbar, Diagram, Details, Last, Bottom float64
+	}
+	run(t, ctx, "measure", chromedp.Evaluate(`(() => {
+		const top = (s) => document.querySelector(s).getBoundingClientRect().top;
+		return {WindowY: scrollY, Toolbar: top(".toolbar"), Diagram: top("#diagram"), Details: top("#details"),
+			Last: document.activeElement.getBoundingClientRect().bottom, Bottom: innerHeight};
+	})()`, &got))
+	if got.WindowY != 0 || got.Toolbar < 0 || got.Diagram < 0 || got.Details < 0 {
+		t.Errorf("at the end of a long outline: window scrolled %g px, toolbar at %g, diagram at %g, details at %g; want the window still and all three in view",
+			got.WindowY, got.Toolbar, got.Diagram, got.Details)
+	}
+	if got.Last > got.Bottom {
+		t.Errorf("the selected last row ends at %g, below the window (%g)", got.Last, got.Bottom)
+	}
+	noProblems(t, ctx, "panes scroll")
+}

@@ -38,9 +38,8 @@ document.addEventListener("pointermove", (e) => {
     Object.assign(dnd, dragMarks(dnd.li, "drop-line"));
   }
   dnd.ghost.style.transform = `translate(${e.clientX + 18}px, ${e.clientY + 12}px)`;
-  const scroll = edgeScroll(e.clientY, e.clientY - (dnd.lastY ?? e.clientY), window.innerHeight);
+  scrollAtEdge(e.clientY, e.clientY - (dnd.lastY ?? e.clientY));
   dnd.lastY = e.clientY;
-  if (scroll) window.scrollBy(0, scroll);
   dnd.drop = dropAt(e.clientX, e.clientY);
   showDrop(dnd.drop);
 });
@@ -52,6 +51,21 @@ document.addEventListener("keydown", (e) => {
   e.stopImmediatePropagation();
   endDrag(null);
 }, true);
+
+// scrollAtEdge scrolls what holds the outline when a drag nears its top or
+// bottom edge: the outline pane where it scrolls on its own (a wide
+// screen), else the window.
+function scrollAtEdge(y, dy) {
+  const pane = document.getElementById("outline");
+  if (pane && pane.scrollHeight > pane.clientHeight && getComputedStyle(pane).overflowY === "auto") {
+    const r = pane.getBoundingClientRect();
+    const by = edgeScroll(y - r.top, dy, r.height);
+    if (by) pane.scrollBy(0, by);
+    return;
+  }
+  const by = edgeScroll(y, dy, window.innerHeight);
+  if (by) window.scrollBy(0, by);
+}
 
 function endDrag(drop) {
   const { li, ghost, line } = dnd;
