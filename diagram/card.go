@@ -177,17 +177,12 @@ func (d *diagram) border(p *site.Page) (width int, color string) {
 }
 
 // cardStyle is a card's border style: dashed for a placeholder, dotted
-// for an external page. Graphviz 12's xdot and JSON writers read past the
-// end of a table's "dashed" or "dotted" (and corrupt the WebAssembly heap
-// doing it), so a layout draws every card solid, and layout.cards dashes
-// them again.
+// for an external page.
 func (d *dotWriter) cardStyle(p *site.Page) string {
-	switch {
-	case d.forLayout:
-		return ""
-	case p.Kind == site.KindPlaceholder:
+	switch p.Kind {
+	case site.KindPlaceholder:
 		return ` style="dashed"`
-	case p.Kind == site.KindExternal:
+	case site.KindExternal:
 		return ` style="dotted"`
 	}
 	return ""
@@ -203,7 +198,7 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 	width, color := d.border(p)
 	fmt.Fprintf(bw, `<table fixedsize="true" width="%s" height="%s" border="%d" cellborder="0" cellspacing="0" cellpadding="0" color=%q bgcolor=%q%s`,
 		num(c.w), num(c.h), width, color, cardFill, d.cardStyle(p))
-	if linked && !d.forLayout {
+	if linked {
 		fmt.Fprintf(bw, ` id="p%d" href="#p%d" tooltip="%s"`, p.ID, p.ID, d.text(p.Title))
 	}
 	bw.WriteString(">")

@@ -64,10 +64,12 @@ func (e *entry) width() float64 {
 	return w
 }
 
-// wire is a connector from a parent to a child, as points (y down).
+// wire is a connector from a parent to a child, as points (y down); a
+// dashed one joins a navigation heading (from 0) to its pages.
 type wire struct {
 	from, to int64
 	pts      []point
+	dashed   bool
 }
 
 // frame is the dashed box around utility or footer navigation.
@@ -81,7 +83,9 @@ type frame struct {
 type chart struct {
 	wires  []wire
 	frames []frame
-	legend *box // the legend's place, if drawn
+	hubs   []hub // a radial diagram's navigation headings
+	stacks []box // a radial diagram's stacks of cards, each framed
+	legend *box  // the legend's place, if drawn
 	w, h   float64
 }
 
@@ -492,5 +496,5 @@ func (r *region) wire(from, to *card, pts ...point) {
 		}
 		out = append(out, p)
 	}
-	r.wires = append(r.wires, wire{from.page.ID, to.page.ID, out})
+	r.wires = append(r.wires, wire{from: from.page.ID, to: to.page.ID, pts: out})
 }

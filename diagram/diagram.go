@@ -7,9 +7,10 @@
 // file) and painted by siteplan's own painters (paint.go) on a canvas
 // (draw.go): SVG (svg.go), PNG (png.go), the editor's scene (scene.go)
 // or a PDF book of sheets with a cover (pdf.go, sheets.go, cover.go,
-// logo.go). A radial diagram is written as DOT (dot.go), laid out by
-// Graphviz in internal/graphviz (in a worker process a server can end)
-// and read back (layout.go) for the same painters. The PDF and PNG print
+// logo.go). A radial diagram's cards and stacks are placed by Graphviz
+// in internal/graphviz (in a worker process a server can end) as plain
+// boxes (radial.go), and painted by the same painters. DOT (dot.go) is a
+// download. The PDF and PNG print
 // their words in the fonts of internal/fonts, which also measures every
 // text the layouts wrap. DOT and GraphML (graphml.go) are downloads too.
 package diagram
@@ -49,6 +50,8 @@ const (
 	lineColor   = "#64748b"
 	textColor   = "#0f172a"
 	mutedColor  = "#475569"
+	stackFill   = "#f8fafc" // behind a radial diagram's stack of cards
+	stackLine   = "#cbd5e1"
 	// externalColor outlines external pages.
 	externalColor = "#7c3aed"
 )
@@ -320,32 +323,19 @@ func linkCurve(a, b *card) curve {
 }
 
 // edgePoint is where the line from a card's centre towards p leaves it.
-func edgePoint(c *card, p point) point {
-	cx, cy := c.x+c.w/2, c.y+c.h/2
-	dx, dy := p.X-cx, p.Y-cy
-	if dx == 0 && dy == 0 {
-		return point{cx, c.y}
-	}
-	t := math.Inf(1)
-	if dx != 0 {
-		t = math.Min(t, (c.w/2)/math.Abs(dx))
-	}
-	if dy != 0 {
-		t = math.Min(t, (c.h/2)/math.Abs(dy))
-	}
-	return point{cx + dx*t, cy + dy*t}
-}
+func edgePoint(c *card, p point) point { return box{c.x, c.y, c.x + c.w, c.y + c.h}.edge(p) }
 
 // drawsLink reports whether a cross-link is drawn: both its pages must
-// be, and in the radial layout both in one part of the drawing: the tree
-// of one top-level page, or the star of utility or footer navigation.
-// twopi lays each part out around its own centre, and an edge joining two
-// parts leaves pages that no tree edge reaches from the root, which makes
-// Graphviz fail (it drew nothing but the legend).
-func (d *diagram) drawsLink(l site.Link) bool {
-	from, to := d.part[l.FromID], d.part[l.ToID]
-	return from != "" && to != "" && (from == to || d.opt.Layout != LayoutRadial)
-}
+// be.
+func (d *diagram) drawsLink(l site.Link) bool { return d.part[l.FromID] != "" && d.part[l.ToID] != "" }
+
+// oneStar reports whether a cross-link joins two pages of one part of a
+// radial diagram: the tree of one top-level page, or the star of utility
+// or footer navigation. twopi lays each part out around its own centre,
+// and an edge joining two parts leaves pages that no tree edge reaches
+// from the root, which makes Graphviz fail (it drew nothing but the
+// legend); the radial DOT a user downloads leaves such links out.
+func (d *diagram) oneStar(l site.Link) bool { return d.part[l.FromID] == d.part[l.ToID] }
 
 // The legend is a table of two columns (swatch and words) with cells
 // spaced apart, a title row, and a row per colour, kind of page and the

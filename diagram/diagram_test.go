@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"context"
 	"encoding/xml"
-	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -294,33 +293,6 @@ func abs(x float64) float64 {
 	return x
 }
 
-// TestLayoutBezierFill pins how this Graphviz build marks beziers in its
-// JSON layout, which the painter relies on: "B" for a filled rounded node,
-// "b" for an edge, the reverse of the xdot documentation. If Graphviz
-// changes, this fails before PDFs and PNGs fill their edges.
-func TestLayoutBezierFill(t *testing.T) {
-	b, err := graphviz.Render(context.Background(), []byte(`digraph { node [shape=box, style="rounded,filled"]; a -> b }`), "dot", graphviz.JSON)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := parseLayout(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ops := func(list []xop) (s string) {
-		for _, op := range list {
-			s += op.Op
-		}
-		return s
-	}
-	if got := ops(l.Objects[0].Draw); !strings.Contains(got, "B") || strings.Contains(got, "b") {
-		t.Errorf("node shape ops = %q, want a B", got)
-	}
-	if got := ops(l.Edges[0].Draw); !strings.Contains(got, "b") || strings.Contains(got, "B") {
-		t.Errorf("edge ops = %q, want a b", got)
-	}
-}
-
 // TestStacks pins which siblings share a stack: runs of two or more
 // leaves from the third level down, of twelve or more anywhere, in
 // balanced columns of at most forty cards; and, listed from a level,
@@ -382,62 +354,72 @@ func TestStacks(t *testing.T) {
 	}
 }
 
-// laidOut writes d's DOT as PNG and GraphML do and has Graphviz lay it
-// out (radial diagrams only: siteplan places org charts itself).
-func laidOut(t *testing.T, d *diagram) (string, *layout) {
+// radialChart lays d out radially as every format but DOT draws it.
+func radialChart(t *testing.T, d *diagram) *chart {
 	t.Helper()
-	dw := &dotWriter{diagram: d, forLayout: true, withLegend: true}
-	var dot bytes.Buffer
-	if err := dw.write(&dot); err != nil {
-		t.Fatal(err)
-	}
-	b, err := graphviz.Render(context.Background(), dot.Bytes(), graphviz.Twopi, graphviz.JSON)
+	ch, err := d.radial(context.Background(), true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := parseLayout(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dot.String(), l
+	return ch
 }
 
-// TestRadialCardsDashed: Graphviz lays out every card solid (its xdot
-// writer breaks on dashed tables), so layout.cards finds every card,
-// stacked or not, and dashes the borders of placeholders and dots those
-// of external pages.
-func TestRadialCardsDashed(t *testing.T) {
-	d := prepared(t, "testdata/diagram-hostile.json", Options{Layout: LayoutRadial})
-	dot, l := laidOut(t, d)
-	if strings.Contains(dot, `style="dashed"`) || strings.Contains(dot, `style="dotted"`) {
-		t.Fatal("a layout's DOT has dashed or dotted cards")
-	}
-	cells, err := l.cards(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cells) != d.pages {
-		t.Errorf("found %d cards, want one for each of %d pages", len(cells), d.pages)
-	}
-	want := map[string]int{}
-	for _, c := range d.cards {
-		switch c.page.Kind {
-		case site.KindPlaceholder:
-			want["dashed"]++
-		case site.KindExternal:
-			want["dotted"]++
-		}
-	}
-	got := map[string]int{}
-	for _, o := range l.Objects {
-		for _, op := range o.LDraw {
-			if op.Op == "S" && (op.Style == "dashed" || op.Style == "dotted") {
-				got[op.Style]++
+// TestRadialConnectors: in a radial diagram every connector runs from the
+// border of its parent's card to the border of what it joins, a card or
+// the frame of a stack (Graphviz's own edges stopped up to 51 points
+// short of a stack whose last column is short); every stacked card lies
+// inside its frame; no two cards overlap.
+func TestRadialConnectors(t *testing.T) {
+	for _, path := range []string{"testdata/diagram-hostile.json", "../store/testdata/acme.json", "testdata/diagram-deep.json"} {
+		t.Run(path, func(t *testing.T) {
+			d := prepared(t, path, Options{Layout: LayoutRadial})
+			ch := radialChart(t, d)
+			cardBox := func(c *card) box { return box{c.x, c.y, c.x + c.w, c.y + c.h} }
+			frameOf := map[int64]box{} // a stacked page's frame
+			for _, f := range ch.stacks {
+				for _, c := range d.cards {
+					if b := cardBox(c); b.x0 >= f.x0 && b.x1 <= f.x1 && b.y0 >= f.y0 && b.y1 <= f.y1 {
+						frameOf[c.page.ID] = f
+					}
+				}
 			}
-		}
-	}
-	if fmt.Sprint(got) != fmt.Sprint(want) || len(want) == 0 {
-		t.Errorf("border styles drawn %v, want %v", got, want)
+			stacked := 0
+			for _, it := range d.items(d.placed[site.PlacementMain]) {
+				if it.stack {
+					stacked += len(it.cards)
+					for _, c := range it.cards {
+						if _, ok := frameOf[c.page.ID]; !ok {
+							t.Errorf("stacked card %q lies outside every stack frame", c.page.Title)
+						}
+					}
+				}
+			}
+			if len(ch.wires) == 0 {
+				t.Fatal("no connectors")
+			}
+			for _, wr := range ch.wires {
+				if wr.dashed {
+					continue
+				}
+				from, to := d.byID[wr.from], d.byID[wr.to]
+				head := cardBox(to)
+				if f, ok := frameOf[wr.to]; ok {
+					head = f
+				}
+				a, b := wr.pts[0], wr.pts[len(wr.pts)-1]
+				if !onBorder(a, cardBox(from)) || !onBorder(b, head) {
+					t.Errorf("connector %q -> %q runs %v to %v, want from the card's border %v to %v", from.page.Title, to.page.Title, a, b, cardBox(from), head)
+				}
+			}
+			for i, a := range d.cards {
+				for _, b := range d.cards[i+1:] {
+					if overlaps(cardBox(a), cardBox(b)) {
+						t.Errorf("cards %q and %q overlap", a.page.Title, b.page.Title)
+					}
+				}
+			}
+			t.Logf("%d cards, %d stacked, %d connectors", len(d.cards), stacked, len(ch.wires))
+		})
 	}
 }
 
@@ -490,35 +472,27 @@ func TestPNGStrips(t *testing.T) {
 func far(a, b uint32) bool { return a>>8 > b>>8+1 || b>>8 > a>>8+1 }
 
 // TestRadialNavigationApart: twopi draws no clusters, so in a radial
-// diagram utility and footer navigation are stars of their own, which
-// Graphviz packs beside the main tree instead of among its pages.
+// diagram utility and footer navigation are stars of their own around a
+// heading, which Graphviz packs beside the main tree instead of among its
+// pages.
 func TestRadialNavigationApart(t *testing.T) {
 	d := prepared(t, "../store/testdata/acme.json", Options{Layout: LayoutRadial})
-	_, l := laidOut(t, d)
-	boxes := map[string][4]float64{}
-	for i := range l.Objects {
-		o := &l.Objects[i]
-		if o.isNode() {
-			x0, y0, x1, y1 := o.bounds() // what the node draws
-			boxes[o.ID] = [4]float64{x0, y0, x1, y1}
-		}
+	ch := radialChart(t, d)
+	main := box{1e18, 1e18, -1e18, -1e18}
+	for _, c := range d.placed[site.PlacementMain] {
+		main = box{min(main.x0, c.x), min(main.y0, c.y), max(main.x1, c.x+c.w), max(main.y1, c.y+c.h)}
 	}
-	main := [4]float64{1e18, 1e18, -1e18, -1e18}
-	for _, r := range d.placed[site.PlacementMain] {
-		b, ok := boxes["p"+strconv.FormatInt(r.page.ID, 10)]
-		if !ok {
-			t.Fatalf("page %d is not in the layout", r.page.ID)
-		}
-		main = [4]float64{min(main[0], b[0]), min(main[1], b[1]), max(main[2], b[2]), max(main[3], b[3])}
+	hubs := map[string]bool{}
+	for _, h := range ch.hubs {
+		hubs[h.placement] = true
 	}
 	for _, pl := range []string{site.PlacementUtility, site.PlacementFooter} {
-		if _, ok := boxes["nav-"+pl]; !ok {
+		if !hubs[pl] {
 			t.Errorf("no %s heading in the radial layout", pl)
 		}
-		for _, r := range d.placed[pl] {
-			b := boxes["p"+strconv.FormatInt(r.page.ID, 10)]
-			if b[0] < main[2] && main[0] < b[2] && b[1] < main[3] && main[1] < b[3] {
-				t.Errorf("%s page %q at %v lies inside the main tree's box %v", pl, r.page.Title, b, main)
+		for _, c := range d.placed[pl] {
+			if c.x < main.x1 && main.x0 < c.x+c.w && c.y < main.y1 && main.y0 < c.y+c.h {
+				t.Errorf("%s page %q at %g,%g lies inside the main tree's box %v", pl, c.page.Title, c.x, c.y, main)
 			}
 		}
 	}
@@ -740,7 +714,8 @@ func TestChartGeometry(t *testing.T) {
 
 // TestRadialLinkBetweenRoots: in a radial diagram, a cross-link between
 // two top-level pages (or between the main tree and utility navigation)
-// is left out, and every page is still drawn.
+// is drawn like any other, and every page is drawn; the DOT a user
+// downloads leaves such links out, since twopi cannot lay them out.
 func TestRadialLinkBetweenRoots(t *testing.T) {
 	doc, err := site.ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"Roots","base_url":"https://roots.example/"},
 		"pages":[{"key":"a","title":"Alpha","children":[{"key":"a1","title":"Alpha one"}]},{"key":"b","title":"Beta"},
@@ -764,6 +739,9 @@ func TestRadialLinkBetweenRoots(t *testing.T) {
 		if !found {
 			t.Errorf("the radial SVG does not draw %q", title)
 		}
+	}
+	if got := strings.Count(string(draw(t, d, FormatSVG)), `class="edge link"`); got != 3 {
+		t.Errorf("the radial SVG draws %d cross-links, want all 3", got)
 	}
 	var dot strings.Builder
 	(&dotWriter{diagram: d}).write(&dot)

@@ -11,20 +11,12 @@ import (
 	"siteplan/site"
 )
 
-// dotWriter writes a diagram's DOT for one use.
+// dotWriter writes a diagram's DOT, the file a user downloads to edit
+// or lay out with Graphviz of their own.
 type dotWriter struct {
 	*diagram
-	// forLayout marks DOT laid out to JSON (PDF, PNG, scene, GraphML): Graphviz
-	// 12's JSON writer garbles a text span that holds a backslash, so there
-	// a stand-in character takes its place, swapped back when drawing.
-	forLayout  bool
-	withLegend bool // the PDF prints the legend in its title block instead
+	withLegend bool
 }
-
-// backslashStandIn replaces "\" in labels laid out for PDF (a private-use
-// code point that no title contains after validation... or that, if one
-// does, prints as a backslash).
-const backslashStandIn = '\uE000'
 
 // write writes the diagram in the DOT language. Every piece of user text
 // goes into an HTML-like label, escaped, so no title can break out of its
@@ -138,7 +130,7 @@ func (d *dotWriter) writeRadial(bw *bufio.Writer) {
 	}
 	if d.opt.Links {
 		for _, l := range d.links {
-			if !d.drawsLink(l) {
+			if !d.drawsLink(l) || !d.oneStar(l) {
 				continue
 			}
 			// twopi builds its tree from edges of non-zero weight.
@@ -223,8 +215,6 @@ func (d *dotWriter) text(s string) string {
 			b.WriteString("&quot;")
 		case r == '\'':
 			b.WriteString("&#39;")
-		case r == '\\' && d.forLayout:
-			b.WriteRune(backslashStandIn)
 		case r == '\\':
 			b.WriteString(`\\`)
 		case unicode.IsControl(r) || r == unicode.ReplacementChar:

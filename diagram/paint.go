@@ -9,8 +9,7 @@ import (
 	"siteplan/site"
 )
 
-// picture is a diagram placed and ready to draw on a canvas: an org
-// chart siteplan laid out, or a radial layout Graphviz made.
+// picture is a diagram placed and ready to draw on a canvas.
 type picture interface {
 	// size is the drawing's width and height in points.
 	size() (w, h float64)
@@ -18,10 +17,6 @@ type picture interface {
 	// through p's mapping.
 	draw(p *painter, x0, y0, x1, y1 float64)
 }
-
-func (l *layout) size() (float64, float64) { return l.width, l.height }
-
-func (l *layout) draw(p *painter, x0, y0, x1, y1 float64) { p.drawLayout(l, x0, y0, x1, y1) }
 
 // chartPicture is an org chart with the diagram it shows.
 type chartPicture struct {
@@ -55,6 +50,32 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 	if l := ch.legend; l != nil && meets(l.x0, l.y0, l.x1, l.y1) {
 		cp.drawLegend(p, at)
 	}
+	for _, b := range ch.stacks { // a light frame that holds a stack's cards together
+		if meets(b.x0, b.y0, b.x1, b.y1) {
+			c.group("", "stack", "")
+			c.setFill(hex(stackFill), true)
+			c.setPen(hex(stackLine), true)
+			c.setLineWidth(p.scale)
+			c.setDash(0, 0)
+			roundRect(c, at(b.x0, b.y0), at(b.x1, b.y1), 6*p.scale, true)
+			roundRect(c, at(b.x0, b.y0), at(b.x1, b.y1), 6*p.scale, false)
+			c.end()
+		}
+	}
+	for _, h := range ch.hubs {
+		if !meets(h.x0, h.y0, h.x1, h.y1) {
+			continue
+		}
+		c.group("nav-"+h.placement, "frame", frameLabel(h.placement))
+		c.setFill(rgb{255, 255, 255}, true)
+		c.setPen(hex(mutedColor), true)
+		c.setLineWidth(p.scale)
+		c.setDash(4*p.scale, 3*p.scale)
+		roundRect(c, at(h.x0, h.y0), at(h.x1, h.y1), 6*p.scale, false)
+		c.setDash(0, 0)
+		c.text(at(h.x0+hubPad, (h.y0+h.y1)/2+d.labelSize(10)*0.35), frameLabel(h.placement), d.labelSize(10)*p.scale, true, 'l', 0)
+		c.end()
+	}
 	c.setDash(0, 0)
 	for _, wr := range ch.wires {
 		bx0, by0, bx1, by1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
@@ -67,11 +88,15 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 		c.group("edge-"+strconv.FormatInt(wr.from, 10)+"-"+strconv.FormatInt(wr.to, 10), "edge", "")
 		c.setPen(hex(lineColor), true)
 		c.setLineWidth(1.2 * p.scale)
+		if wr.dashed {
+			c.setDash(4*p.scale, 3*p.scale)
+		}
 		pts := make([]point, len(wr.pts))
 		for i, q := range wr.pts {
 			pts[i] = at(q.X, q.Y)
 		}
 		c.polyline(pts)
+		c.setDash(0, 0)
 		c.end()
 	}
 	for _, cd := range d.cards {

@@ -1,7 +1,6 @@
 package diagram
 
 import (
-	"bytes"
 	"context"
 	"io"
 
@@ -57,22 +56,13 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 			return res, site.Errorf(site.ETooLarge, "At %d dpi this diagram would be at least %d megapixels, more than a PNG here may hold. Download the PDF or SVG, a smaller scale, or draw one branch or fewer levels.", opt.dpi(), int(px/1e6))
 		}
 	}
-	dw := &dotWriter{diagram: d, forLayout: format != FormatSVG && format != FormatDOT, withLegend: format != FormatPDF}
 	if format == FormatDOT {
-		return res, dw.write(w)
-	}
-	if format == FormatSVG && opt.Layout == LayoutRadial { // Graphviz's SVG keeps each stacked card's link
-		b, err := dw.layOut(ctx, graphviz.SVG)
-		if err != nil {
-			return res, err
-		}
-		_, err = w.Write(b)
-		return res, err
+		return res, (&dotWriter{diagram: d, withLegend: true}).write(w)
 	}
 	if format == FormatPDF { // laid out sheet by sheet
 		return res, writePDF(ctx, w, d, links)
 	}
-	pic, boxes, err := d.picture(ctx, dw)
+	pic, boxes, err := d.picture(ctx, true)
 	if err != nil {
 		return res, err
 	}
@@ -88,42 +78,21 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 }
 
 // picture places the diagram: an org chart siteplan lays out itself, or
-// a radial diagram Graphviz lays out. It returns each page's card box
-// (points, y down).
-func (d *diagram) picture(ctx context.Context, dw *dotWriter) (picture, map[int64]box, error) {
-	if d.opt.Layout != LayoutRadial {
-		ch := d.arrange(dw.withLegend)
-		boxes := make(map[int64]box, len(d.cards))
-		for _, c := range d.cards {
-			boxes[c.page.ID] = box{c.x, c.y, c.x + c.w, c.y + c.h}
+// a radial diagram Graphviz places the cards of. It returns each page's
+// card box (points, y down).
+func (d *diagram) picture(ctx context.Context, withLegend bool) (picture, map[int64]box, error) {
+	ch := (*chart)(nil)
+	if d.opt.Layout == LayoutRadial {
+		var err error
+		if ch, err = d.radial(ctx, withLegend); err != nil {
+			return nil, nil, err
 		}
-		return chartPicture{d, ch}, boxes, nil
+	} else {
+		ch = d.arrange(withLegend)
 	}
-	b, err := dw.layOut(ctx, graphviz.JSON)
-	if err != nil {
-		return nil, nil, err
+	boxes := make(map[int64]box, len(d.cards))
+	for _, c := range d.cards {
+		boxes[c.page.ID] = box{c.x, c.y, c.x + c.w, c.y + c.h}
 	}
-	l, err := parseLayout(b)
-	if err != nil {
-		return nil, nil, err
-	}
-	cells, err := l.cards(d)
-	if err != nil {
-		return nil, nil, err
-	}
-	boxes := make(map[int64]box, len(cells))
-	for id, b := range cells {
-		boxes[id] = box{b.x0, l.height - b.y1, b.x1, l.height - b.y0}
-	}
-	return l, boxes, nil
-}
-
-// layOut writes the (radial) diagram's DOT and has Graphviz lay it out
-// and draw it in format.
-func (d *dotWriter) layOut(ctx context.Context, format string) ([]byte, error) {
-	var dot bytes.Buffer
-	if err := d.write(&dot); err != nil {
-		return nil, err
-	}
-	return graphviz.Render(ctx, dot.Bytes(), graphviz.Twopi, format)
+	return chartPicture{d, ch}, boxes, nil
 }

@@ -162,9 +162,6 @@ func TestSceneIsTheSVGsDrawing(t *testing.T) {
 					t.Errorf("no text of the scene reads %q", title)
 				}
 			}
-			if tc.opt.Layout == LayoutRadial {
-				return // Graphviz writes the radial SVG, not the painter
-			}
 			svg := draw(t, d, FormatSVG)
 			if got, want := sc.texts(t), svgTexts(t, svg); !slices.Equal(got, want) {
 				t.Errorf("the scene's words differ from the SVG's:\n got %q\nwant %q", got, want)

@@ -67,7 +67,7 @@ func (b *book) draw(root int64, levels int, compact bool, kids []int64, cut map[
 	if !b.opt.OneSheet && d.cardArea()*legible(compact)*legible(compact) > b.area.X*b.area.Y {
 		return d, nil, nil
 	}
-	pic, _, err := d.picture(b.ctx, &dotWriter{diagram: d, forLayout: true})
+	pic, _, err := d.picture(b.ctx, false)
 	return d, pic, err
 }
 
@@ -316,7 +316,7 @@ func (d *diagram) cut(c *card) []*card {
 func (b *book) tile(root int64, levels, from int) error {
 	d, pic, err := b.draw(root, levels, true, nil, nil)
 	if err == nil && pic == nil { // too big for one sheet: draw it anyway
-		pic, _, err = d.picture(b.ctx, &dotWriter{diagram: d, forLayout: true})
+		pic, _, err = d.picture(b.ctx, false)
 	}
 	if err != nil {
 		return err

@@ -18,9 +18,8 @@ import (
 
 // Formats and engines the diagram package asks for.
 const (
-	SVG   = "svg"
-	JSON  = "json"  // the layout with drawing operations, for the painters and GraphML
-	Twopi = "twopi" // the radial layout
+	Positions = "json0" // where the layout put each node, without drawing operations
+	Twopi     = "twopi" // the radial layout
 )
 
 // gv serialises every use of go-graphviz. Its WebAssembly module is one

@@ -44,8 +44,8 @@ func inWorker(t *testing.T) {
 }
 
 // TestWorkerDrawsAsThisProcess: a graph laid out in a worker process
-// is the one this process lays out, as SVG and as the JSON layout the
-// painters and GraphML draw from, and Graphviz's refusals come back as
+// is the one this process lays out, the node positions the radial
+// diagrams are drawn from, and Graphviz's refusals come back as
 // they are.
 func TestWorkerDrawsAsThisProcess(t *testing.T) {
 	var dot bytes.Buffer
@@ -55,7 +55,7 @@ func TestWorkerDrawsAsThisProcess(t *testing.T) {
 	}
 	dot.WriteString("}")
 	want := map[string][]byte{}
-	for _, f := range []string{SVG, JSON} {
+	for _, f := range []string{Positions} {
 		b, err := Render(context.Background(), dot.Bytes(), Twopi, f)
 		if err != nil {
 			t.Fatalf("%s in this process: %v", f, err)
@@ -75,11 +75,11 @@ func TestWorkerDrawsAsThisProcess(t *testing.T) {
 	if worker.cmd == nil || worker.pid == os.Getpid() {
 		t.Fatalf("no worker process ran the layouts")
 	}
-	_, err := Render(context.Background(), []byte("digraph {"), "dot", SVG)
+	_, err := Render(context.Background(), []byte("digraph {"), "dot", Positions)
 	if site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("bad DOT in a worker: %v, want EInvalid", err)
 	}
-	if _, err := Render(context.Background(), []byte("digraph { a -> b }"), "dot", SVG); err != nil {
+	if _, err := Render(context.Background(), []byte("digraph { a -> b }"), "dot", Positions); err != nil {
 		t.Errorf("the worker after a refusal: %v", err)
 	}
 }
@@ -92,7 +92,7 @@ func TestWorkerStoppedWhenGivenUp(t *testing.T) {
 	t.Setenv(hangEnv, "1") // this worker reads the request and never answers
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, err := Render(ctx, []byte("digraph { a -> b }"), "dot", SVG)
+	_, err := Render(ctx, []byte("digraph { a -> b }"), "dot", Positions)
 	if site.ErrorCode(err) != site.ETooLarge {
 		t.Fatalf("a layout that never ends: %v, want the timeout error", err)
 	}
@@ -107,7 +107,7 @@ func TestWorkerStoppedWhenGivenUp(t *testing.T) {
 	small := func() error {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_, err := Render(ctx, []byte("digraph { a -> b }"), "dot", SVG)
+		_, err := Render(ctx, []byte("digraph { a -> b }"), "dot", Positions)
 		return err
 	}
 	if err := small(); err != nil {
