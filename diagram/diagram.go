@@ -136,6 +136,7 @@ func (d *diagram) colours() {
 // place makes the card of each page to draw, placement by placement.
 func (d *diagram) place() {
 	d.placed, d.byID, d.part = map[string][]*card{}, map[int64]*card{}, map[int64]string{}
+	shown := d.focused()
 	var walk func(p *site.Page, depth int, placement string)
 	walk = func(p *site.Page, depth int, placement string) {
 		kids := d.tree.Children(p.ID)
@@ -143,6 +144,16 @@ func (d *diagram) place() {
 		closed := d.opt.Collapsed[p.ID] || d.opt.cut[p.ID] || (d.opt.Depth > 0 && depth >= d.opt.Depth)
 		if closed || (len(kids) == 0 && p.ChildCount > 0) {
 			hidden = d.tree.Descendants(p.ID)
+		} else if shown != nil { // the children out of focus, counted on the card
+			var in []*site.Page
+			for _, k := range kids {
+				if shown[k.ID] {
+					in = append(in, k)
+				} else {
+					hidden += 1 + d.tree.Descendants(k.ID)
+				}
+			}
+			kids = in
 		}
 		c := d.newCard(p, depth, hidden)
 		d.placed[placement] = append(d.placed[placement], c)
@@ -157,7 +168,7 @@ func (d *diagram) place() {
 			}
 		}
 		d.part[p.ID] = part
-		if hidden > 0 {
+		if closed || len(kids) == 0 {
 			return
 		}
 		for _, k := range kids {
@@ -172,13 +183,28 @@ func (d *diagram) place() {
 	} else {
 		for _, pl := range site.Placements {
 			for _, r := range d.tree.Children(0) {
-				if r.Placement == pl {
+				if r.Placement == pl && (shown == nil || shown[r.ID]) {
 					walk(r, 1, pl)
 				}
 			}
 		}
 	}
 	d.pages = len(d.cards)
+}
+
+// focused returns the pages Options.Focus draws: those it names and their
+// ancestors; nil to draw every page.
+func (d *diagram) focused() map[int64]bool {
+	if d.opt.Focus == nil {
+		return nil
+	}
+	shown := map[int64]bool{}
+	for id, ok := range d.opt.Focus {
+		for p := d.tree.Page(id); ok && p != nil && !shown[p.ID]; p = d.tree.Page(p.ParentID) {
+			shown[p.ID] = true
+		}
+	}
+	return shown
 }
 
 // fill returns the colour of a page's band.

@@ -53,6 +53,10 @@ type Options struct {
 	// Marks are what a comparison says of each page (site.MarkAdded, ...),
 	// for ColorByChange.
 	Marks map[int64]string
+	// Focus draws only these pages and their ancestors (nil: every page):
+	// each card counts what it leaves out in its "+N pages" marker, as a
+	// closed branch does. A comparison draws its changed pages so.
+	Focus map[int64]bool
 	// Notes are lines under a PDF's title: the version drawn, who approved it.
 	Notes []string
 	// Client draws the client version: titles and colours only, without
@@ -169,6 +173,18 @@ func (o Options) Key() string {
 	slices.Sort(ids)
 	for _, id := range ids {
 		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
+	}
+	b.WriteString("|f:")
+	ids = ids[:0]
+	for id, ok := range o.Focus {
+		if ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b.WriteString(strconv.FormatInt(id, 10))
+		b.WriteByte(',')
 	}
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
 	return b.String()

@@ -184,3 +184,50 @@ func BenchmarkOutlineAll(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkComparePage10k opens the comparison of two versions of a
+// 10,111-page plan a hundred renames apart, drawn anew each time
+// (target: under 1 s): the changed branches (the default) and the whole
+// plan.
+func BenchmarkComparePage10k(b *testing.B) {
+	c, pid, _, _ := bench10k(b)
+	ctx := context.Background()
+	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+		b.Fatal(err)
+	}
+	tr, err := c.db.Tree(ctx, pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	tr.Walk(func(p *site.Page, depth int) bool {
+		if depth == 4 && n%20 == 0 && n < 2000 {
+			if _, err := c.db.RenamePage(ctx, p.ID, p.Title+" (new)", p.Version); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if depth == 4 {
+			n++
+		}
+		return true
+	})
+	if _, err := c.db.CreateVersion(ctx, pid, "Review"); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct{ name, query string }{{"changed", ""}, {"whole", "&whole=1"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			path := "/projects/" + itoa(pid) + "/compare?from=1&to=2" + tc.query
+			var size int
+			for i := 0; i < b.N; i++ {
+				c.srv.diagrams = newRenderCache(DiagramCacheBytes) // drawn anew
+				rec := c.do("GET", path, nil, false)
+				expectStatus(b, rec.Code, 200, "compare")
+				if !strings.Contains(rec.Body.String(), "Renamed (100)") {
+					b.Fatalf("the comparison does not list 100 renames")
+				}
+				size = rec.Body.Len()
+			}
+			b.ReportMetric(float64(size)/(1<<20), "MB-page")
+		})
+	}
+}

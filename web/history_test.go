@@ -260,3 +260,61 @@ func keepFile(t *testing.T, name string, b []byte) {
 		}
 	}
 }
+
+// TestCompareChangedBranches: a comparison draws the changed pages with
+// the pages above them, and counts the rest on their cards, so a big
+// plan's changes are readable at fit; "Draw the whole plan" draws every
+// page, changes marked.
+func TestCompareChangedBranches(t *testing.T) {
+	c := newClient(t)
+	ctx := context.Background()
+	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Big", 5, 4, 3)) // 1 + 5 + 20 + 60 pages
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := c.db.Tree(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := tr.Roots(site.PlacementMain)[0]
+	section := tr.Children(home.ID)[2]
+	topic := tr.Children(section.ID)[1]
+	leaf := tr.Children(topic.ID)[0]
+	if _, err := c.db.RenamePage(ctx, leaf.ID, "Renamed leaf", leaf.Version); err != nil {
+		t.Fatal(err)
+	}
+	other := tr.Children(home.ID)[0] // an unchanged section
+	project := "/projects/" + itoa(pid)
+	cards := func(query string) (map[string]bool, string) {
+		t.Helper()
+		rec := c.do("GET", project+"/compare?"+query, nil, false)
+		wantStatus(t, rec, http.StatusOK, "compare")
+		d := doc(t, rec)
+		ids := map[string]bool{}
+		d.Find(".diagram-canvas svg g.node[id]").Each(func(_ int, s *goquery.Selection) {
+			id, _ := s.Attr("id")
+			ids[id] = true
+		})
+		return ids, d.Find(".diagram-canvas").Text() + d.Find(".compare-scope").Text()
+	}
+	p := func(id int64) string { return "p" + itoa(id) }
+	ids, text := cards("from=1&to=now")
+	for _, want := range []int64{home.ID, section.ID, topic.ID, leaf.ID} {
+		if !ids[p(want)] {
+			t.Errorf("the changed branch lacks page %d: drew %v", want, ids)
+		}
+	}
+	if ids[p(other.ID)] || len(ids) != 4 {
+		t.Errorf("drew %d cards (%v), want only the changed page and the 3 above it", len(ids), ids)
+	}
+	if !strings.Contains(text, "pages not shown") || !strings.Contains(text, "Draw the whole plan") {
+		t.Errorf("the focused comparison does not say what it leaves out: %q", text)
+	}
+	ids, text = cards("from=1&to=now&whole=1")
+	if len(ids) != tr.Len() || !strings.Contains(text, "Draw only the changed branches") {
+		t.Errorf("the whole plan drew %d cards of %d", len(ids), tr.Len())
+	}
+}

@@ -295,6 +295,10 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 	props.Diff = site.Compare(ft, tt, fl, tl)
 	props.Versions, err = s.store.history.Versions(ctx, p.ID)
 	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
+	if props.Whole = c.QueryParam("whole") == "1"; props.Whole {
+		props.Query += "&whole=1"
+		key += "|whole"
+	}
 	return props, site.Union(ft, tt), tl, key, err
 }
 
@@ -303,8 +307,15 @@ func compareOptions(props views.CompareProps, format string) diagram.Options {
 	if props.To != nil {
 		to = props.To.Label()
 	}
-	return diagram.Options{Format: format, Links: true, ColorBy: diagram.ColorByChange, Marks: props.Diff.Marks(),
+	opt := diagram.Options{Format: format, Links: true, ColorBy: diagram.ColorByChange, Marks: props.Diff.Marks(),
 		Notes: []string{"What changed from " + props.From.Label() + " to " + to}}
+	if !props.Whole && len(opt.Marks) > 0 { // the changed branches, not the whole plan
+		opt.Focus = make(map[int64]bool, len(opt.Marks))
+		for id := range opt.Marks {
+			opt.Focus[id] = true
+		}
+	}
+	return opt
 }
 
 // compare lists and draws what changed between two versions, or a
