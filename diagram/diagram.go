@@ -7,12 +7,12 @@
 // file) and painted by siteplan's own painters (paint.go) on a canvas
 // (draw.go): SVG (svg.go), PNG (png.go), the editor's scene (scene.go)
 // or a PDF book of sheets with a cover (pdf.go, sheets.go, cover.go,
-// logo.go). A radial diagram's cards and stacks are placed by Graphviz
-// in internal/graphviz (in a worker process a server can end) as plain
-// boxes (radial.go), and painted by the same painters. DOT (dot.go) is a
-// download. The PDF and PNG print
-// their words in the fonts of internal/fonts, which also measures every
-// text the layouts wrap. DOT and GraphML (graphml.go) are downloads too.
+// logo.go). A radial diagram's cards and stacks are placed as plain
+// boxes by Graphviz in internal/graphviz (in a worker process a server
+// can end) and painted by the same painters (radial.go). The PDF and PNG
+// print their words in the fonts of internal/fonts, which also measures
+// every text the layouts wrap. DOT (dot.go) and GraphML (graphml.go) are
+// downloads too.
 package diagram
 
 import (

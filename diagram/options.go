@@ -143,51 +143,41 @@ func (o Options) Key() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
 		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
-	ids := make([]int64, 0, len(o.Collapsed))
-	for id, ok := range o.Collapsed {
-		if ok {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		b.WriteString(strconv.FormatInt(id, 10))
-		b.WriteByte(',')
-	}
+	writeSet(&b, o.Collapsed)
 	b.WriteString("|c:")
-	ids = ids[:0]
-	for id, n := range o.Comments {
-		if n > 0 {
-			ids = append(ids, id)
+	for _, id := range sortedKeys(o.Comments) {
+		if n := o.Comments[id]; n > 0 {
+			fmt.Fprintf(&b, "%d=%d,", id, n)
 		}
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		fmt.Fprintf(&b, "%d=%d,", id, o.Comments[id])
 	}
 	b.WriteString("|m:")
-	ids = ids[:0]
-	for id := range o.Marks {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
+	for _, id := range sortedKeys(o.Marks) {
 		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
 	}
 	b.WriteString("|f:")
-	ids = ids[:0]
-	for id, ok := range o.Focus {
-		if ok {
-			ids = append(ids, id)
-		}
-	}
-	slices.Sort(ids)
-	for _, id := range ids {
-		b.WriteString(strconv.FormatInt(id, 10))
-		b.WriteByte(',')
-	}
+	writeSet(&b, o.Focus)
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
 	return b.String()
+}
+
+// sortedKeys returns a map's page ids in order.
+func sortedKeys[V any](m map[int64]V) []int64 {
+	ids := make([]int64, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// writeSet writes the ids a set holds, in order.
+func writeSet(b *strings.Builder, set map[int64]bool) {
+	for _, id := range sortedKeys(set) {
+		if set[id] {
+			b.WriteString(strconv.FormatInt(id, 10))
+			b.WriteByte(',')
+		}
+	}
 }
 
 // Diagram file formats.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -13,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"siteplan/site"
+	"siteplan/store"
 )
 
 type point struct{ X, Y float64 }
@@ -225,21 +227,29 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 
 func ptr[T any](v T) *T { return &v }
 
+// longPlan imports a plan whose home page has n children, "Page 0" to
+// "Page n-1", and returns its id.
+func longPlan(t *testing.T, db *store.DB, name string, n int) int64 {
+	t.Helper()
+	home := &site.DocPage{Title: "Home", Slug: ptr("")}
+	for i := range n {
+		home.Children = append(home.Children, &site.DocPage{Title: fmt.Sprintf("Page %d", i)})
+	}
+	pid, err := db.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
+		Project: site.DocProject{Name: name, BaseURL: "https://" + strings.ToLower(name) + ".example/"}, Pages: []*site.DocPage{home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
 // TestBrowserDragEdge: dragging into the outline's bottom edge scrolls
 // the outline on; moving back up from the edge, to a row that came into
 // view, scrolls nothing, so the row under the pointer is the one the
 // drop goes to.
 func TestBrowserDragEdge(t *testing.T) {
 	ctx, base, db := browser(t)
-	home := &site.DocPage{Title: "Home", Slug: ptr("")}
-	for i := range 60 {
-		home.Children = append(home.Children, &site.DocPage{Title: fmt.Sprintf("Page %d", i)})
-	}
-	pid, err := db.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
-		Project: site.DocProject{Name: "Edge", BaseURL: "https://edge.example/"}, Pages: []*site.DocPage{home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := longPlan(t, db, "Edge", 60)
 	const outline = `document.getElementById("outline")`
 	run(t, ctx, "open a long plan on a laptop",
 		chromedp.EmulateViewport(1280, 720),

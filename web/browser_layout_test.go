@@ -160,15 +160,7 @@ func TestBrowserLaptopLayout(t *testing.T) {
 // in view, and so do the diagram and the details beside it.
 func TestBrowserPanesScroll(t *testing.T) {
 	ctx, base, db := browser(t)
-	home := &site.DocPage{Title: "Home", Slug: ptr("")}
-	for i := range 80 {
-		home.Children = append(home.Children, &site.DocPage{Title: fmt.Sprintf("Page %d", i)})
-	}
-	pid, err := db.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
-		Project: site.DocProject{Name: "Panes", BaseURL: "https://panes.example/"}, Pages: []*site.DocPage{home}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid := longPlan(t, db, "Panes", 80)
 	run(t, ctx, "open a long plan on a laptop with the diagram",
 		chromedp.EmulateViewport(1280, 720),
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=2", base, pid)),
