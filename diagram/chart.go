@@ -64,12 +64,12 @@ func (e *entry) width() float64 {
 	return w
 }
 
-// wire is a connector from a parent to a child, as points (y down); a
-// dashed one joins a navigation heading (from 0) to its pages.
+// wire is a connector from a parent to a child, as points (y down); one
+// from page 0 joins a radial diagram's navigation heading to its pages,
+// and is dashed.
 type wire struct {
 	from, to int64
 	pts      []point
-	dashed   bool
 }
 
 // frame is the dashed box around utility or footer navigation.

@@ -200,8 +200,11 @@ func (d *diagram) focused() map[int64]bool {
 	}
 	shown := map[int64]bool{}
 	for id, ok := range d.opt.Focus {
-		for p := d.tree.Page(id); ok && p != nil && !shown[p.ID]; p = d.tree.Page(p.ParentID) {
-			shown[p.ID] = true
+		if !ok {
+			continue
+		}
+		for p := d.tree.Page(id); p != nil && !shown[p.ID]; p = d.tree.Page(p.ParentID) {
+			shown[p.ID] = true // an ancestor already shown has its own shown
 		}
 	}
 	return shown

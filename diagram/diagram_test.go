@@ -398,7 +398,7 @@ func TestRadialConnectors(t *testing.T) {
 				t.Fatal("no connectors")
 			}
 			for _, wr := range ch.wires {
-				if wr.dashed {
+				if wr.from == 0 { // from a navigation heading
 					continue
 				}
 				from, to := d.byID[wr.from], d.byID[wr.to]

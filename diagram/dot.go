@@ -15,7 +15,6 @@ import (
 // or lay out with Graphviz of their own.
 type dotWriter struct {
 	*diagram
-	withLegend bool
 }
 
 // write writes the diagram in the DOT language. Every piece of user text
@@ -34,7 +33,7 @@ func (d *dotWriter) write(w io.Writer) error {
 	if d.opt.Layout == LayoutRadial {
 		d.writeRadial(bw)
 	} else {
-		d.writeChart(bw, d.arrange(d.withLegend))
+		d.writeChart(bw, d.arrange(true))
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
@@ -141,9 +140,8 @@ func (d *dotWriter) writeRadial(bw *bufio.Writer) {
 			fmt.Fprintf(bw, "  %s -> %s [id=\"link-%d\", %s];\n", end[l.FromID], end[l.ToID], l.ID, attrs)
 		}
 	}
-	if d.withLegend { // packed beside the drawing as a component of its own
-		fmt.Fprintf(bw, "  legend [id=\"legend\", label=<%s>];\n", d.legendTable())
-	}
+	// The legend is packed beside the drawing as a component of its own.
+	fmt.Fprintf(bw, "  legend [id=\"legend\", label=<%s>];\n", d.legendTable())
 }
 
 // writeItem writes a radial diagram's card, or stack of cards as one

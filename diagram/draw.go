@@ -68,8 +68,8 @@ func parseColor(s string) (c rgb, visible bool) {
 	return rgb{uint8(v >> 16), uint8(v >> 8), uint8(v)}, true
 }
 
-// alignX is where a text of width w starts that Graphviz anchored at x
-// with align 'l', 'c' or 'r'.
+// alignX is where a text of width w starts that is anchored at x with
+// align 'l', 'c' or 'r'.
 func alignX(x, w float64, align byte) float64 {
 	switch align {
 	case 'c':

@@ -3,6 +3,7 @@ package diagram
 import (
 	"crypto/sha256"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,13 +146,13 @@ func (o Options) Key() string {
 		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
 	writeSet(&b, o.Collapsed)
 	b.WriteString("|c:")
-	for _, id := range sortedKeys(o.Comments) {
+	for _, id := range slices.Sorted(maps.Keys(o.Comments)) {
 		if n := o.Comments[id]; n > 0 {
 			fmt.Fprintf(&b, "%d=%d,", id, n)
 		}
 	}
 	b.WriteString("|m:")
-	for _, id := range sortedKeys(o.Marks) {
+	for _, id := range slices.Sorted(maps.Keys(o.Marks)) {
 		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
 	}
 	b.WriteString("|f:")
@@ -160,19 +161,9 @@ func (o Options) Key() string {
 	return b.String()
 }
 
-// sortedKeys returns a map's page ids in order.
-func sortedKeys[V any](m map[int64]V) []int64 {
-	ids := make([]int64, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	slices.Sort(ids)
-	return ids
-}
-
 // writeSet writes the ids a set holds, in order.
 func writeSet(b *strings.Builder, set map[int64]bool) {
-	for _, id := range sortedKeys(set) {
+	for _, id := range slices.Sorted(maps.Keys(set)) {
 		if set[id] {
 			b.WriteString(strconv.FormatInt(id, 10))
 			b.WriteByte(',')

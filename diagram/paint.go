@@ -58,7 +58,6 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 			c.setLineWidth(p.scale)
 			c.setDash(0, 0)
 			roundRect(c, at(b.x0, b.y0), at(b.x1, b.y1), 6*p.scale, true)
-			roundRect(c, at(b.x0, b.y0), at(b.x1, b.y1), 6*p.scale, false)
 			c.end()
 		}
 	}
@@ -88,7 +87,7 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 		c.group("edge-"+strconv.FormatInt(wr.from, 10)+"-"+strconv.FormatInt(wr.to, 10), "edge", "")
 		c.setPen(hex(lineColor), true)
 		c.setLineWidth(1.2 * p.scale)
-		if wr.dashed {
+		if wr.from == 0 { // from a navigation heading
 			c.setDash(4*p.scale, 3*p.scale)
 		}
 		pts := make([]point, len(wr.pts))

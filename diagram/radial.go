@@ -35,6 +35,13 @@ type hub struct {
 	box
 }
 
+// radialEdge joins two boxes by their node names: a parent's card and a
+// child's card or stack, or (from page 0) a heading and a top page.
+type radialEdge struct {
+	tail, head string
+	from, to   int64
+}
+
 // radialNode is one box Graphviz places: a card, a stack, a heading or
 // the legend, with its size in points.
 type radialNode struct {
@@ -78,7 +85,7 @@ func (it item) size() (w, h float64) {
 // it as a chart. Errors: as graphviz.Render.
 func (d *diagram) radial(ctx context.Context, withLegend bool) (*chart, error) {
 	var nodes []radialNode
-	var edges [][2]string // tail, head; a heading's edges are dashed
+	var edges []radialEdge
 	end := map[int64]string{}
 	root := ""
 	for _, pl := range site.Placements {
@@ -91,7 +98,7 @@ func (d *diagram) radial(ctx context.Context, withLegend bool) (*chart, error) {
 			nodes = append(nodes, radialNode{name: name, w: fonts.Measure(frameLabel(pl), d.labelSize(10), true) + 2*hubPad, h: hubH, hub: pl})
 			for _, it := range items {
 				if it.cards[0].depth == 1 {
-					edges = append(edges, [2]string{name, it.name()})
+					edges = append(edges, radialEdge{name, it.name(), 0, it.cards[0].page.ID})
 				}
 			}
 		} else {
@@ -105,7 +112,7 @@ func (d *diagram) radial(ctx context.Context, withLegend bool) (*chart, error) {
 				end[c.page.ID] = it.name()
 			}
 			if p := it.cards[0].page; p.ParentID != 0 && end[p.ParentID] != "" {
-				edges = append(edges, [2]string{end[p.ParentID], it.name()})
+				edges = append(edges, radialEdge{end[p.ParentID], it.name(), p.ParentID, p.ID})
 			}
 		}
 	}
@@ -125,7 +132,7 @@ func (d *diagram) radial(ctx context.Context, withLegend bool) (*chart, error) {
 		fmt.Fprintf(bw, "  %s [width=%s, height=%s];\n", n.name, num(n.w/72), num(n.h/72))
 	}
 	for _, e := range edges {
-		fmt.Fprintf(bw, "  %s -> %s;\n", e[0], e[1])
+		fmt.Fprintf(bw, "  %s -> %s;\n", e.tail, e.head)
 	}
 	bw.WriteString("}\n")
 	bw.Flush()
@@ -193,23 +200,10 @@ func (d *diagram) radial(ctx context.Context, withLegend bool) (*chart, error) {
 		}
 	}
 	for _, e := range edges {
-		a, b := boxes[e[0]], boxes[e[1]]
-		ca, cb := a.centre(), b.centre()
-		wr := wire{to: nodeID(e[1]), pts: []point{a.edge(cb), b.edge(ca)}}
-		if strings.HasPrefix(e[0], "nav_") {
-			wr.dashed = true
-		} else {
-			wr.from = nodeID(e[0])
-		}
-		ch.wires = append(ch.wires, wr)
+		a, b := boxes[e.tail], boxes[e.head]
+		ch.wires = append(ch.wires, wire{from: e.from, to: e.to, pts: []point{a.edge(b.centre()), b.edge(a.centre())}})
 	}
 	return ch, nil
-}
-
-// nodeID is the page id in a card's or stack's node name ("p12", "s12").
-func nodeID(name string) int64 {
-	id, _ := strconv.ParseInt(name[1:], 10, 64)
-	return id
 }
 
 // centre is the middle of a box.

@@ -57,7 +57,7 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		}
 	}
 	if format == FormatDOT {
-		return res, (&dotWriter{diagram: d, withLegend: true}).write(w)
+		return res, (&dotWriter{d}).write(w)
 	}
 	if format == FormatPDF { // laid out sheet by sheet
 		return res, writePDF(ctx, w, d, links)
@@ -81,7 +81,7 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 // a radial diagram Graphviz places the cards of. It returns each page's
 // card box (points, y down).
 func (d *diagram) picture(ctx context.Context, withLegend bool) (picture, map[int64]box, error) {
-	ch := (*chart)(nil)
+	var ch *chart
 	if d.opt.Layout == LayoutRadial {
 		var err error
 		if ch, err = d.radial(ctx, withLegend); err != nil {

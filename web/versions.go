@@ -296,7 +296,6 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 	props.Versions, err = s.store.history.Versions(ctx, p.ID)
 	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
 	if props.Whole = c.QueryParam("whole") == "1"; props.Whole {
-		props.Query += "&whole=1"
 		key += "|whole"
 	}
 	return props, site.Union(ft, tt), tl, key, err
