@@ -53,29 +53,65 @@ const (
 
 // card is what a page's card says, measured.
 type card struct {
-	page     *site.Page
-	depth    int    // 1 for the top of the drawing
-	hidden   int    // pages below it not drawn
-	sheet    int    // the PDF sheet its hidden branch continues on; 0: none
-	band     string // the colour's meaning and the kind, with its mark
-	fill     string // the band's colour
-	title    []string
-	path     string // "" when hidden
-	meta     string // status and assignee; "" when hidden
-	comments int
-	bandH    float64
-	moreSize float64 // the size of the line that says what is not drawn
-	w, h     float64
-	x, y     float64 // top left, y down (chart), once placed
+	page      *site.Page
+	depth     int    // 1 for the top of the drawing
+	hidden    int    // pages below it not drawn
+	sheet     int    // the PDF sheet its hidden branch continues on; 0: none
+	sheetHere bool   // that sheet is the one it is on (sections packed together)
+	band      string // the colour's meaning and the kind, with its mark
+	fill      string // the band's colour
+	title     []string
+	path      string // "" when hidden
+	meta      string // status and assignee; "" when hidden
+	comments  int
+	bandH     float64
+	moreSize  float64 // the size of the line that says what is not drawn
+	refs      []ref   // on a PDF sheet: cross-links to pages drawn on other sheets
+	moreRefs  int     // and how many more there are
+	w, h      float64
+	x, y      float64 // top left, y down (chart), once placed
 }
 
 // more says how many pages below the card are not drawn, and where
 // they are if they continue on another sheet.
 func (c *card) more() string {
+	if c.sheetHere {
+		return "▸ " + site.Plural(c.hidden, "page", "pages") + " on this sheet"
+	}
 	if c.sheet > 0 {
 		return "▸ " + site.Plural(c.hidden, "page", "pages") + " on sheet " + strconv.Itoa(c.sheet)
 	}
 	return "▸ " + site.Plural(c.hidden, "page", "pages") + " not shown"
+}
+
+// ref is a cross-link from a card to a page another sheet of the PDF
+// draws: "→ Pricing, sheet 3".
+type ref struct {
+	to    *site.Page
+	sheet int  // the sheet that draws it, once the book is planned; 0: none does
+	here  bool // it is on the card's own sheet too
+}
+
+// refLines says where the card's cross-links lead, a line each, its
+// words clipped to the card but for the sheet number.
+func (c *card) refLines() []string {
+	out := make([]string, 0, len(c.refs)+1)
+	room := cardInner - 2*cardPad
+	for _, r := range c.refs {
+		where := " (not drawn)"
+		switch {
+		case r.here:
+			where = ", this sheet"
+		case r.sheet > 0:
+			where = ", sheet " + strconv.Itoa(r.sheet)
+		}
+		title := clipWidth(r.to.Title, c.moreSize, false, room-fonts.Measure("→ "+where, c.moreSize, false))
+		out = append(out, "→ "+title+where)
+	}
+	if c.moreRefs > 0 {
+		out = append(out, "→ "+site.Plural(c.moreRefs, "more cross-link", "more cross-links")+" to other sheets")
+	}
+	return out
 }
 
 // moreLineH is the height of the line that says what is not drawn.

@@ -154,14 +154,15 @@ type region struct {
 // shape closest to a landscape screen's: a wide plan of shallow branches
 // grows down instead of sideways. For a PDF sheet (d.sheet set) it tries
 // more: listing from the second level, and shorter columns of stacked
-// cards, keeping what prints largest on the sheet.
+// cards, and the navigation under the tree rather than beside it,
+// keeping what prints largest on the sheet.
 func (d *diagram) arrange(withLegend bool) *chart {
-	tries, slack := []shape{{noLists, stackMaxRows}}, 0.05 // how much better a later try must score
-	score := func(ch *chart) float64 {                     // lower is better
+	tries, slack := []shape{{noLists, stackMaxRows, false}}, 0.05 // how much better a later try must score
+	score := func(ch *chart) float64 {                            // lower is better
 		return math.Abs(math.Log(math.Max(ch.w, 1) / math.Max(ch.h, 1) / sheetAspect))
 	}
 	if d.opt.Layout == LayoutTree {
-		tries = append(tries, shape{4, stackMaxRows}, shape{3, stackMaxRows}) // the top two levels stay an org chart
+		tries = append(tries, shape{4, stackMaxRows, false}, shape{3, stackMaxRows, false}) // the top two levels stay an org chart
 	}
 	if a := d.sheet; a != nil {
 		deepest := 0
@@ -169,12 +170,16 @@ func (d *diagram) arrange(withLegend bool) *chart {
 			deepest = max(deepest, c.depth)
 		}
 		tries = tries[:0]
+		beside := len(d.placed[site.PlacementUtility])+len(d.placed[site.PlacementFooter]) > 0 // anything to put under the tree instead
 		for _, from := range []int{noLists, 4, 3, 2} {
 			if from != noLists && (from > deepest || d.opt.Layout != LayoutTree) {
 				continue // lists nothing more than noLists
 			}
 			for _, rows := range []int{stackMaxRows, 24, 16, 10, 6, 4, 3} {
-				tries = append(tries, shape{from, rows})
+				tries = append(tries, shape{from, rows, false})
+				if beside {
+					tries = append(tries, shape{from, rows, true})
+				}
 			}
 		}
 		score, slack = func(ch *chart) float64 { return -fitScale(ch.w, ch.h, a.X, a.Y) }, 0.01
@@ -189,9 +194,12 @@ func (d *diagram) arrange(withLegend bool) *chart {
 }
 
 // shape is how arrange lays out a chart: from which level branches are
-// listed under their parents, and how many cards a stack's column holds.
+// listed under their parents, how many cards a stack's column holds, and
+// whether the legend and the navigation go on the other side of the main
+// tree (under it top down, beside it left to right).
 type shape struct {
 	listFrom, rows int
+	flip           bool
 }
 
 // fitScale is the scale at which a drawing of w×h fits an area of aw×ah,
@@ -216,16 +224,20 @@ func (d *diagram) arrangeAs(withLegend bool, sh shape) *chart {
 	// Beside the main tree: a column right of it top down, a row under
 	// it left to right.
 	x, y := 0.0, 0.0
+	under := lr != sh.flip
 	switch {
 	case main.w == 0:
-	case lr:
+	case under:
 		y = main.h + regionGap
 	default:
 		x = main.w + regionGap
 	}
 	next := func(w, h float64) (float64, float64) {
+		if sh.flip && !lr && x > 0 && x+w > main.w { // a row under the tree as wide as the tree
+			x, y = 0, ch.h+regionGap
+		}
 		at := point{x, y}
-		if lr {
+		if under {
 			x += w + regionGap
 		} else {
 			y += h + regionGap

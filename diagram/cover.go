@@ -124,8 +124,10 @@ func sheetSummary(sheets []*sheet) string {
 	}
 	sections := 0
 	for _, s := range sheets[1:] {
-		if s.from > 0 && s.col == 0 && s.row == 0 {
-			sections++
+		for _, dr := range s.drawings() {
+			if dr.from > 0 && dr.col == 0 && dr.row == 0 && dr.part <= 1 {
+				sections++
+			}
 		}
 	}
 	out := site.Plural(len(sheets), "sheet", "sheets") + ": an overview"

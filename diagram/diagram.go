@@ -190,6 +190,33 @@ func (d *diagram) place() {
 		}
 	}
 	d.pages = len(d.cards)
+	if d.opt.refs && d.opt.Links {
+		d.awayLinks()
+	}
+}
+
+// maxRefs is how many cross-links to other sheets a card lists; a line
+// counts the rest.
+const maxRefs = 3
+
+// awayLinks gives each card the cross-links from its page to pages this
+// drawing leaves out, printed on it as references once the book knows
+// which sheet draws them, and makes room for them.
+func (d *diagram) awayLinks() {
+	for _, l := range d.links {
+		c, to := d.byID[l.FromID], d.tree.Page(l.ToID)
+		if c == nil || to == nil || d.byID[l.ToID] != nil {
+			continue
+		}
+		if len(c.refs) < maxRefs || (len(c.refs) == maxRefs && c.moreRefs == 0) {
+			c.h += c.moreLineH()
+		}
+		if len(c.refs) < maxRefs {
+			c.refs = append(c.refs, ref{to: to})
+		} else {
+			c.moreRefs++
+		}
+	}
 }
 
 // focused returns the pages Options.Focus draws: those it names and their

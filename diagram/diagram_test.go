@@ -321,7 +321,7 @@ func TestStacks(t *testing.T) {
 				t.Fatal(err)
 			}
 			d := newDiagram(tr, links, opt)
-			r := d.region(d.placed[site.PlacementMain], false, shape{tt.listFrom, stackMaxRows})
+			r := d.region(d.placed[site.PlacementMain], false, shape{listFrom: tt.listFrom, rows: stackMaxRows})
 			var got []string
 			var walk func(s *slot)
 			walk = func(s *slot) {

@@ -78,10 +78,12 @@ type Options struct {
 
 	// The PDF's sheets (sheets.go) choose: compact cards; only these
 	// children of Root (nil: all); pages drawn closed because their
-	// branch continues on another sheet.
+	// branch continues on another sheet; cross-links to pages not drawn
+	// printed on their cards as references to the sheet that draws them.
 	compact bool
 	kids    []int64
 	cut     map[int64]bool
+	refs    bool
 }
 
 // DefaultAccent is the accent colour of a project without a theme.

@@ -223,6 +223,12 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 		c.setPen(hex(mutedColor), true)
 		c.text(at(left, line(cd.moreLineH(), cd.moreSize)), cd.more(), cd.moreSize*s, false, 'l', 0)
 	}
+	if len(cd.refs) > 0 {
+		c.setPen(hex(linkColor), true)
+		for _, r := range cd.refLines() {
+			c.text(at(left, line(cd.moreLineH(), cd.moreSize)), r, cd.moreSize*s, false, 'l', 0)
+		}
+	}
 	c.setFill(rgb{}, false)
 	c.setPen(hex(border), true)
 	c.setLineWidth(float64(bw) * s)

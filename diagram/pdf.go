@@ -7,6 +7,7 @@ import (
 	"image"
 	_ "image/png" // logos
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -80,24 +81,36 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) e
 		pdf.AddPage()
 		d.titleBlock(tx, pageW, logo, b.describe(i))
 		d.footer(tx, pageW, pageH, i+1, len(b.sheets))
-		lw, lh := sh.pic.size()
-		s, aw, ah := sh.scale, b.area.X, b.area.Y
-		// The window of the drawing on this sheet, in points, y down.
-		wx0, wy0 := float64(sh.col)*aw/s, float64(sh.row)*ah/s
-		wx1, wy1 := wx0+aw/s, wy0+ah/s
-		ox, oy := ax, ay
-		if sh.cols == 0 { // centre a drawing that fits
-			ox += (aw - lw*s) / 2
-			oy += (ah - lh*s) / 2
+		pdf.ClipRect(ax, ay, b.area.X, b.area.Y, false)
+		for _, dr := range sh.drawings() {
+			printDrawing(pdf, tx, dr, point{ax, ay}, b.area, len(sh.also) > 0)
 		}
-		pt := &painter{c: &pdfCanvas{pdf: pdf, tx: tx}, scale: s,
-			tx: func(x float64) float64 { return ox + (x-wx0)*s },
-			ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
-		pdf.ClipRect(ax, ay, aw, ah, false)
-		sh.pic.draw(pt, wx0, wy0, wx1, wy1)
 		pdf.ClipEnd()
 	}
 	return pdf.Output(w)
+}
+
+// printDrawing prints a sheet's drawing into the drawing area at a: its
+// window if it is a tile, at its place if it is packed with others, else
+// centred.
+func printDrawing(pdf *fpdf.Fpdf, tx *pdfText, sh *sheet, a, area point, packed bool) {
+	lw, lh := sh.pic.size()
+	s, aw, ah := sh.scale, area.X, area.Y
+	// The window of the drawing on this sheet, in points, y down.
+	wx0, wy0 := float64(sh.col)*aw/s, float64(sh.row)*ah/s
+	wx1, wy1 := wx0+aw/s, wy0+ah/s
+	ox, oy := a.X, a.Y
+	switch {
+	case packed:
+		ox, oy = ox+sh.at.X, oy+sh.at.Y
+	case sh.cols == 0: // centre a drawing that fits
+		ox += (aw - lw*s) / 2
+		oy += (ah - lh*s) / 2
+	}
+	pt := &painter{c: &pdfCanvas{pdf: pdf, tx: tx}, scale: s,
+		tx: func(x float64) float64 { return ox + (x-wx0)*s },
+		ty: func(y float64) float64 { return oy + (lh-y-wy0)*s }}
+	sh.pic.draw(pt, wx0, wy0, wx1, wy1)
 }
 
 // describe says what sheet i shows, for its title block: which section,
@@ -109,6 +122,8 @@ func (b *book) describe(i int) string {
 		parts = append(parts, fmt.Sprintf("Sheet %d of %d", i+1, len(b.sheets)))
 	}
 	switch {
+	case len(sh.also) > 0:
+		parts = append(parts, b.sectionNames(sh))
 	case sh.root != nil && sh.overview:
 		parts = append(parts, "Section "+trail(b.t, sh.root)+": its top levels")
 	case sh.root != nil && sh.parts > 1:
@@ -118,8 +133,8 @@ func (b *book) describe(i int) string {
 	case sh.overview:
 		parts = append(parts, "Overview of the top levels")
 	}
-	if sh.from > 0 {
-		parts = append(parts, fmt.Sprintf("continued from sheet %d", sh.from))
+	if from := sheetList(sh, i+1); from != "" {
+		parts = append(parts, "continued from "+from)
 	}
 	if sh.overview && i+1 < len(b.sheets) {
 		parts = append(parts, "“on sheet N” marks a branch that continues")
@@ -128,6 +143,52 @@ func (b *book) describe(i int) string {
 		parts = append(parts, fmt.Sprintf("part %d of %d (row %d, column %d)", sh.row*sh.cols+sh.col+1, sh.rows*sh.cols, sh.row+1, sh.col+1))
 	}
 	return strings.Join(parts, " · ")
+}
+
+// sectionNames names the sections a packed sheet draws, the first few
+// by name.
+func (b *book) sectionNames(sh *sheet) string {
+	var names []string
+	lead := "Sections "
+	for _, dr := range sh.drawings() {
+		if dr.overview {
+			lead = "Overview of the top levels; sections "
+			if dr.root != nil {
+				lead = "Section " + trail(b.t, dr.root) + ": its top levels; sections "
+			}
+			continue
+		}
+		name := dr.root.Title
+		if dr.parts > 1 {
+			name += fmt.Sprintf(" (part %d of %d)", dr.part, dr.parts)
+		}
+		if len(names) == 0 || names[len(names)-1] != name {
+			names = append(names, name)
+		}
+	}
+	const shown = 5
+	if len(names) > shown {
+		names = append(names[:shown], "and "+site.Plural(len(names)-shown, "more", "more"))
+	}
+	return lead + strings.Join(names, ", ")
+}
+
+// sheetList lists the other sheets the drawings of sheet number n
+// continue from: "sheet 1", "sheets 1, 2"; "" for none.
+func sheetList(sh *sheet, n int) string {
+	var from []string
+	for _, dr := range sh.drawings() {
+		if s := strconv.Itoa(dr.from); dr.from > 0 && dr.from != n && !slices.Contains(from, s) {
+			from = append(from, s)
+		}
+	}
+	if len(from) == 1 {
+		return "sheet " + from[0]
+	}
+	if len(from) > 1 {
+		return "sheets " + strings.Join(from, ", ")
+	}
+	return ""
 }
 
 // keyItem is one entry of a PDF's key: a colour, or how a kind of page

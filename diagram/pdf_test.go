@@ -242,21 +242,31 @@ func checkSends(t *testing.T, tr *site.Tree, links []site.Link, opt Options) int
 		t.Fatal(err)
 	}
 	drawn := map[int64]bool{}
+	draws := func(sh *sheet, id int64) bool {
+		for _, dr := range sh.drawings() {
+			if dr.d.byID[id] != nil {
+				return true
+			}
+		}
+		return false
+	}
 	for i, sh := range b.sheets {
-		for _, c := range sh.d.cards {
-			drawn[c.page.ID] = true
-			if c.sheet == 0 {
-				continue
-			}
-			first := 0
-			for j, other := range b.sheets {
-				if other.d.byID[tr.Children(c.page.ID)[0].ID] != nil {
-					first = j + 1
-					break
+		for _, dr := range sh.drawings() {
+			for _, c := range dr.d.cards {
+				drawn[c.page.ID] = true
+				if c.sheet == 0 {
+					continue
 				}
-			}
-			if c.sheet != first {
-				t.Errorf("sheet %d: %q sends to sheet %d, but its children are first on sheet %d", i+1, c.page.Title, c.sheet, first)
+				first := 0
+				for j, other := range b.sheets {
+					if draws(other, tr.Children(c.page.ID)[0].ID) {
+						first = j + 1
+						break
+					}
+				}
+				if c.sheet != first || c.sheetHere != (first == i+1) {
+					t.Errorf("sheet %d: %q sends to sheet %d (here: %t), but its children are first on sheet %d", i+1, c.page.Title, c.sheet, c.sheetHere, first)
+				}
 			}
 		}
 	}
@@ -264,4 +274,79 @@ func checkSends(t *testing.T, tr *site.Tree, links []site.Link, opt Options) int
 		t.Errorf("%d of %d pages drawn on the %d sheets", len(drawn), tr.Len(), len(b.sheets))
 	}
 	return len(b.sheets)
+}
+
+// TestPDFFewestSheets checks that the default PDF takes the fewest
+// readable sheets: a 52-page workshop plan on one A4 sheet with all its
+// cross-links, and a 607-page plan with sections packed together, every
+// cross-link to a page on another sheet printed as a reference to the
+// sheet that draws it.
+func TestPDFFewestSheets(t *testing.T) {
+	ws, wsLinks := docFile(t, "testdata/workshop.json").Tree()
+	s := readPDF(t, renderPDF(t, ws, wsLinks, Options{Links: true}))
+	if len(s.pages) != 1 {
+		t.Fatalf("the %d-page workshop plan takes %d A4 sheets, want 1", ws.Len(), len(s.pages))
+	}
+	checkLegible(t, s)
+	for _, l := range wsLinks {
+		if !strings.Contains(s.pages[0].text, squash(l.Label)) {
+			t.Errorf("the sheet lacks the cross-link %q", l.Label)
+		}
+	}
+
+	doc := site.GenerateDocument("Deep", 2, 2, 150)
+	// Cross-links between leaves of different sections, which no sheet
+	// draws together.
+	leaf := func(s, u, l int) *site.DocPage { return doc.Pages[0].Children[s].Children[u].Children[l] }
+	for i, e := range [][2]*site.DocPage{{leaf(0, 0, 3), leaf(1, 1, 140)}, {leaf(1, 0, 60), leaf(0, 1, 7)}, {leaf(0, 1, 100), leaf(1, 0, 2)}} {
+		e[0].Key, e[1].Key = fmt.Sprintf("from%d", i), fmt.Sprintf("to%d", i)
+		doc.Links = append(doc.Links, site.DocLink{From: e[0].Key, To: e[1].Key, Label: "see also"})
+	}
+	tr, links := doc.Tree()
+	opt := Options{Links: true}
+	if n := checkSends(t, tr, links, opt); n > 9 {
+		t.Errorf("the %d-page plan takes %d sheets, want at most 9 (13 with a sheet a section)", tr.Len(), n)
+	}
+	b := &book{ctx: context.Background(), t: tr, links: links, opt: opt, area: point{780, 440}}
+	b.opt.Format = FormatPDF
+	b.opt.SetDefaults()
+	if err := b.plan(); err != nil {
+		t.Fatal(err)
+	}
+	packed := 0
+	for _, sh := range b.sheets {
+		if len(sh.also) > 0 {
+			packed++
+		}
+	}
+	if packed == 0 {
+		t.Error("no sheet holds more than one section")
+	}
+	s = readPDF(t, renderPDF(t, tr, links, opt))
+	checkLegible(t, s)
+	for _, l := range links {
+		if l.Label != "see also" {
+			continue
+		}
+		from, to := tr.Page(l.FromID), tr.Page(l.ToID)
+		ref := regexp.MustCompile(regexp.QuoteMeta(squash("→ "+to.Title+", sheet ")) + `(\d+)`)
+		found := false
+		for j, p := range s.pages {
+			m := ref.FindStringSubmatch(p.text)
+			if m == nil {
+				continue
+			}
+			found = true
+			if !strings.Contains(p.text, squash(from.Title)) {
+				t.Errorf("sheet %d refers to %q but does not draw %q", j+1, to.Title, from.Title)
+			}
+			n, _ := strconv.Atoi(m[1])
+			if n < 1 || n > len(s.pages) || n == j+1 || !strings.Contains(s.pages[n-1].text, squash(to.Title)) {
+				t.Errorf("sheet %d sends the cross-link to %q to sheet %d, which does not draw it", j+1, to.Title, n)
+			}
+		}
+		if !found {
+			t.Errorf("no sheet says where the cross-link from %q to %q leads", from.Title, to.Title)
+		}
+	}
 }

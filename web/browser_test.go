@@ -612,6 +612,15 @@ func TestBrowserDiagram(t *testing.T) {
 			return fmt.Errorf("no acme-relaunch-sitemap.svg in the download folder")
 		}),
 	)
+	// "PDF on one sheet" sits beside the downloads, in view without
+	// opening the PDF options, and carries to the PDF's address.
+	run(t, ctx, "fit the PDF to one sheet beside the download",
+		settled(),
+		waitJS(`(() => { const i = document.querySelector('#diagram .downloads input[name=fit]'); return !!i && !i.closest('details') && i.checkVisibility() })()`),
+		chromedp.Click(`#diagram .downloads input[name=fit]`),
+		waitJS(`(document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]')?.href || '').includes('fit=one')`),
+		settled(),
+	)
 	// The PDF's options open in a panel over the diagram; choosing one
 	// carries it to the PDF download, and the panel stays open while the
 	// diagram is drawn anew, for the next choice.
