@@ -56,6 +56,9 @@ func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err != nil {
 		return fmt.Errorf("diagram: %w", err)
 	}
+	if opt.Palette, err = db.ProjectPalette(ctx, id); err != nil { // the team's type colours, as the app draws them
+		return fmt.Errorf("diagram: %w", err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(*out), ".siteplan-diagram-*")
 	if err != nil {
 		return fmt.Errorf("diagram: %w", err)

@@ -129,7 +129,11 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 	} else {
 		d.details(c)
 	}
-	c.title = wrapWidth(p.Title, titleSize, true, cardInner-2*cardPad, lines)
+	title := p.Title
+	if d.opt.compact && d.opt.ColorBy == ColorByType { // no band label to carry the type's mark
+		title = marked(d.marks[p.Type], title)
+	}
+	c.title = wrapWidth(title, titleSize, true, cardInner-2*cardPad, lines)
 	bw, _ := d.border(p)
 	c.h = float64(2*bw) + c.bandH + cardTop + titleLineH*float64(len(c.title)) + cardBottom
 	for _, s := range []string{c.path, c.meta} {
@@ -195,7 +199,7 @@ func (d *diagram) bandLabel(p *site.Page) string {
 	if p.IsHome() && p.Type == "" {
 		return "home"
 	}
-	return p.Type
+	return marked(d.marks[p.Type], p.Type)
 }
 
 // border is a card's outline: the home page's in the accent colour,

@@ -78,6 +78,7 @@ type diagram struct {
 	links  []site.Link
 	legend []legendItem
 	fills  map[string]string
+	marks  map[string]string // page type -> the mark that tells it from a type of the same colour
 	origin string
 
 	placed map[string][]*card // the cards of each placement, in outline order
@@ -91,7 +92,7 @@ type diagram struct {
 // newDiagram prepares a diagram of t with its cross-links, with options
 // already normalised.
 func newDiagram(t *site.Tree, links []site.Link, opt Options) *diagram {
-	d := &diagram{tree: t, opt: opt, links: links, fills: map[string]string{}, origin: site.Origin(t.Project.BaseURL)}
+	d := &diagram{tree: t, opt: opt, links: links, fills: map[string]string{}, marks: map[string]string{}, origin: site.Origin(t.Project.BaseURL)}
 	d.colours()
 	d.place()
 	return d
@@ -126,11 +127,21 @@ func (d *diagram) colours() {
 		}
 	}
 	slices.Sort(types)
+	pal := d.opt.Palette.With(types)
 	for _, ty := range types {
-		d.fills[ty] = site.TypeColors[site.TypeColor(ty)]
-		d.legend = append(d.legend, legendItem{ty, d.fills[ty]})
+		look := pal.Of(ty)
+		d.fills[ty], d.marks[ty] = look.Color, look.Mark
+		d.legend = append(d.legend, legendItem{marked(look.Mark, ty), look.Color})
 	}
 	d.legend = append(d.legend, legendItem{"no type", untypedFill})
+}
+
+// marked puts a type's mark, if it has one, before words about it.
+func marked(mark, words string) string {
+	if mark == "" {
+		return words
+	}
+	return mark + " " + words
 }
 
 // place makes the card of each page to draw, placement by placement.

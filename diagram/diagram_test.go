@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/xml"
+	"fmt"
 	"image"
 	"image/png"
 	"math"
@@ -772,5 +773,66 @@ func TestPNGRefusedBeforeLayout(t *testing.T) {
 	}
 	if n := graphviz.Layouts() - before; n != 0 {
 		t.Errorf("a render given up on was laid out %d times", n)
+	}
+}
+
+// TestTypeColoursApart: past the palette's colours, types that share a
+// colour carry marks, so no two legend entries look alike; each card's
+// band is its type's swatch and says its mark; a colour the team chose
+// for two types marks the later one.
+func TestTypeColoursApart(t *testing.T) {
+	tr, links := site.GenerateDocument("Types", 16, 1, 0).Tree()
+	var types []string
+	for i, sec := range tr.Children(tr.Children(0)[0].ID) {
+		sec.Type = fmt.Sprintf("type %02d", i)
+		types = append(types, sec.Type)
+	}
+	draw := func(pal site.Palette) (legend map[string]string, cards map[string][2]string) {
+		var buf bytes.Buffer
+		if _, err := Render(context.Background(), &buf, tr, links, Options{Format: FormatSVG, Palette: pal}); err != nil {
+			t.Fatal(err)
+		}
+		svg := buf.String()
+		i := strings.Index(svg, `id="legend"`)
+		legend = map[string]string{}
+		for _, m := range regexp.MustCompile(`fill="(#[0-9a-f]{6})"/>\s*<text[^>]*>([^<]+)</text>`).FindAllStringSubmatch(svg[i:i+strings.Index(svg[i:], "</g>")], -1) {
+			legend[m[2]] = m[1]
+		}
+		cards = map[string][2]string{}
+		for _, m := range regexp.MustCompile(`<title>(Section \d+)</title>\s*<path[^>]*/>\s*<path[^>]*fill="(#[0-9a-f]{6})"/>\s*<text[^>]*>([^<]+)</text>`).FindAllStringSubmatch(svg, -1) {
+			cards[m[1]] = [2]string{m[2], m[3]}
+		}
+		return legend, cards
+	}
+	legend, cards := draw(site.Palette{})
+	looks := map[string]string{}
+	for _, ty := range types {
+		words := ""
+		for w := range legend {
+			if strings.HasSuffix(w, ty) {
+				words = w
+			}
+		}
+		look := legend[words] + " " + strings.TrimSuffix(words, ty)
+		if other, dup := looks[look]; dup || words == "" {
+			t.Errorf("%q looks like %q in the legend: %q", ty, other, look)
+		}
+		looks[look] = ty
+		sec := "Section " + strings.TrimLeft(strings.TrimPrefix(ty, "type "), "0")
+		if sec == "Section " {
+			sec = "Section 0"
+		}
+		if c := cards[sec]; c[0] != legend[words] || c[1] != strings.ToUpper(words) {
+			t.Errorf("%s (%s) has band %v, the legend %s %q", sec, ty, c, legend[words], words)
+		}
+	}
+	if n := len(site.PaletteColors); legend["type 00"] == "" || legend["◆ type "+fmt.Sprintf("%02d", n)] != legend["type 00"] {
+		t.Errorf("type %d should share type 00's colour with a mark: %v", n, legend)
+	}
+
+	chosen := site.NewPalette([]site.TypeColor{{Type: "type 00"}, {Type: "type 01", Color: site.PaletteColors[0]}})
+	legend, _ = draw(chosen)
+	if legend["type 00"] != site.PaletteColors[0] || legend["◆ type 01"] != site.PaletteColors[0] {
+		t.Errorf("type 01 chose type 00's colour: %v", legend)
 	}
 }

@@ -66,6 +66,10 @@ type Options struct {
 	// Scale is the PNG's resolution as a multiple of 96 dpi: 1, 2 (the
 	// default, sharp on high-density screens and in print) or 3.
 	Scale int
+	// Palette is the team's page-type colours; a type it lacks takes the
+	// next default (a plan drawn outside a team gets them all in name
+	// order).
+	Palette site.Palette
 	// Accent is the theme's colour ("#rrggbb"): the home page's border,
 	// the title block's rule; "": DefaultAccent.
 	Accent string
@@ -147,6 +151,7 @@ func (o Options) Key() string {
 	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
 		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
 	writeSet(&b, o.Collapsed)
+	b.WriteString("|p:" + o.Palette.Key())
 	b.WriteString("|c:")
 	for _, id := range slices.Sorted(maps.Keys(o.Comments)) {
 		if n := o.Comments[id]; n > 0 {

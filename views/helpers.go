@@ -77,10 +77,6 @@ func placementTitle(p string) string {
 	return "Main"
 }
 
-// typeClass is the colour class of a page type in the outline: the
-// swatch site.TypeColor gives it, as on the diagram.
-func typeClass(t string) string { return "t" + strconv.Itoa(site.TypeColor(t)) }
-
 // initials are up to two capital letters of a name ("Ana Ruiz": "AR").
 func initials(name string) string {
 	var out []rune

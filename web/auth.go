@@ -215,6 +215,11 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			v.Access = access
 			setViewer(c, v)
 			setProject(c, p)
+			pal, err := s.store.palettes.TeamPalette(ctx, p.TeamID) // the views and drawings colour types by it
+			if err != nil {
+				return err
+			}
+			setPalette(c, pal)
 			return next(c)
 		}
 	}

@@ -106,6 +106,7 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 		return nil, err
 	}
 	opt.Accent, opt.Agency, opt.ClientName = theme.Accent, theme.Agency, theme.ClientName
+	opt.Palette = site.PaletteFrom(c.Request().Context())
 	opt.SetDefaults()
 	key += "|" + theme.LogoSum + "|" + opt.Key()
 	if b, ok := s.diagrams.get(key); ok {

@@ -43,6 +43,7 @@ type Store interface {
 	historyStore
 	themeStore
 	siteStore
+	paletteStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -58,10 +59,11 @@ type stores struct {
 	history  historyStore
 	themes   themeStore
 	sites    siteStore
+	palettes paletteStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -194,6 +196,7 @@ func (s *Server) routeTable() []route {
 		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account},
 		{get, "/team", s.teamPage, account},
 		{post, "/team/leave", s.leaveTeam, account},
+		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
 		{post, "/team/invites", s.createInvite, teamOwner},
 		{del, "/team/invites/:iid", s.deleteInvite, teamOwner},
 		{put, "/team/members/:uid", s.setRole, teamOwner},

@@ -9,8 +9,9 @@ import (
 )
 
 // Request state travels one way: in the request's context, under a typed
-// key, with one accessor per value. The viewer is the domain's
-// (site.WithViewer, site.ViewerFrom), as the views read it too; the
+// key, with one accessor per value. The viewer and the team's palette are
+// the domain's (site.WithViewer, site.WithPalette), as the views read
+// them too; the
 // project in view and the change a handler made are the server's.
 
 type stateKey int
@@ -30,6 +31,12 @@ func viewer(c echo.Context) site.Viewer { return site.ViewerFrom(c.Request().Con
 // setViewer records who makes the request.
 func setViewer(c echo.Context, v site.Viewer) {
 	c.SetRequest(c.Request().WithContext(site.WithViewer(c.Request().Context(), v)))
+}
+
+// setPalette records the page-type colours of the team whose project is
+// in view (site.PaletteFrom reads them).
+func setPalette(c echo.Context, p site.Palette) {
+	c.SetRequest(c.Request().WithContext(site.WithPalette(c.Request().Context(), p)))
 }
 
 // currentProject is the project the access guard loaded for this request

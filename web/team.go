@@ -39,6 +39,9 @@ func (s *Server) teamPage(c echo.Context) error {
 		return err
 	}
 	props := views.TeamProps{Layout: s.layout(c, v.Team.Name), Team: v.Team, Members: members, Me: v.UserID}
+	if props.Colors, err = s.typeColors(c); err != nil {
+		return err
+	}
 	if v.TeamRole == site.RoleOwner {
 		if props.Invites.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
 			return err

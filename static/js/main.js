@@ -2,6 +2,7 @@
 // here wires one behaviour of the page to it and owns its state (the
 // architecture document has the map). Importing them is all it takes.
 import "./flash.js";
+import "./typecolors.js";
 import "./dialogs.js";
 import "./downloads.js";
 import "./panes.js";
