@@ -86,6 +86,7 @@ type chart struct {
 	hubs   []hub // a radial diagram's navigation headings
 	stacks []box // a radial diagram's stacks of cards, each framed
 	legend *box  // the legend's place, if drawn
+	links  map[int64]curve // each cross-link drawn, by link id (routeLinks)
 	w, h   float64
 }
 
@@ -190,7 +191,9 @@ func (d *diagram) arrange(withLegend bool) *chart {
 			best, bestScore = t, sc
 		}
 	}
-	return d.arrangeAs(withLegend, best) // the cards hold the last try's places
+	ch := d.arrangeAs(withLegend, best) // the cards hold the last try's places
+	d.routeLinks(ch)
+	return ch
 }
 
 // shape is how arrange lays out a chart: from which level branches are

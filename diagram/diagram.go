@@ -351,28 +351,17 @@ func (d *diagram) path(p *site.Page) string {
 // curve is a cross-link's path: a cubic curve (y down) that ends at the
 // base of its arrow, the arrow's tip, and where its label goes.
 type curve struct {
-	pts        []point
-	tip, label point
-	side       bool // an arc beside the cards: its label reads from its middle rightwards
+	pts   []point // a bezier path: a start and three points a segment
+	path  []point // the same as straight segments, for what follows it
+	tip   point   // where the arrow ends, on the card's border
+	label point   // the label's centre
 }
 
-// linkCurve routes a cross-link between two cards. Cards one above the
-// other are joined by an arc out of their right sides, through the gap
-// beside them, instead of across the cards between; others by a curve
-// from edge to edge, bent away from the straight line so that it does
-// not lie on the tree's connectors.
-func linkCurve(a, b *card) curve {
+// plainCurve joins two cards by a curve from edge to edge, bent away from
+// the straight line: for a link the router finds no way for.
+func plainCurve(a, b *card) curve {
 	ca := point{a.x + a.w/2, a.y + a.h/2}
 	cb := point{b.x + b.w/2, b.y + b.h/2}
-	if math.Abs(ca.X-cb.X) < cardW && math.Abs(ca.Y-cb.Y) > 1 {
-		from := point{a.x + a.w, ca.Y}
-		tip := point{b.x + b.w, cb.Y}
-		out := max(from.X, tip.X) + 16 + math.Min(math.Abs(ca.Y-cb.Y)*0.08, 24)
-		end := point{tip.X + 7, tip.Y}
-		c1, c2 := point{out, from.Y}, point{out, end.Y}
-		mid := point{(from.X+3*c1.X+3*c2.X+end.X)/8 + 2, (from.Y + end.Y) / 2}
-		return curve{pts: []point{from, c1, c2, end}, tip: tip, label: mid, side: true}
-	}
 	from, tip := edgePoint(a, cb), edgePoint(b, ca)
 	dx, dy := tip.X-from.X, tip.Y-from.Y
 	dist := math.Hypot(dx, dy)
@@ -382,11 +371,11 @@ func linkCurve(a, b *card) curve {
 	ux, uy := dx/dist, dy/dist
 	nx, ny := -uy, ux // the side the curve bends to
 	bend := math.Min(dist*0.25, 80)
-	end := point{tip.X - ux*7, tip.Y - uy*7} // the arrow is 7 points long
+	end := point{tip.X - ux*arrowLen, tip.Y - uy*arrowLen}
 	c1 := point{from.X + dx/3 + nx*bend, from.Y + dy/3 + ny*bend}
 	c2 := point{from.X + 2*dx/3 + nx*bend, from.Y + 2*dy/3 + ny*bend}
 	mid := point{(from.X + 3*c1.X + 3*c2.X + end.X) / 8, (from.Y + 3*c1.Y + 3*c2.Y + end.Y) / 8}
-	return curve{pts: []point{from, c1, c2, end}, tip: tip, label: mid}
+	return curve{pts: []point{from, c1, c2, end}, path: []point{from, mid, end}, tip: tip, label: mid}
 }
 
 // edgePoint is where the line from a card's centre towards p leaves it.

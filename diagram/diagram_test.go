@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"maps"
 	"math"
 	"path/filepath"
 	"regexp"
@@ -835,4 +836,90 @@ func TestTypeColoursApart(t *testing.T) {
 	if legend["type 00"] != site.PaletteColors[0] || legend["◆ type 01"] != site.PaletteColors[0] {
 		t.Errorf("type 01 chose type 00's colour: %v", legend)
 	}
+}
+
+// TestLinksAvoidCards measures every cross-link drawn: no part of its
+// path runs through a card (its own two included) and no label covers a
+// card or another label, top down, left to right and radial, on plans
+// with links between neighbours, across the tree and into stacks.
+func TestLinksAvoidCards(t *testing.T) {
+	thousand := site.GenerateDocument("Thousand", 10, 10, 9)
+	for i := range 12 { // links across the plan: sections, topics, leaves
+		s, u, l := i%10, (i*7)%10, (i*5)%9
+		from, to := thousand.Pages[0].Children[s].Children[u], thousand.Pages[0].Children[(s+3)%10].Children[(u+4)%10].Children[l]
+		if from.Key == "" {
+			from.Key = fmt.Sprintf("f%d", i)
+		}
+		to.Key = fmt.Sprintf("t%d", i)
+		thousand.Links = append(thousand.Links, site.DocLink{From: from.Key, To: to.Key, Label: fmt.Sprintf("link %d", i)})
+	}
+	docs := map[string]*site.Document{
+		"workshop": docFile(t, "testdata/workshop.json"),
+		"acme":     docFile(t, "../store/testdata/acme.json"),
+		"deep":     docFile(t, "testdata/diagram-deep.json"),
+		"hostile":  docFile(t, "testdata/diagram-hostile.json"),
+		"thousand": thousand,
+	}
+	for _, name := range slices.Sorted(maps.Keys(docs)) {
+		for _, layout := range []string{LayoutTree, LayoutLR, LayoutRadial} {
+			if name == "thousand" && layout == LayoutRadial {
+				continue // a thousand cards round a circle: slow, and the same router
+			}
+			t.Run(name+"-"+layout, func(t *testing.T) {
+				tr, links := docs[name].Tree()
+				opt := Options{Links: true, Layout: layout}
+				if err := opt.Normalize(tr); err != nil {
+					t.Fatal(err)
+				}
+				d := newDiagram(tr, links, opt)
+				var cards []box
+				var labels []box
+				drawn := 0
+				for _, g := range svgShapes(t, draw(t, d, FormatSVG)) {
+					switch g.class {
+					case "node":
+						cards = append(cards, bounds(g.paths[0]))
+					case "edge link":
+						drawn++
+						if len(g.paths) > 2 {
+							labels = append(labels, bounds(g.paths[2]))
+						}
+						pts := g.paths[0]
+						for i := 0; i+3 < len(pts); i += 3 {
+							for s := 0.0; s <= 1; s += 0.05 {
+								p := bezierAt(pts[i:i+4], s)
+								for _, c := range cards {
+									if p.X > c.x0+1 && p.X < c.x1-1 && p.Y > c.y0+1 && p.Y < c.y1-1 {
+										t.Errorf("%s runs through the card at %v (at %v)", g.id, c, p)
+									}
+								}
+							}
+						}
+					}
+				}
+				if drawn == 0 {
+					t.Fatal("no cross-link drawn")
+				}
+				for i, l := range labels {
+					for _, c := range cards {
+						if overlaps(l, c) {
+							t.Errorf("a label %v covers the card at %v", l, c)
+						}
+					}
+					for _, o := range labels[i+1:] {
+						if overlaps(l, o) {
+							t.Errorf("labels %v and %v overlap", l, o)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// bezierAt is the point at s of a cubic segment.
+func bezierAt(p []point, s float64) point {
+	u := 1 - s
+	a, b, c, d := u*u*u, 3*u*u*s, 3*u*s*s, s*s*s
+	return point{a*p[0].X + b*p[1].X + c*p[2].X + d*p[3].X, a*p[0].Y + b*p[1].Y + c*p[2].Y + d*p[3].Y}
 }

@@ -61,10 +61,10 @@ func (d *dotWriter) writeChart(bw *bufio.Writer, ch *chart) {
 	// Cross-links first: the connectors of the tree are drawn over them.
 	if d.opt.Links {
 		for _, l := range d.links {
-			if !d.drawsLink(l) {
+			c, ok := ch.links[l.ID]
+			if !ok {
 				continue
 			}
-			c := linkCurve(d.byID[l.FromID], d.byID[l.ToID])
 			spline := "e," + pos(c.tip.X, c.tip.Y)
 			for _, p := range c.pts {
 				spline += " " + pos(p.X, p.Y)

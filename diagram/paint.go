@@ -103,43 +103,36 @@ func (cp chartPicture) draw(p *painter, x0, y0, x1, y1 float64) {
 			d.drawCard(p, cd, at)
 		}
 	}
-	if d.opt.Links {
-		for _, l := range d.links {
-			if !d.drawsLink(l) {
-				continue
-			}
-			cv := linkCurve(d.byID[l.FromID], d.byID[l.ToID])
-			b := bounds(append(slices.Clone(cv.pts), cv.tip, point{cv.label.X - 8, cv.label.Y - 8}, point{cv.label.X + fonts.Measure(l.Label, d.labelSize(9), false) + 8, cv.label.Y + 8}))
-			if !meets(b.x0-4, b.y0-4, b.x1+4, b.y1+4) {
-				continue
-			}
-			c.group("link-"+strconv.FormatInt(l.ID, 10), "edge link", l.Label)
-			c.setPen(hex(linkColor), true)
-			c.setFill(hex(linkColor), true)
-			c.setLineWidth(p.scale)
-			c.setDash(4*p.scale, 3*p.scale)
-			pts := make([]point, len(cv.pts))
-			for i, q := range cv.pts {
-				pts[i] = at(q.X, q.Y)
-			}
-			c.bezier(pts, false)
-			c.setDash(0, 0)
-			c.polygon(arrowHead(cv.pts[3], cv.tip, at), true)
-			if l.Label != "" { // on a white ground, over what it crosses
-				w := fonts.Measure(l.Label, d.labelSize(9), false) + 8
-				x := cv.label.X - w/2
-				if cv.side {
-					x = cv.label.X - 4
-				}
-				c.setPen(rgb{}, false)
-				c.setFill(rgb{255, 255, 255}, true)
-				hh := d.labelSize(9)*0.5 + 2.5
-				roundRect(c, at(x, cv.label.Y-hh), at(x+w, cv.label.Y+hh), 4*p.scale, true)
-				c.setPen(hex(linkColor), true)
-				c.text(at(x+4, cv.label.Y+d.labelSize(9)*0.35), l.Label, d.labelSize(9)*p.scale, false, 'l', 0)
-			}
-			c.end()
+	for _, l := range d.links {
+		cv, ok := ch.links[l.ID]
+		if !ok {
+			continue
 		}
+		lw, lh := fonts.Measure(l.Label, d.labelSize(9), false)+8, d.labelSize(9)+5
+		b := bounds(append(slices.Clone(cv.pts), cv.tip, point{cv.label.X - lw/2, cv.label.Y - lh/2}, point{cv.label.X + lw/2, cv.label.Y + lh/2}))
+		if !meets(b.x0-4, b.y0-4, b.x1+4, b.y1+4) {
+			continue
+		}
+		c.group("link-"+strconv.FormatInt(l.ID, 10), "edge link", l.Label)
+		c.setPen(hex(linkColor), true)
+		c.setFill(hex(linkColor), true)
+		c.setLineWidth(p.scale)
+		c.setDash(4*p.scale, 3*p.scale)
+		pts := make([]point, len(cv.pts))
+		for i, q := range cv.pts {
+			pts[i] = at(q.X, q.Y)
+		}
+		c.bezier(pts, false)
+		c.setDash(0, 0)
+		c.polygon(arrowHead(cv.pts[len(cv.pts)-1], cv.tip, at), true)
+		if l.Label != "" { // on a white ground, in free space
+			c.setPen(rgb{}, false)
+			c.setFill(rgb{255, 255, 255}, true)
+			roundRect(c, at(cv.label.X-lw/2, cv.label.Y-lh/2), at(cv.label.X+lw/2, cv.label.Y+lh/2), 4*p.scale, true)
+			c.setPen(hex(linkColor), true)
+			c.text(at(cv.label.X-lw/2+4, cv.label.Y+d.labelSize(9)*0.35), l.Label, d.labelSize(9)*p.scale, false, 'l', 0)
+		}
+		c.end()
 	}
 }
 

@@ -203,6 +203,7 @@ func (d *diagram) radial(ctx context.Context, withLegend bool) (*chart, error) {
 		a, b := boxes[e.tail], boxes[e.head]
 		ch.wires = append(ch.wires, wire{from: e.from, to: e.to, pts: []point{a.edge(b.centre()), b.edge(a.centre())}})
 	}
+	d.routeLinks(ch)
 	return ch, nil
 }
 
