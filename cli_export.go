@@ -46,15 +46,15 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 		return err
 	}
 	defer db.Close()
-	t, err := db.ExportTree(context.Background(), id)
+	plan, err := db.Outline(context.Background(), id) // read as it is written: memory stays flat
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	rep, err := export.Export(export.DirOutput(*dir), t, cfg)
+	rep, err := export.Export(export.DirOutput(*dir), plan, cfg)
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, t.Project.Name, *dir)
+	fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, plan.Project().Name, *dir)
 	printReport(stdout, rep)
 	return nil
 }

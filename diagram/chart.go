@@ -83,9 +83,9 @@ type frame struct {
 type chart struct {
 	wires  []wire
 	frames []frame
-	hubs   []hub // a radial diagram's navigation headings
-	stacks []box // a radial diagram's stacks of cards, each framed
-	legend *box  // the legend's place, if drawn
+	hubs   []hub           // a radial diagram's navigation headings
+	stacks []box           // a radial diagram's stacks of cards, each framed
+	legend *box            // the legend's place, if drawn
 	links  map[int64]curve // each cross-link drawn, by link id (routeLinks)
 	w, h   float64
 }

@@ -86,7 +86,7 @@ func BenchmarkExportGzip(b *testing.B) {
 			var out discard
 			measureHeap(b, func() {
 				for i := 0; i < b.N; i++ {
-					sel, err := Select(t, Options{})
+					sel, err := Select(TreeSource(t), Options{})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -106,7 +106,7 @@ func BenchmarkExportGzip(b *testing.B) {
 func BenchmarkGzip6Baseline(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
 		t := benchTree(n)
-		sel, _ := Select(t, Options{})
+		sel, _ := Select(TreeSource(t), Options{})
 		raw := &Memory{}
 		if _, err := WriteSitemaps(raw, sel.Each, SitemapOptions{Dir: sel.Dir}); err != nil {
 			b.Fatal(err)

@@ -34,179 +34,256 @@ type Entry struct {
 // yield returns.
 type Entries func(yield func(*Entry) error) error
 
-// Selection is the set of pages one export writes: pages of kind page with
-// in_sitemap on, at most once per URL, on the sitemap's host and inside
-// its directory. It streams them from the tree in two walks, so that
-// nothing it holds grows with the page count: the first feeds every URL to
-// a Bloom filter of at most 4 MiB, which flags the URLs that may repeat;
-// the second writes, and checks only those flagged URLs exactly.
+// Selection is the set of pages one export writes: pages of kind page
+// with in_sitemap on, at most once per URL, on the sitemap's host and
+// inside its directory. It reads the plan in one walk (pass), keeping of
+// each URL written only a 64-bit hash (at most 16 bytes a page), and
+// walks again only to name the page a duplicate repeats or a twin under
+// the other scheme matches, which a stored plan never has.
 type Selection struct {
-	Dir       string // the normalised directory URL the sitemap files live in
-	tree      *site.Tree
-	opt       Options
-	seed      maphash.Seed
-	bloomBits int // a power of two
-	prepared  bool
-	repeats   map[uint64]bool         // hashes of URLs that may occur more than once
-	twins     map[uint64][]*site.Page // hash of the other-scheme URL -> pages left out for their scheme
-	warns     []site.Warning
+	Dir   string // the normalised directory URL the sitemap files live in
+	src   site.PlanReader
+	opt   Options
+	seed  maphash.Seed
+	warns []site.Warning
 }
 
-// Select checks the options against a tree. Errors: EInvalid when the
-// location is not a valid URL, ENotFound when the section does not exist.
-func Select(t *site.Tree, opt Options) (*Selection, error) {
-	dir, err := Directory(t.Project, opt.Location)
+// Select checks the options against a plan. Errors: EInvalid when the
+// location is not a valid URL. (A section that does not exist is
+// ENotFound when the pages are read, before any file is written.)
+func Select(src site.PlanReader, opt Options) (*Selection, error) {
+	dir, err := Directory(src.Project(), opt.Location)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Section != 0 && t.Page(opt.Section) == nil {
-		return nil, site.Errorf(site.ENotFound, "Section page %d does not exist in this project.", opt.Section)
-	}
-	return &Selection{Dir: dir, tree: t, opt: opt, seed: maphash.MakeSeed(), bloomBits: bloomBits(t.Len())}, nil
+	return &Selection{Dir: dir, src: src, opt: opt, seed: maphash.MakeSeed()}, nil
 }
 
-// Warnings returns what the last pass of Each left out, and why, in
-// outline order, followed by informational notes.
+// Warnings returns what the last pass left out, and why, in outline
+// order, followed by informational notes.
 func (s *Selection) Warnings() []site.Warning { return s.warns }
 
-// walk visits the pages the options select in outline order, with their
-// URL, or with the reason a page cannot be in the sitemap.
-func (s *Selection) walk(fn func(p *site.Page, loc, why string) bool) {
-	s.tree.WalkURLs(s.opt.Section, func(p *site.Page, loc string) bool {
-		switch {
-		case !p.HasURL() || !p.InSitemap || (s.opt.LeavesOnly && p.ChildCount > 0):
-			return true
-		case loc == "":
-			return fn(p, loc, "its path override is not a valid URL")
-		}
-		if why := site.ScopeProblem(loc, s.Dir); why != "" {
-			return fn(p, loc, "left out: "+why)
-		}
-		return fn(p, loc, "")
-	})
-}
-
-// bloomBits sizes the filter: 16 bits per page (a false-positive rate
-// near 0.2% with 4 probes), between 1 KiB and 4 MiB.
-func bloomBits(pages int) int {
-	n := 1 << 13
-	for n < 16*pages && n < 1<<25 {
-		n <<= 1
-	}
-	return n
-}
-
-// prepare runs the first walk once: it flags the URLs that may repeat and
-// notes the pages left out for their scheme whose twin may be exported.
-func (s *Selection) prepare() {
-	if s.prepared {
-		return
-	}
-	s.prepared = true
-	bloom := make([]uint64, max(1, s.bloomBits/64))
-	mask := uint64(len(bloom)*64 - 1)
-	s.repeats, s.twins = map[uint64]bool{}, map[uint64][]*site.Page{}
-	s.walk(func(p *site.Page, loc, why string) bool {
-		if why != "" {
-			if twin := site.OtherScheme(loc); twin != "" && site.Origin(loc) != site.Origin(s.Dir) {
-				h := maphash.String(s.seed, twin)
-				s.twins[h] = append(s.twins[h], p)
-			}
-			return true
-		}
-		h := maphash.String(s.seed, loc)
-		seen, step := true, h>>33|1
-		for i, b := 0, h; i < 4; i, b = i+1, b+step {
-			w, bit := (b&mask)/64, uint64(1)<<(b%64)
-			if bloom[w]&bit == 0 {
-				seen = false
-				bloom[w] |= bit
-			}
-		}
-		if seen {
-			s.repeats[h] = true
-		}
-		return true
-	})
-}
-
-// Each calls fn for every entry in outline order; it is an Entries. Each
-// pass recomputes the warnings.
-func (s *Selection) Each(fn func(*Entry) error) error {
-	s.prepare()
-	t, proj := s.tree, s.tree.Project
+// pass walks the pages the options select once, in outline order, and
+// calls fn for each with its URL ("" for a page without one) and its
+// sitemap entry (nil for a page the sitemap leaves out; the Entry is
+// reused). Afterwards Warnings says what was left out and why.
+func (s *Selection) pass(fn func(v *visit, url string, e *Entry) error) error {
+	proj := s.src.Project()
 	s.warns = nil
-	var twinWarns []site.Warning
-	firstOf := map[string]int64{} // flagged URLs -> first page with that URL
+	written := newHashSet()
+	type repeat struct {
+		warn int // its warning, whose words wait for the first page's title
+		hash uint64
+		loc  string
+	}
+	type twin struct {
+		page  site.Page
+		hash  uint64 // of its URL under the sitemap's scheme
+		found bool
+	}
+	var repeats []repeat
+	var twins []twin
 	usesHints := false
+	keptTypes := map[string]bool{}
 	var e Entry
 	var rawLastmod, lastmod string
-	var err error
-	s.walk(func(p *site.Page, loc, why string) bool {
-		if why != "" {
-			s.warn(p, why)
-			return true
+	dirOrigin := site.Origin(s.Dir)
+	each := func(v *visit) error {
+		p := &v.page
+		url := ""
+		if p.HasURL() {
+			url = proj.FinishURL(p, v.path)
 		}
-		h := maphash.String(s.seed, loc)
-		if s.repeats[h] {
-			if id, dup := firstOf[loc]; dup {
-				s.warn(p, "left out: same URL as “"+t.Page(id).Title+"” ("+loc+")")
-				return true
+		switch {
+		case !p.HasURL() || !p.InSitemap || (s.opt.LeavesOnly && p.ChildCount > 0):
+			return fn(v, url, nil)
+		case url == "":
+			s.warn(p, "its path override is not a valid URL")
+			return fn(v, url, nil)
+		}
+		if why := site.ScopeProblem(url, s.Dir); why != "" {
+			s.warn(p, "left out: "+why)
+			if other := site.OtherScheme(url); other != "" && site.Origin(url) != dirOrigin {
+				twins = append(twins, twin{page: site.Page{ID: p.ID, Title: p.Title}, hash: maphash.String(s.seed, other)})
 			}
-			firstOf[loc] = p.ID
+			return fn(v, url, nil)
 		}
-		for _, twin := range s.twins[h] {
-			if site.OtherScheme(t.URL(twin.ID)) == loc {
-				twinWarns = append(twinWarns, site.Warning{PageID: twin.ID, Title: twin.Title, Reason: "the same path is also in the sitemap under the other scheme, as “" + p.Title + "”"})
-			}
+		h := maphash.String(s.seed, url)
+		if !written.add(h) {
+			repeats = append(repeats, repeat{len(s.warns), h, url})
+			s.warn(p, "")
+			return fn(v, url, nil)
 		}
-		if strings.IndexByte(loc, '?') >= 0 && site.HasSessionParam(loc) {
+		if strings.IndexByte(url, '?') >= 0 && site.HasSessionParam(url) {
 			s.warn(p, "its URL carries a session-id parameter; search engines index such URLs as duplicates")
 		}
-		if p.KeptFromSearch() {
+		kept, ok := keptTypes[p.Type] // a plan has a few types and many pages
+		if !ok {
+			kept = site.KeptType(p.Type)
+			keptTypes[p.Type] = kept
+		}
+		if kept || site.KeptSlug(p.Slug) {
 			s.warn(p, "sites keep such pages (cart, checkout, account, login, search, wishlist) out of search; it is in the sitemap as set: untick “In sitemap” unless it should be found")
 		}
 		if raw := cmp.Or(p.Lastmod, proj.Lastmod); raw != rawLastmod { // most pages share one lastmod
 			rawLastmod, lastmod = raw, site.SitemapLastmod(raw)
 		}
-		e = Entry{PageID: p.ID, Loc: loc, Lastmod: lastmod, Changefreq: cmp.Or(p.Changefreq, proj.DefaultChangefreq)}
+		e = Entry{PageID: p.ID, Loc: url, Lastmod: lastmod, Changefreq: cmp.Or(p.Changefreq, proj.DefaultChangefreq)}
 		if pr := p.Priority; pr != nil {
 			e.Priority = site.FormatPriority(*pr)
 		} else if pr := proj.DefaultPriority; pr != nil {
 			e.Priority = site.FormatPriority(*pr)
 		}
 		usesHints = usesHints || e.Changefreq != "" || e.Priority != ""
-		err = fn(&e)
-		return err == nil
-	})
-	if err != nil {
+		return fn(v, url, &e)
+	}
+	if err := s.walk(each); err != nil {
 		return err
 	}
-	s.warns = append(s.warns, twinWarns...)
+	// Name what the duplicates repeat and the twins match: the first page
+	// written with that URL, found in a second walk if there are any.
+	titles := map[uint64]string{}
+	for _, r := range repeats {
+		titles[r.hash] = ""
+	}
+	for i := range twins {
+		if twins[i].found = written.has(twins[i].hash); twins[i].found {
+			titles[twins[i].hash] = ""
+		}
+	}
+	if len(titles) > 0 {
+		again := newHashSet()
+		err := s.walk(func(v *visit) error {
+			p := &v.page
+			if !p.HasURL() || !p.InSitemap || (s.opt.LeavesOnly && p.ChildCount > 0) {
+				return nil
+			}
+			url := proj.FinishURL(p, v.path)
+			if url == "" || site.ScopeProblem(url, s.Dir) != "" {
+				return nil
+			}
+			h := maphash.String(s.seed, url)
+			if t, want := titles[h]; want && t == "" && again.add(h) {
+				titles[h] = p.Title
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	for _, r := range repeats {
+		s.warns[r.warn].Reason = "left out: same URL as “" + titles[r.hash] + "” (" + r.loc + ")"
+	}
+	for _, tw := range twins {
+		if tw.found {
+			s.warns = append(s.warns, site.Warning{PageID: tw.page.ID, Title: tw.page.Title, Reason: "the same path is also in the sitemap under the other scheme, as “" + titles[tw.hash] + "”"})
+		}
+	}
 	if usesHints {
 		s.warns = append(s.warns, site.Warning{Reason: "Google ignores changefreq and priority; Bing and others may read them. They are written as set.", Info: true})
 	}
 	return nil
 }
 
+// walk reads the selected branch (the whole plan, or the section).
+func (s *Selection) walk(fn func(v *visit) error) error { return walk(s.src, s.opt.Section, fn) }
+
+// walk reads root's branch (0: the whole plan) of src ahead on another
+// goroutine and calls fn for each page in order.
+func walk(src site.PlanReader, root int64, fn func(v *visit) error) error {
+	ch, stop := readAhead(src, root)
+	defer stop()
+	for b := range ch {
+		for i := range b.visits {
+			if err := fn(&b.visits[i]); err != nil {
+				return err
+			}
+		}
+		err := b.err
+		batches.Put(b)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Each calls fn for every entry in outline order; it is an Entries.
+func (s *Selection) Each(fn func(*Entry) error) error {
+	return s.pass(func(_ *visit, _ string, e *Entry) error {
+		if e == nil {
+			return nil
+		}
+		return fn(e)
+	})
+}
+
 func (s *Selection) warn(p *site.Page, reason string) {
 	s.warns = append(s.warns, site.Warning{PageID: p.ID, Title: p.Title, Reason: reason})
+}
+
+// hashSet is a set of 64-bit hashes, open addressed, at most half full.
+type hashSet struct {
+	slots []uint64
+	n     int
+}
+
+func newHashSet() *hashSet { return &hashSet{slots: make([]uint64, 1<<12)} }
+
+// add puts h in the set and reports whether it was new.
+func (s *hashSet) add(h uint64) bool {
+	h = max(h, 1) // 0 marks an empty slot
+	if 2*(s.n+1) > len(s.slots) {
+		old := s.slots
+		s.slots, s.n = make([]uint64, 2*len(old)), 0
+		for _, x := range old {
+			if x != 0 {
+				s.add(x)
+			}
+		}
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return false
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return true
+		}
+	}
+}
+
+// has reports whether h is in the set.
+func (s *hashSet) has(h uint64) bool {
+	h = max(h, 1)
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 // Collect returns all entries of a selection and its warnings, for
 // previews and tests; exports stream with Select and Each instead.
 // Errors as Select.
 func Collect(t *site.Tree, opt Options) ([]Entry, []site.Warning, error) {
-	sel, err := Select(t, opt)
+	sel, err := Select(TreeSource(t), opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	var entries []Entry
-	sel.Each(func(e *Entry) error {
+	err = sel.Each(func(e *Entry) error {
 		entries = append(entries, *e)
 		return nil
 	})
-	return entries, sel.Warnings(), nil
+	return entries, sel.Warnings(), err
 }
 
 // Directory returns the normalised directory URL the sitemap files live

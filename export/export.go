@@ -1,7 +1,14 @@
 package export
 
 import (
+	"bufio"
+	"bytes"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"siteplan/site"
 )
@@ -21,35 +28,267 @@ type Report struct {
 	Warnings []site.Warning
 }
 
-// Export writes all launch files of a tree into out: the sitemap file(s),
-// sitemap.txt, robots.txt, footer.html and inventory.csv. Errors: EInvalid (nothing to
-// export, bad location), ENotFound (section).
-func Export(out Output, t *site.Tree, cfg Config) (Report, error) {
-	sel, err := Select(t, cfg.Options)
+// Export writes all launch files of a plan into out: the sitemap file(s),
+// sitemap.txt, robots.txt, footer.html and inventory.csv. It reads the
+// plan once: each page, as it comes, goes into the sitemap being filled
+// (gzipped on the other cores), sitemap.txt, inventory.csv and, near the
+// top of the tree, the footer; so what it holds does not grow with the
+// plan but for a hash of each URL. sitemap.txt and inventory.csv are
+// written aside and put in place only when the export succeeds. Errors:
+// EInvalid (nothing to export, bad location), ENotFound (section).
+func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
+	sel, err := Select(src, cfg.Options)
 	if err != nil {
 		return Report{}, err
 	}
-	res, err := WriteSitemaps(out, sel.Each, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, BySection: cfg.BySection, Dir: sel.Dir})
+	text, inv := newSideFile(out, "sitemap.txt"), newSideFile(out, "inventory.csv")
+	defer text.discard()
+	defer inv.discard()
+	tw := bufio.NewWriterSize(text, 64<<10)
+	rows := newInventory(inv)
+	foot := &footerNodes{depth: cfg.FooterDepth}
+	split := newSplitter(out, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, BySection: cfg.BySection, Dir: sel.Dir})
+	proj := src.Project()
+	whole := cfg.Section == 0 // else the footer and the inventory are the whole plan's, read again
+	err = sel.pass(func(v *visit, url string, e *Entry) error {
+		if e != nil {
+			if err := split.add(e); err != nil {
+				return err
+			}
+			tw.WriteString(e.Loc)
+			tw.WriteByte('\n')
+		}
+		if !whole {
+			return nil
+		}
+		foot.add(v, proj.FinishURL(&v.page, v.path))
+		return rows.add(v, url)
+	})
+	if err == nil && !whole {
+		err = walk(src, 0, func(v *visit) error {
+			url := ""
+			if v.page.HasURL() {
+				url = proj.FinishURL(&v.page, v.path)
+			}
+			foot.add(v, proj.FinishURL(&v.page, v.path))
+			return rows.add(v, url)
+		})
+	}
+	res, err := split.close(err)
 	rep := Report{Result: res, Warnings: sel.Warnings()}
 	if err != nil {
 		return rep, err
 	}
-	files := []struct {
-		name  string
-		urls  int
-		write func(io.Writer) error
-	}{
-		{"sitemap.txt", res.URLs, func(w io.Writer) error { return WriteText(w, sel.Each) }},
-		{"robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }},
-		{"footer.html", 0, func(w io.Writer) error { return WriteFooter(w, t, cfg.FooterDepth) }},
-		{"inventory.csv", 0, func(w io.Writer) error { return WriteInventory(w, t) }},
+	if err := tw.Flush(); err != nil {
+		return rep, err
 	}
-	for _, f := range files {
-		file, err := create(out, f.name, f.urls, f.write)
-		if err != nil {
-			return rep, err
-		}
-		rep.Files = append(rep.Files, file)
+	if err := rows.flush(); err != nil {
+		return rep, err
 	}
+	f, err := text.commit(res.URLs)
+	if err != nil {
+		return rep, err
+	}
+	rep.Files = append(rep.Files, f)
+	if f, err = create(out, "robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) }); err != nil {
+		return rep, err
+	}
+	rep.Files = append(rep.Files, f)
+	main, footer := foot.links()
+	if f, err = create(out, "footer.html", 0, func(w io.Writer) error {
+		return footerTmpl.ExecuteTemplate(w, "nav", footerData{proj.Name, main, footer})
+	}); err != nil {
+		return rep, err
+	}
+	rep.Files = append(rep.Files, f)
+	if f, err = inv.commit(0); err != nil {
+		return rep, err
+	}
+	rep.Files = append(rep.Files, f)
 	return rep, nil
+}
+
+// sideFile is a file an export writes while it reads the plan, beside
+// the sitemaps: into the directory under a hidden name, renamed at the
+// end; into memory; or, for an output that takes one file at a time (a
+// zip), into a temporary file copied in at the end. Until commit it is
+// not among the output's files.
+type sideFile struct {
+	out  Output
+	name string
+	w    io.Writer
+	n    int64
+	tmp  *os.File      // a directory's hidden file, or a temporary one
+	mem  *bytes.Buffer // a Memory output's
+	err  error
+}
+
+func newSideFile(out Output, name string) *sideFile {
+	f := &sideFile{out: out, name: name}
+	switch o := out.(type) {
+	case *Memory:
+		f.mem = &bytes.Buffer{}
+		f.w = f.mem
+	case DirOutput:
+		f.tmp, f.err = os.CreateTemp(string(o), "."+name+".*")
+		f.w = f.tmp
+	default:
+		f.tmp, f.err = os.CreateTemp("", "siteplan-export-*")
+		f.w = f.tmp
+	}
+	return f
+}
+
+func (f *sideFile) Write(p []byte) (int, error) {
+	if f.err != nil {
+		return 0, f.err
+	}
+	n, err := f.w.Write(p)
+	f.n += int64(n)
+	f.err = err
+	return n, err
+}
+
+// commit puts the file among the output's.
+func (f *sideFile) commit(urls int) (File, error) {
+	if f.err != nil {
+		return File{}, f.err
+	}
+	file := File{Name: f.name, URLs: urls, Size: f.n}
+	switch o := f.out.(type) {
+	case *Memory:
+		w, _ := o.Create(f.name)
+		_, err := w.Write(f.mem.Bytes())
+		f.mem = nil
+		return file, err
+	case DirOutput:
+		if err := f.tmp.Close(); err != nil {
+			return File{}, err
+		}
+		err := os.Rename(f.tmp.Name(), filepath.Join(string(o), f.name))
+		f.tmp = nil
+		return file, err
+	}
+	if _, err := f.tmp.Seek(0, io.SeekStart); err != nil {
+		return File{}, err
+	}
+	return create(f.out, f.name, urls, func(w io.Writer) error {
+		_, err := io.Copy(w, f.tmp)
+		return err
+	})
+}
+
+// discard removes what is left of a file that was not committed, or the
+// temporary file a committed one was copied from.
+func (f *sideFile) discard() {
+	if f.tmp != nil {
+		f.tmp.Close()
+		os.Remove(f.tmp.Name())
+	}
+}
+
+// inventory writes inventory.csv's rows as the pages come, as
+// encoding/csv would write them (a header it writes with it), but
+// straight into a buffer: the million rows of a large plan were a
+// quarter of its export.
+type inventory struct {
+	w     io.Writer
+	buf   []byte
+	trail []byte // the outline path of the page's parent, then its own
+	ends  []int  // where each level's part of the trail ends
+	err   error
+}
+
+func newInventory(w io.Writer) *inventory {
+	in := &inventory{w: w, buf: make([]byte, 0, 64<<10)}
+	for i, c := range site.InventoryColumns {
+		if i > 0 {
+			in.buf = append(in.buf, ',')
+		}
+		in.buf = appendCSV(in.buf, c)
+	}
+	in.buf = append(in.buf, '\n')
+	return in
+}
+
+// add writes a page's row.
+func (in *inventory) add(v *visit, url string) error {
+	if in.err != nil {
+		return in.err
+	}
+	p := &v.page
+	in.ends = in.ends[:min(len(in.ends), v.depth-1)]
+	in.trail = in.trail[:0]
+	if n := len(in.ends); n > 0 {
+		in.trail = in.trail[:in.ends[n-1]]
+		in.trail = append(in.trail, " > "...)
+	}
+	in.trail = append(in.trail, p.Title...)
+	in.ends = append(in.ends, len(in.trail))
+	priority := ""
+	if p.Priority != nil {
+		priority = site.FormatPriority(*p.Priority)
+	}
+	inSitemap := "no"
+	if p.InSitemap {
+		inSitemap = "yes"
+	}
+	b := in.buf
+	for i, f := range [...]string{url, p.Title, p.Type, p.Status, p.Assignee, p.Notes, priority, p.Changefreq, p.Lastmod, p.Kind, p.Placement, inSitemap} {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendCSV(b, f)
+	}
+	b = append(b, ',')
+	b = appendCSV(b, in.trail)
+	in.buf = append(b, '\n')
+	if len(in.buf) >= 60<<10 {
+		return in.flush()
+	}
+	return nil
+}
+
+func (in *inventory) flush() error {
+	if in.err == nil && len(in.buf) > 0 {
+		_, in.err = in.w.Write(in.buf)
+		in.buf = in.buf[:0]
+	}
+	return in.err
+}
+
+// appendCSV appends a field as encoding/csv writes it, after
+// site.DefuseCell: quoted if it holds a quote, comma or line break or
+// begins with a space, quotes doubled.
+func appendCSV[T string | []byte](b []byte, f T) []byte {
+	defused := len(f) > 0 && strings.IndexByte("=+-@\t\r", f[0]) >= 0 // site.DefuseCell puts an apostrophe first
+	quote := string(f) == `\.`
+	for i := 0; i < len(f) && !quote; i++ {
+		quote = f[i] == '"' || f[i] == ',' || f[i] == '\n' || f[i] == '\r'
+	}
+	if !quote && !defused && len(f) > 0 { // a defused cell begins with the apostrophe
+		quote = f[0] < utf8.RuneSelf && unicode.IsSpace(rune(f[0])) || f[0] >= utf8.RuneSelf && startsWithSpace(f)
+	}
+	if quote {
+		b = append(b, '"')
+	}
+	if defused {
+		b = append(b, '\'')
+	}
+	if !quote {
+		return append(b, f...)
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, f[i])
+	}
+	return append(b, '"')
+}
+
+// startsWithSpace reports whether f begins with a space that is not ASCII.
+func startsWithSpace[T string | []byte](f T) bool {
+	r, _ := utf8.DecodeRuneInString(string(f[:min(len(f), utf8.UTFMax)]))
+	return unicode.IsSpace(r)
 }

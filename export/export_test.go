@@ -35,7 +35,7 @@ func TestGolden(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tr := loadTree(t, tc.doc)
 			out := &Memory{}
-			rep, err := Export(out, tr, Config{})
+			rep, err := Export(out, TreeSource(tr), Config{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -158,7 +158,7 @@ func TestSplitBoundaries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sel, err := Select(flat(tt.n, tt.urlLen), Options{})
+			sel, err := Select(TreeSource(flat(tt.n, tt.urlLen)), Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +217,7 @@ func TestSplitBoundaries(t *testing.T) {
 func TestGzipAndSections(t *testing.T) {
 	tr := loadTree(t, "../store/testdata/acme.json")
 	out := &Memory{}
-	rep, err := Export(out, tr, Config{Gzip: true, BySection: true})
+	rep, err := Export(out, TreeSource(tr), Config{Gzip: true, BySection: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestGzipAndSections(t *testing.T) {
 func TestNothingToExport(t *testing.T) {
 	p := site.NewPage("Only a group")
 	p.ID, p.Kind = 1, site.KindGroup
-	_, err := Export(&Memory{}, site.NewTree(site.Project{BaseURL: "https://x.example/"}, []site.Page{p}), Config{})
+	_, err := Export(&Memory{}, TreeSource(site.NewTree(site.Project{BaseURL: "https://x.example/"}, []site.Page{p})), Config{})
 	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "Nothing to export") {
 		t.Errorf("err = %v, want invalid saying nothing to export", err)
 	}
@@ -315,29 +315,32 @@ func TestEscapedLen(t *testing.T) {
 	}
 }
 
-// TestFlaggedURLsAreCheckedExactly: URLs the Bloom filter flags as possible
-// repeats are compared exactly, so a false positive never drops a page. A
-// 64-bit filter flags nearly every one of 5,000 distinct URLs.
-func TestFlaggedURLsAreCheckedExactly(t *testing.T) {
-	sel, err := Select(flat(5_000, 0), Options{})
-	if err != nil {
-		t.Fatal(err)
+// TestHashSet: the set of written URLs' hashes keeps every one of many
+// distinct hashes as it grows, and tells them from others.
+func TestHashSet(t *testing.T) {
+	s := newHashSet()
+	for i := uint64(1); i <= 100_000; i++ {
+		if !s.add(i * 0x9e3779b97f4a7c15) {
+			t.Fatalf("hash %d taken for a repeat", i)
+		}
 	}
-	sel.bloomBits = 64
-	n := 0
-	sel.Each(func(*Entry) error { n++; return nil })
-	if n != 5_000 || len(sel.Warnings()) != 0 {
-		t.Errorf("exported %d of 5,000 distinct URLs, warnings %v", n, sel.Warnings())
+	for i := uint64(1); i <= 100_000; i++ {
+		if !s.has(i*0x9e3779b97f4a7c15) || s.add(i*0x9e3779b97f4a7c15) {
+			t.Fatalf("hash %d lost", i)
+		}
+		if s.has(i*0x9e3779b97f4a7c15 + 1) {
+			t.Fatalf("hash %d+1 found, never added", i)
+		}
 	}
-	if len(sel.repeats) < 4_000 {
-		t.Fatalf("the filter flagged %d URLs; the test no longer exercises the exact check", len(sel.repeats))
+	if len(s.slots) > 4*100_000 {
+		t.Errorf("%d slots for 100,000 hashes", len(s.slots))
 	}
 }
 
 // TestSeveralIndexes: past 50,000 sitemap files the index itself splits,
 // and robots.txt must name every index.
 func TestSeveralIndexes(t *testing.T) {
-	sel, err := Select(flat(50_002, 0), Options{})
+	sel, err := Select(TreeSource(flat(50_002, 0)), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

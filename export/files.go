@@ -48,38 +48,98 @@ type FooterLink struct {
 // the footer navigation, with only pages that have in_html_sitemap on.
 // Groups appear as headings; placeholders never.
 func Footer(t *site.Tree, depth int) (main, footer []FooterLink) {
+	f := &footerNodes{depth: depth}
+	TreeSource(t).Walk(0, func(p *site.Page, path string, d int) error {
+		f.add(&visit{page: *p, path: path, depth: d}, t.Project.FinishURL(p, path))
+		return nil
+	})
+	return f.links()
+}
+
+// footerNodes collects, from a walk of the plan, the pages the footer may
+// list: the main tree's top three levels and the footer navigation's
+// top level, each with the URL it points at.
+type footerNodes struct {
+	depth int
+	nodes []footerNode
+	roots []int // the top-level pages' nodes
+	open  []int // the nodes of the current page's ancestors, by depth
+}
+
+type footerNode struct {
+	page     site.Page
+	href     string
+	children []int
+}
+
+// add takes a page of the walk if the footer may list it.
+func (f *footerNodes) add(v *visit, href string) {
+	p := &v.page
+	limit := 3
+	if p.Placement == site.PlacementFooter {
+		limit = 1
+	}
+	if v.depth > limit || p.Placement == site.PlacementUtility {
+		return
+	}
+	f.open = f.open[:v.depth-1]
+	i := len(f.nodes)
+	f.nodes = append(f.nodes, footerNode{page: site.Page{ID: p.ID, Title: p.Title, Slug: p.Slug, Path: p.Path, Kind: p.Kind, Placement: p.Placement, InHTMLSitemap: p.InHTMLSitemap}, href: href})
+	if v.depth > 1 {
+		parent := f.open[v.depth-2]
+		f.nodes[parent].children = append(f.nodes[parent].children, i)
+	} else {
+		f.roots = append(f.roots, i)
+	}
+	f.open = append(f.open, i)
+}
+
+// links builds the footer sitemap: the main tree to depth (1 or 2) and
+// the footer navigation, with only pages that have in_html_sitemap on.
+// Groups appear as headings; placeholders never.
+func (f *footerNodes) links() (main, footer []FooterLink) {
+	depth := f.depth
 	if depth < 1 || depth > 2 {
 		depth = 2
 	}
-	var build func(list []*site.Page, level int) []FooterLink
-	build = func(list []*site.Page, level int) []FooterLink {
+	var build func(list []int, level int) []FooterLink
+	build = func(list []int, level int) []FooterLink {
 		var out []FooterLink
-		for _, p := range list {
+		for _, i := range list {
+			n := f.nodes[i]
+			p := n.page
 			if !p.InHTMLSitemap || p.Kind == site.KindPlaceholder {
 				continue
 			}
-			l := FooterLink{Title: p.Title, Href: t.Location(p.ID)}
+			l := FooterLink{Title: p.Title, Href: n.href}
 			if p.Kind == site.KindGroup {
 				l.Href = ""
 			}
 			if level < depth {
-				l.Children = build(t.Children(p.ID), level+1)
+				l.Children = build(n.children, level+1)
 			}
 			out = append(out, l)
 		}
 		return out
 	}
-	roots := t.Roots(site.PlacementMain)
+	var roots, foot []int
+	for _, i := range f.roots {
+		if f.nodes[i].page.Placement == site.PlacementMain {
+			roots = append(roots, i)
+		} else {
+			foot = append(foot, i)
+		}
+	}
 	// The home page is the footer's first link; its children are the sections.
-	if len(roots) == 1 && roots[0].Slug == "" && roots[0].Path == "" {
+	if len(roots) == 1 && f.nodes[roots[0]].page.Slug == "" && f.nodes[roots[0]].page.Path == "" {
 		home := build(roots, 0)
 		if len(home) == 1 {
-			main = append([]FooterLink{{Title: home[0].Title, Href: home[0].Href}}, build(t.Children(roots[0].ID), 1)...)
+			main = append([]FooterLink{{Title: home[0].Title, Href: home[0].Href}}, build(f.nodes[roots[0]].children, 1)...)
 		}
 	} else {
 		main = build(roots, 1)
 	}
-	return main, build(t.Roots(site.PlacementFooter), depth)
+	return main, build(foot, depth)
 }
 
 var footerTmpl = template.Must(template.New("footer").Parse(`{{define "links"}}<ul>
@@ -101,10 +161,20 @@ type footerData struct {
 	Main, Footer []FooterLink
 }
 
-// WriteFooter writes the embeddable <nav aria-label="Sitemap"> snippet.
-func WriteFooter(w io.Writer, t *site.Tree, depth int) error {
-	m, f := Footer(t, depth)
-	return footerTmpl.ExecuteTemplate(w, "nav", footerData{t.Project.Name, m, f})
+// WriteFooter writes the embeddable <nav aria-label="Sitemap"> snippet
+// of a plan.
+func WriteFooter(w io.Writer, src site.PlanReader, depth int) error {
+	f := &footerNodes{depth: depth}
+	proj := src.Project()
+	err := walk(src, 0, func(v *visit) error {
+		f.add(v, proj.FinishURL(&v.page, v.path))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	m, ft := f.links()
+	return footerTmpl.ExecuteTemplate(w, "nav", footerData{proj.Name, m, ft})
 }
 
 // Memory keeps an export's files in memory, in the order they were

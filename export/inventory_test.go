@@ -52,3 +52,21 @@ func TestInventory(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestAppendCSV: a field is written as site.DefuseCell and encoding/csv
+// would write it, for the awkward ones.
+func TestAppendCSV(t *testing.T) {
+	for _, f := range []string{"", "plain", "a,b", `say "hi"`, "two\nlines", "cr\r", " lead", "\u00a0nbsp lead", "\u3000wide", `\.`,
+		"=SUM(A1)", "+1", "-x", "@me", "\tTab", "\rcr", "=a,b", `=say "x"`, "trail ", "ünïcödé", "日本", "'quoted'", "\\."} {
+		var want bytes.Buffer
+		cw := csv.NewWriter(&want)
+		cw.Write([]string{site.DefuseCell(f)})
+		cw.Flush()
+		if got := string(appendCSV(nil, f)) + "\n"; got != want.String() {
+			t.Errorf("appendCSV(%q) = %q, encoding/csv writes %q", f, got, want.String())
+		}
+		if got := string(appendCSV(nil, []byte(f))) + "\n"; got != want.String() {
+			t.Errorf("appendCSV([]byte(%q)) = %q, encoding/csv writes %q", f, got, want.String())
+		}
+	}
+}

@@ -171,7 +171,13 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // It returns EInvalid when there is nothing to export.
 func WriteSitemaps(out Output, entries Entries, opt SitemapOptions) (Result, error) {
 	s := newSplitter(out, opt)
-	err := entries(s.add)
+	return s.close(entries(s.add))
+}
+
+// close ends the files after the last entry (err: what stopped the
+// entries, if anything), writes the index or indexes, and says what was
+// written. It returns EInvalid when there was nothing to export.
+func (s *splitter) close(err error) (Result, error) {
 	if err == nil {
 		err = s.finish()
 	}
@@ -183,7 +189,7 @@ func WriteSitemaps(out Output, entries Entries, opt SitemapOptions) (Result, err
 		return s.res, err
 	}
 	if s.res.URLs == 0 {
-		return s.res, site.Errorf(site.EInvalid, "Nothing to export: no page of kind “page” with “In sitemap.xml” on has a URL inside %s.", opt.Dir)
+		return s.res, site.Errorf(site.EInvalid, "Nothing to export: no page of kind “page” with “In sitemap.xml” on has a URL inside %s.", s.opt.Dir)
 	}
 	for i := 0; i*site.MaxSitemapURLs < len(s.index); i++ {
 		name := "sitemap.xml"
@@ -191,12 +197,12 @@ func WriteSitemaps(out Output, entries Entries, opt SitemapOptions) (Result, err
 			name = "sitemap-index-" + strconv.Itoa(i+1) + ".xml"
 		}
 		part := s.index[i*site.MaxSitemapURLs : min(len(s.index), (i+1)*site.MaxSitemapURLs)]
-		f, err := create(out, name, len(part), func(w io.Writer) error { return WriteIndex(w, part) })
+		f, err := create(s.out, name, len(part), func(w io.Writer) error { return WriteIndex(w, part) })
 		if err != nil {
 			return s.res, err
 		}
 		s.res.Files = append(s.res.Files, f)
-		s.res.Sitemaps = append(s.res.Sitemaps, opt.Dir+name)
+		s.res.Sitemaps = append(s.res.Sitemaps, s.opt.Dir+name)
 	}
 	return s.res, nil
 }

@@ -164,9 +164,14 @@ var searchPrivate = []string{
 // sites keep out of search (cart, checkout, account, login, search,
 // wishlist and the like). Such a page is made "not in sitemap" unless
 // someone says otherwise, and an export that has it says so.
-func (p *Page) KeptFromSearch() bool {
-	return slices.Contains(searchPrivate, p.Slug) || slices.Contains(searchPrivate, typeKey(p.Type))
-}
+func (p *Page) KeptFromSearch() bool { return KeptSlug(p.Slug) || KeptType(p.Type) }
+
+// KeptSlug reports whether a slug names a page sites keep out of search.
+func KeptSlug(slug string) bool { return slices.Contains(searchPrivate, slug) }
+
+// KeptType reports whether a page type names pages sites keep out of
+// search ("Log in", "cart").
+func KeptType(pageType string) bool { return slices.Contains(searchPrivate, typeKey(pageType)) }
 
 // typeKey is a page type as searchPrivate spells it: lower case, words
 // joined by hyphens ("Log in" is "log-in"). It runs on every page an

@@ -147,6 +147,29 @@ func (t *Tree) Location(id int64) string {
 
 func (t *Tree) nodeURL(p *Page) string { return t.Project.FinishURL(p, t.path(p)) }
 
+// PlanReader is a plan read page by page in outline order, without
+// holding it whole: what an export reads. A Tree is read through
+// export.TreeSource; the store streams one from the database.
+type PlanReader interface {
+	Project() Project
+	// Walk calls fn for root (0: every page, main, utility then footer
+	// navigation) and each page below it in outline order, with the
+	// page's path (Project.ChildPath) and its depth from 1. The page is
+	// valid only during the call; its ChildCount is above zero if it has
+	// children. Errors: ENotFound if root is not a page of the plan; the
+	// first error fn returns.
+	Walk(root int64, fn func(p *Page, path string, depth int) error) error
+}
+
+// Path returns a page's path as Project.ChildPath derives it: what its
+// children's paths extend ("" for no such page).
+func (t *Tree) Path(id int64) string {
+	if p := t.byID[id]; p != nil {
+		return t.path(p)
+	}
+	return ""
+}
+
 // path returns the node's normalised location without the trailing-slash
 // policy; its children's URLs extend it.
 func (t *Tree) path(p *Page) string {

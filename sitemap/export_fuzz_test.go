@@ -48,7 +48,7 @@ func FuzzExportRoundTrip(f *testing.F) {
 		}
 		tr, _ := doc.Tree()
 		out := &export.Memory{}
-		if _, err := export.Export(out, tr, export.Config{}); err != nil {
+		if _, err := export.Export(out, export.TreeSource(tr), export.Config{}); err != nil {
 			return // nothing to export
 		}
 		var got []string

@@ -631,42 +631,12 @@ func truncate(s string, n int) string {
 
 // Ancestors returns the ancestors of a page from its root down.
 func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
-	return queryPages(ctx, db.r, false, `WITH RECURSIVE up(id, d) AS (
+	return ancestors(ctx, db.r, id)
+}
+
+func ancestors(ctx context.Context, q querier, id int64) ([]site.Page, error) {
+	return queryPages(ctx, q, false, `WITH RECURSIVE up(id, d) AS (
 			SELECT parent_id, 1 FROM pages WHERE id = ? AND parent_id IS NOT NULL
 			UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages JOIN up USING (id) ORDER BY up.d DESC`, id)
-}
-
-// ExportTree loads a project with only the page fields exports read (the
-// sitemap's and the inventory's: no versions or counts), which halves the
-// cost of loading a large plan. Errors: ENotFound.
-func (db *DB) ExportTree(ctx context.Context, projectID int64) (*site.Tree, error) {
-	pr, err := db.Project(ctx, projectID)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.r.QueryContext(ctx, `SELECT id, coalesce(parent_id, 0), position, title, slug, path, kind, placement,
-		in_sitemap, in_html_sitemap, priority, changefreq, lastmod, type, status, assignee, notes FROM pages WHERE project_id = ?`, projectID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	pages := make([]site.Page, 0, pr.PageCount)
-	var prio sql.NullFloat64
-	for rows.Next() {
-		pages = append(pages, site.Page{ProjectID: projectID})
-		p := &pages[len(pages)-1] // scanned in place
-		if err := rows.Scan(&p.ID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.Path, &p.Kind, &p.Placement,
-			&p.InSitemap, &p.InHTMLSitemap, &prio, &p.Changefreq, &p.Lastmod, &p.Type, &p.Status, &p.Assignee, &p.Notes); err != nil {
-			return nil, err
-		}
-		if prio.Valid {
-			v := prio.Float64
-			p.Priority = &v
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return site.NewTree(pr, pages), nil
 }

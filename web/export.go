@@ -44,13 +44,32 @@ func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
 	return cfg, f, nil
 }
 
+// maxSections is how many of the top two levels' pages the export page
+// offers as sections.
+const maxSections = 2_000
+
+// plan is the request's project, read page by page (the whole plan is
+// never loaded for an export). Errors: ENotFound.
+func (s *Server) plan(c echo.Context) (site.Project, site.PlanReader, error) {
+	p, err := s.project(c)
+	if err != nil {
+		return p, nil, err
+	}
+	plan, err := s.store.pages.Outline(c.Request().Context(), p.ID)
+	return p, plan, err
+}
+
 func (s *Server) exportPage(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.pages.ExportTree)
+	p, plan, err := s.plan(c)
 	if err != nil {
 		return err
 	}
-	p := t.Project
 	props := views.ExportProps{Layout: s.layout(c, p.Name+" export"), Project: p, Query: c.QueryString()}
+	top, _, err := s.store.pages.PagesToDepth(c.Request().Context(), p.ID, 2, maxSections)
+	if err != nil {
+		return err
+	}
+	t := site.NewTree(p, top)
 	for _, r := range t.Roots(site.PlacementMain) {
 		props.Sections = append(props.Sections, *r)
 		for _, c := range t.Children(r.ID) {
@@ -63,7 +82,7 @@ func (s *Server) exportPage(c echo.Context) error {
 	var rep export.Report
 	files := &export.Memory{}
 	if err == nil {
-		rep, err = export.Export(files, t, cfg)
+		rep, err = export.Export(files, plan, cfg)
 	}
 	if code := site.ErrorCode(err); code != "" {
 		if code != site.EInvalid && code != site.ENotFound {
@@ -90,17 +109,17 @@ func (s *Server) exportPage(c echo.Context) error {
 
 // exportFiles runs the export for the request's options.
 func (s *Server) exportFiles(c echo.Context) (site.Project, *export.Memory, error) {
-	t, err := s.projectTree(c, s.store.pages.ExportTree)
+	p, plan, err := s.plan(c)
 	if err != nil {
-		return site.Project{}, nil, err
+		return p, nil, err
 	}
 	cfg, _, err := exportConfig(c)
 	if err != nil {
-		return t.Project, nil, err
+		return p, nil, err
 	}
 	files := &export.Memory{}
-	_, err = export.Export(files, t, cfg)
-	return t.Project, files, err
+	_, err = export.Export(files, plan, cfg)
+	return p, files, err
 }
 
 // exportFile serves one file of the export at a stable URL, so a staging
@@ -130,7 +149,7 @@ func (s *Server) exportFile(c echo.Context) error {
 // exportZip serves every file of the export in one zip, dated when the
 // plan last changed.
 func (s *Server) exportZip(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.pages.ExportTree)
+	p, plan, err := s.plan(c)
 	if err != nil {
 		return err
 	}
@@ -138,32 +157,32 @@ func (s *Server) exportZip(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	modified := t.Project.UpdatedAt
+	modified := p.UpdatedAt
 	if modified.IsZero() {
 		modified = s.now()
 	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	if _, err := export.Export(export.ZipOutput{Z: zw, Modified: modified}, t, cfg); err != nil {
+	if _, err := export.Export(export.ZipOutput{Z: zw, Modified: modified}, plan, cfg); err != nil {
 		return err
 	}
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	attach(c, t.Project, "-sitemap.zip")
+	attach(c, p, "-sitemap.zip")
 	return c.Blob(http.StatusOK, "application/zip", buf.Bytes())
 }
 
 // footerPreview shows the HTML footer sitemap inside the app.
 func (s *Server) footerPreview(c echo.Context) error {
-	t, err := s.projectTree(c, s.store.pages.ExportTree)
+	p, plan, err := s.plan(c)
 	if err != nil {
 		return err
 	}
 	depth, _ := strconv.Atoi(c.QueryParam("depth"))
 	var nav bytes.Buffer
-	if err := export.WriteFooter(&nav, t, depth); err != nil {
+	if err := export.WriteFooter(&nav, plan, depth); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.FooterPreview(s.layout(c, t.Project.Name+" footer sitemap"), t.Project, nav.String()))
+	return render(c, http.StatusOK, views.FooterPreview(s.layout(c, p.Name+" footer sitemap"), p, nav.String()))
 }

@@ -18,7 +18,7 @@ import (
 type pageStore interface {
 	Page(ctx context.Context, id int64) (site.Page, error)
 	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
-	ExportTree(ctx context.Context, projectID int64) (*site.Tree, error)
+	Outline(ctx context.Context, projectID int64) (site.PlanReader, error)
 	Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error)
 	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error)
 	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)

@@ -44,8 +44,7 @@ func (s *Server) project(c echo.Context) (site.Project, error) {
 }
 
 // projectTree checks the :id project like project does, then loads its
-// pages with load: the store's full Tree, or the lean ExportTree.
-// Errors: ENotFound.
+// pages with load. Errors: ENotFound.
 func (s *Server) projectTree(c echo.Context, load func(context.Context, int64) (*site.Tree, error)) (*site.Tree, error) {
 	p, err := s.project(c)
 	if err != nil {
