@@ -3,13 +3,10 @@ package export
 import (
 	"compress/gzip"
 	"io"
-	"runtime"
-	"runtime/metrics"
 	"strconv"
-	"sync"
 	"testing"
-	"time"
 
+	"siteplan/internal/benchheap"
 	"siteplan/site"
 )
 
@@ -41,41 +38,6 @@ func benchTree(n int) *site.Tree {
 	return site.NewTree(pr, pages)
 }
 
-// measureHeap runs fn and reports the bytes it allocated per op and the
-// peak live heap (as each garbage collection measured it, sampled every
-// millisecond) above what was live before it started: the input tree.
-func measureHeap(b *testing.B, fn func()) {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	read := func() uint64 { metrics.Read(sample); return sample[0].Value.Uint64() }
-	base := read()
-	var peak uint64
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				peak = max(peak, read())
-			}
-		}
-	}()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	close(stop)
-	wg.Wait()
-	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
-	b.ReportMetric(float64(max(peak, base)-base)/(1<<20), "MB-peak-live-above-input")
-}
-
 // BenchmarkExportGzip exports a tree held in memory to gzipped sitemap
 // files and an index (target: no slower than twice gzip -6 of the same
 // bytes, see BenchmarkGzip6Baseline; memory flat as the count grows).
@@ -84,7 +46,7 @@ func BenchmarkExportGzip(b *testing.B) {
 		t := benchTree(n)
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			var out discard
-			measureHeap(b, func() {
+			benchheap.Measure(b, func() {
 				for i := 0; i < b.N; i++ {
 					sel, err := Select(TreeSource(t), Options{})
 					if err != nil {

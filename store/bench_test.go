@@ -5,14 +5,11 @@ import (
 	"context"
 	"io"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"siteplan/export"
+	"siteplan/internal/benchheap"
 	"siteplan/site"
 )
 
@@ -83,23 +80,16 @@ func benchExport(b *testing.B, sections, topics, leaves int) {
 		b.Fatal(err)
 	}
 	b.Run("export", func(b *testing.B) {
-		var peak uint64
-		stop := sampleHeap(&peak)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
 		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			rep, err := export.Export(discardOutput{}, outline, export.Config{Gzip: true})
-			if err != nil {
-				b.Fatal(err)
+		benchheap.Measure(b, func() {
+			for i := 0; i < b.N; i++ {
+				rep, err := export.Export(discardOutput{}, outline, export.Config{Gzip: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(rep.URLs), "urls")
 			}
-			b.ReportMetric(float64(rep.URLs), "urls")
-		}
-		b.StopTimer()
-		stop()
-		runtime.ReadMemStats(&after)
-		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/(1<<20), "MB-alloc/op")
-		b.ReportMetric(float64(peak)/(1<<20), "MB-peak-live")
+		})
 	})
 	b.Run("gzip6", func(b *testing.B) {
 		raw := &export.Memory{}
@@ -118,31 +108,6 @@ func benchExport(b *testing.B, sections, topics, leaves int) {
 			}
 		}
 	})
-}
-
-// sampleHeap records the largest live heap (as each garbage collection
-// measured it) every millisecond until stop is called.
-func sampleHeap(peak *uint64) (stop func()) {
-	runtime.GC()
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				metrics.Read(sample)
-				*peak = max(*peak, sample[0].Value.Uint64())
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
 }
 
 type discardOutput struct{}
