@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -130,13 +132,25 @@ func newSideFile(out Output, name string) *sideFile {
 		f.mem = &bytes.Buffer{}
 		f.w = f.mem
 	case DirOutput:
-		f.tmp, f.err = os.CreateTemp(string(o), "."+name+".*")
+		f.tmp, f.err = hiddenFile(string(o), name)
 		f.w = f.tmp
 	default:
 		f.tmp, f.err = os.CreateTemp("", "siteplan-export-*")
 		f.w = f.tmp
 	}
 	return f
+}
+
+// hiddenFile creates ".name.N" in dir with the permissions os.Create
+// gives (a temporary file's are the owner's alone, and a web server
+// must read what it is renamed to).
+func hiddenFile(dir, name string) (*os.File, error) {
+	for {
+		f, err := os.OpenFile(filepath.Join(dir, "."+name+"."+strconv.FormatUint(rand.Uint64(), 36)), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if !os.IsExist(err) {
+			return f, err
+		}
+	}
 }
 
 func (f *sideFile) Write(p []byte) (int, error) {

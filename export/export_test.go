@@ -264,6 +264,46 @@ func TestNothingToExport(t *testing.T) {
 	}
 }
 
+// TestDirOutput: into a directory, sitemap.txt and inventory.csv (written
+// aside while the plan is read) land with the permissions of the other
+// files, and an export that fails leaves none of them, hidden or not.
+func TestDirOutput(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Export(DirOutput(dir), TreeSource(loadTree(t, "../store/testdata/acme.json")), Config{}); err != nil {
+		t.Fatal(err)
+	}
+	robots, err := os.Stat(filepath.Join(dir, "robots.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sitemap.txt", "inventory.csv"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil || fi.Mode() != robots.Mode() || fi.Size() == 0 {
+			t.Errorf("%s: %v, mode %v, %d bytes; robots.txt's mode is %v", name, err, fi.Mode(), fi.Size(), robots.Mode())
+		}
+	}
+	names := func(dir string) []string {
+		entries, _ := os.ReadDir(dir)
+		var out []string
+		for _, e := range entries {
+			out = append(out, e.Name())
+		}
+		return out
+	}
+	if got := names(dir); len(got) != 5 {
+		t.Errorf("files: %v, want the five of the export", got)
+	}
+	empty := t.TempDir()
+	p := site.NewPage("Only a group")
+	p.ID, p.Kind = 1, site.KindGroup
+	if _, err := Export(DirOutput(empty), TreeSource(site.NewTree(site.Project{BaseURL: "https://x.example/"}, []site.Page{p})), Config{}); err == nil {
+		t.Fatal("nothing to export, yet no error")
+	}
+	if got := names(empty); len(got) != 0 {
+		t.Errorf("a failed export left %v", got)
+	}
+}
+
 func TestLeavesOnlyAndSection(t *testing.T) {
 	tr := loadTree(t, "../store/testdata/acme.json")
 	locs := func(opt Options) string {
