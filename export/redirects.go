@@ -1,0 +1,269 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"siteplan/site"
+)
+
+// Redirect map formats: the platforms a relaunch's redirects are written
+// for (../shared/redirect-formats.md has their syntax and limits).
+const (
+	RedirectsCSV    = "csv"
+	RedirectsNginx  = "nginx"
+	RedirectsApache = "apache"
+)
+
+// RedirectFormats lists the redirect map formats.
+var RedirectFormats = []string{RedirectsCSV, RedirectsNginx, RedirectsApache}
+
+// redirectRule is one accepted redirect or retirement, its chain
+// followed to the end.
+type redirectRule struct {
+	from   string // the old URL as given
+	uri    string // its path and query as a request carries them
+	path   string // its path, decoded
+	query  string // its raw query
+	to     string // the final target; "" for 410
+	status int
+}
+
+// WriteRedirects writes a relaunch's redirect map in a platform's format.
+// The CSV lists every old URL with its disposition; the others hold a
+// rule for each accepted redirect (301 or 308) and retirement (410), its
+// chain followed to the end, so that every old URL resolves in one hop.
+// Errors: EInvalid for an unknown format, a loop, a redirect to a retired
+// URL, a source the platform cannot match.
+func WriteRedirects(w io.Writer, format string, maps []site.Mapping) error {
+	if format == RedirectsCSV {
+		return writeRedirectsCSV(w, maps)
+	}
+	rules, err := redirectRules(maps)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	switch format {
+	case RedirectsNginx:
+		writeNginx(bw, rules)
+	case RedirectsApache:
+		writeApache(bw, rules)
+	default:
+		return site.Errorf(site.EInvalid, "Redirect format %q is not one of %s.", format, strings.Join(RedirectFormats, ", "))
+	}
+	return bw.Flush()
+}
+
+// redirectRules takes the accepted redirects and retirements, follows
+// each redirect to its final target, and refuses loops and redirects
+// that end at a retired URL.
+func redirectRules(maps []site.Mapping) ([]redirectRule, error) {
+	next := map[string]site.Mapping{}
+	var out []redirectRule
+	for _, m := range maps {
+		if m.Accepted && (m.Disposition == site.DispositionRedirect || m.Disposition == site.DispositionRetire) {
+			next[m.From] = m
+		}
+	}
+	for _, m := range maps {
+		if _, ok := next[m.From]; !ok || next[m.From] != m {
+			continue
+		}
+		u, err := url.Parse(m.From)
+		if err != nil || u.Path == "" && u.RawQuery == "" {
+			return nil, site.Errorf(site.EInvalid, "The old URL %q cannot be read as a URL.", m.From)
+		}
+		r := redirectRule{from: m.From, uri: u.EscapedPath(), path: u.Path, query: u.RawQuery, status: m.Status}
+		if r.uri == "" {
+			r.uri, r.path = "/", "/"
+		}
+		if r.query != "" {
+			r.uri += "?" + r.query
+		}
+		if m.Disposition == site.DispositionRetire {
+			r.status = 410
+			out = append(out, r)
+			continue
+		}
+		if r.status != 308 {
+			r.status = 301
+		}
+		seen := []string{m.From}
+		to := m.To
+		for {
+			n, ok := next[to]
+			if !ok {
+				break
+			}
+			if slices.Contains(seen, to) {
+				return nil, site.Errorf(site.EInvalid, "The redirects of %s loop: %s. Change one of them.", m.From, strings.Join(append(seen, to), " → "))
+			}
+			if n.Disposition == site.DispositionRetire {
+				return nil, site.Errorf(site.EInvalid, "%s redirects to %s, which is retired (410). Send it to a page, or retire it too.", m.From, to)
+			}
+			seen, to = append(seen, to), n.To
+		}
+		r.to = to
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// writeRedirectsCSV writes one row an old URL: from, to, status,
+// accepted, confidence, reason (to empty for a 410 and for a URL not
+// placed yet), as the CSV import reads it back.
+func writeRedirectsCSV(w io.Writer, maps []site.Mapping) error {
+	bw := bufio.NewWriter(w)
+	b := []byte("from,to,status,accepted,confidence,reason\n")
+	for _, m := range maps {
+		status, to := "", m.To
+		switch m.Disposition {
+		case site.DispositionRedirect:
+			status = strconv.Itoa(cmpOr(m.Status, 301))
+		case site.DispositionRetire:
+			status, to = "410", ""
+		case site.DispositionKeep:
+			status = "200"
+		}
+		accepted := "no"
+		if m.Accepted {
+			accepted = "yes"
+		}
+		for i, f := range []string{m.From, to, status, accepted, strconv.FormatFloat(m.Confidence, 'f', 2, 64), m.Reason} {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCSV(b, f)
+		}
+		b = append(b, '\n')
+		if len(b) > 60<<10 {
+			bw.Write(b)
+			b = b[:0]
+		}
+	}
+	bw.Write(b)
+	return bw.Flush()
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// writeNginx writes a file to include in http {}: two maps on
+// $request_uri (path and query as the request carries them) that set
+// $siteplan_redirect to the target and $siteplan_gone to 1. nginx
+// compares a map's strings without case, so old URLs that differ only in
+// case are written as case-sensitive regular expressions, all of them,
+// since a string would catch the others first.
+func writeNginx(w *bufio.Writer, rules []redirectRule) {
+	folded := map[string]int{}
+	for _, r := range rules {
+		folded[strings.ToLower(r.uri)]++
+	}
+	key := func(r redirectRule) string {
+		if folded[strings.ToLower(r.uri)] > 1 {
+			return nginxQuote("~^" + regexp.QuoteMeta(r.uri) + "$")
+		}
+		if strings.HasPrefix(r.uri, "~") {
+			return nginxQuote(`\` + r.uri)
+		}
+		return nginxQuote(r.uri)
+	}
+	redirects, gone, longest := 0, 0, 0
+	for _, r := range rules {
+		if r.status == 410 {
+			gone++
+		} else {
+			redirects++
+		}
+		longest = max(longest, len(key(r)))
+	}
+	// A hash element is a pointer and the key padded to 8 bytes; a
+	// bucket holds a few of the longest and an end marker, and the
+	// hash may have four times as many buckets as keys before a bucket
+	// must hold more, so that nginx finds a size that fits.
+	elt := 8 + (longest+2+7)/8*8
+	bucket := 32
+	for bucket < 3*elt+8 {
+		bucket *= 2
+	}
+	size := 2048
+	for size < 4*max(redirects, gone) {
+		size *= 2
+	}
+	fmt.Fprintf(w, `# siteplan: %d redirects and %d retired URLs, matched on the request URI
+# (path and query string as the request carries them).
+#
+# Include this file in http {}, and size nginx's map hashes for it there:
+#     map_hash_max_size %d;
+#     map_hash_bucket_size %d;
+#     include siteplan-redirects.conf;
+# Then, in the server {} of the old site:
+#     if ($siteplan_gone) { return 410; }
+#     if ($siteplan_redirect) { return %s $siteplan_redirect; }
+`, redirects, gone, size, bucket, "301")
+	w.WriteString("map $request_uri $siteplan_redirect {\n    default \"\";\n")
+	for _, r := range rules {
+		if r.status != 410 {
+			fmt.Fprintf(w, "    %s %s;\n", key(r), nginxQuote(strings.ReplaceAll(r.to, "$", "%24")))
+		}
+	}
+	w.WriteString("}\nmap $request_uri $siteplan_gone {\n    default 0;\n")
+	for _, r := range rules {
+		if r.status == 410 {
+			fmt.Fprintf(w, "    %s 1;\n", key(r))
+		}
+	}
+	w.WriteString("}\n")
+}
+
+// nginxQuote quotes a string for nginx's configuration.
+func nginxQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// writeApache writes rules for an .htaccess in the document root
+// (mod_rewrite): an old URL with a query string matches only that query
+// string, exactly, and is written first; one without matches any. The
+// query is dropped from the target (QSD), the target written as it is
+// (NE), a 410 answered with G.
+func writeApache(w *bufio.Writer, rules []redirectRule) {
+	fmt.Fprintf(w, "# siteplan: %d rules. Put this in the .htaccess of the old site's document root\n# (needs mod_rewrite and AllowOverride FileInfo).\nRewriteEngine On\n", len(rules))
+	ordered := slices.Clone(rules)
+	slices.SortStableFunc(ordered, func(a, b redirectRule) int { // with a query first
+		return boolInt(a.query == "") - boolInt(b.query == "")
+	})
+	for _, r := range ordered {
+		if r.query != "" {
+			fmt.Fprintf(w, "RewriteCond %%{QUERY_STRING} %s\n", apacheQuote("="+r.query))
+		}
+		pattern := apacheQuote("^" + regexp.QuoteMeta(strings.TrimPrefix(r.path, "/")) + "$")
+		if r.status == 410 {
+			fmt.Fprintf(w, "RewriteRule %s - [G]\n", pattern)
+			continue
+		}
+		target := strings.NewReplacer("%", `\%`, "$", `\$`).Replace(r.to) // else back-references
+		fmt.Fprintf(w, "RewriteRule %s %s [R=%d,L,NE,QSD]\n", pattern, apacheQuote(target), r.status)
+	}
+}
+
+// apacheQuote quotes an argument of Apache's configuration (which
+// takes a backslash before the quote alone as an escape).
+func apacheQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,273 @@
+package export
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplan/site"
+)
+
+// redirectCase is an old URL, where the map sends it, and what a server
+// serving the map must answer for it.
+type redirectCase struct {
+	m        site.Mapping
+	status   int
+	location string
+}
+
+// redirectCases are the awkward old URLs a relaunch has, and a few
+// thousand plain ones to fill the maps' hashes.
+func redirectCases() []redirectCase {
+	old, nw := "https://old.example", "https://new.example"
+	r := func(from, to string) site.Mapping {
+		return site.Mapping{From: old + from, Disposition: site.DispositionRedirect, To: nw + to, Status: 301, Accepted: true}
+	}
+	gone := func(from string) site.Mapping {
+		return site.Mapping{From: old + from, Disposition: site.DispositionRetire, Accepted: true}
+	}
+	cases := []redirectCase{
+		{r("/about-us.html", "/company/about"), 301, nw + "/company/about"},
+		{r("/Contact-Us.html", "/company/contact"), 301, nw + "/company/contact"},
+		{r("/contact-us.html", "/company/contact-lower"), 301, nw + "/company/contact-lower"}, // differs in case only
+		{r("/jobs/view.php?id=1000", "/company/careers/junior-copywriter-1000"), 301, nw + "/company/careers/junior-copywriter-1000"},
+		{gone("/jobs/view.php?id=1001"), 410, ""},
+		{r("/support/faq.php?article=a-b&section=c", "/help/c/a-b"), 301, nw + "/help/c/a-b"},
+		{r("/caf%C3%A9/men%C3%BC.html", "/cafe/menu"), 301, nw + "/cafe/menu"},
+		{r("/with%20space.html", "/spaced"), 301, nw + "/spaced"},
+		{r("/~tilde/page.html", "/tilde"), 301, nw + "/tilde"},
+		{r("/price.html", "/pricing?plan=a&b=%24"), 301, nw + "/pricing?plan=a&b=%24"},
+		{r("/a.b+c(1).html", "/regex-chars"), 301, nw + "/regex-chars"},
+		{gone("/promo/summer-sale-2016.html"), 410, ""},
+		{site.Mapping{From: old + "/legacy.html", Disposition: site.DispositionRedirect, To: nw + "/new-legacy", Status: 308, Accepted: true}, 308, nw + "/new-legacy"},
+		// Not accepted, kept, waiting: no rule.
+		{site.Mapping{From: old + "/maybe.html", Disposition: site.DispositionRedirect, To: nw + "/x", Status: 301}, 404, ""},
+		{site.Mapping{From: old + "/unknown.html", Disposition: site.DispositionReview}, 404, ""},
+	}
+	for i := range 3000 {
+		cases = append(cases, redirectCase{r(fmt.Sprintf("/shop/item-%d.html", i), fmt.Sprintf("/products/item-%d", i)), 301, fmt.Sprintf("%s/products/item-%d", nw, i)})
+	}
+	return cases
+}
+
+func caseMaps(cases []redirectCase) []site.Mapping {
+	out := make([]site.Mapping, len(cases))
+	for i, c := range cases {
+		out[i] = c.m
+	}
+	return out
+}
+
+// TestRedirectRules: chains are followed to their end, loops and
+// redirects to a retired URL refused with the URLs named.
+func TestRedirectRules(t *testing.T) {
+	r := func(from, to string) site.Mapping {
+		return site.Mapping{From: from, To: to, Disposition: site.DispositionRedirect, Status: 301, Accepted: true}
+	}
+	rules, err := redirectRules([]site.Mapping{r("https://x/a", "https://x/b"), r("https://x/b", "https://x/c"), r("https://x/c", "https://y/d")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rl := range rules {
+		if rl.to != "https://y/d" {
+			t.Errorf("%s goes to %s, want https://y/d in one hop", rl.from, rl.to)
+		}
+	}
+	_, err = redirectRules([]site.Mapping{r("https://x/a", "https://x/b"), r("https://x/b", "https://x/a")})
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "loop") {
+		t.Errorf("a loop: %v", err)
+	}
+	_, err = redirectRules([]site.Mapping{r("https://x/a", "https://x/b"), {From: "https://x/b", Disposition: site.DispositionRetire, Accepted: true}})
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "retired") {
+		t.Errorf("a redirect to a retired URL: %v", err)
+	}
+	var buf bytes.Buffer
+	if err := WriteRedirects(&buf, "htaccess", nil); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("an unknown format: %v", err)
+	}
+}
+
+// TestRedirectsCSV: a row an old URL, 410 rows without a target.
+func TestRedirectsCSV(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteRedirects(&buf, RedirectsCSV, caseMaps(redirectCases()[:15])); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	for _, want := range []string{
+		"from,to,status,accepted,confidence,reason",
+		"https://old.example/jobs/view.php?id=1001,,410,yes,0.00,",
+		"https://old.example/legacy.html,https://new.example/new-legacy,308,yes,0.00,",
+		"https://old.example/unknown.html,,,no,0.00,",
+	} {
+		if !strings.Contains(buf.String(), want+"\n") {
+			t.Errorf("the CSV lacks %q:\n%s", want, buf.String())
+		}
+	}
+	if len(lines) != 16 {
+		t.Errorf("%d lines, want a header and 15 rows", len(lines))
+	}
+}
+
+// need finds a server's binary, or skips (fails on CI, which installs it).
+func need(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not installed", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+	return path
+}
+
+// freePort is a loopback port nothing listens on.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// serve starts a server process and waits until it answers on port.
+func serve(t *testing.T, port int, name string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, name, args...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = 5 * time.Second // a child left holding the output does not hold up the test
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cancel(); cmd.Wait() })
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) || cmd.ProcessState != nil {
+			t.Fatalf("%s did not start: %s", name, out.String())
+		}
+		time.Sleep(20 * time.Millisecond) // polling for the port: the process gives no other sign
+	}
+}
+
+// checkServer asks a server for each old URL and checks its answer.
+func checkServer(t *testing.T, port int, cases []redirectCase) {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for i, c := range cases {
+		if strings.Contains(c.m.From, "/shop/item-") && i%50 != 0 { // of the thousands of plain ones, a sample
+			continue
+		}
+		uri := strings.TrimPrefix(c.m.From, "https://old.example")
+		resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d%s", port, uri))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.status || resp.Header.Get("Location") != c.location {
+			t.Errorf("%s: %d %q, want %d %q", uri, resp.StatusCode, resp.Header.Get("Location"), c.status, c.location)
+		}
+	}
+}
+
+// TestRedirectsNginx serves the nginx map with Debian's nginx on
+// loopback, as its header comment says to, and asks it for every old
+// URL: the right status and Location, case and query strings told
+// apart, and nothing for the rows not accepted.
+func TestRedirectsNginx(t *testing.T) {
+	nginx := need(t, "nginx")
+	dir, port := t.TempDir(), freePort(t)
+	cases := redirectCases()
+	var buf bytes.Buffer
+	if err := WriteRedirects(&buf, RedirectsNginx, caseMaps(cases)); err != nil {
+		t.Fatal(err)
+	}
+	conf := buf.String()
+	os.WriteFile(filepath.Join(dir, "siteplan-redirects.conf"), buf.Bytes(), 0o644)
+	var hashes []string
+	for _, l := range strings.Split(conf, "\n") {
+		if l = strings.TrimPrefix(l, "#     "); strings.HasPrefix(l, "map_hash_") {
+			hashes = append(hashes, l)
+		}
+	}
+	if len(hashes) != 2 {
+		t.Fatalf("the header does not give the map hash sizes:\n%s", conf[:500])
+	}
+	main := fmt.Sprintf(`daemon off; master_process off; pid %[1]s/nginx.pid; error_log %[1]s/error.log;
+events {}
+http {
+	access_log off;
+	client_body_temp_path %[1]s; proxy_temp_path %[1]s; fastcgi_temp_path %[1]s; uwsgi_temp_path %[1]s; scgi_temp_path %[1]s;
+	%[2]s
+	include siteplan-redirects.conf;
+	server {
+		listen 127.0.0.1:%[3]d;
+		location / {
+			if ($siteplan_gone) { return 410; }
+			if ($siteplan_redirect) { return 301 $siteplan_redirect; }
+			return 404;
+		}
+	}
+}
+`, dir, strings.Join(hashes, "\n\t"), port)
+	os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(main), 0o644)
+	if out, err := exec.Command(nginx, "-t", "-p", dir, "-c", filepath.Join(dir, "nginx.conf")).CombinedOutput(); err != nil || strings.Contains(string(out), "warn") {
+		t.Fatalf("nginx -t: %v\n%s", err, out)
+	}
+	serve(t, port, nginx, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"))
+	for i := range cases {
+		if cases[i].status == 308 { // the server block returns 301 for every redirect, as the header says
+			cases[i].status = 301
+		}
+	}
+	checkServer(t, port, cases)
+}
+
+// TestRedirectsApache serves the rules as the .htaccess of a document
+// root with Debian's Apache on loopback and asks it for every old URL.
+func TestRedirectsApache(t *testing.T) {
+	apache := need(t, "apache2")
+	dir, port := t.TempDir(), freePort(t)
+	root := filepath.Join(dir, "root")
+	os.Mkdir(root, 0o755)
+	cases := redirectCases()
+	var buf bytes.Buffer
+	if err := WriteRedirects(&buf, RedirectsApache, caseMaps(cases)); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, ".htaccess"), buf.Bytes(), 0o644)
+	mods := "/usr/lib/apache2/modules"
+	conf := fmt.Sprintf(`ServerRoot %[1]s
+Listen 127.0.0.1:%[2]d
+ServerName localhost
+PidFile %[1]s/httpd.pid
+ErrorLog %[1]s/error.log
+LoadModule mpm_prefork_module %[3]s/mod_mpm_prefork.so
+LoadModule authz_core_module %[3]s/mod_authz_core.so
+LoadModule rewrite_module %[3]s/mod_rewrite.so
+DocumentRoot %[1]s/root
+<Directory %[1]s/root>
+	AllowOverride FileInfo
+	Require all granted
+</Directory>
+`, dir, port, mods)
+	os.WriteFile(filepath.Join(dir, "httpd.conf"), []byte(conf), 0o644)
+	serve(t, port, apache, "-X", "-f", filepath.Join(dir, "httpd.conf"))
+	checkServer(t, port, cases)
+}
