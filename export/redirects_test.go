@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -270,4 +271,73 @@ DocumentRoot %[1]s/root
 	os.WriteFile(filepath.Join(dir, "httpd.conf"), []byte(conf), 0o644)
 	serve(t, port, apache, "-X", "-f", filepath.Join(dir, "httpd.conf"))
 	checkServer(t, port, cases)
+}
+
+// TestRedirectRulesProperty: over random maps of old URLs that redirect
+// to one another or retire, the rules either are refused (a loop, or an
+// end at a retired URL, which a walk of the map confirms) or send every
+// old URL in one hop to where walking the map ends.
+func TestRedirectRulesProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 2000 {
+		n := 1 + rng.IntN(12)
+		url := func(i int) string { return fmt.Sprintf("https://x/%d", i) }
+		var maps []site.Mapping
+		for i := range n {
+			switch rng.IntN(5) {
+			case 0:
+				maps = append(maps, site.Mapping{From: url(i), Disposition: site.DispositionRetire, Accepted: true})
+			case 1:
+				maps = append(maps, site.Mapping{From: url(i), To: fmt.Sprintf("https://new/%d", i), Disposition: site.DispositionRedirect, Accepted: true})
+			default: // into the map itself
+				maps = append(maps, site.Mapping{From: url(i), To: url(rng.IntN(n + 2)), Disposition: site.DispositionRedirect, Accepted: true})
+			}
+		}
+		byFrom := map[string]site.Mapping{}
+		for _, m := range maps {
+			byFrom[m.From] = m
+		}
+		// walk follows the map from an old URL: its end, and whether the
+		// walk loops or ends at a retired URL.
+		walk := func(from string) (string, bool) {
+			seen := map[string]bool{}
+			at := from
+			for {
+				m, ok := byFrom[at]
+				if !ok {
+					return at, true
+				}
+				if seen[at] {
+					return "", false
+				}
+				seen[at] = true
+				if m.Disposition == site.DispositionRetire {
+					return "", at == from
+				}
+				at = m.To
+			}
+		}
+		rules, err := redirectRules(maps)
+		bad := false
+		for _, m := range maps {
+			if _, ok := walk(m.From); !ok {
+				bad = true
+			}
+		}
+		if bad != (err != nil) {
+			t.Fatalf("round %d: %v refused: %v, but a walk of the map finds it bad: %t", round, maps, err, bad)
+		}
+		if err != nil {
+			continue
+		}
+		for _, r := range rules {
+			end, _ := walk(r.from)
+			if r.status != 410 && r.to != end {
+				t.Fatalf("round %d: %s goes to %s, the map ends at %s", round, r.from, r.to, end)
+			}
+			if _, chained := byFrom[r.to]; chained {
+				t.Fatalf("round %d: %s goes to %s, itself redirected", round, r.from, r.to)
+			}
+		}
+	}
 }
