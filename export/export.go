@@ -51,6 +51,16 @@ func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
 	foot := &footerNodes{depth: cfg.FooterDepth}
 	split := newSplitter(out, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, BySection: cfg.BySection, Dir: sel.Dir})
 	proj := src.Project()
+	// side feeds a page to the footer (which links any kind of page to
+	// where it points) and the inventory (the URL of a page that has one).
+	side := func(v *visit, url string) error {
+		loc := url
+		if !v.page.HasURL() {
+			loc = proj.FinishURL(&v.page, v.path)
+		}
+		foot.add(v, loc)
+		return rows.add(v, url)
+	}
 	whole := cfg.Section == 0 // else the footer and the inventory are the whole plan's, read again
 	err = sel.pass(func(v *visit, url string, e *Entry) error {
 		if e != nil {
@@ -63,8 +73,7 @@ func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
 		if !whole {
 			return nil
 		}
-		foot.add(v, proj.FinishURL(&v.page, v.path))
-		return rows.add(v, url)
+		return side(v, url)
 	})
 	if err == nil && !whole {
 		err = walk(src, 0, func(v *visit) error {
@@ -72,8 +81,7 @@ func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
 			if v.page.HasURL() {
 				url = proj.FinishURL(&v.page, v.path)
 			}
-			foot.add(v, proj.FinishURL(&v.page, v.path))
-			return rows.add(v, url)
+			return side(v, url)
 		})
 	}
 	res, err := split.close(err)

@@ -14,19 +14,6 @@ import (
 	"siteplan/site"
 )
 
-// WriteText writes sitemap.txt: one URL a line, UTF-8.
-func WriteText(w io.Writer, entries Entries) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	err := entries(func(e *Entry) error {
-		bw.WriteString(e.Loc)
-		return bw.WriteByte('\n')
-	})
-	if err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
 // WriteRobots writes the robots.txt lines that name the sitemaps.
 func WriteRobots(w io.Writer, sitemaps []string) error {
 	bw := bufio.NewWriter(w)
@@ -42,18 +29,6 @@ type FooterLink struct {
 	Title    string
 	Href     string
 	Children []FooterLink
-}
-
-// Footer builds the footer sitemap: the main tree to depth (1 or 2) and
-// the footer navigation, with only pages that have in_html_sitemap on.
-// Groups appear as headings; placeholders never.
-func Footer(t *site.Tree, depth int) (main, footer []FooterLink) {
-	f := &footerNodes{depth: depth}
-	TreeSource(t).Walk(0, func(p *site.Page, path string, d int) error {
-		f.add(&visit{page: *p, path: path, depth: d}, t.Project.FinishURL(p, path))
-		return nil
-	})
-	return f.links()
 }
 
 // footerNodes collects, from a walk of the plan, the pages the footer may

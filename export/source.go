@@ -61,6 +61,13 @@ const batchSize = 512
 
 var batches = sync.Pool{New: func() any { return &batch{visits: make([]visit, 0, batchSize)} }}
 
+// newBatch is an empty batch, from the pool.
+func newBatch() *batch {
+	b := batches.Get().(*batch)
+	b.visits, b.err = b.visits[:0], nil
+	return b
+}
+
 // readAhead walks src on a goroutine of its own and hands its pages on in
 // batches, so that reading the plan (from a database, the larger part of
 // an export from the store) and writing the files run on two cores. Only
@@ -71,8 +78,7 @@ func readAhead(src site.PlanReader, root int64) (<-chan *batch, func()) {
 	quit := make(chan struct{})
 	go func() {
 		defer close(out)
-		b := batches.Get().(*batch)
-		b.visits, b.err = b.visits[:0], nil
+		b := newBatch()
 		err := src.Walk(root, func(p *site.Page, path string, depth int) error {
 			b.visits = append(b.visits, visit{*p, path, depth})
 			if len(b.visits) == batchSize {
@@ -81,8 +87,7 @@ func readAhead(src site.PlanReader, root int64) (<-chan *batch, func()) {
 				case <-quit:
 					return errStopped
 				}
-				b = batches.Get().(*batch)
-				b.visits, b.err = b.visits[:0], nil
+				b = newBatch()
 			}
 			return nil
 		})

@@ -86,20 +86,7 @@ func Match(t *site.Tree, old []site.OldPage) []site.Mapping {
 	for i, o := range old {
 		olds[i] = parseOld(o, brand)
 	}
-	m.oldTitles = map[string]int{}
-	seen := map[string]bool{}
-	for _, o := range olds {
-		if seen[o.canon] {
-			continue
-		}
-		seen[o.canon] = true
-		for _, t := range []string{o.title, o.h1} {
-			m.oldTitles[t]++
-		}
-		if o.title == o.h1 {
-			m.oldTitles[o.title]--
-		}
-	}
+	m.countOldTitles(olds)
 	for _, o := range olds {
 		m.first(o)
 	}
@@ -112,11 +99,31 @@ func Match(t *site.Tree, old []site.OldPage) []site.Mapping {
 			o.m = site.Mapping{From: o.raw, Disposition: site.DispositionReview, Reason: "no page of the plan matches its path, slug, query or title"}
 		}
 		o.m.From = o.raw
-		o.m.Accepted = o.m.Accepted || o.m.Confidence >= acceptAt && o.m.Disposition != site.DispositionReview
+		o.m.Accepted = placed(o) || o.m.Disposition == site.DispositionKeep
 		out[i] = o.m
 	}
 	return out
 }
+
+// countOldTitles counts the old pages (variants once) with each title
+// or H1.
+func (m *matcher) countOldTitles(olds []*oldURL) {
+	m.oldTitles = map[string]int{}
+	seen := map[string]bool{}
+	for _, o := range olds {
+		if seen[o.canon] {
+			continue
+		}
+		seen[o.canon] = true
+		m.oldTitles[o.title]++
+		if o.h1 != o.title {
+			m.oldTitles[o.h1]++
+		}
+	}
+}
+
+// placed reports whether a rule has placed o surely enough to accept it.
+func placed(o *oldURL) bool { return o.m.PageID != 0 && o.m.Confidence >= acceptAt }
 
 func newMatcher(t *site.Tree) *matcher {
 	m := &matcher{byPath: map[string][]int{}, bySlug: map[string][]int{}, byTitle: map[string][]int{},
@@ -246,7 +253,7 @@ func (m *matcher) sections(olds []*oldURL) {
 	votes := map[string]map[int64]int{} // old folder -> new parent -> pages
 	counts := map[string]int{}
 	for _, o := range olds {
-		if len(o.segs) < 2 || o.m.PageID == 0 || !o.m.Accepted && o.m.Confidence < acceptAt {
+		if len(o.segs) < 2 || !placed(o) {
 			continue
 		}
 		dir := folderOf(o.segs)
@@ -265,8 +272,6 @@ func (m *matcher) sections(olds []*oldURL) {
 			}
 		}
 	}
-	// Folders whose pages went to the same place as their section's index
-	// page (about-us.html beside about-us/) are known too.
 	for _, o := range olds {
 		if o.m.Disposition != "" {
 			continue
@@ -285,38 +290,8 @@ func (m *matcher) sections(olds []*oldURL) {
 				continue
 			}
 		}
-		if i, ok := became[folderOf(o.segs)]; ok { // an id in the query: the number a page of the section's slug ends with
-			var in []int
-			for _, k := range slices.Sorted(maps.Keys(o.query)) {
-				if v := o.query.Get(k); isDigits(v) {
-					for _, c := range m.byNum[v] {
-						if m.pages[c].p.ParentID == m.pages[i].p.ID {
-							in = append(in, c)
-						}
-					}
-				}
-			}
-			if len(in) == 1 {
-				m.set(o, in[0], confQuery, "the id in its query is the number a slug in /"+m.pages[i].key+" ends with, where its folder's pages moved")
-				continue
-			}
-		}
-		if len(o.segs) >= 2 {
-			dir := folderOf(o.segs)
-			slug := o.segs[len(o.segs)-1]
-			if i, ok := became[dir]; ok {
-				parent := m.pages[i].p.ID
-				var in []int
-				for _, c := range m.bySlug[slug] {
-					if m.pages[c].p.ParentID == parent {
-						in = append(in, c)
-					}
-				}
-				if len(in) == 1 {
-					m.set(o, in[0], confSlug, "same slug, in /"+m.pages[i].key+", where its folder's pages moved")
-					continue
-				}
-			}
+		if i, ok := became[folderOf(o.segs)]; ok && len(o.segs) >= 2 {
+			m.inFolder(o, i)
 		}
 	}
 	m.sharedTitles(olds)
@@ -333,9 +308,37 @@ func (m *matcher) sections(olds []*oldURL) {
 		if o.m.Disposition != "" || len(o.segs) < 2 {
 			continue
 		}
-		if f := folderPage[strings.Join(o.segs[:len(o.segs)-1], "/")]; f != nil {
+		if f := folderPage[folderOf(o.segs)]; f != nil {
 			m.set(o, m.byID[f.m.PageID], confMerged, "its folder's page went to "+f.m.To+"; merged there?")
 		}
+	}
+}
+
+// inFolder places an old page of a folder that became page i among
+// i's children: by the id in its query that one of their slugs ends
+// with, or by its slug, which pages elsewhere share too.
+func (m *matcher) inFolder(o *oldURL, i int) {
+	parent := m.pages[i].p.ID
+	var byID, bySlug []int
+	for _, k := range slices.Sorted(maps.Keys(o.query)) {
+		if v := o.query.Get(k); isDigits(v) {
+			for _, c := range m.byNum[v] {
+				if m.pages[c].p.ParentID == parent {
+					byID = append(byID, c)
+				}
+			}
+		}
+	}
+	for _, c := range m.bySlug[o.segs[len(o.segs)-1]] {
+		if m.pages[c].p.ParentID == parent {
+			bySlug = append(bySlug, c)
+		}
+	}
+	switch {
+	case len(byID) == 1:
+		m.set(o, byID[0], confQuery, "the id in its query is the number a slug in /"+m.pages[i].key+" ends with, where its folder's pages moved")
+	case len(bySlug) == 1:
+		m.set(o, bySlug[0], confSlug, "same slug, in /"+m.pages[i].key+", where its folder's pages moved")
 	}
 }
 
@@ -374,7 +377,7 @@ titles:
 			if other == o || other.canon == o.canon {
 				continue
 			}
-			if other.m.PageID != page || !other.m.Accepted && other.m.Confidence < acceptAt || slices.Equal(other.segs, o.segs) {
+			if other.m.PageID != page || !placed(other) || slices.Equal(other.segs, o.segs) {
 				continue titles
 			}
 		}
@@ -406,7 +409,7 @@ func (m *matcher) idNeighbours(olds []*oldURL) {
 		return "", 0, false
 	}
 	for _, o := range olds {
-		if o.m.PageID == 0 || !o.m.Accepted && o.m.Confidence < acceptAt {
+		if !placed(o) {
 			continue
 		}
 		if key, n, ok := templateOf(o); ok {

@@ -143,7 +143,6 @@ func TestMatchRules(t *testing.T) {
 	}
 }
 
-
 // BenchmarkMatchRelaunch matches the sample's 3,454 old URLs against its
 // 2,689-page plan (target: 12,000 URLs in 20 s and 400 MB), beside a
 // yardstick measured in the same run: reading the crawl (encoding/csv)

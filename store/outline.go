@@ -172,58 +172,38 @@ func (w *outlineWalk) walk(root int64) error {
 		}
 		return nil
 	}
-	// A section: its placement, and its path from its ancestors'.
-	if s, err = w.prepare(`SELECT placement, coalesce(parent_id, 0) FROM pages WHERE project_id = ? AND id = ?`); err != nil {
+	// A section: it and its ancestors, up, for its placement (its top
+	// ancestor's) and the path its ancestors' slugs make.
+	if s, err = w.prepare(`SELECT ` + outlineCols + `, placement, coalesce(parent_id, 0) FROM pages WHERE project_id = ? AND id = ?`); err != nil {
 		return translate(err)
 	}
+	var chain []site.Page
 	var placement string
-	var chain []int64 // the section and its ancestors, up
 	for id := root; id != 0; {
 		rows, err := w.query(s, o.project.ID, id)
 		if err != nil {
 			return translate(err)
 		}
-		row := make([]driver.Value, 2)
+		row := make([]driver.Value, 6)
 		err = rows.Next(row)
 		rows.Close()
 		if err != nil {
 			return site.Errorf(site.ENotFound, "Section page %d does not exist in this project.", root)
 		}
-		placement, _ = row[0].(string)
-		chain = append(chain, id)
-		id, _ = row[1].(int64)
+		p := site.Page{ProjectID: o.project.ID}
+		if err := readOutlineRow(row, &p); err != nil {
+			return err
+		}
+		placement, _ = row[4].(string)
+		chain = append(chain, p)
+		id, _ = row[5].(int64)
 	}
 	path := o.project.RootPath()
-	if len(chain) > 1 {
-		ids := chain[1:]
-		slices.Reverse(ids)
-		for _, id := range ids {
-			var p site.Page
-			if err := w.page(id, &p); err != nil {
-				return err
-			}
-			path = o.project.ChildPath(&p, path)
-		}
+	for i := len(chain) - 1; i > 0; i-- {
+		path = o.project.ChildPath(&chain[i], path)
 	}
-	return w.level(`SELECT `+outlineCols+` FROM pages WHERE project_id = ? AND id = ?`, []any{o.project.ID, root}, placement, path, 1)
-}
-
-// page reads one page's outline fields.
-func (w *outlineWalk) page(id int64, p *site.Page) error {
-	s, err := w.prepare(`SELECT ` + outlineCols + ` FROM pages WHERE project_id = ? AND id = ?`)
-	if err != nil {
-		return translate(err)
-	}
-	rows, err := w.query(s, w.o.project.ID, id)
-	if err != nil {
-		return translate(err)
-	}
-	defer rows.Close()
-	row := make([]driver.Value, 4)
-	if err := rows.Next(row); err != nil {
-		return translate(err)
-	}
-	return readOutlineRow(row, p)
+	chain[0].Placement = placement
+	return w.emit(&chain[0], path, 1)
 }
 
 // readOutlineRow sets what a row of outlineCols says of a page.
@@ -303,17 +283,24 @@ func (w *outlineWalk) rows(rows driver.Rows, placement, parent string, depth int
 		if err := readOutlineRow(row, &p); err != nil {
 			return err
 		}
-		if _, ok := slices.BinarySearch(w.parents, p.ID); ok {
-			p.ChildCount = 1
-		}
-		path := w.o.project.ChildPath(&p, parent)
-		if err := w.fn(&p, path, depth); err != nil {
+		if err := w.emit(&p, parent, depth); err != nil {
 			return err
 		}
-		if p.ChildCount > 0 {
-			if err := w.children(p.ID, placement, path, depth+1); err != nil {
-				return err
-			}
-		}
 	}
+}
+
+// emit calls fn for a page, below a page with the path parent, and walks
+// its branch.
+func (w *outlineWalk) emit(p *site.Page, parent string, depth int) error {
+	if _, ok := slices.BinarySearch(w.parents, p.ID); ok {
+		p.ChildCount = 1
+	}
+	path := w.o.project.ChildPath(p, parent)
+	if err := w.fn(p, path, depth); err != nil {
+		return err
+	}
+	if p.ChildCount > 0 {
+		return w.children(p.ID, p.Placement, path, depth+1)
+	}
+	return nil
 }

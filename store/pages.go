@@ -631,11 +631,7 @@ func truncate(s string, n int) string {
 
 // Ancestors returns the ancestors of a page from its root down.
 func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
-	return ancestors(ctx, db.r, id)
-}
-
-func ancestors(ctx context.Context, q querier, id int64) ([]site.Page, error) {
-	return queryPages(ctx, q, false, `WITH RECURSIVE up(id, d) AS (
+	return queryPages(ctx, db.r, false, `WITH RECURSIVE up(id, d) AS (
 			SELECT parent_id, 1 FROM pages WHERE id = ? AND parent_id IS NOT NULL
 			UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages JOIN up USING (id) ORDER BY up.d DESC`, id)
