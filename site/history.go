@@ -47,6 +47,9 @@ type Version struct {
 	PageCount int
 	ChangeID  int64 // the newest change it includes
 	Approvals []Approval
+	// Launched: the site went live with this plan; a change that moves
+	// one of its URLs since records a redirect.
+	Launched bool
 }
 
 // Label is "Version 2 “Client review”".

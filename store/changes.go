@@ -164,6 +164,7 @@ type changeData struct {
 	Links    []linkDelta   `json:"links,omitempty"`
 	Project  *projectDelta `json:"project,omitempty"`
 	Comments []commentRow  `json:"comments,omitempty"`
+	Olds     []oldDelta    `json:"olds,omitempty"` // the old site's URLs (oldurls.go)
 }
 
 // journal notes what one change touches, inside its transaction.
@@ -177,12 +178,18 @@ type journal struct {
 	linkOrder []linkKey
 	project   *projectDelta
 	comments  []commentRow
+	olds      map[int64]*oldDelta
+	oldOrder  []int64
 
 	// Set by the write: what the change is, in words.
 	verb, summary string
 	pageID        int64 // the page it is about
 	undoable      bool
 	newProject    bool // the change made the project: it stays at version 1
+	always        bool // recorded even when it changed no row the history keeps (attaching an old site)
+	// gone is what becomes of launched URLs the change deletes (launch.go):
+	// nil refuses a deletion of one.
+	gone *site.Decision
 }
 
 // change runs fn in one write transaction and records what it did as one
@@ -192,7 +199,7 @@ type journal struct {
 // the project can no longer be redone.
 func (db *DB) change(ctx context.Context, fn func(j *journal) error) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		j := &journal{ctx: ctx, tx: tx, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, undoable: true}
+		j := &journal{ctx: ctx, tx: tx, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, olds: map[int64]*oldDelta{}, undoable: true}
 		if err := fn(j); err != nil {
 			return err
 		}
@@ -271,7 +278,11 @@ func (j *journal) touchData(d *changeData) error {
 			return err
 		}
 	}
-	return nil
+	olds := make([]int64, len(d.Olds))
+	for i := range d.Olds {
+		olds[i] = d.Olds[i].ID
+	}
+	return j.touchOlds(olds)
 }
 
 // touchProject notes the project's settings before the change.
@@ -340,9 +351,15 @@ func (db *DB) record(j *journal) (int64, error) {
 			d.Project = j.project
 		}
 	}
+	if err := j.launchRedirects(&d); err != nil {
+		return 0, err
+	}
+	if d.Olds, err = j.oldDeltas(); err != nil {
+		return 0, err
+	}
 	// A new project starts at version 1; any other write bumps it once.
-	fresh := j.newProject
-	if len(d.Pages)+len(d.Links) == 0 && d.Project == nil && !fresh {
+	fresh := j.newProject || j.always
+	if len(d.Pages)+len(d.Links)+len(d.Olds) == 0 && d.Project == nil && !fresh {
 		return 0, touch(ctx, tx, j.projectID)
 	}
 	data, err := json.Marshal(d)
@@ -367,7 +384,7 @@ func (db *DB) record(j *journal) (int64, error) {
 		j.verb, j.summary, j.pageID, j.undoable, string(data)).Scan(&id); err != nil {
 		return 0, err
 	}
-	if err := notePages(ctx, tx, id, ids); err != nil || fresh {
+	if err := notePages(ctx, tx, id, ids); err != nil || j.newProject {
 		return id, err
 	}
 	return id, touch(ctx, tx, j.projectID)

@@ -458,11 +458,30 @@ func checkNotBelow(ctx context.Context, tx *sql.Tx, parentID, id int64) error {
 }
 
 // DeletePage deletes a page, its subtree and their links, and returns how
-// many pages went. Errors: ENotFound.
+// many pages went. Old URLs redirected into the branch go back to review.
+// Errors: ENotFound; EInvalid when the branch has launched URLs (see
+// DeletePageTo).
 func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
+	return db.DeletePageTo(ctx, id, nil)
+}
+
+// DeletePageTo is DeletePage saying where the branch's visitors go: gone
+// redirects them to a page (site.DecideRedirect), retires the URLs
+// (site.DecideRetire), or leaves them for review (site.DecideReopen).
+// The old URLs redirected into the branch and, once the plan is launched,
+// the branch's launched URLs go there, in the same change. Errors:
+// ENotFound; EInvalid (gone nil for a branch with launched URLs, a target
+// inside the branch).
+func (db *DB) DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (int, error) {
+	if gone != nil {
+		if err := gone.Validate(); err != nil {
+			return 0, err
+		}
+	}
 	var n int
 	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
+		j.gone = gone
 		at, err := pageSlot(ctx, tx, id)
 		if err != nil {
 			return err
@@ -482,6 +501,12 @@ func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 			return err
 		}
 		if err := j.keepComments(ids); err != nil {
+			return err
+		}
+		if gone != nil && gone.Verb == site.DecideRedirect && slices.Contains(ids, gone.PageID) {
+			return site.Errorf(site.EInvalid, "The page the deleted URLs redirect to cannot be one of the pages deleted.")
+		}
+		if err := j.retarget(ids, j.pages[id].Before.Title); err != nil {
 			return err
 		}
 		if err := deletePages(ctx, tx, ids); err != nil {

@@ -153,7 +153,13 @@ func (a *applier) apply(d *changeData, forward bool) error {
 	if err := a.check(d, forward, st); err != nil {
 		return err
 	}
+	if err := a.checkOlds(d, forward); err != nil {
+		return err
+	}
 	if err := a.write(d, forward, st); err != nil {
+		return err
+	}
+	if err := a.applyOlds(d, forward); err != nil {
 		return err
 	}
 	if err := a.restoreComments(incoming, st.creating); err != nil {

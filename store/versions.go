@@ -20,6 +20,7 @@ type snapshot struct {
 	Project projectState `json:"project"`
 	Pages   []pageSnap   `json:"pages"`
 	Links   []linkSnap   `json:"links"`
+	Olds    []oldSnap    `json:"olds,omitempty"` // the old site's URLs and their mappings
 }
 
 type pageSnap struct {
@@ -53,6 +54,10 @@ func takeSnapshot(ctx context.Context, q querier, projectID int64) (*snapshot, e
 		var l linkSnap
 		return l, rows.Scan(&l.ID, &l.From, &l.To, &l.Label)
 	}, `SELECT id, from_id, to_id, label FROM links WHERE project_id = ? ORDER BY id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	s.Olds, err = snapshotOlds(ctx, q, projectID)
 	return s, err
 }
 
@@ -112,6 +117,18 @@ func (s *snapshot) tree(pr site.Project) (*site.Tree, []site.Link) {
 // new version, numbered from 1 in each project. Errors: EInvalid (the
 // name), ENotFound.
 func (db *DB) CreateVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
+	return db.createVersion(ctx, projectID, name, false)
+}
+
+// LaunchVersion is CreateVersion for the plan the site went live with:
+// the version is marked launched and its URLs are kept, so that from now
+// on a change that moves one records its redirect (launch.go). Errors:
+// EInvalid (the name), ENotFound.
+func (db *DB) LaunchVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
+	return db.createVersion(ctx, projectID, name, true)
+}
+
+func (db *DB) createVersion(ctx context.Context, projectID int64, name string, launched bool) (site.Version, error) {
 	var v site.Version
 	name, err := site.ValidateVersionName(name)
 	if err != nil {
@@ -143,10 +160,14 @@ func (db *DB) CreateVersion(ctx context.Context, projectID int64, name string) (
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(number), 0) + 1 FROM versions WHERE project_id = ?`, projectID).Scan(&v.Number); err != nil {
 			return err
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, projectID, v.Number, v.Name, nullID(who.UserID), v.Author,
-			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob).Scan(&v.ID)
+		if err := tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot, launched)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, projectID, v.Number, v.Name, nullID(who.UserID), v.Author,
+			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob, launched).Scan(&v.ID); err != nil || !launched {
+			return err
+		}
+		return keepLaunchedURLs(ctx, tx, projectID, s)
 	})
+	v.Launched = launched
 	return v, err
 }
 
@@ -158,12 +179,12 @@ func authorName(v site.Viewer) string {
 	return v.Name
 }
 
-const versionCols = `id, project_id, number, name, author, created_at, change_id, page_count`
+const versionCols = `id, project_id, number, name, author, created_at, change_id, page_count, launched`
 
 func scanVersion(row interface{ Scan(...any) error }) (site.Version, error) {
 	var v site.Version
 	var at string
-	err := row.Scan(&v.ID, &v.ProjectID, &v.Number, &v.Name, &v.Author, &at, &v.ChangeID, &v.PageCount)
+	err := row.Scan(&v.ID, &v.ProjectID, &v.Number, &v.Name, &v.Author, &at, &v.ChangeID, &v.PageCount, &v.Launched)
 	v.CreatedAt, _ = time.Parse(timeFormat, at)
 	return v, err
 }
@@ -351,6 +372,7 @@ func transition(from, to *snapshot) *changeData {
 	if !from.Project.equal(to.Project) {
 		d.Project = &projectDelta{Before: from.Project, After: to.Project}
 	}
+	oldTransition(d, from.Olds, to.Olds)
 	return d
 }
 

@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"siteplan/site"
+)
+
+// After launch the map keeps itself right. A version marked launched
+// keeps its URLs (launched_urls); from then on every change that moves
+// one of them (a new slug, a move, a path override, a delete, a new base
+// URL) records where it went as an old URL redirected to the page, in the
+// change's own transaction and in its rows, so that undoing the change
+// removes the redirect. Redirects name their page, not its URL: when the
+// page moves again, every redirect to it follows, and each launched URL
+// still resolves in one hop.
+
+// keepLaunchedURLs keeps the URLs of a launched version's plan.
+func keepLaunchedURLs(ctx context.Context, tx *sql.Tx, projectID int64, s *snapshot) error {
+	pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+	if err != nil {
+		return err
+	}
+	t, _ := s.tree(pr)
+	var urls []string
+	t.WalkURLs(0, func(p *site.Page, u string) bool {
+		if u != "" {
+			urls = append(urls, u)
+		}
+		return true
+	})
+	list, err := json.Marshal(urls)
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO launched_urls (project_id, url) SELECT ?, value FROM json_each(?)`, projectID, string(list))
+	return err
+}
+
+// movesURL reports whether a page's new state can give it, or the pages
+// below it, another URL.
+func movesURL(a, b *pageState) bool {
+	return a.Parent != b.Parent || a.Placement != b.Placement || a.Slug != b.Slug || a.Path != b.Path || a.Kind != b.Kind
+}
+
+// launchRedirects records, for a change of a launched plan, a redirect
+// for every launched URL the change moved or deleted (d holds the pages
+// as they were and are). A deleted page's launched URLs go where j.gone
+// says; without a say the change is refused. Old URLs a page now has
+// again are kept, no longer redirected. Errors: EInvalid.
+func (j *journal) launchRedirects(d *changeData) error {
+	moving := d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL ||
+		d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash)
+	for _, pd := range d.Pages {
+		moving = moving || pd.Before != nil && (pd.After == nil || movesURL(pd.Before, pd.After))
+	}
+	if !moving {
+		return nil
+	}
+	ctx, tx := j.ctx, j.tx
+	var launched bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, j.projectID).Scan(&launched); err != nil || !launched {
+		return err
+	}
+	// The plan after the change, and before it: the same pages with the
+	// rows the change touched as they were.
+	pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, j.projectID))
+	if err != nil {
+		return err
+	}
+	pages, err := queryPagesSized(ctx, tx, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, j.projectID)
+	if err != nil {
+		return err
+	}
+	after := site.NewTree(pr, pages)
+	was := make(map[int64]*pageState, len(d.Pages))
+	for i := range d.Pages {
+		was[d.Pages[i].ID] = d.Pages[i].Before
+	}
+	prior := make([]site.Page, 0, len(pages))
+	for i := range pages {
+		if ps, ok := was[pages[i].ID]; !ok {
+			prior = append(prior, pages[i])
+		} else if ps != nil {
+			prior = append(prior, ps.page(pages[i].ID, j.projectID))
+		}
+		delete(was, pages[i].ID)
+	}
+	for id, ps := range was { // deleted by the change
+		if ps != nil {
+			prior = append(prior, ps.page(id, j.projectID))
+		}
+	}
+	prPrior := pr
+	if d.Project != nil {
+		b := d.Project.Before
+		prPrior.BaseURL, prPrior.TrailingSlash = b.BaseURL, b.TrailingSlash
+	}
+	before := site.NewTree(prPrior, prior)
+
+	type move struct {
+		from string
+		page int64 // where it is now; 0: deleted
+	}
+	var moved []move
+	var fromURLs []string
+	before.WalkURLs(0, func(p *site.Page, u string) bool {
+		if u != "" && after.URL(p.ID) != u {
+			m := move{from: u}
+			if after.Page(p.ID) != nil && after.URL(p.ID) != "" {
+				m.page = p.ID
+			}
+			moved = append(moved, m)
+			fromURLs = append(fromURLs, u)
+		}
+		return true
+	})
+	if len(moved) == 0 {
+		return nil
+	}
+	list, _ := json.Marshal(fromURLs)
+	isLaunched := map[string]bool{}
+	rows, err := tx.QueryContext(ctx, `SELECT url FROM launched_urls WHERE project_id = ? AND url IN (SELECT value FROM json_each(?))`,
+		j.projectID, string(list))
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var u string
+		if err := rows.Scan(&u); err != nil {
+			rows.Close()
+			return err
+		}
+		isLaunched[u] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	lost := 0
+	for _, m := range moved {
+		if isLaunched[m.from] && m.page == 0 {
+			lost++
+		}
+	}
+	if lost > 0 && j.gone == nil {
+		return site.Errorf(site.EInvalid, "This would delete %s of the launched site. Choose a page they redirect to, or retire them (410).",
+			count(lost, "URL"))
+	}
+	if lost > 0 && j.gone.Verb == site.DecideRedirect && after.URL(j.gone.PageID) == "" {
+		return site.Errorf(site.EInvalid, "The page the deleted URLs redirect to must stay in the plan and have a URL.")
+	}
+	why := "moved after launch: " + j.summary
+	for _, m := range moved {
+		if !isLaunched[m.from] {
+			continue
+		}
+		s := oldState{URL: m.from, Disp: site.DispositionRedirect, Page: m.page, Status: 301, Conf: 1, Reason: why, Accepted: true, Manual: true}
+		if m.page == 0 {
+			switch j.gone.Verb {
+			case site.DecideRedirect:
+				s.Page, s.Status = j.gone.PageID, j.gone.Status
+			case site.DecideRetire:
+				s.Disp, s.Status, s.Reason = site.DispositionRetire, 410, "deleted after launch: "+j.summary
+			default:
+				s.Disp, s.Status, s.Conf, s.Accepted, s.Manual, s.Reason = site.DispositionReview, 0, 0, false, false, "deleted after launch: "+j.summary
+			}
+		}
+		if err := j.setOldByURL(&s); err != nil {
+			return err
+		}
+	}
+	// A URL a page has again is that page's, not a redirect (a page
+	// moved back): keep it.
+	var now []string
+	nowPage := map[string]int64{}
+	after.WalkURLs(0, func(p *site.Page, u string) bool {
+		if u != "" && before.URL(p.ID) != u {
+			now = append(now, u)
+			nowPage[u] = p.ID
+		}
+		return true
+	})
+	list, _ = json.Marshal(now)
+	ids, err := j.touchOldsWhere(`url IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		s := *j.olds[id].Before
+		if p := nowPage[s.URL]; p != 0 {
+			s.Disp, s.Page, s.Status, s.Conf, s.Accepted, s.Reason = site.DispositionKeep, p, 0, 1, true, "a page of the plan has this URL again"
+			if err := putOld(ctx, tx, j.projectID, id, &s); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// setOldByURL writes the old URL s names: the row with its URL, noted
+// first, or a new one.
+func (j *journal) setOldByURL(s *oldState) error {
+	ids, err := j.touchOldsWhere(`url = ?`, s.URL)
+	if err != nil {
+		return err
+	}
+	if len(ids) == 0 {
+		_, err := j.insertOld(s)
+		return err
+	}
+	was := j.olds[ids[0]].Before
+	s.Title, s.H1, s.Clicks = was.Title, was.H1, was.Clicks
+	return putOld(j.ctx, j.tx, j.projectID, ids[0], s)
+}
+
+// retarget sends the old URLs that redirect into a branch about to be
+// deleted (ids) where j.gone says, or back to review, so that no redirect
+// points at a page that is gone.
+func (j *journal) retarget(ids []int64, title string) error {
+	list, _ := json.Marshal(ids)
+	olds, err := j.touchOldsWhere(`page_id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil || len(olds) == 0 {
+		return err
+	}
+	for _, id := range olds {
+		s := *j.olds[id].Before
+		switch {
+		case j.gone != nil && j.gone.Verb == site.DecideRedirect:
+			s.Disp, s.Page, s.Status, s.Conf, s.Accepted = site.DispositionRedirect, j.gone.PageID, j.gone.Status, 1, true
+			s.Reason = "its page “" + title + "” was deleted; sent on"
+		case j.gone != nil && j.gone.Verb == site.DecideRetire:
+			s.Disp, s.Page, s.Status, s.Conf, s.Accepted = site.DispositionRetire, 0, 410, 1, true
+			s.Reason = "its page “" + title + "” was deleted"
+		default:
+			s.Disp, s.Page, s.Status, s.Conf, s.Accepted, s.Manual = site.DispositionReview, 0, 0, 0, false, false
+			s.Reason = "its page “" + title + "” was deleted"
+		}
+		if err := putOld(j.ctx, j.tx, j.projectID, id, &s); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,308 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// oldMap is the project's old URLs as one line each: URL, disposition,
+// target page, status, accepted.
+func oldMap(t *testing.T, db *DB, pid int64) string {
+	t.Helper()
+	list, _, err := db.OldURLs(context.Background(), pid, site.OldFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(context.Background(), pid)
+	var b strings.Builder
+	for _, o := range list {
+		to := ""
+		if p := tr.Page(o.PageID); p != nil {
+			to = p.Title
+		}
+		fmt.Fprintf(&b, "%s %s %q %d %v\n", strings.TrimPrefix(o.URL, "https://old.acme.example"), o.Disposition, to, o.Status, o.Accepted)
+	}
+	return b.String()
+}
+
+// attachAcme attaches four old URLs to the acme plan: one sure, one
+// proposed below the bar, one unmatched, one with clicks.
+func attachAcme(t *testing.T, db *DB, pid int64, ids map[string]int64) {
+	t.Helper()
+	olds := []site.OldPage{
+		{URL: "https://old.acme.example/about.html", Title: "About"},
+		{URL: "https://old.acme.example/prices", Title: "Prices"},
+		{URL: "https://old.acme.example/legacy", Title: "Legacy"},
+		{URL: "https://old.acme.example/contact-us", Title: "Contact", Clicks: 40},
+	}
+	maps := []site.Mapping{
+		{From: olds[0].URL, Disposition: site.DispositionRedirect, PageID: ids["About us"], Status: 301, Confidence: 0.95, Reason: "same slug", Accepted: true},
+		{From: olds[1].URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.6, Reason: "merged"},
+		{From: olds[2].URL, Disposition: site.DispositionReview, Reason: "no page matches"},
+		{From: olds[3].URL, Disposition: site.DispositionRedirect, PageID: ids["Contact"], Status: 301, Confidence: 0.9, Reason: "title", Accepted: true},
+	}
+	rep, err := db.AttachOldSite(context.Background(), pid, olds, maps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Added != 4 || rep.Accepted != 2 {
+		t.Fatalf("attach: %+v, want 4 added, 2 accepted", rep)
+	}
+}
+
+// TestOldURLsReview attaches an old site, reviews it (accept, retarget,
+// retire, bulk accept), and undoes and redoes each decision; a version
+// keeps the map and a restore brings it back.
+func TestOldURLsReview(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	attachAcme(t, db, pid, ids)
+	st, err := db.RedirectStatus(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (site.RedirectStatus{OldURLs: 4, Accepted: 2, Awaiting: 2, Unmatched: 1, Clicks: 40}); st != want {
+		t.Fatalf("status %+v, want %+v", st, want)
+	}
+	attached := oldMap(t, db, pid)
+	v, err := db.CreateVersion(anna, pid, "Map proposed")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	steps := []struct {
+		name string
+		do   func() (int, error)
+		want int
+	}{
+		{"accept one", func() (int, error) {
+			list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "prices"})
+			return db.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideAccept})
+		}, 1},
+		{"redirect one", func() (int, error) {
+			list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "legacy"})
+			return db.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideRedirect, PageID: ids["Team"], Status: 308})
+		}, 1},
+		{"retire awaiting", func() (int, error) {
+			return db.Decide(anna, pid, nil, &site.OldFilter{Show: site.ShowAwaiting}, site.Decision{Verb: site.DecideRetire})
+		}, 0},
+		{"reopen all", func() (int, error) {
+			return db.Decide(anna, pid, nil, &site.OldFilter{}, site.Decision{Verb: site.DecideReopen})
+		}, 4},
+		{"bulk accept", func() (int, error) {
+			return db.Decide(anna, pid, nil, &site.OldFilter{Show: site.ShowAwaiting}, site.Decision{Verb: site.DecideAccept})
+		}, 4},
+	}
+	for _, s := range steps {
+		before := oldMap(t, db, pid)
+		n, err := s.do()
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if n != s.want {
+			t.Fatalf("%s: changed %d, want %d", s.name, n, s.want)
+		}
+		after := oldMap(t, db, pid)
+		if n > 0 && after == before {
+			t.Fatalf("%s: nothing changed", s.name)
+		}
+		if n == 0 {
+			continue
+		}
+		if _, err := db.Undo(anna, pid); err != nil {
+			t.Fatalf("%s: undo: %v", s.name, err)
+		}
+		sameState(t, s.name+" undone", oldMap(t, db, pid), before)
+		if _, err := db.Redo(anna, pid); err != nil {
+			t.Fatalf("%s: redo: %v", s.name, err)
+		}
+		sameState(t, s.name+" redone", oldMap(t, db, pid), after)
+	}
+	final := oldMap(t, db, pid)
+	for _, want := range []string{`/legacy redirect "Team" 308 true`, `/prices redirect "Pricing" 301 true`} {
+		if !strings.Contains(final, want) {
+			t.Errorf("the map lacks %q:\n%s", want, final)
+		}
+	}
+	st, _ = db.RedirectStatus(context.Background(), pid)
+	if st.Accepted != 4 || st.ClicksAtRisk != 0 {
+		t.Errorf("after review: %+v", st)
+	}
+
+	// History says what each decision did.
+	hist, err := db.History(context.Background(), pid, 0, 0, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, c := range hist {
+		said = append(said, c.Summary)
+	}
+	for _, want := range []string{"attached the old site: 4 URLs (4 new, 0 gone)", "redirected https://old.acme.example/legacy to “Team”", "accepted the mappings of 4 old URLs"} {
+		if !strings.Contains(strings.Join(said, "\n"), want) {
+			t.Errorf("history lacks %q:\n%s", want, strings.Join(said, "\n"))
+		}
+	}
+
+	// A version keeps the map; restoring it brings it back, undoably.
+	if _, err := db.RestoreVersion(anna, pid, v.Number); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "restored", oldMap(t, db, pid), attached)
+	if _, err := db.Undo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	sameState(t, "restore undone", oldMap(t, db, pid), final)
+}
+
+// TestAttachAgainMerges re-attaches an old site: decisions a person made
+// stay, new URLs come, vanished ones go, clicks stay.
+func TestAttachAgainMerges(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	attachAcme(t, db, pid, ids)
+	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "legacy"})
+	if _, err := db.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideRetire}); err != nil {
+		t.Fatal(err)
+	}
+	olds := []site.OldPage{
+		{URL: "https://old.acme.example/legacy", Title: "Legacy"},
+		{URL: "https://old.acme.example/contact-us", Title: "Contact us"},
+		{URL: "https://old.acme.example/new", Title: "New"},
+	}
+	maps := []site.Mapping{
+		{From: olds[0].URL, Disposition: site.DispositionRedirect, PageID: ids["Home"], Confidence: 0.9, Accepted: true},
+		{From: olds[1].URL, Disposition: site.DispositionReview},
+		{From: olds[2].URL, Disposition: site.DispositionReview},
+	}
+	rep, err := db.AttachOldSite(context.Background(), pid, olds, maps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (site.AttachReport{Added: 1, Removed: 2, Kept: 2, KeptDecided: 1}); rep != want {
+		t.Errorf("report %+v, want %+v", rep, want)
+	}
+	got := oldMap(t, db, pid)
+	want := "/contact-us review \"\" 0 false\n/legacy retire \"\" 410 true\n/new review \"\" 0 false\n"
+	sameState(t, "merged", got, want)
+	st, _ := db.RedirectStatus(context.Background(), pid)
+	if st.Clicks != 40 || st.ClicksAtRisk != 40 {
+		t.Errorf("clicks %d at risk %d, want 40 and 40", st.Clicks, st.ClicksAtRisk)
+	}
+	if _, _, err := db.OldURLs(anna, pid, site.OldFilter{Show: "nonsense"}); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("a bad filter: %v", err)
+	}
+}
+
+// TestLaunchedURLsRedirect launches the plan, then renames, moves and
+// deletes pages: each launched URL that moves gets its redirect in the
+// same change, undo takes it away, a page moved back keeps its URL, and
+// a deletion asks where its visitors go.
+func TestLaunchedURLsRedirect(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	// Before launch, a rename records nothing.
+	if _, err := db.RenamePage(anna, ids["Contact"], "Contact form", 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := oldMap(t, db, pid); got != "" {
+		t.Fatalf("before launch: %s", got)
+	}
+	if _, err := db.LaunchVersion(anna, pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	const base = "https://www.acme.example"
+	page := func(title string) site.Page {
+		p, err := db.Page(anna, ids[title])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Renaming "About us" moves it and "Team" below it.
+	about := page("About us")
+	if _, err := db.RenamePage(anna, about.ID, "Company", about.Version); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{base + "/about-us": "Company", base + "/about-us/team": "Team"}
+	checkRedirects(t, db, pid, want)
+	if _, err := db.Undo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	checkRedirects(t, db, pid, map[string]string{})
+	if _, err := db.Redo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	// Moving Team again: its launched URL follows (one hop), and the
+	// URL it had in between was never launched.
+	if err := db.MovePage(anna, ids["Team"], ids["Home"], "", 0); err != nil {
+		t.Fatal(err)
+	}
+	want[base+"/about-us/team"] = "Team"
+	checkRedirects(t, db, pid, want)
+	// Renaming Company back gives it its launched URL again: kept, not
+	// redirected.
+	about = page("About us")
+	if _, err := db.RenamePage(anna, about.ID, "About us", about.Version); err != nil {
+		t.Fatal(err)
+	}
+	delete(want, base+"/about-us")
+	checkRedirects(t, db, pid, want)
+	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "/about-us"})
+	for _, o := range list {
+		if o.URL == base+"/about-us" && o.Disposition != site.DispositionKeep {
+			t.Errorf("%s is a page's URL again, yet %s", o.URL, o.Disposition)
+		}
+	}
+	// A deletion of launched pages asks where they go.
+	if _, err := db.DeletePage(anna, ids["Pricing"]); site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), "1 URL of the launched site") {
+		t.Fatalf("delete without a say: %v", err)
+	}
+	if _, err := db.DeletePageTo(anna, ids["Pricing"], &site.Decision{Verb: site.DecideRedirect, PageID: ids["Contact"]}); err != nil {
+		t.Fatal(err)
+	}
+	want[base+"/produkte/pricing"] = "Contact form"
+	checkRedirects(t, db, pid, want)
+	if _, err := db.DeletePageTo(anna, ids["Imprint"], &site.Decision{Verb: site.DecideRetire}); err != nil {
+		t.Fatal(err)
+	}
+	want[base+"/imprint"] = "410"
+	checkRedirects(t, db, pid, want)
+	// Deleting the target of redirects sends them on: still one hop.
+	if _, err := db.DeletePageTo(anna, ids["Contact"], &site.Decision{Verb: site.DecideRedirect, PageID: ids["Home"]}); err != nil {
+		t.Fatal(err)
+	}
+	want[base+"/produkte/pricing"] = "Home"
+	want[base+"/contact-form"] = "Home"
+	checkRedirects(t, db, pid, want)
+}
+
+// checkRedirects compares the project's accepted redirects (URL ->
+// target page's title, or "410") with want.
+func checkRedirects(t *testing.T, db *DB, pid int64, want map[string]string) {
+	t.Helper()
+	list, _, err := db.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowAccepted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(context.Background(), pid)
+	got := map[string]string{}
+	for _, o := range list {
+		switch o.Disposition {
+		case site.DispositionRedirect:
+			got[o.URL] = "?"
+			if p := tr.Page(o.PageID); p != nil {
+				got[o.URL] = p.Title
+			}
+		case site.DispositionRetire:
+			got[o.URL] = "410"
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("redirects\n got %v\nwant %v", got, want)
+	}
+}
