@@ -19,6 +19,7 @@ import (
 func versionCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
 	project := fs.String("project", "", "project ID")
 	name := fs.String("name", "", "the version's name")
+	launched := fs.Bool("launched", false, "the site went live with this plan")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -31,7 +32,11 @@ func versionCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Wr
 		return err
 	}
 	defer db.Close()
-	v, err := db.CreateVersion(context.Background(), id, *name)
+	create := db.CreateVersion
+	if *launched {
+		create = db.LaunchVersion
+	}
+	v, err := create(context.Background(), id, *name)
 	if err != nil {
 		return fmt.Errorf("version create: %w", err)
 	}

@@ -30,10 +30,19 @@ const usage = `usage:
                   [--paper a4|a3|letter|tabloid] [--orientation landscape|portrait] [--one-sheet] [--cover]
   siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)
   siteplan share create [--db FILE] --project ID --role view|comment [--expires DURATION]  (prints the share URL path)
-  siteplan version create [--db FILE] --project ID --name NAME   (prints the new version number alone)
+  siteplan version create [--db FILE] --project ID --name NAME [--launched]   (prints the new version number alone;
+                  --launched: the site went live with it, and a change that moves one of its URLs records a redirect)
   siteplan version list   [--db FILE] --project ID
   siteplan diff    [--db FILE] --project ID --from N [--to M] [--json]   (--to defaults to the current plan)
   siteplan restore [--db FILE] --project ID --version N
+  siteplan redirects match   [--db FILE] --project ID [--allow-private] OLD_SOURCE...
+                  (attach the old site's URLs and match them to the plan: a site, a sitemap, a crawl CSV
+                  such as Screaming Frog's Internal export, or a list of URLs)
+  siteplan redirects traffic [--db FILE] --project ID FILE.csv   (Search Console's Pages export or an Analytics CSV)
+  siteplan redirects export  [--db FILE] --project ID --format FORMAT --out FILE
+                  (FORMAT: csv, nginx, apache, netlify, cloudflare-pages, vercel, cloudflare, shopify, wordpress, iis)
+  siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
+  siteplan redirects status  [--db FILE] --project ID [--json]
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -59,6 +68,12 @@ var verbs = map[string]verb{
 	"version list":   versionListCmd,
 	"diff":           diffCmd,
 	"restore":        restoreCmd,
+	// A relaunch's redirect map (cli_redirects.go).
+	"redirects match":   redirectsMatchCmd,
+	"redirects traffic": redirectsTrafficCmd,
+	"redirects export":  redirectsExportCmd,
+	"redirects import":  redirectsImportCmd,
+	"redirects status":  redirectsStatusCmd,
 }
 
 func main() {
@@ -82,9 +97,9 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
-	case "user", "share", "version":
+	case "user", "share", "version", "redirects":
 		if len(args) == 0 {
-			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list\n%s", name, usage)
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status\n%s", name, usage)
 		}
 		name, args = name+" "+args[0], args[1:]
 	}

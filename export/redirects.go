@@ -16,49 +16,127 @@ import (
 // Redirect map formats: the platforms a relaunch's redirects are written
 // for (../shared/redirect-formats.md has their syntax and limits).
 const (
-	RedirectsCSV    = "csv"
-	RedirectsNginx  = "nginx"
-	RedirectsApache = "apache"
+	RedirectsCSV             = "csv"
+	RedirectsNginx           = "nginx"
+	RedirectsApache          = "apache"
+	RedirectsNetlify         = "netlify"          // _redirects
+	RedirectsCloudflarePages = "cloudflare-pages" // _redirects, Cloudflare Pages' subset and limits
+	RedirectsVercel          = "vercel"           // vercel.json
+	RedirectsCloudflare      = "cloudflare"       // Bulk Redirects CSV
+	RedirectsShopify         = "shopify"          // URL redirects CSV
+	RedirectsWordPress       = "wordpress"        // the Redirection plugin's JSON import
+	RedirectsIIS             = "iis"              // web.config with rewrite maps
 )
 
 // RedirectFormats lists the redirect map formats.
-var RedirectFormats = []string{RedirectsCSV, RedirectsNginx, RedirectsApache}
+var RedirectFormats = []string{RedirectsCSV, RedirectsNginx, RedirectsApache, RedirectsNetlify, RedirectsCloudflarePages, RedirectsVercel,
+	RedirectsCloudflare, RedirectsShopify, RedirectsWordPress, RedirectsIIS}
+
+// RedirectReport says what a redirect map holds: the redirects and
+// retirements written as rules, the old URLs left out because they are
+// not accepted yet, those the platform cannot express (a 410 where it has
+// none, a query string where it matches none), and warnings about limits
+// the file comes near.
+type RedirectReport struct {
+	Redirects, Gone, Skipped, LeftOut int
+	Warnings                          []string
+}
 
 // redirectRule is one accepted redirect or retirement, its chain
 // followed to the end.
 type redirectRule struct {
-	from   string // the old URL as given
-	uri    string // its path and query as a request carries them
-	path   string // its path, decoded
-	query  string // its raw query
-	to     string // the final target; "" for 410
-	status int
+	from    string // the old URL as given
+	host    string // its host
+	uri     string // its path and query as a request carries them
+	path    string // its path, decoded
+	escPath string // its path as the request carries it
+	query   string // its raw query
+	to      string // the final target; "" for 410
+	status  int
 }
 
 // WriteRedirects writes a relaunch's redirect map in a platform's format.
 // The CSV lists every old URL with its disposition; the others hold a
 // rule for each accepted redirect (301 or 308) and retirement (410), its
 // chain followed to the end, so that every old URL resolves in one hop.
-// Errors: EInvalid for an unknown format, a loop, a redirect to a retired
-// URL, a source the platform cannot match.
-func WriteRedirects(w io.Writer, format string, maps []site.Mapping) error {
+// A platform's hard limits (Vercel's 2,048 routes, IIS's 250 KB, ...)
+// refuse the map, naming the limit and the way out; what a platform
+// cannot express is left out, said in the report. Errors: EInvalid for an
+// unknown format, a loop, a redirect to a retired URL, a limit passed.
+func WriteRedirects(w io.Writer, format string, maps []site.Mapping) (RedirectReport, error) {
+	var rep RedirectReport
 	if format == RedirectsCSV {
-		return writeRedirectsCSV(w, maps)
+		for _, m := range maps {
+			rep.count(m)
+		}
+		return rep, writeRedirectsCSV(w, maps)
+	}
+	write, ok := platforms[format]
+	if !ok {
+		return rep, site.Errorf(site.EInvalid, "Redirect format %q is not one of %s.", format, strings.Join(RedirectFormats, ", "))
 	}
 	rules, err := redirectRules(maps)
 	if err != nil {
-		return err
+		return rep, err
+	}
+	for _, m := range maps {
+		if !m.Accepted && (m.Disposition == site.DispositionRedirect || m.Disposition == site.DispositionRetire || m.Disposition == site.DispositionReview) {
+			rep.Skipped++
+		}
 	}
 	bw := bufio.NewWriter(w)
-	switch format {
-	case RedirectsNginx:
-		writeNginx(bw, rules)
-	case RedirectsApache:
-		writeApache(bw, rules)
-	default:
-		return site.Errorf(site.EInvalid, "Redirect format %q is not one of %s.", format, strings.Join(RedirectFormats, ", "))
+	if err := write(bw, rules, &rep); err != nil {
+		return RedirectReport{}, err
 	}
-	return bw.Flush()
+	return rep, bw.Flush()
+}
+
+// count adds an old URL to the report of a CSV, which lists them all.
+func (rep *RedirectReport) count(m site.Mapping) {
+	switch {
+	case !m.Accepted:
+		rep.Skipped++
+	case m.Disposition == site.DispositionRedirect:
+		rep.Redirects++
+	case m.Disposition == site.DispositionRetire:
+		rep.Gone++
+	}
+}
+
+// add counts a rule written.
+func (rep *RedirectReport) add(r redirectRule) {
+	if r.status == 410 {
+		rep.Gone++
+	} else {
+		rep.Redirects++
+	}
+}
+
+// leaveOut counts rules a platform cannot express and says why once,
+// with the first of them.
+func (rep *RedirectReport) leaveOut(rules []redirectRule, why string) {
+	if len(rules) == 0 {
+		return
+	}
+	rep.LeftOut += len(rules)
+	more := ""
+	if len(rules) > 1 {
+		more = fmt.Sprintf(" and %d more", len(rules)-1)
+	}
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s%s left out: %s", rules[0].from, more, why))
+}
+
+// platforms write the rules for each platform but the CSV.
+var platforms = map[string]func(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error{
+	RedirectsNginx:           writeNginx,
+	RedirectsApache:          writeApache,
+	RedirectsNetlify:         writeNetlify,
+	RedirectsCloudflarePages: writeCloudflarePages,
+	RedirectsVercel:          writeVercel,
+	RedirectsCloudflare:      writeCloudflareBulk,
+	RedirectsShopify:         writeShopify,
+	RedirectsWordPress:       writeWordPress,
+	RedirectsIIS:             writeIIS,
 }
 
 // redirectRules takes the accepted redirects and retirements, follows
@@ -80,10 +158,11 @@ func redirectRules(maps []site.Mapping) ([]redirectRule, error) {
 		if err != nil || u.Path == "" && u.RawQuery == "" {
 			return nil, site.Errorf(site.EInvalid, "The old URL %q cannot be read as a URL.", m.From)
 		}
-		r := redirectRule{from: m.From, uri: u.EscapedPath(), path: u.Path, query: u.RawQuery, status: m.Status}
+		r := redirectRule{from: m.From, host: u.Host, uri: u.EscapedPath(), path: u.Path, query: u.RawQuery, status: m.Status}
 		if r.uri == "" {
 			r.uri, r.path = "/", "/"
 		}
+		r.escPath = r.uri
 		if r.query != "" {
 			r.uri += "?" + r.query
 		}
@@ -165,7 +244,7 @@ func cmpOr(v, def int) int {
 // compares a map's strings without case, so old URLs that differ only in
 // case are written as case-sensitive regular expressions, all of them,
 // since a string would catch the others first.
-func writeNginx(w *bufio.Writer, rules []redirectRule) {
+func writeNginx(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
 	folded := map[string]int{}
 	for _, r := range rules {
 		folded[strings.ToLower(r.uri)]++
@@ -179,15 +258,12 @@ func writeNginx(w *bufio.Writer, rules []redirectRule) {
 		}
 		return nginxQuote(r.uri)
 	}
-	redirects, gone, longest := 0, 0, 0
+	longest := 0
 	for _, r := range rules {
-		if r.status == 410 {
-			gone++
-		} else {
-			redirects++
-		}
+		rep.add(r)
 		longest = max(longest, len(key(r)))
 	}
+	redirects, gone := rep.Redirects, rep.Gone
 	// A hash element is a pointer and the key padded to 8 bytes; a
 	// bucket holds a few of the longest and an end marker, and the
 	// hash may have four times as many buckets as keys before a bucket
@@ -225,6 +301,7 @@ func writeNginx(w *bufio.Writer, rules []redirectRule) {
 		}
 	}
 	w.WriteString("}\n")
+	return nil
 }
 
 // nginxQuote quotes a string for nginx's configuration.
@@ -237,13 +314,14 @@ func nginxQuote(s string) string {
 // string, exactly, and is written first; one without matches any. The
 // query is dropped from the target (QSD), the target written as it is
 // (NE), a 410 answered with G.
-func writeApache(w *bufio.Writer, rules []redirectRule) {
+func writeApache(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
 	fmt.Fprintf(w, "# siteplan: %d rules. Put this in the .htaccess of the old site's document root\n# (needs mod_rewrite and AllowOverride FileInfo).\nRewriteEngine On\n", len(rules))
 	ordered := slices.Clone(rules)
 	slices.SortStableFunc(ordered, func(a, b redirectRule) int { // with a query first
 		return boolInt(a.query == "") - boolInt(b.query == "")
 	})
 	for _, r := range ordered {
+		rep.add(r)
 		if r.query != "" {
 			fmt.Fprintf(w, "RewriteCond %%{QUERY_STRING} %s\n", apacheQuote("="+r.query))
 		}
@@ -255,6 +333,7 @@ func writeApache(w *bufio.Writer, rules []redirectRule) {
 		target := strings.NewReplacer("%", `\%`, "$", `\$`).Replace(r.to) // else back-references
 		fmt.Fprintf(w, "RewriteRule %s %s [R=%d,L,NE,QSD]\n", pattern, apacheQuote(target), r.status)
 	}
+	return nil
 }
 
 // apacheQuote quotes an argument of Apache's configuration (which

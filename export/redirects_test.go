@@ -91,7 +91,7 @@ func TestRedirectRules(t *testing.T) {
 		t.Errorf("a redirect to a retired URL: %v", err)
 	}
 	var buf bytes.Buffer
-	if err := WriteRedirects(&buf, "htaccess", nil); site.ErrorCode(err) != site.EInvalid {
+	if _, err := WriteRedirects(&buf, "htaccess", nil); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("an unknown format: %v", err)
 	}
 }
@@ -99,7 +99,7 @@ func TestRedirectRules(t *testing.T) {
 // TestRedirectsCSV: a row an old URL, 410 rows without a target.
 func TestRedirectsCSV(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteRedirects(&buf, RedirectsCSV, caseMaps(redirectCases()[:15])); err != nil {
+	if _, err := WriteRedirects(&buf, RedirectsCSV, caseMaps(redirectCases()[:15])); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
@@ -196,7 +196,7 @@ func TestRedirectsNginx(t *testing.T) {
 	dir, port := t.TempDir(), freePort(t)
 	cases := redirectCases()
 	var buf bytes.Buffer
-	if err := WriteRedirects(&buf, RedirectsNginx, caseMaps(cases)); err != nil {
+	if _, err := WriteRedirects(&buf, RedirectsNginx, caseMaps(cases)); err != nil {
 		t.Fatal(err)
 	}
 	conf := buf.String()
@@ -249,7 +249,7 @@ func TestRedirectsApache(t *testing.T) {
 	os.Mkdir(root, 0o755)
 	cases := redirectCases()
 	var buf bytes.Buffer
-	if err := WriteRedirects(&buf, RedirectsApache, caseMaps(cases)); err != nil {
+	if _, err := WriteRedirects(&buf, RedirectsApache, caseMaps(cases)); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(root, ".htaccess"), buf.Bytes(), 0o644)

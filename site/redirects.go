@@ -1,6 +1,12 @@
 package site
 
-import "strings"
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
 
 // What becomes of an old site's URL when the new one launches.
 const (
@@ -174,3 +180,133 @@ type AttachReport struct {
 
 // MaxOldURLs is how many old URLs a plan may hold.
 const MaxOldURLs = 200_000
+
+// Mappings gives the old URLs' mappings with their targets' URLs in t
+// (To). A redirect or keep whose page has no URL in t any more (a page
+// made a group, say) waits for a person again, so that no rule points
+// nowhere.
+func (t *Tree) Mappings(olds []OldURL) []Mapping {
+	out := make([]Mapping, len(olds))
+	for i := range olds {
+		m := olds[i].Mapping
+		m.From = olds[i].URL
+		if m.PageID != 0 {
+			m.To = t.URL(m.PageID)
+			if m.To == "" && m.Disposition != DispositionRetire {
+				m.Disposition, m.Accepted, m.Status = DispositionReview, false, 0
+				m.Reason = "its page has no URL in the plan"
+			}
+		} else if m.Disposition == DispositionRedirect || m.Disposition == DispositionKeep {
+			m.Disposition, m.Accepted, m.Status = DispositionReview, false, 0
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// ParseRedirectMap reads a redirect map as the CSV export writes it and
+// a spreadsheet gives it back: a header naming the columns from and to
+// (status, accepted, confidence, reason read if there), then a row an old
+// URL. A row's to is a URL of t's plan (or empty for a 410 or a URL left
+// for review); status is 301, 308, 410, 200 for a URL kept, or empty;
+// accepted is yes or no (empty: yes for a row with a status). Errors:
+// EInvalid naming the line and what to fix; nothing is returned then.
+func ParseRedirectMap(r io.Reader, t *Tree) ([]Mapping, error) {
+	pages := map[string]int64{}
+	t.WalkURLs(0, func(p *Page, u string) bool {
+		if u != "" {
+			pages[u] = p.ID
+		}
+		return true
+	})
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err != nil {
+		return nil, Errorf(EInvalid, "The redirect map has no header row.")
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))] = i
+	}
+	if _, ok := col["from"]; !ok {
+		return nil, Errorf(EInvalid, "The redirect map's header row needs the columns from,to,status,accepted,confidence,reason.")
+	}
+	var out []Mapping
+	seen := map[string]int{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, Errorf(EInvalid, "Line %d of the redirect map: %v.", pe.Line, pe.Err)
+			}
+			return nil, err
+		}
+		line, _ := cr.FieldPos(0)
+		cell := func(name string) string {
+			if i, ok := col[name]; ok && i < len(rec) {
+				return UndefuseCell(strings.TrimSpace(rec[i]))
+			}
+			return ""
+		}
+		m := Mapping{From: cell("from"), Reason: cell("reason")}
+		if m.From == "" {
+			continue
+		}
+		if prev, ok := seen[m.From]; ok {
+			return nil, Errorf(EInvalid, "Line %d of the redirect map: %s is on line %d already.", line, m.From, prev)
+		}
+		seen[m.From] = line
+		to, status := cell("to"), cell("status")
+		switch status {
+		case "301", "308", "":
+			m.Disposition = DispositionRedirect
+			m.Status, _ = strconv.Atoi(status)
+			if to == "" {
+				m.Disposition, m.Status = DispositionReview, 0
+			}
+		case "410":
+			m.Disposition, m.Status = DispositionRetire, 410
+		case "200":
+			m.Disposition = DispositionKeep
+		default:
+			return nil, Errorf(EInvalid, "Line %d of the redirect map: status %q is not 301, 308, 410 or 200.", line, status)
+		}
+		if m.Disposition == DispositionRedirect || m.Disposition == DispositionKeep {
+			if to == "" {
+				to = m.From
+			}
+			id, ok := pages[to]
+			if !ok {
+				return nil, Errorf(EInvalid, "Line %d of the redirect map: %s is not a URL of the plan; give the URL of one of its pages.", line, to)
+			}
+			m.PageID, m.To = id, to
+			if m.Status == 0 && m.Disposition == DispositionRedirect {
+				m.Status = 301
+			}
+		}
+		switch a := strings.ToLower(cell("accepted")); a {
+		case "yes", "true", "1":
+			m.Accepted = true
+		case "no", "false", "0":
+		case "":
+			m.Accepted = m.Disposition != DispositionReview
+		default:
+			return nil, Errorf(EInvalid, "Line %d of the redirect map: accepted is yes or no, not %q.", line, a)
+		}
+		if m.Disposition == DispositionReview {
+			m.Accepted = false
+		}
+		m.Confidence = 1
+		if c := cell("confidence"); c != "" {
+			if f, err := strconv.ParseFloat(c, 64); err == nil && f >= 0 && f <= 1 {
+				m.Confidence = f
+			}
+		}
+		out = append(out, m)
+	}
+}

@@ -11,9 +11,18 @@ import (
 	"siteplan/site"
 )
 
+// crawlColumns are the names crawlers give the columns readCSV reads.
+var crawlColumns = map[string][]string{
+	"url":   {"address"},
+	"title": {"title 1"},
+	"h1":    {"h1-1"},
+}
+
 // readCSV reads a page inventory: a header row naming the columns (url
 // required; title, type, status, assignee, notes, priority, changefreq,
 // lastmod read; others ignored), separated by , or ;, then a row a page.
+// A crawler's export is read too (crawlColumns); when it has a Status
+// Code column, rows that did not answer 2xx or 3xx are left out, noted.
 func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document, *Found) error) error {
 	doc.Kind = KindCSV
 	head, _ := in.Peek(4096)
@@ -33,12 +42,27 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 	}
 	col := map[string]int{}
 	for i, h := range header {
-		col[strings.ToLower(strings.TrimSpace(h))] = i
+		h = strings.ToLower(strings.TrimSpace(h))
+		if _, ok := col[h]; !ok {
+			col[h] = i
+		}
+	}
+	// A crawler's export (Screaming Frog's "Internal": Address, Title 1,
+	// H1-1, Status Code) names its columns its own way.
+	for name, aliases := range crawlColumns {
+		for _, a := range aliases {
+			if i, ok := col[a]; ok {
+				if _, has := col[name]; !has {
+					col[name] = i
+				}
+			}
+		}
 	}
 	if _, ok := col["url"]; !ok {
-		ps.add("csv", true, 1, "The CSV file's header row has no url column; name the columns url, title, type, status, assignee, notes, priority, changefreq, lastmod.")
+		ps.add("csv", true, 1, "The CSV file's header row has no url column; name the columns url, title, type, status, assignee, notes, priority, changefreq, lastmod (or export a crawl with an Address column).")
 		return errStop
 	}
+	_, crawled := col["status code"]
 	cell := func(rec []string, name string) string {
 		if i, ok := col[name]; ok && i < len(rec) {
 			return site.UndefuseCell(strings.TrimSpace(rec[i]))
@@ -65,6 +89,11 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 			Title: cell(rec, "title"), Type: cell(rec, "type"), Status: cell(rec, "status"), Assignee: cell(rec, "assignee"), Notes: cell(rec, "notes")}
 		if f.Loc == "" {
 			ps.add("csv-url", false, line, "Line %d: a row without a url; rows without one were left out.", line)
+			continue
+		}
+		f.H1 = cell(rec, "h1")
+		if code := cell(rec, "status code"); crawled && !(len(code) == 3 && (code[0] == '2' || code[0] == '3')) {
+			ps.add("crawl-status", false, line, "Line %d: %s answered %q when crawled; rows that did not answer 2xx or 3xx were left out.", line, f.Loc, code)
 			continue
 		}
 		doc.URLs++

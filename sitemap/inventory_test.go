@@ -116,7 +116,7 @@ func TestReadPlanWholeOrNothing(t *testing.T) {
 			[]string{"pages.csv could not be read to its end: Line 4:", "reading stopped there", "Nothing was imported"}},
 		{"gzip bomb", "sitemap.xml.gz", bomb.Bytes(),
 			[]string{"sitemap.xml.gz could not be read to its end:", "larger than 52428800 bytes uncompressed, the protocol's limit", "Nothing was imported"}},
-		{"no url column", "pages.csv", []byte("address,title\nhttps://example.com/,Home\n"),
+		{"no url column", "pages.csv", []byte("link,title\nhttps://example.com/,Home\n"),
 			[]string{"The source lists no URL that can be imported.", "pages.csv: The CSV file's header row has no url column"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -35,8 +35,8 @@ const (
 type Found struct {
 	Loc, Lastmod, Changefreq, Priority string
 	Line                               int
-	// A CSV inventory's row also gives these.
-	Title, Type, Status, Assignee, Notes string
+	// A CSV inventory's row also gives these; a crawl's also the H1.
+	Title, Type, Status, Assignee, Notes, H1 string
 }
 
 // Problem is something wrong with a file: an error search engines would

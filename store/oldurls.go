@@ -660,7 +660,7 @@ func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapp
 			}
 			was := j.olds[id].Before
 			s := stateOfMapping(site.OldPage{URL: m.From, Title: was.Title, H1: was.H1, Clicks: was.Clicks}, m, true)
-			if s != *was {
+			if !sameMapping(&s, was) {
 				changed++
 				if err := putOld(ctx, tx, projectID, id, &s); err != nil {
 					return err
@@ -672,6 +672,18 @@ func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapp
 		return nil
 	})
 	return added, changed, err
+}
+
+// sameMapping reports whether two rows send their old URL to the same
+// place the same way (a redirect's status 0 is a 301).
+func sameMapping(a, b *oldState) bool {
+	status := func(s *oldState) int {
+		if s.Disp == site.DispositionRedirect && s.Status == 0 {
+			return 301
+		}
+		return s.Status
+	}
+	return a.Disp == b.Disp && a.Page == b.Page && status(a) == status(b) && a.Accepted == b.Accepted
 }
 
 // applyOlds takes the old URLs of d to one side; what each must be now

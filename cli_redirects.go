@@ -1,0 +1,299 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"siteplan/export"
+	"siteplan/fetch"
+	"siteplan/site"
+	"siteplan/sitemap"
+	"siteplan/store"
+)
+
+// The redirects verbs: a relaunch's old site attached to a plan, matched,
+// given its traffic, exported per platform, edited in a spreadsheet.
+
+// redirectsMatchCmd reads the old site's URLs, matches them to the plan
+// and attaches them (merging with what the plan held).
+func redirectsMatchCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	allow := fs.Bool("allow-private", false, "allow loopback, private and link-local addresses (an intranet)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("redirects match", *project)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("redirects match: name the old site: a site, a sitemap, a crawl CSV (Screaming Frog's Internal export) or a list of URLs")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	web := fetch.New(fetch.Options{AllowPrivate: *allow}).Open
+	olds, reps, err := (&sitemap.Reader{Web: web, Local: true}).ReadOld(ctx, fs.Args(), site.MaxOldURLs)
+	for _, rep := range reps {
+		for _, f := range rep.Files {
+			if f.Err != "" {
+				fmt.Fprintf(os.Stderr, "siteplan: redirects match: %s was not read: %s\n", f.Loc, f.Err)
+			}
+			for _, p := range f.Problems {
+				if p.Rule == "crawl-status" || p.Rule == "csv-url" {
+					more := ""
+					if p.Count > 1 {
+						more = fmt.Sprintf(" (%s such rows)", site.Thousands(p.Count))
+					}
+					fmt.Fprintf(os.Stderr, "siteplan: redirects match: %s: %s%s\n", f.Loc, p.Msg, more)
+				}
+			}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("redirects match: %w; nothing was attached", err)
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := db.Tree(ctx, id)
+	if err != nil {
+		return fmt.Errorf("redirects match: %w", err)
+	}
+	rep, err := db.AttachOldSite(ctx, id, olds, sitemap.Match(t, olds))
+	if err != nil {
+		return fmt.Errorf("redirects match: %w; nothing was attached", err)
+	}
+	st, err := db.RedirectStatus(ctx, id)
+	if err != nil {
+		return fmt.Errorf("redirects match: %w", err)
+	}
+	fmt.Fprintf(stdout, "%s attached: %s new, %s gone, %s kept (%s decided by a person, left as they were)\n",
+		plural(rep.Added+rep.Kept, "old URL"), site.Thousands(rep.Added), site.Thousands(rep.Removed), site.Thousands(rep.Kept), site.Thousands(rep.KeptDecided))
+	printStatus(stdout, st)
+	return nil
+}
+
+// plural is "1 old URL", "12,000 old URLs".
+func plural(n int, noun string) string {
+	if n != 1 {
+		noun += "s"
+	}
+	return site.Thousands(n) + " " + noun
+}
+
+// printStatus prints the figures of a plan's redirect map.
+func printStatus(w io.Writer, st site.RedirectStatus) {
+	fmt.Fprintf(w, "%s accepted, %s awaiting review (%s with no proposal), %s retired\n",
+		site.Thousands(st.Accepted), site.Thousands(st.Awaiting), site.Thousands(st.Unmatched), site.Thousands(st.Retired))
+	fmt.Fprintf(w, "clicks at risk: %s of %s\n", site.Thousands(st.ClicksAtRisk), site.Thousands(st.Clicks))
+}
+
+// redirectsTrafficCmd attaches a traffic export's clicks to the old URLs.
+func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("redirects traffic", *project)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("redirects traffic: name one CSV file: Search Console's Pages export, or an Analytics export")
+	}
+	ctx := context.Background()
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	first, n, err := db.OldURLs(ctx, id, site.OldFilter{Limit: 1})
+	if err != nil {
+		return fmt.Errorf("redirects traffic: %w", err)
+	}
+	if n == 0 {
+		return errors.New("redirects traffic: the plan has no old URLs yet; attach the old site first (siteplan redirects match)")
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("redirects traffic: %w", err)
+	}
+	defer f.Close()
+	clicks, err := sitemap.ReadClicks(f, site.Origin(first[0].URL)+"/")
+	if err != nil {
+		return fmt.Errorf("redirects traffic: %s: %w", fs.Arg(0), err)
+	}
+	matched, unknown, nUnknown, err := db.SetClicks(ctx, id, clicks)
+	if err != nil {
+		return fmt.Errorf("redirects traffic: %w", err)
+	}
+	fmt.Fprintf(stdout, "clicks attached to %s\n", plural(matched, "old URL"))
+	switch {
+	case nUnknown == 1:
+		fmt.Fprintf(os.Stderr, "siteplan: redirects traffic: %s is in the file but not an old URL of the plan; attach it with redirects match\n", unknown[0])
+	case nUnknown > 1:
+		fmt.Fprintf(os.Stderr, "siteplan: redirects traffic: %s pages of the file are not old URLs of the plan, such as %s; attach them with redirects match\n",
+			site.Thousands(nUnknown), unknown[0])
+	}
+	st, err := db.RedirectStatus(ctx, id)
+	if err != nil {
+		return fmt.Errorf("redirects traffic: %w", err)
+	}
+	printStatus(stdout, st)
+	return nil
+}
+
+// mappings reads the plan and its old URLs, each with its target's URL.
+func mappings(ctx context.Context, db *store.DB, id int64) ([]site.Mapping, error) {
+	t, err := db.Tree(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	olds, _, err := db.OldURLs(ctx, id, site.OldFilter{})
+	if err != nil {
+		return nil, err
+	}
+	return t.Mappings(olds), nil
+}
+
+// redirectsExportCmd writes the redirect map for a platform, whole or
+// not at all.
+func redirectsExportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	format := fs.String("format", "", "csv, nginx, apache, netlify, vercel, cloudflare, shopify, wordpress or iis")
+	out := fs.String("out", "", "the file to write")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("redirects export", *project)
+	if err != nil {
+		return err
+	}
+	if *out == "" || *format == "" {
+		return errors.New("redirects export: --format and --out FILE are required")
+	}
+	ctx := context.Background()
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	maps, err := mappings(ctx, db, id)
+	if err != nil {
+		return fmt.Errorf("redirects export: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(*out), ".siteplan-redirects-*")
+	if err != nil {
+		return fmt.Errorf("redirects export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	rep, err := export.WriteRedirects(tmp, *format, maps)
+	if err == nil {
+		err = tmp.Close()
+	} else {
+		tmp.Close()
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *out)
+	}
+	if err != nil {
+		return fmt.Errorf("redirects export: %w; nothing was written", err)
+	}
+	line := fmt.Sprintf("%s: %s, %s", *out, plural(rep.Redirects, "redirect"), plural(rep.Gone, "retired URL"))
+	if rep.LeftOut > 0 {
+		line += fmt.Sprintf("; %s left out, which %s cannot express (below)", site.Thousands(rep.LeftOut), *format)
+	}
+	if rep.Skipped > 0 {
+		line += fmt.Sprintf("; %s not accepted yet", plural(rep.Skipped, "old URL"))
+	}
+	fmt.Fprintln(stdout, line)
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(os.Stderr, "siteplan: redirects export: %s\n", w)
+	}
+	return nil
+}
+
+// redirectsImportCmd sets the mappings a spreadsheet gives.
+func redirectsImportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("redirects import", *project)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errors.New("redirects import: name one CSV file with the columns from,to,status,accepted,confidence,reason")
+	}
+	ctx := context.Background()
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := db.Tree(ctx, id)
+	if err != nil {
+		return fmt.Errorf("redirects import: %w", err)
+	}
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return fmt.Errorf("redirects import: %w", err)
+	}
+	defer f.Close()
+	maps, err := site.ParseRedirectMap(f, t)
+	if err != nil {
+		return fmt.Errorf("redirects import: %s: %w; nothing was imported", fs.Arg(0), err)
+	}
+	added, changed, err := db.SetMappings(ctx, id, maps)
+	if err != nil {
+		return fmt.Errorf("redirects import: %w; nothing was imported", err)
+	}
+	fmt.Fprintf(stdout, "%s read: %s added, %s changed\n", plural(len(maps), "row"), site.Thousands(added), site.Thousands(changed))
+	st, err := db.RedirectStatus(ctx, id)
+	if err != nil {
+		return fmt.Errorf("redirects import: %w", err)
+	}
+	printStatus(stdout, st)
+	return nil
+}
+
+// redirectsStatusCmd prints the figures of the plan's redirect map.
+func redirectsStatusCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("redirects status", *project)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	st, err := db.RedirectStatus(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("redirects status: %w", err)
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(st)
+	}
+	fmt.Fprintf(stdout, "%s\n", plural(st.OldURLs, "old URL"))
+	printStatus(stdout, st)
+	return nil
+}

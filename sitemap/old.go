@@ -1,0 +1,146 @@
+package sitemap
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"io"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"siteplan/site"
+)
+
+// ReadOld reads the URLs of a relaunch's old site from sources as Read
+// reads each (a site, a sitemap, index or text sitemap, a page inventory
+// or a crawler's CSV export, a plain list of URLs), in their order, each
+// URL once, with the title and H1 a crawl gives. It stops past max URLs.
+// The readings are returned for their problems. Errors: as Read's;
+// EInvalid for more than max URLs.
+func (r *Reader) ReadOld(ctx context.Context, sources []string, max int) ([]site.OldPage, []*Reading, error) {
+	var out []site.OldPage
+	seen := map[string]bool{}
+	var reps []*Reading
+	for _, src := range sources {
+		rep, err := r.Read(ctx, src, func(_ *SourceFile, f *Found) error {
+			if seen[f.Loc] {
+				return nil
+			}
+			if len(out) == max {
+				return site.Errorf(site.EInvalid, "The old site has more than %d URLs; a plan holds at most %d. Attach the sections that matter.", max, max)
+			}
+			seen[f.Loc] = true
+			out = append(out, site.OldPage{URL: f.Loc, Title: f.Title, H1: f.H1})
+			return nil
+		})
+		reps = append(reps, rep)
+		if err != nil {
+			return nil, reps, err
+		}
+	}
+	return out, reps, nil
+}
+
+// Traffic exports' columns: the page and its clicks, as Search Console's
+// "Pages" export ("Top pages", "Clicks") and Analytics' CSV exports
+// ("Landing page", "Page path and screen class"; "Sessions", "Views")
+// name them.
+var (
+	pageColumns  = []string{"top pages", "page", "url", "address", "landing page", "landing page + query string", "page path and screen class", "page path", "page location"}
+	clickColumns = []string{"clicks", "sessions", "views", "screen page views", "pageviews", "entrances", "users"}
+)
+
+// ReadClicks reads a traffic export (Search Console or Analytics CSV):
+// the clicks of each page, summed when a page is listed twice. A path
+// without a host ("/pricing", as Analytics gives it) is resolved against
+// base. Comment lines (#) and blank lines before the header are skipped;
+// numbers may carry thousands separators. Errors: EInvalid, naming the
+// line, for a file without the columns or with a count that is no
+// number.
+func ReadClicks(r io.Reader, base string) (map[string]int, error) {
+	in := bufio.NewReader(r)
+	skipBOM(in)
+	// Analytics starts with # comment lines and a blank one.
+	line := 0
+	for {
+		b, err := in.Peek(1)
+		if err != nil || (b[0] != '#' && b[0] != '\n' && b[0] != '\r') {
+			break
+		}
+		if _, err := in.ReadString('\n'); err != nil {
+			break
+		}
+		line++
+	}
+	head, _ := in.Peek(4096)
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	cr := csv.NewReader(in)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	if bytes.Count(head, []byte(";")) > bytes.Count(head, []byte(",")) {
+		cr.Comma = ';'
+	} else if bytes.Count(head, []byte("\t")) > bytes.Count(head, []byte(",")) {
+		cr.Comma = '\t'
+	}
+	header, err := cr.Read()
+	if err != nil {
+		return nil, site.Errorf(site.EInvalid, "The traffic file has no header row.")
+	}
+	find := func(names []string) int {
+		for _, n := range names {
+			for i, h := range header {
+				if strings.EqualFold(strings.TrimSpace(h), n) {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	pc, cc := find(pageColumns), find(clickColumns)
+	if pc < 0 || cc < 0 {
+		return nil, site.Errorf(site.EInvalid, "The traffic file needs a page column (Top pages, Page, Landing page, URL) and a clicks column (Clicks, Sessions, Views); its header is %q.",
+			strings.Join(header, ","))
+	}
+	baseURL, _ := url.Parse(base)
+	out := map[string]int{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, site.Errorf(site.EInvalid, "Line %d of the traffic file: %v.", pe.Line+line, pe.Err)
+			}
+			return nil, err
+		}
+		n, _ := cr.FieldPos(0)
+		if pc >= len(rec) || cc >= len(rec) {
+			continue
+		}
+		page := strings.TrimSpace(rec[pc])
+		if page == "" || strings.EqualFold(page, "(not set)") || strings.EqualFold(page, "total") || strings.EqualFold(page, "grand total") {
+			continue
+		}
+		count := strings.NewReplacer(",", "", " ", "", "\u00a0", "", "'", "").Replace(strings.TrimSpace(rec[cc]))
+		if count == "" {
+			continue
+		}
+		c, err := strconv.Atoi(count)
+		if err != nil || c < 0 {
+			return nil, site.Errorf(site.EInvalid, "Line %d of the traffic file: %q is not a number of clicks.", n+line, rec[cc])
+		}
+		if !strings.Contains(page, "://") && baseURL != nil && baseURL.Host != "" {
+			if ref, err := url.Parse(page); err == nil {
+				page = baseURL.ResolveReference(ref).String()
+			}
+		}
+		out[page] += c
+	}
+}
