@@ -32,6 +32,22 @@ const (
 var RedirectFormats = []string{RedirectsCSV, RedirectsNginx, RedirectsApache, RedirectsNetlify, RedirectsCloudflarePages, RedirectsVercel,
 	RedirectsCloudflare, RedirectsShopify, RedirectsWordPress, RedirectsIIS}
 
+// RedirectFileNames are the files a platform reads its redirects from.
+var RedirectFileNames = map[string]string{
+	RedirectsCSV: "redirects.csv", RedirectsNginx: "siteplan-redirects.conf", RedirectsApache: "htaccess.txt",
+	RedirectsNetlify: "_redirects", RedirectsCloudflarePages: "_redirects", RedirectsVercel: "vercel.json",
+	RedirectsCloudflare: "bulk-redirects.csv", RedirectsShopify: "shopify-redirects.csv", RedirectsWordPress: "redirection.json",
+	RedirectsIIS: "web.config",
+}
+
+// RedirectContentTypes are the files' media types.
+var RedirectContentTypes = map[string]string{
+	RedirectsCSV: "text/csv; charset=utf-8", RedirectsNginx: "text/plain; charset=utf-8", RedirectsApache: "text/plain; charset=utf-8",
+	RedirectsNetlify: "text/plain; charset=utf-8", RedirectsCloudflarePages: "text/plain; charset=utf-8", RedirectsVercel: "application/json",
+	RedirectsCloudflare: "text/csv; charset=utf-8", RedirectsShopify: "text/csv; charset=utf-8", RedirectsWordPress: "application/json",
+	RedirectsIIS: "application/xml",
+}
+
 // RedirectReport says what a redirect map holds: the redirects and
 // retirements written as rules, the old URLs left out because they are
 // not accepted yet, those the platform cannot express (a 410 where it has

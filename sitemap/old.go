@@ -19,29 +19,68 @@ import (
 // or a crawler's CSV export, a plain list of URLs), in their order, each
 // URL once, with the title and H1 a crawl gives. It stops past max URLs.
 // The readings are returned for their problems. Errors: as Read's;
-// EInvalid for more than max URLs.
+// EInvalid for more than max URLs, or none.
 func (r *Reader) ReadOld(ctx context.Context, sources []string, max int) ([]site.OldPage, []*Reading, error) {
-	var out []site.OldPage
-	seen := map[string]bool{}
+	c := oldCollector{max: max, seen: map[string]bool{}}
 	var reps []*Reading
 	for _, src := range sources {
-		rep, err := r.Read(ctx, src, func(_ *SourceFile, f *Found) error {
-			if seen[f.Loc] {
-				return nil
-			}
-			if len(out) == max {
-				return site.Errorf(site.EInvalid, "The old site has more than %d URLs; a plan holds at most %d. Attach the sections that matter.", max, max)
-			}
-			seen[f.Loc] = true
-			out = append(out, site.OldPage{URL: f.Loc, Title: f.Title, H1: f.H1})
-			return nil
-		})
+		rep, err := r.Read(ctx, src, c.found)
 		reps = append(reps, rep)
 		if err != nil {
 			return nil, reps, err
 		}
 	}
-	return out, reps, nil
+	if len(c.out) == 0 {
+		return nil, reps, noURLs(strings.Join(sources, ", "), reps...)
+	}
+	return c.out, reps, nil
+}
+
+// noURLs says that a reading found no URL, and the first error that
+// says why. Errors: EInvalid.
+func noURLs(source string, reps ...*Reading) error {
+	for _, rep := range reps {
+		for _, f := range rep.Files {
+			for _, p := range f.Problems {
+				if p.Error {
+					return site.Errorf(site.EInvalid, "%s lists no URL: %s", source, p.Msg)
+				}
+			}
+		}
+	}
+	return site.Errorf(site.EInvalid, "%s lists no URL.", source)
+}
+
+// ReadOldUpload is ReadOld for a file a visitor sent, named name.
+func (r *Reader) ReadOldUpload(ctx context.Context, name string, body io.Reader, max int) ([]site.OldPage, *Reading, error) {
+	c := oldCollector{max: max, seen: map[string]bool{}}
+	rep, err := r.ReadUpload(ctx, name, body, c.found)
+	if err != nil {
+		return nil, rep, err
+	}
+	if len(c.out) == 0 {
+		return nil, rep, noURLs(name, rep)
+	}
+	return c.out, rep, nil
+}
+
+// oldCollector gathers an old site's URLs, each once, up to max.
+type oldCollector struct {
+	max  int
+	seen map[string]bool
+	out  []site.OldPage
+}
+
+func (c *oldCollector) found(_ *SourceFile, f *Found) error {
+	if c.seen[f.Loc] {
+		return nil
+	}
+	if len(c.out) == c.max {
+		return site.Errorf(site.EInvalid, "The old site has more than %d URLs; a plan holds at most %d. Attach the sections that matter.", c.max, c.max)
+	}
+	c.seen[f.Loc] = true
+	c.out = append(c.out, site.OldPage{URL: f.Loc, Title: f.Title, H1: f.H1})
+	return nil
 }
 
 // Traffic exports' columns: the page and its clicks, as Search Console's

@@ -770,3 +770,34 @@ func oldTransition(d *changeData, from, to []oldSnap) {
 		}
 	}
 }
+
+// OldURL returns one old URL of the project. Errors: ENotFound.
+func (db *DB) OldURL(ctx context.Context, projectID, id int64) (site.OldURL, error) {
+	oid, s, err := scanOld(db.r.QueryRowContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE id = ? AND project_id = ?`, id, projectID))
+	if err != nil {
+		return site.OldURL{}, notFound(err, "This old URL is not in the plan any more; reload the list.")
+	}
+	return s.oldURL(oid), nil
+}
+
+// TreeOf loads the pages in ids with their ancestors, enough to know
+// each one's URL (site.Tree.URL), without reading the whole plan.
+// Errors: ENotFound.
+func (db *DB) TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error) {
+	pr, err := db.Project(ctx, projectID)
+	if err != nil {
+		return nil, err
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := queryPages(ctx, db.r, false, `WITH RECURSIVE up(id) AS (
+			SELECT value FROM json_each(?)
+			UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up) AND project_id = ?`, string(list), projectID)
+	if err != nil {
+		return nil, err
+	}
+	return site.NewTree(pr, pages), nil
+}

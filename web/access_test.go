@@ -340,6 +340,12 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/versions/:n/approve":             {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},
 		"POST /projects/:id/versions/:n/approvals/:aid/void": {path: p + "/versions/1/approvals/" + id("approval") + "/void", ok: 303},
 		"GET /projects/:id/compare":                          {path: p + "/compare?from=1", ok: 200},
+		"GET /projects/:id/redirects":                        {path: p + "/redirects?show=awaiting", ok: 200},
+		"GET /projects/:id/redirects/export":                 {path: p + "/redirects/export?format=csv", ok: 200},
+		"GET /projects/:id/redirects/picker":                 {path: p + "/redirects/picker?id=1", ok: 404},
+		"POST /projects/:id/redirects/decide":                {path: p + "/redirects/decide", form: v("verb", "accept-all"), ok: 200},
+		"POST /projects/:id/redirects/attach":                {path: p + "/redirects/attach", form: v(), ok: 422},
+		"POST /projects/:id/redirects/traffic":               {path: p + "/redirects/traffic", form: v(), ok: 422},
 		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/svg?from=1", ok: 200},
 	}
 	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))

@@ -54,6 +54,8 @@ func (s *Server) afterFlip(c echo.Context, what string, ch site.Change) error {
 	if !isHTMX(c) {
 		return c.Redirect(http.StatusSeeOther, projectPath(currentProject(c).ID))
 	}
+	// Views other than the editor's (the Redirects view) reload on it.
+	c.Response().Header().Set("HX-Trigger", "undone")
 	_, err := s.store.pages.Page(c.Request().Context(), ch.PageID)
 	gone := site.ErrorCode(err) == site.ENotFound
 	if err != nil && !gone {

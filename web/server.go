@@ -44,26 +44,28 @@ type Store interface {
 	themeStore
 	siteStore
 	paletteStore
+	redirectStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
 // that a call names the part it needs: s.store.pages.MovePage.
 type stores struct {
-	accounts accountStore
-	teams    teamStore
-	shares   shareStore
-	comments commentStore
-	projects projectStore
-	pages    pageStore
-	links    linkStore
-	history  historyStore
-	themes   themeStore
-	sites    siteStore
-	palettes paletteStore
+	accounts  accountStore
+	teams     teamStore
+	shares    shareStore
+	comments  commentStore
+	projects  projectStore
+	pages     pageStore
+	links     linkStore
+	history   historyStore
+	themes    themeStore
+	sites     siteStore
+	palettes  paletteStore
+	redirects redirectStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -137,7 +139,13 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	}))
 	// A form is small; an import sends a whole document, and may take its
 	// time sending it.
-	isImport := func(c echo.Context) bool { return c.Path() == "/projects/import" || c.Path() == "/sites/import" }
+	isImport := func(c echo.Context) bool {
+		switch c.Path() {
+		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic":
+			return true
+		}
+		return false
+	}
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: MaxBody, Skipper: isImport}))
 	e.Use(middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{
 		Limit:   strconv.Itoa(site.MaxDocumentBytes>>20) + "M",
@@ -222,6 +230,13 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/export.zip", s.heavy(s.exportZip), projectRead},
 		{get, "/projects/:id/sitemap.html", s.heavy(s.footerPreview), projectRead},
 		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
+
+		{get, "/projects/:id/redirects", s.redirects, projectRead},
+		{get, "/projects/:id/redirects/export", s.heavy(s.exportRedirects), projectRead},
+		{get, "/projects/:id/redirects/picker", s.redirectPicker, projectEdit},
+		{post, "/projects/:id/redirects/decide", s.decide, projectEdit},
+		{post, "/projects/:id/redirects/attach", s.attachOldSite, projectEdit},
+		{post, "/projects/:id/redirects/traffic", s.attachTraffic, projectEdit},
 
 		{get, "/projects/:id/history", s.history, projectTeam},
 		{get, "/projects/:id/versions", s.versions, projectRead},

@@ -52,6 +52,8 @@ function applyChange(ch) {
     case "comment":
       refreshComments(ch.page);
       break;
+    case "redirects": // the old site's map: nothing of the outline changed
+      break;
     default:
       throttled(reloadPlan);
   }

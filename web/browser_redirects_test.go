@@ -1,0 +1,153 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"siteplan/site"
+	"siteplan/store"
+)
+
+// relaunchPlan imports the acme plan and attaches 240 old URLs to it:
+// 200 accepted redirects to Pricing, 30 proposed to Contact below the
+// matcher's bar, 10 with no proposal; the most clicked first.
+func relaunchPlan(t *testing.T, db *store.DB) (int64, map[string]int64) {
+	t.Helper()
+	ctx := context.Background()
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(ctx, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(ctx, pid)
+	ids := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	var olds []site.OldPage
+	var maps []site.Mapping
+	for i := range 240 {
+		o := site.OldPage{URL: fmt.Sprintf("https://www.acme.example/old/item-%03d.html", i), Title: fmt.Sprintf("Item %d", i), Clicks: 1000 - i}
+		m := site.Mapping{From: o.URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.95, Reason: "same slug", Accepted: true}
+		switch {
+		case i >= 230:
+			m = site.Mapping{From: o.URL, Disposition: site.DispositionReview, Reason: "no page of the plan matches"}
+		case i >= 200:
+			m = site.Mapping{From: o.URL, Disposition: site.DispositionRedirect, PageID: ids["Contact"], Status: 301, Confidence: 0.6, Reason: "merged"}
+		}
+		olds, maps = append(olds, o), append(maps, m)
+	}
+	if _, err := db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+		t.Fatal(err)
+	}
+	return pid, ids
+}
+
+// TestBrowserRedirects reviews a relaunch's map in the Redirects view:
+// pages of 100 rows, a filter, accepting one row, choosing a page in the
+// picker, undoing it, and accepting every proposal a filter shows.
+func TestBrowserRedirects(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := relaunchPlan(t, db)
+	status := func() site.RedirectStatus {
+		st, err := db.RedirectStatus(context.Background(), pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	count := func(want string) chromedp.Action {
+		return waitJS(`document.getElementById("redirect-count")?.textContent.includes(` + quoteJS(want) + `)`)
+	}
+	run(t, ctx, "open the Redirects view",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/redirects", base, pid)),
+		chromedp.WaitVisible(`#redirect-figures`),
+		count("1–100 of 240"),
+		waitJS(`document.getElementById("clicks-at-risk").textContent.startsWith("31,220")`), // items 200–239
+	)
+	run(t, ctx, "page on", chromedp.Click(`.pager a[rel=next]`), count("101–200 of 240"))
+	run(t, ctx, "show what awaits review",
+		chromedp.Click(`.show-tabs label:has(input[value=awaiting])`, chromedp.ByQuery),
+		count("1–40 of 40"),
+		waitJS(`location.search.includes("show=awaiting")`),
+	)
+	screenshot(t, ctx, "redirects-awaiting.png")
+
+	// Accept one proposal: it leaves the filter, the figures follow.
+	run(t, ctx, "accept one",
+		chromedp.Click(`#old-`+oldID(t, db, pid, "item-200")+` button`, chromedp.ByQuery),
+		count("1–39 of 39"),
+		waitJS(`document.querySelector("#redirect-figures div:nth-child(2) dd").textContent === "201"`),
+	)
+	if st := status(); st.Accepted != 201 {
+		t.Fatalf("after accepting one: %+v", st)
+	}
+
+	// Choose a page for a URL with no proposal, in the picker.
+	unmatched := oldID(t, db, pid, "item-235")
+	run(t, ctx, "open the picker",
+		chromedp.Click(`#old-`+unmatched+` .decide button:nth-of-type(1)`, chromedp.ByQuery),
+		waitJS(`!!document.querySelector("#dialog dialog[open] input[type=search]")`),
+		// One search, as Enter in the field sends it (typing sends one a
+		// pause, and a click could meet a list being replaced).
+		chromedp.Evaluate(`(() => { const q = document.querySelector("#dialog input[type=search]"); q.value = "team"; q.dispatchEvent(new Event("search")); })()`, nil),
+		waitJS(`(() => { const p = [...document.querySelectorAll("#picker-results .pick")]; return p.length === 1 && p[0].textContent.includes("Team"); })()`),
+		chromedp.Click(`#picker-results .pick`, chromedp.ByQuery),
+		waitJS(`!document.querySelector("#dialog dialog")`),
+		count("1–38 of 38"),
+	)
+	if o := oldURL(t, db, pid, unmatched); o.PageID != ids["Team"] || !o.Accepted {
+		t.Fatalf("after the picker: %+v", o)
+	}
+	// Undo takes the choice back, and the table shows it again.
+	run(t, ctx, "undo",
+		chromedp.Click(`#undo-redirects`, chromedp.ByQuery),
+		count("1–39 of 39"),
+		chromedp.WaitVisible(`#old-`+unmatched),
+	)
+	if o := oldURL(t, db, pid, unmatched); o.PageID != 0 || o.Accepted {
+		t.Fatalf("after the undo: %+v", o)
+	}
+
+	// Accept every proposal the filter shows: the 29 below the bar; the
+	// 10 with no proposal stay.
+	run(t, ctx, "accept all shown",
+		chromedp.Evaluate(`window.confirm = () => true`, nil),
+		chromedp.Click(`#accept-all`, chromedp.ByQuery),
+		count("1–10 of 10"),
+		waitJS(`document.getElementById("clicks-at-risk").textContent.startsWith("7,655")`), // items 230–239
+	)
+	if st := status(); st.Accepted != 230 || st.Awaiting != 10 {
+		t.Fatalf("after accepting all: %+v", st)
+	}
+	screenshot(t, ctx, "redirects-accepted.png")
+	noProblems(t, ctx, "the Redirects view")
+}
+
+// oldID is the id of the old URL whose URL holds part.
+func oldID(t *testing.T, db *store.DB, pid int64, part string) string {
+	t.Helper()
+	list, _, err := db.OldURLs(context.Background(), pid, site.OldFilter{Search: part})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("old URL %q: %v, %d found", part, err, len(list))
+	}
+	return fmt.Sprint(list[0].ID)
+}
+
+func oldURL(t *testing.T, db *store.DB, pid int64, id string) site.OldURL {
+	t.Helper()
+	var n int64
+	fmt.Sscan(id, &n)
+	o, err := db.OldURL(context.Background(), pid, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func quoteJS(s string) string { return "`" + strings.ReplaceAll(s, "`", "\\`") + "`" }

@@ -1,0 +1,329 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/export"
+	"siteplan/site"
+	"siteplan/sitemap"
+	"siteplan/views"
+)
+
+// attachBudget is how long reading and matching an uploaded old site may
+// take, waiting for a turn included: 200,000 URLs take a few seconds.
+const attachBudget = 60 * time.Second
+
+// redirectStore is a plan's old site and its redirect map.
+type redirectStore interface {
+	OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([]site.OldURL, int, error)
+	OldURL(ctx context.Context, projectID, id int64) (site.OldURL, error)
+	OldSections(ctx context.Context, projectID int64) ([]site.Count, error)
+	RedirectStatus(ctx context.Context, projectID int64) (site.RedirectStatus, error)
+	Decide(ctx context.Context, projectID int64, ids []int64, f *site.OldFilter, d site.Decision) (int, error)
+	AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error)
+	SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (int, []string, int, error)
+	TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error)
+}
+
+// redirectFilter reads the view's filter from the request (query or
+// form): show, section, clicks, q, offset.
+func redirectFilter(c echo.Context) site.OldFilter {
+	f := site.OldFilter{Show: c.FormValue("show"), Section: c.FormValue("section"), Search: strings.TrimSpace(c.FormValue("q")),
+		Limit: views.RedirectsPerPage}
+	f.MinClicks, _ = strconv.Atoi(c.FormValue("clicks"))
+	f.Offset, _ = strconv.Atoi(c.FormValue("offset"))
+	f.MinClicks, f.Offset = max(f.MinClicks, 0), max(f.Offset, 0)
+	return f
+}
+
+// redirects is the Redirects view (GET /projects/ID/redirects); an htmx
+// request gets the table alone.
+func (s *Server) redirects(c echo.Context) error {
+	props, err := s.redirectProps(c, redirectFilter(c))
+	if err != nil {
+		return err
+	}
+	if isHTMX(c) {
+		return render(c, http.StatusOK, views.RedirectTable(props, false))
+	}
+	return s.renderRedirects(c, http.StatusOK, props)
+}
+
+func (s *Server) renderRedirects(c echo.Context, status int, props views.RedirectsProps) error {
+	var err error
+	if props.Sections, err = s.store.redirects.OldSections(c.Request().Context(), props.Project.ID); err != nil {
+		return err
+	}
+	props.Layout, props.Formats = s.layout(c, "Redirects of "+props.Project.Name), export.RedirectFormats
+	return render(c, status, views.Redirects(props))
+}
+
+// redirectProps reads the figures and a page of the table for f (a page
+// past the end shows the last one).
+func (s *Server) redirectProps(c echo.Context, f site.OldFilter) (views.RedirectsProps, error) {
+	ctx, p := c.Request().Context(), currentProject(c)
+	props := views.RedirectsProps{Project: p, Filter: f}
+	var err error
+	if props.Status, err = s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
+		return props, err
+	}
+	olds, total, err := s.store.redirects.OldURLs(ctx, p.ID, f)
+	if err != nil {
+		return props, err
+	}
+	if len(olds) == 0 && f.Offset > 0 && total > 0 {
+		f.Offset = (total - 1) / views.RedirectsPerPage * views.RedirectsPerPage
+		return s.redirectProps(c, f)
+	}
+	props.Total = total
+	var ids []int64
+	for _, o := range olds {
+		if o.PageID != 0 {
+			ids = append(ids, o.PageID)
+		}
+	}
+	t, err := s.store.redirects.TreeOf(ctx, p.ID, ids)
+	if err != nil {
+		return props, err
+	}
+	maps := t.Mappings(olds)
+	for i, o := range olds {
+		o.Mapping = maps[i]
+		r := views.RedirectRow{Old: o, To: maps[i].To}
+		if pg := t.Page(o.PageID); pg != nil && r.To != "" {
+			r.Target = pg.Title
+		}
+		props.Rows = append(props.Rows, r)
+	}
+	return props, nil
+}
+
+// decide applies a decision to old URLs (POST /projects/ID/redirects/
+// decide): the rows ticked or named (id), or every row the filter shows
+// (verb accept-all); answers with the table, the figures and a notice
+// with its undo. A choice made in the page picker (picked) closes it.
+func (s *Server) decide(c echo.Context) error {
+	p := currentProject(c)
+	f := redirectFilter(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for _, v := range form["id"] {
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return site.Errorf(site.EInvalid, "%q is not an old URL's id.", v)
+		}
+		ids = append(ids, id)
+	}
+	d := site.Decision{Verb: c.FormValue("verb"), PageID: formID(c, "page")}
+	d.Status, _ = strconv.Atoi(c.FormValue("status"))
+	var filter *site.OldFilter
+	if d.Verb == "accept-all" {
+		d.Verb, ids = site.DecideAccept, nil
+		all := f
+		all.Offset, all.Limit = 0, 0
+		filter = &all
+	} else if len(ids) == 0 {
+		return site.Errorf(site.EInvalid, "Tick the old URLs to decide first.")
+	}
+	n, err := s.store.redirects.Decide(c.Request().Context(), p.ID, ids, filter, d)
+	if err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "redirects"})
+	props, err := s.redirectProps(c, f)
+	if err != nil {
+		return err
+	}
+	msg := decisionWords(d.Verb, n)
+	if c.FormValue("picked") != "" { // the answer replaces the picker with nothing: it closes
+		return render(c, http.StatusOK, views.RedirectTable(props, true), views.RedirectFigures(props.Status, true), views.RedirectsFlash(p.ID, msg))
+	}
+	return render(c, http.StatusOK, views.RedirectTable(props, false), views.RedirectFigures(props.Status, true), views.RedirectsFlash(p.ID, msg))
+}
+
+// decisionWords is the notice after a decision.
+func decisionWords(verb string, n int) string {
+	what := site.Plural(n, "old URL", "old URLs")
+	switch verb {
+	case site.DecideAccept:
+		if n == 0 {
+			return "Nothing to accept: these rows have no proposal yet. Choose a page for them, or retire them."
+		}
+		return "Accepted " + what + "."
+	case site.DecideRedirect:
+		return "Redirected " + what + "."
+	case site.DecideRetire:
+		return "Retired " + what + " (410)."
+	}
+	return "Reopened " + what + " for review."
+}
+
+// redirectPicker is the page picker of an old URL (GET
+// /projects/ID/redirects/picker?id=OLD&q=...): pages with a URL; with
+// results=1 the list alone.
+func (s *Server) redirectPicker(c echo.Context) error {
+	ctx, p := c.Request().Context(), currentProject(c)
+	id, err := queryID(c, "id")
+	if err != nil {
+		return err
+	}
+	old, err := s.store.redirects.OldURL(ctx, p.ID, id)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	withURL := func(q string) []views.SearchHit {
+		var hits []views.SearchHit
+		for _, h := range findPages(t, q, 0) {
+			if u := t.URL(h.Page.ID); u != "" {
+				h.Where = u
+				hits = append(hits, h)
+			}
+		}
+		return hits
+	}
+	q := c.QueryParam("q")
+	if q == "" && c.QueryParam("results") == "" {
+		q = lastSegment(old.URL) // start from what the old URL was called
+	}
+	hits := withURL(q)
+	if len(hits) == 0 && c.QueryParam("q") == "" {
+		hits = withURL("")
+	}
+	if c.QueryParam("results") != "" {
+		return render(c, http.StatusOK, views.RedirectPickerResults(p.ID, old, hits))
+	}
+	return render(c, http.StatusOK, views.RedirectPicker(p.ID, old, hits))
+}
+
+// lastSegment is an old URL's last path segment without its extension,
+// its words apart: what a picker searches for first.
+func lastSegment(u string) string {
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	u = strings.TrimSuffix(u, "/")
+	u = u[strings.LastIndexByte(u, '/')+1:]
+	if i := strings.LastIndexByte(u, '.'); i > 0 {
+		u = u[:i]
+	}
+	return strings.NewReplacer("-", " ", "_", " ").Replace(u)
+}
+
+// attachOldSite reads an uploaded crawl, sitemap or list, matches it to
+// the plan and attaches it (POST /projects/ID/redirects/attach).
+func (s *Server) attachOldSite(c echo.Context) error {
+	p := currentProject(c)
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return s.redirectsError(c, "Choose the file of the old site's URLs.")
+	}
+	in, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	ctx, done, err := s.heavyTurn(c, attachBudget)
+	if err != nil {
+		return err
+	}
+	defer done()
+	olds, rep, err := (&sitemap.Reader{Web: s.fetch.Open}).ReadOldUpload(ctx, fh.Filename, in, site.MaxOldURLs)
+	if err != nil {
+		msg := site.ErrorMessage(err)
+		if rep != nil && len(rep.Files) > 0 && rep.Files[0].Err != "" {
+			msg = fh.Filename + ": " + rep.Files[0].Err
+		}
+		return s.redirectsError(c, msg)
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	if _, err := s.store.redirects.AttachOldSite(ctx, p.ID, olds, sitemap.Match(t, olds)); err != nil {
+		if site.ErrorCode(err) == site.EInvalid {
+			return s.redirectsError(c, site.ErrorMessage(err))
+		}
+		return err
+	}
+	setChange(c, change{Kind: "redirects"})
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects"))
+}
+
+// attachTraffic reads a traffic export's clicks onto the old URLs (POST
+// /projects/ID/redirects/traffic).
+func (s *Server) attachTraffic(c echo.Context) error {
+	ctx, p := c.Request().Context(), currentProject(c)
+	fh, err := c.FormFile("file")
+	if err != nil {
+		return s.redirectsError(c, "Choose the traffic file: Search Console's Pages export, or an Analytics CSV.")
+	}
+	in, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	first, _, err := s.store.redirects.OldURLs(ctx, p.ID, site.OldFilter{Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(first) == 0 {
+		return s.redirectsError(c, "Attach the old site first: clicks go to its URLs.")
+	}
+	clicks, err := sitemap.ReadClicks(in, site.Origin(first[0].URL)+"/")
+	if err != nil {
+		return s.redirectsError(c, fh.Filename+": "+site.ErrorMessage(err))
+	}
+	if _, _, _, err := s.store.redirects.SetClicks(ctx, p.ID, clicks); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects"))
+}
+
+// redirectsError shows the Redirects view again with what went wrong.
+func (s *Server) redirectsError(c echo.Context, msg string) error {
+	props, err := s.redirectProps(c, site.OldFilter{Limit: views.RedirectsPerPage})
+	if err != nil {
+		return err
+	}
+	props.Error = msg
+	return s.renderRedirects(c, http.StatusUnprocessableEntity, props)
+}
+
+// exportRedirects downloads the map for a platform (GET
+// /projects/ID/redirects/export?format=F), whole or not at all.
+func (s *Server) exportRedirects(c echo.Context) error {
+	ctx, p := c.Request().Context(), currentProject(c)
+	format := c.QueryParam("format")
+	name, ok := export.RedirectFileNames[format]
+	if !ok {
+		return site.Errorf(site.ENotFound, "Redirect format %q is not one of %s.", format, strings.Join(export.RedirectFormats, ", "))
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	olds, _, err := s.store.redirects.OldURLs(ctx, p.ID, site.OldFilter{})
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := export.WriteRedirects(&buf, format, t.Mappings(olds)); err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
+	return c.Blob(http.StatusOK, export.RedirectContentTypes[format], buf.Bytes())
+}
