@@ -244,3 +244,35 @@ func (j *journal) retarget(ids []int64, title string) error {
 	}
 	return nil
 }
+
+// LaunchedCount is how many URLs of the branch at id (itself included)
+// the launched site has: what deleting the branch would take from it.
+func (db *DB) LaunchedCount(ctx context.Context, projectID, id int64) (int, error) {
+	pr, err := db.Project(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM launched_urls WHERE project_id = ?`, projectID).Scan(&n); err != nil || n == 0 {
+		return 0, err
+	}
+	// The branch and the pages above it: enough to know its URLs.
+	pages, err := queryPages(ctx, db.r, false, `WITH RECURSIVE down(id) AS (SELECT ?1 UNION ALL SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
+			up(id) AS (SELECT parent_id FROM pages WHERE id = ?1 AND parent_id IS NOT NULL
+				UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+		SELECT `+pageCols+` FROM pages WHERE (id IN (SELECT id FROM down) OR id IN (SELECT id FROM up)) AND project_id = ?2`, id, projectID)
+	if err != nil {
+		return 0, err
+	}
+	var urls []string
+	site.NewTree(pr, pages).WalkURLs(id, func(_ *site.Page, u string) bool {
+		if u != "" {
+			urls = append(urls, u)
+		}
+		return true
+	})
+	list, _ := json.Marshal(urls)
+	err = db.r.QueryRowContext(ctx, `SELECT count(*) FROM launched_urls WHERE project_id = ? AND url IN (SELECT value FROM json_each(?))`,
+		projectID, string(list)).Scan(&n)
+	return n, err
+}

@@ -168,6 +168,24 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 	return n, err
 }
 
+// URLCount is how many pages of the branch at id (itself included) have
+// a URL of their own: how many URLs a new slug there changes.
+func (db *DB) URLCount(ctx context.Context, id int64) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id) AS (
+			SELECT ? UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
+		SELECT count(*) FROM pages JOIN sub USING (id) WHERE kind = 'page'`, id).Scan(&n)
+	return n, err
+}
+
+// Launched reports whether a version of the project is marked launched:
+// from then on, moving a launched URL records its redirect.
+func (db *DB) Launched(ctx context.Context, projectID int64) (bool, error) {
+	var ok bool
+	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, projectID).Scan(&ok)
+	return ok, err
+}
+
 // PageTypes returns the page types a project's pages use, the most used
 // first, at most limit of them: what the details form offers as a page
 // type is typed, so that a typo does not make a new type.

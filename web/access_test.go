@@ -315,6 +315,7 @@ func TestAccessMatrix(t *testing.T) {
 		"DELETE /projects/:id/pages/:pid":           {path: pg, ok: 200},
 		"GET /projects/:id/pages/:pid/delete":       {path: pg + "/delete", ok: 200},
 		"PATCH /projects/:id/pages/:pid/title":      {path: pg + "/title", form: v("title", "Prices", "version", id("pageVersion")), ok: 200},
+		"POST /projects/:id/pages/:pid/keep-url":    {path: pg + "/keep-url", form: v("slug", "pricing"), ok: 200},
 		"POST /projects/:id/pages/:pid/move":        {path: pg + "/move", form: v("parent", "0", "placement", "main", "position", "0"), ok: 204},
 		"POST /projects/:id/pages/:pid/duplicate":   {path: pg + "/duplicate", ok: 201},
 		"GET /projects/:id/pages/:pid/paste":        {path: pg + "/paste", ok: 200},

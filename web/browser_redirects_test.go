@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"siteplan/site"
 	"siteplan/store"
@@ -70,8 +71,9 @@ func TestBrowserRedirects(t *testing.T) {
 		count("1–100 of 240"),
 		waitJS(`document.getElementById("clicks-at-risk").textContent.startsWith("31,220")`), // items 200–239
 	)
-	run(t, ctx, "page on", chromedp.Click(`.pager a[rel=next]`), count("101–200 of 240"))
+	run(t, ctx, "page on", settled(), chromedp.Click(`.pager a[rel=next]`), count("101–200 of 240"))
 	run(t, ctx, "show what awaits review",
+		settled(),
 		chromedp.Click(`.show-tabs label:has(input[value=awaiting])`, chromedp.ByQuery),
 		count("1–40 of 40"),
 		waitJS(`location.search.includes("show=awaiting")`),
@@ -80,6 +82,7 @@ func TestBrowserRedirects(t *testing.T) {
 
 	// Accept one proposal: it leaves the filter, the figures follow.
 	run(t, ctx, "accept one",
+		settled(), // htmx wires swapped content as it settles: a click before would go unheard
 		chromedp.Click(`#old-`+oldID(t, db, pid, "item-200")+` button`, chromedp.ByQuery),
 		count("1–39 of 39"),
 		waitJS(`document.querySelector("#redirect-figures div:nth-child(2) dd").textContent === "201"`),
@@ -91,12 +94,14 @@ func TestBrowserRedirects(t *testing.T) {
 	// Choose a page for a URL with no proposal, in the picker.
 	unmatched := oldID(t, db, pid, "item-235")
 	run(t, ctx, "open the picker",
+		settled(),
 		chromedp.Click(`#old-`+unmatched+` .decide button:nth-of-type(1)`, chromedp.ByQuery),
 		waitJS(`!!document.querySelector("#dialog dialog[open] input[type=search]")`),
 		// One search, as Enter in the field sends it (typing sends one a
 		// pause, and a click could meet a list being replaced).
 		chromedp.Evaluate(`(() => { const q = document.querySelector("#dialog input[type=search]"); q.value = "team"; q.dispatchEvent(new Event("search")); })()`, nil),
 		waitJS(`(() => { const p = [...document.querySelectorAll("#picker-results .pick")]; return p.length === 1 && p[0].textContent.includes("Team"); })()`),
+		settled(),
 		chromedp.Click(`#picker-results .pick`, chromedp.ByQuery),
 		waitJS(`!document.querySelector("#dialog dialog")`),
 		count("1–38 of 38"),
@@ -106,6 +111,7 @@ func TestBrowserRedirects(t *testing.T) {
 	}
 	// Undo takes the choice back, and the table shows it again.
 	run(t, ctx, "undo",
+		settled(),
 		chromedp.Click(`#undo-redirects`, chromedp.ByQuery),
 		count("1–39 of 39"),
 		chromedp.WaitVisible(`#old-`+unmatched),
@@ -118,6 +124,7 @@ func TestBrowserRedirects(t *testing.T) {
 	// 10 with no proposal stay.
 	run(t, ctx, "accept all shown",
 		chromedp.Evaluate(`window.confirm = () => true`, nil),
+		settled(),
 		chromedp.Click(`#accept-all`, chromedp.ByQuery),
 		count("1–10 of 10"),
 		waitJS(`document.getElementById("clicks-at-risk").textContent.startsWith("7,655")`), // items 230–239
@@ -151,3 +158,104 @@ func oldURL(t *testing.T, db *store.DB, pid int64, id string) site.OldURL {
 }
 
 func quoteJS(s string) string { return "`" + strings.ReplaceAll(s, "`", "\\`") + "`" }
+
+// TestBrowserRenameKeepsURL renames a launched page with a page below it
+// in the outline: the notice says how many URLs changed and that they
+// redirect now; "Keep the old URL" gives them back, and no redirect is
+// left.
+func TestBrowserRenameKeepsURL(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := relaunchPlan(t, db)
+	bg := context.Background()
+	if _, err := db.LaunchVersion(bg, pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	redirects := func() int {
+		list, _, err := db.OldURLs(bg, pid, site.OldFilter{Search: "/about-us"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, o := range list {
+			if o.Accepted && o.Disposition == site.DispositionRedirect {
+				n++
+			}
+		}
+		return n
+	}
+	run(t, ctx, "rename About us",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		settled(),
+		chromedp.Focus(fmt.Sprintf(`#title-%d`, ids["About us"])),
+		chromedp.KeyEvent(kb.F2),
+		waitJS(fieldFocused),
+		chromedp.SetValue(titleField, "Company"),
+		chromedp.SendKeys(titleField, kb.Enter),
+		waitJS(`document.getElementById("url-notice")?.textContent.includes("2 URLs changed")`),
+		waitJS(`document.getElementById("url-notice").textContent.includes("redirect")`),
+	)
+	screenshot(t, ctx, "rename-notice.png")
+	if n := redirects(); n != 2 {
+		t.Fatalf("after the rename: %d redirects of /about-us, want 2", n)
+	}
+	run(t, ctx, "keep the old URL",
+		settled(),
+		chromedp.Click(`#keep-url`, chromedp.ByQuery),
+		waitJS(`document.getElementById("url-notices").textContent.includes("Kept the old URL")`),
+	)
+	p, err := db.Page(bg, ids["About us"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Title != "Company" || p.Slug != "about-us" || p.SlugAuto {
+		t.Errorf("after keeping the URL: %q, slug %q (derived %v)", p.Title, p.Slug, p.SlugAuto)
+	}
+	if n := redirects(); n != 0 {
+		t.Errorf("the URLs are back, yet %d redirects remain", n)
+	}
+	noProblems(t, ctx, "the rename notice")
+}
+
+// TestBrowserDeleteLaunched deletes a launched leaf with the Delete key:
+// the dialog asks where its visitors go, retiring it records the 410
+// with the deletion, and undo takes both back.
+func TestBrowserDeleteLaunched(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := relaunchPlan(t, db)
+	bg := context.Background()
+	if _, err := db.LaunchVersion(bg, pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, ctx, "delete Imprint",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		settled(),
+		chromedp.Focus(fmt.Sprintf(`#title-%d`, ids["Imprint"])),
+		chromedp.KeyEvent(kb.Delete),
+		waitJS(`!!document.querySelector("#dialog dialog[open] #delete-launched")`),
+		waitJS(`document.querySelector("#delete-launched").textContent.includes("1 URL on the launched site")`),
+	)
+	screenshot(t, ctx, "delete-launched.png")
+	run(t, ctx, "retire it",
+		settled(),
+		chromedp.Click(`#delete-launched input[value=retire]`, chromedp.ByQuery),
+		chromedp.Click(`#delete-launched #confirm`, chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`!document.getElementById("node-%d")`, ids["Imprint"])),
+	)
+	gone := func() int {
+		_, n, err := db.OldURLs(bg, pid, site.OldFilter{Show: site.ShowRetired, Search: "/imprint"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := gone(); n != 1 {
+		t.Fatalf("after the deletion: %d retired /imprint, want 1", n)
+	}
+	run(t, ctx, "undo", chromedp.Click(`[data-undo]`, chromedp.ByQuery), titleShown("Imprint"))
+	if n := gone(); n != 0 {
+		t.Errorf("after the undo: %d retired /imprint, want 0", n)
+	}
+	noProblems(t, ctx, "deleting a launched page")
+}

@@ -19,6 +19,7 @@ type historyStore interface {
 	History(ctx context.Context, projectID, pageID, before int64, limit int) ([]site.Change, error)
 	RestoreDeleted(ctx context.Context, projectID, changeID int64) (site.Change, error)
 	CreateVersion(ctx context.Context, projectID int64, name string) (site.Version, error)
+	LaunchVersion(ctx context.Context, projectID int64, name string) (site.Version, error)
 	Versions(ctx context.Context, projectID int64) ([]site.Version, error)
 	Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error)
 	RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error)

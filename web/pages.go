@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"siteplan/site"
@@ -24,12 +25,16 @@ type pageStore interface {
 	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
 	DescendantCount(ctx context.Context, id int64) (int, error)
+	URLCount(ctx context.Context, id int64) (int, error)
+	Launched(ctx context.Context, projectID int64) (bool, error)
 	PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error)
 	CreatePage(ctx context.Context, p *site.Page) error
 	UpdatePage(ctx context.Context, p *site.Page) error
 	RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error)
 	MovePage(ctx context.Context, id, parentID int64, placement string, position int) error
 	DeletePage(ctx context.Context, id int64) (int, error)
+	DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (int, error)
+	LaunchedCount(ctx context.Context, projectID, id int64) (int, error)
 	DuplicatePage(ctx context.Context, id int64) (int64, error)
 	InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error)
 }
@@ -387,6 +392,7 @@ func (s *Server) savePage(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
+	before := pg
 	form, errs := readPageForm(c, &pg)
 	if err := pg.Validate(); err != nil {
 		for k, v := range site.ErrorFields(err) {
@@ -406,7 +412,14 @@ func (s *Server) savePage(c echo.Context) error {
 		setChange(c, change{Kind: "page", Page: pg.ID})
 		trigger(c, "page-saved", pg.ID)
 		d.Saved, d.Message = true, "Saved."
-		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
+		notice, err := s.urlNotice(c, before, pg)
+		if err != nil {
+			return err
+		}
+		if notice == nil {
+			return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
+		}
+		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.URLNoticeOOB(notice))
 	case site.EInvalid: // keep what was typed, with the messages
 		d, derr := s.details(c, p, pg)
 		if derr != nil {
@@ -448,7 +461,49 @@ func (s *Server) rename(c echo.Context) error {
 	}
 	setChange(c, change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
 	trigger(c, "page-changed", renamed.ID)
-	return render(c, http.StatusOK, views.Title(&renamed))
+	notice, err := s.urlNotice(c, pg, renamed)
+	if err != nil {
+		return err
+	}
+	if notice == nil {
+		return render(c, http.StatusOK, views.Title(&renamed))
+	}
+	return render(c, http.StatusOK, views.Title(&renamed), notice)
+}
+
+// urlNotice says when a change of a page gave it and the pages below it
+// new URLs, how many, with a way to keep the old one (nil when the URL
+// stayed). Slugs are never rewritten without a word.
+func (s *Server) urlNotice(c echo.Context, before, after site.Page) (templ.Component, error) {
+	if before.Slug == after.Slug && before.Path == after.Path || before.Kind != site.KindPage && after.Kind != site.KindPage {
+		return nil, nil
+	}
+	ctx := c.Request().Context()
+	n, err := s.store.pages.URLCount(ctx, after.ID)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	launched, err := s.store.pages.Launched(ctx, after.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	return views.URLNotice(views.URLNoticeProps{Before: before, After: after, URLs: n, Launched: launched}), nil
+}
+
+// keepURL gives a page its old slug and path back, typed (POST
+// /projects/ID/pages/PID/keep-url, from the notice a rename shows).
+func (s *Server) keepURL(c echo.Context) error {
+	_, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	pg.Slug, pg.SlugAuto, pg.Path = c.FormValue("slug"), false, c.FormValue("path")
+	if err := s.store.pages.UpdatePage(c.Request().Context(), &pg); err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "page", Page: pg.ID})
+	trigger(c, "page-saved", pg.ID)
+	return render(c, http.StatusOK, views.URLKept("Kept the old URL: “"+pg.Title+"” keeps the slug “"+pg.Slug+"”, and the pages below it their URLs."))
 }
 
 // trigger sets an HX-Trigger event naming a page, so the client can
@@ -493,6 +548,11 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if dialog, err := s.deleteLaunched(c, p, pg, n, ""); err != nil {
+		return err
+	} else if dialog != nil {
+		return render(c, http.StatusOK, dialog)
+	}
 	msg := "Delete “" + pg.Title + "”"
 	if n > 0 {
 		msg += " and the " + site.Plural(n, "page", "pages") + " below it"
@@ -503,11 +563,45 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 }
 
 func (s *Server) deletePage(c echo.Context) error {
-	_, pg, err := s.page(c)
+	p, pg, err := s.page(c)
 	if err != nil {
 		return err
 	}
-	n, err := s.store.pages.DeletePage(c.Request().Context(), pg.ID)
+	var gone *site.Decision
+	switch c.FormValue("gone") {
+	case "parent":
+		gone = &site.Decision{Verb: site.DecideRedirect, PageID: pg.ParentID}
+	case "page":
+		gone = &site.Decision{Verb: site.DecideRedirect, PageID: formID(c, "target")}
+		if gone.PageID == 0 { // the dialog again, saying what is missing
+			below, err := s.store.pages.DescendantCount(c.Request().Context(), pg.ID)
+			if err != nil {
+				return err
+			}
+			dialog, err := s.deleteLaunched(c, p, pg, below, "Choose the page their visitors go to, or retire them.")
+			if err != nil {
+				return err
+			} else if dialog == nil {
+				return site.Errorf(site.EInvalid, "Choose the page their visitors go to.")
+			}
+			return render(c, http.StatusUnprocessableEntity, dialog)
+		}
+	case "retire":
+		gone = &site.Decision{Verb: site.DecideRetire}
+	case "": // a leaf deleted at once: ask first if it was launched
+		below, err := s.store.pages.DescendantCount(c.Request().Context(), pg.ID)
+		if err != nil {
+			return err
+		}
+		if dialog, err := s.deleteLaunched(c, p, pg, below, ""); err != nil {
+			return err
+		} else if dialog != nil {
+			c.Response().Header().Set("HX-Retarget", "#dialog")
+			c.Response().Header().Set("HX-Reswap", "innerHTML")
+			return render(c, http.StatusOK, dialog)
+		}
+	}
+	n, err := s.store.pages.DeletePageTo(c.Request().Context(), pg.ID, gone)
 	if err != nil {
 		return err
 	}
@@ -518,6 +612,44 @@ func (s *Server) deletePage(c echo.Context) error {
 	}
 	return render(c, http.StatusOK, views.NodeDeleted(pg.ID), views.FlashOOB(msg+"."))
 }
+
+// deleteLaunched is the dialog that asks where a branch's launched URLs
+// go, when it has some (nil when not).
+func (s *Server) deleteLaunched(c echo.Context, p site.Project, pg site.Page, below int, problem string) (templ.Component, error) {
+	ctx := c.Request().Context()
+	launched, err := s.store.pages.LaunchedCount(ctx, p.ID, pg.ID)
+	if err != nil || launched == 0 {
+		return nil, err
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	props := views.DeleteLaunchedProps{Page: pg, Below: below, Launched: launched, Action: projectPath(p.ID, "pages", strconv.FormatInt(pg.ID, 10)),
+		Error: problem}
+	if u := t.URL(pg.ParentID); u != "" {
+		props.Parent = &views.SearchHit{Page: *t.Page(pg.ParentID), Where: u}
+	}
+	inBranch := func(id int64) bool {
+		for ; id != 0; id = t.Page(id).ParentID {
+			if id == pg.ID {
+				return true
+			}
+		}
+		return false
+	}
+	t.WalkURLs(0, func(q *site.Page, u string) bool {
+		if u != "" && !inBranch(q.ID) {
+			props.Targets = append(props.Targets, views.SearchHit{Page: *q, Where: u})
+		}
+		return len(props.Targets) < maxDeleteTargets
+	})
+	return views.DeleteLaunched(props), nil
+}
+
+// maxDeleteTargets is how many pages the launched-delete dialog offers
+// as a target, in outline order.
+const maxDeleteTargets = 500
 
 func (s *Server) duplicatePage(c echo.Context) error {
 	p, pg, err := s.page(c)

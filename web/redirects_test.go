@@ -5,6 +5,7 @@ import (
 	"context"
 	"mime/multipart"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -63,5 +64,58 @@ func TestRedirectsAttach(t *testing.T) {
 	}
 	if st2, _ := c.db.RedirectStatus(context.Background(), pid); st2 != st {
 		t.Errorf("a refused file changed the map: %+v", st2)
+	}
+}
+
+// TestRenameSaysURLsChanged: a page saved from the details form with a
+// new title (its slug derived) says how many URLs changed, out of band;
+// one whose URL stays says nothing; "keep the old URL" gives it back.
+func TestRenameSaysURLsChanged(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	save := func(title string, slugAuto bool) *httptest.ResponseRecorder {
+		pg, _ := c.db.Page(ctx, ids["About us"])
+		form := url.Values{"version": {itoa(pg.Version)}, "title": {title}, "slug": {pg.Slug}, "kind": {"page"}, "status": {"planned"}, "in_sitemap": {"1"}}
+		if slugAuto {
+			form.Set("slug_auto", "1")
+		}
+		return c.do("PUT", pagePath(pid, ids["About us"]), form, true)
+	}
+	rec := save("Company", true)
+	note := doc(t, rec).Find(`#url-notices[hx-swap-oob] .url-notice`).Text()
+	if rec.Code != 200 || !strings.Contains(note, "2 URLs changed") || !strings.Contains(note, "“about-us” is now “company”") {
+		t.Fatalf("a rename that moves 2 URLs: %d, notice %q", rec.Code, note)
+	}
+	if rec := save("Our company", false); doc(t, rec).Find(".url-notice").Length() != 0 {
+		t.Errorf("a rename with a typed slug said URLs changed")
+	}
+	rec = c.do("POST", pagePath(pid, ids["About us"], "keep-url"), url.Values{"slug": {"about-us"}, "path": {""}}, true)
+	if pg, _ := c.db.Page(ctx, ids["About us"]); rec.Code != 200 || pg.Slug != "about-us" || pg.SlugAuto {
+		t.Errorf("keep the old URL: %d, slug %q derived %v", rec.Code, pg.Slug, pg.SlugAuto)
+	}
+}
+
+// TestLaunchFromVersions marks a version launched from the versions
+// page: it is listed so, and a rename after it records the redirect.
+func TestLaunchFromVersions(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	project := "/projects/" + itoa(pid)
+	if rec := c.do("POST", project+"/versions", url.Values{"name": {"Live"}, "launched": {"1"}}, false); rec.Code != 303 {
+		t.Fatalf("launch: %d", rec.Code)
+	}
+	if chip := doc(t, c.do("GET", project+"/versions", nil, false)).Find(".version .chip.launched").Text(); chip != "launched" {
+		t.Errorf("the version is listed with %q", chip)
+	}
+	pg, _ := c.db.Page(ctx, ids["Contact"])
+	rec := c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Get in touch"}, "version": {itoa(pg.Version)}}, true)
+	if rec.Code != 200 || !strings.Contains(doc(t, rec).Find(".url-notice").Text(), "redirect") {
+		t.Fatalf("rename after launch: %d %s", rec.Code, rec.Body.String())
+	}
+	list, _, _ := c.db.OldURLs(ctx, pid, site.OldFilter{Show: site.ShowAccepted})
+	if len(list) != 1 || list[0].URL != "https://www.acme.example/contact" || list[0].PageID != pg.ID {
+		t.Errorf("redirects after the rename: %+v", list)
 	}
 }

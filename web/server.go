@@ -269,6 +269,7 @@ func (s *Server) routeTable() []route {
 		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit},
 		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit},
 		{patch, "/projects/:id/pages/:pid/title", s.rename, projectEdit},
+		{post, "/projects/:id/pages/:pid/keep-url", s.keepURL, projectEdit},
 		{post, "/projects/:id/pages/:pid/move", s.movePage, projectEdit},
 		{post, "/projects/:id/pages/:pid/duplicate", s.duplicatePage, projectEdit},
 		{get, "/projects/:id/pages/:pid/paste", s.pasteForm, projectEdit},

@@ -40,7 +40,11 @@ func (s *Server) createVersion(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.store.history.CreateVersion(ctx, p.ID, name)
+	create := s.store.history.CreateVersion
+	if c.FormValue("launched") != "" { // the site went live with it: moved URLs redirect from now on
+		create = s.store.history.LaunchVersion
+	}
+	_, err = create(ctx, p.ID, name)
 	done()
 	if site.ErrorCode(err) == site.EInvalid {
 		return s.renderVersions(c, http.StatusUnprocessableEntity, name, site.ErrorMessage(err))

@@ -142,10 +142,16 @@ export function rename(li, title) {
       flash(problem(res.html, "The title could not be saved."), true);
       return;
     }
-    const fresh = fragment(res.html).querySelector("a.title");
+    const answer = fragment(res.html);
+    const fresh = answer.querySelector("a.title");
     const cur = titleOf(li);
     cur.dataset.v = fresh.dataset.v;
     cur.textContent = fresh.textContent;
+    const moved = answer.querySelector(".url-notice"); // the rename gave URLs a new slug: say so, under the toolbar
+    if (moved) {
+      document.getElementById("url-notices")?.replaceChildren(moved);
+      htmx.process(moved);
+    }
     if (shownPage() === li.dataset.id) refreshDetails(li.dataset.id);
   });
 }
