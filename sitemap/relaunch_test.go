@@ -14,7 +14,7 @@ import (
 // the new plan and the answer key made by hand.
 func relaunchSample(t testing.TB) (*site.Tree, []site.OldPage, map[string][2]string) {
 	t.Helper()
-	dir := "../../shared/relaunch-sample/"
+	dir := "../testdata/relaunch-sample/" // a copy of ../shared/relaunch-sample
 	doc, err := site.ReadDocumentFile(dir + "new-plan.json")
 	if err != nil {
 		t.Skip("no relaunch sample:", err)
@@ -157,7 +157,7 @@ func BenchmarkMatchRelaunch(b *testing.B) {
 	})
 	b.Run("read-crawl", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			for _, r := range sampleCSV(b, "../../shared/relaunch-sample/old-crawl.csv")[1:] {
+			for _, r := range sampleCSV(b, "../testdata/relaunch-sample/old-crawl.csv")[1:] {
 				url.Parse(r[0])
 			}
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -118,3 +119,65 @@ type nopWriteCloser struct{}
 
 func (nopWriteCloser) Write(p []byte) (int, error) { return len(p), nil }
 func (nopWriteCloser) Close() error                { return nil }
+
+// BenchmarkRedirectsView200k reads what the Redirects view shows of a
+// plan holding 200,000 old URLs (site.MaxOldURLs): the figures, the old
+// site's sections, and a page of 100 rows of a filter, the first and one
+// far down (target: each under a tenth of the yardstick, loading the
+// plan's 10,000 pages whole, as the picker does, measured in the same
+// run). Attaching them is setup, reported apart (attach).
+func BenchmarkRedirectsView200k(b *testing.B) {
+	db := openTest(b)
+	ctx := context.Background()
+	pid, err := db.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 10, 99))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := db.Tree(ctx, pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ids []int64
+	tr.Walk(func(p *site.Page, _ int) bool { ids = append(ids, p.ID); return true })
+	olds := make([]site.OldPage, site.MaxOldURLs)
+	maps := make([]site.Mapping, len(olds))
+	for i := range olds {
+		olds[i] = site.OldPage{URL: fmt.Sprintf("https://old.example/section-%d/page-%d.html", i%40, i), Title: fmt.Sprintf("Page %d", i), Clicks: (i * 7919) % 5000}
+		maps[i] = site.Mapping{From: olds[i].URL, Disposition: site.DispositionRedirect, PageID: ids[i%len(ids)], Status: 301, Confidence: 0.95, Accepted: i%5 != 0}
+		if i%17 == 0 {
+			maps[i] = site.Mapping{From: olds[i].URL, Disposition: site.DispositionReview}
+		}
+	}
+	b.Run("attach", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	view := func(f site.OldFilter) func(b *testing.B) {
+		return func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := db.RedirectStatus(ctx, pid); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := db.OldSections(ctx, pid); err != nil {
+					b.Fatal(err)
+				}
+				if list, _, err := db.OldURLs(ctx, pid, f); err != nil || len(list) != 100 {
+					b.Fatal(err, len(list))
+				}
+			}
+		}
+	}
+	b.Run("all-first", view(site.OldFilter{Limit: 100}))
+	b.Run("awaiting-far", view(site.OldFilter{Show: site.ShowAwaiting, Offset: 30_000, Limit: 100}))
+	b.Run("section-clicks", view(site.OldFilter{Section: "section-7", MinClicks: 100, Limit: 100}))
+	b.Run("yardstick-tree10k", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := db.Tree(ctx, pid); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -198,24 +198,22 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 			return err
 		}
 		type held struct {
-			id     int64
-			manual bool
-			clicks int
-			seen   bool
+			id   int64
+			was  oldState
+			seen bool
 		}
 		have := map[string]*held{}
-		rows, err := tx.QueryContext(ctx, `SELECT id, url, manual, clicks FROM old_urls WHERE project_id = ?`, projectID)
+		rows, err := tx.QueryContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE project_id = ?`, projectID)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var h held
-			var u string
-			if err := rows.Scan(&h.id, &u, &h.manual, &h.clicks); err != nil {
+			if h.id, h.was, err = scanOld(rows); err != nil {
 				rows.Close()
 				return err
 			}
-			have[u] = &h
+			have[h.was.URL] = &h
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -247,13 +245,15 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 			if h != nil {
 				h.seen = true
 				if clicks == 0 {
-					clicks = h.clicks
+					clicks = h.was.Clicks
 				}
 				rep.Kept++
-				if h.manual {
+				if h.was.Manual {
 					rep.KeptDecided++
-					if _, err := keepDecided.ExecContext(ctx, o.Title, o.H1, clicks, h.id); err != nil {
-						return err
+					if h.was.Title != o.Title || h.was.H1 != o.H1 || h.was.Clicks != clicks {
+						if _, err := keepDecided.ExecContext(ctx, o.Title, o.H1, clicks, h.id); err != nil {
+							return err
+						}
 					}
 					continue
 				}
@@ -262,8 +262,12 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 				have[o.URL] = &held{seen: true}
 			}
 			s := stateOfMapping(o, proposed[i], false)
+			s.Clicks = clicks
 			if s.Accepted {
 				rep.Accepted++
+			}
+			if h != nil && h.was == s { // the same as before: nothing to write
+				continue
 			}
 			if _, err := upsert.ExecContext(ctx, projectID, s.URL, site.OldSection(s.URL), s.Title, s.H1, clicks, s.Disp, nullID(s.Page),
 				s.Status, s.Conf, s.Reason, s.Accepted); err != nil {
@@ -440,8 +444,8 @@ func (db *DB) OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([
 	}
 	cond, args := oldWhere(&f)
 	args = append([]any{projectID}, args...)
-	var total int
-	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM old_urls WHERE project_id = ? AND `+cond, args...).Scan(&total); err != nil {
+	total, err := db.oldCount(ctx, projectID, f, cond, args)
+	if err != nil {
 		return nil, 0, err
 	}
 	limit := f.Limit
@@ -454,6 +458,29 @@ func (db *DB) OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([
 	}, `SELECT `+oldCols+` FROM old_urls WHERE project_id = ? AND `+cond+` ORDER BY clicks DESC, url LIMIT ? OFFSET ?`,
 		append(args, limit, f.Offset)...)
 	return list, total, err
+}
+
+// oldCount is how many old URLs f selects: from the figures when it
+// selects by review state alone (one index read), else counted.
+func (db *DB) oldCount(ctx context.Context, projectID int64, f site.OldFilter, cond string, args []any) (int, error) {
+	if f.Section == "" && f.MinClicks == 0 && f.Search == "" {
+		st, err := db.RedirectStatus(ctx, projectID)
+		switch f.Show {
+		case site.ShowAll:
+			return st.OldURLs, err
+		case site.ShowAwaiting:
+			return st.Awaiting, err
+		case site.ShowLow:
+			return st.Awaiting - st.Unmatched, err
+		case site.ShowUnmatched:
+			return st.Unmatched, err
+		case site.ShowAccepted:
+			return st.Accepted, err
+		}
+	}
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM old_urls WHERE project_id = ? AND `+cond, args...).Scan(&n)
+	return n, err
 }
 
 // OldSections lists the sections of the project's old site (first path
