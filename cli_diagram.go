@@ -59,6 +59,9 @@ func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if opt.Palette, err = db.ProjectPalette(ctx, id); err != nil { // the team's type colours, as the app draws them
 		return fmt.Errorf("diagram: %w", err)
 	}
+	if opt.Landings, err = db.Landings(ctx, id); err != nil { // a relaunch's old URLs on each card, as the app draws them
+		return fmt.Errorf("diagram: %w", err)
+	}
 	f, err := os.CreateTemp(filepath.Dir(*out), ".siteplan-diagram-*")
 	if err != nil {
 		return fmt.Errorf("diagram: %w", err)

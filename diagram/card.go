@@ -171,6 +171,9 @@ func (d *diagram) details(c *card) {
 		if p.Assignee != "" {
 			meta += " · " + p.Assignee
 		}
+		if n := d.opt.Landings[p.ID]; n > 0 { // a relaunch's old URLs redirected here
+			meta += " · ↩ " + site.Plural(n, "old URL", "old URLs")
+		}
 		if m := d.opt.Marks[p.ID]; m != "" && d.opt.ColorBy == ColorByChange {
 			meta += " · " + m // in words too, not by colour alone
 		}

@@ -10,6 +10,8 @@ import (
 	"image/png"
 	"maps"
 	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -922,4 +924,37 @@ func bezierAt(p []point, s float64) point {
 	u := 1 - s
 	a, b, c, d := u*u*u, 3*u*u*s, 3*u*s*s, s*s*s
 	return point{a*p[0].X + b*p[1].X + c*p[2].X + d*p[3].X, a*p[0].Y + b*p[1].Y + c*p[2].Y + d*p[3].Y}
+}
+
+// TestDiagramLandings: a card says how many old URLs of a relaunch land
+// on its page, in SVG and PDF (text a reader can select), not in the
+// client version; the counts are part of the cache key.
+func TestDiagramLandings(t *testing.T) {
+	if a, b := (Options{Landings: map[int64]int{5: 1}}).Key(), (Options{Landings: map[int64]int{5: 2}}).Key(); a == b {
+		t.Errorf("landings do not change the key: %q", a)
+	}
+	tr, _ := docFile(t, "../store/testdata/acme.json").Tree()
+	var pricing int64
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Pricing" {
+			pricing = p.ID
+		}
+		return true
+	})
+	d := prepared(t, "../store/testdata/acme.json", Options{Landings: map[int64]int{pricing: 12}})
+	if got := svgNodes(t, draw(t, d, FormatSVG))["p"+strconv.FormatInt(pricing, 10)]; !strings.Contains(got, "↩ 12 old URLs") {
+		t.Errorf("the Pricing card reads %q", got)
+	}
+	if pdftotext, err := exec.LookPath("pdftotext"); err == nil {
+		file := filepath.Join(t.TempDir(), "plan.pdf")
+		os.WriteFile(file, draw(t, d, FormatPDF), 0o644)
+		out, err := exec.Command(pdftotext, file, "-").Output()
+		if err != nil || !strings.Contains(string(out), "12 old URLs") {
+			t.Errorf("the PDF reads %q (%v)", out, err)
+		}
+	}
+	c := prepared(t, "../store/testdata/acme.json", Options{Landings: map[int64]int{pricing: 12}, Client: true})
+	if got := svgNodes(t, draw(t, c, FormatSVG))["p"+strconv.FormatInt(pricing, 10)]; strings.Contains(got, "old URL") {
+		t.Errorf("the client version reads %q", got)
+	}
 }

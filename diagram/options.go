@@ -41,6 +41,7 @@ type Options struct {
 	Depth     int            // levels to draw (the top level is 1); 0: all
 	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
 	Comments  map[int64]int  // open comment threads per page, shown on its node
+	Landings  map[int64]int  // old URLs an accepted redirect sends to each page (a relaunch), shown on its card
 	Paper     string         // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
 	// Orientation of the PDF's sheets: Landscape (default) or Portrait.
 	Orientation string
@@ -155,6 +156,12 @@ func (o Options) Key() string {
 	b.WriteString("|c:")
 	for _, id := range slices.Sorted(maps.Keys(o.Comments)) {
 		if n := o.Comments[id]; n > 0 {
+			fmt.Fprintf(&b, "%d=%d,", id, n)
+		}
+	}
+	b.WriteString("|l:")
+	for _, id := range slices.Sorted(maps.Keys(o.Landings)) {
+		if n := o.Landings[id]; n > 0 {
 			fmt.Fprintf(&b, "%d=%d,", id, n)
 		}
 	}

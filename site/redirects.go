@@ -310,3 +310,59 @@ func ParseRedirectMap(r io.Reader, t *Tree) ([]Mapping, error) {
 		out = append(out, m)
 	}
 }
+
+// RedirectDiff is an old URL whose mapping differs between two plans:
+// what it was and what it is, in words ("" when it was not there).
+type RedirectDiff struct {
+	URL, Before, After string
+}
+
+// CompareRedirects lists the old URLs whose mapping differs from one
+// plan (from, its old URLs a) to another (to, b), in b's order then the
+// ones removed; each side's mapping in words, its target named in its
+// own plan.
+func CompareRedirects(from, to *Tree, a, b []OldURL) []RedirectDiff {
+	before := make(map[string]string, len(a))
+	for i := range a {
+		before[a[i].URL] = mappingWords(from, &a[i])
+	}
+	var out []RedirectDiff
+	seen := make(map[string]bool, len(b))
+	for i := range b {
+		u, w := b[i].URL, mappingWords(to, &b[i])
+		seen[u] = true
+		if was, ok := before[u]; !ok || was != w {
+			out = append(out, RedirectDiff{URL: u, Before: was, After: w})
+		}
+	}
+	for i := range a {
+		if !seen[a[i].URL] {
+			out = append(out, RedirectDiff{URL: a[i].URL, Before: before[a[i].URL]})
+		}
+	}
+	return out
+}
+
+// mappingWords says where an old URL goes: "redirect to “Pricing” (301)", "410
+// Gone", "kept", "awaiting review"; a proposal not accepted says so.
+func mappingWords(t *Tree, o *OldURL) string {
+	var w string
+	switch o.Disposition {
+	case DispositionRetire:
+		w = "410 Gone"
+	case DispositionKeep:
+		w = "kept"
+	case DispositionRedirect:
+		title := "a page"
+		if p := t.Page(o.PageID); p != nil {
+			title = "“" + p.Title + "”"
+		}
+		w = "redirect to " + title + " (" + strconv.Itoa(max(o.Status, 301)) + ")"
+	default:
+		return "awaiting review"
+	}
+	if !o.Accepted {
+		w += ", proposed"
+	}
+	return w
+}

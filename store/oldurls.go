@@ -828,3 +828,21 @@ func (db *DB) TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.T
 	}
 	return site.NewTree(pr, pages), nil
 }
+
+// VersionOldURLs returns the old URLs version number of the project kept,
+// with their mappings. Errors: ENotFound.
+func (db *DB) VersionOldURLs(ctx context.Context, projectID int64, number int) ([]site.OldURL, error) {
+	var blob []byte
+	if err := db.r.QueryRowContext(ctx, `SELECT snapshot FROM versions WHERE project_id = ? AND number = ?`, projectID, number).Scan(&blob); err != nil {
+		return nil, notFound(err, "This plan has no version %d.", number)
+	}
+	s, err := decodeSnapshot(blob)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]site.OldURL, len(s.Olds))
+	for i := range s.Olds {
+		out[i] = s.Olds[i].oldURL(s.Olds[i].ID)
+	}
+	return out, nil
+}

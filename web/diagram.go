@@ -80,6 +80,9 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	if opt.Comments, err = s.store.comments.OpenCommentCounts(c.Request().Context(), p.ID); err != nil {
 		return
 	}
+	if opt.Landings, err = s.store.redirects.Landings(c.Request().Context(), p.ID); err != nil {
+		return
+	}
 	opt.SetDefaults()
 	// The version is read before the tree: if an edit lands in between,
 	// the drawing is filed under the older version and never served for

@@ -101,6 +101,11 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 	}
 	if viewer(c).Share {
 		props := views.ReviewProps{Layout: s.layout(c, p.Name), Project: p, Pages: p.PageCount, Outline: outline}
+		if st, err := s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
+			return err
+		} else if st.OldURLs > 0 {
+			props.Redirects = &st
+		}
 		if selected != nil {
 			card, err := s.pageCard(c, p, *selected)
 			if err != nil {

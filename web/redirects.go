@@ -30,6 +30,7 @@ type redirectStore interface {
 	AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error)
 	SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (int, []string, int, error)
 	TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error)
+	Landings(ctx context.Context, projectID int64) (map[int64]int, error)
 }
 
 // redirectFilter reads the view's filter from the request (query or

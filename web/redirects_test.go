@@ -119,3 +119,61 @@ func TestLaunchFromVersions(t *testing.T) {
 		t.Errorf("redirects after the rename: %+v", list)
 	}
 }
+
+// TestClientSeesTheMap: a client on a share link sees the map's figures
+// on the review view, clicks at risk among them, and can read the
+// Redirects view without any control that decides.
+func TestClientSeesTheMap(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	olds := []site.OldPage{{URL: "https://www.acme.example/prices.html", Clicks: 120}, {URL: "https://www.acme.example/gone.html", Clicks: 30}}
+	maps := []site.Mapping{
+		{From: olds[0].URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.95, Accepted: true},
+		{From: olds[1].URL, Disposition: site.DispositionReview},
+	}
+	if _, err := c.db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+		t.Fatal(err)
+	}
+	v := c.visitor(pid, site.ShareComment)
+	project := "/projects/" + itoa(pid)
+	link := strings.Join(strings.Fields(doc(t, v.do("GET", project, nil, false)).Find("#review-redirects").Text()), " ")
+	if !strings.Contains(link, "2 URLs, 1 decided") || !strings.Contains(link, "30 clicks at risk") {
+		t.Errorf("the review view says %q", link)
+	}
+	page := doc(t, v.do("GET", project+"/redirects", nil, false))
+	if page.Find("#redirect-table tr.old").Length() != 2 || page.Find("#redirect-bulk, .decide, .attach").Length() != 0 {
+		t.Errorf("a client's Redirects view: %d rows, %d controls", page.Find("#redirect-table tr.old").Length(), page.Find("#redirect-bulk, .decide, .attach").Length())
+	}
+	if rec := v.do("POST", project+"/redirects/decide", url.Values{"verb": {"accept-all"}}, true); rec.Code != 403 {
+		t.Errorf("a client decided: %d", rec.Code)
+	}
+}
+
+// TestCompareShowsTheMap: Compare lists the old URLs whose mapping
+// changed since a version, as the sign-off of a version covers its map.
+func TestCompareShowsTheMap(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	olds := []site.OldPage{{URL: "https://www.acme.example/prices.html"}, {URL: "https://www.acme.example/gone.html"}}
+	maps := []site.Mapping{
+		{From: olds[0].URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.6},
+		{From: olds[1].URL, Disposition: site.DispositionReview},
+	}
+	if _, err := c.db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+		t.Fatal(err)
+	}
+	project := "/projects/" + itoa(pid)
+	if rec := c.do("POST", project+"/versions", url.Values{"name": {"Map proposed"}}, false); rec.Code != 303 {
+		t.Fatal(rec.Code)
+	}
+	if _, err := c.db.Decide(ctx, pid, nil, &site.OldFilter{}, site.Decision{Verb: site.DecideAccept}); err != nil {
+		t.Fatal(err)
+	}
+	d := doc(t, c.do("GET", project+"/compare?from=1&to=now", nil, false))
+	items := d.Find("#redirect-changes + ul li")
+	if items.Length() != 1 || !strings.Contains(items.Text(), "/prices.html: redirect to “Pricing” (301), proposed → redirect to “Pricing” (301)") {
+		t.Errorf("the compare page lists %d: %q", items.Length(), items.Text())
+	}
+}

@@ -297,6 +297,21 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 		key += to
 	}
 	props.Diff = site.Compare(ft, tt, fl, tl)
+	// The redirect map is part of the plan: what changed in it too.
+	fo, err := s.store.history.VersionOldURLs(ctx, p.ID, from)
+	if err != nil {
+		return props, nil, nil, "", err
+	}
+	var to2 []site.OldURL
+	if props.To != nil {
+		to2, err = s.store.history.VersionOldURLs(ctx, p.ID, props.To.Number)
+	} else {
+		to2, _, err = s.store.redirects.OldURLs(ctx, p.ID, site.OldFilter{})
+	}
+	if err != nil {
+		return props, nil, nil, "", err
+	}
+	props.Redirects = site.CompareRedirects(ft, tt, fo, to2)
 	props.Versions, err = s.store.history.Versions(ctx, p.ID)
 	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
 	if props.Whole = c.QueryParam("whole") == "1"; props.Whole {
