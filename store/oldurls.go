@@ -181,12 +181,15 @@ func (j *journal) insertOld(s *oldState) (int64, error) {
 // no longer has are removed, and the others take the new title, H1 and
 // proposal, but those a person decided keep their mapping. Clicks are
 // kept where olds has none. The change is in the history, not undoable.
-// Errors: EInvalid (more than site.MaxOldURLs, a proposal for another
-// URL), ENotFound.
+// Errors: EInvalid (no URL, more than site.MaxOldURLs, a proposal for
+// another URL), ENotFound.
 func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error) {
 	var rep site.AttachReport
 	if len(proposed) != len(olds) {
 		return rep, site.Errorf(site.EInvalid, "Every old URL needs its proposal.")
+	}
+	if len(olds) == 0 { // attaching nothing would remove the whole map
+		return rep, site.Errorf(site.EInvalid, "The old site lists no URL; nothing was attached.")
 	}
 	if len(olds) > site.MaxOldURLs {
 		return rep, site.Errorf(site.EInvalid, "The old site has %d URLs; a plan holds at most %d. Attach the sections that matter, or split the old site.", len(olds), site.MaxOldURLs)

@@ -193,6 +193,11 @@ func TestAttachAgainMerges(t *testing.T) {
 	if st.Clicks != 40 || st.ClicksAtRisk != 40 {
 		t.Errorf("clicks %d at risk %d, want 40 and 40", st.Clicks, st.ClicksAtRisk)
 	}
+	// An old site with no URL would remove the whole map: refused.
+	if _, err := db.AttachOldSite(context.Background(), pid, nil, nil); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("attaching nothing: %v", err)
+	}
+	sameState(t, "after attaching nothing", oldMap(t, db, pid), want)
 	if _, _, err := db.OldURLs(anna, pid, site.OldFilter{Show: "nonsense"}); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("a bad filter: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,7 @@ func (s *Server) redirects(c echo.Context) error {
 	if isHTMX(c) {
 		return render(c, http.StatusOK, views.RedirectTable(props, false))
 	}
+	props.Notice = attachedWords(c)
 	return s.renderRedirects(c, http.StatusOK, props)
 }
 
@@ -224,29 +226,45 @@ func lastSegment(u string) string {
 	return strings.NewReplacer("-", " ", "_", " ").Replace(u)
 }
 
-// attachOldSite reads an uploaded crawl, sitemap or list, matches it to
-// the plan and attaches it (POST /projects/ID/redirects/attach).
+// attachOldSite reads the old site, from an uploaded crawl, sitemap or
+// list, or from its address (robots.txt, then its sitemaps), matches it
+// to the plan and attaches it (POST /projects/ID/redirects/attach); the
+// view then says what changed.
 func (s *Server) attachOldSite(c echo.Context) error {
 	p := currentProject(c)
-	fh, err := c.FormFile("file")
-	if err != nil {
-		return s.redirectsError(c, "Choose the file of the old site's URLs.")
+	fh, ferr := c.FormFile("file")
+	address := strings.TrimSpace(c.FormValue("site"))
+	if ferr != nil && address == "" {
+		return s.redirectsError(c, "Choose the file of the old site's URLs, or give its address.")
 	}
-	in, err := fh.Open()
-	if err != nil {
-		return err
-	}
-	defer in.Close()
 	ctx, done, err := s.heavyTurn(c, attachBudget)
 	if err != nil {
 		return err
 	}
 	defer done()
-	olds, rep, err := (&sitemap.Reader{Web: s.fetch.Open}).ReadOldUpload(ctx, fh.Filename, in, site.MaxOldURLs)
+	reader := &sitemap.Reader{Web: s.fetch.Open}
+	var olds []site.OldPage
+	var rep *sitemap.Reading
+	name := address
+	if ferr == nil {
+		in, oerr := fh.Open()
+		if oerr != nil {
+			return oerr
+		}
+		defer in.Close()
+		name = fh.Filename
+		olds, rep, err = reader.ReadOldUpload(ctx, name, in, site.MaxOldURLs)
+	} else {
+		var reps []*sitemap.Reading
+		olds, reps, err = reader.ReadOld(ctx, []string{address}, site.MaxOldURLs)
+		if len(reps) > 0 {
+			rep = reps[0]
+		}
+	}
 	if err != nil {
 		msg := site.ErrorMessage(err)
 		if rep != nil && len(rep.Files) > 0 && rep.Files[0].Err != "" {
-			msg = fh.Filename + ": " + rep.Files[0].Err
+			msg = name + ": " + rep.Files[0].Err
 		}
 		return s.redirectsError(c, msg)
 	}
@@ -254,14 +272,28 @@ func (s *Server) attachOldSite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.store.redirects.AttachOldSite(ctx, p.ID, olds, sitemap.Match(t, olds)); err != nil {
+	got, err := s.store.redirects.AttachOldSite(ctx, p.ID, olds, sitemap.Match(t, olds))
+	if err != nil {
 		if site.ErrorCode(err) == site.EInvalid {
 			return s.redirectsError(c, site.ErrorMessage(err))
 		}
 		return err
 	}
 	setChange(c, change{Kind: "redirects"})
-	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects"))
+	q := url.Values{"added": {strconv.Itoa(got.Added)}, "gone": {strconv.Itoa(got.Removed)}, "kept": {strconv.Itoa(got.Kept)},
+		"decided": {strconv.Itoa(got.KeptDecided)}}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects")+"?"+q.Encode())
+}
+
+// attachedWords is what the view says after an attach redirected to it
+// (?added=&gone=&kept=&decided=), "" otherwise.
+func attachedWords(c echo.Context) string {
+	if c.QueryParam("added") == "" {
+		return ""
+	}
+	n := func(k string) int { v, _ := strconv.Atoi(c.QueryParam(k)); return max(v, 0) }
+	return "Attached the old site: " + site.Thousands(n("added")) + " new URLs matched, " + site.Thousands(n("gone")) + " gone, " +
+		site.Thousands(n("kept")) + " kept (" + site.Thousands(n("decided")) + " decided by a person, left as they were)."
 }
 
 // attachTraffic reads a traffic export's clicks onto the old URLs (POST

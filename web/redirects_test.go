@@ -3,7 +3,9 @@ package web
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"mime/multipart"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
@@ -175,5 +177,40 @@ func TestCompareShowsTheMap(t *testing.T) {
 	items := d.Find("#redirect-changes + ul li")
 	if items.Length() != 1 || !strings.Contains(items.Text(), "/prices.html: redirect to “Pricing” (301), proposed → redirect to “Pricing” (301)") {
 		t.Errorf("the compare page lists %d: %q", items.Length(), items.Text())
+	}
+}
+
+// TestAttachLiveSite reads the old site from its address (robots.txt,
+// then the sitemap it names, on loopback) and the view says what
+// attaching changed.
+func TestAttachLiveSite(t *testing.T) {
+	c := newClient(t)
+	c.srv.AllowPrivateFetch()
+	pid, _ := c.fixture()
+	var old *httptest.Server
+	old = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nSitemap: %s/old-sitemap.xml\n", old.URL)
+		case "/old-sitemap.xml":
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`+
+				`<url><loc>%[1]s/contact</loc></url><url><loc>%[1]s/team.html</loc></url><url><loc>%[1]s/history</loc></url></urlset>`, old.URL)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer old.Close()
+	base := "/projects/" + itoa(pid) + "/redirects"
+	rec := c.do("POST", base+"/attach", url.Values{"site": {old.URL}}, false)
+	loc := rec.Header().Get("Location")
+	if rec.Code != 303 || !strings.Contains(loc, "added=3") {
+		t.Fatalf("attach from the address: %d %q %.300s", rec.Code, loc, rec.Body.String())
+	}
+	note := doc(t, c.do("GET", loc, nil, false)).Find("#attach-notice").Text()
+	if !strings.Contains(note, "3 new URLs matched, 0 gone") {
+		t.Errorf("the view says %q", note)
+	}
+	if _, n, _ := c.db.OldURLs(context.Background(), pid, site.OldFilter{}); n != 3 {
+		t.Errorf("%d old URLs attached, want 3", n)
 	}
 }
