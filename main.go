@@ -40,7 +40,7 @@ const usage = `usage:
                   such as Screaming Frog's Internal export, or a list of URLs)
   siteplan redirects traffic [--db FILE] --project ID FILE.csv   (Search Console's Pages export or an Analytics CSV)
   siteplan redirects export  [--db FILE] --project ID --format FORMAT --out FILE
-                  (FORMAT: csv, nginx, apache, netlify, cloudflare-pages, vercel, cloudflare, shopify, wordpress, iis)
+                  (FORMAT: csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
   siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
   siteplan redirects status  [--db FILE] --project ID [--json]
 

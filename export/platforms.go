@@ -26,6 +26,8 @@ const (
 	cloudflarePagesMaxRules = 2_000     // static rules
 	cloudflarePagesMaxLine  = 1_000     // characters a line
 	vercelMaxRoutes         = 2_048     // routes per deployment, Hobby and Pro
+	vercelBulkIncluded      = 1_000     // bulk redirects included on Pro (Enterprise 10,000; more bought by 25,000)
+	vercelBulkMax           = 1_000_000 // bulk redirects a project
 	cloudflareBulkMaxFree   = 10_000    // redirects on the Free plan
 	cloudflareBulkMax       = 1_000_000 // on Enterprise
 	shopifyMax              = 100_000   // redirects a store
@@ -162,7 +164,7 @@ func writeVercel(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) err
 	rules, gone := split(withQueryFirst(rules), func(r redirectRule) bool { return r.status != 410 })
 	if len(rules) > vercelMaxRoutes {
 		return tooMany(len(rules), vercelMaxRoutes, "a Vercel deployment (each redirect is a route)",
-			"Use Vercel's bulk redirects (bulkRedirectsPath: the CSV export, Pro and Enterprise), or retire what nobody visits.")
+			"Use Vercel's bulk redirects (--format vercel-bulk, a CSV for bulkRedirectsPath; Pro and Enterprise), or retire what nobody visits.")
 	}
 	rep.leaveOut(gone, "Vercel's redirects cannot answer 410; answer them from middleware, or send them to a page")
 	type has struct {
@@ -214,6 +216,40 @@ func writeVercel(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) err
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// writeVercelBulk writes a CSV of Vercel's bulk redirects (for
+// bulkRedirectsPath, or vercel redirects upload): source (a path,
+// matched with case), destination, statusCode. Bulk redirects match no
+// query string and answer no 410.
+func writeVercelBulk(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
+	kept, out := split(rules, func(r redirectRule) bool { return r.status != 410 })
+	rep.leaveOut(out, "Vercel's bulk redirects cannot answer 410; answer them from middleware, or send them to a page")
+	kept, out = split(kept, func(r redirectRule) bool { return r.query == "" })
+	rep.leaveOut(out, "a bulk redirect's source is a path without its query string; use vercel.json's redirects with has-conditions (--format vercel) for these")
+	if len(kept) > vercelBulkMax {
+		return tooMany(len(kept), vercelBulkMax, "a Vercel project's bulk redirects", "Split the map by section, or retire what nobody visits.")
+	}
+	if len(kept) > vercelBulkIncluded {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s bulk redirects: Vercel includes 1,000 on Pro and 10,000 on Enterprise; more are bought by 25,000.",
+			site.Thousands(len(kept))))
+	}
+	b := []byte("source,destination,statusCode,caseSensitive\n")
+	for _, r := range kept {
+		rep.add(r)
+		b = appendCSV(b, r.escPath)
+		b = append(b, ',')
+		b = appendCSV(b, r.to)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(r.status), 10)
+		b = append(b, ",t\n"...)
+		if len(b) > 60<<10 {
+			w.Write(b)
+			b = b[:0]
+		}
+	}
+	w.Write(b)
+	return nil
 }
 
 // writeCloudflareBulk writes a Bulk Redirects list (CSV, no header:

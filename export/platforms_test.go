@@ -206,7 +206,7 @@ console.log(JSON.stringify(reqs.map(q => {
 	for i := range vercelMaxRoutes + 1 {
 		many = append(many, site.Mapping{From: fmt.Sprintf("https://o.example/p%d", i), To: "https://n.example/", Disposition: site.DispositionRedirect, Accepted: true})
 	}
-	if _, err := WriteRedirects(&buf, RedirectsVercel, many); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "2,048") || !strings.Contains(err.Error(), "bulk redirects") {
+	if _, err := WriteRedirects(&buf, RedirectsVercel, many); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "2,048") || !strings.Contains(err.Error(), "vercel-bulk") {
 		t.Errorf("past Vercel's routes: %v", err)
 	}
 }
@@ -351,5 +351,33 @@ func TestRedirectsIIS(t *testing.T) {
 	}
 	if _, err := WriteRedirects(&buf, RedirectsIIS, caseMaps(redirectCases())); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "250 KB") {
 		t.Errorf("past 250 KB: %v", err)
+	}
+}
+
+// TestRedirectsVercelBulk: a CSV of source paths (with case), their
+// targets and statuses, for Vercel's bulk redirects; 410s and sources
+// with a query left out, said; a warning past the 1,000 Pro includes.
+func TestRedirectsVercelBulk(t *testing.T) {
+	cases := redirectCases()
+	var buf bytes.Buffer
+	rep, err := WriteRedirects(&buf, RedirectsVercelBulk, caseMaps(cases))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != "source,destination,statusCode,caseSensitive" || len(rows)-1 != rep.Redirects || rep.LeftOut != 4 {
+		t.Errorf("header %q, %d rows, report %+v: want 4 left out (2 retired, 2 with a query)", rows[0], len(rows)-1, rep)
+	}
+	want := wantOf(cases)
+	for _, r := range rows[1:] {
+		if to := want["https://old.example"+r[0]]; to != r[1] || r[3] != "t" || (r[2] != "301" && r[2] != "308") {
+			t.Errorf("row %q, want the target %q", r, to)
+		}
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, " "), "1,000 on Pro") {
+		t.Errorf("no word of the plan's quota: %q", rep.Warnings)
 	}
 }

@@ -22,6 +22,7 @@ const (
 	RedirectsNetlify         = "netlify"          // _redirects
 	RedirectsCloudflarePages = "cloudflare-pages" // _redirects, Cloudflare Pages' subset and limits
 	RedirectsVercel          = "vercel"           // vercel.json
+	RedirectsVercelBulk      = "vercel-bulk"      // Vercel's bulk redirects, a CSV for bulkRedirectsPath
 	RedirectsCloudflare      = "cloudflare"       // Bulk Redirects CSV
 	RedirectsShopify         = "shopify"          // URL redirects CSV
 	RedirectsWordPress       = "wordpress"        // the Redirection plugin's JSON import
@@ -30,12 +31,12 @@ const (
 
 // RedirectFormats lists the redirect map formats.
 var RedirectFormats = []string{RedirectsCSV, RedirectsNginx, RedirectsApache, RedirectsNetlify, RedirectsCloudflarePages, RedirectsVercel,
-	RedirectsCloudflare, RedirectsShopify, RedirectsWordPress, RedirectsIIS}
+	RedirectsVercelBulk, RedirectsCloudflare, RedirectsShopify, RedirectsWordPress, RedirectsIIS}
 
 // RedirectFileNames are the files a platform reads its redirects from.
 var RedirectFileNames = map[string]string{
 	RedirectsCSV: "redirects.csv", RedirectsNginx: "siteplan-redirects.conf", RedirectsApache: "htaccess.txt",
-	RedirectsNetlify: "_redirects", RedirectsCloudflarePages: "_redirects", RedirectsVercel: "vercel.json",
+	RedirectsNetlify: "_redirects", RedirectsCloudflarePages: "_redirects", RedirectsVercel: "vercel.json", RedirectsVercelBulk: "vercel-redirects.csv",
 	RedirectsCloudflare: "bulk-redirects.csv", RedirectsShopify: "shopify-redirects.csv", RedirectsWordPress: "redirection.json",
 	RedirectsIIS: "web.config",
 }
@@ -44,6 +45,7 @@ var RedirectFileNames = map[string]string{
 var RedirectContentTypes = map[string]string{
 	RedirectsCSV: "text/csv; charset=utf-8", RedirectsNginx: "text/plain; charset=utf-8", RedirectsApache: "text/plain; charset=utf-8",
 	RedirectsNetlify: "text/plain; charset=utf-8", RedirectsCloudflarePages: "text/plain; charset=utf-8", RedirectsVercel: "application/json",
+	RedirectsVercelBulk: "text/csv; charset=utf-8",
 	RedirectsCloudflare: "text/csv; charset=utf-8", RedirectsShopify: "text/csv; charset=utf-8", RedirectsWordPress: "application/json",
 	RedirectsIIS: "application/xml",
 }
@@ -149,6 +151,7 @@ var platforms = map[string]func(w *bufio.Writer, rules []redirectRule, rep *Redi
 	RedirectsNetlify:         writeNetlify,
 	RedirectsCloudflarePages: writeCloudflarePages,
 	RedirectsVercel:          writeVercel,
+	RedirectsVercelBulk:      writeVercelBulk,
 	RedirectsCloudflare:      writeCloudflareBulk,
 	RedirectsShopify:         writeShopify,
 	RedirectsWordPress:       writeWordPress,
