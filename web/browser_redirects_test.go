@@ -99,6 +99,7 @@ func TestBrowserRedirects(t *testing.T) {
 		waitJS(`!!document.querySelector("#dialog dialog[open] input[type=search]")`),
 		// One search, as Enter in the field sends it (typing sends one a
 		// pause, and a click could meet a list being replaced).
+		chromedp.SetValue(`#picker-status`, "308", chromedp.ByQuery),
 		chromedp.Evaluate(`(() => { const q = document.querySelector("#dialog input[type=search]"); q.value = "team"; q.dispatchEvent(new Event("search")); })()`, nil),
 		waitJS(`(() => { const p = [...document.querySelectorAll("#picker-results .pick")]; return p.length === 1 && p[0].textContent.includes("Team"); })()`),
 		settled(),
@@ -106,7 +107,7 @@ func TestBrowserRedirects(t *testing.T) {
 		waitJS(`!document.querySelector("#dialog dialog")`),
 		count("1–38 of 38"),
 	)
-	if o := oldURL(t, db, pid, unmatched); o.PageID != ids["Team"] || !o.Accepted {
+	if o := oldURL(t, db, pid, unmatched); o.PageID != ids["Team"] || !o.Accepted || o.Status != 308 {
 		t.Fatalf("after the picker: %+v", o)
 	}
 	// Undo takes the choice back, and the table shows it again.
