@@ -311,3 +311,29 @@ func checkRedirects(t *testing.T, db *DB, pid int64, want map[string]string) {
 		t.Fatalf("redirects\n got %v\nwant %v", got, want)
 	}
 }
+
+// TestRestoreAfterLaunch restores a version from before launch that
+// lacks a launched page: the restore goes through, and the page's
+// launched URL waits for review, as nobody was asked where it goes.
+func TestRestoreAfterLaunch(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	v, err := db.CreateVersion(anna, pid, "Before")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := site.Page{ProjectID: pid, ParentID: ids["Home"], Title: "Careers", Slug: "careers", SlugAuto: true, Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true}
+	if err := db.CreatePage(anna, &p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.LaunchVersion(anna, pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RestoreVersion(anna, pid, v.Number); err != nil {
+		t.Fatalf("restore after launch: %v", err)
+	}
+	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Show: site.ShowUnmatched})
+	if len(list) != 1 || list[0].URL != "https://www.acme.example/careers" {
+		t.Errorf("awaiting review after the restore: %+v", list)
+	}
+}

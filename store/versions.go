@@ -278,6 +278,9 @@ func (db *DB) RestoreVersion(ctx context.Context, projectID int64, number int) (
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
 		j.projectID = projectID
+		// Launched URLs the restore takes away wait for a person in the
+		// Redirects view: a restore has nobody to ask where they go.
+		j.gone = &site.Decision{Verb: site.DecideReopen}
 		var blob []byte
 		var name string
 		if err := tx.QueryRowContext(ctx, `SELECT name, snapshot FROM versions WHERE project_id = ? AND number = ?`, projectID, number).

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"siteplan/site"
 )
 
@@ -213,4 +215,29 @@ func TestAttachLiveSite(t *testing.T) {
 	if _, n, _ := c.db.OldURLs(context.Background(), pid, site.OldFilter{}); n != 3 {
 		t.Errorf("%d old URLs attached, want 3", n)
 	}
+}
+
+// TestDecideKeepsThePage: a decision on the second page of rows answers
+// with that page, not the first.
+func TestDecideKeepsThePage(t *testing.T) {
+	c := newClient(t)
+	pid, _ := relaunchPlan(t, c.db)
+	list, _, err := c.db.OldURLs(context.Background(), pid, site.OldFilter{Offset: 150, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := c.do("POST", "/projects/"+itoa(pid)+"/redirects/decide", url.Values{"id": {itoa(list[0].ID)}, "verb": {"retire"}, "offset": {"100"}}, true)
+	d := doc(t, rec)
+	if got := strings.TrimSpace(d.Find("#redirect-count").Text()); rec.Code != 200 || got != "101–200 of 240" {
+		t.Errorf("after a decision on the second page: %d %q", rec.Code, got)
+	}
+	// The table says which page it is, and its decisions send it.
+	if v, _ := d.Find("#redirect-offset").Attr("value"); v != "100" {
+		t.Errorf("the table's offset is %q", v)
+	}
+	d.Find(".decide [hx-post], #redirect-bulk").Each(func(_ int, s *goquery.Selection) {
+		if inc, _ := s.Attr("hx-include"); !strings.Contains(inc, "#redirect-offset") {
+			t.Errorf("a decision does not send the table's page: hx-include %q", inc)
+		}
+	})
 }
