@@ -97,6 +97,7 @@ func TestBrowserRedirects(t *testing.T) {
 		settled(),
 		chromedp.Click(`#old-`+unmatched+` .decide button:nth-of-type(1)`, chromedp.ByQuery),
 		waitJS(`!!document.querySelector("#dialog dialog[open] input[type=search]")`),
+		settled(), // htmx wires the picker's search as it settles: an event before is lost
 		// One search, as Enter in the field sends it (typing sends one a
 		// pause, and a click could meet a list being replaced).
 		chromedp.SetValue(`#picker-status`, "308", chromedp.ByQuery),
