@@ -147,11 +147,11 @@ func (s *Server) decide(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	msg := decisionWords(d.Verb, n)
-	if c.FormValue("picked") != "" { // the answer replaces the picker with nothing: it closes
-		return render(c, http.StatusOK, views.RedirectTable(props, true), views.RedirectFigures(props.Status, true), views.RedirectsFlash(p.ID, msg))
-	}
-	return render(c, http.StatusOK, views.RedirectTable(props, false), views.RedirectFigures(props.Status, true), views.RedirectsFlash(p.ID, msg))
+	// A choice in the picker is answered with nothing in its place, which
+	// closes it, and the table out of band.
+	picked := c.FormValue("picked") != ""
+	return render(c, http.StatusOK, views.RedirectTable(props, picked), views.RedirectFigures(props.Status, true),
+		views.RedirectsFlash(p.ID, decisionWords(d.Verb, n), n > 0))
 }
 
 // decisionWords is the notice after a decision.

@@ -231,6 +231,15 @@ func TestDecideKeepsThePage(t *testing.T) {
 	if got := strings.TrimSpace(d.Find("#redirect-count").Text()); rec.Code != 200 || got != "101–200 of 240" {
 		t.Errorf("after a decision on the second page: %d %q", rec.Code, got)
 	}
+	if d.Find("#undo-redirects").Length() != 1 {
+		t.Errorf("a decision that changed a row offers no undo")
+	}
+	// Accepting rows without a proposal changes nothing: no undo, which
+	// would take back the change before.
+	rec = c.do("POST", "/projects/"+itoa(pid)+"/redirects/decide", url.Values{"verb": {"accept-all"}, "show": {"unmatched"}}, true)
+	if d := doc(t, rec); rec.Code != 200 || d.Find("#undo-redirects").Length() != 0 || !strings.Contains(d.Find("#flash").Text(), "Nothing to accept") {
+		t.Errorf("accepting nothing: %d, undo offered %d, says %q", rec.Code, d.Find("#undo-redirects").Length(), d.Find("#flash").Text())
+	}
 	// The table says which page it is, and its decisions send it.
 	if v, _ := d.Find("#redirect-offset").Attr("value"); v != "100" {
 		t.Errorf("the table's offset is %q", v)
