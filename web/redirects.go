@@ -299,7 +299,7 @@ func attachedWords(c echo.Context) string {
 // attachTraffic reads a traffic export's clicks onto the old URLs (POST
 // /projects/ID/redirects/traffic).
 func (s *Server) attachTraffic(c echo.Context) error {
-	ctx, p := c.Request().Context(), currentProject(c)
+	p := currentProject(c)
 	fh, err := c.FormFile("file")
 	if err != nil {
 		return s.redirectsError(c, "Choose the traffic file: Search Console's Pages export, or an Analytics CSV.")
@@ -309,6 +309,12 @@ func (s *Server) attachTraffic(c echo.Context) error {
 		return err
 	}
 	defer in.Close()
+	// A file of 200,000 pages is heavy work: a turn at the gate.
+	ctx, done, err := s.heavyTurn(c, attachBudget)
+	if err != nil {
+		return err
+	}
+	defer done()
 	first, _, err := s.store.redirects.OldURLs(ctx, p.ID, site.OldFilter{Limit: 1})
 	if err != nil {
 		return err
