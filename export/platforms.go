@@ -234,21 +234,13 @@ func writeVercelBulk(w *bufio.Writer, rules []redirectRule, rep *RedirectReport)
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s bulk redirects: Vercel includes 1,000 on Pro and 10,000 on Enterprise; more are bought by 25,000.",
 			site.Thousands(len(kept))))
 	}
-	b := []byte("source,destination,statusCode,caseSensitive\n")
+	rows := csvRows{w: w}
+	rows.row("source", "destination", "statusCode", "caseSensitive")
 	for _, r := range kept {
 		rep.add(r)
-		b = appendCSV(b, r.escPath)
-		b = append(b, ',')
-		b = appendCSV(b, r.to)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.status), 10)
-		b = append(b, ",t\n"...)
-		if len(b) > 60<<10 {
-			w.Write(b)
-			b = b[:0]
-		}
+		rows.row(r.escPath, r.to, strconv.Itoa(r.status), "t")
 	}
-	w.Write(b)
+	rows.flush()
 	return nil
 }
 
@@ -267,21 +259,12 @@ func writeCloudflareBulk(w *bufio.Writer, rules []redirectRule, rep *RedirectRep
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s redirects: Cloudflare's plans take 10,000 (Free), 25,000 (Pro), 50,000 (Business), 1,000,000 (Enterprise) across lists.",
 			site.Thousands(len(kept))))
 	}
-	var b []byte
+	rows := csvRows{w: w}
 	for _, r := range kept {
 		rep.add(r)
-		b = appendCSV(b, r.host+r.escPath)
-		b = append(b, ',')
-		b = appendCSV(b, r.to)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(r.status), 10)
-		b = append(b, '\n')
-		if len(b) > 60<<10 {
-			w.Write(b)
-			b = b[:0]
-		}
+		rows.row(r.host+r.escPath, r.to, strconv.Itoa(r.status))
 	}
-	w.Write(b)
+	rows.flush()
 	return nil
 }
 
@@ -295,8 +278,8 @@ func writeShopify(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) er
 	}
 	seen := map[string]bool{}
 	var twins []redirectRule
-	var b []byte
-	b = append(b, "Redirect from,Redirect to\n"...)
+	rows := csvRows{w: w}
+	rows.row("Redirect from", "Redirect to")
 	for _, r := range kept {
 		k := strings.ToLower(r.uri)
 		if seen[k] {
@@ -305,16 +288,9 @@ func writeShopify(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) er
 		}
 		seen[k] = true
 		rep.add(r)
-		b = appendCSV(b, r.uri)
-		b = append(b, ',')
-		b = appendCSV(b, r.to)
-		b = append(b, '\n')
-		if len(b) > 60<<10 {
-			w.Write(b)
-			b = b[:0]
-		}
+		rows.row(r.uri, r.to)
 	}
-	w.Write(b)
+	rows.flush()
 	rep.leaveOut(twins, "Shopify matches paths without case, and another old URL differs from these only in case")
 	rep.Warnings = append(rep.Warnings, "Shopify ignores a redirect from a path where a published product, collection or page lives: unpublish the old one first.")
 	return nil

@@ -337,25 +337,13 @@ func (db *DB) SetClicks(ctx context.Context, projectID int64, clicks map[string]
 		if err := checkProject(ctx, tx, projectID); err != nil {
 			return err
 		}
-		byLoose := map[string]int64{}
-		rows, err := tx.QueryContext(ctx, `SELECT id, url FROM old_urls WHERE project_id = ?`, projectID)
+		exact, err := oldIDs(ctx, tx, projectID)
 		if err != nil {
 			return err
 		}
-		exact := map[string]int64{}
-		for rows.Next() {
-			var id int64
-			var u string
-			if err := rows.Scan(&id, &u); err != nil {
-				rows.Close()
-				return err
-			}
-			exact[u] = id
+		byLoose := make(map[string]int64, len(exact))
+		for u, id := range exact {
 			byLoose[looseURL(u)] = id
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE old_urls SET clicks = 0 WHERE project_id = ?`, projectID); err != nil {
 			return err
@@ -389,6 +377,25 @@ func (db *DB) SetClicks(ctx context.Context, projectID int64, clicks map[string]
 		return nil
 	})
 	return matched, unknown, unknownCount, err
+}
+
+// oldIDs maps the project's old URLs to their ids.
+func oldIDs(ctx context.Context, q querier, projectID int64) (map[string]int64, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, url FROM old_urls WHERE project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id int64
+		var u string
+		if err := rows.Scan(&id, &u); err != nil {
+			return nil, err
+		}
+		out[u] = id
+	}
+	return out, rows.Err()
 }
 
 // looseURL is a URL without its scheme and trailing slash, host in lower
@@ -642,22 +649,8 @@ func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapp
 		if err := checkProject(ctx, tx, projectID); err != nil {
 			return err
 		}
-		ids := map[string]int64{}
-		rows, err := tx.QueryContext(ctx, `SELECT id, url FROM old_urls WHERE project_id = ?`, projectID)
+		ids, err := oldIDs(ctx, tx, projectID)
 		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var u string
-			if err := rows.Scan(&id, &u); err != nil {
-				rows.Close()
-				return err
-			}
-			ids[u] = id
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		var held []int64
