@@ -43,6 +43,8 @@ const usage = `usage:
                   (FORMAT: csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
   siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
   siteplan redirects status  [--db FILE] --project ID [--json]
+  siteplan verify  [--db FILE] --project ID [--version N|--approved] --base URL [--allow-private]
+                  [--concurrency 8] [--json] [--junit FILE]   (exit 0: as planned, 1: problems found, 2: could not run)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -74,6 +76,7 @@ var verbs = map[string]verb{
 	"redirects export":  redirectsExportCmd,
 	"redirects import":  redirectsImportCmd,
 	"redirects status":  redirectsStatusCmd,
+	"verify":            verifyCmd,
 }
 
 func main() {

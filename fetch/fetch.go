@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -317,4 +318,53 @@ func (c *Client) Open(ctx context.Context, url string) (io.ReadCloser, string, e
 		return nil, url, err
 	}
 	return res.Body, res.URL, nil
+}
+
+// Answer is one response as it came, redirects not followed: its status,
+// the headers a check reads (lower-case names: location, x-robots-tag,
+// content-type, link), and the start of its body.
+type Answer struct {
+	Status int
+	Header map[string]string
+	Body   []byte
+}
+
+// Hop makes one request (GET, or HEAD) to url and returns the answer as
+// it came, whatever its status; a redirect is not followed, so that each
+// hop is seen. Of the body it reads at most maxBody bytes. It waits for a
+// free place among the client's parallel requests, or for ctx. A refused
+// address is a *RefusedError; no answer at all an *Error.
+func (c *Client) Hop(ctx context.Context, method, url string, maxBody int64) (Answer, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return Answer{}, ctx.Err()
+	}
+	defer func() { <-c.sem }()
+	req, err := http.NewRequestWithContext(ctx, method, url, nil)
+	if err != nil || req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return Answer{}, &Error{URL: url, Msg: "is not an http or https address"}
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	req.Header.Set("Accept", "text/html, */*;q=0.5")
+	hop := *c.http
+	hop.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := hop.Do(req)
+	if err != nil {
+		return Answer{}, explain(url, err)
+	}
+	defer res.Body.Close()
+	a := Answer{Status: res.StatusCode, Header: map[string]string{}}
+	for _, h := range []string{"Location", "X-Robots-Tag", "Content-Type", "Link"} {
+		if v := res.Header.Values(h); len(v) > 0 {
+			a.Header[strings.ToLower(h)] = strings.Join(v, ", ")
+		}
+	}
+	if method != http.MethodHead && maxBody > 0 {
+		a.Body, err = io.ReadAll(io.LimitReader(res.Body, maxBody))
+		if err != nil {
+			return a, explain(url, err)
+		}
+	}
+	return a, nil
 }

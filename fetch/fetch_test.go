@@ -494,3 +494,36 @@ func TestTLSInWords(t *testing.T) {
 		t.Errorf("a certificate no one vouches for: %v", err)
 	}
 }
+
+// TestHop: one request, answered as it came: a redirect is not followed
+// (its Location is given), a 404 is an answer not an error, HEAD reads no
+// body, GET at most maxBody bytes; the guard still refuses a private
+// address unless allowed.
+func TestHop(t *testing.T) {
+	srv, c := loopback(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/moved":
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+		case "/gone":
+			w.Header().Set("X-Robots-Tag", "noindex")
+			http.NotFound(w, r)
+		default:
+			io.WriteString(w, strings.Repeat("a", 100))
+		}
+	})
+	ctx := context.Background()
+	a, err := c.Hop(ctx, http.MethodGet, srv.URL+"/moved", 10)
+	if err != nil || a.Status != 301 || a.Header["location"] != "/new" {
+		t.Errorf("a redirect: %+v, %v", a, err)
+	}
+	if a, err := c.Hop(ctx, http.MethodHead, srv.URL+"/gone", 10); err != nil || a.Status != 404 || a.Header["x-robots-tag"] != "noindex" || len(a.Body) != 0 {
+		t.Errorf("a 404 by HEAD: %+v, %v", a, err)
+	}
+	if a, err := c.Hop(ctx, http.MethodGet, srv.URL+"/page", 10); err != nil || a.Status != 200 || string(a.Body) != "aaaaaaaaaa" {
+		t.Errorf("a page, 10 bytes of it: %+v, %v", a, err)
+	}
+	var refused *RefusedError
+	if _, err := New(Options{}).Hop(ctx, http.MethodGet, srv.URL, 10); !errors.As(err, &refused) {
+		t.Errorf("a loopback address without AllowPrivate: %v", err)
+	}
+}

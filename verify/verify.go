@@ -1,0 +1,484 @@
+// Package verify checks a built site against its plan, at launch: every
+// planned page answers 200 and is open to search engines, the live
+// sitemaps list exactly the planned URLs, and every redirect of the map is
+// one hop to a page of the plan. It talks to the site only through the
+// functions it is given (fetch's, in siteplan), and says each problem in
+// words, naming the page.
+package verify
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jimsmart/grobotstxt"
+	"golang.org/x/net/html"
+
+	"siteplan/site"
+	"siteplan/sitemap"
+)
+
+// Answer is one response as it came: its status, the headers a check
+// reads (lower-case names: location, x-robots-tag, link), and the start
+// of its body. fetch.Answer has its shape.
+type Answer struct {
+	Status int
+	Header map[string]string
+	Body   []byte
+}
+
+// Hopper makes one request (GET or HEAD) without following a redirect,
+// reading at most maxBody bytes of the body.
+type Hopper func(ctx context.Context, method, url string, maxBody int64) (Answer, error)
+
+// Config is a check: where the site is served, and how to reach it.
+type Config struct {
+	// Base is where the site is served (a staging host works): the plan's
+	// paths are rebased onto it, and URLs the site names on its own
+	// production host count as right.
+	Base        string
+	Concurrency int // requests at once (default 8)
+	Hop         Hopper
+	Open        sitemap.Opener // reads robots.txt's sitemaps
+}
+
+// Rules a problem breaks.
+const (
+	RuleStatus         = "status"          // a planned page does not answer 200
+	RuleRedirected     = "redirected"      // a planned URL redirects
+	RuleNoindex        = "noindex"         // hidden from search engines by a meta tag or header
+	RuleCanonical      = "canonical"       // its canonical names another URL
+	RuleRobots         = "robots"          // robots.txt disallows it
+	RuleSitemapMissing = "sitemap-missing" // planned in the sitemap, not in the live one
+	RuleSitemapExtra   = "sitemap-extra"   // in the live sitemap, not planned there
+	RuleRedirectMap    = "redirect-map"    // an old URL does not answer as the map says
+	RuleUnreachable    = "unreachable"     // no answer at all
+)
+
+// Severities.
+const (
+	Error   = "error"
+	Warning = "warning"
+)
+
+// Problem is one thing that is not as planned.
+type Problem struct {
+	Rule     string `json:"rule"`
+	URL      string `json:"url"`
+	PageID   int64  `json:"page_id,omitempty"`
+	Page     string `json:"page,omitempty"` // its title
+	Message  string `json:"message"`
+	Severity string `json:"severity"`
+}
+
+// Report is what a check found.
+type Report struct {
+	Base     string        `json:"base"`
+	Pages    int           `json:"pages"`    // planned pages with a URL, checked
+	OldURLs  int           `json:"old_urls"` // accepted redirects and retirements, checked
+	Sitemaps int           `json:"sitemaps"` // URLs the live sitemaps list
+	Errors   int           `json:"errors"`
+	Warnings int           `json:"warnings"`
+	Problems []Problem     `json:"problems"`
+	checked  []checkedPage // in plan order, for JUnit
+}
+
+type checkedPage struct {
+	id    int64
+	title string
+	url   string
+}
+
+func (r *Report) add(p Problem) {
+	r.Problems = append(r.Problems, p)
+	if p.Severity == Error {
+		r.Errors++
+	} else {
+		r.Warnings++
+	}
+}
+
+// maxPageBody is how much of a page a check reads: its head is near the
+// start.
+const maxPageBody = 512 << 10
+
+// Check checks the site served at cfg.Base against plan t and its old
+// URLs (olds: the map; only accepted redirects and retirements are
+// checked). Errors: EInvalid for a base that is not an http(s) URL;
+// ctx's. Problems are not errors: they are in the report.
+func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*Report, error) {
+	base, err := url.Parse(cfg.Base)
+	if err != nil || (base.Scheme != "http" && base.Scheme != "https") || base.Host == "" {
+		return nil, site.Errorf(site.EInvalid, "--base must be the site's http or https address, such as https://staging.example.com/, not %q.", cfg.Base)
+	}
+	if !strings.HasSuffix(base.Path, "/") {
+		base.Path += "/"
+	}
+	c := &checker{cfg: cfg, base: base.String(), prod: strings.TrimSuffix(t.Project.RootPath(), "/") + "/", rep: &Report{Base: base.String()}}
+	if c.cfg.Concurrency <= 0 {
+		c.cfg.Concurrency = 8
+	}
+	c.robots = c.readRobots(ctx)
+	type planned struct {
+		p   *site.Page
+		url string
+	}
+	var pages []planned
+	t.WalkURLs(0, func(p *site.Page, u string) bool {
+		if u != "" {
+			pages = append(pages, planned{p, u})
+			c.rep.checked = append(c.rep.checked, checkedPage{p.ID, p.Title, u})
+		}
+		return true
+	})
+	c.rep.Pages = len(pages)
+	c.status = make(map[string]int, len(pages))
+	c.each(ctx, len(pages), func(i int) { c.page(ctx, pages[i].p, pages[i].url) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.sitemaps(ctx, t)
+	var rules []site.OldURL
+	for _, o := range t.Mappings(olds) {
+		if o.Accepted && (o.Disposition == site.DispositionRedirect || o.Disposition == site.DispositionRetire) {
+			rules = append(rules, site.OldURL{OldPage: site.OldPage{URL: o.From}, Mapping: o})
+		}
+	}
+	c.rep.OldURLs = len(rules)
+	c.each(ctx, len(rules), func(i int) { c.redirect(ctx, t, rules[i].Mapping) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(c.rep.Problems, func(a, b Problem) int {
+		return cmpRule(a.Rule) - cmpRule(b.Rule)
+	})
+	return c.rep, nil
+}
+
+// ruleOrder is the order a report lists its rules in.
+var ruleOrder = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleSitemapMissing, RuleSitemapExtra, RuleRedirectMap}
+
+func cmpRule(r string) int { return slices.Index(ruleOrder, r) }
+
+// checker is one check's state.
+type checker struct {
+	cfg    Config
+	base   string // where the site is served, ending in /
+	prod   string // the plan's base URL, ending in /
+	robots string // the site's robots.txt ("" when it has none)
+	rep    *Report
+	mu     sync.Mutex
+	status map[string]int // what each planned URL (production form) answered
+}
+
+// add records a problem; the checks run side by side.
+func (c *checker) add(p Problem) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rep.add(p)
+}
+
+// each runs fn for 0..n-1, cfg.Concurrency at a time, until ctx ends.
+func (c *checker) each(ctx context.Context, n int, fn func(i int)) {
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(c.cfg.Concurrency, max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// served is a planned (production) URL where the site is served.
+func (c *checker) served(u string) string {
+	if rest, ok := strings.CutPrefix(u, c.prod); ok {
+		return c.base + rest
+	}
+	if strings.TrimSuffix(u, "/")+"/" == c.prod {
+		return c.base
+	}
+	return u
+}
+
+// planned is a URL the site names, in the plan's (production) form: on
+// the served base it is rebased back; a relative one is resolved
+// against from.
+func (c *checker) planned(u, from string) string {
+	if f, err := url.Parse(from); err == nil {
+		if r, err := f.Parse(strings.TrimSpace(u)); err == nil {
+			u = r.String()
+		}
+	}
+	if rest, ok := strings.CutPrefix(u, c.base); ok {
+		return c.prod + rest
+	}
+	if u+"/" == c.base {
+		return c.prod
+	}
+	return u
+}
+
+// readRobots reads the site's robots.txt ("" when there is none).
+func (c *checker) readRobots(ctx context.Context) string {
+	a, err := c.cfg.Hop(ctx, "GET", c.base+"robots.txt", 512<<10)
+	if err != nil || a.Status != 200 {
+		return ""
+	}
+	return string(a.Body)
+}
+
+// page checks one planned page.
+func (c *checker) page(ctx context.Context, p *site.Page, u string) {
+	where := c.served(u)
+	problem := func(rule, severity, msg string) {
+		c.add(Problem{Rule: rule, URL: u, PageID: p.ID, Page: p.Title, Message: msg, Severity: severity})
+	}
+	a, err := c.cfg.Hop(ctx, "GET", where, maxPageBody)
+	if err != nil {
+		problem(RuleUnreachable, Error, "No answer from "+where+": "+site.ErrorMessage(err))
+		return
+	}
+	c.mu.Lock()
+	c.status[u] = a.Status
+	c.mu.Unlock()
+	switch {
+	case a.Status >= 300 && a.Status < 400:
+		problem(RuleRedirected, Error, "A planned page redirects: "+where+" answers "+strconv.Itoa(a.Status)+" to "+orNothing(a.Header["location"])+".")
+		return
+	case a.Status != 200:
+		problem(RuleStatus, Error, where+" answers "+strconv.Itoa(a.Status)+", not 200.")
+		return
+	}
+	// Pages planned out of the sitemap may be kept from search engines
+	// on purpose: a warning, not an error.
+	hidden := Error
+	if !p.InSitemap {
+		hidden = Warning
+	}
+	head := readHead(a.Body)
+	if v := a.Header["x-robots-tag"]; hasNoindex(v) {
+		problem(RuleNoindex, hidden, "Its X-Robots-Tag header says “"+v+"”: search engines leave it out.")
+	}
+	if head.robots != "" && hasNoindex(head.robots) {
+		problem(RuleNoindex, hidden, "Its meta robots tag says “"+head.robots+"”: search engines leave it out.")
+	}
+	canonical := head.canonical
+	if canonical == "" {
+		canonical = linkCanonical(a.Header["link"])
+	}
+	if canonical != "" {
+		if got := c.planned(canonical, where); got != u {
+			problem(RuleCanonical, Error, "Its canonical names "+got+", not its own URL: search engines index that one instead.")
+		}
+	}
+	if c.robots != "" && !grobotstxt.AgentAllowed(c.robots, "Googlebot", where) {
+		problem(RuleRobots, hidden, "The site's robots.txt disallows it for Googlebot.")
+	}
+}
+
+func orNothing(s string) string {
+	if s == "" {
+		return "nowhere (no Location)"
+	}
+	return s
+}
+
+// hasNoindex reports whether a robots directive list says noindex (or
+// none).
+func hasNoindex(v string) bool {
+	for _, d := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ',' || r == ' ' }) {
+		if d == "noindex" || d == "none" || strings.HasSuffix(d, ":noindex") {
+			return true
+		}
+	}
+	return false
+}
+
+// head is what a check reads of a page's <head>.
+type head struct {
+	robots    string // meta robots or googlebot
+	canonical string // link rel=canonical
+}
+
+// readHead reads the meta robots tag and the canonical link of an HTML
+// page, up to its <body>.
+func readHead(body []byte) head {
+	var h head
+	z := html.NewTokenizer(bytes.NewReader(body))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return h
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch string(name) {
+			case "body":
+				return h
+			case "meta", "link":
+				attrs := map[string]string{}
+				for hasAttr {
+					var k, v []byte
+					k, v, hasAttr = z.TagAttr()
+					attrs[string(k)] = string(v)
+				}
+				if string(name) == "meta" {
+					if n := strings.ToLower(attrs["name"]); n == "robots" || n == "googlebot" {
+						h.robots = strings.TrimSpace(strings.Join(nonEmpty(h.robots, attrs["content"]), ", "))
+					}
+				} else if slices.Contains(strings.Fields(strings.ToLower(attrs["rel"])), "canonical") && h.canonical == "" {
+					h.canonical = attrs["href"]
+				}
+			}
+		}
+	}
+}
+
+func nonEmpty(ss ...string) []string {
+	var out []string
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// linkCanonical is the canonical URL a Link header names ("" if none).
+func linkCanonical(v string) string {
+	for _, part := range strings.Split(v, ",") {
+		target, params, ok := strings.Cut(part, ";")
+		if !ok || !strings.Contains(strings.ToLower(params), "canonical") {
+			continue
+		}
+		return strings.Trim(strings.TrimSpace(target), "<>")
+	}
+	return ""
+}
+
+// sitemaps compares the live sitemaps (robots.txt's, else /sitemap.xml)
+// with the plan: planned pages they miss, and URLs they list that the
+// plan keeps out of its sitemap or does not have.
+func (c *checker) sitemaps(ctx context.Context, t *site.Tree) {
+	listed := map[string]bool{}
+	rd := &sitemap.Reader{Web: c.cfg.Open}
+	_, err := rd.Read(ctx, c.base, func(_ *sitemap.SourceFile, f *sitemap.Found) error {
+		listed[c.planned(f.Loc, c.base)] = true
+		return nil
+	})
+	c.rep.Sitemaps = len(listed)
+	if err != nil {
+		c.add(Problem{Rule: RuleSitemapMissing, URL: c.base + "sitemap.xml", Message: "The site's sitemaps could not be read: " + site.ErrorMessage(err), Severity: Error})
+		return
+	}
+	inPlan := map[string]*site.Page{}
+	t.WalkURLs(0, func(p *site.Page, u string) bool {
+		if u != "" {
+			inPlan[u] = p
+			if p.InSitemap && !listed[u] {
+				c.add(Problem{Rule: RuleSitemapMissing, URL: u, PageID: p.ID, Page: p.Title, Severity: Error,
+					Message: "Planned in the sitemap, but the site's sitemaps do not list it."})
+			}
+		}
+		return true
+	})
+	for _, u := range slices.Sorted(func(yield func(string) bool) {
+		for u := range listed {
+			if !yield(u) {
+				return
+			}
+		}
+	}) {
+		switch p := inPlan[u]; {
+		case p == nil:
+			c.add(Problem{Rule: RuleSitemapExtra, URL: u, Severity: Error, Message: "The site's sitemaps list it, but the plan has no such page."})
+		case !p.InSitemap:
+			c.add(Problem{Rule: RuleSitemapExtra, URL: u, PageID: p.ID, Page: p.Title, Severity: Error,
+				Message: "The site's sitemaps list it, but the plan keeps it out of the sitemap."})
+		}
+	}
+}
+
+// redirect checks one rule of the map: a redirect answers one 301 or 308
+// hop to its page, which answers 200; a retired URL answers 410.
+func (c *checker) redirect(ctx context.Context, t *site.Tree, m site.Mapping) {
+	where := c.servedOld(m.From)
+	problem := func(msg string) {
+		p := Problem{Rule: RuleRedirectMap, URL: m.From, Message: msg, Severity: Error}
+		if pg := t.Page(m.PageID); pg != nil {
+			p.PageID, p.Page = pg.ID, pg.Title
+		}
+		c.add(p)
+	}
+	a, err := c.cfg.Hop(ctx, "HEAD", where, 0)
+	if err != nil {
+		problem("No answer from " + where + ": " + site.ErrorMessage(err))
+		return
+	}
+	if m.Disposition == site.DispositionRetire {
+		if a.Status != 410 {
+			problem("Retired in the map, but " + where + " answers " + strconv.Itoa(a.Status) + ", not 410.")
+		}
+		return
+	}
+	switch {
+	case a.Status == 302 || a.Status == 303 || a.Status == 307:
+		problem(where + " answers a temporary " + strconv.Itoa(a.Status) + "; the map says 301 or 308 to " + m.To + ".")
+		return
+	case a.Status != 301 && a.Status != 308:
+		problem(where + " answers " + strconv.Itoa(a.Status) + "; the map says a redirect to " + m.To + ".")
+		return
+	}
+	to := c.planned(a.Header["location"], where)
+	if to != m.To {
+		problem(where + " redirects to " + to + "; the map says " + m.To + ".")
+		return
+	}
+	c.mu.Lock()
+	st, ok := c.status[to]
+	c.mu.Unlock()
+	if !ok {
+		b, err := c.cfg.Hop(ctx, "HEAD", c.served(to), 0)
+		if err != nil {
+			problem("Its target " + to + " gives no answer: " + site.ErrorMessage(err))
+			return
+		}
+		st = b.Status
+	}
+	switch {
+	case st >= 300 && st < 400:
+		problem("A chain: " + where + " redirects to " + to + ", which redirects again; every old URL must land in one hop.")
+	case st != 200:
+		problem("Its target " + to + " answers " + strconv.Itoa(st) + ", not 200.")
+	}
+}
+
+// servedOld is an old URL where the site is served: its path and query
+// on the base's host (old URLs are paths of the host, whatever the
+// plan's base path).
+func (c *checker) servedOld(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	rest := p.EscapedPath()
+	if rest == "" {
+		rest = "/"
+	}
+	if p.RawQuery != "" {
+		rest += "?" + p.RawQuery
+	}
+	return site.Origin(c.base) + rest
+}

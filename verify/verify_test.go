@@ -1,0 +1,221 @@
+package verify
+
+import (
+	"bytes"
+	"context"
+	"encoding/xml"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"siteplan/fetch"
+	"siteplan/site"
+)
+
+// acme is the store's sample plan with a redirect map, as its pages and
+// old URLs.
+func acme(t *testing.T) (*site.Tree, []site.OldURL) {
+	t.Helper()
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := doc.Tree()
+	id := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { id[p.Title] = p.ID; return true })
+	old := func(path, to string) site.OldURL {
+		return site.OldURL{OldPage: site.OldPage{URL: "https://www.acme.example" + path}, Mapping: site.Mapping{
+			Disposition: site.DispositionRedirect, PageID: id[to], Status: 301, Accepted: true}}
+	}
+	gone := func(path string) site.OldURL {
+		return site.OldURL{OldPage: site.OldPage{URL: "https://www.acme.example" + path}, Mapping: site.Mapping{
+			Disposition: site.DispositionRetire, Status: 410, Accepted: true}}
+	}
+	olds := []site.OldURL{
+		old("/old-about.html", "About us"),  // right
+		old("/old-team.html", "Team"),       // a 302
+		old("/old-contact.html", "Contact"), // to the wrong place
+		old("/old-prices.html", "Pricing"),  // a chain: Pricing redirects
+		old("/plain.html", "Contact"),       // not redirected at all
+		gone("/gone.html"),                  // right
+		gone("/gone-404.html"),              // 404, not 410
+		{OldPage: site.OldPage{URL: "https://www.acme.example/maybe.html"}, Mapping: site.Mapping{Disposition: site.DispositionRedirect, PageID: id["Team"]}}, // not accepted: not checked
+	}
+	return tr, olds
+}
+
+// seeded serves the acme plan with a defect of every kind the check
+// knows, beside pages that are right and must raise nothing.
+func seeded(t *testing.T) *httptest.Server {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		page := func(headExtra string) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, "<!doctype html><html><head><title>x</title>%s</head><body><h1>x</h1><meta name=robots content=noindex></body></html>", headExtra)
+		}
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /login$\nSitemap: %s/sitemap.xml\n", srv.URL)
+		case "/sitemap.xml":
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			for _, p := range []string{"/", "/about-us", "/produkte/caf%C3%A9", "/legal/privacy", "/imprint", "/extra-page", "/login"} {
+				fmt.Fprintf(w, "<url><loc>%s%s</loc></url>", srv.URL, p)
+			}
+			fmt.Fprint(w, "</urlset>")
+		case "/":
+			page(`<link rel="canonical" href="/">`) // right: relative, its own URL
+		case "/about-us":
+			page(`<link rel="canonical" href="https://www.acme.example/about-us">`) // right: the production host, same path
+		case "/about-us/team":
+			http.NotFound(w, r)
+		case "/produkte/pricing":
+			http.Redirect(w, r, "/pricing", http.StatusMovedPermanently)
+		case "/produkte/café":
+			page("") // right; the noindex in the body is not a meta tag of the head
+		case "/contact":
+			page(`<meta name="robots" content="index, NOINDEX">`)
+		case "/imprint":
+			w.Header().Set("X-Robots-Tag", "noindex, nofollow")
+			page("")
+		case "/legal/privacy":
+			page(`<link rel="canonical" href="https://www.acme.example/privacy">`)
+		case "/login":
+			page(`<meta name="robots" content="noindex">`) // out of the sitemap: warnings only
+		case "/old-about.html":
+			http.Redirect(w, r, "/about-us", http.StatusMovedPermanently)
+		case "/old-team.html":
+			http.Redirect(w, r, "/about-us/team", http.StatusFound)
+		case "/old-contact.html":
+			http.Redirect(w, r, "/kontakt", http.StatusMovedPermanently)
+		case "/old-prices.html":
+			http.Redirect(w, r, srv.URL+"/produkte/pricing", http.StatusPermanentRedirect)
+		case "/plain.html":
+			page("")
+		case "/gone.html":
+			w.WriteHeader(http.StatusGone)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// config reaches a loopback site with siteplan's own fetch client.
+func config(base string) Config {
+	c := fetch.New(fetch.Options{AllowPrivate: true})
+	return Config{Base: base, Concurrency: 4, Open: c.Open,
+		Hop: func(ctx context.Context, method, url string, max int64) (Answer, error) {
+			a, err := c.Hop(ctx, method, url, max)
+			return Answer(a), err
+		}}
+}
+
+// TestCheckSeeded checks the seeded site: every defect is found, named
+// with its rule, page and severity, and the right pages raise nothing.
+func TestCheckSeeded(t *testing.T) {
+	srv := seeded(t)
+	tr, olds := acme(t)
+	rep, err := Check(context.Background(), config(srv.URL), tr, olds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rep.Problems {
+		got = append(got, p.Severity+" "+p.Rule+" "+strings.TrimPrefix(p.URL, "https://www.acme.example")+" "+p.Page)
+	}
+	want := []string{
+		"error status /about-us/team Team",
+		"error redirected /produkte/pricing Pricing",
+		"error noindex /contact Contact",
+		"error noindex /imprint Imprint",
+		"warning noindex /login Login",
+		"warning robots /login Login",
+		"error canonical /legal/privacy Privacy",
+		"error sitemap-missing /about-us/team Team",
+		"error sitemap-missing /produkte/pricing Pricing",
+		"error sitemap-missing /contact Contact",
+		"error sitemap-extra /extra-page ",
+		"error sitemap-extra /login Login",
+		"error redirect-map /old-team.html Team",
+		"error redirect-map /old-contact.html Contact",
+		"error redirect-map /old-prices.html Pricing",
+		"error redirect-map /plain.html Contact",
+		"error redirect-map /gone-404.html ",
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Pages != 9 || rep.OldURLs != 7 || rep.Errors != 15 || rep.Warnings != 2 {
+		t.Errorf("counts: %d pages, %d old URLs, %d errors, %d warnings", rep.Pages, rep.OldURLs, rep.Errors, rep.Warnings)
+	}
+	for _, p := range rep.Problems {
+		if p.Message == "" {
+			t.Errorf("%s %s says nothing", p.Rule, p.URL)
+		}
+	}
+	// The words say what was found.
+	for _, w := range []string{"answers 301 to /pricing", "answers 404, not 200", "index, NOINDEX", "names https://www.acme.example/privacy",
+		"temporary 302", "redirects to https://www.acme.example/kontakt", "A chain", "answers 200; the map says", "not 410"} {
+		if !strings.Contains(fmt.Sprint(rep.Problems), w) {
+			t.Errorf("no problem says %q", w)
+		}
+	}
+
+	var junit bytes.Buffer
+	if err := rep.JUnit(&junit); err != nil {
+		t.Fatal(err)
+	}
+	var suite struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+	}
+	if err := xml.Unmarshal(junit.Bytes(), &suite); err != nil {
+		t.Fatal(err)
+	}
+	// 9 pages, the sitemaps, 5 old URLs with a problem; failing: the 5
+	// pages with an error (Login has warnings only), the sitemaps, the 5
+	// old URLs.
+	if suite.Tests != 15 || suite.Failures != 11 {
+		t.Errorf("JUnit: %d tests, %d failures, want 15 and 11\n%s", suite.Tests, suite.Failures, junit.String())
+	}
+}
+
+// TestCheckClean: a site that is as planned raises nothing.
+func TestCheckClean(t *testing.T) {
+	tr, _ := acme(t)
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s/sitemap.xml\n", srv.URL)
+		case "/sitemap.xml":
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			tr.WalkURLs(0, func(p *site.Page, u string) bool {
+				if u != "" && p.InSitemap {
+					fmt.Fprintf(w, "<url><loc>%s</loc></url>", strings.Replace(u, "https://www.acme.example", srv.URL, 1))
+				}
+				return true
+			})
+			fmt.Fprint(w, "</urlset>")
+		default:
+			fmt.Fprintf(w, `<html><head><link rel="canonical" href="https://www.acme.example%s"></head><body></body></html>`, r.URL.EscapedPath())
+		}
+	}))
+	defer srv.Close()
+	rep, err := Check(context.Background(), config(srv.URL+"/"), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 0 || rep.Pages != 9 || rep.Sitemaps != 8 {
+		t.Errorf("a clean site: %d pages, %d in the sitemaps, problems %+v", rep.Pages, rep.Sitemaps, rep.Problems)
+	}
+	if _, err := Check(context.Background(), config("ftp://x"), tr, nil); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("a base that is not http: %v", err)
+	}
+}
