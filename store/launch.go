@@ -70,7 +70,7 @@ func (j *journal) launchRedirects(d *changeData) error {
 	if err != nil {
 		return err
 	}
-	pages, err := queryPagesSized(ctx, tx, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, j.projectID)
+	pages, err := j.movedPages(d, pr)
 	if err != nil {
 		return err
 	}
@@ -86,11 +86,10 @@ func (j *journal) launchRedirects(d *changeData) error {
 		} else if ps != nil {
 			prior = append(prior, ps.page(pages[i].ID, j.projectID))
 		}
-		delete(was, pages[i].ID)
 	}
-	for id, ps := range was { // deleted by the change
-		if ps != nil {
-			prior = append(prior, ps.page(id, j.projectID))
+	for _, pd := range d.Pages { // deleted by the change
+		if pd.Before != nil && pd.After == nil {
+			prior = append(prior, pd.Before.page(pd.ID, j.projectID))
 		}
 	}
 	prPrior := pr
@@ -198,6 +197,38 @@ func (j *journal) launchRedirects(d *changeData) error {
 		}
 	}
 	return nil
+}
+
+// movedPages loads the pages whose URLs the change d may have moved
+// (the branches of the pages it moved, renamed or re-pathed) with the
+// pages above them, then and now: enough to know their URLs before and
+// after, without reading the whole plan; a new base URL moves every URL,
+// and loads it all.
+func (j *journal) movedPages(d *changeData, pr site.Project) ([]site.Page, error) {
+	ctx, tx := j.ctx, j.tx
+	if d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL || d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash) {
+		return queryPagesSized(ctx, tx, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, j.projectID)
+	}
+	var roots, above []int64
+	for _, pd := range d.Pages {
+		if pd.Before == nil || pd.After != nil && !movesURL(pd.Before, pd.After) {
+			continue
+		}
+		roots = append(roots, pd.ID)
+		above = append(above, pd.ID, pd.Before.Parent)
+		if pd.After != nil {
+			above = append(above, pd.After.Parent)
+		}
+	}
+	if j.gone != nil && j.gone.PageID != 0 { // where deleted URLs go: its URL is checked
+		above = append(above, j.gone.PageID)
+	}
+	r, _ := json.Marshal(roots)
+	a, _ := json.Marshal(above)
+	return queryPages(ctx, tx, false, `WITH RECURSIVE down(id) AS (SELECT value FROM json_each(?1) UNION SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
+			up(id) AS (SELECT value FROM json_each(?2) UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+		SELECT `+pageCols+` FROM pages WHERE (id IN (SELECT id FROM down) OR id IN (SELECT id FROM up)) AND project_id = ?3`,
+		string(r), string(a), j.projectID)
 }
 
 // setOldByURL writes the old URL s names: the row with its URL, noted
