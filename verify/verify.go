@@ -129,7 +129,9 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	}
 	var pages []planned
 	t.WalkURLs(0, func(p *site.Page, u string) bool {
-		if u != "" {
+		// A page whose path override names another host is not this
+		// site's to check: --base says where this site is served.
+		if u != "" && strings.HasPrefix(u, c.prod) {
 			pages = append(pages, planned{p, u})
 			c.rep.checked = append(c.rep.checked, checkedPage{p.ID, p.Title, u})
 		}

@@ -215,6 +215,14 @@ func TestCheckClean(t *testing.T) {
 	if len(rep.Problems) != 0 || rep.Pages != 9 || rep.Sitemaps != 8 {
 		t.Errorf("a clean site: %d pages, %d in the sitemaps, problems %+v", rep.Pages, rep.Sitemaps, rep.Problems)
 	}
+	// A page whose override names another host is not fetched: the
+	// check never leaves the site it was given.
+	pages := tr.Pages()
+	pages = append(pages, site.Page{ID: 999, ParentID: pages[0].ID, Title: "Elsewhere", Kind: site.KindPage, Path: "https://other.example/x", InSitemap: false})
+	tr2 := site.NewTree(tr.Project, pages)
+	if rep, err := Check(context.Background(), config(srv.URL+"/"), tr2, nil); err != nil || rep.Pages != 9 || len(rep.Problems) != 0 {
+		t.Errorf("a page on another host: %v, %d pages, %+v", err, rep.Pages, rep.Problems)
+	}
 	if _, err := Check(context.Background(), config("ftp://x"), tr, nil); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("a base that is not http: %v", err)
 	}
