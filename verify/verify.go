@@ -8,6 +8,7 @@ package verify
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net/url"
 	"slices"
@@ -131,7 +132,7 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	t.WalkURLs(0, func(p *site.Page, u string) bool {
 		// A page whose path override names another host is not this
 		// site's to check: --base says where this site is served.
-		if u != "" && strings.HasPrefix(u, c.prod) {
+		if u != "" && strings.HasPrefix(u, site.Origin(c.prod)+"/") {
 			pages = append(pages, planned{p, u})
 			c.rep.checked = append(c.rep.checked, checkedPage{p.ID, p.Title, u})
 		}
@@ -144,19 +145,21 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 		return nil, err
 	}
 	c.sitemaps(ctx, t)
-	var rules []site.OldURL
-	for _, o := range t.Mappings(olds) {
-		if o.Accepted && (o.Disposition == site.DispositionRedirect || o.Disposition == site.DispositionRetire) {
-			rules = append(rules, site.OldURL{OldPage: site.OldPage{URL: o.From}, Mapping: o})
+	var rules []site.Mapping
+	for _, m := range t.Mappings(olds) {
+		if m.Accepted && (m.Disposition == site.DispositionRedirect || m.Disposition == site.DispositionRetire) {
+			rules = append(rules, m)
 		}
 	}
 	c.rep.OldURLs = len(rules)
-	c.each(ctx, len(rules), func(i int) { c.redirect(ctx, t, rules[i].Mapping) })
+	c.each(ctx, len(rules), func(i int) { c.redirect(ctx, t, rules[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The checks ran side by side: the report is in the order of its
+	// rules, then of its URLs, the same on every run.
 	slices.SortStableFunc(c.rep.Problems, func(a, b Problem) int {
-		return cmpRule(a.Rule) - cmpRule(b.Rule)
+		return cmp.Or(cmpRule(a.Rule)-cmpRule(b.Rule), strings.Compare(a.URL, b.URL))
 	})
 	return c.rep, nil
 }
@@ -212,11 +215,16 @@ func (c *checker) served(u string) string {
 	if strings.TrimSuffix(u, "/")+"/" == c.prod {
 		return c.base
 	}
+	// On the plan's host outside its base path (a path override such as
+	// /legal/privacy): the same path on the served host.
+	if rest, ok := strings.CutPrefix(u, site.Origin(c.prod)+"/"); ok {
+		return site.Origin(c.base) + "/" + rest
+	}
 	return u
 }
 
 // planned is a URL the site names, in the plan's (production) form: on
-// the served base it is rebased back; a relative one is resolved
+// the served host it is rebased back; a relative one is resolved
 // against from.
 func (c *checker) planned(u, from string) string {
 	if f, err := url.Parse(from); err == nil {
@@ -230,12 +238,16 @@ func (c *checker) planned(u, from string) string {
 	if u+"/" == c.base {
 		return c.prod
 	}
+	if rest, ok := strings.CutPrefix(u, site.Origin(c.base)+"/"); ok {
+		return site.Origin(c.prod) + "/" + rest
+	}
 	return u
 }
 
-// readRobots reads the site's robots.txt ("" when there is none).
+// readRobots reads the robots.txt of the host the site is served on (""
+// when there is none).
 func (c *checker) readRobots(ctx context.Context) string {
-	a, err := c.cfg.Hop(ctx, "GET", c.base+"robots.txt", 512<<10)
+	a, err := c.cfg.Hop(ctx, "GET", site.Origin(c.base)+"/robots.txt", 512<<10)
 	if err != nil || a.Status != 200 {
 		return ""
 	}
@@ -376,7 +388,7 @@ func linkCanonical(v string) string {
 func (c *checker) sitemaps(ctx context.Context, t *site.Tree) {
 	listed := map[string]bool{}
 	rd := &sitemap.Reader{Web: c.cfg.Open}
-	_, err := rd.Read(ctx, c.base, func(_ *sitemap.SourceFile, f *sitemap.Found) error {
+	_, err := rd.Read(ctx, site.Origin(c.base)+"/", func(_ *sitemap.SourceFile, f *sitemap.Found) error { // the host's robots.txt, else /sitemap.xml
 		listed[c.planned(f.Loc, c.base)] = true
 		return nil
 	})

@@ -227,3 +227,37 @@ func TestCheckClean(t *testing.T) {
 		t.Errorf("a base that is not http: %v", err)
 	}
 }
+
+// TestCheckBasePath: a plan under a path (/de/) served under the same
+// path on staging: robots.txt and the sitemaps are the host's, a page
+// whose override is a path outside /de/ is checked on the served host,
+// and a clean site raises nothing.
+func TestCheckBasePath(t *testing.T) {
+	tr, _ := acme(t)
+	pr := tr.Project
+	pr.BaseURL = "https://www.acme.example/de/"
+	tr = site.NewTree(pr, tr.Pages())
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			fmt.Fprintf(w, "User-agent: *\nDisallow: /en/\nSitemap: %s/sitemap-de.xml\n", srv.URL)
+		case "/sitemap-de.xml":
+			fmt.Fprint(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+			tr.WalkURLs(0, func(p *site.Page, u string) bool {
+				if u != "" && p.InSitemap {
+					fmt.Fprintf(w, "<url><loc>%s</loc></url>", strings.Replace(u, "https://www.acme.example", srv.URL, 1))
+				}
+				return true
+			})
+			fmt.Fprint(w, "</urlset>")
+		default: // under /de/, and Privacy's override /legal/privacy at the host's root
+			fmt.Fprint(w, `<html><head></head><body></body></html>`)
+		}
+	}))
+	defer srv.Close()
+	rep, err := Check(context.Background(), config(srv.URL+"/de/"), tr, nil)
+	if err != nil || len(rep.Problems) != 0 || rep.Sitemaps != 8 {
+		t.Errorf("a plan under /de/: %v, %d in the sitemaps, %+v", err, rep.Sitemaps, rep.Problems)
+	}
+}
