@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"siteplan/diagram"
 )
@@ -62,19 +61,11 @@ func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if opt.Landings, err = db.Landings(ctx, id); err != nil { // a relaunch's old URLs on each card, as the app draws them
 		return fmt.Errorf("diagram: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(*out), ".siteplan-diagram-*")
-	if err != nil {
-		return fmt.Errorf("diagram: %w", err)
-	}
-	defer os.Remove(f.Name())
-	f.Chmod(0o644)
-	res, err := diagram.Render(ctx, f, t, links, opt)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), *out)
-	}
+	var res diagram.Result
+	err = writeFileWhole(*out, func(w io.Writer) (err error) {
+		res, err = diagram.Render(ctx, w, t, links, opt)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("diagram: %w", err)
 	}

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 
 	"siteplan/export"
 	"siteplan/fetch"
@@ -77,17 +76,9 @@ func redirectsMatchCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.W
 		return fmt.Errorf("redirects match: %w", err)
 	}
 	fmt.Fprintf(stdout, "%s attached: %s new, %s gone, %s kept (%s decided by a person, left as they were)\n",
-		plural(rep.Added+rep.Kept, "old URL"), site.Thousands(rep.Added), site.Thousands(rep.Removed), site.Thousands(rep.Kept), site.Thousands(rep.KeptDecided))
+		site.Counted(rep.Added+rep.Kept, "old URL", "old URLs"), site.Thousands(rep.Added), site.Thousands(rep.Removed), site.Thousands(rep.Kept), site.Thousands(rep.KeptDecided))
 	printStatus(stdout, st)
 	return nil
-}
-
-// plural is "1 old URL", "12,000 old URLs".
-func plural(n int, noun string) string {
-	if n != 1 {
-		noun += "s"
-	}
-	return site.Thousands(n) + " " + noun
 }
 
 // printStatus prints the figures of a plan's redirect map.
@@ -136,7 +127,7 @@ func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io
 	if err != nil {
 		return fmt.Errorf("redirects traffic: %w", err)
 	}
-	fmt.Fprintf(stdout, "clicks attached to %s\n", plural(matched, "old URL"))
+	fmt.Fprintf(stdout, "clicks attached to %s\n", site.Counted(matched, "old URL", "old URLs"))
 	switch {
 	case nUnknown == 1:
 		fmt.Fprintf(os.Stderr, "siteplan: redirects traffic: %s is in the file but not an old URL of the plan; attach it with redirects match\n", unknown[0])
@@ -191,32 +182,20 @@ func redirectsExportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if err != nil {
 		return fmt.Errorf("redirects export: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".siteplan-redirects-*")
-	if err != nil {
-		return fmt.Errorf("redirects export: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	rep, err := export.WriteRedirects(tmp, *format, maps)
-	if err == nil {
-		err = tmp.Close()
-	} else {
-		tmp.Close()
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), *out)
-	}
+	var rep export.RedirectReport
+	err = writeFileWhole(*out, func(w io.Writer) (err error) {
+		rep, err = export.WriteRedirects(w, *format, maps)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("redirects export: %w; nothing was written", err)
 	}
-	line := fmt.Sprintf("%s: %s, %s", *out, plural(rep.Redirects, "redirect"), plural(rep.Gone, "retired URL"))
+	line := fmt.Sprintf("%s: %s, %s", *out, site.Counted(rep.Redirects, "redirect", "redirects"), site.Counted(rep.Gone, "retired URL", "retired URLs"))
 	if rep.LeftOut > 0 {
 		line += fmt.Sprintf("; %s left out, which %s cannot express (below)", site.Thousands(rep.LeftOut), *format)
 	}
 	if rep.Skipped > 0 {
-		line += fmt.Sprintf("; %s not accepted yet", plural(rep.Skipped, "old URL"))
+		line += fmt.Sprintf("; %s not accepted yet", site.Counted(rep.Skipped, "old URL", "old URLs"))
 	}
 	fmt.Fprintln(stdout, line)
 	for _, w := range rep.Warnings {
@@ -261,7 +240,7 @@ func redirectsImportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if err != nil {
 		return fmt.Errorf("redirects import: %w; nothing was imported", err)
 	}
-	fmt.Fprintf(stdout, "%s read: %s added, %s changed\n", plural(len(maps), "row"), site.Thousands(added), site.Thousands(changed))
+	fmt.Fprintf(stdout, "%s read: %s added, %s changed\n", site.Counted(len(maps), "row", "rows"), site.Thousands(added), site.Thousands(changed))
 	st, err := db.RedirectStatus(ctx, id)
 	if err != nil {
 		return fmt.Errorf("redirects import: %w", err)
@@ -293,7 +272,7 @@ func redirectsStatusCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(st)
 	}
-	fmt.Fprintf(stdout, "%s\n", plural(st.OldURLs, "old URL"))
+	fmt.Fprintf(stdout, "%s\n", site.Counted(st.OldURLs, "old URL", "old URLs"))
 	printStatus(stdout, st)
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
+	"slices"
 
 	"siteplan/fetch"
 	"siteplan/site"
@@ -73,7 +73,7 @@ func verifyCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 			return fail(err)
 		}
 	} else {
-		fmt.Fprintf(stdout, "%s against %s: %s, %s checked\n", what, rep.Base, plural(rep.Pages, "page"), plural(rep.OldURLs, "old URL"))
+		fmt.Fprintf(stdout, "%s against %s: %s, %s checked\n", what, rep.Base, site.Counted(rep.Pages, "page", "pages"), site.Counted(rep.OldURLs, "old URL", "old URLs"))
 		for _, p := range rep.Problems {
 			page := ""
 			if p.Page != "" {
@@ -81,10 +81,10 @@ func verifyCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 			}
 			fmt.Fprintf(stdout, "%s [%s]%s %s: %s\n", p.Severity, p.Rule, page, p.URL, p.Message)
 		}
-		fmt.Fprintf(stdout, "%s, %s\n", plural(rep.Errors, "error"), plural(rep.Warnings, "warning"))
+		fmt.Fprintf(stdout, "%s, %s\n", site.Counted(rep.Errors, "error", "errors"), site.Counted(rep.Warnings, "warning", "warnings"))
 	}
 	if rep.Errors > 0 {
-		return &exitError{code: 1, err: fmt.Errorf("verify: %s found", plural(rep.Errors, "error"))}
+		return &exitError{code: 1, err: fmt.Errorf("verify: %s found", site.Counted(rep.Errors, "error", "errors"))}
 	}
 	return nil
 }
@@ -98,13 +98,8 @@ func planToVerify(ctx context.Context, db *store.DB, id int64, version int, appr
 			return nil, nil, "", err
 		}
 		for _, v := range vs { // newest first
-			for _, a := range v.Approvals {
-				if !a.Voided() {
-					version = v.Number
-					break
-				}
-			}
-			if version != 0 {
+			if slices.ContainsFunc(v.Approvals, func(a site.Approval) bool { return !a.Voided() }) {
+				version = v.Number
 				break
 			}
 		}
@@ -126,24 +121,4 @@ func planToVerify(ctx context.Context, db *store.DB, id int64, version int, appr
 	}
 	olds, err := db.VersionOldURLs(ctx, id, version)
 	return t, olds, v.Label(), err
-}
-
-// writeFileWhole writes a file through write, whole or not at all.
-func writeFileWhole(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".siteplan-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -143,4 +144,25 @@ func projectID(verb, project string) (int64, error) {
 		return 0, fmt.Errorf("%s: --project ID is required (a number, as import printed it)", verb)
 	}
 	return id, nil
+}
+
+// writeFileWhole writes the file at path through write, whole or not at
+// all: into a temporary file beside it, renamed into place when done.
+func writeFileWhole(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".siteplan-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }

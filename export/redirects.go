@@ -2,6 +2,7 @@ package export
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"net/url"
@@ -225,7 +226,7 @@ func writeRedirectsCSV(w io.Writer, maps []site.Mapping) error {
 		status, to := "", m.To
 		switch m.Disposition {
 		case site.DispositionRedirect:
-			status = strconv.Itoa(cmpOr(m.Status, 301))
+			status = strconv.Itoa(cmp.Or(m.Status, 301))
 		case site.DispositionRetire:
 			status, to = "410", ""
 		case site.DispositionKeep:
@@ -266,13 +267,6 @@ func (c *csvRows) row(fields ...string) {
 func (c *csvRows) flush() {
 	c.w.Write(c.b)
 	c.b = c.b[:0]
-}
-
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // writeNginx writes a file to include in http {}: two maps on
@@ -353,11 +347,7 @@ func nginxQuote(s string) string {
 // (NE), a 410 answered with G.
 func writeApache(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
 	fmt.Fprintf(w, "# siteplan: %d rules. Put this in the .htaccess of the old site's document root\n# (needs mod_rewrite and AllowOverride FileInfo).\nRewriteEngine On\n", len(rules))
-	ordered := slices.Clone(rules)
-	slices.SortStableFunc(ordered, func(a, b redirectRule) int { // with a query first
-		return boolInt(a.query == "") - boolInt(b.query == "")
-	})
-	for _, r := range ordered {
+	for _, r := range withQueryFirst(rules) {
 		rep.add(r)
 		if r.query != "" {
 			fmt.Fprintf(w, "RewriteCond %%{QUERY_STRING} %s\n", apacheQuote("="+r.query))

@@ -11,6 +11,26 @@ import (
 	"siteplan/site"
 )
 
+// sniffCSV is a CSV reader of in whose separator is the one its first
+// line uses most: a comma, or the semicolon or tab spreadsheets and
+// analytics exports write.
+func sniffCSV(in *bufio.Reader) *csv.Reader {
+	head, _ := in.Peek(4096)
+	if i := bytes.IndexByte(head, '\n'); i >= 0 {
+		head = head[:i]
+	}
+	cr := csv.NewReader(in)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	commas := bytes.Count(head, []byte(","))
+	if n := bytes.Count(head, []byte(";")); n > commas {
+		cr.Comma = ';'
+	} else if n := bytes.Count(head, []byte("\t")); n > commas {
+		cr.Comma = '\t'
+	}
+	return cr
+}
+
 // crawlColumns are the names crawlers give the columns readCSV reads.
 var crawlColumns = map[string][]string{
 	"url":   {"address"},
@@ -25,16 +45,7 @@ var crawlColumns = map[string][]string{
 // Code column, rows that did not answer 2xx or 3xx are left out, noted.
 func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document, *Found) error) error {
 	doc.Kind = KindCSV
-	head, _ := in.Peek(4096)
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	cr := csv.NewReader(in)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	if bytes.Count(head, []byte(";")) > bytes.Count(head, []byte(",")) {
-		cr.Comma = ';'
-	}
+	cr := sniffCSV(in)
 	header, err := cr.Read()
 	if err != nil {
 		ps.add("csv", true, 1, "The CSV file has no header row: %v.", err)

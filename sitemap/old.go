@@ -2,7 +2,6 @@ package sitemap
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/csv"
 	"errors"
@@ -114,18 +113,7 @@ func ReadClicks(r io.Reader, base string) (map[string]int, error) {
 		}
 		line++
 	}
-	head, _ := in.Peek(4096)
-	if i := bytes.IndexByte(head, '\n'); i >= 0 {
-		head = head[:i]
-	}
-	cr := csv.NewReader(in)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	if bytes.Count(head, []byte(";")) > bytes.Count(head, []byte(",")) {
-		cr.Comma = ';'
-	} else if bytes.Count(head, []byte("\t")) > bytes.Count(head, []byte(",")) {
-		cr.Comma = '\t'
-	}
+	cr := sniffCSV(in)
 	header, err := cr.Read()
 	if err != nil {
 		return nil, site.Errorf(site.EInvalid, "The traffic file has no header row.")

@@ -39,10 +39,17 @@ func keepLaunchedURLs(ctx context.Context, tx *sql.Tx, projectID int64, s *snaps
 	return err
 }
 
-// movesURL reports whether a page's new state can give it, or the pages
-// below it, another URL.
-func movesURL(a, b *pageState) bool {
-	return a.Parent != b.Parent || a.Placement != b.Placement || a.Slug != b.Slug || a.Path != b.Path || a.Kind != b.Kind
+// moves reports whether the change deleted the page or gave it a state
+// that can give it, or the pages below it, another URL.
+func (pd *pageDelta) moves() bool {
+	a, b := pd.Before, pd.After
+	return a != nil && (b == nil || a.Parent != b.Parent || a.Placement != b.Placement || a.Slug != b.Slug || a.Path != b.Path || a.Kind != b.Kind)
+}
+
+// movesBase reports whether the change gave the project a base URL or
+// trailing-slash policy that moves every URL.
+func (d *changeData) movesBase() bool {
+	return d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL || d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash)
 }
 
 // launchRedirects records, for a change of a launched plan, a redirect
@@ -51,10 +58,9 @@ func movesURL(a, b *pageState) bool {
 // says; without a say the change is refused. Old URLs a page now has
 // again are kept, no longer redirected. Errors: EInvalid.
 func (j *journal) launchRedirects(d *changeData) error {
-	moving := d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL ||
-		d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash)
+	moving := d.movesBase()
 	for _, pd := range d.Pages {
-		moving = moving || pd.Before != nil && (pd.After == nil || movesURL(pd.Before, pd.After))
+		moving = moving || pd.moves()
 	}
 	if !moving {
 		return nil
@@ -106,9 +112,9 @@ func (j *journal) launchRedirects(d *changeData) error {
 	var moved []move
 	var fromURLs []string
 	before.WalkURLs(0, func(p *site.Page, u string) bool {
-		if u != "" && after.URL(p.ID) != u {
+		if now := after.URL(p.ID); u != "" && now != u {
 			m := move{from: u}
-			if after.Page(p.ID) != nil && after.URL(p.ID) != "" {
+			if now != "" {
 				m.page = p.ID
 			}
 			moved = append(moved, m)
@@ -146,7 +152,7 @@ func (j *journal) launchRedirects(d *changeData) error {
 	}
 	if lost > 0 && j.gone == nil {
 		return site.Errorf(site.EInvalid, "This would delete %s of the launched site. Choose a page they redirect to, or retire them (410).",
-			count(lost, "URL"))
+			site.Counted(lost, "URL", "URLs"))
 	}
 	if lost > 0 && j.gone.Verb == site.DecideRedirect && after.URL(j.gone.PageID) == "" {
 		return site.Errorf(site.EInvalid, "The page the deleted URLs redirect to must stay in the plan and have a URL.")
@@ -206,12 +212,12 @@ func (j *journal) launchRedirects(d *changeData) error {
 // and loads it all.
 func (j *journal) movedPages(d *changeData, pr site.Project) ([]site.Page, error) {
 	ctx, tx := j.ctx, j.tx
-	if d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL || d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash) {
+	if d.movesBase() {
 		return queryPagesSized(ctx, tx, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, j.projectID)
 	}
 	var roots, above []int64
 	for _, pd := range d.Pages {
-		if pd.Before == nil || pd.After != nil && !movesURL(pd.Before, pd.After) {
+		if !pd.moves() {
 			continue
 		}
 		roots = append(roots, pd.ID)

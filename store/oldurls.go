@@ -114,16 +114,27 @@ func (j *journal) touchOlds(ids []int64) error {
 }
 
 // touchOldsWhere notes the project's old URLs a condition on old_urls
-// selects, and returns their ids.
+// selects, read in one query, and returns their ids.
 func (j *journal) touchOldsWhere(cond string, args ...any) ([]int64, error) {
-	ids, err := collect(j.ctx, j.tx, func(rows *sql.Rows) (int64, error) {
-		var id int64
-		return id, rows.Scan(&id)
-	}, `SELECT id FROM old_urls WHERE project_id = ? AND (`+cond+`)`, append([]any{j.projectID}, args...)...)
+	rows, err := j.tx.QueryContext(j.ctx, `SELECT `+oldCols+` FROM old_urls WHERE project_id = ? AND (`+cond+`)`,
+		append([]any{j.projectID}, args...)...)
 	if err != nil {
 		return nil, err
 	}
-	return ids, j.touchOlds(ids)
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		id, s, err := scanOld(rows)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+		if _, ok := j.olds[id]; !ok {
+			j.olds[id] = &oldDelta{ID: id, Before: &s}
+			j.oldOrder = append(j.oldOrder, id)
+		}
+	}
+	return ids, rows.Err()
 }
 
 // oldDeltas are the old URLs the change touched, as they are after it.
@@ -298,7 +309,7 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 			return err
 		}
 		j.verb, j.undoable, j.always = "attach", false, true
-		j.summary = "attached the old site: " + count(rep.Added+rep.Kept, "URL") + " (" + strconv.Itoa(rep.Added) + " new, " +
+		j.summary = "attached the old site: " + site.Counted(rep.Added+rep.Kept, "URL", "URLs") + " (" + strconv.Itoa(rep.Added) + " new, " +
 			strconv.Itoa(rep.Removed) + " gone)"
 		return nil
 	})
@@ -315,14 +326,6 @@ func checkProject(ctx context.Context, q querier, projectID int64) error {
 		return site.Errorf(site.ENotFound, "Project %d does not exist.", projectID)
 	}
 	return nil
-}
-
-// count is "1 URL", "12,000 URLs".
-func count(n int, noun string) string {
-	if n != 1 {
-		noun += "s"
-	}
-	return site.Thousands(n) + " " + noun
 }
 
 // SetClicks attaches traffic to the project's old URLs: clicks by URL,
@@ -373,7 +376,7 @@ func (db *DB) SetClicks(ctx context.Context, projectID int64, clicks map[string]
 		}
 		matched = len(got)
 		j.verb, j.undoable, j.always = "traffic", false, true
-		j.summary = "attached the clicks of " + count(matched, "old URL")
+		j.summary = "attached the clicks of " + site.Counted(matched, "old URL", "old URLs")
 		return nil
 	})
 	return matched, unknown, unknownCount, err
@@ -446,23 +449,43 @@ func oldWhere(f *site.OldFilter) (string, []any) {
 // page of them (f.Offset, f.Limit), and how many f selects in all.
 // Errors: EInvalid (the filter), ENotFound.
 func (db *DB) OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([]site.OldURL, int, error) {
+	return db.oldURLs(ctx, projectID, f, nil)
+}
+
+// RedirectView is what the Redirects view shows: the figures and a page
+// of the old URLs f selects, with how many it selects, the figures read
+// once. Errors: EInvalid (the filter), ENotFound.
+func (db *DB) RedirectView(ctx context.Context, projectID int64, f site.OldFilter) (site.RedirectStatus, []site.OldURL, int, error) {
+	st, err := db.RedirectStatus(ctx, projectID)
+	if err != nil {
+		return st, nil, 0, err
+	}
+	list, total, err := db.oldURLs(ctx, projectID, f, &st)
+	return st, list, total, err
+}
+
+// oldURLs is OldURLs, counting by the figures st when it can (nil: read
+// them when needed).
+func (db *DB) oldURLs(ctx context.Context, projectID int64, f site.OldFilter, st *site.RedirectStatus) ([]site.OldURL, int, error) {
 	if err := f.Validate(); err != nil {
 		return nil, 0, err
 	}
-	if err := checkProject(ctx, db.r, projectID); err != nil {
-		return nil, 0, err
+	if st == nil {
+		if err := checkProject(ctx, db.r, projectID); err != nil {
+			return nil, 0, err
+		}
 	}
 	cond, args := oldWhere(&f)
 	args = append([]any{projectID}, args...)
-	total, err := db.oldCount(ctx, projectID, f, cond, args)
+	total, err := db.oldCount(ctx, projectID, f, cond, args, st)
 	if err != nil {
 		return nil, 0, err
 	}
-	limit := f.Limit
-	if limit == 0 {
-		limit = -1
+	limit, size := -1, total // no limit: every row
+	if f.Limit > 0 {
+		limit, size = f.Limit, min(total, f.Limit)
 	}
-	list, err := collectSized(ctx, db.r, min(total, max(limit, 0)+1), func(rows *sql.Rows) (site.OldURL, error) {
+	list, err := collectSized(ctx, db.r, size, func(rows *sql.Rows) (site.OldURL, error) {
 		id, s, err := scanOld(rows)
 		return s.oldURL(id), err
 	}, `SELECT `+oldCols+` FROM old_urls WHERE project_id = ? AND `+cond+` ORDER BY clicks DESC, url LIMIT ? OFFSET ?`,
@@ -470,11 +493,17 @@ func (db *DB) OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([
 	return list, total, err
 }
 
-// oldCount is how many old URLs f selects: from the figures when it
-// selects by review state alone (one index read), else counted.
-func (db *DB) oldCount(ctx context.Context, projectID int64, f site.OldFilter, cond string, args []any) (int, error) {
-	if f.Section == "" && f.MinClicks == 0 && f.Search == "" {
-		st, err := db.RedirectStatus(ctx, projectID)
+// oldCount is how many old URLs f selects: from the figures (st, or
+// read) when it selects by review state alone, else counted.
+func (db *DB) oldCount(ctx context.Context, projectID int64, f site.OldFilter, cond string, args []any, known *site.RedirectStatus) (int, error) {
+	if f.Section == "" && f.MinClicks == 0 && f.Search == "" && f.Show != site.ShowRetired {
+		var st site.RedirectStatus
+		var err error
+		if known != nil {
+			st = *known
+		} else {
+			st, err = db.RedirectStatus(ctx, projectID)
+		}
 		switch f.Show {
 		case site.ShowAll:
 			return st.OldURLs, err
@@ -618,7 +647,7 @@ func (db *DB) Decide(ctx context.Context, projectID int64, ids []int64, filter *
 // decideWords says what a decision did: "accepted 1,234 redirects",
 // "redirected /old-page to “Pricing”".
 func decideWords(d site.Decision, n int, target string, j *journal) string {
-	what := count(n, "old URL")
+	what := site.Counted(n, "old URL", "old URLs")
 	if n == 1 && len(j.oldOrder) == 1 && j.olds[j.oldOrder[0]].Before != nil {
 		what = j.olds[j.oldOrder[0]].Before.URL
 	}
@@ -691,7 +720,7 @@ func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapp
 			}
 		}
 		j.verb = "redirects"
-		j.summary = "imported a redirect map: " + count(added, "old URL") + " added, " + strconv.Itoa(changed) + " changed"
+		j.summary = "imported a redirect map: " + site.Counted(added, "old URL", "old URLs") + " added, " + strconv.Itoa(changed) + " changed"
 		return nil
 	})
 	return added, changed, err

@@ -553,7 +553,7 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if dialog, err := s.deleteLaunched(c, p, pg, n, ""); err != nil {
+	if dialog, err := s.deleteLaunched(c, p, pg, ""); err != nil {
 		return err
 	} else if dialog != nil {
 		return render(c, http.StatusOK, dialog)
@@ -572,38 +572,20 @@ func (s *Server) deletePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var gone *site.Decision
-	switch c.FormValue("gone") {
-	case "parent":
-		gone = &site.Decision{Verb: site.DecideRedirect, PageID: pg.ParentID}
-	case "page":
-		gone = &site.Decision{Verb: site.DecideRedirect, PageID: formID(c, "target")}
-		if gone.PageID == 0 { // the dialog again, saying what is missing
-			below, err := s.store.pages.DescendantCount(c.Request().Context(), pg.ID)
-			if err != nil {
-				return err
-			}
-			dialog, err := s.deleteLaunched(c, p, pg, below, "Choose the page their visitors go to, or retire them.")
-			if err != nil {
-				return err
-			} else if dialog == nil {
-				return site.Errorf(site.EInvalid, "Choose the page their visitors go to.")
-			}
+	gone, problem := deleteChoice(c, pg)
+	if gone == nil { // a leaf deleted at once, or a choice left half made: ask, if it was launched
+		dialog, err := s.deleteLaunched(c, p, pg, problem)
+		switch {
+		case err != nil:
+			return err
+		case dialog != nil && problem != "":
 			return render(c, http.StatusUnprocessableEntity, dialog)
-		}
-	case "retire":
-		gone = &site.Decision{Verb: site.DecideRetire}
-	case "": // a leaf deleted at once: ask first if it was launched
-		below, err := s.store.pages.DescendantCount(c.Request().Context(), pg.ID)
-		if err != nil {
-			return err
-		}
-		if dialog, err := s.deleteLaunched(c, p, pg, below, ""); err != nil {
-			return err
-		} else if dialog != nil {
+		case dialog != nil:
 			c.Response().Header().Set("HX-Retarget", "#dialog")
 			c.Response().Header().Set("HX-Reswap", "innerHTML")
 			return render(c, http.StatusOK, dialog)
+		case problem != "":
+			return site.Errorf(site.EInvalid, "%s", problem)
 		}
 	}
 	n, err := s.store.pages.DeletePageTo(c.Request().Context(), pg.ID, gone)
@@ -618,9 +600,27 @@ func (s *Server) deletePage(c echo.Context) error {
 	return render(c, http.StatusOK, views.NodeDeleted(pg.ID), views.FlashOOB(msg+"."))
 }
 
+// deleteChoice reads where the launched URLs of a branch to delete go,
+// as the launched-delete dialog says it (gone, target): nil when it says
+// nothing, with a problem when the choice is half made.
+func deleteChoice(c echo.Context, pg site.Page) (*site.Decision, string) {
+	switch c.FormValue("gone") {
+	case "parent":
+		return &site.Decision{Verb: site.DecideRedirect, PageID: pg.ParentID}, ""
+	case "page":
+		if id := formID(c, "target"); id != 0 {
+			return &site.Decision{Verb: site.DecideRedirect, PageID: id}, ""
+		}
+		return nil, "Choose the page their visitors go to, or retire them."
+	case "retire":
+		return &site.Decision{Verb: site.DecideRetire}, ""
+	}
+	return nil, ""
+}
+
 // deleteLaunched is the dialog that asks where a branch's launched URLs
-// go, when it has some (nil when not).
-func (s *Server) deleteLaunched(c echo.Context, p site.Project, pg site.Page, below int, problem string) (templ.Component, error) {
+// go, when it has some (nil when not), saying problem if there is one.
+func (s *Server) deleteLaunched(c echo.Context, p site.Project, pg site.Page, problem string) (templ.Component, error) {
 	ctx := c.Request().Context()
 	launched, err := s.store.pages.LaunchedCount(ctx, p.ID, pg.ID)
 	if err != nil || launched == 0 {
@@ -630,8 +630,8 @@ func (s *Server) deleteLaunched(c echo.Context, p site.Project, pg site.Page, be
 	if err != nil {
 		return nil, err
 	}
-	props := views.DeleteLaunchedProps{Page: pg, Below: below, Launched: launched, Action: projectPath(p.ID, "pages", strconv.FormatInt(pg.ID, 10)),
-		Error: problem}
+	props := views.DeleteLaunchedProps{Page: pg, Below: t.Descendants(pg.ID), Launched: launched,
+		Action: projectPath(p.ID, "pages", strconv.FormatInt(pg.ID, 10)), Error: problem}
 	if u := t.URL(pg.ParentID); u != "" {
 		props.Parent = &views.SearchHit{Page: *t.Page(pg.ParentID), Where: u}
 	}

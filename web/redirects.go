@@ -25,6 +25,7 @@ const attachBudget = 60 * time.Second
 type redirectStore interface {
 	OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([]site.OldURL, int, error)
 	OldURL(ctx context.Context, projectID, id int64) (site.OldURL, error)
+	RedirectView(ctx context.Context, projectID int64, f site.OldFilter) (site.RedirectStatus, []site.OldURL, int, error)
 	OldSections(ctx context.Context, projectID int64) ([]site.Count, error)
 	RedirectStatus(ctx context.Context, projectID int64) (site.RedirectStatus, error)
 	Decide(ctx context.Context, projectID int64, ids []int64, f *site.OldFilter, d site.Decision) (int, error)
@@ -73,14 +74,11 @@ func (s *Server) renderRedirects(c echo.Context, status int, props views.Redirec
 func (s *Server) redirectProps(c echo.Context, f site.OldFilter) (views.RedirectsProps, error) {
 	ctx, p := c.Request().Context(), currentProject(c)
 	props := views.RedirectsProps{Project: p, Filter: f}
-	var err error
-	if props.Status, err = s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
-		return props, err
-	}
-	olds, total, err := s.store.redirects.OldURLs(ctx, p.ID, f)
+	st, olds, total, err := s.store.redirects.RedirectView(ctx, p.ID, f)
 	if err != nil {
 		return props, err
 	}
+	props.Status = st
 	if len(olds) == 0 && f.Offset > 0 && total > 0 {
 		f.Offset = (total - 1) / views.RedirectsPerPage * views.RedirectsPerPage
 		return s.redirectProps(c, f)
@@ -99,8 +97,8 @@ func (s *Server) redirectProps(c echo.Context, f site.OldFilter) (views.Redirect
 	maps := t.Mappings(olds)
 	for i, o := range olds {
 		o.Mapping = maps[i]
-		r := views.RedirectRow{Old: o, To: maps[i].To}
-		if pg := t.Page(o.PageID); pg != nil && r.To != "" {
+		r := views.RedirectRow{Old: o}
+		if pg := t.Page(o.PageID); pg != nil && o.To != "" {
 			r.Target = pg.Title
 		}
 		props.Rows = append(props.Rows, r)
@@ -232,57 +230,66 @@ func lastSegment(u string) string {
 // view then says what changed.
 func (s *Server) attachOldSite(c echo.Context) error {
 	p := currentProject(c)
-	fh, ferr := c.FormFile("file")
-	address := strings.TrimSpace(c.FormValue("site"))
-	if ferr != nil && address == "" {
-		return s.redirectsError(c, "Choose the file of the old site's URLs, or give its address.")
-	}
 	ctx, done, err := s.heavyTurn(c, attachBudget)
 	if err != nil {
 		return err
 	}
 	defer done()
-	reader := &sitemap.Reader{Web: s.fetch.Open}
-	var olds []site.OldPage
-	var rep *sitemap.Reading
-	name := address
-	if ferr == nil {
-		in, oerr := fh.Open()
-		if oerr != nil {
-			return oerr
-		}
-		defer in.Close()
-		name = fh.Filename
-		olds, rep, err = reader.ReadOldUpload(ctx, name, in, site.MaxOldURLs)
-	} else {
-		var reps []*sitemap.Reading
-		olds, reps, err = reader.ReadOld(ctx, []string{address}, site.MaxOldURLs)
-		if len(reps) > 0 {
-			rep = reps[0]
-		}
-	}
+	olds, problem, err := s.readOldSite(c, ctx)
 	if err != nil {
-		msg := site.ErrorMessage(err)
-		if rep != nil && len(rep.Files) > 0 && rep.Files[0].Err != "" {
-			msg = name + ": " + rep.Files[0].Err
-		}
-		return s.redirectsError(c, msg)
+		return err
+	} else if problem != "" {
+		return s.redirectsError(c, problem)
 	}
 	t, err := s.store.pages.Tree(ctx, p.ID)
 	if err != nil {
 		return err
 	}
 	got, err := s.store.redirects.AttachOldSite(ctx, p.ID, olds, sitemap.Match(t, olds))
-	if err != nil {
-		if site.ErrorCode(err) == site.EInvalid {
-			return s.redirectsError(c, site.ErrorMessage(err))
-		}
+	if site.ErrorCode(err) == site.EInvalid {
+		return s.redirectsError(c, site.ErrorMessage(err))
+	} else if err != nil {
 		return err
 	}
 	setChange(c, change{Kind: "redirects"})
 	q := url.Values{"added": {strconv.Itoa(got.Added)}, "gone": {strconv.Itoa(got.Removed)}, "kept": {strconv.Itoa(got.Kept)},
 		"decided": {strconv.Itoa(got.KeptDecided)}}
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects")+"?"+q.Encode())
+}
+
+// readOldSite reads the old site the attach form names: its file, else
+// its address. A source that cannot be read is a problem to show, in
+// words, not an error.
+func (s *Server) readOldSite(c echo.Context, ctx context.Context) ([]site.OldPage, string, error) {
+	reader := &sitemap.Reader{Web: s.fetch.Open}
+	fh, ferr := c.FormFile("file")
+	name := strings.TrimSpace(c.FormValue("site"))
+	var olds []site.OldPage
+	var reps []*sitemap.Reading
+	var err error
+	switch {
+	case ferr == nil:
+		in, oerr := fh.Open()
+		if oerr != nil {
+			return nil, "", oerr
+		}
+		defer in.Close()
+		name = fh.Filename
+		var rep *sitemap.Reading
+		olds, rep, err = reader.ReadOldUpload(ctx, name, in, site.MaxOldURLs)
+		reps = append(reps, rep)
+	case name != "":
+		olds, reps, err = reader.ReadOld(ctx, []string{name}, site.MaxOldURLs)
+	default:
+		return nil, "Choose the file of the old site's URLs, or give its address.", nil
+	}
+	if err == nil {
+		return olds, "", nil
+	}
+	if len(reps) > 0 && reps[0] != nil && len(reps[0].Files) > 0 && reps[0].Files[0].Err != "" {
+		return nil, name + ": " + reps[0].Files[0].Err, nil
+	}
+	return nil, site.ErrorMessage(err), nil
 }
 
 // attachedWords is what the view says after an attach redirected to it

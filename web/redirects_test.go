@@ -250,3 +250,27 @@ func TestDecideKeepsThePage(t *testing.T) {
 		}
 	})
 }
+
+// TestDeleteLaunchedChoice: deleting a launched page with "another page"
+// chosen but no page picked answers the dialog again, saying so, and
+// deletes nothing; retiring it deletes it.
+func TestDeleteLaunchedChoice(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	if _, err := c.db.LaunchVersion(context.Background(), pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	rec := c.do("DELETE", pagePath(pid, ids["Imprint"])+"?gone=page&target=", nil, true)
+	if msg := doc(t, rec).Find("#delete-launched .field-error").Text(); rec.Code != 422 || !strings.Contains(msg, "Choose the page") {
+		t.Errorf("a half-made choice: %d %q", rec.Code, msg)
+	}
+	if _, err := c.db.Page(context.Background(), ids["Imprint"]); err != nil {
+		t.Fatalf("a half-made choice deleted the page: %v", err)
+	}
+	if rec := c.do("DELETE", pagePath(pid, ids["Imprint"])+"?gone=retire", nil, true); rec.Code != 200 {
+		t.Errorf("retire: %d %s", rec.Code, rec.Body.String())
+	}
+	if _, n, _ := c.db.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowRetired}); n != 1 {
+		t.Errorf("%d retired URLs after the deletion, want 1", n)
+	}
+}
