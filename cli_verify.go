@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 
 	"siteplan/fetch"
 	"siteplan/site"
@@ -97,28 +96,13 @@ func planToVerify(ctx context.Context, db *store.DB, id int64, version int, appr
 		if err != nil {
 			return nil, nil, "", err
 		}
-		for _, v := range vs { // newest first
-			if slices.ContainsFunc(v.Approvals, func(a site.Approval) bool { return !a.Voided() }) {
-				version = v.Number
-				break
-			}
-		}
-		if version == 0 {
+		if version = site.SignedOff(vs); version == 0 {
 			return nil, nil, "", errors.New("no version of this plan is signed off; check the plan now (no --approved) or a --version N")
 		}
 	}
+	v, t, olds, err := db.PlanAt(ctx, id, version)
 	if version == 0 {
-		t, err := db.Tree(ctx, id)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		olds, _, err := db.OldURLs(ctx, id, site.OldFilter{})
 		return t, olds, "The plan", err
 	}
-	v, t, _, err := db.Version(ctx, id, version)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	olds, err := db.VersionOldURLs(ctx, id, version)
 	return t, olds, v.Label(), err
 }

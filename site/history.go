@@ -1,6 +1,7 @@
 package site
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -129,3 +130,36 @@ func ValidateApprover(name string) (string, error) {
 	}
 	return name, nil
 }
+
+// SignedOff returns the number of the newest version whose sign-off is
+// in force (not voided), from vs listed newest first; 0 when none is.
+func SignedOff(vs []Version) int {
+	for _, v := range vs {
+		if slices.ContainsFunc(v.Approvals, func(a Approval) bool { return !a.Voided() }) {
+			return v.Number
+		}
+	}
+	return 0
+}
+
+// LaunchCheck is a launch check the editor ran and kept: the built site
+// at Base held to the plan (Version 0) or a version of it. Report is the
+// check's report as JSON, which the store keeps as it is given.
+type LaunchCheck struct {
+	ID        int64
+	ProjectID int64
+	At        time.Time
+	By        string // the member who ran it
+	Base      string
+	Version   int
+	Errors    int
+	Warnings  int
+	Report    []byte
+}
+
+// LaunchChecksKept is how many launch checks of a plan are kept: the
+// newest, with the ones before it to say what changed.
+const LaunchChecksKept = 5
+
+// MaxLaunchReport is the most a kept launch check's report may take.
+const MaxLaunchReport = 8 << 20

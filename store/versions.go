@@ -252,6 +252,26 @@ func (db *DB) Version(ctx context.Context, projectID int64, number int) (site.Ve
 	return v, t, links, err
 }
 
+// PlanAt returns the plan as it is (number 0) or as version number
+// keeps it, with its old URLs (the redirect map); the version is zero
+// for the plan now. Errors: ENotFound.
+func (db *DB) PlanAt(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.OldURL, error) {
+	if number == 0 {
+		t, err := db.Tree(ctx, projectID)
+		if err != nil {
+			return site.Version{}, nil, nil, err
+		}
+		olds, _, err := db.OldURLs(ctx, projectID, site.OldFilter{})
+		return site.Version{}, t, olds, err
+	}
+	v, t, _, err := db.Version(ctx, projectID, number)
+	if err != nil {
+		return v, nil, nil, err
+	}
+	olds, err := db.VersionOldURLs(ctx, projectID, number)
+	return v, t, olds, err
+}
+
 // versionOf reads version number of project pr and the plan it keeps.
 // Errors: ENotFound.
 func (db *DB) versionOf(ctx context.Context, pr site.Project, number int) (site.Version, *site.Tree, []site.Link, error) {

@@ -59,8 +59,8 @@ func (r *Report) JUnit(w io.Writer) error {
 			s.Failures++
 		}
 	}
-	for _, c := range r.checked {
-		add(c.title+" ("+c.url+")", "pages", byPage[c.id])
+	for _, c := range r.Checked {
+		add(c.Title+" ("+c.URL+")", "pages", byPage[c.ID])
 	}
 	add("live sitemaps ("+strconv.Itoa(r.Sitemaps)+" URLs)", "sitemaps", site)
 	for _, p := range redirects {

@@ -45,6 +45,14 @@ type Config struct {
 	Concurrency int // requests at once (default 8)
 	Hop         Hopper
 	Open        sitemap.Opener // reads robots.txt's sitemaps
+	// Progress, if set, is told how many of the pages and old URLs to
+	// check have been checked: 0 before the first, then from the
+	// goroutines that check them.
+	Progress func(done, total int)
+	// MaxProblems, if above 0, is how many problems the report lists; it
+	// counts the rest (Omitted), and its counts of errors and warnings
+	// stay whole. The editor keeps reports so within bounds.
+	MaxProblems int
 }
 
 // Rules a problem breaks.
@@ -60,10 +68,11 @@ const (
 	RuleUnreachable    = "unreachable"     // no answer at all
 )
 
-// Severities.
+// Severities, and OK: a page's result when it has no problem.
 const (
 	Error   = "error"
 	Warning = "warning"
+	OK      = "ok"
 )
 
 // Problem is one thing that is not as planned.
@@ -85,22 +94,45 @@ type Report struct {
 	Errors   int           `json:"errors"`
 	Warnings int           `json:"warnings"`
 	Problems []Problem     `json:"problems"`
-	checked  []checkedPage // in plan order, for JUnit
+	Omitted  int           `json:"omitted,omitempty"` // problems past Config.MaxProblems, counted only
+	Checked  []CheckedPage `json:"-"`                 // in plan order
 }
 
-type checkedPage struct {
-	id    int64
-	title string
-	url   string
+// CheckedPage is a page a check checked.
+type CheckedPage struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+	URL   string `json:"url"`
 }
 
-func (r *Report) add(p Problem) {
-	r.Problems = append(r.Problems, p)
+func (r *Report) add(p Problem, most int) {
+	if most > 0 && len(r.Problems) >= most {
+		r.Omitted++
+	} else {
+		r.Problems = append(r.Problems, p)
+	}
 	if p.Severity == Error {
 		r.Errors++
 	} else {
 		r.Warnings++
 	}
+}
+
+// Results are the outcomes of a check per page: Error or Warning, the
+// worst of its problems, or OK for a checked page without any. A page's
+// results are its own checks and the sitemaps'; an old URL's redirect to
+// it is the map's problem, not the page's.
+func (r *Report) Results() map[int64]string {
+	res := make(map[int64]string, len(r.Checked))
+	for _, c := range r.Checked {
+		res[c.ID] = OK
+	}
+	for _, p := range r.Problems {
+		if p.PageID != 0 && p.Rule != RuleRedirectMap && res[p.PageID] != Error {
+			res[p.PageID] = p.Severity
+		}
+	}
+	return res
 }
 
 // maxPageBody is how much of a page a check reads: its head is near the
@@ -134,17 +166,11 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 		// site's to check: --base says where this site is served.
 		if u != "" && strings.HasPrefix(u, site.Origin(c.prod)+"/") {
 			pages = append(pages, planned{p, u})
-			c.rep.checked = append(c.rep.checked, checkedPage{p.ID, p.Title, u})
+			c.rep.Checked = append(c.rep.Checked, CheckedPage{p.ID, p.Title, u})
 		}
 		return true
 	})
 	c.rep.Pages = len(pages)
-	c.status = make(map[string]int, len(pages))
-	c.each(ctx, len(pages), func(i int) { c.page(ctx, pages[i].p, pages[i].url) })
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	c.sitemaps(ctx, t)
 	var rules []site.Mapping
 	for _, m := range t.Mappings(olds) {
 		if m.Accepted && (m.Disposition == site.DispositionRedirect || m.Disposition == site.DispositionRetire) {
@@ -152,6 +178,16 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 		}
 	}
 	c.rep.OldURLs = len(rules)
+	c.total = len(pages) + len(rules)
+	if cfg.Progress != nil {
+		cfg.Progress(0, c.total)
+	}
+	c.status = make(map[string]int, len(pages))
+	c.each(ctx, len(pages), func(i int) { c.page(ctx, pages[i].p, pages[i].url) })
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.sitemaps(ctx, t)
 	c.each(ctx, len(rules), func(i int) { c.redirect(ctx, t, rules[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -164,10 +200,23 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	return c.rep, nil
 }
 
-// ruleOrder is the order a report lists its rules in.
-var ruleOrder = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleSitemapMissing, RuleSitemapExtra, RuleRedirectMap}
+// Rules lists the rules in the order a report lists their problems.
+var Rules = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleSitemapMissing, RuleSitemapExtra, RuleRedirectMap}
 
-func cmpRule(r string) int { return slices.Index(ruleOrder, r) }
+// RuleTitles name each rule's problems, as a heading over them.
+var RuleTitles = map[string]string{
+	RuleUnreachable:    "Pages that gave no answer",
+	RuleStatus:         "Planned pages that do not answer 200",
+	RuleRedirected:     "Planned pages that redirect",
+	RuleNoindex:        "Pages hidden from search engines (noindex)",
+	RuleRobots:         "Pages robots.txt disallows",
+	RuleCanonical:      "Pages whose canonical names another URL",
+	RuleSitemapMissing: "Planned pages missing from the live sitemaps",
+	RuleSitemapExtra:   "URLs the live sitemaps list but the plan does not",
+	RuleRedirectMap:    "Old URLs that do not answer as the redirect map says",
+}
+
+func cmpRule(r string) int { return slices.Index(Rules, r) }
 
 // checker is one check's state.
 type checker struct {
@@ -178,13 +227,27 @@ type checker struct {
 	rep    *Report
 	mu     sync.Mutex
 	status map[string]int // what each planned URL (production form) answered
+	done   int            // pages and old URLs checked, of total
+	total  int
 }
 
 // add records a problem; the checks run side by side.
 func (c *checker) add(p Problem) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rep.add(p)
+	c.rep.add(p, c.cfg.MaxProblems)
+}
+
+// tick counts one page or old URL checked.
+func (c *checker) tick() {
+	if c.cfg.Progress == nil {
+		return
+	}
+	c.mu.Lock()
+	c.done++
+	done := c.done
+	c.mu.Unlock()
+	c.cfg.Progress(done, c.total)
 }
 
 // each runs fn for 0..n-1, cfg.Concurrency at a time, until ctx ends.
@@ -197,6 +260,7 @@ func (c *checker) each(ctx context.Context, n int, fn func(i int)) {
 			defer wg.Done()
 			for i := range next {
 				fn(i)
+				c.tick()
 			}
 		}()
 	}

@@ -261,3 +261,45 @@ func TestCheckBasePath(t *testing.T) {
 		t.Errorf("a plan under /de/: %v, %d in the sitemaps, %+v", err, rep.Sitemaps, rep.Problems)
 	}
 }
+
+// TestCheckResults: the seeded site's pages get their worst severity
+// (an old URL's problem is not its target's), every checked page a
+// result; progress counts every page and old URL once; past
+// MaxProblems the report counts problems without listing them.
+func TestCheckResults(t *testing.T) {
+	srv := seeded(t)
+	tr, olds := acme(t)
+	cfg := config(srv.URL)
+	var last, calls, total int
+	cfg.Progress = func(done, n int) { calls, last, total = calls+1, max(last, done), n } // Concurrency 1 below: no race
+	cfg.Concurrency = 1
+	rep, err := Check(context.Background(), cfg, tr, olds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 17 || last != 16 || total != 16 {
+		t.Errorf("progress: %d calls, last %d of %d; want 17 calls (0, then each), 16 of 16 (9 pages, 7 old URLs)", calls, last, total)
+	}
+	byTitle := map[string]string{}
+	res := rep.Results()
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if r, ok := res[p.ID]; ok {
+			byTitle[p.Title] = r
+		}
+		return true
+	})
+	want := map[string]string{"Home": OK, "About us": OK, "Team": Error, "Pricing": Error, `Café & "Bar" <b>`: OK, "Contact": Error,
+		"Imprint": Error, "Privacy": Error, "Login": Error} // Login: its warnings, and an error (listed in the sitemap)
+	if fmt.Sprint(byTitle) != fmt.Sprint(want) {
+		t.Errorf("results\n got %v\nwant %v", byTitle, want)
+	}
+
+	cfg.MaxProblems, cfg.Progress = 5, nil
+	rep, err = Check(context.Background(), cfg, tr, olds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Problems) != 5 || rep.Omitted != 12 || rep.Errors != 15 || rep.Warnings != 2 {
+		t.Errorf("capped at 5: %d listed, %d omitted, %d errors, %d warnings", len(rep.Problems), rep.Omitted, rep.Errors, rep.Warnings)
+	}
+}
