@@ -130,8 +130,11 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 		d.details(c)
 	}
 	title := p.Title
-	if d.opt.compact && d.opt.ColorBy == ColorByType { // no band label to carry the type's mark
+	switch {
+	case d.opt.compact && d.opt.ColorBy == ColorByType: // no band label to carry the type's mark
 		title = marked(d.marks[p.Type], title)
+	case d.opt.compact && d.opt.ColorBy == ColorByCheck: // nor the result's word
+		title = marked(checkSigns[d.checkMark(p)], title)
 	}
 	c.title = wrapWidth(title, titleSize, true, cardInner-2*cardPad, lines)
 	bw, _ := d.border(p)
@@ -177,6 +180,9 @@ func (d *diagram) details(c *card) {
 		if m := d.opt.Marks[p.ID]; m != "" && d.opt.ColorBy == ColorByChange {
 			meta += " · " + m // in words too, not by colour alone
 		}
+		if d.opt.ColorBy == ColorByCheck {
+			meta += " · " + d.checkMark(p)
+		}
 		c.meta = clipWidth(meta, smallSize, false, cardInner-2*cardPad-10)
 		c.comments = d.opt.Comments[p.ID]
 	}
@@ -198,6 +204,8 @@ func (d *diagram) bandLabel(p *site.Page) string {
 		return statusLabel(p.Status)
 	case ColorByChange:
 		return d.opt.Marks[p.ID]
+	case ColorByCheck:
+		return d.checkMark(p)
 	}
 	if p.IsHome() && p.Type == "" {
 		return "home"

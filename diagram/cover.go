@@ -34,7 +34,7 @@ func (d *diagram) cover(tx *pdfText, pageW, pageH float64, logo *pdfLogo, sheets
 	}
 	y = pageH * 0.3
 	setColor(pdf, d.accent())
-	tx.text(left, y, "SITE PLAN", 11, true)
+	tx.text(left, y, strings.ToUpper(d.title()), 11, true)
 	y += 40
 	setColor(pdf, textColor)
 	for _, line := range wrapWidth(d.tree.Project.Name, 30, true, width, 3) {
@@ -62,9 +62,9 @@ func (d *diagram) cover(tx *pdfText, pageW, pageH float64, logo *pdfLogo, sheets
 	rows := [][2]string{
 		{"Date", o.Date.Format("2 January 2006")},
 		{"Version", version},
-		{"Pages", d.pageSummary()},
-		{"Sheets", sheetSummary(sheets)},
 	}
+	rows = append(rows, o.Facts...)
+	rows = append(rows, [2]string{"Pages", d.pageSummary()}, [2]string{"Sheets", sheetSummary(sheets)})
 	for _, r := range rows {
 		setColor(pdf, mutedColor)
 		tx.text(left, y, r[0], 10, true)

@@ -40,7 +40,17 @@ var (
 	// markFills colour a comparison, in the order of its legend.
 	markFills = []legendItem{{site.MarkAdded, "#86efac"}, {site.MarkRemoved, "#fca5a5"}, {site.MarkMoved, "#93c5fd"},
 		{site.MarkRenamed, "#fcd34d"}, {site.MarkChanged, "#e9d5ff"}, {"unchanged", "#ffffff"}}
+	// checkFills colour a launch check, worst first.
+	checkFills = []legendItem{{CheckError, "#fca5a5"}, {CheckWarning, "#fcd34d"}, {CheckOK, "#86efac"}, {notChecked, "#e5e7eb"}}
 )
+
+// checkSigns tell a launch check's results apart without their colours:
+// on a compact card, whose title is all it says, and in the legend.
+var checkSigns = map[string]string{CheckError: "✕", CheckWarning: "!", CheckOK: "✓"}
+
+// notChecked is a launch check's word for a page it did not check: a
+// group, a placeholder, an external page, one added since.
+const notChecked = "not checked"
 
 const (
 	untypedFill = "#e2e8f0"
@@ -101,11 +111,11 @@ func newDiagram(t *site.Tree, links []site.Link, opt Options) *diagram {
 // colours picks the band colour of each page type, status or change,
 // and the legend. A type has the colour it has in the outline.
 func (d *diagram) colours() {
-	if d.opt.ColorBy == ColorByChange {
-		for _, it := range markFills {
+	if marks, ok := map[string][]legendItem{ColorByChange: markFills, ColorByCheck: checkFills}[d.opt.ColorBy]; ok {
+		for _, it := range marks {
 			d.fills[it.Label] = it.Fill
+			d.legend = append(d.legend, legendItem{marked(checkSigns[it.Label], it.Label), it.Fill})
 		}
-		d.legend = markFills
 		return
 	}
 	if d.opt.ColorBy == ColorByStatus {
@@ -256,6 +266,8 @@ func (d *diagram) fill(p *site.Page) string {
 		key = p.Status
 	case ColorByChange:
 		key = d.opt.Marks[p.ID]
+	case ColorByCheck:
+		key = d.checkMark(p)
 	}
 	if f, ok := d.fills[key]; ok {
 		return f
@@ -436,5 +448,13 @@ func (d *diagram) legendSize() (w, h, words float64) {
 
 // legendTitle names what the colours mean.
 func (d *diagram) legendTitle() string {
-	return map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change"}[d.opt.ColorBy]
+	return map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change", ColorByCheck: "Launch check"}[d.opt.ColorBy]
+}
+
+// checkMark is a page's launch check result, in words.
+func (d *diagram) checkMark(p *site.Page) string {
+	if m := d.opt.Marks[p.ID]; m != "" {
+		return m
+	}
+	return notChecked
 }

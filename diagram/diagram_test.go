@@ -958,3 +958,39 @@ func TestDiagramLandings(t *testing.T) {
 		t.Errorf("the client version reads %q", got)
 	}
 }
+
+// TestDiagramCheck: coloured by a launch check, each card has its
+// result's colour and says it in words (a page the check left out is
+// "not checked"), and the legend names the colours.
+func TestDiagramCheck(t *testing.T) {
+	tr, _ := docFile(t, "../store/testdata/acme.json").Tree()
+	id := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { id[p.Title] = p.ID; return true })
+	marks := map[int64]string{id["Pricing"]: CheckError, id["Login"]: CheckWarning, id["Home"]: CheckOK}
+	d := prepared(t, "../store/testdata/acme.json", Options{ColorBy: ColorByCheck, Marks: marks})
+	svg := draw(t, d, FormatSVG)
+	nodes := svgNodes(t, svg)
+	for title, want := range map[string][]string{"Pricing": {"error", "#fca5a5"}, "Login": {"warning", "#fcd34d"}, "Home": {"ok", "#86efac"}, "Team": {"not checked", "#e5e7eb"}} {
+		if got := nodes["p"+strconv.FormatInt(id[title], 10)]; !strings.Contains(got, want[0]) {
+			t.Errorf("%s's card does not say %q: %s", title, want[0], got)
+		}
+		if got := d.fill(tr.Page(id[title])); got != want[1] || !strings.Contains(string(svg), got) {
+			t.Errorf("%s's card is %s, want %s", title, got, want[1])
+		}
+	}
+	for _, w := range []string{"Launch check", "✕ error", "! warning", "✓ ok", "not checked"} {
+		if !strings.Contains(string(svg), w) {
+			t.Errorf("the legend lacks %q", w)
+		}
+	}
+	// A compact card (a PDF's overview) says its result by a sign.
+	dc := prepared(t, "../store/testdata/acme.json", Options{ColorBy: ColorByCheck, Marks: marks, compact: true})
+	for title, want := range map[string]string{"Pricing": "✕ Pricing", "Login": "! Login", "Home": "✓ Home", "Team": "Team"} {
+		if got := strings.Join(dc.byID[id[title]].title, " "); got != want {
+			t.Errorf("compact card %q, want %q", got, want)
+		}
+	}
+	if a, b := (Options{ColorBy: ColorByCheck, Marks: marks}).Key(), (Options{ColorBy: ColorByCheck}).Key(); a == b {
+		t.Error("results do not change the key")
+	}
+}

@@ -29,6 +29,17 @@ const (
 	// ColorByChange colours the pages of a comparison by Options.Marks:
 	// added, removed, moved, renamed, changed.
 	ColorByChange = "change"
+	// ColorByCheck colours the pages of a launch check by Options.Marks:
+	// CheckOK, CheckWarning, CheckError; a page without one was not
+	// checked.
+	ColorByCheck = "check"
+)
+
+// The results of a launch check, as Options.Marks holds them.
+const (
+	CheckOK      = "ok"
+	CheckWarning = "warning"
+	CheckError   = "error"
 )
 
 // Options choose what a diagram shows, how, and in which file format.
@@ -53,7 +64,8 @@ type Options struct {
 	Cover bool
 	Date  time.Time // printed in a PDF's title block; zero: now
 	// Marks are what a comparison says of each page (site.MarkAdded, ...),
-	// for ColorByChange.
+	// for ColorByChange, or a launch check's result (CheckOK, ...), for
+	// ColorByCheck.
 	Marks map[int64]string
 	// Focus draws only these pages and their ancestors (nil: every page):
 	// each card counts what it leaves out in its "+N pages" marker, as a
@@ -61,6 +73,12 @@ type Options struct {
 	Focus map[int64]bool
 	// Notes are lines under a PDF's title: the version drawn, who approved it.
 	Notes []string
+	// Title says what the drawing is, on a PDF's cover and sheets: "Site
+	// plan" when empty.
+	Title string
+	// Facts are labelled lines of a PDF (label, words): rows of its cover
+	// and lines under each sheet's title, after the notes.
+	Facts [][2]string
 	// Client draws the client version: titles and colours only, without
 	// paths, statuses, assignees or comments.
 	Client bool
@@ -129,7 +147,7 @@ func (o *Options) Normalize(t *site.Tree) error {
 		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
 	case !slices.Contains(Layouts, o.Layout):
 		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
-	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange:
+	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange && o.ColorBy != ColorByCheck:
 		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
 	case !slices.Contains(Papers, o.Paper):
 		return site.Errorf(site.EInvalid, "Paper must be one of %s.", strings.Join(Papers, ", "))
@@ -172,6 +190,7 @@ func (o Options) Key() string {
 	b.WriteString("|f:")
 	writeSet(&b, o.Focus)
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
+	fmt.Fprintf(&b, "|t:%q|f:%q", o.Title, o.Facts)
 	return b.String()
 }
 

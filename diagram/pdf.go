@@ -60,7 +60,7 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) e
 	pdf.SetAutoPageBreak(false, 0)
 	pdf.SetMargins(0, 0, 0)
 	pdf.SetCompression(true)
-	pdf.SetTitle(d.tree.Project.Name+" — site plan", true)
+	pdf.SetTitle(d.tree.Project.Name+" — "+strings.ToLower(d.title()), true)
 	pdf.SetCreator("siteplan", true)
 	pdf.SetCreationDate(o.Date)
 	pdf.SetModificationDate(o.Date)
@@ -226,7 +226,7 @@ const (
 // apart from the colours, and returns each item's baseline position.
 func (d *diagram) legendAt(tx *pdfText, pageW float64, key []keyItem) []point {
 	at := make([]point, len(key))
-	x, y := margin, keyTop+noteLine*float64(len(d.opt.Notes))
+	x, y := margin, keyTop+noteLine*float64(len(d.noteLines()))
 	for i, it := range key {
 		if i > 0 && it.shape != "" && key[i-1].shape == "" {
 			x += 12
@@ -253,6 +253,24 @@ func (d *diagram) titleBlockHeight(tx *pdfText, pageW float64) float64 {
 	return at[len(at)-1].Y - margin + 24
 }
 
+// title says what the drawing is.
+func (d *diagram) title() string {
+	if d.opt.Title != "" {
+		return d.opt.Title
+	}
+	return "Site plan"
+}
+
+// noteLines are the lines under a sheet's title: the notes, then the
+// facts.
+func (d *diagram) noteLines() []string {
+	lines := slices.Clone(d.opt.Notes)
+	for _, f := range d.opt.Facts {
+		lines = append(lines, f[0]+": "+f[1])
+	}
+	return lines
+}
+
 // titleBlock prints the project name, date, page count, what the sheet
 // shows, the notes, the key and the logo.
 func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet string) {
@@ -265,11 +283,11 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet st
 	}
 	setColor(pdf, textColor)
 	tx.text(margin, margin+14, clipWidth(d.tree.Project.Name, 16, true, right-margin), 16, true)
-	info := []string{"Site plan", o.Date.Format("2 January 2006"), site.Plural(d.tree.Len(), "page", "pages")}
+	info := []string{d.title(), o.Date.Format("2 January 2006"), site.Plural(d.tree.Len(), "page", "pages")}
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
 	}
-	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status", ColorByChange: "change"}[d.opt.ColorBy])
+	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status", ColorByChange: "change", ColorByCheck: "launch check"}[d.opt.ColorBy])
 	if o.ClientName != "" {
 		info = append(info, "for "+o.ClientName)
 	}
@@ -281,7 +299,7 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet st
 	setColor(pdf, d.accent())
 	tx.text(margin, margin+30+noteLine, clipWidth(sheet, 9, true, pageW-2*margin), 9, true)
 	setColor(pdf, textColor)
-	for i, n := range d.opt.Notes {
+	for i, n := range d.noteLines() {
 		tx.text(margin, margin+30+noteLine*float64(i+2), clipWidth(n, 9, i == 0, pageW-2*margin), 9, i == 0)
 	}
 	setColor(pdf, mutedColor)
@@ -311,7 +329,7 @@ func (d *diagram) footer(tx *pdfText, pageW, pageH float64, n, of int) {
 	setColor(pdf, mutedColor)
 	num := fmt.Sprintf("%d / %d", n, of)
 	tx.text(pageW-margin-tx.width(num, 8, false), y, num, 8, false)
-	left := d.tree.Project.Name + " · site plan"
+	left := d.tree.Project.Name + " · " + strings.ToLower(d.title())
 	if o.ClientName != "" {
 		left += " for " + o.ClientName
 	}
