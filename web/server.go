@@ -45,6 +45,7 @@ type Store interface {
 	siteStore
 	paletteStore
 	redirectStore
+	launchStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -62,10 +63,11 @@ type stores struct {
 	sites     siteStore
 	palettes  paletteStore
 	redirects redirectStore
+	launch    launchStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -85,6 +87,7 @@ type Server struct {
 	logins   *loginLimiter
 	fetch    *fetch.Client // reads other sites for visitors' live-site jobs
 	lines    *fetch.Client // reads a file of a report again for the lines around a problem
+	checks   *fetch.Client // reads the sites of launch checks
 	linesIn  *gate         // a place for each such reading
 	siteJobs *siteJobs
 	now      func() time.Time
@@ -96,7 +99,7 @@ const DiagramCacheBytes = 64 << 20
 // AllowPrivateFetch lets visitors read sites on loopback, private and
 // link-local addresses (serve --allow-private-fetch, for an intranet).
 func (s *Server) AllowPrivateFetch() {
-	s.fetch, s.lines = fetchers(true)
+	s.fetch, s.lines, s.checks = fetchers(true)
 }
 
 // fetchers returns the clients that read the web for visitors: one for
@@ -104,11 +107,13 @@ func (s *Server) AllowPrivateFetch() {
 // the next, read ahead), so that slow sites of other teams cannot take
 // a reader's requests; and one for reading a file again for the lines
 // around a problem, with a short time limit, so that it is neither heavy
-// work nor a wait on the jobs.
-func fetchers(allowPrivate bool) (jobs, lines *fetch.Client) {
+// work nor a wait on the jobs; and one for launch checks, with room for
+// each reader's check's requests.
+func fetchers(allowPrivate bool) (jobs, lines, checks *fetch.Client) {
 	jobs = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: 2 * siteReaders})
 	lines = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: linesReaders, Timeout: linesBudget})
-	return jobs, lines
+	checks = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: launchConcurrency * siteReaders})
+	return jobs, lines, checks
 }
 
 // serveAllowFlag is how an operator lets the server read private
@@ -124,7 +129,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
 		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log)}
-	s.fetch, s.lines = fetchers(false)
+	s.fetch, s.lines, s.checks = fetchers(false)
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.
@@ -242,6 +247,10 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/versions", s.versions, projectRead},
 		{get, "/projects/:id/versions/:n", s.version, projectRead},
 		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead},
+		{get, "/projects/:id/launch", s.launchPage, projectRead},
+		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit},
+		{get, "/projects/:id/launch/diagram/:format", s.launchDiagram, projectRead},
+		{get, "/projects/:id/launch/report.json", s.launchJSON, projectRead},
 		{get, "/projects/:id/compare", s.compare, projectRead},
 		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead},
 

@@ -109,6 +109,7 @@ type siteJob struct {
 	source string
 	upload *upload // the source is a file the visitor sent, removed when the job ends
 	isImp  bool
+	launch *launchCheck    // a launch check of a plan, not a reading of a site
 	budget time.Duration   // how long it may read
 	ctx    context.Context // ended by cancel
 	cancel context.CancelFunc
@@ -124,6 +125,7 @@ type siteJob struct {
 	warns    []site.Warning
 	plan     views.SitePlan
 	err      string
+	started  time.Time
 	ended    time.Time
 	size     int64 // bytes its report keeps, once ended
 	dropped  bool  // its report was let go to make room
@@ -136,7 +138,7 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 	b := make([]byte, 16)
 	rand.Read(b)
 	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, jobWaiting
-	j.changed, j.turn = make(chan struct{}), make(chan struct{})
+	j.changed, j.turn, j.started = make(chan struct{}), make(chan struct{}), time.Now()
 	js.mu.Lock()
 	j.budget = js.budget
 	for id, o := range js.byID {
@@ -144,7 +146,7 @@ func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Conte
 			delete(js.byID, id)
 		} else if o.userID == j.userID && o.running() {
 			js.mu.Unlock()
-			return site.Errorf(site.ETooMany, "You are already reading a site: wait for it to finish, or cancel it, then try again.")
+			return site.Errorf(site.ETooMany, "You are already reading a site or checking one: wait for it to finish, or cancel it, then try again.")
 		}
 	}
 	if js.closed {
@@ -311,6 +313,35 @@ func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
 	return j, nil
 }
 
+// launchOf returns the newest launch check of project projectID the
+// user started, while it is kept; nil if none.
+func (js *siteJobs) launchOf(userID, projectID int64) *siteJob {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	var newest *siteJob
+	for _, j := range js.byID {
+		if j.launch != nil && j.userID == userID && j.launch.projectID == projectID && !j.expired() && (newest == nil || j.started.After(newest.started)) {
+			newest = j
+		}
+	}
+	return newest
+}
+
+// endedAfter reports whether the job ended after t.
+func (j *siteJob) endedAfter(t time.Time) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.ended.After(t)
+}
+
+// page is where the job is shown.
+func (j *siteJob) page() string {
+	if j.launch != nil {
+		return projectPath(j.launch.projectID, "launch")
+	}
+	return "/sites/jobs/" + j.id
+}
+
 // running reports whether the job has not ended.
 func (j *siteJob) running() bool {
 	j.mu.Lock()
@@ -363,6 +394,9 @@ func (j *siteJob) finish(ctx context.Context, err error, log *slog.Logger) {
 		state = jobDone
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		msg = "The reading took longer than " + j.budget.String() + " and was stopped; the siteplan check and import commands have no such limit."
+		if j.launch != nil {
+			msg = "The check took longer than " + j.budget.String() + " and was stopped; the siteplan verify command has no such limit."
+		}
 	case errors.Is(err, context.Canceled):
 		state, msg = jobCancelled, "Cancelled."
 	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"siteplan/site"
@@ -285,6 +286,9 @@ func (s *Server) siteJobPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if j.launch != nil {
+		return redirect(c, j.page())
+	}
 	page, _ := strconv.Atoi(c.QueryParam("page"))
 	v := j.view(page)
 	title := "Check of " + v.Source
@@ -319,11 +323,7 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	defer tick.Stop()
 	for {
 		changed := j.changes()
-		v := j.view(1)
-		event, frame := "status", views.SiteJobProgress(v)
-		if !v.Running {
-			event, frame = "end", views.SiteJobStatus(v)
-		}
+		event, frame := j.frame()
 		buf.Reset()
 		if err := frame.Render(ctx, &buf); err != nil {
 			return nil
@@ -356,6 +356,23 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	}
 }
 
+// frame is the job's state as its stream sends it: a "status" event
+// while it runs, an "end" event once it has ended.
+func (j *siteJob) frame() (string, templ.Component) {
+	if j.launch != nil {
+		v := j.launchView()
+		if v.Running {
+			return "status", views.LaunchProgress(v)
+		}
+		return "end", views.LaunchEnd(j.launch.projectID, v)
+	}
+	v := j.view(1)
+	if v.Running {
+		return "status", views.SiteJobProgress(v)
+	}
+	return "end", views.SiteJobStatus(v)
+}
+
 // htmlEvent is a server-sent event whose data is an HTML fragment, a
 // data line for each of its lines. A carriage return, which would end a
 // line too, is sent as the character reference it may be written as in
@@ -381,7 +398,7 @@ func (s *Server) cancelSiteJob(c echo.Context) error {
 		return err
 	}
 	j.cancel()
-	return redirect(c, "/sites/jobs/"+j.id)
+	return redirect(c, j.page())
 }
 
 // siteFileLines shows the lines of a file of a job's reading around the

@@ -14,7 +14,7 @@ export function showHelp() {
 // place to go back to; one answered with nothing is over.
 let opener = null;
 document.addEventListener("htmx:afterSwap", (e) => {
-  if (e.detail.target.id !== "dialog") return;
+  if (e.detail.target?.id !== "dialog") return;
   const d = e.detail.target.querySelector("dialog");
   if (!d) { giveBack(); return; }
   if (!d.open) {

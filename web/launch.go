@@ -1,0 +1,410 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/diagram"
+	"siteplan/site"
+	"siteplan/verify"
+	"siteplan/views"
+)
+
+// The launch check holds the built site (production or staging) to the
+// plan, or a version of it: a job of the live-site machinery (its turns,
+// budget, progress and cancel), whose report the store keeps, the newest
+// site.LaunchChecksKept of each plan, so that the next check says what
+// changed.
+
+// launchStore is what the launch check reads and keeps.
+type launchStore interface {
+	PlanAt(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.OldURL, error)
+	SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.LaunchCheck, error)
+	LaunchChecks(ctx context.Context, projectID int64, n int) ([]site.LaunchCheck, error)
+}
+
+const (
+	// launchConcurrency is the requests a check makes at once, on a
+	// client of its own with room for every reader's check: a polite
+	// load on the site, and no check waits on another's requests.
+	launchConcurrency = 4
+	// launchProblemsKept is how many problems a kept check lists (its
+	// counts stay whole): a report of some 2 MB at most.
+	launchProblemsKept = 5_000
+	// launchPerGroup is how many problems of a rule the page lists.
+	launchPerGroup = 100
+)
+
+// launchCheck is what a launch check job holds beside the job's state;
+// the job's mutex guards it.
+type launchCheck struct {
+	projectID   int64
+	version     int    // 0: the plan now
+	what        string // the plan or version checked, in words
+	by          string
+	done, total int // pages and old URLs checked, of all
+}
+
+// keptCheck is a check as the store keeps it: the report, what it
+// checked, and the pages it checked (for their results, ok included).
+type keptCheck struct {
+	*verify.Report
+	What    string  `json:"what"`
+	Checked []int64 `json:"checked"`
+}
+
+// readCheck reads a kept check's report. Errors: EInternal (it does not
+// decode).
+func readCheck(lc site.LaunchCheck) (*verify.Report, string, error) {
+	k := keptCheck{Report: &verify.Report{}}
+	if err := json.Unmarshal(lc.Report, &k); err != nil {
+		return nil, "", fmt.Errorf("launch check %d: %w", lc.ID, err)
+	}
+	for _, id := range k.Checked {
+		k.Report.Checked = append(k.Report.Checked, verify.CheckedPage{ID: id})
+	}
+	return k.Report, k.What, nil
+}
+
+// launchVersion is the version the form names: "" the plan now,
+// "approved" the newest signed off, else a number. Errors: EInvalid.
+func launchVersion(vs []site.Version, v string) (int, error) {
+	switch v {
+	case "":
+		return 0, nil
+	case "approved":
+		if n := site.SignedOff(vs); n > 0 {
+			return n, nil
+		}
+		return 0, site.Errorf(site.EInvalid, "No version of this plan is signed off: check the plan now, or a version.")
+	}
+	n, err := strconv.Atoi(v)
+	for _, ver := range vs {
+		if err == nil && ver.Number == n {
+			return n, nil
+		}
+	}
+	return 0, site.Errorf(site.EInvalid, "This plan has no version %q.", v)
+}
+
+// launchBase checks the form's base URL. Errors: EInvalid, naming the
+// field.
+func launchBase(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		msg := "Enter where the site is served, such as https://staging.example.com/."
+		return "", &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"base": msg}}
+	}
+	return s, nil
+}
+
+// startLaunchCheck starts a check of the site at the form's base URL
+// against the plan or the version it names, and shows its progress.
+func (s *Server) startLaunchCheck(c echo.Context) error {
+	p := currentProject(c)
+	base, err := launchBase(c.FormValue("base"))
+	if err != nil {
+		return err
+	}
+	vs, err := s.store.history.Versions(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	n, err := launchVersion(vs, c.FormValue("version"))
+	if err != nil {
+		return err
+	}
+	lc := &launchCheck{projectID: p.ID, version: n, what: "the plan", by: viewer(c).Name}
+	j := &siteJob{source: base, launch: lc}
+	if err := s.siteJobs.start(c, j, func(ctx context.Context, j *siteJob) error { return s.runLaunchCheck(ctx, j, base) }); err != nil {
+		return err
+	}
+	return redirect(c, projectPath(p.ID, "launch"))
+}
+
+// runLaunchCheck is a launch check's job: it checks the site and keeps
+// the report.
+func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob, base string) error {
+	lc := j.launch
+	v, t, olds, err := s.store.launch.PlanAt(ctx, lc.projectID, lc.version)
+	if err != nil {
+		return err
+	}
+	what := "The plan"
+	if lc.version > 0 {
+		what = v.Label()
+		j.set(func() { lc.what = what })
+	}
+	rep, err := verify.Check(ctx, verify.Config{Base: base, Concurrency: launchConcurrency, Open: s.checks.Open,
+		MaxProblems: launchProblemsKept,
+		Hop: func(ctx context.Context, method, url string, maxBody int64) (verify.Answer, error) {
+			a, err := s.checks.Hop(ctx, method, url, maxBody)
+			return verify.Answer(a), err
+		},
+		Progress: func(done, total int) { j.set(func() { lc.done, lc.total = done, total }) },
+	}, t, olds)
+	if err != nil {
+		return err
+	}
+	j.set(func() { j.state = jobWriting })
+	k := keptCheck{Report: rep, What: what, Checked: make([]int64, len(rep.Checked))}
+	for i, c := range rep.Checked {
+		k.Checked[i] = c.ID
+	}
+	blob, err := json.Marshal(k)
+	if err != nil {
+		return err
+	}
+	_, err = s.store.launch.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: lc.projectID, By: lc.by, Base: rep.Base,
+		Version: lc.version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
+	return err
+}
+
+// launchView is a launch check job as the page shows it.
+func (j *siteJob) launchView() views.LaunchJob {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	lc := j.launch
+	return views.LaunchJob{ID: j.id, State: j.state, Base: j.source, What: lc.what, Done: lc.done, Total: lc.total, Error: j.err,
+		Running: j.state == jobWaiting || j.state == jobReading || j.state == jobWriting,
+		Waiting: j.state == jobWaiting, Writing: j.state == jobWriting}
+}
+
+// launchPage shows the Launch check: the form, the viewer's check while
+// it runs, and the newest report with what changed since the one before.
+func (s *Server) launchPage(c echo.Context) error {
+	props, err := s.launchProps(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Launch(props))
+}
+
+func (s *Server) launchProps(c echo.Context) (views.LaunchProps, error) {
+	ctx := c.Request().Context()
+	p := currentProject(c)
+	props := views.LaunchProps{Layout: s.layout(c, "Launch check of "+p.Name), Project: p, Base: p.BaseURL}
+	var err error
+	if props.Versions, err = s.store.history.Versions(ctx, p.ID); err != nil {
+		return props, err
+	}
+	props.Approved = site.SignedOff(props.Versions)
+	cs, err := s.store.launch.LaunchChecks(ctx, p.ID, 2)
+	if err != nil {
+		return props, err
+	}
+	if j := s.siteJobs.launchOf(viewer(c).UserID, p.ID); j != nil {
+		v := j.launchView()
+		// An ended check shows its report; one that failed, why.
+		if v.Running || v.Error != "" && (len(cs) == 0 || j.endedAfter(cs[0].At)) {
+			props.Job = &v
+		}
+	}
+	if len(cs) == 0 {
+		return props, nil
+	}
+	props.Base = cs[0].Base
+	rep, what, err := readCheck(cs[0])
+	if err != nil {
+		return props, err
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID) // to link problems to the pages the plan still has
+	if err != nil {
+		return props, err
+	}
+	props.Check = launchReport(cs[0], rep, what, t)
+	if len(cs) > 1 {
+		before, _, err := readCheck(cs[1])
+		if err != nil {
+			return props, err
+		}
+		props.Check.Since = launchSince(cs[1], before, rep, cs[0].Base)
+	}
+	svg, err := s.drawCached(c, p.ID, launchKey(p, cs[0]), launchOptions(cs[0], rep, what, diagram.FormatSVG), func(ctx context.Context) (*site.Tree, []site.Link, error) {
+		return s.checkedPlan(ctx, p, cs[0].Version)
+	})
+	if err != nil {
+		props.Error = site.ErrorMessage(err)
+	}
+	props.SVG = string(svg)
+	return props, nil
+}
+
+// checkedPlan is the plan a check checked, with its links, to draw.
+func (s *Server) checkedPlan(ctx context.Context, p site.Project, version int) (*site.Tree, []site.Link, error) {
+	if version > 0 {
+		_, t, links, err := s.store.history.Version(ctx, p.ID, version)
+		return t, links, err
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	links, err := s.store.links.Links(ctx, p.ID)
+	return t, links, err
+}
+
+// launchKey names a check's drawing in the cache: of the plan now, it
+// changes with the plan.
+func launchKey(p site.Project, lc site.LaunchCheck) string {
+	k := fmt.Sprintf("%d|launch|%d", p.ID, lc.ID)
+	if lc.Version == 0 {
+		k += "|" + strconv.FormatInt(p.Version, 10)
+	}
+	return k
+}
+
+// launchOptions draw a check's plan coloured by its results: its PDF,
+// with a cover to sign, is the launch report.
+func launchOptions(lc site.LaunchCheck, rep *verify.Report, what, format string) diagram.Options {
+	return diagram.Options{Format: format, Links: true, ColorBy: diagram.ColorByCheck, Marks: rep.Results(), Date: lc.At,
+		Title: "Launch check", Cover: format == diagram.FormatPDF, Notes: []string{what},
+		Facts: [][2]string{
+			{"Site", rep.Base},
+			{"Checked", lc.At.UTC().Format("2 January 2006, 15:04 UTC") + byName(lc.By)},
+			{"Result", site.Counted(rep.Errors, "error", "errors") + ", " + site.Counted(rep.Warnings, "warning", "warnings") + " in " +
+				site.Counted(rep.Pages, "page", "pages") + " and " + site.Counted(rep.OldURLs, "old URL", "old URLs")},
+		}}
+}
+
+func byName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " by " + name
+}
+
+// launchReport is a check as the page shows it: its problems grouped by
+// rule, each linked to its page while the plan has it.
+func launchReport(lc site.LaunchCheck, rep *verify.Report, what string, now *site.Tree) *views.LaunchReport {
+	r := &views.LaunchReport{ID: lc.ID, At: lc.At, By: lc.By, Base: rep.Base, What: what, Pages: rep.Pages, OldURLs: rep.OldURLs,
+		Sitemaps: rep.Sitemaps, Errors: rep.Errors, Warnings: rep.Warnings, Omitted: rep.Omitted, PerGroup: launchPerGroup}
+	for _, res := range rep.Results() {
+		if res == verify.OK {
+			r.OK++
+		}
+	}
+	at := map[string]int{}
+	for _, p := range rep.Problems {
+		i, ok := at[p.Rule]
+		if !ok {
+			i = len(r.Groups)
+			at[p.Rule] = i
+			r.Groups = append(r.Groups, views.LaunchGroup{Rule: p.Rule, Title: verify.RuleTitles[p.Rule]})
+		}
+		g := &r.Groups[i]
+		if p.Severity == verify.Error {
+			g.Errors++
+		} else {
+			g.Warnings++
+		}
+		if len(g.Problems) == launchPerGroup {
+			g.More++
+			continue
+		}
+		g.Problems = append(g.Problems, problemView(p, now))
+	}
+	return r
+}
+
+func problemView(p verify.Problem, now *site.Tree) views.LaunchProblem {
+	v := views.LaunchProblem{Rule: p.Rule, URL: p.URL, Page: p.Page, Message: p.Message, Severity: p.Severity}
+	if p.PageID != 0 && now.Page(p.PageID) != nil {
+		v.PageID = p.PageID
+	}
+	return v
+}
+
+// launchSince is what changed from check before to check now: a problem
+// is the same when its rule and URL are.
+func launchSince(lc site.LaunchCheck, before, now *verify.Report, base string) *views.LaunchSince {
+	s := &views.LaunchSince{At: lc.At, Errors: before.Errors, Warnings: before.Warnings, Partial: before.Omitted > 0 || now.Omitted > 0}
+	if before.Base != base {
+		s.Base = before.Base
+	}
+	key := func(p verify.Problem) string { return p.Rule + " " + p.URL }
+	had, has := map[string]bool{}, map[string]bool{}
+	for _, p := range before.Problems {
+		had[key(p)] = true
+	}
+	for _, p := range now.Problems {
+		has[key(p)] = true
+		if !had[key(p)] {
+			if len(s.New) == views.LaunchShown {
+				s.MoreNew++
+			} else {
+				s.New = append(s.New, views.LaunchProblem{Rule: p.Rule, URL: p.URL, Page: p.Page, Message: p.Message, Severity: p.Severity})
+			}
+		}
+	}
+	for _, p := range before.Problems {
+		if !has[key(p)] {
+			if len(s.Fixed) == views.LaunchShown {
+				s.MoreFixed++
+			} else {
+				s.Fixed = append(s.Fixed, views.LaunchProblem{Rule: p.Rule, URL: p.URL, Page: p.Page, Message: p.Message, Severity: p.Severity})
+			}
+		}
+	}
+	return s
+}
+
+// newestCheck is the newest check kept of the project, read. Errors:
+// ENotFound (none yet).
+func (s *Server) newestCheck(c echo.Context) (site.LaunchCheck, *verify.Report, string, error) {
+	cs, err := s.store.launch.LaunchChecks(c.Request().Context(), currentProject(c).ID, 1)
+	if err != nil {
+		return site.LaunchCheck{}, nil, "", err
+	}
+	if len(cs) == 0 {
+		return site.LaunchCheck{}, nil, "", site.Errorf(site.ENotFound, "This plan has no launch check yet: run one first.")
+	}
+	rep, what, err := readCheck(cs[0])
+	return cs[0], rep, what, err
+}
+
+// launchDiagram downloads the newest check's diagram: its PDF is the
+// launch report a client can sign.
+func (s *Server) launchDiagram(c echo.Context) error {
+	format, typ, err := downloadFormat(c)
+	if err != nil {
+		return err
+	}
+	lc, rep, what, err := s.newestCheck(c)
+	if err != nil {
+		return err
+	}
+	p := currentProject(c)
+	b, err := s.drawCached(c, p.ID, launchKey(p, lc), launchOptions(lc, rep, what, format), func(ctx context.Context) (*site.Tree, []site.Link, error) {
+		return s.checkedPlan(ctx, p, lc.Version)
+	})
+	if err != nil {
+		return err
+	}
+	attach(c, p, "-launch-check."+format)
+	return c.Blob(http.StatusOK, typ, b)
+}
+
+// launchJSON downloads the newest check's report as siteplan verify
+// --json prints it.
+func (s *Server) launchJSON(c echo.Context) error {
+	_, rep, _, err := s.newestCheck(c)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(rep); err != nil {
+		return err
+	}
+	attach(c, currentProject(c), "-launch-check.json")
+	return c.Blob(http.StatusOK, "application/json", buf.Bytes())
+}
