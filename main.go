@@ -46,6 +46,7 @@ const usage = `usage:
   siteplan redirects status  [--db FILE] --project ID [--json]
   siteplan verify  [--db FILE] --project ID [--version N|--approved] --base URL [--allow-private]
                   [--concurrency 8] [--json] [--junit FILE]   (exit 0: as planned, 1: problems found, 2: could not run)
+  siteplan lint    [--db FILE] --project ID [--json]   (the briefs' SEO checks; exit 0: clean, 1: problems found)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -78,6 +79,7 @@ var verbs = map[string]verb{
 	"redirects import":  redirectsImportCmd,
 	"redirects status":  redirectsStatusCmd,
 	"verify":            verifyCmd,
+	"lint":              lintCmd,
 }
 
 func main() {

@@ -316,7 +316,24 @@ func FieldChanges(a, b *Page) []FieldChange {
 	add("priority", priorityText(a.Priority), priorityText(b.Priority))
 	add("changefreq", a.Changefreq, b.Changefreq)
 	add("lastmod", a.Lastmod, b.Lastmod)
+	x, y := &a.Brief, &b.Brief
+	add("seo_title", x.SEOTitle, y.SEOTitle)
+	add("meta_description", x.MetaDescription, y.MetaDescription)
+	add("h1", x.H1, y.H1)
+	add("keyword", x.Keyword, y.Keyword)
+	add("intent", x.Intent, y.Intent)
+	add("blocks", BlocksText(x.Blocks), BlocksText(y.Blocks))
+	add("word_target", wordTarget(x.WordTarget), wordTarget(y.WordTarget))
+	add("content_owner", x.Owner, y.Owner)
+	add("due", x.Due, y.Due)
 	return out
+}
+
+func wordTarget(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return Thousands(n) + " words"
 }
 
 func yesNo(b bool) string {

@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -52,6 +53,7 @@ type DocPage struct {
 	Changefreq    string     `json:"changefreq,omitempty"`
 	Lastmod       string     `json:"lastmod,omitempty"`
 	Path          *string    `json:"path,omitempty"`
+	Brief         *Brief     `json:"brief,omitempty"`
 	Children      []*DocPage `json:"children,omitempty"`
 }
 
@@ -204,7 +206,7 @@ func firstField(err error, names map[string]string) string {
 	if len(keys) == 0 {
 		return ErrorMessage(err)
 	}
-	return names[keys[0]] + ": " + fields[keys[0]]
+	return cmp.Or(names[keys[0]], keys[0]) + ": " + fields[keys[0]]
 }
 
 // ToProject converts the document's project to a Project.
@@ -243,6 +245,9 @@ func (dp *DocPage) ToPage() Page {
 		p.InHTMLSitemap = *dp.InHTMLSitemap
 	}
 	p.Priority, p.Changefreq, p.Lastmod = dp.Priority, dp.Changefreq, dp.Lastmod
+	if dp.Brief != nil {
+		p.Brief = dp.Brief.Clone()
+	}
 	return p
 }
 
@@ -341,6 +346,10 @@ func docPage(p *Page, children []*DocPage) *DocPage {
 		InSitemap: &p.InSitemap, InHTMLSitemap: &p.InHTMLSitemap,
 		Priority: p.Priority, Changefreq: p.Changefreq, Lastmod: p.Lastmod,
 		Children: children,
+	}
+	if !p.Brief.Empty() {
+		b := p.Brief.Clone()
+		dp.Brief = &b
 	}
 	if !p.SlugAuto {
 		s := p.Slug

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -58,7 +59,7 @@ func TestParseDocumentDefaults(t *testing.T) {
 	p := d.Pages[0].ToPage()
 	want := Page{Title: "Über uns", Slug: "uber-uns", SlugAuto: true, Kind: KindPage, Placement: PlacementMain,
 		Status: StatusPlanned, InSitemap: true, InHTMLSitemap: true}
-	if p != want {
+	if !reflect.DeepEqual(p, want) {
 		t.Errorf("defaults = %+v, want %+v", p, want)
 	}
 }

@@ -120,6 +120,7 @@ type Page struct {
 	ChildCount    int // filled by queries that count children
 	OpenComments  int // open comment threads, filled with ChildCount
 	LinkCount     int // cross-links from or to the page, filled with ChildCount
+	Brief         Brief
 }
 
 // IsHome reports whether p is the home page: the page with an empty slug
@@ -238,6 +239,7 @@ func (p *Page) Validate() error {
 	if msg := LastmodProblem(p.Lastmod); msg != "" {
 		f.Add("lastmod", msg)
 	}
+	p.Brief.validate(f)
 	return f.Err()
 }
 

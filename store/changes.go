@@ -24,29 +24,51 @@ import (
 // pageState is a page's row as the history keeps it: every column but
 // id, project and version.
 type pageState struct {
-	Parent     int64    `json:"parent,omitempty"`
-	Pos        int      `json:"pos"`
-	Title      string   `json:"title"`
-	Slug       string   `json:"slug,omitempty"`
-	Auto       bool     `json:"auto,omitempty"`
-	Path       string   `json:"path,omitempty"`
-	Kind       string   `json:"kind"`
-	Placement  string   `json:"placement"`
-	Type       string   `json:"type,omitempty"`
-	Status     string   `json:"status"`
-	Assignee   string   `json:"assignee,omitempty"`
-	Notes      string   `json:"notes,omitempty"`
-	InSitemap  bool     `json:"sitemap,omitempty"`
-	InHTML     bool     `json:"html,omitempty"`
-	Priority   *float64 `json:"priority,omitempty"`
-	Changefreq string   `json:"changefreq,omitempty"`
-	Lastmod    string   `json:"lastmod,omitempty"`
+	Parent     int64       `json:"parent,omitempty"`
+	Pos        int         `json:"pos"`
+	Title      string      `json:"title"`
+	Slug       string      `json:"slug,omitempty"`
+	Auto       bool        `json:"auto,omitempty"`
+	Path       string      `json:"path,omitempty"`
+	Kind       string      `json:"kind"`
+	Placement  string      `json:"placement"`
+	Type       string      `json:"type,omitempty"`
+	Status     string      `json:"status"`
+	Assignee   string      `json:"assignee,omitempty"`
+	Notes      string      `json:"notes,omitempty"`
+	InSitemap  bool        `json:"sitemap,omitempty"`
+	InHTML     bool        `json:"html,omitempty"`
+	Priority   *float64    `json:"priority,omitempty"`
+	Changefreq string      `json:"changefreq,omitempty"`
+	Lastmod    string      `json:"lastmod,omitempty"`
+	Brief      *site.Brief `json:"brief,omitempty"`
 }
 
 func stateOf(p *site.Page) *pageState {
-	return &pageState{Parent: p.ParentID, Pos: p.Position, Title: p.Title, Slug: p.Slug, Auto: p.SlugAuto, Path: p.Path,
+	s := &pageState{Parent: p.ParentID, Pos: p.Position, Title: p.Title, Slug: p.Slug, Auto: p.SlugAuto, Path: p.Path,
 		Kind: p.Kind, Placement: p.Placement, Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes,
 		InSitemap: p.InSitemap, InHTML: p.InHTMLSitemap, Priority: p.Priority, Changefreq: p.Changefreq, Lastmod: p.Lastmod}
+	if !p.Brief.Empty() {
+		b := p.Brief.Clone()
+		s.Brief = &b
+	}
+	return s
+}
+
+// briefText is the state's brief as its column holds it.
+func (s *pageState) briefText() string {
+	if s.Brief == nil {
+		return ""
+	}
+	return briefText(s.Brief)
+}
+
+// brief is the state's brief (an empty one when it has none).
+func (s *pageState) brief() site.Brief {
+	if s.Brief == nil {
+		return site.Brief{}
+	}
+	return s.Brief.Clone()
 }
 
 // page is the state as a page of projectID with id.
@@ -54,7 +76,7 @@ func (s *pageState) page(id, projectID int64) site.Page {
 	return site.Page{ID: id, ProjectID: projectID, ParentID: s.Parent, Position: s.Pos, Title: s.Title, Slug: s.Slug,
 		SlugAuto: s.Auto, Path: s.Path, Kind: s.Kind, Placement: s.Placement, Type: s.Type, Status: s.Status,
 		Assignee: s.Assignee, Notes: s.Notes, InSitemap: s.InSitemap, InHTMLSitemap: s.InHTML, Priority: s.Priority,
-		Changefreq: s.Changefreq, Lastmod: s.Lastmod, Version: 1}
+		Changefreq: s.Changefreq, Lastmod: s.Lastmod, Version: 1, Brief: s.brief()}
 }
 
 // pageFields are the fields of a page state an undo compares and sets one
@@ -84,6 +106,7 @@ var pageFields = []struct {
 	}, func(d, s *pageState) { d.Priority = s.Priority }},
 	{"changefreq", func(a, b *pageState) bool { return a.Changefreq == b.Changefreq }, func(d, s *pageState) { d.Changefreq = s.Changefreq }},
 	{"lastmod", func(a, b *pageState) bool { return a.Lastmod == b.Lastmod }, func(d, s *pageState) { d.Lastmod = s.Lastmod }},
+	{"brief", func(a, b *pageState) bool { x, y := a.brief(), b.brief(); return x.Equal(&y) }, func(d, s *pageState) { d.Brief = s.Brief }},
 }
 
 // same reports whether two states are equal in every field but the

@@ -41,8 +41,8 @@ func (o *Outline) Project() site.Project { return o.project }
 // is its parent's.
 var outlineCols = `id, title || char(31) || slug || char(31) || type,
 	in_sitemap | (in_html_sitemap << 1) | (` + caseOf("kind", site.Kinds) + ` << 2) | (` + caseOf("status", site.Statuses) + ` << 5),
-	iif(path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '', NULL,
-		json_array(path, priority, changefreq, lastmod, assignee, notes))`
+	iif(path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '' AND brief = '', NULL,
+		json_array(path, priority, changefreq, lastmod, assignee, notes, brief))`
 
 // caseOf numbers a column's value by its place in values (from 1; 0 for
 // one not among them).
@@ -217,8 +217,12 @@ func readOutlineRow(row []driver.Value, p *site.Page) error {
 	flags, _ := row[2].(int64)
 	fromFlags(p, flags)
 	if extra, ok := row[3].(string); ok {
-		var x [6]any
+		var x [7]any
 		if err := json.Unmarshal([]byte(extra), &x); err != nil {
+			return err
+		}
+		brief, _ := x[6].(string)
+		if err := readBrief(brief, &p.Brief); err != nil {
 			return err
 		}
 		p.Path, _ = x[0].(string)

@@ -4,13 +4,16 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"siteplan/site"
 )
 
 const pageCols = `id, project_id, coalesce(parent_id, 0), position, title, slug, slug_auto, path, kind, placement,
-	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version`
+	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version, brief`
 
 // countCols are the child count, open comment threads and cross-links
 // (from or to) of a page, for the queries that show pages in the outline.
@@ -22,9 +25,10 @@ const countCols = `, (SELECT count(*) FROM pages c WHERE c.parent_id = pages.id)
 // countCols) into one scratch page it keeps, so a query of many rows does
 // not allocate the scan targets again for every row.
 type pageScanner struct {
-	p    site.Page
-	prio sql.NullFloat64
-	dst  []any
+	p     site.Page
+	prio  sql.NullFloat64
+	brief string
+	dst   []any
 }
 
 func newPageScanner(counts bool) *pageScanner {
@@ -32,7 +36,7 @@ func newPageScanner(counts bool) *pageScanner {
 	p := &s.p
 	s.dst = []any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
 		&p.Kind, &p.Placement, &p.Type, &p.Status, &p.Assignee, &p.Notes, &p.InSitemap, &p.InHTMLSitemap,
-		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version}
+		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version, &s.brief}
 	if counts {
 		s.dst = append(s.dst, &p.ChildCount, &p.OpenComments, &p.LinkCount)
 	}
@@ -40,14 +44,78 @@ func newPageScanner(counts bool) *pageScanner {
 }
 
 func (s *pageScanner) scan(row interface{ Scan(...any) error }) (site.Page, error) {
-	s.p, s.prio = site.Page{}, sql.NullFloat64{}
+	s.p, s.prio, s.brief = site.Page{}, sql.NullFloat64{}, ""
 	err := row.Scan(s.dst...)
 	p := s.p
 	if s.prio.Valid {
 		v := s.prio.Float64
 		p.Priority = &v
 	}
+	if err == nil {
+		err = readBrief(s.brief, &p.Brief)
+	}
 	return p, err
+}
+
+// A brief's column holds its fields one after the other, cut by U+001F,
+// its blocks last, each a kind and a note cut by U+001D, cut from the
+// next by U+001E (” for an empty brief): a brief's text never holds a
+// control character (site.Brief's validation), and reading a plan of
+// 10,000 full briefs costs a cut of strings, not a JSON decode of each
+// (three times the plan's own reading; docs/benchmarks.md).
+const (
+	briefField = "\x1f"
+	briefBlock = "\x1e"
+	briefNote  = "\x1d"
+)
+
+// briefText is a brief as its column holds it.
+func briefText(b *site.Brief) string {
+	if b.Empty() {
+		return ""
+	}
+	var w strings.Builder
+	for _, f := range []string{b.SEOTitle, b.MetaDescription, b.H1, b.Keyword, b.Intent, strconv.Itoa(b.WordTarget), b.Owner, b.Due} {
+		w.WriteString(f)
+		w.WriteString(briefField)
+	}
+	for i, bl := range b.Blocks {
+		if i > 0 {
+			w.WriteString(briefBlock)
+		}
+		w.WriteString(bl.Kind)
+		w.WriteString(briefNote)
+		w.WriteString(bl.Note)
+	}
+	return w.String()
+}
+
+// readBrief reads a brief's column into b; its strings share the
+// column's. Errors: a column not written by briefText.
+func readBrief(s string, b *site.Brief) error {
+	if s == "" {
+		return nil
+	}
+	var f [9]string
+	for i := range 8 {
+		var ok bool
+		if f[i], s, ok = strings.Cut(s, briefField); !ok {
+			return fmt.Errorf("a brief of %d fields, not 9", i+1)
+		}
+	}
+	n, err := strconv.Atoi(f[5])
+	if err != nil {
+		return fmt.Errorf("a brief's word target %q: %w", f[5], err)
+	}
+	*b = site.Brief{SEOTitle: f[0], MetaDescription: f[1], H1: f[2], Keyword: f[3], Intent: f[4], WordTarget: n, Owner: f[6], Due: f[7]}
+	if s != "" {
+		b.Blocks = make([]site.Block, 0, strings.Count(s, briefBlock)+1)
+		for bl := range strings.SplitSeq(s, briefBlock) {
+			kind, note, _ := strings.Cut(bl, briefNote)
+			b.Blocks = append(b.Blocks, site.Block{Kind: kind, Note: note})
+		}
+	}
+	return nil
 }
 
 // queryPages runs a query of pageCols (with counts, and countCols).
@@ -196,10 +264,10 @@ func (db *DB) PageTypes(ctx context.Context, projectID int64, limit int) ([]stri
 
 func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
-		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ProjectID, nullID(p.ParentID), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Placement,
-		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief))
 	if err != nil {
 		return err
 	}
@@ -278,6 +346,9 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 		if err := (slot{p.ProjectID, p.ParentID, p.Placement, p.Position}).shift(ctx, tx, p.Position, 1, 0); err != nil {
 			return err
 		}
+		if err := startBlocks(ctx, tx, p, ""); err != nil {
+			return err
+		}
 		if err := insertPage(ctx, tx, p); err != nil {
 			return err
 		}
@@ -333,12 +404,17 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 		if err := j.touch(p.ID); err != nil {
 			return err
 		}
+		if before := j.pages[p.ID].Before; before != nil {
+			if err := startBlocks(ctx, tx, p, before.Type); err != nil {
+				return err
+			}
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
-			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?,
+			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?, brief = ?,
 			placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
 			WHERE id = ? AND version = ?`,
 			p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
-			nullFloat(p.Priority), p.Changefreq, p.Lastmod, p.Placement, p.ID, p.Version)
+			nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.Placement, p.ID, p.Version)
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -65,4 +66,85 @@ func (db *DB) SetTypeColors(ctx context.Context, teamID int64, colors map[string
 		}
 		return nil
 	})
+}
+
+// TypeTemplates returns the templates of a team's page types: the
+// blocks a page of each starts with (types without one are left out).
+// Errors: those of the database.
+func (db *DB) TypeTemplates(ctx context.Context, teamID int64) (map[string][]site.Block, error) {
+	out := map[string][]site.Block{}
+	rows, err := db.r.QueryContext(ctx, `SELECT type, blocks FROM type_colors WHERE team_id = ? AND blocks != ''`, teamID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ty, text string
+		if err := rows.Scan(&ty, &text); err != nil {
+			return nil, err
+		}
+		var bs []site.Block
+		if err := json.Unmarshal([]byte(text), &bs); err != nil {
+			return nil, err
+		}
+		out[ty] = bs
+	}
+	return out, rows.Err()
+}
+
+// ProjectTemplates returns TypeTemplates of a project's team.
+func (db *DB) ProjectTemplates(ctx context.Context, projectID int64) (map[string][]site.Block, error) {
+	var team int64
+	if err := db.r.QueryRowContext(ctx, `SELECT team_id FROM projects WHERE id = ?`, projectID).Scan(&team); err != nil {
+		return nil, translate(err)
+	}
+	return db.TypeTemplates(ctx, team)
+}
+
+// SetTypeTemplate sets the blocks a page of a team's type starts with
+// (none: no template). Errors: EInvalid (a block that is wrong, a type
+// the team's plans have not used).
+func (db *DB) SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block) error {
+	blocks, err := site.NormalizeBlocks(blocks)
+	if err != nil {
+		return err
+	}
+	text := ""
+	if len(blocks) > 0 {
+		b, _ := json.Marshal(blocks) // strings and bools: never an error
+		text = string(b)
+	}
+	res, err := db.w.ExecContext(ctx, `UPDATE type_colors SET blocks = ? WHERE team_id = ? AND type = ?`, text, teamID, typ)
+	if err != nil {
+		return translate(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return site.Errorf(site.EInvalid, "No page of this team has the type “%s”; reload the page to see the types in use.", typ)
+	}
+	return nil
+}
+
+// startBlocks gives p, taking the type it has (new, or another than
+// was), the blocks of its type's template, when it has none of its own:
+// a new product page starts with the product template's blocks.
+func startBlocks(ctx context.Context, tx *sql.Tx, p *site.Page, was string) error {
+	if p.Type == "" || p.Type == was || len(p.Brief.Blocks) > 0 {
+		return nil
+	}
+	var text string
+	err := tx.QueryRowContext(ctx, `SELECT blocks FROM type_colors WHERE team_id = (SELECT team_id FROM projects WHERE id = ?) AND type = ?`,
+		p.ProjectID, p.Type).Scan(&text)
+	if err == sql.ErrNoRows || text == "" {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(text), &p.Brief.Blocks); err != nil {
+		return err
+	}
+	for i := range p.Brief.Blocks {
+		p.Brief.Blocks[i].Required = false
+	}
+	return nil
 }

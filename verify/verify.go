@@ -61,6 +61,8 @@ const (
 	RuleRedirected     = "redirected"      // a planned URL redirects
 	RuleNoindex        = "noindex"         // hidden from search engines by a meta tag or header
 	RuleCanonical      = "canonical"       // its canonical names another URL
+	RuleTitle          = "title"           // its <title> is not the brief's SEO title
+	RuleH1             = "h1"              // its <h1> is not the brief's
 	RuleRobots         = "robots"          // robots.txt disallows it
 	RuleSitemapMissing = "sitemap-missing" // planned in the sitemap, not in the live one
 	RuleSitemapExtra   = "sitemap-extra"   // in the live sitemap, not planned there
@@ -201,7 +203,7 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 }
 
 // Rules lists the rules in the order a report lists their problems.
-var Rules = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleSitemapMissing, RuleSitemapExtra, RuleRedirectMap}
+var Rules = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleTitle, RuleH1, RuleSitemapMissing, RuleSitemapExtra, RuleRedirectMap}
 
 // RuleTitles name each rule's problems, as a heading over them.
 var RuleTitles = map[string]string{
@@ -211,6 +213,8 @@ var RuleTitles = map[string]string{
 	RuleNoindex:        "Pages hidden from search engines (noindex)",
 	RuleRobots:         "Pages robots.txt disallows",
 	RuleCanonical:      "Pages whose canonical names another URL",
+	RuleTitle:          "Pages whose title is not the brief's SEO title",
+	RuleH1:             "Pages whose H1 is not the brief's",
 	RuleSitemapMissing: "Planned pages missing from the live sitemaps",
 	RuleSitemapExtra:   "URLs the live sitemaps list but the plan does not",
 	RuleRedirectMap:    "Old URLs that do not answer as the redirect map says",
@@ -365,6 +369,22 @@ func (c *checker) page(ctx context.Context, p *site.Page, u string) {
 	if c.robots != "" && !grobotstxt.AgentAllowed(c.robots, "Googlebot", where) {
 		problem(RuleRobots, hidden, "The site's robots.txt disallows it for Googlebot.")
 	}
+	// Words the brief planned: a copy edit is not a launch blocker, a
+	// warning.
+	if want := strings.Join(strings.Fields(p.Brief.SEOTitle), " "); want != "" && head.title != want {
+		problem(RuleTitle, Warning, "Its <title> is “"+orNone(head.title)+"”; the brief says “"+want+"”.")
+	}
+	if want := strings.Join(strings.Fields(p.Brief.H1), " "); want != "" && head.h1 != want {
+		problem(RuleH1, Warning, "Its <h1> is “"+orNone(head.h1)+"”; the brief says “"+want+"”.")
+	}
+}
+
+// orNone is a text the page has, or says it has none.
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }
 
 func orNothing(s string) string {
@@ -389,23 +409,50 @@ func hasNoindex(v string) bool {
 type head struct {
 	robots    string // meta robots or googlebot
 	canonical string // link rel=canonical
+	title     string // the <title>'s text, its spaces collapsed
+	h1        string // the first <h1>'s text, its spaces collapsed
 }
 
-// readHead reads the meta robots tag and the canonical link of an HTML
-// page, up to its <body>.
+// readHead reads the meta robots tag, the canonical link and the title
+// of an HTML page's head, and the text of its first <h1>.
 func readHead(body []byte) head {
 	var h head
 	z := html.NewTokenizer(bytes.NewReader(body))
+	inBody := false
+	var text *strings.Builder // the title's or the first h1's, while in it
+	var into *string
 	for {
-		switch z.Next() {
+		switch tt := z.Next(); tt {
 		case html.ErrorToken:
 			return h
+		case html.TextToken:
+			if text != nil {
+				text.Write(z.Text())
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); text != nil && (string(name) == "title" || string(name) == "h1") {
+				*into, text = strings.Join(strings.Fields(text.String()), " "), nil
+				if inBody {
+					return h // the first h1 read: nothing more is needed
+				}
+			}
 		case html.StartTagToken, html.SelfClosingTagToken:
 			name, hasAttr := z.TagName()
 			switch string(name) {
 			case "body":
-				return h
+				inBody = true
+			case "title":
+				if !inBody && tt == html.StartTagToken && h.title == "" {
+					text, into = &strings.Builder{}, &h.title
+				}
+			case "h1":
+				if tt == html.StartTagToken && h.h1 == "" {
+					inBody, text, into = true, &strings.Builder{}, &h.h1
+				}
 			case "meta", "link":
+				if inBody {
+					continue
+				}
 				attrs := map[string]string{}
 				for hasAttr {
 					var k, v []byte

@@ -303,3 +303,54 @@ func TestCheckResults(t *testing.T) {
 		t.Errorf("capped at 5: %d listed, %d omitted, %d errors, %d warnings", len(rep.Problems), rep.Omitted, rep.Errors, rep.Warnings)
 	}
 }
+
+// TestCheckBriefs: a page whose brief plans an SEO title or H1 must
+// have them (spaces and character references as HTML reads them); a
+// differing one is a warning naming both, and a page without a brief
+// raises nothing.
+func TestCheckBriefs(t *testing.T) {
+	tr, _ := acme(t)
+	pages := tr.Pages()
+	for i := range pages {
+		switch pages[i].Title {
+		case "Home":
+			pages[i].Brief = site.Brief{SEOTitle: "Acme & Co — tools", H1: "Welcome to Acme"}
+		case "About us":
+			pages[i].Brief = site.Brief{SEOTitle: "About Acme", H1: "About us"}
+		case "Contact":
+			pages[i].Brief = site.Brief{H1: "Contact us"}
+		}
+	}
+	tr = site.NewTree(tr.Project, pages)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := map[string]string{
+			"/":         "<title>\n  Acme &amp; Co &mdash; tools </title></head><body><div><h1>Welcome <em>to</em>\n Acme</h1></div><h1>Second</h1>",
+			"/about-us": "<title>About</title></head><body><h1>About us</h1>",
+			"/contact":  "<title>Contact</title></head><body><h2>Contact us</h2>",
+		}[r.URL.Path]
+		switch r.URL.Path {
+		case "/robots.txt", "/sitemap.xml":
+			http.NotFound(w, r)
+		default:
+			fmt.Fprintf(w, `<html><head><link rel="canonical" href="https://www.acme.example%s">%s</body></html>`, r.URL.EscapedPath(), body)
+		}
+	}))
+	defer srv.Close()
+	rep, err := Check(context.Background(), config(srv.URL+"/"), tr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range rep.Problems {
+		if p.Rule == RuleTitle || p.Rule == RuleH1 {
+			got = append(got, p.Severity+" "+p.Rule+" "+p.Page+": "+p.Message)
+		}
+	}
+	want := []string{
+		"warning title About us: Its <title> is “About”; the brief says “About Acme”.",
+		"warning h1 Contact: Its <h1> is “(none)”; the brief says “Contact us”.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

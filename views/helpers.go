@@ -57,8 +57,15 @@ func label(s string) string {
 	case "":
 		return "—"
 	}
+	if w, ok := briefFieldWords[s]; ok {
+		return w
+	}
 	return s
 }
+
+// briefFieldWords name the brief's fields where a change lists them.
+var briefFieldWords = map[string]string{"seo_title": "SEO title", "meta_description": "meta description", "h1": "H1",
+	"word_target": "word target", "content_owner": "content owner"}
 
 func boolStr(b bool) string {
 	if b {

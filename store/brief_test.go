@@ -1,0 +1,174 @@
+package store
+
+import (
+	"context"
+	"testing"
+
+	"siteplan/site"
+)
+
+// TestBriefHistory: a page's brief is saved with it, listed as a field
+// change, undone and redone, kept by a version and restored with it,
+// streamed by the outline and written to the document.
+func TestBriefHistory(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	ctx := context.Background()
+	brief := func() site.Brief {
+		t.Helper()
+		p, err := db.Page(ctx, ids["Pricing"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Brief
+	}
+	save := func(b site.Brief) {
+		t.Helper()
+		p, err := db.Page(ctx, ids["Pricing"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Brief = b
+		if err := db.UpdatePage(anna, &p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full := site.Brief{SEOTitle: "Pricing | Acme", MetaDescription: "What Acme costs.", H1: "Pricing", Keyword: "acme pricing",
+		Intent: site.IntentCommercial, Blocks: []site.Block{{Kind: "hero"}, {Kind: "table", Note: "Plans side by side"}},
+		WordTarget: 400, Owner: "Mara", Due: "2026-12-15"}
+	before, err := db.Tree(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	save(full)
+	if b := brief(); !b.Equal(&full) {
+		t.Fatalf("saved %+v", b)
+	}
+	if _, err := db.CreateVersion(anna, pid, "With brief"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := db.Tree(ctx, pid)
+	changed := map[string]bool{}
+	for _, e := range site.Compare(before, after, nil, nil).Changed {
+		for _, f := range e.Fields {
+			changed[f.Field] = true
+		}
+	}
+	for _, f := range []string{"seo_title", "meta_description", "h1", "keyword", "intent", "blocks", "word_target", "content_owner", "due"} {
+		if !changed[f] {
+			t.Errorf("the change does not list %s: %v", f, changed)
+		}
+	}
+
+	less := full.Clone()
+	less.Blocks = less.Blocks[:1]
+	less.SEOTitle = ""
+	save(less)
+	if _, err := db.Undo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	if b := brief(); !b.Equal(&full) {
+		t.Errorf("after undo %+v", b)
+	}
+	if _, err := db.Redo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	if b := brief(); !b.Equal(&less) {
+		t.Errorf("after redo %+v", b)
+	}
+	if _, err := db.RestoreVersion(anna, pid, 1); err != nil {
+		t.Fatal(err)
+	}
+	if b := brief(); !b.Equal(&full) {
+		t.Errorf("after restoring the version %+v", b)
+	}
+	_, vt, _, err := db.Version(ctx, pid, 1)
+	if err != nil || !vt.Page(ids["Pricing"]).Brief.Equal(&full) {
+		t.Errorf("the version keeps %+v (%v)", vt.Page(ids["Pricing"]).Brief, err)
+	}
+
+	var streamed site.Brief
+	o, err := db.Outline(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := o.Walk(0, func(p *site.Page, _ string, _ int) error {
+		if p.ID == ids["Pricing"] {
+			streamed = p.Brief
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !streamed.Equal(&full) {
+		t.Errorf("the outline streams %+v", streamed)
+	}
+	doc, err := db.Document(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := db.ImportDocument(ctx, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(ctx, again)
+	found := false
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Pricing" {
+			found = p.Brief.Equal(&full)
+		}
+		return true
+	})
+	if !found {
+		t.Error("the brief does not round-trip through the document")
+	}
+}
+
+// TestTypeTemplates: a page that takes a type with a template starts
+// with its blocks (notes, not the "required" marks); one with blocks of
+// its own keeps them; a type the team has not used, or a wrong block,
+// is refused.
+func TestTypeTemplates(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	ctx := context.Background()
+	tmpl := []site.Block{{Kind: "Hero", Note: "Product photo"}, {Kind: "table", Note: "Specs", Required: true}, {Kind: "faq"}}
+	if err := db.SetTypeTemplate(ctx, 1, "landing", tmpl); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.ProjectTemplates(ctx, pid)
+	if err != nil || site.BlocksText(got["landing"]) != "Hero: Product photo · Table: Specs · FAQ" || !got["landing"][1].Required {
+		t.Fatalf("templates %+v %v", got, err)
+	}
+	if err := db.SetTypeTemplate(ctx, 1, "nosuchtype", tmpl); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("an unused type: %v", err)
+	}
+	if err := db.SetTypeTemplate(ctx, 1, "landing", []site.Block{{Kind: "banner"}}); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("a wrong block: %v", err)
+	}
+	// A new page of the type, and a page that takes it.
+	p := site.NewPage("Spring sale")
+	p.ProjectID, p.Type = pid, "landing"
+	if err := db.CreatePage(anna, &p); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Product photo · Table: Specs · FAQ" || got.Brief.Blocks[1].Required {
+		t.Errorf("a new landing page starts with %+v", got.Brief.Blocks)
+	}
+	team, _ := db.Page(ctx, ids["Team"])
+	team.Type = "landing"
+	if err := db.UpdatePage(anna, &team); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Page(ctx, ids["Team"]); len(got.Brief.Blocks) != 3 {
+		t.Errorf("a page that takes the type starts with %+v", got.Brief.Blocks)
+	}
+	own, _ := db.Page(ctx, ids["Contact"])
+	own.Type, own.Brief.Blocks = "landing", []site.Block{{Kind: "form"}}
+	if err := db.UpdatePage(anna, &own); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := db.Page(ctx, ids["Contact"]); site.BlocksText(got.Brief.Blocks) != "Form" {
+		t.Errorf("a page with blocks of its own has %+v", got.Brief.Blocks)
+	}
+}
