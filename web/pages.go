@@ -381,6 +381,7 @@ func readPageForm(c echo.Context, pg *site.Page) (views.PageForm, site.FieldErro
 	pg.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))
 	pg.InSitemap = c.FormValue("in_sitemap") == "1"
 	pg.InHTMLSitemap = c.FormValue("in_html_sitemap") == "1"
+	readBriefForm(c, &pg.Brief, &f, errs)
 	var msg string
 	if pg.Priority, msg = site.ParsePriority(f.Priority); msg != "" {
 		errs.Add("priority", msg)
@@ -389,6 +390,33 @@ func readPageForm(c echo.Context, pg *site.Page) (views.PageForm, site.FieldErro
 		pg.Slug = site.Slugify(pg.Title)
 	}
 	return f, errs
+}
+
+// readBriefForm reads the page form's brief into b (Validate trims and
+// checks it); a word target that is not a number is kept as typed in f.
+func readBriefForm(c echo.Context, b *site.Brief, f *views.PageForm, errs site.FieldErrors) {
+	b.SEOTitle, b.MetaDescription, b.H1 = c.FormValue("brief.seo_title"), c.FormValue("brief.meta_description"), c.FormValue("brief.h1")
+	b.Keyword, b.Intent = c.FormValue("brief.keyword"), c.FormValue("brief.intent")
+	b.Owner, b.Due = c.FormValue("brief.owner"), c.FormValue("brief.due")
+	b.WordTarget = 0
+	if w := strings.TrimSpace(c.FormValue("brief.word_target")); w != "" {
+		n, err := strconv.Atoi(strings.ReplaceAll(strings.ReplaceAll(w, ",", ""), " ", ""))
+		if err != nil {
+			f.WordTarget = w
+			errs.Add("brief.word_target", "Word target must be a whole number of words, such as 600.")
+		}
+		b.WordTarget = n
+	}
+	form, _ := c.FormParams()
+	kinds, notes := form["block_kind"], form["block_note"]
+	b.Blocks = nil
+	for i, k := range kinds {
+		bl := site.Block{Kind: k}
+		if i < len(notes) {
+			bl.Note = notes[i]
+		}
+		b.Blocks = append(b.Blocks, bl)
+	}
 }
 
 func (s *Server) savePage(c echo.Context) error {
@@ -422,9 +450,9 @@ func (s *Server) savePage(c echo.Context) error {
 			return err
 		}
 		if notice == nil {
-			return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg))
+			return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.BriefMarkOOB(&pg))
 		}
-		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.URLNoticeOOB(notice))
+		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.BriefMarkOOB(&pg), views.URLNoticeOOB(notice))
 	case site.EInvalid: // keep what was typed, with the messages
 		d, derr := s.details(c, p, pg)
 		if derr != nil {

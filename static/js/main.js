@@ -8,6 +8,8 @@ import "./downloads.js";
 import "./panes.js";
 import "./summary.js";
 import "./details.js";
+import "./blocks.js";
+import "./counter.js";
 import "./outline.js";
 import "./outliner.js";
 import "./titles.js";

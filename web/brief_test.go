@@ -1,0 +1,78 @@
+package web
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// TestSavePageBrief saves a page's brief from the details form, blocks
+// in the order sent; a wrong field or block is refused, named beside it,
+// and everything typed stays in the form.
+func TestSavePageBrief(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	form := func() url.Values {
+		pg, _ := c.db.Page(ctx, ids["Contact"])
+		return url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {pg.Slug}, "slug_auto": {"1"}, "kind": {"page"},
+			"status": {"planned"}, "in_sitemap": {"1"},
+			"brief.seo_title": {"Contact Acme | Tools since 1987"}, "brief.meta_description": {"Write, call or visit."},
+			"brief.h1": {"Contact us"}, "brief.keyword": {"contact acme"}, "brief.intent": {"navigational"},
+			"brief.word_target": {"1,200"}, "brief.owner": {"Mara"}, "brief.due": {"2026-12-15"},
+			"block_kind": {"form", "text", "faq"}, "block_note": {"Name, email, message", "", "Opening hours"}}
+	}
+	rec := c.do("PUT", pagePath(pid, ids["Contact"]), form(), true)
+	if rec.Code != 200 {
+		t.Fatalf("save: %d %.300s", rec.Code, rec.Body.String())
+	}
+	pg, _ := c.db.Page(ctx, ids["Contact"])
+	want := site.Brief{SEOTitle: "Contact Acme | Tools since 1987", MetaDescription: "Write, call or visit.", H1: "Contact us", Keyword: "contact acme",
+		Intent: site.IntentNavigational, WordTarget: 1200, Owner: "Mara", Due: "2026-12-15",
+		Blocks: []site.Block{{Kind: "form", Note: "Name, email, message"}, {Kind: "text"}, {Kind: "faq", Note: "Opening hours"}}}
+	if !pg.Brief.Equal(&want) {
+		t.Errorf("saved %+v", pg.Brief)
+	}
+	d := doc(t, rec)
+	if d.Find("#brief[open]").Length() != 1 || d.Find("#brief-blocks ol > li.block-row").Length() != 3 || d.Find("#brief-filled").Text() != "5 of 5" {
+		t.Errorf("the form shows the brief: open %d, %d blocks, %q filled", d.Find("#brief[open]").Length(), d.Find("#brief-blocks ol > li.block-row").Length(), d.Find("#brief-filled").Text())
+	}
+	if got := strings.TrimSpace(d.Find("#brief-" + itoa(ids["Contact"]) + "[hx-swap-oob]").Text()); got != "▤ ✓" {
+		t.Errorf("the outline's mark says %q", got)
+	}
+	if got := d.Find(`#brief-blocks ol > li.block-row:nth-child(3) select option[selected]`).AttrOr("value", ""); got != "faq" {
+		t.Errorf("the third block shows %q", got)
+	}
+
+	for _, tc := range []struct{ field, value, errField, want string }{
+		{"brief.word_target", "many", "brief.word_target", "whole number"},
+		{"brief.due", "next week", "brief.due", "a date such as"},
+		{"brief.intent", "curious", "brief.intent", "Intent must be one of"},
+	} {
+		f := form()
+		f.Set(tc.field, tc.value)
+		rec := c.do("PUT", pagePath(pid, ids["Contact"]), f, true)
+		d := doc(t, rec)
+		if got := d.Find("#err-" + strings.ReplaceAll(tc.errField, ".", `\.`)).Text(); rec.Code != 422 || !strings.Contains(got, tc.want) {
+			t.Errorf("%s=%q: %d, says %q", tc.field, tc.value, rec.Code, got)
+		}
+		if tc.field == "brief.word_target" && d.Find(`input[name="brief.word_target"]`).AttrOr("value", "") != "many" {
+			t.Error("what was typed is lost")
+		}
+	}
+	f := form()
+	f["block_kind"] = []string{"form", "carousel"}
+	f["block_note"] = []string{"kept", "typed"}
+	rec = c.do("PUT", pagePath(pid, ids["Contact"]), f, true)
+	d = doc(t, rec)
+	bad := d.Find("#brief-blocks ol > li.block-row.has-error")
+	if rec.Code != 422 || bad.Length() != 1 || !strings.Contains(bad.Text(), `Block 2: kind "carousel"`) || d.Find(`input[name=block_note][value=typed]`).Length() != 1 {
+		t.Errorf("a wrong block: %d, %q", rec.Code, bad.Text())
+	}
+	if pg2, _ := c.db.Page(ctx, ids["Contact"]); !pg2.Brief.Equal(&want) {
+		t.Errorf("a refused form changed the brief: %+v", pg2.Brief)
+	}
+}

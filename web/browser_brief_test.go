@@ -1,0 +1,69 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"siteplan/site"
+)
+
+// TestBrowserBrief edits a page's brief in the details panel: the SEO
+// title's count follows what is typed, blocks are added with the button
+// and moved with Alt+Up from their note, keeping the keyboard, and the
+// saved brief has them in that order.
+func TestBrowserBrief(t *testing.T) {
+	ctx, base, db := browser(t)
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(context.Background(), 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(context.Background(), pid)
+	contact := pageID(tr, "Contact")
+	run(t, ctx, "open the page",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/pages/%d", base, pid, contact)),
+		chromedp.WaitVisible(`#page-form`),
+		settled(),
+		chromedp.Click(`#brief > summary`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#brief-blocks`),
+	)
+	run(t, ctx, "type the SEO title",
+		chromedp.SendKeys(`#f-brief\.seo_title`, "Contact", chromedp.ByQuery),
+		waitJS(`(() => { const o = document.querySelector('output[for="f-brief.seo_title"]'); return o.textContent === "7 / 60" && o.dataset.state === "short"; })()`),
+		chromedp.SendKeys(`#f-brief\.seo_title`, " Acme | Tools since 1987", chromedp.ByQuery),
+		waitJS(`document.querySelector('output[for="f-brief.seo_title"]').dataset.state === "ok"`),
+	)
+	run(t, ctx, "add two blocks",
+		chromedp.Click(`[data-block=add]`, chromedp.ByQuery),
+		waitJS(`document.querySelectorAll("#brief-blocks ol > li").length === 1 && document.activeElement.matches("#brief-blocks ol > li select")`),
+		chromedp.SetValue(`#brief-blocks ol > li:nth-child(1) select`, "form", chromedp.ByQuery),
+		chromedp.SendKeys(`#brief-blocks ol > li:nth-child(1) input`, "Name, email", chromedp.ByQuery),
+		chromedp.Click(`[data-block=add]`, chromedp.ByQuery),
+		waitJS(`document.querySelectorAll("#brief-blocks ol > li").length === 2`),
+		chromedp.SetValue(`#brief-blocks ol > li:nth-child(2) select`, "hero", chromedp.ByQuery),
+		chromedp.SendKeys(`#brief-blocks ol > li:nth-child(2) input`, "Map", chromedp.ByQuery),
+	)
+	run(t, ctx, "move the hero up with Alt+Up",
+		chromedp.Focus(`#brief-blocks ol > li:nth-child(2) input`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.ArrowUp, chromedp.KeyModifiers(1)), // Alt
+		waitJS(`document.querySelector("#brief-blocks ol > li:nth-child(1) input").value === "Map" && document.activeElement.value === "Map"`),
+		waitJS(`document.getElementById("page-form").dataset.dirty === "1"`),
+	)
+	screenshot(t, ctx, "brief.png")
+	run(t, ctx, "save",
+		chromedp.Click(`#page-form button[type=submit]`, chromedp.ByQuery),
+		waitJS(`document.querySelector("#page-form .alert-ok")?.textContent === "Saved."`),
+	)
+	noProblems(t, ctx, "brief")
+	pg, _ := db.Page(context.Background(), contact)
+	if got := site.BlocksText(pg.Brief.Blocks); got != "Hero: Map · Form: Name, email" || pg.Brief.SEOTitle != "Contact Acme | Tools since 1987" {
+		t.Errorf("saved %q, %q", got, pg.Brief.SEOTitle)
+	}
+}
