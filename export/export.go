@@ -264,6 +264,10 @@ func (in *inventory) add(v *visit, url string) error {
 	}
 	b = append(b, ',')
 	b = appendCSV(b, in.trail)
+	for _, f := range site.BriefCells(&p.Brief) {
+		b = append(b, ',')
+		b = appendCSV(b, f)
+	}
 	in.buf = append(b, '\n')
 	if len(in.buf) >= 60<<10 {
 		return in.flush()

@@ -15,7 +15,9 @@ import (
 func TestInventory(t *testing.T) {
 	doc := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Inv", BaseURL: "https://example.com/"},
 		Pages: []*site.DocPage{{Title: "Home", Slug: ptr(""), Children: []*site.DocPage{
-			{Title: "Products", Type: "section", Status: "review", Assignee: "Ann", Notes: "two\nlines", Children: []*site.DocPage{
+			{Title: "Products", Type: "section", Status: "review", Assignee: "Ann", Notes: "two\nlines", Brief: &site.Brief{SEOTitle: "Products | Inv",
+				H1: "Our products", Keyword: "products", Intent: "commercial", Blocks: []site.Block{{Kind: "hero", Note: "Photo: the range"}, {Kind: "cards"}},
+				WordTarget: 300, Owner: "Mara", Due: "2026-12-15"}, Children: []*site.DocPage{
 				{Title: "=HYPERLINK(\"http://evil.example\")", Slug: ptr("evil")},
 			}},
 			{Title: "Legal", Kind: site.KindGroup, Children: []*site.DocPage{{Title: "Imprint"}}},
@@ -37,14 +39,15 @@ func TestInventory(t *testing.T) {
 	for _, r := range rows {
 		got = append(got, strings.Join(r, "|"))
 	}
+	none := strings.Repeat("|", len(site.BriefColumns)) // no brief
 	want := []string{
 		strings.Join(site.InventoryColumns, "|"),
-		"https://example.com/|Home||planned||||||page|main|yes|Home",
-		"https://example.com/products|Products|section|review|Ann|two\nlines||||page|main|yes|Home > Products",
-		"https://example.com/products/evil|'=HYPERLINK(\"http://evil.example\")||planned||||||page|main|yes|Home > Products > =HYPERLINK(\"http://evil.example\")", // a cell starting with Home is no formula
-		"|Legal||planned||||||group|main|yes|Home > Legal",
-		"https://example.com/legal/imprint|Imprint||planned||||||page|main|yes|Home > Legal > Imprint",
-		"|Careers||planned||||||placeholder|main|yes|Home > Careers",
+		"https://example.com/|Home||planned||||||page|main|yes|Home" + none,
+		"https://example.com/products|Products|section|review|Ann|two\nlines||||page|main|yes|Home > Products|Products | Inv||Our products|products|commercial|hero: Photo: the range\ncards|300|Mara|2026-12-15",
+		"https://example.com/products/evil|'=HYPERLINK(\"http://evil.example\")||planned||||||page|main|yes|Home > Products > =HYPERLINK(\"http://evil.example\")" + none, // a cell starting with Home is no formula
+		"|Legal||planned||||||group|main|yes|Home > Legal" + none,
+		"https://example.com/legal/imprint|Imprint||planned||||||page|main|yes|Home > Legal > Imprint" + none,
+		"|Careers||planned||||||placeholder|main|yes|Home > Careers" + none,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("inventory.csv:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -164,6 +164,17 @@ func BlocksText(blocks []Block) string {
 	return strings.Join(parts, " · ")
 }
 
+// BriefProblem normalises a brief and checks it: "" when it is right,
+// else the first thing wrong with it.
+func BriefProblem(b *Brief) string {
+	f := FieldErrors{}
+	b.validate(f)
+	if len(f) == 0 {
+		return ""
+	}
+	return firstField(f.Err(), nil)
+}
+
 // blockProblem says what is wrong with block i (from 0), or "".
 func blockProblem(i int, bl Block) string {
 	if !slices.Contains(BlockKinds, bl.Kind) {

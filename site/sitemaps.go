@@ -2,6 +2,7 @@ package site
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -62,9 +63,60 @@ func HasSessionParam(loc string) bool {
 }
 
 // InventoryColumns are inventory.csv's columns. url, title, type,
-// status, assignee, notes, priority, changefreq and lastmod are the ones
-// a CSV import reads back.
-var InventoryColumns = []string{"url", "title", "type", "status", "assignee", "notes", "priority", "changefreq", "lastmod", "kind", "placement", "in_sitemap", "outline"}
+// status, assignee, notes, priority, changefreq, lastmod and the brief's
+// (BriefColumns) are the ones a CSV import reads back.
+var InventoryColumns = append([]string{"url", "title", "type", "status", "assignee", "notes", "priority", "changefreq", "lastmod", "kind", "placement", "in_sitemap", "outline"},
+	BriefColumns...)
+
+// BriefColumns are a page's brief in inventory.csv, in BriefCells' order.
+var BriefColumns = []string{"seo_title", "meta_description", "h1", "keyword", "intent", "blocks", "word_target", "content_owner", "due"}
+
+// BriefCells are a brief's cells of inventory.csv: its blocks a line
+// each, "kind: note".
+func BriefCells(b *Brief) [9]string {
+	lines := make([]string, len(b.Blocks))
+	for i, bl := range b.Blocks {
+		lines[i] = bl.Kind
+		if bl.Note != "" {
+			lines[i] += ": " + bl.Note
+		}
+	}
+	target := ""
+	if b.WordTarget > 0 {
+		target = strconv.Itoa(b.WordTarget)
+	}
+	return [9]string{b.SEOTitle, b.MetaDescription, b.H1, b.Keyword, b.Intent, strings.Join(lines, "\n"), target, b.Owner, b.Due}
+}
+
+// BriefFromCells reads a brief from its cells of a CSV (cell returns the
+// cell of a BriefColumns column, "" when there is none): blocks a line
+// each, "kind: note", the kind as stored or as BlockLabels names it. It
+// is checked when its page is (a word target that is not a number is
+// left out of range for that).
+func BriefFromCells(cell func(column string) string) Brief {
+	b := Brief{SEOTitle: cell("seo_title"), MetaDescription: cell("meta_description"), H1: cell("h1"), Keyword: cell("keyword"),
+		Intent: cell("intent"), Owner: cell("content_owner"), Due: cell("due")}
+	if w := strings.ReplaceAll(cell("word_target"), ",", ""); w != "" {
+		n, err := strconv.Atoi(w)
+		if err != nil {
+			n = -1
+		}
+		b.WordTarget = n
+	}
+	for line := range strings.Lines(cell("blocks")) {
+		kind, note, _ := strings.Cut(strings.TrimSpace(line), ":")
+		if kind = strings.ToLower(strings.TrimSpace(kind)); kind == "" {
+			continue
+		}
+		for k, l := range BlockLabels {
+			if strings.EqualFold(l, kind) {
+				kind = k
+			}
+		}
+		b.Blocks = append(b.Blocks, Block{Kind: kind, Note: strings.TrimSpace(note)})
+	}
+	return b
+}
 
 // DefuseCell puts an apostrophe before a CSV cell a spreadsheet would run
 // as a formula (=, +, -, @ first).

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"siteplan/site"
@@ -74,6 +75,7 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 		return errStop
 	}
 	_, crawled := col["status code"]
+	briefed := slices.ContainsFunc(site.BriefColumns, func(c string) bool { _, ok := col[c]; return ok })
 	cell := func(rec []string, name string) string {
 		if i, ok := col[name]; ok && i < len(rec) {
 			return site.UndefuseCell(strings.TrimSpace(rec[i]))
@@ -103,6 +105,10 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 			continue
 		}
 		f.H1 = cell(rec, "h1")
+		if briefed {
+			b := site.BriefFromCells(func(c string) string { return cell(rec, c) })
+			f.Brief = &b
+		}
 		if code := cell(rec, "status code"); crawled && !(len(code) == 3 && (code[0] == '2' || code[0] == '3')) {
 			ps.add("crawl-status", false, line, "Line %d: %s answered %q when crawled; rows that did not answer 2xx or 3xx were left out.", line, f.Loc, code)
 			continue

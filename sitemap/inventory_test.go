@@ -192,3 +192,52 @@ func TestImportKeptFromSearch(t *testing.T) {
 		t.Errorf("in the sitemap: %s, want %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestImportCSVBriefs: the briefs of inventory.csv import back whole
+// (blocks a line each, their kinds as stored or as the editor names
+// them); a row whose brief is wrong keeps its page without the brief,
+// said in the warnings.
+func TestImportCSVBriefs(t *testing.T) {
+	dir := t.TempDir()
+	b := site.Brief{SEOTitle: "Tents | Aurora", MetaDescription: "Four seasons, one tent.", H1: "Tents", Keyword: "tents", Intent: "commercial",
+		Blocks: []site.Block{{Kind: "hero", Note: "Photo: a tent at dawn"}, {Kind: "cta"}}, WordTarget: 1200, Owner: "Mara", Due: "2026-12-15"}
+	doc := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "B", BaseURL: "https://example.com/"},
+		Pages: []*site.DocPage{{Title: "Home", Slug: ptr(""), Children: []*site.DocPage{{Title: "Tents", Brief: &b}, {Title: "Boots"}}}}}
+	if err := doc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := doc.Tree()
+	var buf bytes.Buffer
+	if err := export.WriteInventory(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	// A row the editor's words wrote, and one with a brief that is wrong.
+	buf.WriteString("https://example.com/stoves,Stoves,,,,,,,,page,main,yes,Home > Stoves,,,,,,\"Call to action: Buy\nFAQ\",,,\n")
+	buf.WriteString("https://example.com/packs,Packs,,,,,,,,page,main,yes,Home > Packs,,,,,curious,,,,\n")
+	inv := filepath.Join(dir, "inventory.csv")
+	os.WriteFile(inv, buf.Bytes(), 0o644)
+	pl := NewPlanner()
+	if _, err := (&Reader{Local: true}).Read(context.Background(), inv, func(_ *SourceFile, u *Found) error { return pl.Add(u) }); err != nil {
+		t.Fatal(err)
+	}
+	back, warns, err := pl.Document("B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*site.Brief{}
+	for _, p := range back.Pages[0].Children {
+		got[p.Title] = p.Brief
+	}
+	if got["Tents"] == nil || !got["Tents"].Equal(&b) {
+		t.Errorf("Tents' brief came back as %+v", got["Tents"])
+	}
+	if got["Boots"] != nil || got["Packs"] != nil {
+		t.Errorf("briefs where none was right: %+v, %+v", got["Boots"], got["Packs"])
+	}
+	if s := got["Stoves"]; s == nil || site.BlocksText(s.Blocks) != "Call to action: Buy · FAQ" {
+		t.Errorf("Stoves' blocks came back as %+v", s)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "1 value left out as invalid") {
+		t.Errorf("warnings %+v", warns)
+	}
+}

@@ -2,6 +2,7 @@ package sitemap
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -89,6 +90,7 @@ type span struct{ at, n uint32 }
 // that have the same.
 type values struct {
 	changefreq, priority, title, typ, status, assignee, notes string
+	brief                                                     string // a valid brief as JSON; "" for none
 }
 
 // NewPlanner returns an empty planner.
@@ -208,6 +210,16 @@ func (pl *Planner) valid(u *Found) (string, uint32) {
 	}
 	if site.TextProblem("", v.notes, site.MaxTextLen, true) != "" {
 		drop(&v.notes)
+	}
+	if u.Brief != nil && !u.Brief.Empty() {
+		b := u.Brief.Clone()
+		j, _ := json.Marshal(b) // strings and ints: never an error
+		if v.brief = string(j); site.BriefProblem(&b) != "" {
+			drop(&v.brief)
+		} else {
+			j, _ = json.Marshal(b) // as checked: trimmed, lower-cased
+			v.brief = string(j)
+		}
 	}
 	i, ok := pl.valIdx[v]
 	if !ok {
@@ -472,6 +484,9 @@ func (p *Plan) values(pg *site.Page, n *pnode) {
 	}
 	pg.Lastmod, pg.Changefreq = p.o.str(n.lastmod), v.changefreq
 	pg.Type, pg.Assignee, pg.Notes = v.typ, v.assignee, v.notes
+	if v.brief != "" {
+		json.Unmarshal([]byte(v.brief), &pg.Brief) // written by valid, above
+	}
 	if v.status != "" {
 		pg.Status = v.status
 	}

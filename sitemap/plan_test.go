@@ -245,6 +245,9 @@ func (p *Plan) Document() *site.Document {
 		if pg.Path != "" {
 			dp.Path = ptr(pg.Path)
 		}
+		if !pg.Brief.Empty() {
+			dp.Brief = ptr(pg.Brief.Clone())
+		}
 		stack = append(stack[:depth-1], dp)
 		if depth == 1 {
 			d.Pages = append(d.Pages, dp)

@@ -37,6 +37,8 @@ type Found struct {
 	Line                               int
 	// A CSV inventory's row also gives these; a crawl's also the H1.
 	Title, Type, Status, Assignee, Notes, H1 string
+	// Brief is an inventory's row's brief, when it has brief columns.
+	Brief *site.Brief
 }
 
 // Problem is something wrong with a file: an error search engines would

@@ -76,3 +76,32 @@ func TestSavePageBrief(t *testing.T) {
 		t.Errorf("a refused form changed the brief: %+v", pg2.Brief)
 	}
 }
+
+// TestLintPage: the Brief check lists the briefs' problems grouped by
+// rule, each linking to its page; a plan whose briefs are right says so.
+func TestLintPage(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	path := "/projects/" + itoa(pid) + "/lint"
+	d := doc(t, c.do("GET", path, nil, false))
+	if got := d.Find("#lint-missing-h1 li").Length(); got != 8 { // every page in the sitemap has no H1 yet (Login is kept out)
+		t.Errorf("%d pages without an H1, want 8: %s", got, d.Find("#lint-summary").Text())
+	}
+	for _, title := range []string{"Pricing", "Contact"} {
+		pg, _ := c.db.Page(ctx, ids[title])
+		pg.Brief = site.Brief{SEOTitle: "Acme tools for every workshop", H1: title}
+		if err := c.db.UpdatePage(ctx, &pg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d = doc(t, c.do("GET", path, nil, false))
+	dup := d.Find("#lint-duplicate-title li")
+	if dup.Length() != 2 || dup.First().Find("a.page").AttrOr("href", "") != pagePath(pid, ids["Pricing"]) ||
+		!strings.Contains(dup.First().Text(), "is also on “Contact”") {
+		t.Errorf("duplicate titles: %d, %q", dup.Length(), dup.First().Text())
+	}
+	if d.Find("#lint-clean").Length() != 0 {
+		t.Error("a plan with problems says it is clean")
+	}
+}

@@ -25,6 +25,7 @@ func TestBrowserReview(t *testing.T) {
 	pricing := ids["Pricing"]
 	pg, _ := db.Page(bg, pricing)
 	pg.Notes, pg.Type = "Monthly and yearly plans side by side.", "landing"
+	pg.Brief = site.Brief{H1: "Plans for every team", Blocks: []site.Block{{Kind: "table", Note: "Three plans side by side"}}}
 	if err := db.UpdatePage(bg, &pg); err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +122,13 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Evaluate(`document.querySelector('#comments form.comment-form button[type=submit]').getBoundingClientRect().bottom`, &boxBottom),
 		chromedp.Evaluate(`[...document.querySelectorAll('#details input:not([type=hidden]), #details select, #details textarea')].filter(f => f.name !== 'author' && f.name !== 'body').length`, &fields),
 	)
-	for _, want := range []string{"Pricing", "https://www.acme.example/produkte/pricing", "landing", "planned", "Monthly and yearly plans side by side.", "Three tiers, as agreed?"} {
+	for _, want := range []string{"Pricing", "https://www.acme.example/produkte/pricing", "landing", "planned", "Plans for every team", "Three plans side by side", "Three tiers, as agreed?"} {
 		if !strings.Contains(card, want) {
 			t.Errorf("the card does not show %q:\n%s", want, card)
 		}
+	}
+	if strings.Contains(card, "Monthly and yearly plans side by side.") {
+		t.Errorf("the card shows the team's notes:\n%s", card)
 	}
 	if boxBottom > 720 {
 		t.Errorf("the comment box ends at y=%g, below the fold of a 720 px screen", boxBottom)

@@ -21,6 +21,7 @@ func TestReviewView(t *testing.T) {
 	pricing := ids["Pricing"]
 	pg, _ := c.db.Page(ctx, pricing)
 	pg.Notes, pg.Type, pg.Status = "Monthly and yearly plans side by side.", "landing", "review"
+	pg.Brief = site.Brief{H1: "Plans for every team", Owner: "Mara", Blocks: []site.Block{{Kind: "table", Note: "Three tiers"}}}
 	if err := c.db.UpdatePage(ctx, &pg); err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +49,15 @@ func TestReviewView(t *testing.T) {
 			wantStatus(t, rec, http.StatusOK, "the page card")
 			d = doc(t, rec)
 			card := d.Find("#details-inner.page-card")
-			for _, want := range []string{"Pricing", "https://www.acme.example/produkte/pricing", "landing", "review", "Monthly and yearly plans side by side.", "Three tiers, as agreed?"} {
+			for _, want := range []string{"Pricing", "https://www.acme.example/produkte/pricing", "landing", "review", "Plans for every team", "Table — Three tiers", "Three tiers, as agreed?"} {
 				if !strings.Contains(card.Text(), want) {
 					t.Errorf("the page card does not show %q: %s", want, card.Text())
+				}
+			}
+			// The agency's notes and who writes the page stay inside the team.
+			for _, not := range []string{"Monthly and yearly plans side by side.", "Mara"} {
+				if strings.Contains(card.Text(), not) {
+					t.Errorf("the page card shows %q", not)
 				}
 			}
 			if n := d.Find("input:not([type=hidden]), select, textarea").Length(); name == "view link" && n != 0 {

@@ -46,6 +46,7 @@ type Store interface {
 	paletteStore
 	redirectStore
 	launchStore
+	lintStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -64,10 +65,11 @@ type stores struct {
 	palettes  paletteStore
 	redirects redirectStore
 	launch    launchStore
+	lint      lintStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -247,6 +249,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/versions", s.versions, projectRead},
 		{get, "/projects/:id/versions/:n", s.version, projectRead},
 		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead},
+		{get, "/projects/:id/lint", s.heavy(s.lintPage), projectTeam},
 		{get, "/projects/:id/launch", s.launchPage, projectRead},
 		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit},
 		{get, "/projects/:id/launch/diagram/:format", s.launchDiagram, projectRead},
