@@ -58,3 +58,25 @@ func TestLintCLI(t *testing.T) {
 		t.Errorf("fixed: exit %d\n%s", code, got)
 	}
 }
+
+// TestHandoffCLI: siteplan handoff writes the WordPress export and the
+// routes of the plan; a format it does not know is refused.
+func TestHandoffCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "h.db")
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ format, want string }{{"wxr", "<wp:post_type><![CDATA[page]]></wp:post_type>"}, {"routes", `"format": "siteplan-routes/1"`}} {
+		out := filepath.Join(dir, "plan."+f.format)
+		if err := run([]string{"handoff", "--db", db, "--project", "1", "--format", f.format, "--out", out}, nil, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile(out); !strings.Contains(string(b), f.want) {
+			t.Errorf("%s lacks %s:\n%.500s", f.format, f.want, b)
+		}
+	}
+	if err := run([]string{"handoff", "--db", db, "--project", "1", "--format", "drupal", "--out", filepath.Join(dir, "x")}, nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "wxr, routes") {
+		t.Errorf("an unknown format: %v", err)
+	}
+}

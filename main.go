@@ -47,6 +47,7 @@ const usage = `usage:
   siteplan verify  [--db FILE] --project ID [--version N|--approved] --base URL [--allow-private]
                   [--concurrency 8] [--json] [--junit FILE]   (exit 0: as planned, 1: problems found, 2: could not run)
   siteplan lint    [--db FILE] --project ID [--json]   (the briefs' SEO checks; exit 0: clean, 1: problems found)
+  siteplan handoff [--db FILE] --project ID --format wxr|routes --out FILE   (the pages and briefs for the CMS)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -80,6 +81,7 @@ var verbs = map[string]verb{
 	"redirects status":  redirectsStatusCmd,
 	"verify":            verifyCmd,
 	"lint":              lintCmd,
+	"handoff":           handoffCmd,
 }
 
 func main() {

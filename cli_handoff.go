@@ -1,0 +1,54 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"siteplan/export"
+)
+
+// handoffCmd writes the plan with its briefs for the CMS: a WordPress
+// export file (wxr) or the routes of a static-site generator (routes).
+func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+	project := fs.String("project", "", "project ID")
+	format := fs.String("format", "", "wxr or routes")
+	out := fs.String("out", "", "file to write")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	id, err := projectID("handoff", *project)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(export.HandoffFormats, *format) {
+		return fmt.Errorf("handoff: --format must be one of %s", strings.Join(export.HandoffFormats, ", "))
+	}
+	if *out == "" {
+		return fmt.Errorf("handoff: --out FILE is required")
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	t, err := db.Tree(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("handoff: %w", err)
+	}
+	err = writeFileWhole(*out, func(w io.Writer) error {
+		if *format == export.HandoffWXR {
+			return export.WriteWXR(w, t, time.Now())
+		}
+		return export.WriteRoutes(w, t)
+	})
+	if err != nil {
+		return fmt.Errorf("handoff: %w", err)
+	}
+	fmt.Fprintf(stdout, "%s: %d pages\n", *out, t.Len())
+	return nil
+}

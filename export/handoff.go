@@ -1,0 +1,320 @@
+package export
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"siteplan/site"
+)
+
+// The handoff to the CMS: the plan's pages with their briefs, as a
+// WordPress export file (WXR 1.2, which Tools → Import → WordPress and
+// wp import read) or as the routes a static-site generator loops over.
+
+// Handoff formats.
+const (
+	HandoffWXR    = "wxr"
+	HandoffRoutes = "routes"
+)
+
+// HandoffFormats lists the handoff formats.
+var HandoffFormats = []string{HandoffWXR, HandoffRoutes}
+
+// wxr is WXR 1.2's document: an RSS channel of items.
+type wxr struct {
+	XMLName xml.Name   `xml:"rss"`
+	Version string     `xml:"version,attr"`
+	Excerpt string     `xml:"xmlns:excerpt,attr"`
+	Content string     `xml:"xmlns:content,attr"`
+	WFW     string     `xml:"xmlns:wfw,attr"`
+	DC      string     `xml:"xmlns:dc,attr"`
+	WP      string     `xml:"xmlns:wp,attr"`
+	Channel wxrChannel `xml:"channel"`
+}
+
+type wxrChannel struct {
+	Title       string    `xml:"title"`
+	Link        string    `xml:"link"`
+	Description string    `xml:"description"`
+	PubDate     string    `xml:"pubDate"`
+	Language    string    `xml:"language"`
+	WXRVersion  string    `xml:"wp:wxr_version"`
+	BaseSiteURL string    `xml:"wp:base_site_url"`
+	BaseBlogURL string    `xml:"wp:base_blog_url"`
+	Terms       []wxrTerm `xml:"wp:term"`
+	Generator   string    `xml:"generator"`
+	Items       []wxrItem `xml:"item"`
+}
+
+type wxrTerm struct {
+	ID       int64  `xml:"wp:term_id"`
+	Taxonomy cdata  `xml:"wp:term_taxonomy"`
+	Slug     cdata  `xml:"wp:term_slug"`
+	Parent   string `xml:"wp:term_parent"`
+	Name     cdata  `xml:"wp:term_name"`
+}
+
+type wxrItem struct {
+	Title       string        `xml:"title"`
+	Link        string        `xml:"link"`
+	PubDate     string        `xml:"pubDate"`
+	Creator     cdata         `xml:"dc:creator"`
+	GUID        wxrGUID       `xml:"guid"`
+	Description string        `xml:"description"`
+	Content     cdata         `xml:"content:encoded"`
+	Excerpt     cdata         `xml:"excerpt:encoded"`
+	PostID      int64         `xml:"wp:post_id"`
+	Date        cdata         `xml:"wp:post_date"`
+	DateGMT     cdata         `xml:"wp:post_date_gmt"`
+	Comments    cdata         `xml:"wp:comment_status"`
+	Pings       cdata         `xml:"wp:ping_status"`
+	Name        cdata         `xml:"wp:post_name"`
+	Status      cdata         `xml:"wp:status"`
+	Parent      int64         `xml:"wp:post_parent"`
+	MenuOrder   int           `xml:"wp:menu_order"`
+	Type        cdata         `xml:"wp:post_type"`
+	Password    cdata         `xml:"wp:post_password"`
+	Sticky      int           `xml:"wp:is_sticky"`
+	Category    *wxrCategory  `xml:"category,omitempty"`
+	Meta        []wxrPostMeta `xml:"wp:postmeta"`
+}
+
+type wxrGUID struct {
+	IsPermaLink string `xml:"isPermaLink,attr"`
+	Value       string `xml:",chardata"`
+}
+
+type wxrCategory struct {
+	Domain   string `xml:"domain,attr"`
+	Nicename string `xml:"nicename,attr"`
+	Name     cdata  `xml:",cdata"`
+}
+
+type wxrPostMeta struct {
+	Key   cdata `xml:"wp:meta_key"`
+	Value cdata `xml:"wp:meta_value"`
+}
+
+// cdata is text written as a CDATA section, as WordPress writes it.
+type cdata struct {
+	Text string `xml:",cdata"`
+}
+
+// wxrMenus are the navigation menus a handoff makes: the main tree's
+// first two levels below the home page, and the utility and footer
+// navigation.
+var wxrMenus = []struct{ placement, slug, name string }{
+	{site.PlacementMain, "main-navigation", "Main navigation"},
+	{site.PlacementUtility, "utility-navigation", "Utility navigation"},
+	{site.PlacementFooter, "footer-navigation", "Footer navigation"},
+}
+
+// WriteWXR writes the plan as a WordPress export file (WXR 1.2), dated
+// at: every page (kind page or placeholder) a draft `page` item with its
+// title, slug, parent and order, its brief's blocks as Gutenberg block
+// comments holding their notes (its H1 a heading first) and its SEO
+// fields as post meta in the keys Yoast SEO reads; and the navigation as
+// menus of `nav_menu_item`s: the main tree's top two levels, the utility
+// and the footer navigation, external pages custom links, groups menu
+// headings (custom links to "#") whose pages hang below them. A page
+// below a group takes the group's page parent: a group is no page.
+func WriteWXR(w io.Writer, t *site.Tree, at time.Time) error {
+	base := strings.TrimSuffix(t.Project.BaseURL, "/")
+	date, gmt, pub := at.Format(time.DateTime), at.UTC().Format(time.DateTime), at.UTC().Format(time.RFC1123Z)
+	doc := wxr{Version: "2.0", Excerpt: "http://wordpress.org/export/1.2/excerpt/", Content: "http://purl.org/rss/1.0/modules/content/",
+		WFW: "http://wellformedweb.org/CommentAPI/", DC: "http://purl.org/dc/elements/1.1/", WP: "http://wordpress.org/export/1.2/",
+		Channel: wxrChannel{Title: t.Project.Name, Link: base, PubDate: pub, Language: "en", WXRVersion: "1.2",
+			BaseSiteURL: base, BaseBlogURL: base, Generator: "siteplan"}}
+	item := func(title string, id int64) wxrItem {
+		return wxrItem{Title: title, PubDate: pub, Creator: cdata{"siteplan"}, GUID: wxrGUID{"false", "siteplan-" + strconv.FormatInt(id, 10)},
+			PostID: id, Date: cdata{date}, DateGMT: cdata{gmt}, Comments: cdata{"closed"}, Pings: cdata{"closed"}}
+	}
+	// Pages, in outline order; a page's parent is its nearest ancestor
+	// that is a page.
+	isPage := func(p *site.Page) bool { return p.Kind == site.KindPage || p.Kind == site.KindPlaceholder }
+	var maxID int64
+	order := map[int64]int{} // the next menu_order under each page parent
+	var walk func(parent int64, pageParent int64)
+	walk = func(parent, pageParent int64) {
+		for _, p := range t.Children(parent) {
+			maxID = max(maxID, p.ID)
+			if !isPage(p) {
+				walk(p.ID, pageParent)
+				continue
+			}
+			it := item(p.Title, p.ID)
+			it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = t.URL(p.ID), cdata{p.Slug}, cdata{"draft"}, pageParent, order[pageParent], cdata{"page"}
+			it.Content = cdata{gutenberg(&p.Brief)}
+			it.Meta = briefMeta(&p.Brief)
+			doc.Channel.Items = append(doc.Channel.Items, it)
+			order[pageParent]++
+			walk(p.ID, p.ID)
+		}
+	}
+	walk(0, 0)
+	// Menus: a term each, then their items, nested as the plan is.
+	next := maxID
+	for i, m := range wxrMenus {
+		doc.Channel.Terms = append(doc.Channel.Terms, wxrTerm{ID: int64(i + 1), Taxonomy: cdata{"nav_menu"}, Slug: cdata{m.slug}, Name: cdata{m.name}})
+		roots := t.Roots(m.placement)
+		if m.placement == site.PlacementMain && len(roots) == 1 && roots[0].IsHome() {
+			roots = t.Children(roots[0].ID) // the home page's children are the main menu
+		}
+		const depth = 2 // levels a menu holds
+		order := 0
+		var add func(ps []*site.Page, parent int64, level int)
+		add = func(ps []*site.Page, parent int64, level int) {
+			for _, p := range ps {
+				next++
+				order++
+				it := item(p.Title, next)
+				it.Status, it.Parent, it.MenuOrder, it.Type = cdata{"publish"}, 0, order, cdata{"nav_menu_item"}
+				it.Category = &wxrCategory{Domain: "nav_menu", Nicename: m.slug, Name: cdata{m.name}}
+				kind, object, objectID, url := "post_type", "page", strconv.FormatInt(p.ID, 10), ""
+				switch {
+				case p.Kind == site.KindExternal:
+					kind, object, objectID, url = "custom", "custom", strconv.FormatInt(next, 10), t.Location(p.ID)
+				case p.Kind == site.KindGroup:
+					kind, object, objectID, url = "custom", "custom", strconv.FormatInt(next, 10), "#"
+				}
+				it.Meta = []wxrPostMeta{
+					{cdata{"_menu_item_type"}, cdata{kind}},
+					{cdata{"_menu_item_menu_item_parent"}, cdata{strconv.FormatInt(parent, 10)}},
+					{cdata{"_menu_item_object_id"}, cdata{objectID}},
+					{cdata{"_menu_item_object"}, cdata{object}},
+					{cdata{"_menu_item_target"}, cdata{""}},
+					{cdata{"_menu_item_classes"}, cdata{`a:1:{i:0;s:0:"";}`}},
+					{cdata{"_menu_item_xfn"}, cdata{""}},
+					{cdata{"_menu_item_url"}, cdata{url}},
+				}
+				doc.Channel.Items = append(doc.Channel.Items, it)
+				if level < depth {
+					add(t.Children(p.ID), next, level+1)
+				}
+			}
+		}
+		add(roots, 0, 1)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "\t")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// gutenberg is a brief as a page's first content: its H1 a heading, each
+// block a named group holding its note (or a placeholder paragraph), as
+// the block editor saves them.
+func gutenberg(b *site.Brief) string {
+	var s strings.Builder
+	if b.H1 != "" {
+		s.WriteString("<!-- wp:heading {\"level\":1} -->\n<h1 class=\"wp-block-heading\">" + htmlText(b.H1) + "</h1>\n<!-- /wp:heading -->\n\n")
+	}
+	for _, bl := range b.Blocks {
+		name, _ := json.Marshal(map[string]any{"metadata": map[string]string{"name": site.BlockLabels[bl.Kind]}, "layout": map[string]string{"type": "constrained"}})
+		note := bl.Note
+		if note == "" {
+			note = site.BlockLabels[bl.Kind]
+		}
+		s.WriteString("<!-- wp:group " + string(name) + " -->\n<div class=\"wp-block-group\"><!-- wp:paragraph -->\n<p>" + htmlText(note) +
+			"</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:group -->\n\n")
+	}
+	return strings.TrimSuffix(s.String(), "\n\n")
+}
+
+// htmlText escapes text for HTML, as the block editor saves it.
+func htmlText(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// briefMeta are a brief's post meta: its SEO fields in Yoast SEO's keys,
+// the rest in siteplan's.
+func briefMeta(b *site.Brief) []wxrPostMeta {
+	var out []wxrPostMeta
+	for _, kv := range [][2]string{
+		{"_yoast_wpseo_title", b.SEOTitle}, {"_yoast_wpseo_metadesc", b.MetaDescription}, {"_yoast_wpseo_focuskw", b.Keyword},
+		{"_siteplan_intent", b.Intent}, {"_siteplan_word_target", wordTarget(b.WordTarget)}, {"_siteplan_content_owner", b.Owner}, {"_siteplan_due", b.Due},
+	} {
+		if kv[1] != "" {
+			out = append(out, wxrPostMeta{cdata{kv[0]}, cdata{kv[1]}})
+		}
+	}
+	return out
+}
+
+func wordTarget(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// Route is one route of the routes handoff: a page with its place in
+// the site and its brief.
+type Route struct {
+	Path      string      `json:"path"` // "/about-us"; "" for a group or an external page
+	URL       string      `json:"url,omitempty"`
+	Title     string      `json:"title"`
+	Parent    string      `json:"parent"` // the parent route's key; "" at the top
+	Key       string      `json:"key"`    // "p12", unique
+	Order     int         `json:"order"`  // among its siblings, from 0
+	Depth     int         `json:"depth"`  // from 1
+	Kind      string      `json:"kind"`
+	Placement string      `json:"placement"`
+	Type      string      `json:"type,omitempty"`
+	Status    string      `json:"status"`
+	Sitemap   bool        `json:"in_sitemap"`
+	Brief     *site.Brief `json:"brief,omitempty"`
+}
+
+// Routes is the routes handoff's document.
+type Routes struct {
+	Format  string  `json:"format"` // "siteplan-routes/1"
+	Site    string  `json:"site"`
+	BaseURL string  `json:"base_url"`
+	Routes  []Route `json:"routes"`
+}
+
+// WriteRoutes writes every page of the plan, in outline order, as the
+// JSON a static-site generator loops over (Routes): its path, title,
+// place and brief.
+func WriteRoutes(w io.Writer, t *site.Tree) error {
+	r := Routes{Format: "siteplan-routes/1", Site: t.Project.Name, BaseURL: t.Project.BaseURL, Routes: []Route{}}
+	origin := site.Origin(t.Project.BaseURL)
+	order := map[int64]int{}
+	t.Walk(func(p *site.Page, depth int) bool {
+		rt := Route{Title: p.Title, Key: "p" + strconv.FormatInt(p.ID, 10), Order: order[p.ParentID], Depth: depth, Kind: p.Kind,
+			Placement: p.Placement, Type: p.Type, Status: p.Status, Sitemap: p.InSitemap && p.HasURL()}
+		order[p.ParentID]++
+		if p.ParentID != 0 {
+			rt.Parent = "p" + strconv.FormatInt(p.ParentID, 10)
+		}
+		switch p.Kind {
+		case site.KindPage:
+			rt.URL = t.URL(p.ID)
+			rt.Path = strings.TrimPrefix(rt.URL, origin)
+		case site.KindPlaceholder: // planned, not built: where it will be
+			rt.Path = strings.TrimPrefix(t.Location(p.ID), origin)
+		case site.KindExternal:
+			rt.URL = t.Location(p.ID)
+		}
+		if !p.Brief.Empty() {
+			b := p.Brief.Clone()
+			rt.Brief = &b
+		}
+		r.Routes = append(r.Routes, rt)
+		return true
+	})
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
