@@ -175,6 +175,45 @@ func BriefProblem(b *Brief) string {
 	return firstField(f.Err(), nil)
 }
 
+// BlockLines writes blocks a line each, "kind: note" ("kind" without a
+// note), a block whose note a template requires after "* ".
+func BlockLines(blocks []Block) string {
+	lines := make([]string, len(blocks))
+	for i, bl := range blocks {
+		if bl.Required {
+			lines[i] = "* "
+		}
+		lines[i] += bl.Kind
+		if bl.Note != "" {
+			lines[i] += ": " + bl.Note
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// ParseBlockLines reads blocks as BlockLines writes them, a kind as
+// stored or as BlockLabels names it ("Call to action: Buy"), in any
+// case; blank lines are skipped. The kinds are checked where the blocks
+// are (Page.Validate, NormalizeBlocks).
+func ParseBlockLines(s string) []Block {
+	var out []Block
+	for line := range strings.Lines(s) {
+		line = strings.TrimSpace(line)
+		required := strings.HasPrefix(line, "*")
+		kind, note, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "*")), ":")
+		if kind = strings.ToLower(strings.TrimSpace(kind)); kind == "" {
+			continue
+		}
+		for k, l := range BlockLabels {
+			if strings.EqualFold(l, kind) {
+				kind = k
+			}
+		}
+		out = append(out, Block{Kind: kind, Note: strings.TrimSpace(note), Required: required})
+	}
+	return out
+}
+
 // blockProblem says what is wrong with block i (from 0), or "".
 func blockProblem(i int, bl Block) string {
 	if !slices.Contains(BlockKinds, bl.Kind) {

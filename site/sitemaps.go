@@ -74,18 +74,11 @@ var BriefColumns = []string{"seo_title", "meta_description", "h1", "keyword", "i
 // BriefCells are a brief's cells of inventory.csv: its blocks a line
 // each, "kind: note".
 func BriefCells(b *Brief) [9]string {
-	lines := make([]string, len(b.Blocks))
-	for i, bl := range b.Blocks {
-		lines[i] = bl.Kind
-		if bl.Note != "" {
-			lines[i] += ": " + bl.Note
-		}
-	}
 	target := ""
 	if b.WordTarget > 0 {
 		target = strconv.Itoa(b.WordTarget)
 	}
-	return [9]string{b.SEOTitle, b.MetaDescription, b.H1, b.Keyword, b.Intent, strings.Join(lines, "\n"), target, b.Owner, b.Due}
+	return [9]string{b.SEOTitle, b.MetaDescription, b.H1, b.Keyword, b.Intent, BlockLines(b.Blocks), target, b.Owner, b.Due}
 }
 
 // BriefFromCells reads a brief from its cells of a CSV (cell returns the
@@ -103,18 +96,7 @@ func BriefFromCells(cell func(column string) string) Brief {
 		}
 		b.WordTarget = n
 	}
-	for line := range strings.Lines(cell("blocks")) {
-		kind, note, _ := strings.Cut(strings.TrimSpace(line), ":")
-		if kind = strings.ToLower(strings.TrimSpace(kind)); kind == "" {
-			continue
-		}
-		for k, l := range BlockLabels {
-			if strings.EqualFold(l, kind) {
-				kind = k
-			}
-		}
-		b.Blocks = append(b.Blocks, Block{Kind: kind, Note: strings.TrimSpace(note)})
-	}
+	b.Blocks = ParseBlockLines(cell("blocks"))
 	return b
 }
 

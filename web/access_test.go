@@ -274,6 +274,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /sites/jobs/:jid/files/:n":            {path: "/sites/jobs/nope/files/0?line=1", ok: 404},
 		"POST /team/leave":                         {path: "/team/leave", ok: 303, override: map[string]int{otherTeam: 409}},
 		"POST /team/invites":                       {path: "/team/invites", form: v("role", "viewer", "days", "7"), ok: 201},
+		"POST /team/type-templates":                {path: "/team/type-templates", form: v("type", "nosuchtype", "blocks", "hero"), ok: 422},
 		"POST /team/type-colors":                   {path: "/team/type-colors", form: v("reset", "1"), ok: 200},
 		"DELETE /team/invites/:iid":                {path: "/team/invites/" + id("invite"), ok: 200, override: map[string]int{otherTeam: 404}},
 		"PUT /team/members/:uid":                   {path: "/team/members/" + id("user"), form: v("role", "editor"), ok: 200, override: map[string]int{otherTeam: 404}},

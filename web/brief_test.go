@@ -105,3 +105,35 @@ func TestLintPage(t *testing.T) {
 		t.Error("a plan with problems says it is clean")
 	}
 }
+
+// TestTypeTemplatesForm: an editor saves a page type's template on the
+// team page, a line a block; a wrong block is refused naming it, what
+// was typed kept; a new page of the type then starts with the blocks.
+func TestTypeTemplatesForm(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	d := doc(t, c.do("GET", "/team", nil, false))
+	if d.Find("#template-landing textarea").Length() != 1 {
+		t.Fatalf("the team page has no template for landing")
+	}
+	rec := c.do("POST", "/team/type-templates", url.Values{"type": {"landing"}, "blocks": {"Hero: Big photo\n\n* FAQ: Questions\ncta"}}, true)
+	d = doc(t, rec)
+	if rec.Code != 200 || d.Find("#template-landing[open] .alert-ok").Length() != 1 || d.Find("#template-landing textarea").Text() != "hero: Big photo\n* faq: Questions\ncta" {
+		t.Errorf("save: %d %q", rec.Code, d.Find("#template-landing textarea").Text())
+	}
+	rec = c.do("POST", "/team/type-templates", url.Values{"type": {"landing"}, "blocks": {"hero\ncarousel: Slides"}}, true)
+	d = doc(t, rec)
+	if rec.Code != 422 || !strings.Contains(d.Find("#template-landing .alert-error").Text(), `Block 2: kind "carousel"`) ||
+		d.Find("#template-landing textarea").Text() != "hero\ncarousel: Slides" {
+		t.Errorf("a wrong block: %d %q", rec.Code, d.Find("#template-landing").Text())
+	}
+	p := site.NewPage("Spring sale")
+	p.ProjectID, p.Type = pid, "landing"
+	if err := c.db.CreatePage(ctx, &p); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := c.db.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Big photo · FAQ: Questions · Call to action" {
+		t.Errorf("a new landing page starts with %+v", got.Brief.Blocks)
+	}
+}

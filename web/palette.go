@@ -62,3 +62,41 @@ func (s *Server) saveTypeColors(c echo.Context) error {
 	}
 	return render(c, status, views.TypeColors(props))
 }
+
+// templateStore keeps each team's page-type templates.
+type templateStore interface {
+	TypeTemplates(ctx context.Context, teamID int64) (map[string][]site.Block, error)
+	SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block) error
+}
+
+// typeTemplates is the team page's templates section.
+func (s *Server) typeTemplates(c echo.Context) (views.TypeTemplatesProps, error) {
+	v := viewer(c)
+	ctx := c.Request().Context()
+	pal, err := s.store.palettes.TeamPalette(ctx, v.Team.ID)
+	if err != nil {
+		return views.TypeTemplatesProps{}, err
+	}
+	tmpl, err := s.store.templates.TypeTemplates(ctx, v.Team.ID)
+	return views.TypeTemplatesProps{Palette: pal, Templates: tmpl, CanEdit: site.RoleAccess(v.TeamRole) >= site.AccessEdit}, err
+}
+
+// saveTypeTemplate sets the blocks a page of the form's type starts
+// with, a line each (site.ParseBlockLines).
+func (s *Server) saveTypeTemplate(c echo.Context) error {
+	typ, text := c.FormValue("type"), c.FormValue("blocks")
+	err := s.store.templates.SetTypeTemplate(c.Request().Context(), viewer(c).Team.ID, typ, site.ParseBlockLines(text))
+	if err != nil && site.ErrorCode(err) != site.EInvalid {
+		return err
+	}
+	props, perr := s.typeTemplates(c)
+	if perr != nil {
+		return perr
+	}
+	if err != nil {
+		props.ErrorType, props.Error, props.Typed = typ, site.ErrorMessage(err), text
+		return render(c, statusOf[site.EInvalid], views.TypeTemplates(props))
+	}
+	props.Saved = typ
+	return render(c, http.StatusOK, views.TypeTemplates(props))
+}

@@ -47,6 +47,7 @@ type Store interface {
 	redirectStore
 	launchStore
 	lintStore
+	templateStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -66,10 +67,11 @@ type stores struct {
 	redirects redirectStore
 	launch    launchStore
 	lint      lintStore
+	templates templateStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -212,6 +214,7 @@ func (s *Server) routeTable() []route {
 		{get, "/team", s.teamPage, account},
 		{post, "/team/leave", s.leaveTeam, account},
 		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
+		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},
 		{post, "/team/invites", s.createInvite, teamOwner},
 		{del, "/team/invites/:iid", s.deleteInvite, teamOwner},
 		{put, "/team/members/:uid", s.setRole, teamOwner},

@@ -42,6 +42,9 @@ func (s *Server) teamPage(c echo.Context) error {
 	if props.Colors, err = s.typeColors(c); err != nil {
 		return err
 	}
+	if props.Templates, err = s.typeTemplates(c); err != nil {
+		return err
+	}
 	if v.TeamRole == site.RoleOwner {
 		if props.Invites.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
 			return err
