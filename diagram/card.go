@@ -37,6 +37,10 @@ const (
 	// so it stays legible printed at half size.
 	compactBandH = 6.0
 	compactLines = 3
+	// The content view: a box a block, at most maxCardBlocks of them.
+	blockLineH    = 15.0
+	blockGap      = 4.0
+	maxCardBlocks = 10
 	// cardFill is every card's background: a white no other shape uses,
 	// so a card is found among the shapes Graphviz drew in a radial
 	// layout (layout.cards).
@@ -61,8 +65,9 @@ type card struct {
 	band      string // the colour's meaning and the kind, with its mark
 	fill      string // the band's colour
 	title     []string
-	path      string // "" when hidden
-	meta      string // status and assignee; "" when hidden
+	path      string   // "" when hidden
+	meta      string   // status and assignee; "" when hidden
+	blocks    []string // the content blocks in words, a box each (Options.Content)
 	comments  int
 	bandH     float64
 	moreSize  float64 // the size of the line that says what is not drawn
@@ -144,10 +149,36 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 			c.h += smallLineH
 		}
 	}
+	if d.opt.Content && !d.opt.compact {
+		c.blocks = blockLines(p.Brief.Blocks)
+		if len(c.blocks) > 0 {
+			c.h += blockGap + blockLineH*float64(len(c.blocks))
+		}
+	}
 	if hidden > 0 {
 		c.h += c.moreLineH()
 	}
 	return c
+}
+
+// blockLines are a page's content blocks as its card lists them, each
+// clipped to the card: "Hero — Big photo", the last saying how many more
+// there are past maxCardBlocks.
+func blockLines(blocks []site.Block) []string {
+	room := cardInner - 2*cardPad - 8
+	var out []string
+	for i, b := range blocks {
+		if i == maxCardBlocks-1 && len(blocks) > maxCardBlocks {
+			out = append(out, "+ "+site.Plural(len(blocks)-i, "more block", "more blocks"))
+			break
+		}
+		s := site.BlockLabels[b.Kind]
+		if b.Note != "" {
+			s += " — " + b.Note
+		}
+		out = append(out, clipWidth(s, smallSize, false, room))
+	}
+	return out
 }
 
 // details writes what a full card says besides its title: the band's
@@ -293,6 +324,14 @@ func (d *dotWriter) writeCard(bw *bufio.Writer, c *card, linked bool) {
 	if c.meta != "" {
 		row(smallLineH, fmt.Sprintf(`<font point-size="%s" color=%q>●</font><font point-size="%s" color=%q> %s</font>`,
 			num(smallSize), statusColors[p.Status], num(smallSize), mutedColor, d.text(c.meta)))
+	}
+	if len(c.blocks) > 0 {
+		row(blockGap, "")
+		for _, b := range c.blocks {
+			used += blockLineH
+			fmt.Fprintf(bw, `<tr><td colspan="%d" fixedsize="true" width="%s" height="%s" align="left" cellpadding="0" bgcolor=%q><font point-size="8">&#160;&#160;&#160;</font><font point-size="%s" color=%q>%s</font></td></tr>`,
+				span, num(inner), num(blockLineH), blockFill, num(smallSize), textColor, d.text(b))
+		}
 	}
 	if c.hidden > 0 {
 		row(c.moreLineH(), fmt.Sprintf(`<font point-size="%s" color=%q>%s</font>`, num(c.moreSize), mutedColor, c.more()))

@@ -62,6 +62,8 @@ const (
 	mutedColor  = "#475569"
 	stackFill   = "#f8fafc" // behind a radial diagram's stack of cards
 	stackLine   = "#cbd5e1"
+	blockFill   = "#f1f5f9" // a content block's box (Options.Content)
+	blockLine   = "#cbd5e1"
 	// externalColor outlines external pages.
 	externalColor = "#7c3aed"
 )

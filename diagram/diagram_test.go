@@ -994,3 +994,50 @@ func TestDiagramCheck(t *testing.T) {
 		t.Error("results do not change the key")
 	}
 }
+
+// TestDiagramContent: the content view lists a page's blocks on its
+// card, in the client version too, each clipped to the card, past ten
+// the rest counted; the card grows to hold them, in every format and in
+// the radial layout's tables.
+func TestDiagramContent(t *testing.T) {
+	doc := docFile(t, "../store/testdata/acme.json")
+	tr, _ := doc.Tree()
+	pages := tr.Pages()
+	var pricing int64
+	for i := range pages {
+		if pages[i].Title == "Pricing" {
+			pricing = pages[i].ID
+			pages[i].Brief.Blocks = []site.Block{{Kind: "hero", Note: "Photo"}, {Kind: "table", Note: "Three tiers " + strings.Repeat("and more ", 20)}}
+			for range 11 {
+				pages[i].Brief.Blocks = append(pages[i].Brief.Blocks, site.Block{Kind: "faq"})
+			}
+		}
+	}
+	tr = site.NewTree(tr.Project, pages)
+	for _, client := range []bool{false, true} {
+		opt := Options{Content: true, Client: client}
+		opt.SetDefaults()
+		d := newDiagram(tr, nil, opt)
+		plain := newDiagram(tr, nil, Options{Client: client})
+		c := d.byID[pricing]
+		if len(c.blocks) != 10 || c.blocks[0] != "Hero — Photo" || !strings.HasSuffix(c.blocks[1], "…") || c.blocks[9] != "+ 4 more blocks" {
+			t.Errorf("client %t: blocks %q", client, c.blocks)
+		}
+		if got, want := c.h-plain.byID[pricing].h, blockGap+10*blockLineH; got != want {
+			t.Errorf("client %t: the card grew %v, want %v", client, got, want)
+		}
+		if got := svgNodes(t, draw(t, d, FormatSVG))["p"+strconv.FormatInt(pricing, 10)]; !strings.Contains(got, "Hero — Photo") || !strings.Contains(got, "+ 4 more blocks") {
+			t.Errorf("client %t: the SVG card reads %q", client, got)
+		}
+	}
+	var dot bytes.Buffer
+	if _, err := Render(context.Background(), &dot, tr, nil, Options{Format: FormatDOT, Layout: LayoutRadial, Content: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(dot.String(), "Hero — Photo") || !strings.Contains(dot.String(), blockFill) {
+		t.Errorf("the radial DOT has no blocks")
+	}
+	if a, b := (Options{Content: true}).Key(), (Options{}).Key(); a == b {
+		t.Error("the content view does not change the key")
+	}
+}

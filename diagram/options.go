@@ -79,6 +79,9 @@ type Options struct {
 	// Facts are labelled lines of a PDF (label, words): rows of its cover
 	// and lines under each sheet's title, after the notes.
 	Facts [][2]string
+	// Content lists each card's content blocks (its brief's) under its
+	// title, a low-fidelity wireframe of the page, client version or not.
+	Content bool
 	// Client draws the client version: titles and colours only, without
 	// paths, statuses, assignees or comments.
 	Client bool
@@ -190,7 +193,7 @@ func (o Options) Key() string {
 	b.WriteString("|f:")
 	writeSet(&b, o.Focus)
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
-	fmt.Fprintf(&b, "|t:%q|f:%q", o.Title, o.Facts)
+	fmt.Fprintf(&b, "|t:%q|f:%q|content:%t", o.Title, o.Facts, o.Content)
 	return b.String()
 }
 

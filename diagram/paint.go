@@ -212,6 +212,18 @@ func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 		c.setPen(hex(mutedColor), true)
 		c.text(at(left+9, base), cd.meta, smallSize*s, false, 'l', 0)
 	}
+	if len(cd.blocks) > 0 { // a wireframe: a light box a block
+		y += blockGap
+		for _, b := range cd.blocks {
+			c.setFill(hex(blockFill), true)
+			c.setPen(hex(blockLine), true)
+			c.setLineWidth(0.6 * s)
+			rect(c, at(left, y+1), at(x1-in-cardPad+1, y+blockLineH-1), true)
+			c.setPen(hex(textColor), true)
+			c.text(at(left+4, line(blockLineH, smallSize)), b, smallSize*s, false, 'l', 0)
+		}
+		c.setLineWidth(s)
+	}
 	if cd.hidden > 0 {
 		c.setPen(hex(mutedColor), true)
 		c.text(at(left, line(cd.moreLineH(), cd.moreSize)), cd.more(), cd.moreSize*s, false, 'l', 0)

@@ -38,7 +38,7 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	// box; without either, links are drawn.
 	links := q["links"]
 	o := diagram.Options{Format: format, Layout: q.Get("layout"), ColorBy: q.Get("color"), Paper: q.Get("paper"),
-		Orientation: q.Get("orientation"), OneSheet: q.Get("fit") == "one", Cover: q.Get("cover") == "1", Client: q.Get("client") == "1",
+		Orientation: q.Get("orientation"), OneSheet: q.Get("fit") == "one", Cover: q.Get("cover") == "1", Client: q.Get("client") == "1", Content: q.Get("content") == "1",
 		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}}
 	var err error
 	if o.Root, err = queryID(c, "root"); err != nil {
@@ -165,7 +165,7 @@ func (s *Server) diagram(c echo.Context) error {
 		return err
 	}
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
-		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Papers: diagram.Papers,
+		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Content: opt.Content, Papers: diagram.Papers,
 		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
 	if diagram.IsScene(b) { // fetched by the script from the cache
 		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()
