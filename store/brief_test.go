@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"siteplan/site"
@@ -170,5 +171,67 @@ func TestTypeTemplates(t *testing.T) {
 	}
 	if got, _ := db.Page(ctx, ids["Contact"]); site.BlocksText(got.Brief.Blocks) != "Form" {
 		t.Errorf("a page with blocks of its own has %+v", got.Brief.Blocks)
+	}
+}
+
+// TestStarters: a plan kept as a starter comes back whole as a document
+// (briefs included); names are a team's own; the team keeps at most
+// site.MaxStarters; deleting one leaves the rest.
+func TestStarters(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	ctx := context.Background()
+	pg, _ := db.Page(ctx, ids["Pricing"])
+	pg.Brief = site.Brief{H1: "Plans", Blocks: []site.Block{{Kind: "table"}}}
+	if err := db.UpdatePage(anna, &pg); err != nil {
+		t.Fatal(err)
+	}
+	s, err := db.SaveStarter(ctx, pid, "Agency site", "Anna")
+	if err != nil || s.ID == 0 || s.Pages != 12 || s.TeamID != 1 {
+		t.Fatalf("save: %+v %v", s, err)
+	}
+	doc, err := db.StarterDocument(ctx, 1, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var brief *site.Brief
+	var walk func(ps []*site.DocPage)
+	walk = func(ps []*site.DocPage) {
+		for _, p := range ps {
+			if p.Title == "Pricing" {
+				brief = p.Brief
+			}
+			walk(p.Children)
+		}
+	}
+	walk(doc.Pages)
+	if brief == nil || brief.H1 != "Plans" || doc.CountPages() != 12 {
+		t.Errorf("the starter's document: %d pages, Pricing's brief %+v", doc.CountPages(), brief)
+	}
+	if _, err := db.StarterDocument(ctx, 2, s.ID); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("another team's starter: %v", err)
+	}
+	if _, err := db.SaveStarter(ctx, pid, "Agency site", "Anna"); site.ErrorCode(err) != site.EConflict {
+		t.Errorf("a name taken: %v", err)
+	}
+	if _, err := db.SaveStarter(ctx, pid, " ", "Anna"); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("no name: %v", err)
+	}
+	for i := 1; i < site.MaxStarters; i++ {
+		if _, err := db.SaveStarter(ctx, pid, fmt.Sprintf("Starter %02d", i), "Anna"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.SaveStarter(ctx, pid, "One too many", "Anna"); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("past the most: %v", err)
+	}
+	if err := db.DeleteStarter(ctx, 1, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := db.Starters(ctx, 1); len(list) != site.MaxStarters-1 || list[0].Name != "Starter 01" {
+		t.Errorf("after a delete: %d, first %+v", len(list), list[0])
+	}
+	if err := db.DeleteStarter(ctx, 1, s.ID); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("deleted twice: %v", err)
 	}
 }

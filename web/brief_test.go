@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,5 +136,63 @@ func TestTypeTemplatesForm(t *testing.T) {
 	}
 	if got, _ := c.db.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Big photo · FAQ: Questions · Call to action" {
 		t.Errorf("a new landing page starts with %+v", got.Brief.Blocks)
+	}
+}
+
+// TestStarterPlans: a plan kept as a starter from its settings is
+// offered on the projects page; a project started from it has its
+// pages and briefs under its own name and base URL; an editor deletes
+// it on the Team page; another team cannot start from it.
+func TestStarterPlans(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	pg, _ := c.db.Page(ctx, ids["Pricing"])
+	pg.Brief = site.Brief{H1: "Plans", Blocks: []site.Block{{Kind: "table", Note: "Tiers"}}}
+	if err := c.db.UpdatePage(ctx, &pg); err != nil {
+		t.Fatal(err)
+	}
+	rec := c.do("POST", "/projects/"+itoa(pid)+"/starter", url.Values{"name": {"Agency site"}}, true)
+	if rec.Code != 201 || !strings.Contains(doc(t, rec).Find("#starter-saved").Text(), "“Agency site” (12 pages)") {
+		t.Fatalf("keep: %d %.300s", rec.Code, rec.Body.String())
+	}
+	if rec := c.do("POST", "/projects/"+itoa(pid)+"/starter", url.Values{"name": {"Agency site"}}, true); rec.Code != 409 ||
+		!strings.Contains(doc(t, rec).Find(".field-error").Text(), "already named") {
+		t.Errorf("a name taken: %d", rec.Code)
+	}
+	list, _ := c.db.Starters(ctx, 1)
+	opt := doc(t, c.do("GET", "/", nil, false)).Find(`#f-starter option[value="` + itoa(list[0].ID) + `"]`)
+	if !strings.Contains(opt.Text(), "Agency site") {
+		t.Fatalf("the projects page does not offer the starter")
+	}
+	rec = c.do("POST", "/projects", url.Values{"name": {"Globex relaunch"}, "base_url": {"globex.example"}, "starter": {itoa(list[0].ID)}}, false)
+	if rec.Code != 303 {
+		t.Fatalf("create from the starter: %d %.300s", rec.Code, rec.Body.String())
+	}
+	id, _ := strconv.ParseInt(strings.TrimPrefix(rec.Header().Get("Location"), "/projects/"), 10, 64)
+	pr, _ := c.db.Project(ctx, id)
+	tr, _ := c.db.Tree(ctx, id)
+	var brief site.Brief
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "Pricing" {
+			brief = p.Brief
+		}
+		return true
+	})
+	if pr.Name != "Globex relaunch" || pr.BaseURL != "https://globex.example/" || tr.Len() != 12 || brief.H1 != "Plans" {
+		t.Errorf("the new project: %q %q, %d pages, Pricing's brief %+v", pr.Name, pr.BaseURL, tr.Len(), brief)
+	}
+	if rec := c.do("POST", "/projects", url.Values{"name": {""}, "base_url": {"x.example"}, "starter": {itoa(list[0].ID)}}, true); rec.Code != 422 {
+		t.Errorf("no name: %d", rec.Code)
+	}
+	other := c.teamClient("other@test.example", "")
+	if rec := other.do("POST", "/projects", url.Values{"name": {"Theft"}, "base_url": {"x.example"}, "starter": {itoa(list[0].ID)}}, false); rec.Code != 404 {
+		t.Errorf("another team's starter: %d", rec.Code)
+	}
+	if d := doc(t, c.do("GET", "/team", nil, false)); d.Find("#starter-"+itoa(list[0].ID)).Length() != 1 {
+		t.Error("the Team page does not list the starter")
+	}
+	if rec := c.do("DELETE", "/team/starters/"+itoa(list[0].ID), nil, true); rec.Code != 200 || doc(t, rec).Find("#starter-"+itoa(list[0].ID)).Length() != 0 {
+		t.Errorf("delete: %d", rec.Code)
 	}
 }

@@ -66,15 +66,29 @@ func (s *Server) renderProjects(c echo.Context, status int, f views.ProjectForm,
 	if err != nil {
 		return err
 	}
+	if f.Starters, err = s.store.starters.Starters(c.Request().Context(), team.ID); err != nil {
+		return err
+	}
 	return render(c, status, views.Projects(views.ProjectsProps{Layout: s.layout(c, "Projects"), Projects: list, Form: f, Import: imp}))
 }
 
 func (s *Server) createProject(c echo.Context) error {
 	ctx := c.Request().Context()
 	p := site.Project{TeamID: viewer(c).Team.ID, Name: c.FormValue("name"), BaseURL: site.WithScheme(c.FormValue("base_url"))}
-	if err := s.store.projects.CreateProject(ctx, &p); site.ErrorCode(err) == site.EInvalid {
-		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Errors: site.ErrorFields(err)}
+	starter, _ := strconv.ParseInt(c.FormValue("starter"), 10, 64)
+	var err error
+	if starter != 0 {
+		err = s.fromStarter(c, &p, starter)
+	} else {
+		err = s.store.projects.CreateProject(ctx, &p)
+	}
+	if site.ErrorCode(err) == site.EInvalid {
+		f := views.ProjectForm{Name: p.Name, BaseURL: c.FormValue("base_url"), Starter: starter, Errors: site.ErrorFields(err)}
 		if isHTMX(c) {
+			var serr error
+			if f.Starters, serr = s.store.starters.Starters(ctx, p.TeamID); serr != nil {
+				return serr
+			}
 			return rerender(c, err, views.CreateProjectForm(f))
 		}
 		return s.renderProjects(c, statusOf[site.EInvalid], f, views.ImportForm{})

@@ -48,6 +48,7 @@ type Store interface {
 	launchStore
 	lintStore
 	templateStore
+	starterStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -68,10 +69,11 @@ type stores struct {
 	launch    launchStore
 	lint      lintStore
 	templates templateStore
+	starters  starterStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -215,6 +217,7 @@ func (s *Server) routeTable() []route {
 		{post, "/team/leave", s.leaveTeam, account},
 		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
 		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},
+		{del, "/team/starters/:sid", s.deleteStarter, teamEdit},
 		{post, "/team/invites", s.createInvite, teamOwner},
 		{del, "/team/invites/:iid", s.deleteInvite, teamOwner},
 		{put, "/team/members/:uid", s.setRole, teamOwner},
@@ -268,6 +271,7 @@ func (s *Server) routeTable() []route {
 		{patch, "/projects/:id", s.renameProject, projectEdit},
 		{get, "/projects/:id/rename", s.renameProjectForm, projectEdit},
 		{get, "/projects/:id/settings", s.settings, projectEdit},
+		{post, "/projects/:id/starter", s.saveStarter, projectEdit},
 		{put, "/projects/:id/settings", s.saveSettings, projectEdit},
 		{post, "/projects/:id/theme", s.saveTheme, projectEdit},
 		{get, "/projects/:id/logo.png", s.logo, projectRead},
