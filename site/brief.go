@@ -177,18 +177,24 @@ func BriefProblem(b *Brief) string {
 
 // BlockLines writes blocks a line each, "kind: note" ("kind" without a
 // note), a block whose note a template requires after "* ".
-func BlockLines(blocks []Block) string {
-	lines := make([]string, len(blocks))
+func BlockLines(blocks []Block) string { return string(AppendBlockLines(nil, blocks)) }
+
+// AppendBlockLines appends BlockLines' text to b: a large inventory
+// writes a plan's blocks without a string for each.
+func AppendBlockLines(b []byte, blocks []Block) []byte {
 	for i, bl := range blocks {
-		if bl.Required {
-			lines[i] = "* "
+		if i > 0 {
+			b = append(b, '\n')
 		}
-		lines[i] += bl.Kind
+		if bl.Required {
+			b = append(b, "* "...)
+		}
+		b = append(b, bl.Kind...)
 		if bl.Note != "" {
-			lines[i] += ": " + bl.Note
+			b = append(append(b, ": "...), bl.Note...)
 		}
 	}
-	return strings.Join(lines, "\n")
+	return b
 }
 
 // ParseBlockLines reads blocks as BlockLines writes them, a kind as

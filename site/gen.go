@@ -23,3 +23,26 @@ func GenerateDocument(name string, sections, subsections, leaves int) *Document 
 	}
 	return d
 }
+
+// GenerateBriefs gives every page of d a full brief, as an agency writes
+// one: SEO fields of their usual lengths, five blocks with notes, a word
+// target, an owner and a due date. It returns d.
+func GenerateBriefs(d *Document) *Document {
+	n := 0
+	var walk func(ps []*DocPage)
+	walk = func(ps []*DocPage) {
+		for _, p := range ps {
+			n++
+			id := strconv.Itoa(n)
+			p.Brief = &Brief{SEOTitle: p.Title + " | Aurora outdoor gear " + id,
+				MetaDescription: "Everything about " + p.Title + ": tested on three continents, with free returns for a year (" + id + ").",
+				H1:              p.Title, Keyword: "outdoor gear " + id, Intent: IntentCommercial,
+				Blocks: []Block{{Kind: "hero", Note: "Big photo of the product in use"}, {Kind: "text", Note: "Intro in two paragraphs"},
+					{Kind: "cards", Note: "Three features"}, {Kind: "faq", Note: "Five questions from support"}, {Kind: "cta", Note: "Shop now"}},
+				WordTarget: 600, Owner: "Mara", Due: "2026-12-15"}
+			walk(p.Children)
+		}
+	}
+	walk(d.Pages)
+	return d
+}

@@ -68,18 +68,9 @@ func HasSessionParam(loc string) bool {
 var InventoryColumns = append([]string{"url", "title", "type", "status", "assignee", "notes", "priority", "changefreq", "lastmod", "kind", "placement", "in_sitemap", "outline"},
 	BriefColumns...)
 
-// BriefColumns are a page's brief in inventory.csv, in BriefCells' order.
+// BriefColumns are a page's brief in inventory.csv: its fields, its
+// blocks a line each (AppendBlockLines), the word target a number.
 var BriefColumns = []string{"seo_title", "meta_description", "h1", "keyword", "intent", "blocks", "word_target", "content_owner", "due"}
-
-// BriefCells are a brief's cells of inventory.csv: its blocks a line
-// each, "kind: note".
-func BriefCells(b *Brief) [9]string {
-	target := ""
-	if b.WordTarget > 0 {
-		target = strconv.Itoa(b.WordTarget)
-	}
-	return [9]string{b.SEOTitle, b.MetaDescription, b.H1, b.Keyword, b.Intent, BlockLines(b.Blocks), target, b.Owner, b.Due}
-}
 
 // BriefFromCells reads a brief from its cells of a CSV (cell returns the
 // cell of a BriefColumns column, "" when there is none): blocks a line

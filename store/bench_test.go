@@ -49,27 +49,6 @@ func BenchmarkTree10k(b *testing.B) {
 	}
 }
 
-// withBriefs gives every page of d a full brief: SEO fields of their
-// usual lengths, five blocks with notes, a word target, owner and date.
-func withBriefs(d *site.Document) *site.Document {
-	var walk func(ps []*site.DocPage)
-	n := 0
-	walk = func(ps []*site.DocPage) {
-		for _, p := range ps {
-			n++
-			p.Brief = &site.Brief{SEOTitle: fmt.Sprintf("%s | Aurora outdoor gear %d", p.Title, n),
-				MetaDescription: fmt.Sprintf("Everything about %s: tested on three continents, with free returns for a year (%d).", p.Title, n),
-				H1:              p.Title, Keyword: fmt.Sprintf("%s %d", strings.ToLower(p.Title), n), Intent: site.IntentCommercial,
-				Blocks: []site.Block{{Kind: "hero", Note: "Big photo of the product in use"}, {Kind: "text", Note: "Intro in two paragraphs"},
-					{Kind: "cards", Note: "Three features"}, {Kind: "faq", Note: "Five questions from support"}, {Kind: "cta", Note: "Shop now"}},
-				WordTarget: 600, Owner: "Mara", Due: "2026-12-15"}
-			walk(p.Children)
-		}
-	}
-	walk(d.Pages)
-	return d
-}
-
 // BenchmarkTreeBriefs10k loads a 10,000-page project whole, its pages
 // without briefs (plain, the yardstick) and with full ones (briefs),
 // measured in the same run: the bound is within 20%.
@@ -79,7 +58,7 @@ func BenchmarkTreeBriefs10k(b *testing.B) {
 		doc  *site.Document
 	}{
 		{"plain", site.GenerateDocument("Bench", 10, 10, 99)},
-		{"briefs", withBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
+		{"briefs", site.GenerateBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := openTest(b)
@@ -90,6 +69,38 @@ func BenchmarkTreeBriefs10k(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if _, err := db.Tree(context.Background(), id); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkExportBriefs10k exports a 10,000-page plan from SQLite
+// (gzipped sitemaps, index, sitemap.txt, robots.txt, footer.html and
+// inventory.csv, its brief columns included), its pages without briefs
+// (plain, the yardstick) and with full ones (briefs), in the same run.
+func BenchmarkExportBriefs10k(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		doc  *site.Document
+	}{
+		{"plain", site.GenerateDocument("Bench", 10, 10, 99)},
+		{"briefs", site.GenerateBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			db := openTest(b)
+			id, err := db.ImportDocument(context.Background(), 1, tc.doc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			outline, err := db.Outline(context.Background(), id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := export.Export(discardOutput{}, outline, export.Config{Gzip: true}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -41,8 +41,8 @@ func (o *Outline) Project() site.Project { return o.project }
 // is its parent's.
 var outlineCols = `id, title || char(31) || slug || char(31) || type,
 	in_sitemap | (in_html_sitemap << 1) | (` + caseOf("kind", site.Kinds) + ` << 2) | (` + caseOf("status", site.Statuses) + ` << 5),
-	iif(path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '' AND brief = '', NULL,
-		json_array(path, priority, changefreq, lastmod, assignee, notes, brief))`
+	iif(path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '', NULL,
+		json_array(path, priority, changefreq, lastmod, assignee, notes)), brief`
 
 // caseOf numbers a column's value by its place in values (from 1; 0 for
 // one not among them).
@@ -184,7 +184,7 @@ func (w *outlineWalk) walk(root int64) error {
 		if err != nil {
 			return translate(err)
 		}
-		row := make([]driver.Value, 6)
+		row := make([]driver.Value, 7)
 		err = rows.Next(row)
 		rows.Close()
 		if err != nil {
@@ -194,9 +194,9 @@ func (w *outlineWalk) walk(root int64) error {
 		if err := readOutlineRow(row, &p); err != nil {
 			return err
 		}
-		placement, _ = row[4].(string)
+		placement, _ = row[5].(string)
 		chain = append(chain, p)
-		id, _ = row[5].(int64)
+		id, _ = row[6].(int64)
 	}
 	path := o.project.RootPath()
 	for i := len(chain) - 1; i > 0; i-- {
@@ -217,12 +217,8 @@ func readOutlineRow(row []driver.Value, p *site.Page) error {
 	flags, _ := row[2].(int64)
 	fromFlags(p, flags)
 	if extra, ok := row[3].(string); ok {
-		var x [7]any
+		var x [6]any
 		if err := json.Unmarshal([]byte(extra), &x); err != nil {
-			return err
-		}
-		brief, _ := x[6].(string)
-		if err := readBrief(brief, &p.Brief); err != nil {
 			return err
 		}
 		p.Path, _ = x[0].(string)
@@ -234,7 +230,9 @@ func readOutlineRow(row []driver.Value, p *site.Page) error {
 		p.Assignee, _ = x[4].(string)
 		p.Notes, _ = x[5].(string)
 	}
-	return nil
+	// The brief apart: cut as its column holds it, not escaped into JSON.
+	brief, _ := row[4].(string)
+	return readBrief(brief, &p.Brief)
 }
 
 // children calls fn for the pages under parent, and theirs.
@@ -273,7 +271,7 @@ func (w *outlineWalk) level(query string, args []any, placement, path string, de
 // next page is read.
 func (w *outlineWalk) rows(rows driver.Rows, placement, parent string, depth int) error {
 	defer rows.Close()
-	row := make([]driver.Value, 4)
+	row := make([]driver.Value, 5)
 	var p site.Page
 	for {
 		switch err := rows.Next(row); err {
@@ -283,7 +281,9 @@ func (w *outlineWalk) rows(rows driver.Rows, placement, parent string, depth int
 		default:
 			return translate(err)
 		}
+		blocks := p.Brief.Blocks[:0] // the page is fn's only during its call: its blocks' room is used again
 		p = site.Page{ProjectID: w.o.project.ID, Placement: placement}
+		p.Brief.Blocks = blocks
 		if err := readOutlineRow(row, &p); err != nil {
 			return err
 		}

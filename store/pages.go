@@ -91,9 +91,12 @@ func briefText(b *site.Brief) string {
 }
 
 // readBrief reads a brief's column into b; its strings share the
-// column's. Errors: a column not written by briefText.
+// column's, its blocks the room b.Blocks has. Errors: a column not
+// written by briefText.
 func readBrief(s string, b *site.Brief) error {
+	blocks := b.Blocks[:0]
 	if s == "" {
+		*b = site.Brief{}
 		return nil
 	}
 	var f [9]string
@@ -109,11 +112,14 @@ func readBrief(s string, b *site.Brief) error {
 	}
 	*b = site.Brief{SEOTitle: f[0], MetaDescription: f[1], H1: f[2], Keyword: f[3], Intent: f[4], WordTarget: n, Owner: f[6], Due: f[7]}
 	if s != "" {
-		b.Blocks = make([]site.Block, 0, strings.Count(s, briefBlock)+1)
+		if blocks == nil {
+			blocks = make([]site.Block, 0, strings.Count(s, briefBlock)+1)
+		}
 		for bl := range strings.SplitSeq(s, briefBlock) {
 			kind, note, _ := strings.Cut(bl, briefNote)
-			b.Blocks = append(b.Blocks, site.Block{Kind: kind, Note: note})
+			blocks = append(blocks, site.Block{Kind: kind, Note: note})
 		}
+		b.Blocks = blocks
 	}
 	return nil
 }

@@ -35,6 +35,58 @@ func expectStatus(b *testing.B, got, want int, what string) {
 	}
 }
 
+// BenchmarkEditorBriefs10k renders the editor of a 10,000-page project
+// as it opens and expanded fully, and saves a page from the details
+// form, its pages without briefs (plain, the yardstick) and with full
+// ones (briefs), in the same run.
+func BenchmarkEditorBriefs10k(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		doc  *site.Document
+	}{
+		{"plain", site.GenerateDocument("Bench", 10, 10, 99)},
+		{"briefs", site.GenerateBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			c := newClient(b)
+			ctx := context.Background()
+			pid, err := c.db.ImportDocument(ctx, 1, tc.doc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tr, _ := c.db.Tree(ctx, pid)
+			topic := tr.Children(tr.Children(tr.Roots(site.PlacementMain)[0].ID)[3].ID)[4]
+			for _, level := range []string{"", "99"} {
+				name := "editor-default"
+				if level != "" {
+					name = "editor-full"
+				}
+				b.Run(name, func(b *testing.B) {
+					for i := 0; i < b.N; i++ {
+						rec := c.do("GET", "/projects/"+itoa(pid)+"?level="+level, nil, false)
+						expectStatus(b, rec.Code, 200, "editor")
+					}
+				})
+			}
+			b.Run("save", func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					pg, _ := c.db.Page(ctx, topic.ID)
+					form := url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug_auto": {"1"}, "kind": {"page"},
+						"status": {"planned"}, "in_sitemap": {"1"}, "notes": {strconv.Itoa(i)},
+						"brief.seo_title": {pg.Brief.SEOTitle}, "brief.meta_description": {pg.Brief.MetaDescription}, "brief.h1": {pg.Brief.H1},
+						"brief.keyword": {pg.Brief.Keyword}, "brief.intent": {pg.Brief.Intent}}
+					for _, bl := range pg.Brief.Blocks {
+						form.Add("block_kind", bl.Kind)
+						form.Add("block_note", bl.Note)
+					}
+					rec := c.do("PUT", pagePath(pid, topic.ID), form, true)
+					expectStatus(b, rec.Code, 200, "save")
+				}
+			})
+		})
+	}
+}
+
 // BenchmarkEditorPage10k renders the editor of a 10,000-page project:
 // as it opens (collapsed below level 2, target: under 50 ms), and expanded
 // to level 3 (111 rows) and fully (10,111 rows) for comparison.

@@ -67,3 +67,40 @@ func TestBrowserBrief(t *testing.T) {
 		t.Errorf("saved %q, %q", got, pg.Brief.SEOTitle)
 	}
 }
+
+// TestBrowserContentView ticks Content in the diagram's controls: the
+// cards list their blocks, and the download links carry the choice.
+func TestBrowserContentView(t *testing.T) {
+	ctx, base, db := browser(t)
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(context.Background(), 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(context.Background(), pid)
+	pricing := pageID(tr, "Pricing")
+	pg, _ := db.Page(context.Background(), pricing)
+	pg.Brief.Blocks = []site.Block{{Kind: "hero", Note: "Team at work"}, {Kind: "table", Note: "Three tiers"}}
+	if err := db.UpdatePage(context.Background(), &pg); err != nil {
+		t.Fatal(err)
+	}
+	node := fmt.Sprintf(`#diagram svg g.node[id="p%d"]`, pricing)
+	run(t, ctx, "open the diagram",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=3", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		chromedp.Click(`[data-diagram-toggle]`),
+		chromedp.WaitVisible(node),
+		settled(),
+		waitJS(fmt.Sprintf(`!document.querySelector('%s').textContent.includes("Three tiers")`, node)),
+	)
+	run(t, ctx, "tick Content",
+		chromedp.Click(`#diagram input[name=content]`, chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`(document.querySelector('%s')?.textContent || "").includes("Table — Three tiers")`, node)),
+		waitJS(`[...document.querySelectorAll("#diagram a[download]")].every(a => a.href.includes("content=1"))`),
+	)
+	screenshot(t, ctx, "content-view.png")
+	noProblems(t, ctx, "content view")
+}
