@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"siteplan/site"
+	"siteplan/store"
 )
 
 // TestLintCLI: siteplan lint exits 1 with the briefs' problems, each
@@ -78,5 +80,33 @@ func TestHandoffCLI(t *testing.T) {
 	}
 	if err := run([]string{"handoff", "--db", db, "--project", "1", "--format", "drupal", "--out", filepath.Join(dir, "x")}, nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "wxr, routes") {
 		t.Errorf("an unknown format: %v", err)
+	}
+}
+
+// TestWebhookCLI: siteplan webhook add adds a team's webhook and prints
+// its secret; a bad one is refused naming the field.
+func TestWebhookCLI(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.db")
+	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run([]string{"webhook", "add", "--db", db, "--url", "https://hooks.slack.com/services/T/B/X", "--format", "slack", "--events", "comment, signoff"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "webhook 1 of team") || !strings.Contains(out.String(), "secret: ") {
+		t.Errorf("printed %q", out.String())
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ws, _ := st.Webhooks(context.Background(), 1)
+	if len(ws) != 1 || ws[0].Format != "slack" || strings.Join(ws[0].Events, ",") != "comment,signoff" {
+		t.Errorf("stored %+v", ws)
+	}
+	if err := run([]string{"webhook", "add", "--db", db, "--url", "https://x.example/", "--events", "deploy"}, nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "events: Events must be among") {
+		t.Errorf("a bad event: %v", err)
 	}
 }

@@ -21,6 +21,7 @@ import (
 func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	allowPrivate := fs.Bool("allow-private-fetch", false, "let visitors read sites on loopback, private and link-local addresses (an intranet)")
+	publicURL := fs.String("public-url", "", "where people reach the server, such as https://plans.agency.example, for the links webhooks carry (default http://ADDR)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -39,6 +40,10 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	if *allowPrivate {
 		srv.AllowPrivateFetch()
 	}
+	if *publicURL == "" {
+		*publicURL = "http://" + *addr
+	}
+	srv.SetPublicURL(*publicURL)
 	defer srv.Close() // before the database closes: readings cancelled, their imports removed
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -18,7 +18,7 @@ import (
 )
 
 const usage = `usage:
-  siteplan serve  [--addr 127.0.0.1:8080] [--db FILE]
+  siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL]
   siteplan import [--db FILE] [--team T] [--name NAME] [--allow-private] SOURCE...
                   (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
                   source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
@@ -48,6 +48,7 @@ const usage = `usage:
                   [--concurrency 8] [--json] [--junit FILE]   (exit 0: as planned, 1: problems found, 2: could not run)
   siteplan lint    [--db FILE] --project ID [--json]   (the briefs' SEO checks; exit 0: clean, 1: problems found)
   siteplan handoff [--db FILE] --project ID --format wxr|routes --out FILE   (the pages and briefs for the CMS)
+  siteplan webhook add [--db FILE] --team T --url URL [--format slack|json] [--secret S] [--events comment,reply,...]
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -82,6 +83,7 @@ var verbs = map[string]verb{
 	"verify":            verifyCmd,
 	"lint":              lintCmd,
 	"handoff":           handoffCmd,
+	"webhook add":       webhookAddCmd,
 }
 
 func main() {
@@ -105,9 +107,9 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
-	case "user", "share", "version", "redirects":
+	case "user", "share", "version", "redirects", "webhook":
 		if len(args) == 0 {
-			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status\n%s", name, usage)
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add\n%s", name, usage)
 		}
 		name, args = name+" "+args[0], args[1:]
 	}

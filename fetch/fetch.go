@@ -10,6 +10,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -367,4 +368,35 @@ func (c *Client) Hop(ctx context.Context, method, url string, maxBody int64) (An
 		}
 	}
 	return a, nil
+}
+
+// Post sends body to url with the given headers (a webhook's delivery),
+// without following a redirect, and returns the status the receiver
+// answered; its body is read (at most 4 KB, for the error it may say)
+// and dropped. Errors: those of the connection (private addresses
+// refused unless allowed), ctx's.
+func (c *Client) Post(ctx context.Context, url string, header map[string]string, body []byte) (int, error) {
+	select {
+	case c.sem <- struct{}{}:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	defer func() { <-c.sem }()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil || req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return 0, &Error{URL: url, Msg: "is not an http or https address"}
+	}
+	req.Header.Set("User-Agent", UserAgent)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	hop := *c.http
+	hop.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	res, err := hop.Do(req)
+	if err != nil {
+		return 0, explain(url, err)
+	}
+	defer res.Body.Close()
+	io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10))
+	return res.StatusCode, nil
 }

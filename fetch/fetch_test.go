@@ -527,3 +527,36 @@ func TestHop(t *testing.T) {
 		t.Errorf("a loopback address without AllowPrivate: %v", err)
 	}
 }
+
+// TestPost: a delivery's body and headers reach the receiver, which may
+// not redirect it; a receiver on a private address is refused before
+// any connection, unless allowed.
+func TestPost(t *testing.T) {
+	var got struct {
+		body, sig, ua string
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got.body, got.sig, got.ua = string(b), r.Header.Get("X-Siteplan-Signature"), r.Header.Get("User-Agent")
+		if r.URL.Path == "/moved" {
+			http.Redirect(w, r, "/elsewhere", http.StatusTemporaryRedirect)
+			return
+		}
+		w.WriteHeader(http.StatusAccepted)
+	}))
+	defer srv.Close()
+	c := New(Options{AllowPrivate: true})
+	code, err := c.Post(context.Background(), srv.URL+"/hook", map[string]string{"X-Siteplan-Signature": "sha256=ab", "Content-Type": "application/json"}, []byte(`{"a":1}`))
+	if err != nil || code != 202 || got.body != `{"a":1}` || got.sig != "sha256=ab" || got.ua != UserAgent {
+		t.Errorf("post: %d %v %+v", code, err, got)
+	}
+	if code, err := c.Post(context.Background(), srv.URL+"/moved", nil, nil); err != nil || code != 307 {
+		t.Errorf("a redirect is followed: %d %v", code, err)
+	}
+	f := &fakeNet{names: map[string][]string{"hooks.intranet.example": {"10.0.0.7"}}}
+	_, err = f.client(Options{}).Post(context.Background(), "https://hooks.intranet.example/x", nil, []byte("x"))
+	var refused *RefusedError
+	if !errors.As(err, &refused) || len(f.dials()) != 0 {
+		t.Errorf("a private receiver: %v, dialled %v", err, f.dials())
+	}
+}

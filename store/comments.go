@@ -39,9 +39,16 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 				return err
 			}
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO comments (project_id, page_id, parent_id, user_id, share_link_id, author, body, created_at)
+		if err := tx.QueryRowContext(ctx, `INSERT INTO comments (project_id, page_id, parent_id, user_id, share_link_id, author, body, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			c.ProjectID, c.PageID, nullID(c.ParentID), nullID(c.UserID), nullID(shareLinkID), c.Author, c.Body, fmtTime(c.CreatedAt)).Scan(&c.ID)
+			c.ProjectID, c.PageID, nullID(c.ParentID), nullID(c.UserID), nullID(shareLinkID), c.Author, c.Body, fmtTime(c.CreatedAt)).Scan(&c.ID); err != nil {
+			return err
+		}
+		kind := site.EventComment
+		if c.ParentID != 0 {
+			kind = site.EventReply
+		}
+		return enqueue(ctx, tx, site.Event{Kind: kind, ProjectID: c.ProjectID, PageID: c.PageID, Actor: c.Author, Body: c.Body, At: c.CreatedAt})
 	})
 }
 

@@ -28,6 +28,10 @@ func (db *DB) SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.Lau
 		if err != nil {
 			return err
 		}
+		if err := enqueue(ctx, tx, site.Event{Kind: site.EventLaunch, ProjectID: c.ProjectID, Actor: c.By, At: c.At,
+			Body: c.Base + ": " + site.Plural(c.Errors, "error", "errors") + ", " + site.Plural(c.Warnings, "warning", "warnings")}); err != nil {
+			return err
+		}
 		_, err = tx.ExecContext(ctx, `DELETE FROM launch_checks WHERE project_id = ?1 AND id NOT IN
 			(SELECT id FROM launch_checks WHERE project_id = ?1 ORDER BY id DESC LIMIT ?2)`, c.ProjectID, site.LaunchChecksKept)
 		return err

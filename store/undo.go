@@ -92,7 +92,7 @@ func (db *DB) flip(ctx context.Context, projectID int64, redo bool) (site.Change
 // scanPlus scans a row into the destinations it is given, then into
 // more: a change or version row followed by its data.
 type scanPlus struct {
-	row  *sql.Row
+	row  interface{ Scan(...any) error }
 	more []any
 }
 

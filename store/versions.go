@@ -162,7 +162,10 @@ func (db *DB) createVersion(ctx context.Context, projectID int64, name string, l
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot, launched)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, projectID, v.Number, v.Name, nullID(who.UserID), v.Author,
-			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob, launched).Scan(&v.ID); err != nil || !launched {
+			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob, launched).Scan(&v.ID); err != nil {
+			return err
+		}
+		if err := enqueue(ctx, tx, site.Event{Kind: site.EventVersion, ProjectID: projectID, Actor: v.Author, Version: v.Label(), At: v.CreatedAt}); err != nil || !launched {
 			return err
 		}
 		return keepLaunchedURLs(ctx, tx, projectID, s)
@@ -456,9 +459,16 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 				return err
 			}
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label)
+		if err := tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(who.ShareLinkID), fmtTime(a.At),
-			signer, nullID(who.UserID), a.LinkLabel).Scan(&a.ID)
+			signer, nullID(who.UserID), a.LinkLabel).Scan(&a.ID); err != nil {
+			return err
+		}
+		e := site.Event{Kind: site.EventSignoff, ProjectID: projectID, Actor: a.By(), Version: v.Label(), At: a.At}
+		if pageID != 0 && t.Page(pageID) != nil {
+			e.PageID = pageID
+		}
+		return enqueue(ctx, tx, e)
 	})
 	return a, err
 }

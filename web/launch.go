@@ -166,6 +166,7 @@ func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob, base string) er
 	}
 	_, err = s.store.launch.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: lc.projectID, By: lc.by, Base: rep.Base,
 		Version: lc.version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
+	s.hooks.poke() // the check's event may wait for the team's webhooks
 	return err
 }
 

@@ -226,6 +226,7 @@ func (h *hub) close() {
 func (s *Server) Close() {
 	s.hub.close()
 	s.siteJobs.stop()
+	s.hooks.stopAndWait()
 }
 
 // heartbeat keeps idle streams open through proxies.

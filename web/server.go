@@ -49,6 +49,8 @@ type Store interface {
 	lintStore
 	templateStore
 	starterStore
+	webhookStore
+	deliveryStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -70,10 +72,11 @@ type stores struct {
 	lint      lintStore
 	templates templateStore
 	starters  starterStore
+	webhooks  webhookStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -94,9 +97,13 @@ type Server struct {
 	fetch    *fetch.Client // reads other sites for visitors' live-site jobs
 	lines    *fetch.Client // reads a file of a report again for the lines around a problem
 	checks   *fetch.Client // reads the sites of launch checks
-	linesIn  *gate         // a place for each such reading
-	siteJobs *siteJobs
-	now      func() time.Time
+	hooks    *deliverer    // sends the teams' webhook deliveries
+	// publicURL is where the server is reached (serve --public-url), for
+	// the links webhooks and e-mails carry.
+	publicURL string
+	linesIn   *gate // a place for each such reading
+	siteJobs  *siteJobs
+	now       func() time.Time
 }
 
 // DiagramCacheBytes is the memory kept for rendered diagrams.
@@ -106,6 +113,7 @@ const DiagramCacheBytes = 64 << 20
 // link-local addresses (serve --allow-private-fetch, for an intranet).
 func (s *Server) AllowPrivateFetch() {
 	s.fetch, s.lines, s.checks = fetchers(true)
+	s.hooks.client.Store(hookClient(true))
 }
 
 // fetchers returns the clients that read the web for visitors: one for
@@ -122,6 +130,15 @@ func fetchers(allowPrivate bool) (jobs, lines, checks *fetch.Client) {
 	return jobs, lines, checks
 }
 
+// hookClient posts webhook deliveries, a try for each sender at once.
+func hookClient(allowPrivate bool) *fetch.Client {
+	return fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: deliverySenders, Timeout: deliveryTimeout})
+}
+
+// SetPublicURL says where the server is reached ("https://plans.agency.example"),
+// for the links that webhooks carry.
+func (s *Server) SetPublicURL(u string) { s.publicURL = strings.TrimSuffix(u, "/") }
+
 // serveAllowFlag is how an operator lets the server read private
 // addresses, as a refusal tells visitors.
 const serveAllowFlag = "siteplan serve --allow-private-fetch"
@@ -136,6 +153,13 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
 		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log)}
 	s.fetch, s.lines, s.checks = fetchers(false)
+	s.publicURL = "http://localhost:8080"
+	s.hooks = newDeliverer(st, hookClient(false), log, func() string { return s.publicURL })
+	if st != nil { // a server built only for its route table has no store to deliver from
+		go s.hooks.run()
+	} else {
+		close(s.hooks.done)
+	}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so
 	// the login limiter cannot be dodged by a made-up header.
@@ -174,7 +198,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
 		},
 	}))
-	e.Use(s.identify)
+	e.Use(s.identify, s.pokeDeliverer)
 	e.StaticFS("/static", static)
 	s.routes()
 	return s
@@ -218,6 +242,8 @@ func (s *Server) routeTable() []route {
 		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
 		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},
 		{del, "/team/starters/:sid", s.deleteStarter, teamEdit},
+		{post, "/team/webhooks", s.addWebhook, teamOwner},
+		{del, "/team/webhooks/:wid", s.deleteWebhook, teamOwner},
 		{post, "/team/invites", s.createInvite, teamOwner},
 		{del, "/team/invites/:iid", s.deleteInvite, teamOwner},
 		{put, "/team/members/:uid", s.setRole, teamOwner},

@@ -49,6 +49,11 @@ func (s *Server) teamPage(c echo.Context) error {
 		return err
 	}
 	if v.TeamRole == site.RoleOwner {
+		if props.Webhooks, err = s.webhooksProps(c); err != nil {
+			return err
+		}
+	}
+	if v.TeamRole == site.RoleOwner {
 		if props.Invites.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
 			return err
 		}

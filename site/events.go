@@ -1,0 +1,128 @@
+package site
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Events of a team's plans that others hear of: through the team's
+// webhooks (and, later, the members' inboxes).
+const (
+	EventComment = "comment" // a new thread on a page
+	EventReply   = "reply"   // a reply in a thread
+	EventSignoff = "signoff" // a version, or a branch of it, signed off
+	EventVersion = "version" // a version named
+	EventLaunch  = "launch"  // a launch check kept
+)
+
+// EventKinds lists the events in display order.
+var EventKinds = []string{EventComment, EventReply, EventSignoff, EventVersion, EventLaunch}
+
+// EventLabels name the events as the team page lists them.
+var EventLabels = map[string]string{EventComment: "comments", EventReply: "replies", EventSignoff: "sign-offs",
+	EventVersion: "versions", EventLaunch: "launch checks"}
+
+// Event is something that happened in a plan, said in words: Text is
+// what a person reads ("Carla Client commented on “Pricing”: …"), Path
+// the plan's address on the server that says it.
+type Event struct {
+	Kind      string    `json:"event"`
+	TeamID    int64     `json:"-"`
+	ProjectID int64     `json:"project_id"`
+	Project   string    `json:"project"`
+	PageID    int64     `json:"page_id,omitempty"`
+	Page      string    `json:"page,omitempty"`
+	Actor     string    `json:"actor"`
+	Text      string    `json:"text"`
+	Body      string    `json:"body,omitempty"`    // a comment's words; a launch check's result
+	Version   string    `json:"version,omitempty"` // the version named or signed off ("Version 2 “Client review”")
+	Path      string    `json:"path"`
+	At        time.Time `json:"at"`
+}
+
+// Describe says the event in words (Text), from its other fields.
+func (e *Event) Describe() {
+	page := ""
+	if e.Page != "" {
+		page = " “" + e.Page + "”"
+	}
+	switch e.Kind {
+	case EventComment:
+		e.Text = e.Actor + " commented on" + page + " in " + e.Project + ": “" + Clip(e.Body, 200) + "”"
+	case EventReply:
+		e.Text = e.Actor + " replied on" + page + " in " + e.Project + ": “" + Clip(e.Body, 200) + "”"
+	case EventSignoff:
+		what := "the whole plan"
+		if e.Page != "" {
+			what = page[1:] + " and the pages below it"
+		}
+		e.Text = e.Actor + " signed off " + what + " of " + e.Version + " in " + e.Project
+	case EventVersion:
+		e.Text = e.Actor + " named " + e.Version + " of " + e.Project
+	case EventLaunch:
+		e.Text = "Launch check of " + e.Project + " by " + e.Actor + ": " + e.Body
+	}
+}
+
+// Delivery is a webhook's event claimed for a try.
+type Delivery struct {
+	ID       int64
+	Webhook  Webhook
+	Event    Event
+	Attempts int // tries before this one
+}
+
+// Webhook formats.
+const (
+	WebhookSlack = "slack" // Slack's incoming webhooks: {"text": ...}
+	WebhookJSON  = "json"  // the Event as JSON, signed with the secret
+)
+
+// Webhook is a team's outgoing webhook: where its events go, in which
+// format, signed with which secret; and how its last delivery went.
+type Webhook struct {
+	ID        int64
+	TeamID    int64
+	URL       string
+	Format    string
+	Secret    string
+	Events    []string // the kinds it is for; all when empty
+	CreatedAt time.Time
+	LastAt    time.Time // the last delivery's try; zero: none yet
+	LastCode  int       // its HTTP status; 0: no answer
+	LastError string    // "" when it was delivered
+	Pending   int       // deliveries waiting for their (next) try
+}
+
+// For reports whether the webhook is for events of kind.
+func (w *Webhook) For(kind string) bool { return len(w.Events) == 0 || slices.Contains(w.Events, kind) }
+
+// MaxWebhooks is how many webhooks a team may have.
+const MaxWebhooks = 10
+
+// Validate normalises a webhook and checks it. Errors: EInvalid, per
+// field (url, format, events, secret).
+func (w *Webhook) Validate() error {
+	f := FieldErrors{}
+	w.URL = strings.TrimSpace(w.URL)
+	if u, err := url.Parse(w.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(w.URL) > MaxURLLen {
+		f.Add("url", "The webhook's address must be an http or https URL, such as https://hooks.slack.com/services/….")
+	}
+	if w.Format == "" {
+		w.Format = WebhookJSON
+	}
+	if w.Format != WebhookSlack && w.Format != WebhookJSON {
+		f.Add("format", "The format must be slack or json.")
+	}
+	for _, e := range w.Events {
+		if !slices.Contains(EventKinds, e) {
+			f.Add("events", "Events must be among "+strings.Join(EventKinds, ", ")+".")
+		}
+	}
+	if msg := TextProblem("The secret", w.Secret, MaxShortLen, false); msg != "" {
+		f.Add("secret", msg)
+	}
+	return f.Err()
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplan/site"
+)
+
+// TestWebhooks: a comment, a reply, a version and a sign-off queue a
+// delivery for each webhook of the team that is for their kind, in
+// words; a webhook's deliveries are claimed one at a time, the oldest
+// first, retried when told and kept off while leased; a finished one is
+// gone and its webhook says how it went.
+func TestWebhooks(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	ctx := context.Background()
+	for _, bad := range []site.Webhook{{TeamID: 1, URL: "ftp://x"}, {TeamID: 1, URL: "https://x.example/", Format: "xml"},
+		{TeamID: 1, URL: "https://x.example/", Events: []string{"deploy"}}} {
+		if err := db.AddWebhook(ctx, &bad); site.ErrorCode(err) != site.EInvalid {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+	all := site.Webhook{TeamID: 1, URL: "https://hooks.example/all"}
+	signoffs := site.Webhook{TeamID: 1, URL: "https://hooks.example/signoffs", Format: site.WebhookSlack, Events: []string{site.EventSignoff}, Secret: "s3cret"}
+	for _, w := range []*site.Webhook{&all, &signoffs} {
+		if err := db.AddWebhook(ctx, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(all.Secret) != 64 || signoffs.Secret != "s3cret" {
+		t.Errorf("secrets %q %q", all.Secret, signoffs.Secret)
+	}
+	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Carla Client", Body: "Three tiers?"}
+	if err := db.AddComment(ctx, &c, 0); err != nil {
+		t.Fatal(err)
+	}
+	r := site.Comment{ProjectID: pid, PageID: ids["Pricing"], ParentID: c.ID, Author: "Olive", Body: "Yes."}
+	if err := db.AddComment(ctx, &r, 0); err != nil {
+		t.Fatal(err)
+	}
+	v, err := db.CreateVersion(anna, pid, "Client review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Approve(ctx, pid, v.Number, ids["Products"], "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().Add(time.Second)
+	var got []string
+	for {
+		ds, err := db.ClaimDeliveries(ctx, now, time.Minute, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ds) == 0 {
+			break
+		}
+		if len(ds) > 2 {
+			t.Errorf("%d claimed at once, want one a webhook", len(ds))
+		}
+		for _, d := range ds {
+			got = append(got, strings.TrimPrefix(d.Webhook.URL, "https://hooks.example/")+": "+d.Event.Text+" "+d.Event.Path)
+			if err := db.FinishDelivery(ctx, d, now, 200, "", time.Time{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p, pr := itoa64(pid), itoa64(ids["Pricing"])
+	want := []string{
+		"all: Carla Client commented on “Pricing” in Acme relaunch: “Three tiers?” /projects/" + p + "/pages/" + pr,
+		"signoffs: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),
+		"all: Olive replied on “Pricing” in Acme relaunch: “Yes.” /projects/" + p + "/pages/" + pr,
+		"all: Anna named Version 1 “Client review” of Acme relaunch /projects/" + p,
+		"all: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("delivered\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// A failed try waits for its retry; a lease keeps others off it.
+	c2 := site.Comment{ProjectID: pid, PageID: ids["Team"], Author: "Carla Client", Body: "Photos?"}
+	if err := db.AddComment(ctx, &c2, 0); err != nil {
+		t.Fatal(err)
+	}
+	ds, _ := db.ClaimDeliveries(ctx, now, time.Minute, 10)
+	if len(ds) != 1 {
+		t.Fatalf("claimed %d", len(ds))
+	}
+	if again, _ := db.ClaimDeliveries(ctx, now, time.Minute, 10); len(again) != 0 {
+		t.Errorf("a leased delivery was claimed again")
+	}
+	if err := db.FinishDelivery(ctx, ds[0], now, 503, "answered 503", now.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := db.ClaimDeliveries(ctx, now.Add(time.Minute), time.Minute, 10); len(again) != 0 {
+		t.Errorf("a delivery was claimed before its retry")
+	}
+	if again, _ := db.ClaimDeliveries(ctx, now.Add(2*time.Hour), time.Minute, 10); len(again) != 1 || again[0].Attempts != 1 {
+		t.Errorf("the retry: %+v", again)
+	}
+	ws, _ := db.Webhooks(ctx, 1)
+	if len(ws) != 2 || ws[0].LastCode != 503 || ws[0].LastError != "answered 503" || ws[0].Pending != 1 || ws[1].Pending != 0 {
+		t.Errorf("webhooks %+v", ws)
+	}
+	if err := db.DeleteWebhook(ctx, 1, all.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ds, _ := db.ClaimDeliveries(ctx, now.Add(3*time.Hour), time.Minute, 10); len(ds) != 0 {
+		t.Errorf("a deleted webhook's delivery: %+v", ds)
+	}
+	if err := db.DeleteWebhook(ctx, 2, signoffs.ID); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("another team's webhook: %v", err)
+	}
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

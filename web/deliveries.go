@@ -1,0 +1,265 @@
+package web
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/fetch"
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// The deliverer sends the teams' webhook deliveries in the background:
+// the store queues them in the transaction of what they tell of, and
+// the deliverer claims the due ones (the oldest of each webhook, one a
+// webhook at a time, so a slow or dead receiver holds up only its own),
+// posts them with the hardened fetch client (private addresses refused
+// unless the server allows them; a time limit a try), and records how
+// each try went. A failed try is retried after deliveryBackoff's waits;
+// past them it is given up on, which the team page says. No request
+// waits on it: a write only wakes it.
+
+// deliveryStore is what the deliverer reads and writes.
+type deliveryStore interface {
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]site.Delivery, error)
+	FinishDelivery(ctx context.Context, d site.Delivery, at time.Time, code int, errText string, retry time.Time) error
+}
+
+const (
+	deliverySenders = 4                // tries at once
+	deliveryTimeout = 10 * time.Second // a try's budget
+	deliveryPoll    = 5 * time.Second  // how often due retries are looked for when nothing wakes it
+	// deliveryLease is how long a claimed delivery is the claimer's: a
+	// try that outlives its budget by that much is free to be claimed.
+	deliveryLease = time.Minute
+)
+
+// deliveryBackoff are the waits before each retry; a try after the last
+// one is given up on (some 4 hours after the event).
+var deliveryBackoff = []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour}
+
+// SignatureHeader carries a JSON delivery's signature:
+// "sha256=" and the hex HMAC-SHA256 of the body with the webhook's secret.
+const SignatureHeader = "X-Siteplan-Signature"
+
+type deliverer struct {
+	store   deliveryStore
+	client  atomic.Pointer[fetch.Client] // set again when the server allows private addresses
+	log     *slog.Logger
+	base    func() string // the server's public address, for links
+	backoff []time.Duration
+	poll    time.Duration
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+}
+
+func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base func() string) *deliverer {
+	d := &deliverer{store: st, log: log, base: base, backoff: deliveryBackoff, poll: deliveryPoll,
+		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	d.client.Store(client)
+	return d
+}
+
+// poke tells the deliverer that something may be waiting.
+func (d *deliverer) poke() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run sends until stopped.
+func (d *deliverer) run() {
+	defer close(d.done)
+	tick := time.NewTicker(d.poll)
+	defer tick.Stop()
+	for {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			select {
+			case <-d.stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+		n := d.round(ctx)
+		cancel()
+		if n > 0 {
+			continue // more may be due
+		}
+		select {
+		case <-d.stop:
+			return
+		case <-d.wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// round claims the due deliveries and tries them, side by side; it
+// returns how many it tried.
+func (d *deliverer) round(ctx context.Context) int {
+	ds, err := d.store.ClaimDeliveries(ctx, time.Now(), deliveryLease, deliverySenders)
+	if err != nil {
+		if ctx.Err() == nil {
+			d.log.Error("claiming webhook deliveries", "err", err)
+		}
+		return 0
+	}
+	var wg sync.WaitGroup
+	for _, del := range ds {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.try(ctx, del)
+		}()
+	}
+	wg.Wait()
+	return len(ds)
+}
+
+// try posts one delivery and records how it went.
+func (d *deliverer) try(ctx context.Context, del site.Delivery) {
+	tctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
+	defer cancel()
+	body, header := deliveryBody(del.Webhook, del.Event, d.base())
+	code, err := d.client.Load().Post(tctx, del.Webhook.URL, header, body)
+	if ctx.Err() != nil {
+		return // the server stops: the lease runs out and the next one tries it
+	}
+	msg := ""
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || tctx.Err() != nil:
+		msg = "No answer within " + deliveryTimeout.String() + "."
+	case err != nil:
+		msg = site.ErrorMessage(err)
+		var fe *fetch.Error
+		var re *fetch.RefusedError
+		if errors.As(err, &fe) || errors.As(err, &re) {
+			msg = err.Error()
+		}
+	case code < 200 || code > 299:
+		msg = "The receiver answered " + strconv.Itoa(code) + "."
+	}
+	now := time.Now()
+	var retry time.Time
+	if msg != "" {
+		if del.Attempts < len(d.backoff) {
+			retry = now.Add(d.backoff[del.Attempts])
+			msg += " Trying again at " + retry.UTC().Format("15:04 UTC") + "."
+		} else {
+			msg += " Given up after " + site.Plural(del.Attempts+1, "try", "tries") + "."
+		}
+	}
+	if err := d.store.FinishDelivery(context.Background(), del, now, code, msg, retry); err != nil {
+		d.log.Error("recording a webhook delivery", "webhook", del.Webhook.ID, "err", err)
+	}
+	if !retry.IsZero() {
+		time.AfterFunc(retry.Sub(now), d.poke) // on time, not at the next poll
+	}
+}
+
+// stopAndWait stops the deliverer and waits for its tries to end.
+func (d *deliverer) stopAndWait() {
+	d.once.Do(func() { close(d.stop) })
+	<-d.done
+}
+
+// deliveryBody is what a webhook receives of an event, and its headers:
+// Slack's incoming-webhook message, or the event as JSON with its
+// signature (SignatureHeader) and kind.
+func deliveryBody(w site.Webhook, e site.Event, base string) ([]byte, map[string]string) {
+	link := base + e.Path
+	if w.Format == site.WebhookSlack {
+		b, _ := json.Marshal(map[string]string{"text": e.Text + " <" + link + "|Open in siteplan>"})
+		return b, map[string]string{"Content-Type": "application/json"}
+	}
+	b, _ := json.Marshal(struct {
+		site.Event
+		URL string `json:"url"`
+	}{e, link})
+	mac := hmac.New(sha256.New, []byte(w.Secret))
+	mac.Write(b)
+	return b, map[string]string{"Content-Type": "application/json", "X-Siteplan-Event": e.Kind,
+		SignatureHeader: "sha256=" + hex.EncodeToString(mac.Sum(nil))}
+}
+
+// webhookStore keeps a team's webhooks.
+type webhookStore interface {
+	AddWebhook(ctx context.Context, w *site.Webhook) error
+	Webhooks(ctx context.Context, teamID int64) ([]site.Webhook, error)
+	DeleteWebhook(ctx context.Context, teamID, id int64) error
+}
+
+// pokeDeliverer wakes the deliverer after a write that worked: it may
+// have queued deliveries (a comment, a sign-off, a version).
+func (s *Server) pokeDeliverer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		err := next(c)
+		if err == nil && c.Request().Method != http.MethodGet {
+			s.hooks.poke()
+		}
+		return err
+	}
+}
+
+// webhooksProps is the team page's webhooks section.
+func (s *Server) webhooksProps(c echo.Context) (views.WebhooksProps, error) {
+	ws, err := s.store.webhooks.Webhooks(c.Request().Context(), viewer(c).Team.ID)
+	return views.WebhooksProps{Webhooks: ws, CanEdit: true}, err
+}
+
+// addWebhook adds a webhook to the viewer's team; its secret is shown
+// once, whole.
+func (s *Server) addWebhook(c echo.Context) error {
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	w := site.Webhook{TeamID: viewer(c).Team.ID, URL: form.Get("url"), Format: form.Get("format"), Secret: strings.TrimSpace(form.Get("secret")), Events: form["events"]}
+	err = s.store.webhooks.AddWebhook(c.Request().Context(), &w)
+	if err != nil && site.ErrorCode(err) != site.EInvalid {
+		return err
+	}
+	props, perr := s.webhooksProps(c)
+	if perr != nil {
+		return perr
+	}
+	if err != nil {
+		props.Form = views.WebhookForm{URL: w.URL, Format: w.Format, Secret: w.Secret, Events: w.Events, Errors: site.ErrorFields(err)}
+		if len(props.Form.Errors) == 0 {
+			props.Form.Errors = map[string]string{"url": site.ErrorMessage(err)}
+		}
+		return render(c, statusOf[site.EInvalid], views.Webhooks(props))
+	}
+	props.Added = &w
+	return render(c, http.StatusCreated, views.Webhooks(props))
+}
+
+// deleteWebhook deletes one of the team's webhooks and what waits for it.
+func (s *Server) deleteWebhook(c echo.Context) error {
+	id, _ := strconv.ParseInt(c.Param("wid"), 10, 64)
+	if err := s.store.webhooks.DeleteWebhook(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
+		return err
+	}
+	props, err := s.webhooksProps(c)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Webhooks(props))
+}

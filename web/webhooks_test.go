@@ -1,0 +1,157 @@
+package web
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"siteplan/site"
+)
+
+// received is a request a loopback receiver got.
+type received struct {
+	path, body, signature, event string
+}
+
+// receiver is a loopback webhook receiver: it answers fail times 503,
+// then 200, and hands each request it got to the test.
+func receiver(t *testing.T, fail int32) (*httptest.Server, <-chan received) {
+	got := make(chan received, 20)
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- received{r.URL.Path, string(b), r.Header.Get(SignatureHeader), r.Header.Get("X-Siteplan-Event")}
+		if n.Add(1) <= fail {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, got
+}
+
+// next waits for the receiver's next request.
+func next(t *testing.T, got <-chan received, what string) received {
+	t.Helper()
+	select {
+	case r := <-got:
+		return r
+	case <-time.After(20 * time.Second):
+		t.Fatalf("no delivery of %s", what)
+	}
+	return received{}
+}
+
+// TestWebhookDeliveries: an owner adds a signed JSON webhook and a Slack
+// one for sign-offs on the Team page; a comment reaches the first, its
+// HMAC right, its link on the server's public address; a sign-off
+// reaches the second after a failed try, and the Team page says how the
+// last delivery went.
+func TestWebhookDeliveries(t *testing.T) {
+	c := siteClient(t)
+	c.srv.SetPublicURL("https://plans.agency.example/")
+	c.srv.hooks.backoff = []time.Duration{10 * time.Millisecond}
+	pid, ids := c.fixture()
+	hooks, got := receiver(t, 0)
+	slack, slackGot := receiver(t, 1)
+	rec := c.do("POST", "/team/webhooks", url.Values{"url": {hooks.URL + "/json"}, "format": {"json"}, "secret": {"s3cret"}}, true)
+	if rec.Code != 201 || doc(t, rec).Find("#webhook-secret").Text() != "s3cret" {
+		t.Fatalf("add: %d %.300s", rec.Code, rec.Body.String())
+	}
+	rec = c.do("POST", "/team/webhooks", url.Values{"url": {slack.URL + "/slack"}, "format": {"slack"}, "events": {"signoff"}}, true)
+	if rec.Code != 201 || len(doc(t, rec).Find("#webhook-secret").Text()) != 64 {
+		t.Fatalf("add slack: %d", rec.Code)
+	}
+	if rec := c.do("POST", "/team/webhooks", url.Values{"url": {"hooks.example"}}, true); rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#err-url").Text(), "http or https URL") {
+		t.Errorf("a bad URL: %d", rec.Code)
+	}
+
+	if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"Three tiers, as agreed?"}}, true); rec.Code != 201 {
+		t.Fatalf("comment: %d", rec.Code)
+	}
+	r := next(t, got, "the comment")
+	mac := hmac.New(sha256.New, []byte("s3cret"))
+	mac.Write([]byte(r.body))
+	if r.signature != "sha256="+hex.EncodeToString(mac.Sum(nil)) || r.event != "comment" {
+		t.Errorf("signature %q, event %q", r.signature, r.event)
+	}
+	var e struct {
+		Event, Text, URL, Page, Body string
+	}
+	if err := json.Unmarshal([]byte(r.body), &e); err != nil || e.Page != "Pricing" || e.Body != "Three tiers, as agreed?" ||
+		e.URL != "https://plans.agency.example/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"]) || !strings.HasPrefix(e.Text, "Olive Owner commented on “Pricing”") {
+		t.Errorf("the JSON: %v %+v", err, e)
+	}
+
+	ctx := site.WithViewer(context.Background(), site.Viewer{UserID: 1, Name: "Olive Owner"})
+	v, err := c.db.CreateVersion(ctx, pid, "Client review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.srv.hooks.poke()
+	if r := next(t, got, "the version"); r.event != "version" {
+		t.Errorf("then %q", r.event)
+	}
+	if _, err := c.db.Approve(context.Background(), pid, v.Number, 0, "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	c.srv.hooks.poke()
+	first, again := next(t, slackGot, "the sign-off"), next(t, slackGot, "the sign-off's retry")
+	var msg struct{ Text string }
+	json.Unmarshal([]byte(again.body), &msg)
+	if first.body != again.body || !strings.HasPrefix(msg.Text, "Carla Client signed off the whole plan of Version 1 “Client review” in Acme relaunch <https://plans.agency.example/projects/") {
+		t.Errorf("the Slack message %q", msg.Text)
+	}
+	next(t, got, "the sign-off to the JSON hook")
+	// The Team page says how it went, once the try is recorded.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		d := doc(t, c.do("GET", "/team", nil, false))
+		status := d.Find(".webhook-list li:nth-child(2) .webhook-status").Text()
+		if strings.Contains(status, "Delivered") && strings.Contains(status, "HTTP 200") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Slack webhook's status: %q", status)
+		}
+		time.Sleep(20 * time.Millisecond) // polls a state another goroutine records
+	}
+}
+
+// TestWebhookRefusesPrivate: without the operator's leave, a receiver on
+// a loopback address is refused, and the Team page says so.
+func TestWebhookRefusesPrivate(t *testing.T) {
+	c := newClient(t)
+	c.srv.hooks.backoff = nil // no retry: given up at once
+	pid, ids := c.fixture()
+	hooks, got := receiver(t, 0)
+	if rec := c.do("POST", "/team/webhooks", url.Values{"url": {hooks.URL}, "format": {"json"}}, true); rec.Code != 201 {
+		t.Fatalf("add: %d", rec.Code)
+	}
+	c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"Hello"}}, true)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status := doc(t, c.do("GET", "/team", nil, false)).Find(".webhook-list .webhook-status").Text()
+		if strings.Contains(status, "loopback address") && strings.Contains(status, "Given up after 1 try") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("status %q", status)
+		}
+		time.Sleep(20 * time.Millisecond) // polls a state another goroutine records
+	}
+	select {
+	case r := <-got:
+		t.Errorf("a loopback receiver was reached: %+v", r)
+	default:
+	}
+}
