@@ -120,7 +120,7 @@ func TestServeLaysOutInAWorker(t *testing.T) {
 	}
 	get(link)
 	// siteplan draws org charts itself; Graphviz lays out radial diagrams.
-	if svg := get("/projects/1/diagram/svg?layout=radial"); !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Pricing") {
+	if svg := get("/projects/1/diagram?paint=svg&layout=radial"); !strings.Contains(svg, "<svg") || !strings.Contains(svg, "Pricing") { // the pane, as a client on a link sees it
 		t.Fatalf("the diagram is not an SVG of the plan:\n%.300s", svg)
 	}
 	// A process's children are listed by the thread that started each.

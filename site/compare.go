@@ -311,6 +311,7 @@ func FieldChanges(a, b *Page) []FieldChange {
 	add("status", a.Status, b.Status)
 	add("assignee", a.Assignee, b.Assignee)
 	add("notes", a.Notes, b.Notes)
+	add("notes_public", yesNo(a.NotesPublic), yesNo(b.NotesPublic))
 	add("in_sitemap", yesNo(a.InSitemap), yesNo(b.InSitemap))
 	add("in_html_sitemap", yesNo(a.InHTMLSitemap), yesNo(b.InHTMLSitemap))
 	add("priority", priorityText(a.Priority), priorityText(b.Priority))

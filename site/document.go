@@ -47,6 +47,7 @@ type DocPage struct {
 	Status        string     `json:"status,omitempty"`
 	Assignee      string     `json:"assignee,omitempty"`
 	Notes         string     `json:"notes,omitempty"`
+	NotesPublic   bool       `json:"notes_public,omitempty"` // the client sees the notes
 	InSitemap     *bool      `json:"in_sitemap,omitempty"`
 	InHTMLSitemap *bool      `json:"in_html_sitemap,omitempty"`
 	Priority      *float64   `json:"priority,omitempty"`
@@ -235,7 +236,7 @@ func (dp *DocPage) ToPage() Page {
 	setIf(&p.Kind, dp.Kind)
 	setIf(&p.Placement, dp.Placement)
 	setIf(&p.Status, dp.Status)
-	p.Type, p.Assignee, p.Notes = dp.Type, dp.Assignee, dp.Notes
+	p.Type, p.Assignee, p.Notes, p.NotesPublic = dp.Type, dp.Assignee, dp.Notes, dp.NotesPublic
 	if dp.InSitemap != nil {
 		p.InSitemap = *dp.InSitemap
 	} else {
@@ -342,7 +343,7 @@ func pageKey(id int64) string { return "p" + strconv.FormatInt(id, 10) }
 func docPage(p *Page, children []*DocPage) *DocPage {
 	dp := &DocPage{
 		Key: pageKey(p.ID), Title: p.Title, Kind: p.Kind, Placement: p.Placement,
-		Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes,
+		Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes, NotesPublic: p.NotesPublic,
 		InSitemap: &p.InSitemap, InHTMLSitemap: &p.InHTMLSitemap,
 		Priority: p.Priority, Changefreq: p.Changefreq, Lastmod: p.Lastmod,
 		Children: children,

@@ -111,6 +111,7 @@ type Page struct {
 	Status        string
 	Assignee      string
 	Notes         string
+	NotesPublic   bool // the client sees the notes on a share link
 	InSitemap     bool
 	InHTMLSitemap bool
 	Priority      *float64

@@ -36,6 +36,7 @@ type pageState struct {
 	Status     string      `json:"status"`
 	Assignee   string      `json:"assignee,omitempty"`
 	Notes      string      `json:"notes,omitempty"`
+	Public     bool        `json:"notes_public,omitempty"`
 	InSitemap  bool        `json:"sitemap,omitempty"`
 	InHTML     bool        `json:"html,omitempty"`
 	Priority   *float64    `json:"priority,omitempty"`
@@ -46,7 +47,7 @@ type pageState struct {
 
 func stateOf(p *site.Page) *pageState {
 	s := &pageState{Parent: p.ParentID, Pos: p.Position, Title: p.Title, Slug: p.Slug, Auto: p.SlugAuto, Path: p.Path,
-		Kind: p.Kind, Placement: p.Placement, Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes,
+		Kind: p.Kind, Placement: p.Placement, Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes, Public: p.NotesPublic,
 		InSitemap: p.InSitemap, InHTML: p.InHTMLSitemap, Priority: p.Priority, Changefreq: p.Changefreq, Lastmod: p.Lastmod}
 	if !p.Brief.Empty() {
 		b := p.Brief.Clone()
@@ -75,7 +76,7 @@ func (s *pageState) brief() site.Brief {
 func (s *pageState) page(id, projectID int64) site.Page {
 	return site.Page{ID: id, ProjectID: projectID, ParentID: s.Parent, Position: s.Pos, Title: s.Title, Slug: s.Slug,
 		SlugAuto: s.Auto, Path: s.Path, Kind: s.Kind, Placement: s.Placement, Type: s.Type, Status: s.Status,
-		Assignee: s.Assignee, Notes: s.Notes, InSitemap: s.InSitemap, InHTMLSitemap: s.InHTML, Priority: s.Priority,
+		Assignee: s.Assignee, Notes: s.Notes, NotesPublic: s.Public, InSitemap: s.InSitemap, InHTMLSitemap: s.InHTML, Priority: s.Priority,
 		Changefreq: s.Changefreq, Lastmod: s.Lastmod, Version: 1, Brief: s.brief()}
 }
 
@@ -98,7 +99,8 @@ var pageFields = []struct {
 	{"type", func(a, b *pageState) bool { return a.Type == b.Type }, func(d, s *pageState) { d.Type = s.Type }},
 	{"status", func(a, b *pageState) bool { return a.Status == b.Status }, func(d, s *pageState) { d.Status = s.Status }},
 	{"assignee", func(a, b *pageState) bool { return a.Assignee == b.Assignee }, func(d, s *pageState) { d.Assignee = s.Assignee }},
-	{"notes", func(a, b *pageState) bool { return a.Notes == b.Notes }, func(d, s *pageState) { d.Notes = s.Notes }},
+	{"notes", func(a, b *pageState) bool { return a.Notes == b.Notes && a.Public == b.Public },
+		func(d, s *pageState) { d.Notes, d.Public = s.Notes, s.Public }},
 	{"sitemap", func(a, b *pageState) bool { return a.InSitemap == b.InSitemap && a.InHTML == b.InHTML },
 		func(d, s *pageState) { d.InSitemap, d.InHTML = s.InSitemap, s.InHTML }},
 	{"priority", func(a, b *pageState) bool {

@@ -283,7 +283,7 @@ func (im *Import) write(pages []site.Page) error {
 				im.args = append(im.args, im.id(p.ID), im.project.ID, nullID(im.id(p.ParentID)), p.Position, p.Title, p.Slug, p.SlugAuto,
 					p.Kind, nullFloat(p.Priority), p.Changefreq, p.Lastmod)
 				if !sh.short {
-					im.args = append(im.args, p.Path, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, briefText(&p.Brief))
+					im.args = append(im.args, p.Path, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, briefText(&p.Brief), p.NotesPublic)
 				}
 			}
 			if _, err := stmt.ExecContext(ctx, im.args...); err != nil {
@@ -319,7 +319,7 @@ func (im *Import) id(num int64) int64 {
 func insertPages(n int, short bool) string {
 	cols := `id, project_id, parent_id, position, title, slug, slug_auto, kind, priority, changefreq, lastmod`
 	if !short {
-		cols += `, path, placement, type, status, assignee, notes, in_sitemap, in_html_sitemap, brief`
+		cols += `, path, placement, type, status, assignee, notes, in_sitemap, in_html_sitemap, brief, notes_public`
 	}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", strings.Count(cols, ",")+1), ", ") + ")"
 	return `INSERT INTO pages (` + cols + `) VALUES ` + strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
@@ -329,7 +329,7 @@ func insertPages(n int, short bool) string {
 // pages seldom set are all their columns' defaults (0001_init.sql).
 func defaultRest(p *site.Page) bool {
 	return p.Path == "" && p.Placement == site.PlacementMain && p.Type == "" && p.Status == site.StatusPlanned &&
-		p.Assignee == "" && p.Notes == "" && p.InSitemap && p.InHTMLSitemap && p.Brief.Empty()
+		p.Assignee == "" && p.Notes == "" && !p.NotesPublic && p.InSitemap && p.InHTMLSitemap && p.Brief.Empty()
 }
 
 // Commit writes what is left and the links, and shows the project to

@@ -13,7 +13,7 @@ import (
 )
 
 const pageCols = `id, project_id, coalesce(parent_id, 0), position, title, slug, slug_auto, path, kind, placement,
-	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version, brief`
+	type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, version, brief, notes_public`
 
 // countCols are the child count, open comment threads and cross-links
 // (from or to) of a page, for the queries that show pages in the outline.
@@ -36,7 +36,7 @@ func newPageScanner(counts bool) *pageScanner {
 	p := &s.p
 	s.dst = []any{&p.ID, &p.ProjectID, &p.ParentID, &p.Position, &p.Title, &p.Slug, &p.SlugAuto, &p.Path,
 		&p.Kind, &p.Placement, &p.Type, &p.Status, &p.Assignee, &p.Notes, &p.InSitemap, &p.InHTMLSitemap,
-		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version, &s.brief}
+		&s.prio, &p.Changefreq, &p.Lastmod, &p.Version, &s.brief, &p.NotesPublic}
 	if counts {
 		s.dst = append(s.dst, &p.ChildCount, &p.OpenComments, &p.LinkCount)
 	}
@@ -270,10 +270,10 @@ func (db *DB) PageTypes(ctx context.Context, projectID int64, limit int) ([]stri
 
 func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
 	res, err := tx.ExecContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
-		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief, notes_public)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		p.ProjectID, nullID(p.ParentID), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Placement,
-		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief))
+		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic)
 	if err != nil {
 		return err
 	}
@@ -416,11 +416,11 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 			}
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
-			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?, brief = ?,
+			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?, brief = ?, notes_public = ?,
 			placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
 			WHERE id = ? AND version = ?`,
 			p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
-			nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.Placement, p.ID, p.Version)
+			nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic, p.Placement, p.ID, p.Version)
 		if err != nil {
 			return err
 		}

@@ -65,7 +65,7 @@ func label(s string) string {
 
 // briefFieldWords name the brief's fields where a change lists them.
 var briefFieldWords = map[string]string{"seo_title": "SEO title", "meta_description": "meta description", "h1": "H1",
-	"word_target": "word target", "content_owner": "content owner"}
+	"word_target": "word target", "content_owner": "content owner", "notes_public": "notes visible to the client"}
 
 func boolStr(b bool) string {
 	if b {

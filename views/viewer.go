@@ -13,6 +13,15 @@ func canComment(ctx context.Context) bool { return site.ViewerFrom(ctx).Access >
 func canManage(ctx context.Context) bool  { return site.ViewerFrom(ctx).Access >= site.AccessManage }
 func canResolve(ctx context.Context) bool { return site.ViewerFrom(ctx).CanResolve() }
 func teamOwner(ctx context.Context) bool  { return site.ViewerFrom(ctx).TeamRole == site.RoleOwner }
+
+// downloads are the diagram downloads the viewer gets: a client on a
+// share link the pictures for people, PDF and PNG; the team the SVG too.
+func downloads(ctx context.Context) []string {
+	if site.ViewerFrom(ctx).Share {
+		return []string{"pdf", "png"}
+	}
+	return []string{"pdf", "png", "svg"}
+}
 func teamEditor(ctx context.Context) bool {
 	return site.RoleAccess(site.ViewerFrom(ctx).TeamRole) >= site.AccessEdit
 }

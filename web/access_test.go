@@ -297,7 +297,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/pages/:pid/children":    {path: p + "/pages/" + id("Home") + "/children", ok: 200},
 		"GET /projects/:id/pages/:pid/comments":    {path: pg + "/comments", ok: 200},
 		"GET /projects/:id/diagram":                {path: p + "/diagram", ok: 200},
-		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/dot", ok: 200},
+		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/pdf", ok: 200},
 		"GET /projects/:id/diagram/scene":          {path: p + "/diagram/scene?paint=scene", ok: 200},
 		"GET /projects/:id/export":                 {path: p + "/export", ok: 200},
 		"GET /projects/:id/export.zip":             {path: p + "/export.zip", ok: 200},
@@ -341,7 +341,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/versions":                         {path: p + "/versions", ok: 200},
 		"POST /projects/:id/versions":                        {path: p + "/versions", form: v("name", "Review"), ok: 303},
 		"GET /projects/:id/versions/:n":                      {path: p + "/versions/1", ok: 200},
-		"GET /projects/:id/versions/:n/diagram/:format":      {path: p + "/versions/1/diagram/svg", ok: 200},
+		"GET /projects/:id/versions/:n/diagram/:format":      {path: p + "/versions/1/diagram/png", ok: 200},
 		"POST /projects/:id/versions/:n/restore":             {path: p + "/versions/1/restore", ok: 303},
 		"POST /projects/:id/versions/:n/approve":             {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},
 		"POST /projects/:id/versions/:n/approvals/:aid/void": {path: p + "/versions/1/approvals/" + id("approval") + "/void", ok: 303},
@@ -357,7 +357,7 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/redirects/decide":                {path: p + "/redirects/decide", form: v("verb", "accept-all"), ok: 200},
 		"POST /projects/:id/redirects/attach":                {path: p + "/redirects/attach", form: v(), ok: 422},
 		"POST /projects/:id/redirects/traffic":               {path: p + "/redirects/traffic", form: v(), ok: 422},
-		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/svg?from=1", ok: 200},
+		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/png?from=1", ok: 200},
 	}
 	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	needs := map[string]need{}

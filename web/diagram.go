@@ -30,6 +30,10 @@ var diagramTypes = map[string]string{
 	diagram.FormatGraphML: "application/graphml+xml",
 }
 
+// clientFormats are the downloads a client on a share link gets: the
+// pictures for people; SVG, DOT and GraphML are the team's.
+var clientFormats = []string{diagram.FormatPDF, diagram.FormatPNG}
+
 // diagramQuery reads the diagram options of a request; Render checks
 // their values. Errors: EInvalid.
 func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
@@ -44,6 +48,7 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	if o.Root, err = queryID(c, "root"); err != nil {
 		return o, err
 	}
+
 	depth, err := queryID(c, "depth")
 	if err != nil {
 		return o, err
@@ -52,7 +57,10 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	if err != nil {
 		return o, err
 	}
-	o.Scale = int(min(scale, 10))   // Normalize refuses more than 3
+	o.Scale = int(min(scale, 10)) // Normalize refuses more than 3
+	if viewer(c).Share {
+		o.Scale = 0 // a client's PNG has the default scale; the client version is drawCached's
+	}
 	o.Depth = int(min(depth, 1000)) // Normalize refuses more than 100
 	for _, f := range strings.Split(q.Get("collapsed"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
@@ -110,6 +118,9 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 	}
 	opt.Accent, opt.Agency, opt.ClientName = theme.Accent, theme.Agency, theme.ClientName
 	opt.Palette = site.PaletteFrom(c.Request().Context())
+	// Whatever a client on a share link is drawn, it is the client
+	// version: no assignees, statuses, paths or comment counts.
+	opt.Client = opt.Client || viewer(c).Share
 	opt.SetDefaults()
 	key += "|" + theme.LogoSum + "|" + opt.Key()
 	if b, ok := s.diagrams.get(key); ok {
@@ -166,7 +177,10 @@ func (s *Server) diagram(c echo.Context) error {
 	}
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
 		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Content: opt.Content, Papers: diagram.Papers,
-		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats}
+		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats, Share: viewer(c).Share}
+	if props.Share {
+		props.Formats = clientFormats
+	}
 	if diagram.IsScene(b) { // fetched by the script from the cache
 		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()
 	} else {
@@ -206,6 +220,9 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	typ, ok := diagramTypes[format]
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
+	}
+	if viewer(c).Share && !slices.Contains(clientFormats, format) {
+		return site.Errorf(site.ENotFound, "A shared plan downloads as PDF or PNG.")
 	}
 	p, opt, b, err := s.renderDiagram(c, format)
 	if site.ErrorCode(err) == site.ETooLarge && format == diagram.FormatPNG && !wantsJSON(c) {

@@ -377,6 +377,7 @@ func readPageForm(c echo.Context, pg *site.Page) (views.PageForm, site.FieldErro
 	pg.Type = strings.TrimSpace(c.FormValue("type"))
 	pg.Assignee = strings.TrimSpace(c.FormValue("assignee"))
 	pg.Notes = c.FormValue("notes")
+	pg.NotesPublic = c.FormValue("notes_public") == "1"
 	pg.Changefreq = c.FormValue("changefreq")
 	pg.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))
 	pg.InSitemap = c.FormValue("in_sitemap") == "1"

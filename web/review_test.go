@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"siteplan/site"
 )
 
@@ -130,4 +132,81 @@ func (c *client) visitor(pid int64, role string) *client {
 	v := anonymous(c.t, c.srv, c.db)
 	wantStatus(c.t, v.do("GET", "/s/"+token, nil, false), http.StatusSeeOther, "open the share link")
 	return v
+}
+
+// TestClientDiagram: a client on a share link sees the client version
+// of the diagram (no assignees, statuses or paths on the cards), cannot
+// turn it off, and downloads the pictures for people, PDF and PNG; SVG,
+// DOT, GraphML and the PNG's scale stay the team's.
+func TestClientDiagram(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	client := c.visitor(pid, site.ShareComment)
+	project := "/projects/" + itoa(pid)
+	team := doc(t, c.do("GET", project+"/diagram?paint=svg&client=0", nil, true))
+	shared := doc(t, client.do("GET", project+"/diagram?paint=svg&client=0", nil, true))
+	if !strings.Contains(team.Find("svg").Text(), "Ana") || strings.Contains(shared.Find("svg").Text(), "Ana") {
+		t.Errorf("the assignee: on the team's diagram %t, on the client's %t", strings.Contains(team.Find("svg").Text(), "Ana"), strings.Contains(shared.Find("svg").Text(), "Ana"))
+	}
+	if shared.Find(`input[name=client], select[name=scale]`).Length() != 0 || team.Find(`input[name=client], select[name=scale]`).Length() != 2 {
+		t.Errorf("the client's controls offer the client switch or the PNG scale")
+	}
+	var links []string
+	shared.Find(".downloads a").Each(func(_ int, a *goquery.Selection) { links = append(links, a.Text()) })
+	if strings.Join(links, " ") != "PDF PNG" {
+		t.Errorf("the client's downloads: %q", links)
+	}
+	for _, f := range []string{"svg", "dot", "graphml"} {
+		if rec := client.do("GET", project+"/diagram/"+f, nil, false); rec.Code != 404 {
+			t.Errorf("a client downloads %s: %d", f, rec.Code)
+		}
+		if rec := c.do("GET", project+"/diagram/"+f, nil, false); rec.Code != 200 {
+			t.Errorf("the team downloads %s: %d", f, rec.Code)
+		}
+	}
+	if rec := client.do("GET", project+"/diagram/pdf", nil, false); rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" {
+		t.Errorf("a client's PDF: %d", rec.Code)
+	}
+}
+
+// TestPublicNotes: a page's notes reach a client's card only when the
+// team ticks "Visible to the client" in the details form; the switch is
+// kept with the page (its document round-trips it).
+func TestPublicNotes(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	client := c.visitor(pid, site.ShareView)
+	save := func(public bool) {
+		t.Helper()
+		pg, _ := c.db.Page(ctx, ids["Contact"])
+		form := url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {pg.Slug}, "kind": {"page"}, "status": {"planned"},
+			"in_sitemap": {"1"}, "notes": {"Opening hours from the client, 9 to 5."}}
+		if public {
+			form.Set("notes_public", "1")
+		}
+		if rec := c.do("PUT", pagePath(pid, ids["Contact"]), form, true); rec.Code != 200 {
+			t.Fatalf("save: %d", rec.Code)
+		}
+	}
+	card := func() string {
+		return doc(t, client.do("GET", pagePath(pid, ids["Contact"]), nil, true)).Find("#details-inner").Text()
+	}
+	save(false)
+	if strings.Contains(card(), "Opening hours") {
+		t.Error("the team's notes reach the client")
+	}
+	save(true)
+	if !strings.Contains(card(), "Opening hours from the client, 9 to 5.") {
+		t.Error("notes visible to the client do not reach the card")
+	}
+	d, _ := c.db.Document(ctx, pid)
+	again, err := c.db.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := c.db.Tree(ctx, again)
+	if p := tr.Page(pageID(tr, "Contact")); p == nil || !p.NotesPublic {
+		t.Error("the switch does not round-trip through the document")
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -188,6 +189,9 @@ func downloadFormat(c echo.Context) (string, string, error) {
 	typ, ok := diagramTypes[f]
 	if !ok || (f != diagram.FormatSVG && f != diagram.FormatPNG && f != diagram.FormatPDF) {
 		return "", "", site.Errorf(site.ENotFound, "No diagram format %q: use svg, png or pdf.", f)
+	}
+	if viewer(c).Share && !slices.Contains(clientFormats, f) {
+		return "", "", site.Errorf(site.ENotFound, "A shared plan downloads as PDF or PNG.")
 	}
 	return f, typ, nil
 }
