@@ -197,6 +197,9 @@ func (d *diagram) details(c *card) {
 	if m := kindMark(p); m != "" {
 		c.band = strings.TrimSpace(m + " " + c.band)
 	}
+	if who, ok := d.opt.Approved[p.ID]; ok { // a branch signed off: on the band, seen in the client version too
+		c.band = clipWidth("✔ APPROVED BY "+strings.ToUpper(who)+" · "+c.band, bandSize, true, cardInner-2*cardPad-26)
+	}
 	if !d.opt.Client {
 		if path := d.path(p); path != "" && (p.Kind != site.KindGroup || p.Slug != "") {
 			c.path = clipWidth(path, smallSize, false, cardInner-2*cardPad)

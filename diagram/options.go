@@ -79,6 +79,9 @@ type Options struct {
 	// Facts are labelled lines of a PDF (label, words): rows of its cover
 	// and lines under each sheet's title, after the notes.
 	Facts [][2]string
+	// Approved marks the branches signed off (page -> who signed), on
+	// their cards, client version or not.
+	Approved map[int64]string
 	// Content lists each card's content blocks (its brief's) under its
 	// title, a low-fidelity wireframe of the page, client version or not.
 	Content bool
@@ -193,7 +196,10 @@ func (o Options) Key() string {
 	b.WriteString("|f:")
 	writeSet(&b, o.Focus)
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
-	fmt.Fprintf(&b, "|t:%q|f:%q|content:%t", o.Title, o.Facts, o.Content)
+	fmt.Fprintf(&b, "|t:%q|f:%q|content:%t|a:", o.Title, o.Facts, o.Content)
+	for _, id := range slices.Sorted(maps.Keys(o.Approved)) {
+		fmt.Fprintf(&b, "%d=%q,", id, o.Approved[id])
+	}
 	return b.String()
 }
 

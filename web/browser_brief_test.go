@@ -104,3 +104,44 @@ func TestBrowserContentView(t *testing.T) {
 	screenshot(t, ctx, "content-view.png")
 	noProblems(t, ctx, "content view")
 }
+
+// TestBrowserApproveFromList: a client on a share link opens the
+// versions list from the review view and approves a version there,
+// typing their name; the list says so and shows the sign-off.
+func TestBrowserApproveFromList(t *testing.T) {
+	owner, base, db := browser(t)
+	bg := context.Background()
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(bg, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateVersion(site.WithViewer(bg, site.Viewer{UserID: 1, Name: "Olive Owner"}), pid, "Client review"); err != nil {
+		t.Fatal(err)
+	}
+	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
+	token, err := db.CreateShareLink(bg, &l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := otherBrowser(t, owner)
+	run(t, client, "open the versions from the review",
+		chromedp.Navigate(base+"/s/"+token),
+		chromedp.WaitVisible(`main.review`),
+		clickAt(`.review-versions`),
+		chromedp.WaitVisible(`.version .quick-approve`),
+	)
+	run(t, client, "approve from the list",
+		chromedp.SendKeys(`.version .quick-approve input[name=name]`, "Carla Client", chromedp.ByQuery),
+		clickAt(`.version .quick-approve button`),
+		waitJS(`document.getElementById("approved-notice")?.textContent.includes("your approval is recorded")`),
+		waitJS(`[...document.querySelectorAll(".version .signoff")].some(s => s.textContent.includes("Carla Client") && s.textContent.includes("the whole plan"))`),
+	)
+	noProblems(t, client, "approve from the list")
+	if vs, _ := db.Versions(bg, pid); len(vs) != 1 || len(vs[0].Approvals) != 1 || vs[0].Approvals[0].Name != "Carla Client" {
+		t.Errorf("approvals %+v", vs)
+	}
+}

@@ -184,8 +184,9 @@ func TestBrowserUndoHistory(t *testing.T) {
 		chromedp.WaitVisible(`form.signoff-form`),
 	)
 	run(t, client, "the client approves the About us branch",
-		clickAt(`#approve-branch`),
-		chromedp.SetValue(`form.signoff-form select[name=branch]`, fmt.Sprint(ids["About us"])),
+		waitJS(`document.getElementById("approve-button").textContent.startsWith("Approve the whole plan of Version 1")`),
+		chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.getElementById("f-approve-page"); s.value = "%d"; s.dispatchEvent(new Event("change", {bubbles: true})); })()`, ids["About us"]), nil),
+		waitJS(`document.getElementById("approve-button").textContent.startsWith("Approve “About us” and the pages below it of Version 1")`),
 		chromedp.SendKeys(`#f-approver`, "Carla Client"),
 		clickAt(`form.signoff-form button[type=submit]`),
 		waitJS(`document.querySelector(".version-side .alert-ok")?.textContent.includes("your approval is recorded")`),

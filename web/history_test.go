@@ -182,7 +182,7 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	rec = client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {" "}}, false)
 	wantStatus(t, rec, http.StatusUnprocessableEntity, "approve without a name")
 	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve the whole plan")
-	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"branch"}, "branch": {itoa(ids["About us"])}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve a branch")
+	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {itoa(ids["About us"])}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve a branch")
 
 	rec = c.do("GET", project+"/versions", nil, false)
 	d = doc(t, rec)

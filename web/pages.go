@@ -100,7 +100,13 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		return err
 	}
 	if viewer(c).Share {
-		props := views.ReviewProps{Layout: s.layout(c, p.Name), Project: p, Pages: p.PageCount, Outline: outline}
+		props := views.ReviewProps{Layout: s.layout(c, p.Name), Project: p, Pages: p.PageCount, Outline: outline,
+			Approved: c.QueryParam("approved") != "", Signer: author(c)}
+		if vs, err := s.store.history.Versions(ctx, p.ID); err != nil {
+			return err
+		} else if len(vs) > 0 {
+			props.Newest = &vs[0]
+		}
 		if st, err := s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
 			return err
 		} else if st.OldURLs > 0 {

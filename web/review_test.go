@@ -210,3 +210,55 @@ func TestPublicNotes(t *testing.T) {
 		t.Error("the switch does not round-trip through the document")
 	}
 }
+
+// TestApproveWhereTheClientIs: a client approves the newest version from
+// the review view and a version from the versions list, typing their
+// name; each comes back where it was given, saying so; a branch signed
+// off is marked on the version's diagram.
+func TestApproveWhereTheClientIs(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := site.WithViewer(context.Background(), site.Viewer{UserID: 1, Name: "Olive Owner"})
+	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.CreateVersion(ctx, pid, "Client review"); err != nil {
+		t.Fatal(err)
+	}
+	client := c.visitor(pid, site.ShareComment)
+	project := "/projects/" + itoa(pid)
+	review := doc(t, client.do("GET", project, nil, false))
+	if got := review.Find(".review .quick-approve button").Text(); got != "Approve the whole plan of Version 2 “Client review”" {
+		t.Errorf("the review offers %q", got)
+	}
+	rec := client.do("POST", project+"/versions/2/approve", url.Values{"from": {"review"}, "page": {"0"}, "name": {"Carla Client"}}, false)
+	if rec.Code != 303 || rec.Header().Get("Location") != project+"?approved=2" {
+		t.Fatalf("approve from the review: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if doc(t, client.do("GET", project+"?approved=2", nil, false)).Find("#approved-notice").Length() != 1 {
+		t.Error("the review does not say the approval is recorded")
+	}
+	list := doc(t, client.do("GET", project+"/versions", nil, false))
+	if list.Find(".version .quick-approve").Length() != 2 || list.Find(`.quick-approve input[name=name]`).First().AttrOr("value", "") != "Carla Client" {
+		t.Errorf("the list's forms: %d", list.Find(".version .quick-approve").Length())
+	}
+	rec = client.do("POST", project+"/versions/1/approve", url.Values{"from": {"list"}, "page": {"0"}, "name": {"Carla Client"}}, false)
+	if rec.Code != 303 || rec.Header().Get("Location") != project+"/versions?approved=1" {
+		t.Fatalf("approve from the list: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if doc(t, client.do("GET", project+"/versions?approved=1", nil, false)).Find(".version #approved-notice").Length() != 1 {
+		t.Error("the list does not say the approval is recorded")
+	}
+	vs, _ := c.db.Versions(context.Background(), pid)
+	if len(vs) != 2 || len(vs[0].Approvals) != 1 || len(vs[1].Approvals) != 1 {
+		t.Fatalf("approvals %+v", vs)
+	}
+	// A branch three levels down may be signed off, and is marked.
+	if rec := client.do("POST", project+"/versions/2/approve", url.Values{"page": {itoa(ids["Team"])}, "name": {"Carla Client"}}, false); rec.Code != 303 {
+		t.Fatalf("approve Team: %d", rec.Code)
+	}
+	svg := doc(t, c.do("GET", project+"/versions/2", nil, false)).Find(".version-diagram svg g#p" + itoa(ids["Team"])).Text()
+	if !strings.Contains(svg, "✔ APPROVED BY CARLA CLIENT") {
+		t.Errorf("Team's card on the version's diagram: %q", svg)
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"hash/fnv"
@@ -29,8 +30,9 @@ func (s *Server) renderVersions(c echo.Context, status int, name, problem string
 	if err != nil {
 		return err
 	}
+	approved, _ := strconv.Atoi(c.QueryParam("approved"))
 	return render(c, status, views.Versions(views.VersionsProps{Layout: s.layout(c, "Versions of "+p.Name), Project: p,
-		Versions: vs, Name: name, Error: problem}))
+		Versions: vs, Name: name, Error: problem, Approved: approved, Signer: author(c)}))
 }
 
 // createVersion names the plan as it is now.
@@ -116,8 +118,23 @@ func (s *Server) drawVersion(c echo.Context, v site.Version, t *site.Tree, links
 	notes := versionNotes(v) // its sign-offs change, and the drawing with them
 	h := fnv.New64a()
 	h.Write([]byte(strings.Join(notes, "\n")))
-	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d|%x", v.ProjectID, v.Number, h.Sum64()), diagram.Options{Format: format, Links: true, Notes: notes},
-		loaded(t, links))
+	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d|%x", v.ProjectID, v.Number, h.Sum64()),
+		diagram.Options{Format: format, Links: true, Notes: notes, Approved: approvedBranches(v)}, loaded(t, links))
+}
+
+// approvedBranches are the branches of a version signed off and in
+// force, for the marks on their cards: page -> who.
+func approvedBranches(v site.Version) map[int64]string {
+	out := map[int64]string{}
+	for _, a := range v.Approvals {
+		if !a.Voided() && a.PageID != 0 {
+			if out[a.PageID] != "" {
+				out[a.PageID] += ", "
+			}
+			out[a.PageID] += a.Name
+		}
+	}
+	return out
 }
 
 // loaded is a drawCached loader for a tree already read.
@@ -147,18 +164,26 @@ func (s *Server) renderVersion(c echo.Context, status int, props views.VersionPr
 	return render(c, status, views.VersionPage(props))
 }
 
-// branches are the pages a client may approve on their own: the top two
-// levels of the main tree, at most 200.
-func branches(t *site.Tree) []*site.Page {
-	var out []*site.Page
-	for _, r := range t.Roots(site.PlacementMain) {
-		out = append(out, r)
-		for _, c := range t.Children(r.ID) {
-			if len(out) < 200 {
-				out = append(out, c)
-			}
-		}
+// maxBranches bounds the pages the sign-off form lists: past it, the
+// levels below the third are left out of the list (a branch of theirs
+// is approved through its section).
+const maxBranches = 2000
+
+// branches are the pages a client may approve with the pages below
+// them: any page of the plan, in outline order, with its depth.
+func branches(t *site.Tree) []views.Branch {
+	most := 100
+	if t.Len() > maxBranches {
+		most = 3
 	}
+	var out []views.Branch
+	t.Walk(func(p *site.Page, depth int) bool {
+		if depth > most || len(out) >= maxBranches {
+			return false
+		}
+		out = append(out, views.Branch{ID: p.ID, Title: p.Title, Depth: depth})
+		return true
+	})
 	return out
 }
 
@@ -216,11 +241,10 @@ func (s *Server) approve(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var page int64
-	if c.FormValue("page") == "branch" {
-		if page, err = strconv.ParseInt(c.FormValue("branch"), 10, 64); err != nil || page <= 0 {
-			return site.Errorf(site.EInvalid, "Choose the branch to approve.")
-		}
+	// page: 0 (the whole plan) or the page whose branch is approved.
+	page, err := strconv.ParseInt(cmp.Or(c.FormValue("page"), "0"), 10, 64)
+	if err != nil || page < 0 {
+		return site.Errorf(site.EInvalid, "Choose what to approve: the whole plan or a branch.")
 	}
 	_, err = s.store.history.Approve(c.Request().Context(), p.ID, n, page, c.FormValue("name"))
 	if site.ErrorCode(err) == site.EInvalid {
@@ -235,6 +259,12 @@ func (s *Server) approve(c echo.Context) error {
 	}
 	if viewer(c).UserID == 0 { // a visitor's name, as comments remember it
 		s.setCookie(c, nameCookie, url.QueryEscape(strings.TrimSpace(c.FormValue("name"))), 365*24*time.Hour)
+	}
+	switch c.FormValue("from") { // back where the approval was given
+	case "list":
+		return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions")+"?approved="+strconv.Itoa(n))
+	case "review":
+		return c.Redirect(http.StatusSeeOther, projectPath(p.ID)+"?approved="+strconv.Itoa(n))
 	}
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n))+"?approved=1")
 }

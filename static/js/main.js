@@ -10,6 +10,7 @@ import "./summary.js";
 import "./details.js";
 import "./blocks.js";
 import "./counter.js";
+import "./signoff.js";
 import "./outline.js";
 import "./outliner.js";
 import "./titles.js";
