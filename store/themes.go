@@ -63,3 +63,81 @@ func (db *DB) SetTheme(ctx context.Context, projectID int64, t site.Theme) error
 	}
 	return nil
 }
+
+// TeamTheme returns a team's brand without its logo's bytes (TeamLogo
+// reads them); an empty one if it has none. Errors: those of the
+// database.
+func (db *DB) TeamTheme(ctx context.Context, teamID int64) (site.Theme, error) {
+	var t site.Theme
+	err := db.r.QueryRowContext(ctx, `SELECT accent, agency, logo_sum FROM team_themes WHERE team_id = ?`, teamID).Scan(&t.Accent, &t.Agency, &t.LogoSum)
+	if errors.Is(err, sql.ErrNoRows) {
+		return site.Theme{}, nil
+	}
+	return t, translate(err)
+}
+
+// TeamLogo returns a team's logo; nil if it has none.
+func (db *DB) TeamLogo(ctx context.Context, teamID int64) ([]byte, error) {
+	var logo []byte
+	err := db.r.QueryRowContext(ctx, `SELECT logo FROM team_themes WHERE team_id = ?`, teamID).Scan(&logo)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return logo, translate(err)
+}
+
+// SetTeamTheme replaces a team's brand (its client name is not kept: a
+// client is a project's). Errors: EInvalid, ETooLarge, ENotFound.
+func (db *DB) SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) error {
+	t.ClientName = ""
+	if err := t.Validate(); err != nil {
+		return err
+	}
+	if len(t.Logo) > 2*site.MaxLogoBytes {
+		return site.Errorf(site.ETooLarge, "The logo is too large.")
+	}
+	var logo any
+	sum := ""
+	if len(t.Logo) > 0 {
+		h := sha256.Sum256(t.Logo)
+		logo, sum = t.Logo, hex.EncodeToString(h[:])
+	}
+	res, err := db.w.ExecContext(ctx, `INSERT INTO team_themes (team_id, accent, agency, logo, logo_sum) SELECT id, ?, ?, ?, ? FROM teams WHERE id = ?
+		ON CONFLICT (team_id) DO UPDATE SET accent = excluded.accent, agency = excluded.agency, logo = excluded.logo, logo_sum = excluded.logo_sum`,
+		t.Accent, t.Agency, logo, sum, teamID)
+	if err != nil {
+		return translate(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return site.Errorf(site.ENotFound, "Team %d does not exist.", teamID)
+	}
+	return nil
+}
+
+// Brand returns the theme a project's drawings and review carry: its
+// own, each field it leaves empty (accent, agency, logo) its team's.
+// Errors: those of the database.
+func (db *DB) Brand(ctx context.Context, projectID int64) (site.Theme, error) {
+	var t site.Theme
+	err := db.r.QueryRowContext(ctx, `SELECT coalesce(nullif(p.accent, ''), t.accent, ''), coalesce(nullif(p.agency, ''), t.agency, ''),
+			coalesce(p.client_name, ''), coalesce(nullif(p.logo_sum, ''), t.logo_sum, '')
+		FROM projects pr LEFT JOIN project_themes p ON p.project_id = pr.id LEFT JOIN team_themes t ON t.team_id = pr.team_id
+		WHERE pr.id = ?`, projectID).Scan(&t.Accent, &t.Agency, &t.ClientName, &t.LogoSum)
+	if errors.Is(err, sql.ErrNoRows) {
+		return site.Theme{}, nil
+	}
+	return t, translate(err)
+}
+
+// BrandLogo returns the logo of a project's Brand: its own, else its
+// team's; nil if neither has one.
+func (db *DB) BrandLogo(ctx context.Context, projectID int64) ([]byte, error) {
+	var logo []byte
+	err := db.r.QueryRowContext(ctx, `SELECT coalesce(p.logo, t.logo)
+		FROM projects pr LEFT JOIN project_themes p ON p.project_id = pr.id LEFT JOIN team_themes t ON t.team_id = pr.team_id
+		WHERE pr.id = ?`, projectID).Scan(&logo)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	return logo, translate(err)
+}

@@ -58,3 +58,34 @@ func TestTheme(t *testing.T) {
 		t.Errorf("unknown project: %v", err)
 	}
 }
+
+// TestBrand: a project takes its team's brand where its own theme is
+// empty, field by field; its own fields win; the client is the
+// project's alone.
+func TestBrand(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	p, _ := newProject(t, db, "Home\n")
+	if err := db.SetTeamTheme(ctx, 1, site.Theme{Accent: "#112233", Agency: "Northwind Studio", ClientName: "ignored", Logo: []byte("team-logo")}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := db.Brand(ctx, p.ID)
+	if err != nil || b.Accent != "#112233" || b.Agency != "Northwind Studio" || b.ClientName != "" || b.LogoSum == "" {
+		t.Errorf("a project without a theme: %+v %v", b, err)
+	}
+	if logo, _ := db.BrandLogo(ctx, p.ID); string(logo) != "team-logo" {
+		t.Errorf("its logo %q", logo)
+	}
+	if err := db.SetTheme(ctx, p.ID, site.Theme{Agency: "Own Agency", ClientName: "Acme"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := db.Brand(ctx, p.ID); b.Accent != "#112233" || b.Agency != "Own Agency" || b.ClientName != "Acme" {
+		t.Errorf("with a theme of its own: %+v", b)
+	}
+	if tt, _ := db.TeamTheme(ctx, 1); tt.ClientName != "" || tt.Agency != "Northwind Studio" {
+		t.Errorf("the team's theme %+v", tt)
+	}
+	if err := db.SetTeamTheme(ctx, 99, site.Theme{}); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("no such team: %v", err)
+	}
+}

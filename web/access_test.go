@@ -275,6 +275,8 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /team/leave":                         {path: "/team/leave", ok: 303, override: map[string]int{otherTeam: 409}},
 		"POST /team/invites":                       {path: "/team/invites", form: v("role", "viewer", "days", "7"), ok: 201},
 		"DELETE /team/starters/:sid":               {path: "/team/starters/999", ok: 404},
+		"POST /team/theme":                         {path: "/team/theme", form: v("accent", "red"), ok: 422},
+		"GET /team/logo.png":                       {path: "/team/logo.png", ok: 404},
 		"POST /team/webhooks":                      {path: "/team/webhooks", form: v("url", "not a url"), ok: 422},
 		"DELETE /team/webhooks/:wid":               {path: "/team/webhooks/999", ok: 404},
 		"POST /projects/:id/starter":               {path: p + "/starter", form: v("name", ""), ok: 422},

@@ -112,7 +112,7 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 // drawing. The theme is read on every request, the logo (keyed by its
 // sum) only to draw. Errors: those of load and diagram.Render, ETooMany.
 func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
-	theme, err := s.store.themes.Theme(c.Request().Context(), projectID)
+	theme, err := s.store.themes.Brand(c.Request().Context(), projectID) // the project's, else its team's
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +132,7 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 	}
 	defer done()
 	if theme.LogoSum != "" {
-		if opt.Logo, err = s.store.themes.Logo(rctx, projectID); err != nil {
+		if opt.Logo, err = s.store.themes.BrandLogo(rctx, projectID); err != nil {
 			return nil, err
 		}
 	}

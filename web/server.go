@@ -241,6 +241,8 @@ func (s *Server) routeTable() []route {
 		{post, "/team/leave", s.leaveTeam, account},
 		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
 		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},
+		{post, "/team/theme", s.saveTeamTheme, teamEdit},
+		{get, "/team/logo.png", s.teamLogo, account},
 		{del, "/team/starters/:sid", s.deleteStarter, teamEdit},
 		{post, "/team/webhooks", s.addWebhook, teamOwner},
 		{del, "/team/webhooks/:wid", s.deleteWebhook, teamOwner},

@@ -45,6 +45,9 @@ func (s *Server) teamPage(c echo.Context) error {
 	if props.Templates, err = s.typeTemplates(c); err != nil {
 		return err
 	}
+	if props.Theme, err = s.teamThemeProps(c); err != nil {
+		return err
+	}
 	if props.Starters, err = s.store.starters.Starters(ctx, v.Team.ID); err != nil {
 		return err
 	}

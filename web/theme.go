@@ -17,6 +17,11 @@ type themeStore interface {
 	Theme(ctx context.Context, projectID int64) (site.Theme, error)
 	Logo(ctx context.Context, projectID int64) ([]byte, error)
 	SetTheme(ctx context.Context, projectID int64, t site.Theme) error
+	Brand(ctx context.Context, projectID int64) (site.Theme, error)
+	BrandLogo(ctx context.Context, projectID int64) ([]byte, error)
+	TeamTheme(ctx context.Context, teamID int64) (site.Theme, error)
+	TeamLogo(ctx context.Context, teamID int64) ([]byte, error)
+	SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) error
 }
 
 // saveTheme replaces the project's theme from the theme form: a new logo
@@ -89,6 +94,61 @@ func (s *Server) logo(c echo.Context) error {
 	}
 	if len(logo) == 0 {
 		return site.Errorf(site.ENotFound, "This project has no logo.")
+	}
+	return c.Blob(http.StatusOK, "image/png", logo)
+}
+
+// teamThemeProps is the team page's brand section.
+func (s *Server) teamThemeProps(c echo.Context) (views.TeamThemeProps, error) {
+	v := viewer(c)
+	t, err := s.store.themes.TeamTheme(c.Request().Context(), v.Team.ID)
+	return views.TeamThemeProps{Theme: t, DefaultAccent: diagram.DefaultAccent, CanEdit: site.RoleAccess(v.TeamRole) >= site.AccessEdit}, err
+}
+
+// saveTeamTheme replaces the team's brand from its form, as saveTheme a
+// project's.
+func (s *Server) saveTeamTheme(c echo.Context) error {
+	ctx := c.Request().Context()
+	team := viewer(c).Team.ID
+	props, err := s.teamThemeProps(c)
+	if err != nil {
+		return err
+	}
+	old := props.Theme
+	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency")}
+	t.Logo, err = uploadedLogo(c)
+	if err == nil && t.Logo == nil && c.FormValue("remove_logo") != "1" {
+		t.Logo, err = s.store.themes.TeamLogo(ctx, team)
+	}
+	if err == nil {
+		err = s.store.themes.SetTeamTheme(ctx, team, t)
+	}
+	switch site.ErrorCode(err) {
+	case "":
+		props.Saved = true
+		if props.Theme, err = s.store.themes.TeamTheme(ctx, team); err != nil {
+			return err
+		}
+		return render(c, http.StatusOK, views.TeamThemeForm(props))
+	case site.EInvalid, site.ETooLarge:
+		props.Theme, props.Theme.LogoSum = t, old.LogoSum
+		props.Errors = site.ErrorFields(err)
+		if len(props.Errors) == 0 {
+			props.Errors = map[string]string{"logo": site.ErrorMessage(err)}
+		}
+		return rerender(c, err, views.TeamThemeForm(props))
+	}
+	return err
+}
+
+// teamLogo serves the viewer's team's logo. Errors: ENotFound.
+func (s *Server) teamLogo(c echo.Context) error {
+	logo, err := s.store.themes.TeamLogo(c.Request().Context(), viewer(c).Team.ID)
+	if err != nil {
+		return err
+	}
+	if len(logo) == 0 {
+		return site.Errorf(site.ENotFound, "This team has no logo.")
 	}
 	return c.Blob(http.StatusOK, "image/png", logo)
 }

@@ -111,3 +111,31 @@ func TestTheme(t *testing.T) {
 		t.Errorf("a removed logo: %d", rec.Code)
 	}
 }
+
+// TestTeamBrand: the team's brand, set once on the Team page, is on a
+// new project's diagrams and PDF without a theme of its own.
+func TestTeamBrand(t *testing.T) {
+	c := newClient(t)
+	var logo bytes.Buffer
+	png.Encode(&logo, image.NewRGBA(image.Rect(0, 0, 90, 30)))
+	body, ct := themeForm(t, map[string]string{"accent": "#0F766E", "agency": "Northwind Studio"}, logo.Bytes())
+	rec := c.raw("POST", "/team/theme", body, ct, true)
+	if rec.Code != 200 || doc(t, rec).Find(`#team-theme-form img[src="/team/logo.png"]`).Length() != 1 {
+		t.Fatalf("save: %d %.300s", rec.Code, rec.Body.String())
+	}
+	pid, _ := c.fixture() // a project of the team, with no theme of its own
+	p := "/projects/" + itoa(pid)
+	if svg := c.do("GET", p+"/diagram/svg", nil, false).Body.String(); !strings.Contains(svg, "#0f766e") {
+		t.Error("the new project's diagram is not in the team's accent")
+	}
+	if _, err := exec.LookPath("pdfimages"); err == nil {
+		path := filepath.Join(t.TempDir(), "t.pdf")
+		os.WriteFile(path, c.do("GET", p+"/diagram/pdf?cover=1", nil, false).Body.Bytes(), 0o644)
+		if text, _ := exec.Command("pdftotext", path, "-").Output(); !strings.Contains(string(text), "by Northwind Studio") {
+			t.Errorf("the PDF does not name the team's agency:\n%s", text)
+		}
+		if images, _ := exec.Command("pdfimages", "-list", path).Output(); !strings.Contains(string(images), " 90    30 ") {
+			t.Errorf("the PDF has no 90×30 logo:\n%s", images)
+		}
+	}
+}
