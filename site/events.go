@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Events of a team's plans that others hear of: through the team's
@@ -30,6 +32,8 @@ var EventLabels = map[string]string{EventComment: "comments", EventReply: "repli
 type Event struct {
 	Kind      string    `json:"event"`
 	TeamID    int64     `json:"-"`
+	ActorID   int64     `json:"-"` // the account that did it; 0: a visitor or the command line
+	ThreadID  int64     `json:"-"` // a comment's thread (its first comment)
 	ProjectID int64     `json:"project_id"`
 	Project   string    `json:"project"`
 	PageID    int64     `json:"page_id,omitempty"`
@@ -125,4 +129,55 @@ func (w *Webhook) Validate() error {
 		f.Add("secret", msg)
 	}
 	return f.Err()
+}
+
+// Kinds of notification a member's inbox holds.
+const (
+	NoticeMention = "mention" // @their name in a comment
+	NoticeReply   = "reply"   // a reply in a thread they wrote in
+	NoticeComment = "comment" // a comment on a plan they watch
+	NoticeSignoff = "signoff" // a sign-off of a plan they watch
+)
+
+// Notification is one line of a member's inbox.
+type Notification struct {
+	ID        int64
+	UserID    int64
+	ProjectID int64
+	Kind      string
+	Text      string
+	Path      string // where it happened, on this server
+	CreatedAt time.Time
+	Read      bool
+}
+
+// E-mail modes: a member's notifications e-mailed at once, in a daily
+// digest, or not at all.
+const (
+	MailInstant = "instant"
+	MailDigest  = "digest"
+	MailOff     = "off"
+)
+
+// Mentioned reports whether body mentions name: "@" and the name, in
+// any case, not followed by a letter or digit ("@Ana" is not "@Anabel")
+// nor after one (an e-mail address is no mention).
+func Mentioned(body, name string) bool {
+	if name == "" {
+		return false
+	}
+	lb, ln := strings.ToLower(body), "@"+strings.ToLower(name)
+	for i := 0; ; {
+		j := strings.Index(lb[i:], ln)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(ln)
+		before, _ := utf8.DecodeLastRuneInString(lb[:start])
+		after, _ := utf8.DecodeRuneInString(lb[end:])
+		if (start == 0 || !unicode.IsLetter(before) && !unicode.IsDigit(before)) && (end == len(lb) || !unicode.IsLetter(after) && !unicode.IsDigit(after)) {
+			return true
+		}
+		i = i + j + 1
+	}
 }

@@ -70,9 +70,11 @@ func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
 	if err != nil {
 		return err
 	}
-	p.ID, err = res.LastInsertId()
+	if p.ID, err = res.LastInsertId(); err != nil {
+		return err
+	}
 	p.Version = 1
-	return err
+	return watchOnCreate(ctx, tx, p.ID)
 }
 
 // UpdateProject validates and saves p's settings if p.Version is current,

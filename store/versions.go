@@ -465,6 +465,9 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 			return err
 		}
 		e := site.Event{Kind: site.EventSignoff, ProjectID: projectID, Actor: a.By(), Version: v.Label(), At: a.At}
+		if a.Member {
+			e.ActorID = who.UserID
+		}
 		if pageID != 0 && t.Page(pageID) != nil {
 			e.PageID = pageID
 		}

@@ -97,6 +97,9 @@ func enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
 		e.At = time.Now().UTC()
 	}
 	e.Describe()
+	if err := notify(ctx, tx, e); err != nil {
+		return err
+	}
 	body, err := json.Marshal(e)
 	if err != nil {
 		return err

@@ -145,3 +145,46 @@ func TestBrowserApproveFromList(t *testing.T) {
 		t.Errorf("approvals %+v", vs)
 	}
 }
+
+// TestBrowserMention: Olive types "@An" in a comment, takes Ana from the
+// list with Enter and comments; Ana's top bar counts it, her inbox has
+// it, and it leads to the page.
+func TestBrowserMention(t *testing.T) {
+	owner, base, db := browser(t)
+	bg := context.Background()
+	addUser(t, db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.ImportDocument(bg, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Tree(bg, pid)
+	pricing := pageID(tr, "Pricing")
+	run(t, owner, "mention Ana in a comment",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/pages/%d", base, pid, pricing)),
+		chromedp.WaitVisible(`#f-body`),
+		settled(),
+		chromedp.SendKeys(`#f-body`, "Can you check the tiers, @An", chromedp.ByQuery),
+		waitJS(`[...document.querySelectorAll(".mention-list li")].map(li => li.textContent).join("|") === "Ana Editor"`),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(`document.getElementById("f-body").value === "Can you check the tiers, @Ana Editor "`),
+		chromedp.SendKeys(`#f-body`, "?", chromedp.ByQuery),
+		chromedp.Click(`#comments form.comment-form button[type=submit]`, chromedp.ByQuery),
+		waitJS(`document.getElementById("comments")?.textContent.includes("@Ana Editor ?")`),
+	)
+	noProblems(t, owner, "mention")
+	ana := otherBrowser(t, owner)
+	loginBrowser(t, ana, base, "ana@test.example")
+	run(t, ana, "Ana's inbox",
+		waitJS(`document.getElementById("unread-count")?.textContent === "1"`),
+		clickAt(`#inbox-link`),
+		waitJS(`document.querySelector("#notices li.unread a")?.textContent.startsWith("Olive Owner mentioned you on “Pricing” in Acme relaunch")`),
+		clickAt(`#notices li a`),
+		waitJS(fmt.Sprintf(`location.pathname === "/projects/%d/pages/%d"`, pid, pricing)),
+		waitJS(`!document.getElementById("unread-count")`),
+	)
+	noProblems(t, ana, "inbox")
+}

@@ -43,8 +43,12 @@ func author(c echo.Context) string {
 // the page's open-thread count is taken from them, so it is as fresh.
 func (s *Server) commentsProps(c echo.Context, pg site.Page) (views.CommentsProps, error) {
 	threads, err := s.store.comments.Comments(c.Request().Context(), pg.ID)
+	if err != nil {
+		return views.CommentsProps{}, err
+	}
 	pg.OpenComments = site.OpenThreads(threads)
-	return views.CommentsProps{Page: pg, Threads: threads, Author: author(c)}, err
+	names, err := s.store.inbox.MentionNames(c.Request().Context(), pg.ProjectID)
+	return views.CommentsProps{Page: pg, Threads: threads, Author: author(c), Mentions: names}, err
 }
 
 // renderComments answers with a page's comments section, and with its

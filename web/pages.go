@@ -122,6 +122,9 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		return render(c, http.StatusOK, views.Review(props))
 	}
 	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline}
+	if props.Watching, err = s.store.inbox.Watching(ctx, viewer(c).UserID, p.ID); err != nil {
+		return err
+	}
 	if selected != nil {
 		d, err := s.details(c, p, *selected)
 		if err != nil {

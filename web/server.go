@@ -51,6 +51,7 @@ type Store interface {
 	starterStore
 	webhookStore
 	deliveryStore
+	inboxStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -73,10 +74,11 @@ type stores struct {
 	templates templateStore
 	starters  starterStore
 	webhooks  webhookStore
+	inbox     inboxStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st, inbox: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -238,6 +240,9 @@ func (s *Server) routeTable() []route {
 		{post, "/sites/jobs/:jid/cancel", s.cancelSiteJob, account},
 		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account},
 		{get, "/team", s.teamPage, account},
+		{get, "/inbox", s.inbox, account},
+		{get, "/inbox/:nid", s.openNotification, account},
+		{post, "/inbox/read", s.readAll, account},
 		{post, "/team/leave", s.leaveTeam, account},
 		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
 		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},
@@ -284,6 +289,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/versions/:n", s.version, projectRead},
 		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead},
 		{get, "/projects/:id/lint", s.heavy(s.lintPage), projectTeam},
+		{post, "/projects/:id/watch", s.watch, projectTeam},
 		{get, "/projects/:id/launch", s.launchPage, projectRead},
 		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit},
 		{get, "/projects/:id/launch/diagram/:format", s.launchDiagram, projectRead},
@@ -537,5 +543,5 @@ func rerender(c echo.Context, err error, comps ...templ.Component) error {
 
 func (s *Server) layout(c echo.Context, title string) views.LayoutProps {
 	token, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
-	return views.LayoutProps{Title: title, CSRF: token}
+	return views.LayoutProps{Title: title, CSRF: token, Unread: s.unread(c)}
 }

@@ -11,6 +11,7 @@ import "./details.js";
 import "./blocks.js";
 import "./counter.js";
 import "./signoff.js";
+import "./mention.js";
 import "./outline.js";
 import "./outliner.js";
 import "./titles.js";
