@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -21,11 +22,20 @@ import (
 func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	allowPrivate := fs.Bool("allow-private-fetch", false, "let visitors read sites on loopback, private and link-local addresses (an intranet)")
+	smtpURL := fs.String("smtp", "", "e-mail notifications through this server: smtp://user:password@host:port (STARTTLS when offered; ?tls=required) or smtps://…")
+	mailFrom := fs.String("mail-from", "", "the address notification e-mails come from (with --smtp)")
 	publicURL := fs.String("public-url", "", "where people reach the server, such as https://plans.agency.example, for the links webhooks carry (default http://ADDR)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	var mailer web.SMTP
+	if *smtpURL != "" {
+		var err error
+		if mailer, err = web.ParseSMTP(*smtpURL, *mailFrom); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+	}
 	db, err := openDB(fs)
 	if err != nil {
 		return err
@@ -44,6 +54,9 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 		*publicURL = "http://" + *addr
 	}
 	srv.SetPublicURL(*publicURL)
+	if *smtpURL != "" {
+		srv.UseSMTP(mailer)
+	}
 	defer srv.Close() // before the database closes: readings cancelled, their imports removed
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -18,7 +18,7 @@ import (
 )
 
 const usage = `usage:
-  siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL]
+  siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL] [--smtp smtp://user:pass@host:port --mail-from ADDR]
   siteplan import [--db FILE] [--team T] [--name NAME] [--allow-private] SOURCE...
                   (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
                   source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)

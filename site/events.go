@@ -151,6 +151,13 @@ type Notification struct {
 	Read      bool
 }
 
+// MailBatch is a member's notifications to e-mail together.
+type MailBatch struct {
+	UserID      int64
+	Email, Name string
+	Notices     []Notification
+}
+
 // E-mail modes: a member's notifications e-mailed at once, in a daily
 // digest, or not at all.
 const (

@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/json"
+	"strings"
 	"time"
 
 	"siteplan/site"
@@ -164,4 +167,84 @@ func (db *DB) MentionNames(ctx context.Context, projectID int64) ([]string, erro
 			SELECT u.name, 0 AS guest FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = (SELECT team_id FROM projects WHERE id = ?1)
 			UNION SELECT DISTINCT author, 1 FROM comments WHERE project_id = ?1 AND share_link_id IS NOT NULL
 		) GROUP BY name ORDER BY min(guest), name COLLATE NOCASE`, projectID)
+}
+
+// MailMode returns a member's e-mail mode (site.MailInstant, MailDigest
+// or MailOff). Errors: ENotFound.
+func (db *DB) MailMode(ctx context.Context, userID int64) (string, error) {
+	var m string
+	err := db.r.QueryRowContext(ctx, `SELECT mail_mode FROM users WHERE id = ?`, userID).Scan(&m)
+	return m, notFound(err, "No such account.")
+}
+
+// SetMailMode sets a member's e-mail mode. Errors: EInvalid, ENotFound.
+func (db *DB) SetMailMode(ctx context.Context, userID int64, mode string) error {
+	if mode != site.MailInstant && mode != site.MailDigest && mode != site.MailOff {
+		return site.Errorf(site.EInvalid, "E-mail must be at once, a daily digest, or never.")
+	}
+	res, err := db.w.ExecContext(ctx, `UPDATE users SET mail_mode = ? WHERE id = ?`, mode, userID)
+	if err != nil {
+		return translate(err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return site.Errorf(site.ENotFound, "No such account.")
+	}
+	return nil
+}
+
+// PendingMail returns, member by member, the notifications not yet
+// e-mailed of the members whose mode is mode, made since since (older
+// ones are not e-mailed late), at most limit of them in all.
+func (db *DB) PendingMail(ctx context.Context, mode string, since time.Time, limit int) ([]site.MailBatch, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.email, u.name, `+prefixCols("n.", notificationCols)+`
+		FROM notifications n JOIN users u ON u.id = n.user_id
+		WHERE n.mailed_at IS NULL AND u.mail_mode = ? AND n.created_at >= ? ORDER BY u.id, n.id LIMIT ?`, mode, fmtTime(since), limit)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	var out []site.MailBatch
+	for rows.Next() {
+		var b site.MailBatch
+		var n site.Notification
+		var at string
+		if err := rows.Scan(&b.UserID, &b.Email, &b.Name, &n.ID, &n.UserID, &n.ProjectID, &n.Kind, &n.Text, &n.Path, &at, &n.Read); err != nil {
+			return nil, err
+		}
+		n.CreatedAt, _ = time.Parse(timeFormat, at)
+		if len(out) == 0 || out[len(out)-1].UserID != b.UserID {
+			out = append(out, b)
+		}
+		last := &out[len(out)-1]
+		last.Notices = append(last.Notices, n)
+	}
+	return out, rows.Err()
+}
+
+// prefixCols puts prefix before each of a list of columns.
+func prefixCols(prefix, cols string) string {
+	parts := strings.Split(cols, ", ")
+	for i, p := range parts {
+		parts[i] = prefix + p
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MarkMailed records that notifications were e-mailed.
+func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
+	list, _ := json.Marshal(ids)
+	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mailed_at = ? WHERE id IN (SELECT value FROM json_each(?))`, fmtTime(time.Now()), string(list))
+	return translate(err)
+}
+
+// ServerKey returns the server's key of that name, made (32 random
+// bytes) the first time it is asked for.
+func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
+	k := make([]byte, 32)
+	rand.Read(k)
+	if _, err := db.w.ExecContext(ctx, `INSERT OR IGNORE INTO server_keys (name, key) VALUES (?, ?)`, name, k); err != nil {
+		return nil, translate(err)
+	}
+	err := db.r.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k)
+	return k, translate(err)
 }

@@ -213,6 +213,9 @@ func (s *Server) pokeDeliverer(next echo.HandlerFunc) echo.HandlerFunc {
 		err := next(c)
 		if err == nil && c.Request().Method != http.MethodGet {
 			s.hooks.poke()
+			if s.mailer != nil {
+				s.mailer.poke()
+			}
 		}
 		return err
 	}

@@ -227,6 +227,9 @@ func (s *Server) Close() {
 	s.hub.close()
 	s.siteJobs.stop()
 	s.hooks.stopAndWait()
+	if s.mailer != nil {
+		s.mailer.stopAndWait()
+	}
 }
 
 // heartbeat keeps idle streams open through proxies.

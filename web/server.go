@@ -52,6 +52,7 @@ type Store interface {
 	webhookStore
 	deliveryStore
 	inboxStore
+	mailStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -75,10 +76,11 @@ type stores struct {
 	starters  starterStore
 	webhooks  webhookStore
 	inbox     inboxStore
+	mail      mailStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st, inbox: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st, inbox: st, mail: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -100,6 +102,7 @@ type Server struct {
 	lines    *fetch.Client // reads a file of a report again for the lines around a problem
 	checks   *fetch.Client // reads the sites of launch checks
 	hooks    *deliverer    // sends the teams' webhook deliveries
+	mailer   *mailer       // e-mails the members' notifications (serve --smtp); nil: the inbox alone
 	// publicURL is where the server is reached (serve --public-url), for
 	// the links webhooks and e-mails carry.
 	publicURL string
@@ -195,7 +198,11 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		CookiePath:     "/",
 		CookieHTTPOnly: true,
 		CookieSameSite: http.SameSiteStrictMode,
-		Skipper:        func(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, "/static/") },
+		// An unsubscribe link's POST may come from a mail client in one
+		// click (RFC 8058): its signed token is its proof, not a form's.
+		Skipper: func(c echo.Context) bool {
+			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/unsubscribe"
+		},
 		ErrorHandler: func(error, echo.Context) error {
 			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
 		},
@@ -243,6 +250,9 @@ func (s *Server) routeTable() []route {
 		{get, "/inbox", s.inbox, account},
 		{get, "/inbox/:nid", s.openNotification, account},
 		{post, "/inbox/read", s.readAll, account},
+		{post, "/inbox/mail", s.setMailMode, account},
+		{get, "/unsubscribe", s.unsubscribePage, public},
+		{post, "/unsubscribe", s.unsubscribe, public},
 		{post, "/team/leave", s.leaveTeam, account},
 		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
 		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},

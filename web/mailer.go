@@ -1,0 +1,304 @@
+package web
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/wneessen/go-mail"
+
+	"siteplan/site"
+	"siteplan/views"
+)
+
+// The mailer e-mails the members' notifications in the background,
+// through the SMTP server serve --smtp names: at once (a few seconds
+// after they are written, one message a member for what came together)
+// for the members who chose that, and once a day as a digest (at
+// digestHour UTC) for those who chose the digest. Without --smtp the
+// inbox alone tells. Each message has a link that stops the e-mails
+// without logging in, signed with a key of the server's, which nobody
+// can forge for another account.
+
+// mailStore is what the mailer reads and writes.
+type mailStore interface {
+	PendingMail(ctx context.Context, mode string, since time.Time, limit int) ([]site.MailBatch, error)
+	MarkMailed(ctx context.Context, ids []int64) error
+	ServerKey(ctx context.Context, name string) ([]byte, error)
+	MailMode(ctx context.Context, userID int64) (string, error)
+	SetMailMode(ctx context.Context, userID int64, mode string) error
+}
+
+const (
+	mailPoll      = 5 * time.Second // how often the mailer looks for what to send at once
+	mailBudget    = 30 * time.Second
+	mailBatch     = 500                // notifications a round reads at most
+	mailLate      = 24 * time.Hour     // older notifications are not e-mailed at once
+	digestHour    = 7                  // the daily digest's hour, UTC
+	digestLate    = 48 * time.Hour     // a digest tells of two days at most
+	unsubscribeKN = "unsubscribe-link" // the server key the links are signed with
+)
+
+// SMTP is where the mailer sends: serve --smtp smtp://user:pass@host:port
+// (STARTTLS when the server offers it; ?tls=required insists on it) or
+// smtps://… (TLS from the start), and --mail-from. The login's mechanism
+// is the strongest the server offers, or ?auth=plain or ?auth=login.
+type SMTP struct {
+	Host     string
+	Port     int
+	User     string
+	Password string
+	Auth     string // "plain", "login"; "": the strongest offered
+	TLS      bool   // TLS from the start (smtps)
+	StartTLS bool   // STARTTLS required, not only when offered
+	From     string
+}
+
+// ParseSMTP reads serve's --smtp URL. Errors: EInvalid, saying what to fix.
+func ParseSMTP(raw, from string) (SMTP, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+		return SMTP{}, site.Errorf(site.EInvalid, "--smtp must be smtp://user:password@host:port or smtps://…, not %q.", raw)
+	}
+	s := SMTP{Host: u.Hostname(), TLS: u.Scheme == "smtps", StartTLS: u.Query().Get("tls") == "required", From: from, Port: 587,
+		Auth: strings.ToLower(u.Query().Get("auth"))}
+	if s.Auth != "" && s.Auth != "plain" && s.Auth != "login" {
+		return SMTP{}, site.Errorf(site.EInvalid, "--smtp's auth must be plain or login (or left out: the strongest the server offers), not %q.", s.Auth)
+	}
+	if s.TLS {
+		s.Port = 465
+	}
+	if p := u.Port(); p != "" {
+		if s.Port, err = strconv.Atoi(p); err != nil {
+			return SMTP{}, site.Errorf(site.EInvalid, "--smtp's port %q is not a number.", p)
+		}
+	}
+	if u.User != nil {
+		s.User = u.User.Username()
+		s.Password, _ = u.User.Password()
+	}
+	if m := mail.NewMsg(); m.From(from) != nil {
+		return SMTP{}, site.Errorf(site.EInvalid, "--mail-from must be the address e-mails come from, such as siteplan@agency.example, not %q.", from)
+	}
+	return s, nil
+}
+
+type mailer struct {
+	store mailStore
+	smtp  SMTP
+	log   *slog.Logger
+	base  func() string
+	now   func() time.Time
+	wake  chan struct{}
+	stop  chan struct{}
+	done  chan struct{}
+	once  sync.Once
+	next  time.Time // the next digest
+}
+
+func newMailer(st mailStore, s SMTP, log *slog.Logger, base func() string) *mailer {
+	m := &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	m.next = nextDigest(m.now())
+	return m
+}
+
+// nextDigest is the first digestHour UTC after t.
+func nextDigest(t time.Time) time.Time {
+	d := time.Date(t.UTC().Year(), t.UTC().Month(), t.UTC().Day(), digestHour, 0, 0, 0, time.UTC)
+	if !d.After(t) {
+		d = d.AddDate(0, 0, 1)
+	}
+	return d
+}
+
+func (m *mailer) poke() {
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run sends until stopped.
+func (m *mailer) run() {
+	defer close(m.done)
+	tick := time.NewTicker(mailPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-m.stop:
+			return
+		case <-m.wake:
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), mailBudget)
+		m.send(ctx, site.MailInstant, mailLate)
+		if now := m.now(); !now.Before(m.next) {
+			m.send(ctx, site.MailDigest, digestLate)
+			m.next = nextDigest(now)
+		}
+		cancel()
+	}
+}
+
+func (m *mailer) stopAndWait() {
+	m.once.Do(func() { close(m.stop) })
+	<-m.done
+}
+
+// send e-mails what waits for the members of mode, a message a member,
+// and marks what went as mailed.
+func (m *mailer) send(ctx context.Context, mode string, late time.Duration) {
+	batches, err := m.store.PendingMail(ctx, mode, m.now().Add(-late), mailBatch)
+	if err != nil || len(batches) == 0 {
+		if err != nil {
+			m.log.Error("reading the notifications to e-mail", "err", err)
+		}
+		return
+	}
+	key, err := m.store.ServerKey(ctx, unsubscribeKN)
+	if err != nil {
+		m.log.Error("reading the unsubscribe key", "err", err)
+		return
+	}
+	var msgs []*mail.Msg
+	var ids []int64
+	for _, b := range batches {
+		msg, err := m.message(b, mode, key)
+		if err != nil {
+			m.log.Warn("a notification e-mail that cannot be made", "user", b.UserID, "err", err)
+			continue
+		}
+		msgs = append(msgs, msg)
+		for _, n := range b.Notices {
+			ids = append(ids, n.ID)
+		}
+	}
+	c, err := m.client()
+	if err == nil {
+		err = c.DialAndSendWithContext(ctx, msgs...)
+	}
+	if err != nil {
+		m.log.Error("sending notification e-mails", "smtp", m.smtp.Host, "err", err)
+		return // tried again at the next round
+	}
+	if err := m.store.MarkMailed(ctx, ids); err != nil {
+		m.log.Error("recording notification e-mails", "err", err)
+	}
+}
+
+// client is an SMTP client for the configured server.
+func (m *mailer) client() (*mail.Client, error) {
+	opts := []mail.Option{mail.WithPort(m.smtp.Port), mail.WithTimeout(10 * time.Second), mail.WithTLSPolicy(mail.TLSOpportunistic)}
+	switch {
+	case m.smtp.TLS:
+		opts = append(opts, mail.WithSSL())
+	case m.smtp.StartTLS:
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
+	}
+	if m.smtp.User != "" {
+		auth := map[string]mail.SMTPAuthType{"": mail.SMTPAuthAutoDiscover, "plain": mail.SMTPAuthPlain, "login": mail.SMTPAuthLogin}[m.smtp.Auth]
+		opts = append(opts, mail.WithSMTPAuth(auth), mail.WithUsername(m.smtp.User), mail.WithPassword(m.smtp.Password))
+	}
+	return mail.NewClient(m.smtp.Host, opts...)
+}
+
+// message is one member's e-mail: what happened, a line and a link each,
+// and the link that stops the e-mails.
+func (m *mailer) message(b site.MailBatch, mode string, key []byte) (*mail.Msg, error) {
+	msg := mail.NewMsg()
+	if err := msg.From(m.smtp.From); err != nil {
+		return nil, err
+	}
+	if err := msg.AddToFormat(b.Name, b.Email); err != nil {
+		return nil, err
+	}
+	subject := b.Notices[0].Text
+	if mode == site.MailDigest {
+		subject = "siteplan: " + site.Plural(len(b.Notices), "thing", "things") + " since yesterday"
+	} else if len(b.Notices) > 1 {
+		subject = "siteplan: " + site.Plural(len(b.Notices), "new notification", "new notifications")
+	}
+	msg.Subject(site.Clip(subject, 150))
+	unsubscribe := m.base() + unsubscribePath(key, b.UserID)
+	if err := msg.SetListUnsubscribeOneClick(unsubscribe); err != nil { // one click (RFC 8058) over https only
+		msg.SetListUnsubscribe(unsubscribe)
+	}
+	var body strings.Builder
+	fmt.Fprintf(&body, "Hello %s,\n\n", b.Name)
+	for _, n := range b.Notices {
+		fmt.Fprintf(&body, "%s\n%s%s\n\n", n.Text, m.base(), n.Path)
+	}
+	fmt.Fprintf(&body, "Your inbox: %s/inbox\n\nTo stop these e-mails: %s\n", m.base(), unsubscribe)
+	msg.SetBodyString(mail.TypeTextPlain, body.String())
+	return msg, nil
+}
+
+// unsubscribePath is the link that stops a member's e-mails: their id
+// and its HMAC with the server's key.
+func unsubscribePath(key []byte, userID int64) string {
+	return "/unsubscribe?u=" + strconv.FormatInt(userID, 10) + "&t=" + unsubscribeToken(key, userID)
+}
+
+func unsubscribeToken(key []byte, userID int64) string {
+	mac := hmac.New(sha256.New, key)
+	mac.Write([]byte("unsubscribe:" + strconv.FormatInt(userID, 10)))
+	return hex.EncodeToString(mac.Sum(nil))
+}
+
+// unsubscribeUser is the account an unsubscribe link names, if its
+// token is right. Errors: ENotFound (a link that is wrong or forged).
+func (s *Server) unsubscribeUser(c echo.Context) (int64, error) {
+	id, _ := strconv.ParseInt(c.QueryParam("u"), 10, 64)
+	key, err := s.store.mail.ServerKey(c.Request().Context(), unsubscribeKN)
+	if err != nil {
+		return 0, err
+	}
+	if id <= 0 || !hmac.Equal([]byte(unsubscribeToken(key, id)), []byte(c.QueryParam("t"))) {
+		return 0, site.Errorf(site.ENotFound, "This link to stop e-mails is not right: copy it whole from the e-mail.")
+	}
+	return id, nil
+}
+
+// unsubscribePage asks, without a login, whether to stop the e-mails.
+func (s *Server) unsubscribePage(c echo.Context) error {
+	if _, err := s.unsubscribeUser(c); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Unsubscribe(s.layout(c, "Stop e-mails"), c.Request().URL.RequestURI(), false))
+}
+
+// unsubscribe stops the e-mails of the account the link names.
+func (s *Server) unsubscribe(c echo.Context) error {
+	id, err := s.unsubscribeUser(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.mail.SetMailMode(c.Request().Context(), id, site.MailOff); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Unsubscribe(s.layout(c, "E-mails stopped"), "", true))
+}
+
+// setMailMode sets how the viewer's notifications are e-mailed.
+func (s *Server) setMailMode(c echo.Context) error {
+	if err := s.store.mail.SetMailMode(c.Request().Context(), viewer(c).UserID, c.FormValue("mode")); err != nil {
+		return err
+	}
+	return redirect(c, "/inbox")
+}
+
+// UseSMTP makes the server e-mail the members' notifications through s.
+func (s *Server) UseSMTP(smtp SMTP) {
+	s.mailer = newMailer(s.store.mail, smtp, s.log, func() string { return s.publicURL })
+	go s.mailer.run()
+}
