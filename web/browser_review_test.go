@@ -107,6 +107,22 @@ func TestBrowserReview(t *testing.T) {
 	if first.DiagramLeft > first.CardLeft || first.DiagramTop > 200 {
 		t.Errorf("the diagram is not first: %+v", first)
 	}
+	// The client view has none of the agency's internals: the diagram is
+	// the client version (no assignee, "Ana" of Team), the downloads are
+	// the pictures for people.
+	var internals struct {
+		Assignee bool
+		Links    string
+		Controls int
+	}
+	run(t, client, "look for internals", chromedp.Evaluate(`({
+		Assignee: document.querySelector('#diagram svg').textContent.includes('Ana'),
+		Links: [...document.querySelectorAll('#diagram .downloads a')].map(a => a.textContent).join(' '),
+		Controls: document.querySelectorAll('#diagram input[name=client], #diagram select[name=scale]').length,
+	})`, &internals))
+	if internals.Assignee || internals.Links != "PDF PNG" || internals.Controls != 0 {
+		t.Errorf("the client view shows internals: %+v", internals)
+	}
 	screenshot(t, client, "review.png")
 
 	run(t, client, "click Pricing in the diagram",
