@@ -38,17 +38,9 @@ func (db *DB) Logo(ctx context.Context, projectID int64) ([]byte, error) {
 // caller made it with site.NormalizeLogo); t.LogoSum is worked out here.
 // Errors: EInvalid (Validate), ETooLarge, ENotFound (no such project).
 func (db *DB) SetTheme(ctx context.Context, projectID int64, t site.Theme) error {
-	if err := t.Validate(); err != nil {
+	logo, sum, err := themeLogo(&t)
+	if err != nil {
 		return err
-	}
-	if len(t.Logo) > 2*site.MaxLogoBytes {
-		return site.Errorf(site.ETooLarge, "The logo is too large.")
-	}
-	var logo any
-	sum := ""
-	if len(t.Logo) > 0 {
-		h := sha256.Sum256(t.Logo)
-		logo, sum = t.Logo, hex.EncodeToString(h[:])
 	}
 	res, err := db.w.ExecContext(ctx, `INSERT INTO project_themes (project_id, accent, agency, client_name, logo, logo_sum)
 		SELECT id, ?, ?, ?, ?, ? FROM projects WHERE id = ?
@@ -90,17 +82,9 @@ func (db *DB) TeamLogo(ctx context.Context, teamID int64) ([]byte, error) {
 // client is a project's). Errors: EInvalid, ETooLarge, ENotFound.
 func (db *DB) SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) error {
 	t.ClientName = ""
-	if err := t.Validate(); err != nil {
+	logo, sum, err := themeLogo(&t)
+	if err != nil {
 		return err
-	}
-	if len(t.Logo) > 2*site.MaxLogoBytes {
-		return site.Errorf(site.ETooLarge, "The logo is too large.")
-	}
-	var logo any
-	sum := ""
-	if len(t.Logo) > 0 {
-		h := sha256.Sum256(t.Logo)
-		logo, sum = t.Logo, hex.EncodeToString(h[:])
 	}
 	res, err := db.w.ExecContext(ctx, `INSERT INTO team_themes (team_id, accent, agency, logo, logo_sum) SELECT id, ?, ?, ?, ? FROM teams WHERE id = ?
 		ON CONFLICT (team_id) DO UPDATE SET accent = excluded.accent, agency = excluded.agency, logo = excluded.logo, logo_sum = excluded.logo_sum`,
@@ -112,6 +96,22 @@ func (db *DB) SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) erro
 		return site.Errorf(site.ENotFound, "Team %d does not exist.", teamID)
 	}
 	return nil
+}
+
+// themeLogo checks a theme and returns its logo as its column holds it
+// (nil for none) with its sum. Errors: EInvalid (Validate), ETooLarge.
+func themeLogo(t *site.Theme) (logo any, sum string, err error) {
+	if err := t.Validate(); err != nil {
+		return nil, "", err
+	}
+	if len(t.Logo) > 2*site.MaxLogoBytes {
+		return nil, "", site.Errorf(site.ETooLarge, "The logo is too large.")
+	}
+	if len(t.Logo) == 0 {
+		return nil, "", nil
+	}
+	h := sha256.Sum256(t.Logo)
+	return t.Logo, hex.EncodeToString(h[:]), nil
 }
 
 // Brand returns the theme a project's drawings and review carry: its

@@ -17,14 +17,7 @@ import (
 // saved brief has them in that order.
 func TestBrowserBrief(t *testing.T) {
 	ctx, base, db := browser(t)
-	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := db.ImportDocument(context.Background(), 1, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
 	tr, _ := db.Tree(context.Background(), pid)
 	contact := pageID(tr, "Contact")
 	run(t, ctx, "open the page",
@@ -72,14 +65,7 @@ func TestBrowserBrief(t *testing.T) {
 // cards list their blocks, and the download links carry the choice.
 func TestBrowserContentView(t *testing.T) {
 	ctx, base, db := browser(t)
-	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := db.ImportDocument(context.Background(), 1, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
 	tr, _ := db.Tree(context.Background(), pid)
 	pricing := pageID(tr, "Pricing")
 	pg, _ := db.Page(context.Background(), pricing)
@@ -111,14 +97,7 @@ func TestBrowserContentView(t *testing.T) {
 func TestBrowserApproveFromList(t *testing.T) {
 	owner, base, db := browser(t)
 	bg := context.Background()
-	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := db.ImportDocument(bg, 1, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
 	if _, err := db.CreateVersion(site.WithViewer(bg, site.Viewer{UserID: 1, Name: "Olive Owner"}), pid, "Client review"); err != nil {
 		t.Fatal(err)
 	}
@@ -153,14 +132,7 @@ func TestBrowserMention(t *testing.T) {
 	owner, base, db := browser(t)
 	bg := context.Background()
 	addUser(t, db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
-	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := db.ImportDocument(bg, 1, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
 	tr, _ := db.Tree(bg, pid)
 	pricing := pageID(tr, "Pricing")
 	run(t, owner, "mention Ana in a comment",

@@ -18,14 +18,7 @@ import (
 // editor.
 func TestBrowserLaunchCheck(t *testing.T) {
 	ctx, base, db := browserWith(t, func(s *Server) { s.AllowPrivateFetch() })
-	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := db.ImportDocument(context.Background(), 1, doc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
 	tr, _ := db.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)
 	bs.set("/about-us/team", http.NotFound)
