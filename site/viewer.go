@@ -23,6 +23,10 @@ type Viewer struct {
 // link comments and replies but never closes a thread.
 func (v Viewer) CanResolve() bool { return !v.Share && v.Access >= AccessComment }
 
+// ClientDownloads are the diagram downloads a client on a share link
+// gets: the pictures for people. SVG, DOT and GraphML are the team's.
+var ClientDownloads = []string{"pdf", "png"}
+
 type viewerKey struct{}
 
 // WithViewer returns ctx carrying v.

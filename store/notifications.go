@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/json"
-	"strings"
 	"time"
 
 	"siteplan/site"
@@ -111,19 +110,22 @@ func (db *DB) Watching(ctx context.Context, userID, projectID int64) (bool, erro
 	return n > 0, translate(err)
 }
 
-const notificationCols = `id, user_id, project_id, kind, text, path, created_at, read_at IS NOT NULL`
+// notificationCols are a notification's columns, of the table as n.
+const notificationCols = `n.id, n.user_id, n.project_id, n.kind, n.text, n.path, n.created_at, n.read_at IS NOT NULL`
 
-func scanNotification(rows *sql.Rows) (site.Notification, error) {
+func scanNotification(row interface{ Scan(...any) error }) (site.Notification, error) {
 	var n site.Notification
 	var at string
-	err := rows.Scan(&n.ID, &n.UserID, &n.ProjectID, &n.Kind, &n.Text, &n.Path, &at, &n.Read)
+	err := row.Scan(&n.ID, &n.UserID, &n.ProjectID, &n.Kind, &n.Text, &n.Path, &at, &n.Read)
 	n.CreatedAt, _ = time.Parse(timeFormat, at)
 	return n, err
 }
 
+func scanNotifications(rows *sql.Rows) (site.Notification, error) { return scanNotification(rows) }
+
 // Inbox returns a member's newest limit notifications, newest first.
 func (db *DB) Inbox(ctx context.Context, userID int64, limit int) ([]site.Notification, error) {
-	return collect(ctx, db.r, scanNotification, `SELECT `+notificationCols+` FROM notifications WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userID, limit)
+	return collect(ctx, db.r, scanNotifications, `SELECT `+notificationCols+` FROM notifications n WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userID, limit)
 }
 
 // Unread counts a member's unread notifications.
@@ -138,7 +140,7 @@ func (db *DB) Unread(ctx context.Context, userID int64) (int, error) {
 func (db *DB) ReadNotification(ctx context.Context, userID, id int64) (site.Notification, error) {
 	var n site.Notification
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		ns, err := collect(ctx, tx, scanNotification, `SELECT `+notificationCols+` FROM notifications WHERE id = ? AND user_id = ?`, id, userID)
+		ns, err := collect(ctx, tx, scanNotifications, `SELECT `+notificationCols+` FROM notifications n WHERE id = ? AND user_id = ?`, id, userID)
 		if err != nil {
 			return err
 		}
@@ -196,9 +198,9 @@ func (db *DB) SetMailMode(ctx context.Context, userID int64, mode string) error 
 // e-mailed of the members whose mode is mode, made since since (older
 // ones are not e-mailed late), at most limit of them in all.
 func (db *DB) PendingMail(ctx context.Context, mode string, since time.Time, limit int) ([]site.MailBatch, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.email, u.name, `+prefixCols("n.", notificationCols)+`
+	rows, err := db.r.QueryContext(ctx, `SELECT `+notificationCols+`, u.email, u.name
 		FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.mailed_at IS NULL AND u.mail_mode = ? AND n.created_at >= ? ORDER BY u.id, n.id LIMIT ?`, mode, fmtTime(since), limit)
+		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ? ORDER BY u.id, n.id LIMIT ?`, fmtTime(since), mode, limit)
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -206,28 +208,18 @@ func (db *DB) PendingMail(ctx context.Context, mode string, since time.Time, lim
 	var out []site.MailBatch
 	for rows.Next() {
 		var b site.MailBatch
-		var n site.Notification
-		var at string
-		if err := rows.Scan(&b.UserID, &b.Email, &b.Name, &n.ID, &n.UserID, &n.ProjectID, &n.Kind, &n.Text, &n.Path, &at, &n.Read); err != nil {
+		n, err := scanNotification(scanPlus{rows, []any{&b.Email, &b.Name}})
+		if err != nil {
 			return nil, err
 		}
-		n.CreatedAt, _ = time.Parse(timeFormat, at)
-		if len(out) == 0 || out[len(out)-1].UserID != b.UserID {
+		if len(out) == 0 || out[len(out)-1].UserID != n.UserID {
+			b.UserID = n.UserID
 			out = append(out, b)
 		}
 		last := &out[len(out)-1]
 		last.Notices = append(last.Notices, n)
 	}
 	return out, rows.Err()
-}
-
-// prefixCols puts prefix before each of a list of columns.
-func prefixCols(prefix, cols string) string {
-	parts := strings.Split(cols, ", ")
-	for i, p := range parts {
-		parts[i] = prefix + p
-	}
-	return strings.Join(parts, ", ")
 }
 
 // MarkMailed records that notifications were e-mailed.
@@ -238,13 +230,18 @@ func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
 }
 
 // ServerKey returns the server's key of that name, made (32 random
-// bytes) the first time it is asked for.
+// bytes) the first time it is asked for: a read, and a write only then.
 func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
-	k := make([]byte, 32)
+	var k []byte
+	err := db.r.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k)
+	if err != sql.ErrNoRows {
+		return k, translate(err)
+	}
+	k = make([]byte, 32)
 	rand.Read(k)
 	if _, err := db.w.ExecContext(ctx, `INSERT OR IGNORE INTO server_keys (name, key) VALUES (?, ?)`, name, k); err != nil {
 		return nil, translate(err)
 	}
-	err := db.r.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k)
+	err = db.w.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k) // another instance's, if it came first
 	return k, translate(err)
 }

@@ -96,7 +96,7 @@ func briefText(b *site.Brief) string {
 func readBrief(s string, b *site.Brief) error {
 	blocks := b.Blocks[:0]
 	if s == "" {
-		*b = site.Brief{}
+		*b = site.Brief{Blocks: blocks} // no blocks, their room kept for the next page of a walk
 		return nil
 	}
 	var f [9]string

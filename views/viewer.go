@@ -14,11 +14,12 @@ func canManage(ctx context.Context) bool  { return site.ViewerFrom(ctx).Access >
 func canResolve(ctx context.Context) bool { return site.ViewerFrom(ctx).CanResolve() }
 func teamOwner(ctx context.Context) bool  { return site.ViewerFrom(ctx).TeamRole == site.RoleOwner }
 
-// downloads are the diagram downloads the viewer gets: a client on a
-// share link the pictures for people, PDF and PNG; the team the SVG too.
+// downloads are the diagram downloads of a version, a comparison or a
+// check the viewer gets: a client on a share link site.ClientDownloads,
+// the team the SVG too.
 func downloads(ctx context.Context) []string {
 	if site.ViewerFrom(ctx).Share {
-		return []string{"pdf", "png"}
+		return site.ClientDownloads
 	}
 	return []string{"pdf", "png", "svg"}
 }

@@ -155,6 +155,7 @@ func (w *world) serve(t *testing.T, actor, method, path string, form url.Values)
 	}
 	defer db.Close()
 	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	defer srv.Close() // its background workers end before the database closes and its directory goes
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())

@@ -35,6 +35,7 @@ func TestBrowserLiveSite(t *testing.T) {
 	)
 	screenshot(t, ctx, "live-site-report.png")
 	run(t, ctx, "a problem's line",
+		settled(), // the report came in an event htmx swaps in: a click before it has settled can go unheard
 		clickAt(".problems li.error a.line-link"),
 		chromedp.WaitVisible(".source-lines li.at"),
 		waitJS(`document.querySelector(".source-lines li.at").textContent.includes("&")`),

@@ -61,45 +61,27 @@ type deliverer struct {
 	log     *slog.Logger
 	base    func() string // the server's public address, for links
 	backoff []time.Duration
-	poll    time.Duration
-	wake    chan struct{}
-	stop    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	loop
 }
 
 func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base func() string) *deliverer {
-	d := &deliverer{store: st, log: log, base: base, backoff: deliveryBackoff, poll: deliveryPoll,
-		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	d := &deliverer{store: st, log: log, base: base, backoff: deliveryBackoff, loop: newLoop()}
 	d.client.Store(client)
 	return d
 }
 
-// poke tells the deliverer that something may be waiting.
-func (d *deliverer) poke() {
-	select {
-	case d.wake <- struct{}{}:
-	default:
-	}
-}
-
-// run sends until stopped.
+// run sends until stopped; stopping cancels the tries under way.
 func (d *deliverer) run() {
-	defer close(d.done)
-	tick := time.NewTicker(d.poll)
+	tick := time.NewTicker(deliveryPoll)
 	defer tick.Stop()
-	for {
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() {
-			select {
-			case <-d.stop:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
-		n := d.round(ctx)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-d.stop
 		cancel()
-		if n > 0 {
+	}()
+	for {
+		if d.round(ctx) > 0 {
 			continue // more may be due
 		}
 		select {
@@ -172,12 +154,6 @@ func (d *deliverer) try(ctx context.Context, del site.Delivery) {
 	if !retry.IsZero() {
 		time.AfterFunc(retry.Sub(now), d.poke) // on time, not at the next poll
 	}
-}
-
-// stopAndWait stops the deliverer and waits for its tries to end.
-func (d *deliverer) stopAndWait() {
-	d.once.Do(func() { close(d.stop) })
-	<-d.done
 }
 
 // deliveryBody is what a webhook receives of an event, and its headers:

@@ -30,9 +30,14 @@ var diagramTypes = map[string]string{
 	diagram.FormatGraphML: "application/graphml+xml",
 }
 
-// clientFormats are the downloads a client on a share link gets: the
-// pictures for people; SVG, DOT and GraphML are the team's.
-var clientFormats = []string{diagram.FormatPDF, diagram.FormatPNG}
+// clientMay refuses a client on a share link a download in format that
+// is the team's (site.ClientDownloads). Errors: ENotFound.
+func clientMay(c echo.Context, format string) error {
+	if viewer(c).Share && !slices.Contains(site.ClientDownloads, format) {
+		return site.Errorf(site.ENotFound, "A shared plan downloads as PDF or PNG.")
+	}
+	return nil
+}
 
 // diagramQuery reads the diagram options of a request; Render checks
 // their values. Errors: EInvalid.
@@ -179,7 +184,7 @@ func (s *Server) diagram(c echo.Context) error {
 		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Content: opt.Content, Papers: diagram.Papers,
 		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats, Share: viewer(c).Share}
 	if props.Share {
-		props.Formats = clientFormats
+		props.Formats = site.ClientDownloads
 	}
 	if diagram.IsScene(b) { // fetched by the script from the cache
 		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()
@@ -221,8 +226,8 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
 	}
-	if viewer(c).Share && !slices.Contains(clientFormats, format) {
-		return site.Errorf(site.ENotFound, "A shared plan downloads as PDF or PNG.")
+	if err := clientMay(c, format); err != nil {
+		return err
 	}
 	p, opt, b, err := s.renderDiagram(c, format)
 	if site.ErrorCode(err) == site.ETooLarge && format == diagram.FormatPNG && !wantsJSON(c) {

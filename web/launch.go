@@ -1,12 +1,12 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -86,11 +86,8 @@ func launchVersion(vs []site.Version, v string) (int, error) {
 		}
 		return 0, site.Errorf(site.EInvalid, "No version of this plan is signed off: check the plan now, or a version.")
 	}
-	n, err := strconv.Atoi(v)
-	for _, ver := range vs {
-		if err == nil && ver.Number == n {
-			return n, nil
-		}
+	if n, err := strconv.Atoi(v); err == nil && slices.ContainsFunc(vs, func(ver site.Version) bool { return ver.Number == n }) {
+		return n, nil
 	}
 	return 0, site.Errorf(site.EInvalid, "This plan has no version %q.", v)
 }
@@ -231,6 +228,10 @@ func (s *Server) launchProps(c echo.Context) (views.LaunchProps, error) {
 		props.Check.Since = launchSince(cs[1], before, rep, cs[0].Base)
 	}
 	svg, err := s.drawCached(c, p.ID, launchKey(p, cs[0]), launchOptions(cs[0], rep, what, diagram.FormatSVG), func(ctx context.Context) (*site.Tree, []site.Link, error) {
+		if cs[0].Version == 0 { // the plan now: read above
+			links, err := s.store.links.Links(ctx, p.ID)
+			return t, links, err
+		}
 		return s.checkedPlan(ctx, p, cs[0].Version)
 	})
 	if err != nil {
@@ -288,7 +289,7 @@ func byName(name string) string {
 // rule, each linked to its page while the plan has it.
 func launchReport(lc site.LaunchCheck, rep *verify.Report, what string, now *site.Tree) *views.LaunchReport {
 	r := &views.LaunchReport{ID: lc.ID, At: lc.At, By: lc.By, Base: rep.Base, What: what, Pages: rep.Pages, OldURLs: rep.OldURLs,
-		Sitemaps: rep.Sitemaps, Errors: rep.Errors, Warnings: rep.Warnings, Omitted: rep.Omitted, PerGroup: launchPerGroup}
+		Sitemaps: rep.Sitemaps, Errors: rep.Errors, Warnings: rep.Warnings, Omitted: rep.Omitted}
 	for _, res := range rep.Results() {
 		if res == verify.OK {
 			r.OK++
@@ -317,9 +318,11 @@ func launchReport(lc site.LaunchCheck, rep *verify.Report, what string, now *sit
 	return r
 }
 
+// problemView is a problem as the page lists it, linked to its page
+// while the plan now has it (now; nil: not linked).
 func problemView(p verify.Problem, now *site.Tree) views.LaunchProblem {
 	v := views.LaunchProblem{Rule: p.Rule, URL: p.URL, Page: p.Page, Message: p.Message, Severity: p.Severity}
-	if p.PageID != 0 && now.Page(p.PageID) != nil {
+	if p.PageID != 0 && now != nil && now.Page(p.PageID) != nil {
 		v.PageID = p.PageID
 	}
 	return v
@@ -332,31 +335,31 @@ func launchSince(lc site.LaunchCheck, before, now *verify.Report, base string) *
 	if before.Base != base {
 		s.Base = before.Base
 	}
-	key := func(p verify.Problem) string { return p.Rule + " " + p.URL }
-	had, has := map[string]bool{}, map[string]bool{}
-	for _, p := range before.Problems {
-		had[key(p)] = true
-	}
-	for _, p := range now.Problems {
-		has[key(p)] = true
-		if !had[key(p)] {
-			if len(s.New) == views.LaunchShown {
-				s.MoreNew++
-			} else {
-				s.New = append(s.New, views.LaunchProblem{Rule: p.Rule, URL: p.URL, Page: p.Page, Message: p.Message, Severity: p.Severity})
-			}
-		}
-	}
-	for _, p := range before.Problems {
-		if !has[key(p)] {
-			if len(s.Fixed) == views.LaunchShown {
-				s.MoreFixed++
-			} else {
-				s.Fixed = append(s.Fixed, views.LaunchProblem{Rule: p.Rule, URL: p.URL, Page: p.Page, Message: p.Message, Severity: p.Severity})
-			}
-		}
-	}
+	s.New, s.MoreNew = notIn(now.Problems, before.Problems)
+	s.Fixed, s.MoreFixed = notIn(before.Problems, now.Problems)
 	return s
+}
+
+// notIn lists the problems of these that those have not (the same rule
+// for the same URL), the first views.LaunchShown, and counts the rest.
+func notIn(these, those []verify.Problem) ([]views.LaunchProblem, int) {
+	key := func(p verify.Problem) string { return p.Rule + " " + p.URL }
+	in := make(map[string]bool, len(those))
+	for _, p := range those {
+		in[key(p)] = true
+	}
+	var out []views.LaunchProblem
+	more := 0
+	for _, p := range these {
+		switch {
+		case in[key(p)]:
+		case len(out) == views.LaunchShown:
+			more++
+		default:
+			out = append(out, problemView(p, nil))
+		}
+	}
+	return out, more
 }
 
 // newestCheck is the newest check kept of the project, read. Errors:
@@ -402,10 +405,6 @@ func (s *Server) launchJSON(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(rep); err != nil {
-		return err
-	}
 	attach(c, currentProject(c), "-launch-check.json")
-	return c.Blob(http.StatusOK, "application/json", buf.Bytes())
+	return c.JSON(http.StatusOK, rep)
 }

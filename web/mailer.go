@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -99,15 +98,12 @@ type mailer struct {
 	log   *slog.Logger
 	base  func() string
 	now   func() time.Time
-	wake  chan struct{}
-	stop  chan struct{}
-	done  chan struct{}
-	once  sync.Once
 	next  time.Time // the next digest
+	loop
 }
 
 func newMailer(st mailStore, s SMTP, log *slog.Logger, base func() string) *mailer {
-	m := &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	m := &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, loop: newLoop()}
 	m.next = nextDigest(m.now())
 	return m
 }
@@ -121,16 +117,8 @@ func nextDigest(t time.Time) time.Time {
 	return d
 }
 
-func (m *mailer) poke() {
-	select {
-	case m.wake <- struct{}{}:
-	default:
-	}
-}
-
 // run sends until stopped.
 func (m *mailer) run() {
-	defer close(m.done)
 	tick := time.NewTicker(mailPoll)
 	defer tick.Stop()
 	for {
@@ -148,11 +136,6 @@ func (m *mailer) run() {
 		}
 		cancel()
 	}
-}
-
-func (m *mailer) stopAndWait() {
-	m.once.Do(func() { close(m.stop) })
-	<-m.done
 }
 
 // send e-mails what waits for the members of mode, a message a member,
@@ -173,15 +156,19 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) {
 	var msgs []*mail.Msg
 	var ids []int64
 	for _, b := range batches {
+		for _, n := range b.Notices {
+			ids = append(ids, n.ID)
+		}
 		msg, err := m.message(b, mode, key)
-		if err != nil {
+		if err != nil { // an address no server takes: it would fail every round; counted as sent
 			m.log.Warn("a notification e-mail that cannot be made", "user", b.UserID, "err", err)
 			continue
 		}
 		msgs = append(msgs, msg)
-		for _, n := range b.Notices {
-			ids = append(ids, n.ID)
-		}
+	}
+	if len(msgs) == 0 {
+		m.markMailed(ctx, ids)
+		return
 	}
 	c, err := m.client()
 	if err == nil {
@@ -191,6 +178,10 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) {
 		m.log.Error("sending notification e-mails", "smtp", m.smtp.Host, "err", err)
 		return // tried again at the next round
 	}
+	m.markMailed(ctx, ids)
+}
+
+func (m *mailer) markMailed(ctx context.Context, ids []int64) {
 	if err := m.store.MarkMailed(ctx, ids); err != nil {
 		m.log.Error("recording notification e-mails", "err", err)
 	}
@@ -300,5 +291,5 @@ func (s *Server) setMailMode(c echo.Context) error {
 // UseSMTP makes the server e-mail the members' notifications through s.
 func (s *Server) UseSMTP(smtp SMTP) {
 	s.mailer = newMailer(s.store.mail, smtp, s.log, func() string { return s.publicURL })
-	go s.mailer.run()
+	s.mailer.start(s.mailer.run)
 }

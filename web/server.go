@@ -161,9 +161,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s.publicURL = "http://localhost:8080"
 	s.hooks = newDeliverer(st, hookClient(false), log, func() string { return s.publicURL })
 	if st != nil { // a server built only for its route table has no store to deliver from
-		go s.hooks.run()
-	} else {
-		close(s.hooks.done)
+		s.hooks.start(s.hooks.run)
 	}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so

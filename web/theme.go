@@ -24,8 +24,7 @@ type themeStore interface {
 	SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) error
 }
 
-// saveTheme replaces the project's theme from the theme form: a new logo
-// if one was sent, else the one it has unless told to remove it.
+// saveTheme replaces the project's theme from the theme form.
 func (s *Server) saveTheme(c echo.Context) error {
 	p, err := s.project(c)
 	if err != nil {
@@ -36,31 +35,53 @@ func (s *Server) saveTheme(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency"), ClientName: c.FormValue("client_name")}
+	t := site.Theme{ClientName: c.FormValue("client_name")}
+	props := views.ThemeProps{Project: p, DefaultAccent: diagram.DefaultAccent}
+	props.Errors, err = saveThemeForm(c, &t, old, func(ctx context.Context) ([]byte, error) { return s.store.themes.Logo(ctx, p.ID) },
+		func(ctx context.Context, t site.Theme) error { return s.store.themes.SetTheme(ctx, p.ID, t) })
+	if props.Errors != nil {
+		props.Theme = t
+		return rerender(c, err, views.ThemeForm(props))
+	} else if err != nil {
+		return err
+	}
+	props.Saved = true
+	if props.Theme, err = s.store.themes.Theme(ctx, p.ID); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.ThemeForm(props))
+}
+
+// saveThemeForm reads a theme form's accent and agency into t, and its
+// logo: the one sent, else the one kept (kept) unless the form removes
+// it; then saves t with set. A theme the form got wrong comes back as
+// the messages to show beside its fields, with its error (EInvalid,
+// ETooLarge), t keeping old's logo sum (the logo shown stays the one
+// saved); any other error alone.
+func saveThemeForm(c echo.Context, t *site.Theme, old site.Theme, kept func(context.Context) ([]byte, error),
+	set func(context.Context, site.Theme) error) (map[string]string, error) {
+	ctx := c.Request().Context()
+	t.Accent, t.Agency = c.FormValue("accent"), c.FormValue("agency")
+	var err error
 	t.Logo, err = uploadedLogo(c)
 	if err == nil && t.Logo == nil && c.FormValue("remove_logo") != "1" {
-		t.Logo, err = s.store.themes.Logo(ctx, p.ID)
+		t.Logo, err = kept(ctx)
 	}
 	if err == nil {
-		err = s.store.themes.SetTheme(ctx, p.ID, t)
+		err = set(ctx, *t)
 	}
-	props := views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}
 	switch site.ErrorCode(err) {
 	case "":
-		props.Saved = true
-		if props.Theme, err = s.store.themes.Theme(ctx, p.ID); err != nil {
-			return err
-		}
-		return render(c, http.StatusOK, views.ThemeForm(props))
+		return nil, nil
 	case site.EInvalid, site.ETooLarge:
-		props.Theme.LogoSum = old.LogoSum
-		props.Errors = site.ErrorFields(err)
-		if len(props.Errors) == 0 {
-			props.Errors = map[string]string{"logo": site.ErrorMessage(err)}
+		t.LogoSum = old.LogoSum
+		errs := site.ErrorFields(err)
+		if len(errs) == 0 {
+			errs = map[string]string{"logo": site.ErrorMessage(err)}
 		}
-		return rerender(c, err, views.ThemeForm(props))
+		return errs, err
 	}
-	return err
+	return nil, err
 }
 
 // uploadedLogo returns the logo the form sent, normalised; nil when it
@@ -108,37 +129,25 @@ func (s *Server) teamThemeProps(c echo.Context) (views.TeamThemeProps, error) {
 // saveTeamTheme replaces the team's brand from its form, as saveTheme a
 // project's.
 func (s *Server) saveTeamTheme(c echo.Context) error {
-	ctx := c.Request().Context()
 	team := viewer(c).Team.ID
 	props, err := s.teamThemeProps(c)
 	if err != nil {
 		return err
 	}
-	old := props.Theme
-	t := site.Theme{Accent: c.FormValue("accent"), Agency: c.FormValue("agency")}
-	t.Logo, err = uploadedLogo(c)
-	if err == nil && t.Logo == nil && c.FormValue("remove_logo") != "1" {
-		t.Logo, err = s.store.themes.TeamLogo(ctx, team)
-	}
-	if err == nil {
-		err = s.store.themes.SetTeamTheme(ctx, team, t)
-	}
-	switch site.ErrorCode(err) {
-	case "":
-		props.Saved = true
-		if props.Theme, err = s.store.themes.TeamTheme(ctx, team); err != nil {
-			return err
-		}
-		return render(c, http.StatusOK, views.TeamThemeForm(props))
-	case site.EInvalid, site.ETooLarge:
-		props.Theme, props.Theme.LogoSum = t, old.LogoSum
-		props.Errors = site.ErrorFields(err)
-		if len(props.Errors) == 0 {
-			props.Errors = map[string]string{"logo": site.ErrorMessage(err)}
-		}
+	var t site.Theme
+	props.Errors, err = saveThemeForm(c, &t, props.Theme, func(ctx context.Context) ([]byte, error) { return s.store.themes.TeamLogo(ctx, team) },
+		func(ctx context.Context, t site.Theme) error { return s.store.themes.SetTeamTheme(ctx, team, t) })
+	if props.Errors != nil {
+		props.Theme = t
 		return rerender(c, err, views.TeamThemeForm(props))
+	} else if err != nil {
+		return err
 	}
-	return err
+	props.Saved = true
+	if props.Theme, err = s.store.themes.TeamTheme(c.Request().Context(), team); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.TeamThemeForm(props))
 }
 
 // teamLogo serves the viewer's team's logo. Errors: ENotFound.

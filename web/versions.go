@@ -7,7 +7,6 @@ import (
 	"hash/fnv"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -215,8 +214,8 @@ func downloadFormat(c echo.Context) (string, string, error) {
 	if !ok || (f != diagram.FormatSVG && f != diagram.FormatPNG && f != diagram.FormatPDF) {
 		return "", "", site.Errorf(site.ENotFound, "No diagram format %q: use svg, png or pdf.", f)
 	}
-	if viewer(c).Share && !slices.Contains(clientFormats, f) {
-		return "", "", site.Errorf(site.ENotFound, "A shared plan downloads as PDF or PNG.")
+	if err := clientMay(c, f); err != nil {
+		return "", "", err
 	}
 	return f, typ, nil
 }

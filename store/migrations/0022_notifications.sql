@@ -16,7 +16,9 @@ CREATE TABLE notifications (
 	mailed_at  TEXT
 );
 CREATE INDEX notifications_user ON notifications (user_id, id DESC);
-CREATE INDEX notifications_unmailed ON notifications (id) WHERE mailed_at IS NULL;
+-- The mailer reads the recent ones not yet e-mailed: those of members who
+-- want no e-mail stay unmailed, and an index by time passes them over.
+CREATE INDEX notifications_unmailed ON notifications (created_at) WHERE mailed_at IS NULL;
 
 CREATE TABLE watches (
 	user_id    INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
