@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	_ "time/tzdata" // the members' digest time zones, on a machine without /usr/share/zoneinfo
 
 	"siteplan/diagram"
 	"siteplan/store"

@@ -137,6 +137,7 @@ const (
 	NoticeReply   = "reply"   // a reply in a thread they wrote in
 	NoticeComment = "comment" // a comment on a plan they watch
 	NoticeSignoff = "signoff" // a sign-off of a plan they watch
+	NoticeChanged = "changed" // a plan they watch or signed off now differs in what was approved
 )
 
 // Notification is one line of a member's inbox.
@@ -166,6 +167,51 @@ const (
 	MailOff     = "off"
 )
 
+// MailSettings are how a member's notifications are e-mailed: Mode, and
+// for a digest the hour of the day it comes at in their time zone.
+type MailSettings struct {
+	Mode       string
+	DigestHour int    // 0–23
+	TimeZone   string // an IANA name ("Europe/Berlin"); "" is UTC
+}
+
+// DefaultDigestHour is the hour a digest comes at unless a member says.
+const DefaultDigestHour = 7
+
+// Validate checks the settings and tidies the time zone. Errors: EInvalid.
+func (m *MailSettings) Validate() error {
+	if m.Mode != MailInstant && m.Mode != MailDigest && m.Mode != MailOff {
+		return Errorf(EInvalid, "E-mail must be at once, a daily digest, or never.")
+	}
+	if m.DigestHour < 0 || m.DigestHour > 23 {
+		return Errorf(EInvalid, "The digest's hour must be from 0 to 23, not %d.", m.DigestHour)
+	}
+	m.TimeZone = strings.TrimSpace(m.TimeZone)
+	if m.TimeZone == "" {
+		m.TimeZone = "UTC"
+	}
+	if _, err := time.LoadLocation(m.TimeZone); err != nil || strings.EqualFold(m.TimeZone, "local") {
+		return Errorf(EInvalid, "%q is not a time zone: give one such as Europe/Berlin, America/New_York or UTC.", m.TimeZone)
+	}
+	return nil
+}
+
+// NextDigest is when the member's next digest is due after t: the first
+// DigestHour:00 in their time zone after it (on a day the clocks skip
+// that hour, the same instant Go's time.Date gives).
+func (m MailSettings) NextDigest(t time.Time) time.Time {
+	loc, err := time.LoadLocation(m.TimeZone)
+	if err != nil {
+		loc = time.UTC
+	}
+	l := t.In(loc)
+	d := time.Date(l.Year(), l.Month(), l.Day(), m.DigestHour, 0, 0, 0, loc)
+	if !d.After(t) {
+		d = time.Date(l.Year(), l.Month(), l.Day()+1, m.DigestHour, 0, 0, 0, loc)
+	}
+	return d.UTC()
+}
+
 // Mentioned reports whether body mentions name: "@" and the name, in
 // any case, not followed by a letter or digit ("@Ana" is not "@Anabel")
 // nor after one (an e-mail address is no mention).
@@ -187,4 +233,21 @@ func Mentioned(body, name string) bool {
 		}
 		i = i + j + 1
 	}
+}
+
+// ThreadsMentioning are the threads of threads in which name is
+// mentioned, in the first comment or a reply: what a guest, who has no
+// inbox, is shown when they come back through their share link.
+func ThreadsMentioning(threads []Comment, name string) []Comment {
+	var out []Comment
+	for _, t := range threads {
+		hit := Mentioned(t.Body, name)
+		for _, r := range t.Replies {
+			hit = hit || Mentioned(r.Body, name)
+		}
+		if hit {
+			out = append(out, t)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"siteplan/site"
@@ -171,20 +172,22 @@ func (db *DB) MentionNames(ctx context.Context, projectID int64) ([]string, erro
 		) GROUP BY name ORDER BY min(guest), name COLLATE NOCASE`, projectID)
 }
 
-// MailMode returns a member's e-mail mode (site.MailInstant, MailDigest
-// or MailOff). Errors: ENotFound.
-func (db *DB) MailMode(ctx context.Context, userID int64) (string, error) {
-	var m string
-	err := db.r.QueryRowContext(ctx, `SELECT mail_mode FROM users WHERE id = ?`, userID).Scan(&m)
+// MailSettings returns how a member's notifications are e-mailed.
+// Errors: ENotFound.
+func (db *DB) MailSettings(ctx context.Context, userID int64) (site.MailSettings, error) {
+	var m site.MailSettings
+	err := db.r.QueryRowContext(ctx, `SELECT mail_mode, digest_hour, time_zone FROM users WHERE id = ?`, userID).Scan(&m.Mode, &m.DigestHour, &m.TimeZone)
 	return m, notFound(err, "No such account.")
 }
 
-// SetMailMode sets a member's e-mail mode. Errors: EInvalid, ENotFound.
-func (db *DB) SetMailMode(ctx context.Context, userID int64, mode string) error {
-	if mode != site.MailInstant && mode != site.MailDigest && mode != site.MailOff {
-		return site.Errorf(site.EInvalid, "E-mail must be at once, a daily digest, or never.")
+// SetMailSettings sets how a member's notifications are e-mailed, and
+// when their next digest is due. Errors: EInvalid, ENotFound.
+func (db *DB) SetMailSettings(ctx context.Context, userID int64, m site.MailSettings) error {
+	if err := m.Validate(); err != nil {
+		return err
 	}
-	res, err := db.w.ExecContext(ctx, `UPDATE users SET mail_mode = ? WHERE id = ?`, mode, userID)
+	res, err := db.w.ExecContext(ctx, `UPDATE users SET mail_mode = ?, digest_hour = ?, time_zone = ?, digest_next_at = ? WHERE id = ?`,
+		m.Mode, m.DigestHour, m.TimeZone, fmtTime(m.NextDigest(db.Now())), userID)
 	if err != nil {
 		return translate(err)
 	}
@@ -196,11 +199,17 @@ func (db *DB) SetMailMode(ctx context.Context, userID int64, mode string) error 
 
 // PendingMail returns, member by member, the notifications not yet
 // e-mailed of the members whose mode is mode, made since since (older
-// ones are not e-mailed late), at most limit of them in all.
-func (db *DB) PendingMail(ctx context.Context, mode string, since time.Time, limit int) ([]site.MailBatch, error) {
+// ones are not e-mailed late), at most limit of them in all; for
+// site.MailDigest, only of the members whose digest is due at now.
+func (db *DB) PendingMail(ctx context.Context, mode string, since, now time.Time, limit int) ([]site.MailBatch, error) {
+	due := "9999" // instant: always
+	if mode == site.MailDigest {
+		due = fmtTime(now)
+	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+notificationCols+`, u.email, u.name
 		FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ? ORDER BY u.id, n.id LIMIT ?`, fmtTime(since), mode, limit)
+		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ? AND coalesce(u.digest_next_at, '') <= ?
+		ORDER BY u.id, n.id LIMIT ?`, fmtTime(since), mode, due, limit)
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -220,6 +229,29 @@ func (db *DB) PendingMail(ctx context.Context, mode string, since time.Time, lim
 		last.Notices = append(last.Notices, n)
 	}
 	return out, rows.Err()
+}
+
+// AdvanceDigests sets the next digest of each member whose digest was
+// due at now: their hour, in their time zone, after now. It writes only
+// when one was due.
+func (db *DB) AdvanceDigests(ctx context.Context, now time.Time) error {
+	type due struct {
+		id int64
+		m  site.MailSettings
+	}
+	dues, err := collect(ctx, db.r, func(rows *sql.Rows) (d due, err error) { return d, rows.Scan(&d.id, &d.m.DigestHour, &d.m.TimeZone) },
+		`SELECT id, digest_hour, time_zone FROM users WHERE mail_mode = 'digest' AND coalesce(digest_next_at, '') <= ?`, fmtTime(now))
+	if err != nil || len(dues) == 0 {
+		return translate(err)
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		for _, d := range dues {
+			if _, err := tx.ExecContext(ctx, `UPDATE users SET digest_next_at = ? WHERE id = ?`, fmtTime(d.m.NextDigest(now)), d.id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // MarkMailed records that notifications were e-mailed.
@@ -244,4 +276,103 @@ func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
 	}
 	err = db.w.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k) // another instance's, if it came first
 	return k, translate(err)
+}
+
+// TellChangedSince tells, once, of each sign-off in force whose plan
+// now differs from its version in what it approved ("changed since
+// approval"): an inbox line for the plan's watchers and for its signer,
+// if a member. It looks at most at limit sign-offs a call, only those
+// whose plan was edited since they were last looked at, and says how
+// many it told of. Two servers doing it at once tell each sign-off once.
+func (db *DB) TellChangedSince(ctx context.Context, limit int) (int, error) {
+	dues, err := collect(ctx, db.r, func(rows *sql.Rows) (d signoffDue, err error) { return d, rows.Scan(&d.id, &d.project, &d.planVersion) },
+		`SELECT a.id, v.project_id, p.version FROM approvals a JOIN versions v ON v.id = a.version_id JOIN projects p ON p.id = v.project_id
+		WHERE a.changed_told_at IS NULL AND a.voided_at IS NULL AND a.checked_version < p.version ORDER BY v.project_id LIMIT ?`, limit)
+	if err != nil || len(dues) == 0 {
+		return 0, translate(err)
+	}
+	told := 0
+	for i := 0; i < len(dues); {
+		pid := dues[i].project
+		j := i
+		for j < len(dues) && dues[j].project == pid {
+			j++
+		}
+		n, err := db.tellChanged(ctx, pid, dues[i:j])
+		told += n
+		if err != nil {
+			return told, err
+		}
+		i = j
+	}
+	return told, nil
+}
+
+// signoffDue is a sign-off whose plan was edited (planVersion) since
+// it was last held against it.
+type signoffDue struct{ id, project, planVersion int64 }
+
+// tellChanged holds the sign-offs ids of one project against its plan
+// (see TellChangedSince).
+func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDue) (int, error) {
+	vs, err := db.Versions(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	if err := db.MarkChanged(ctx, projectID, vs); err != nil {
+		return 0, err
+	}
+	pr, err := db.Project(ctx, projectID)
+	if err != nil {
+		return 0, err
+	}
+	type signed struct {
+		v site.Version
+		a site.Approval
+	}
+	byID := map[int64]signed{}
+	for _, v := range vs {
+		for _, a := range v.Approvals {
+			byID[a.ID] = signed{v, a}
+		}
+	}
+	told := 0
+	now := fmtTime(db.Now().UTC())
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		told = 0
+		for _, d := range dues {
+			s, ok := byID[d.id]
+			if !ok || !s.a.ChangedSince {
+				if _, err := tx.ExecContext(ctx, `UPDATE approvals SET checked_version = ? WHERE id = ?`, d.planVersion, d.id); err != nil {
+					return err
+				}
+				continue
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE approvals SET checked_version = ?, changed_told_at = ? WHERE id = ? AND changed_told_at IS NULL`,
+				d.planVersion, now, d.id)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				continue // told by another server
+			}
+			told++
+			text := pr.Name + " has changed in " + s.a.What() + ", which " + s.a.By() + " signed off in " + s.v.Label()
+			path := fmt.Sprintf("/projects/%d/compare?from=%d", projectID, s.v.Number)
+			users, err := collect(ctx, tx, func(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) },
+				`SELECT user_id FROM watches WHERE project_id = ?1 UNION SELECT user_id FROM approvals WHERE id = ?2 AND signer = 'member' AND user_id IS NOT NULL`,
+				projectID, d.id)
+			if err != nil {
+				return err
+			}
+			for _, u := range users {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, project_id, kind, text, path, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+					u, projectID, site.NoticeChanged, text, path, now); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	return told, translate(err)
 }

@@ -106,3 +106,107 @@ func TestMentioned(t *testing.T) {
 		}
 	}
 }
+
+// TestChangedSince: once the plan differs from a version in what a
+// sign-off approved, the plan's watchers and the signer (a member) hear
+// of it, once; an edit elsewhere leaves a branch's sign-off untold.
+func TestChangedSince(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, bob := acmeFor(t, db)
+	ctx := context.Background()
+	annaID, bobID := site.ViewerFrom(anna).UserID, site.ViewerFrom(bob).UserID
+	if err := db.Watch(ctx, bobID, pid, true); err != nil {
+		t.Fatal(err)
+	}
+	v, err := db.CreateVersion(bob, pid, "Client review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Approve(anna, pid, v.Number, ids["Products"], ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Approve(ctx, pid, v.Number, 0, "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	tell := func(want int) {
+		t.Helper()
+		if n, err := db.TellChangedSince(ctx, 100); err != nil || n != want {
+			t.Errorf("told of %d sign-offs (%v), want %d", n, err, want)
+		}
+	}
+	changed := func(user int64) []string {
+		t.Helper()
+		ns, err := db.Inbox(ctx, user, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, n := range ns {
+			if n.Kind == site.NoticeChanged {
+				out = append(out, n.Text+" → "+n.Path)
+			}
+		}
+		return out
+	}
+	tell(0)
+	rename := func(title, to string) {
+		t.Helper()
+		p, err := db.Page(ctx, ids[title])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.RenamePage(anna, p.ID, to, p.Version); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rename("About us", "About")
+	tell(1)
+	tell(0)
+	whole := fmt.Sprintf("Acme relaunch has changed in the whole plan, which Carla Client signed off in Version 1 “Client review” → /projects/%d/compare?from=1", pid)
+	if got := changed(bobID); len(got) != 1 || got[0] != whole {
+		t.Errorf("Bob, a watcher: %q\nwant %q", got, whole)
+	}
+	if got := changed(annaID); len(got) != 0 {
+		t.Errorf("Anna, whose branch is untouched: %q", got)
+	}
+	rename("Pricing", "Prices")
+	tell(1)
+	branch := fmt.Sprintf("Acme relaunch has changed in “Products” and the pages below it, which Anna (team member) signed off in Version 1 “Client review” → /projects/%d/compare?from=1", pid)
+	if got := changed(annaID); len(got) != 1 || got[0] != branch {
+		t.Errorf("Anna, the signer: %q\nwant %q", got, branch)
+	}
+	if got := changed(bobID); len(got) != 2 {
+		t.Errorf("Bob: %q", got)
+	}
+	rename("Pricing", "Pricing") // back as it was approved: nothing new to tell
+	tell(0)
+}
+
+// TestMentionNames: a project's members come first, then the guests who
+// commented through its share links, each name once.
+func TestMentionNames(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	ctx := context.Background()
+	link := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
+	if _, err := db.CreateShareLink(anna, &link); err != nil {
+		t.Fatal(err)
+	}
+	for _, who := range []string{"Zed Guest", "Carla Client", "Carla Client", "Anna"} {
+		c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: who, Body: "hi"}
+		if err := db.AddComment(ctx, &c, link.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Not A Guest", Body: "typed on a member's machine", UserID: site.ViewerFrom(anna).UserID}
+	if err := db.AddComment(ctx, &c, 0); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.MentionNames(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Anna|Bob|Carla Client|Zed Guest"; strings.Join(got, "|") != want {
+		t.Errorf("MentionNames = %q, want %s", got, want)
+	}
+}

@@ -154,6 +154,9 @@ func TestBrowserMention(t *testing.T) {
 		waitJS(`document.getElementById("unread-count")?.textContent === "1"`),
 		clickAt(`#inbox-link`),
 		waitJS(`document.querySelector("#notices li.unread a")?.textContent.startsWith("Olive Owner mentioned you on “Pricing” in Acme relaunch")`),
+	)
+	screenshot(t, ana, "inbox.png")
+	run(t, ana, "open the notification",
 		clickAt(`#notices li a`),
 		waitJS(fmt.Sprintf(`location.pathname === "/projects/%d/pages/%d"`, pid, pricing)),
 		waitJS(`!document.getElementById("unread-count")`),

@@ -45,11 +45,11 @@ func (s *Server) inbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	mode, err := s.store.mail.MailMode(c.Request().Context(), viewer(c).UserID)
+	mail, err := s.store.mail.MailSettings(c.Request().Context(), viewer(c).UserID)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Inbox(views.InboxProps{Layout: s.layout(c, "Inbox"), Notifications: ns, MailMode: mode, Mailing: s.mailer != nil}))
+	return render(c, http.StatusOK, views.Inbox(views.InboxProps{Layout: s.layout(c, "Inbox"), Notifications: ns, Mail: mail, Mailing: s.mailer != nil}))
 }
 
 // openNotification marks a notification read and goes where it happened.

@@ -227,6 +227,7 @@ func (s *Server) Close() {
 	s.hub.close()
 	s.siteJobs.stop()
 	s.hooks.stopAndWait()
+	s.signoffs.stopAndWait()
 	if s.mailer != nil {
 		s.mailer.stopAndWait()
 	}

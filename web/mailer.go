@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -24,18 +26,20 @@ import (
 // through the SMTP server serve --smtp names: at once (a few seconds
 // after they are written, one message a member for what came together)
 // for the members who chose that, and once a day as a digest (at
-// digestHour UTC) for those who chose the digest. Without --smtp the
+// the hour each chose, in their time zone) for those who chose the
+// digest. Without --smtp the
 // inbox alone tells. Each message has a link that stops the e-mails
 // without logging in, signed with a key of the server's, which nobody
 // can forge for another account.
 
 // mailStore is what the mailer reads and writes.
 type mailStore interface {
-	PendingMail(ctx context.Context, mode string, since time.Time, limit int) ([]site.MailBatch, error)
 	MarkMailed(ctx context.Context, ids []int64) error
 	ServerKey(ctx context.Context, name string) ([]byte, error)
-	MailMode(ctx context.Context, userID int64) (string, error)
-	SetMailMode(ctx context.Context, userID int64, mode string) error
+	PendingMail(ctx context.Context, mode string, since, now time.Time, limit int) ([]site.MailBatch, error)
+	AdvanceDigests(ctx context.Context, now time.Time) error
+	MailSettings(ctx context.Context, userID int64) (site.MailSettings, error)
+	SetMailSettings(ctx context.Context, userID int64, m site.MailSettings) error
 }
 
 const (
@@ -43,7 +47,6 @@ const (
 	mailBudget    = 30 * time.Second
 	mailBatch     = 500                // notifications a round reads at most
 	mailLate      = 24 * time.Hour     // older notifications are not e-mailed at once
-	digestHour    = 7                  // the daily digest's hour, UTC
 	digestLate    = 48 * time.Hour     // a digest tells of two days at most
 	unsubscribeKN = "unsubscribe-link" // the server key the links are signed with
 )
@@ -61,6 +64,9 @@ type SMTP struct {
 	TLS      bool   // TLS from the start (smtps)
 	StartTLS bool   // STARTTLS required, not only when offered
 	From     string
+	// RootCAs are the authorities the server's certificate is checked
+	// against; nil: the system's.
+	RootCAs *x509.CertPool
 }
 
 // ParseSMTP reads serve's --smtp URL. Errors: EInvalid, saying what to fix.
@@ -98,23 +104,11 @@ type mailer struct {
 	log   *slog.Logger
 	base  func() string
 	now   func() time.Time
-	next  time.Time // the next digest
 	loop
 }
 
 func newMailer(st mailStore, s SMTP, log *slog.Logger, base func() string) *mailer {
-	m := &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, loop: newLoop()}
-	m.next = nextDigest(m.now())
-	return m
-}
-
-// nextDigest is the first digestHour UTC after t.
-func nextDigest(t time.Time) time.Time {
-	d := time.Date(t.UTC().Year(), t.UTC().Month(), t.UTC().Day(), digestHour, 0, 0, 0, time.UTC)
-	if !d.After(t) {
-		d = d.AddDate(0, 0, 1)
-	}
-	return d
+	return &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, loop: newLoop()}
 }
 
 // run sends until stopped.
@@ -130,28 +124,33 @@ func (m *mailer) run() {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), mailBudget)
 		m.send(ctx, site.MailInstant, mailLate)
-		if now := m.now(); !now.Before(m.next) {
-			m.send(ctx, site.MailDigest, digestLate)
-			m.next = nextDigest(now)
+		now := m.now()
+		if m.send(ctx, site.MailDigest, digestLate) {
+			if err := m.store.AdvanceDigests(ctx, now); err != nil {
+				m.log.Error("setting the next digests", "err", err)
+			}
 		}
 		cancel()
 	}
 }
 
-// send e-mails what waits for the members of mode, a message a member,
-// and marks what went as mailed.
-func (m *mailer) send(ctx context.Context, mode string, late time.Duration) {
-	batches, err := m.store.PendingMail(ctx, mode, m.now().Add(-late), mailBatch)
+// send e-mails what waits for the members of mode (for digests, those
+// whose digest is due), a message a member, and marks what went as
+// mailed. It reports whether all that waited went (or nothing waited):
+// only then is a digest done for the day.
+func (m *mailer) send(ctx context.Context, mode string, late time.Duration) bool {
+	now := m.now()
+	batches, err := m.store.PendingMail(ctx, mode, now.Add(-late), now, mailBatch)
 	if err != nil || len(batches) == 0 {
 		if err != nil {
 			m.log.Error("reading the notifications to e-mail", "err", err)
 		}
-		return
+		return err == nil
 	}
 	key, err := m.store.ServerKey(ctx, unsubscribeKN)
 	if err != nil {
 		m.log.Error("reading the unsubscribe key", "err", err)
-		return
+		return false
 	}
 	var msgs []*mail.Msg
 	var ids []int64
@@ -167,8 +166,7 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) {
 		msgs = append(msgs, msg)
 	}
 	if len(msgs) == 0 {
-		m.markMailed(ctx, ids)
-		return
+		return m.markMailed(ctx, ids)
 	}
 	c, err := m.client()
 	if err == nil {
@@ -176,15 +174,17 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) {
 	}
 	if err != nil {
 		m.log.Error("sending notification e-mails", "smtp", m.smtp.Host, "err", err)
-		return // tried again at the next round
+		return false // tried again at the next round
 	}
-	m.markMailed(ctx, ids)
+	return m.markMailed(ctx, ids) && len(ids) < mailBatch // a full batch: more may wait
 }
 
-func (m *mailer) markMailed(ctx context.Context, ids []int64) {
+func (m *mailer) markMailed(ctx context.Context, ids []int64) bool {
 	if err := m.store.MarkMailed(ctx, ids); err != nil {
 		m.log.Error("recording notification e-mails", "err", err)
+		return false
 	}
+	return true
 }
 
 // client is an SMTP client for the configured server.
@@ -195,6 +195,9 @@ func (m *mailer) client() (*mail.Client, error) {
 		opts = append(opts, mail.WithSSL())
 	case m.smtp.StartTLS:
 		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
+	}
+	if m.smtp.RootCAs != nil {
+		opts = append(opts, mail.WithTLSConfig(&tls.Config{ServerName: m.smtp.Host, RootCAs: m.smtp.RootCAs, MinVersion: tls.VersionTLS12}))
 	}
 	if m.smtp.User != "" {
 		auth := map[string]mail.SMTPAuthType{"": mail.SMTPAuthAutoDiscover, "plain": mail.SMTPAuthPlain, "login": mail.SMTPAuthLogin}[m.smtp.Auth]
@@ -274,15 +277,29 @@ func (s *Server) unsubscribe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.mail.SetMailMode(c.Request().Context(), id, site.MailOff); err != nil {
+	ctx := c.Request().Context()
+	m, err := s.store.mail.MailSettings(ctx, id)
+	if err != nil {
+		return err
+	}
+	m.Mode = site.MailOff
+	if err := s.store.mail.SetMailSettings(ctx, id, m); err != nil {
 		return err
 	}
 	return render(c, http.StatusOK, views.Unsubscribe(s.layout(c, "E-mails stopped"), "", true))
 }
 
-// setMailMode sets how the viewer's notifications are e-mailed.
+// setMailMode sets how the viewer's notifications are e-mailed: the
+// mode, and a digest's hour and time zone.
 func (s *Server) setMailMode(c echo.Context) error {
-	if err := s.store.mail.SetMailMode(c.Request().Context(), viewer(c).UserID, c.FormValue("mode")); err != nil {
+	m := site.MailSettings{Mode: c.FormValue("mode"), DigestHour: site.DefaultDigestHour, TimeZone: c.FormValue("time_zone")}
+	if h := c.FormValue("digest_hour"); h != "" {
+		var err error
+		if m.DigestHour, err = strconv.Atoi(h); err != nil {
+			return site.Errorf(site.EInvalid, "The digest's hour must be a number from 0 to 23, not %q.", h)
+		}
+	}
+	if err := s.store.mail.SetMailSettings(c.Request().Context(), viewer(c).UserID, m); err != nil {
 		return err
 	}
 	return redirect(c, "/inbox")

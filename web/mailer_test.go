@@ -3,10 +3,13 @@ package web
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"mime"
 	"mime/quotedprintable"
 	"net"
+	"net/http/httptest"
 	"net/mail"
 	"net/url"
 	"regexp"
@@ -23,6 +26,7 @@ import (
 // mailed is a message the loopback SMTP server received.
 type mailed struct {
 	from, to, user string
+	tls            bool // the session was over TLS
 	msg            *mail.Message
 	body           string
 }
@@ -30,6 +34,7 @@ type mailed struct {
 // smtpSession keeps what one SMTP connection sends.
 type smtpSession struct {
 	got        chan<- mailed
+	tls        bool
 	from, user string
 	to         []string
 }
@@ -58,7 +63,7 @@ func (s *smtpSession) Data(r io.Reader) error {
 	}
 	body, _ := io.ReadAll(in)
 	for _, to := range s.to {
-		s.got <- mailed{from: s.from, to: to, user: s.user, msg: m, body: string(body)}
+		s.got <- mailed{from: s.from, to: to, user: s.user, msg: m, body: string(body), tls: s.tls}
 	}
 	return nil
 }
@@ -68,12 +73,27 @@ func (s *smtpSession) Logout() error { return nil }
 // smtpServer is an SMTP server on loopback that wants a login
 // (siteplan, s3cret) and hands each message to the test.
 func smtpServer(t *testing.T) (SMTP, <-chan mailed) {
+	return smtpServerWith(t, nil, false)
+}
+
+// smtpServerWith is smtpServer set up by with; implicit: it speaks TLS
+// from the start (its TLSConfig), as on port 465.
+func smtpServerWith(t *testing.T, with func(*smtp.Server), implicit bool) (SMTP, <-chan mailed) {
 	got := make(chan mailed, 20)
-	srv := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{got: got}, nil }))
+	srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		_, tlsOn := c.TLSConnectionState()
+		return &smtpSession{got: got, tls: tlsOn}, nil
+	}))
 	srv.Domain, srv.AllowInsecureAuth = "localhost", true
+	if with != nil {
+		with(srv)
+	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if implicit {
+		l = tls.NewListener(l, srv.TLSConfig)
 	}
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
@@ -102,7 +122,8 @@ func TestMailNotifications(t *testing.T) {
 	c.srv.UseSMTP(conf)
 	ana := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
 	bob := addUser(t, c.db, "bob@test.example", "Bob Editor", "1", site.RoleEditor)
-	if err := c.db.SetMailMode(context.Background(), bob.ID, site.MailDigest); err != nil {
+	berlin9 := site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}
+	if err := c.db.SetMailSettings(context.Background(), bob.ID, berlin9); err != nil {
 		t.Fatal(err)
 	}
 	pid, ids := c.fixture()
@@ -135,8 +156,8 @@ func TestMailNotifications(t *testing.T) {
 	if rec := visitor.do("POST", path, nil, false); rec.Code != 200 || doc(t, rec).Find("#unsubscribed").Length() != 1 {
 		t.Errorf("unsubscribe: %d", rec.Code)
 	}
-	if mode, _ := c.db.MailMode(context.Background(), ana.ID); mode != site.MailOff {
-		t.Errorf("Ana's mode is %q", mode)
+	if m, _ := c.db.MailSettings(context.Background(), ana.ID); m.Mode != site.MailOff {
+		t.Errorf("Ana's mode is %q", m.Mode)
 	}
 	// Bob chose the digest: nothing at once; the day's in one message.
 	select {
@@ -144,12 +165,108 @@ func TestMailNotifications(t *testing.T) {
 		t.Fatalf("an e-mail at once to %s", m.to)
 	default:
 	}
-	c.srv.mailer.send(context.Background(), site.MailDigest, digestLate)
+	// A mailer of the test's own, whose clock it sets: before Bob's hour
+	// nothing goes, at it the digest does, and then not again that day.
+	digests := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
+	due := berlin9.NextDigest(time.Now())
+	at := func(t time.Time) { digests.now = func() time.Time { return t } }
+	at(due.Add(-time.Minute))
+	if !digests.send(context.Background(), site.MailDigest, digestLate) {
+		t.Fatal("a round before the digest's hour failed")
+	}
+	at(due.Add(time.Minute))
+	if !digests.send(context.Background(), site.MailDigest, digestLate) {
+		t.Fatal("the digest's round failed")
+	}
 	d := nextMail(t, got, "the digest")
 	subject, _ = new(mime.WordDecoder).DecodeHeader(d.msg.Header.Get("Subject"))
 	if d.to != "bob@test.example" || subject != "siteplan: 1 thing since yesterday" || !strings.Contains(d.body, "Olive Owner mentioned you") {
 		t.Errorf("the digest: to %q, %q\n%s", d.to, subject, d.body)
 	}
+	if in := due.In(must(time.LoadLocation("Europe/Berlin"))); in.Hour() != 9 || in.Minute() != 0 {
+		t.Errorf("the digest was due at %v, not at 09:00 in Berlin", in)
+	}
+	if err := c.db.AdvanceDigests(context.Background(), due.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Bob Editor one more"}}, true); rec.Code != 201 {
+		t.Fatalf("comment: %d", rec.Code)
+	}
+	at(due.Add(2 * time.Minute))
+	digests.send(context.Background(), site.MailDigest, digestLate)
+	at(due.Add(24*time.Hour + time.Minute))
+	digests.send(context.Background(), site.MailDigest, digestLate)
+	if d := nextMail(t, got, "the next day's digest"); !strings.Contains(d.body, "one more") {
+		t.Errorf("the next digest:\n%s", d.body)
+	}
+	select {
+	case m := <-got:
+		t.Errorf("another e-mail, to %s:\n%s", m.to, m.body)
+	default:
+	}
+}
+
+// TestMailSettingsForm: the inbox page sets the mode, the digest's hour
+// and time zone; a time zone that is none is refused, saying what to give.
+func TestMailSettingsForm(t *testing.T) {
+	c := newClient(t)
+	owner := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
+	c = anonymous(t, c.srv, c.db)
+	c.login("ana@test.example")
+	rec := c.do("POST", "/inbox/mail", url.Values{"mode": {"digest"}, "digest_hour": {"9"}, "time_zone": {"Europe/Berlin"}}, false)
+	wantStatus(t, rec, 303, "save the settings")
+	if m, err := c.db.MailSettings(context.Background(), owner.ID); err != nil || m != (site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}) {
+		t.Errorf("saved %+v %v", m, err)
+	}
+	d := doc(t, c.do("GET", "/inbox", nil, false))
+	if d.Find("#f-digest-hour option[selected]").Text() != "09:00" || d.Find("#f-time-zone").AttrOr("value", "") != "Europe/Berlin" {
+		t.Errorf("the form shows %q in %q", d.Find("#f-digest-hour option[selected]").Text(), d.Find("#f-time-zone").AttrOr("value", ""))
+	}
+	rec = c.do("POST", "/inbox/mail", url.Values{"mode": {"digest"}, "digest_hour": {"9"}, "time_zone": {"Berlin"}}, false)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "Europe/Berlin") {
+		t.Errorf("a time zone that is none: %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestMailTLS: the mailer sends over TLS from the start (smtps://) and
+// over STARTTLS where it is required, to a server with a certificate
+// of its own.
+func TestMailTLS(t *testing.T) {
+	c := newClient(t)
+	cert := httptest.NewTLSServer(nil) // for a certificate for 127.0.0.1 and its pool
+	cert.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(cert.Certificate())
+	tlsConf := &tls.Config{Certificates: cert.TLS.Certificates}
+	ana := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
+	pid, ids := c.fixture()
+	for _, tc := range []struct {
+		name     string
+		implicit bool
+	}{{"smtps", true}, {"STARTTLS", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			conf, got := smtpServerWith(t, func(srv *smtp.Server) { srv.TLSConfig = tlsConf }, tc.implicit)
+			conf.TLS, conf.StartTLS, conf.RootCAs = tc.implicit, !tc.implicit, pool
+			m := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
+			if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Ana Editor over " + tc.name}}, true); rec.Code != 201 {
+				t.Fatalf("comment: %d", rec.Code)
+			}
+			if !m.send(context.Background(), site.MailInstant, mailLate) {
+				t.Fatal("the round failed")
+			}
+			got1 := nextMail(t, got, "the mention")
+			if got1.to != ana.Email || !got1.tls || !strings.Contains(got1.body, "over "+tc.name) {
+				t.Errorf("to %q, over TLS %t:\n%s", got1.to, got1.tls, got1.body)
+			}
+		})
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // TestParseSMTP: serve's --smtp URL, with what to fix when it is wrong.

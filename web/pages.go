@@ -107,6 +107,13 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		} else if len(vs) > 0 {
 			props.Newest = &vs[0]
 		}
+		if props.Signer != "" {
+			open, err := s.store.comments.OpenComments(ctx, p.ID)
+			if err != nil {
+				return err
+			}
+			props.Mentions = site.ThreadsMentioning(open, props.Signer)
+		}
 		if st, err := s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
 			return err
 		} else if st.OldURLs > 0 {

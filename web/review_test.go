@@ -110,6 +110,20 @@ func TestReviewView(t *testing.T) {
 		t.Fatalf("after the visitors: %+v, want two open threads, the team's with Carla's reply", threads)
 	}
 
+	// A guest has no inbox: the review view tells them where they are
+	// mentioned, by the name they comment under.
+	ask := site.Comment{ProjectID: pid, PageID: ids["About us"], Author: "Olive Owner", Body: "@carla client, is the team photo final?"}
+	if err := c.db.AddComment(ctx, &ask, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc(t, commenter.do("GET", project, nil, false)).Find("#mentions-notice"); !strings.Contains(got.Text(), "mentioned in 1 open thread") ||
+		got.Find("a").Length() != 1 || got.Find("a").Text() != "About us" {
+		t.Errorf("the guest's notice of mentions: %q", got.Text())
+	}
+	if doc(t, reader.do("GET", project, nil, false)).Find("#mentions-notice").Length() != 0 {
+		t.Errorf("a visitor who never gave a name is told of mentions")
+	}
+
 	rec = c.do("POST", resolve, nil, true)
 	wantStatus(t, rec, http.StatusOK, "the team resolves")
 	if d := doc(t, rec); d.Find(`[hx-post$="/reopen"]`).Length() != 1 {

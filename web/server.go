@@ -53,6 +53,7 @@ type Store interface {
 	deliveryStore
 	inboxStore
 	mailStore
+	signoffStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -103,6 +104,7 @@ type Server struct {
 	checks   *fetch.Client // reads the sites of launch checks
 	hooks    *deliverer    // sends the teams' webhook deliveries
 	mailer   *mailer       // e-mails the members' notifications (serve --smtp); nil: the inbox alone
+	signoffs *signoffWatch // tells of plans changed since their sign-off
 	// publicURL is where the server is reached (serve --public-url), for
 	// the links webhooks and e-mails carry.
 	publicURL string
@@ -160,8 +162,14 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s.fetch, s.lines, s.checks = fetchers(false)
 	s.publicURL = "http://localhost:8080"
 	s.hooks = newDeliverer(st, hookClient(false), log, func() string { return s.publicURL })
+	s.signoffs = newSignoffWatch(st, log, func() {
+		if s.mailer != nil {
+			s.mailer.poke()
+		}
+	})
 	if st != nil { // a server built only for its route table has no store to deliver from
 		s.hooks.start(s.hooks.run)
+		s.signoffs.start(s.signoffs.run)
 	}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so

@@ -1,0 +1,60 @@
+package web
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// The sign-off watcher tells a plan's watchers, and the member who
+// signed, when the plan has changed in what a sign-off approved
+// ("changed since approval", store.TellChangedSince): in the background,
+// a round every signoffPoll, so that a burst of edits costs one
+// comparison, not one an edit. What it writes to the inbox the mailer
+// then e-mails like any notification.
+
+// signoffStore is what the sign-off watcher reads and writes.
+type signoffStore interface {
+	TellChangedSince(ctx context.Context, limit int) (int, error)
+}
+
+const (
+	signoffPoll   = 10 * time.Second
+	signoffBudget = 30 * time.Second
+	signoffBatch  = 200 // sign-offs a round holds against their plans at most
+)
+
+type signoffWatch struct {
+	store signoffStore
+	log   *slog.Logger
+	poll  time.Duration
+	told  func() // after a round that wrote notifications: wake the mailer
+	loop
+}
+
+func newSignoffWatch(st signoffStore, log *slog.Logger, told func()) *signoffWatch {
+	return &signoffWatch{store: st, log: log, poll: signoffPoll, told: told, loop: newLoop()}
+}
+
+// run holds the sign-offs against their plans until stopped.
+func (w *signoffWatch) run() {
+	tick := time.NewTicker(w.poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-w.wake:
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), signoffBudget)
+		n, err := w.store.TellChangedSince(ctx, signoffBatch)
+		cancel()
+		if err != nil {
+			w.log.Error("holding sign-offs against their plans", "err", err)
+		}
+		if n > 0 {
+			w.told()
+		}
+	}
+}
