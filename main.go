@@ -54,7 +54,7 @@ const usage = `usage:
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
 
---db defaults to $SITEPLAN_DB, then ./siteplan.db.
+--db (a SQLite file or a postgres:// URL) defaults to $SITEPLAN_DB, then ./siteplan.db.
 `
 
 // verb runs one command with its own flags; fs already has --db.

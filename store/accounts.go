@@ -83,9 +83,9 @@ func hashPassword(pw string) (string, error) {
 
 // HasUsers reports whether any account exists.
 func (db *DB) HasUsers(ctx context.Context) (bool, error) {
-	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&n)
-	return n == 1, err
+	var any bool
+	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&any)
+	return any, err
 }
 
 func insertUser(ctx context.Context, tx *sql.Tx, email, name, password string) (site.User, error) {
@@ -160,7 +160,7 @@ func (db *DB) AddUser(ctx context.Context, email, name, password, team, role str
 		return u, false, err
 	}
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT id, email, name FROM users WHERE email = ?`, strings.TrimSpace(email)).Scan(&u.ID, &u.Email, &u.Name)
+		err := tx.QueryRowContext(ctx, `SELECT id, email, name FROM users WHERE lower(email) = lower(?)`, strings.TrimSpace(email)).Scan(&u.ID, &u.Email, &u.Name)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			if u, err = insertUser(ctx, tx, email, name, password); err != nil {
@@ -205,7 +205,7 @@ func (db *DB) AddUser(ctx context.Context, email, name, password, team, role str
 func (db *DB) Authenticate(ctx context.Context, email, password string) (site.User, error) {
 	var u site.User
 	var hash string
-	err := db.r.QueryRowContext(ctx, `SELECT id, email, name, password_hash FROM users WHERE email = ?`, strings.TrimSpace(email)).
+	err := db.r.QueryRowContext(ctx, `SELECT id, email, name, password_hash FROM users WHERE lower(email) = lower(?)`, strings.TrimSpace(email)).
 		Scan(&u.ID, &u.Email, &u.Name, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
@@ -232,7 +232,7 @@ func (db *DB) Memberships(ctx context.Context, userID int64) ([]site.Membership,
 		var m site.Membership
 		return m, rows.Scan(&m.ID, &m.Name, &m.Role)
 	}, `SELECT t.id, t.name, m.role FROM memberships m JOIN teams t ON t.id = m.team_id
-		WHERE m.user_id = ? ORDER BY t.name COLLATE NOCASE, t.id`, userID)
+		WHERE m.user_id = ? ORDER BY lower(t.name), t.id`, userID)
 }
 
 // Role returns the user's role in a team, "" when not a member.
@@ -251,7 +251,7 @@ func (db *DB) Members(ctx context.Context, teamID int64) ([]site.Member, error) 
 		m := site.Member{TeamID: teamID}
 		return m, rows.Scan(&m.ID, &m.Email, &m.Name, &m.Role)
 	}, `SELECT u.id, u.email, u.name, m.role FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.team_id = ? ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, u.name COLLATE NOCASE`, teamID)
+		WHERE m.team_id = ? ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, lower(u.name)`, teamID)
 }
 
 // keepAnOwner refuses a change that would leave the team without an

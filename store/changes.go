@@ -424,7 +424,7 @@ func notePages(ctx context.Context, tx *sql.Tx, changeID int64, ids []int64) err
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO change_pages (page_id, change_id) SELECT value, ? FROM json_each(?)`, changeID, string(list))
+	_, err = tx.ExecContext(ctx, `INSERT INTO change_pages (page_id, change_id) SELECT CAST(value AS BIGINT), ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`, changeID, string(list))
 	return err
 }
 
@@ -441,7 +441,7 @@ func loadStates(ctx context.Context, q querier, projectID int64, ids []int64) (m
 	}
 	// "+project_id": look the pages up by id; on its own SQLite would
 	// walk every page of the project by an index on project_id.
-	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT value FROM json_each(?)) AND +project_id = ?`,
+	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND +project_id = ?`,
 		string(list), projectID)
 	for i := range pages {
 		out[pages[i].ID] = stateOf(&pages[i])
@@ -469,8 +469,8 @@ func linksTouching(ctx context.Context, q querier, ids []int64) ([]linkKey, erro
 	return collect(ctx, q, func(rows *sql.Rows) (linkKey, error) {
 		var k linkKey
 		return k, rows.Scan(&k.From, &k.To)
-	}, `SELECT from_id, to_id FROM links WHERE from_id IN (SELECT value FROM json_each(?1))
-		UNION SELECT from_id, to_id FROM links WHERE to_id IN (SELECT value FROM json_each(?1))`, string(list))
+	}, `SELECT from_id, to_id FROM links WHERE from_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
+		UNION SELECT from_id, to_id FROM links WHERE to_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))`, string(list))
 }
 
 func commentsOf(ctx context.Context, q querier, pageIDs []int64) ([]commentRow, error) {
@@ -482,7 +482,7 @@ func commentsOf(ctx context.Context, q querier, pageIDs []int64) ([]commentRow, 
 		var c commentRow
 		return c, rows.Scan(&c.ID, &c.PageID, &c.ParentID, &c.UserID, &c.ShareID, &c.Author, &c.Body, &c.CreatedAt, &c.ResolvedAt, &c.ResolvedBy)
 	}, `SELECT id, page_id, coalesce(parent_id, 0), coalesce(user_id, 0), coalesce(share_link_id, 0), author, body, created_at,
-		coalesce(resolved_at, ''), resolved_by FROM comments WHERE page_id IN (SELECT value FROM json_each(?)) ORDER BY id`, string(list))
+		coalesce(resolved_at, ''), resolved_by FROM comments WHERE page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) ORDER BY id`, string(list))
 }
 
 // subtreeIDs lists id and the pages below it, parents first.
@@ -490,7 +490,7 @@ func subtreeIDs(ctx context.Context, q querier, id int64) ([]int64, error) {
 	return collect(ctx, q, func(rows *sql.Rows) (int64, error) {
 		var id int64
 		return id, rows.Scan(&id)
-	}, `WITH RECURSIVE sub(id, d) AS (SELECT ?, 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
+	}, `WITH RECURSIVE sub(id, d) AS (SELECT CAST(? AS BIGINT), 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
 		SELECT id FROM sub ORDER BY d`, id)
 }
 
@@ -518,7 +518,7 @@ func deletePages(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `DELETE FROM pages WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+	_, err = tx.ExecContext(ctx, `DELETE FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
 	return err
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"siteplan/internal/proc"
 	"siteplan/site"
@@ -48,7 +49,7 @@ func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
 	list, err := collect(ctx, db.w, func(rows *sql.Rows) (unfinished, error) {
 		var u unfinished
 		return u, rows.Scan(&u.id, &u.owner, &u.stale)
-	}, `SELECT id, import_owner, updated_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-10 minutes') FROM projects WHERE importing`)
+	}, `SELECT id, import_owner, updated_at < ? FROM projects WHERE importing = 1`, fmtTime(time.Now().Add(-10*time.Minute)))
 	if err != nil {
 		return 0, err
 	}

@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"iter"
 	"strings"
+	"time"
 
 	"siteplan/site"
 )
@@ -241,8 +242,12 @@ func (im *Import) write(pages []site.Page) error {
 	ctx := im.ctx
 	if err := im.db.txUnchecked(ctx, func(tx *sql.Tx) error {
 		var next int64
-		if err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
-			coalesce((SELECT max(id) FROM pages), 0)) + 1`).Scan(&next); err != nil {
+		q := `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
+			coalesce((SELECT max(id) FROM pages), 0)) + 1`
+		if im.db.pg { // the chunk's ids taken from the pages' sequence at once
+			q = `SELECT setval(pg_get_serial_sequence('pages', 'id'), nextval(pg_get_serial_sequence('pages', 'id')) + ?1 - 1) - ?1 + 1`
+		}
+		if err := tx.QueryRowContext(ctx, q, len(pages)).Scan(&next); err != nil {
 			return err
 		}
 		im.bases = append(im.bases, next)
@@ -293,7 +298,7 @@ func (im *Import) write(pages []site.Page) error {
 		}
 		// A live import is not a leftover (removeLeftovers); the version
 		// stays 1 for the project's first readers.
-		_, err := tx.ExecContext(ctx, `UPDATE projects SET updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, im.project.ID)
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET updated_at = ? WHERE id = ?`, fmtTime(time.Now()), im.project.ID)
 		return err
 	}); err != nil {
 		return err

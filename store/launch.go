@@ -35,7 +35,7 @@ func keepLaunchedURLs(ctx context.Context, tx *sql.Tx, projectID int64, s *snaps
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO launched_urls (project_id, url) SELECT ?, value FROM json_each(?)`, projectID, string(list))
+	_, err = tx.ExecContext(ctx, `INSERT INTO launched_urls (project_id, url) SELECT CAST(? AS BIGINT), value FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`, projectID, string(list))
 	return err
 }
 
@@ -231,8 +231,8 @@ func (j *journal) movedPages(d *changeData, pr site.Project) ([]site.Page, error
 	}
 	r, _ := json.Marshal(roots)
 	a, _ := json.Marshal(above)
-	return queryPages(ctx, tx, false, `WITH RECURSIVE down(id) AS (SELECT value FROM json_each(?1) UNION SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
-			up(id) AS (SELECT value FROM json_each(?2) UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+	return queryPages(ctx, tx, false, `WITH RECURSIVE down(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?1) UNION SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
+			up(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?2) UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages WHERE (id IN (SELECT id FROM down) OR id IN (SELECT id FROM up)) AND project_id = ?3`,
 		string(r), string(a), j.projectID)
 }
@@ -258,7 +258,7 @@ func (j *journal) setOldByURL(s *oldState) error {
 // points at a page that is gone.
 func (j *journal) retarget(ids []int64, title string) error {
 	list, _ := json.Marshal(ids)
-	olds, err := j.touchOldsWhere(`page_id IN (SELECT value FROM json_each(?))`, string(list))
+	olds, err := j.touchOldsWhere(`page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
 	if err != nil || len(olds) == 0 {
 		return err
 	}
@@ -294,7 +294,7 @@ func (db *DB) LaunchedCount(ctx context.Context, projectID, id int64) (int, erro
 		return 0, err
 	}
 	// The branch and the pages above it: enough to know its URLs.
-	pages, err := queryPages(ctx, db.r, false, `WITH RECURSIVE down(id) AS (SELECT ?1 UNION ALL SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
+	pages, err := queryPages(ctx, db.r, false, `WITH RECURSIVE down(id) AS (SELECT CAST(?1 AS BIGINT) UNION ALL SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
 			up(id) AS (SELECT parent_id FROM pages WHERE id = ?1 AND parent_id IS NOT NULL
 				UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages WHERE (id IN (SELECT id FROM down) OR id IN (SELECT id FROM up)) AND project_id = ?2`, id, projectID)

@@ -59,11 +59,10 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 		if err := j.touchLinks(linkKey{l.FromID, l.ToID}); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)`, l.ProjectID, l.FromID, l.ToID, l.Label)
-		if err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?) RETURNING id`,
+			l.ProjectID, l.FromID, l.ToID, l.Label).Scan(&l.ID); err != nil {
 			return err
 		}
-		l.ID, _ = res.LastInsertId()
 		j.verb, j.pageID = "link", l.FromID
 		j.summary = "linked “" + titleOf(ctx, tx, l.FromID) + "” to “" + titleOf(ctx, tx, l.ToID) + "”"
 		return nil

@@ -89,14 +89,14 @@ func watchOnCreate(ctx context.Context, tx *sql.Tx, projectID int64) error {
 	if v.UserID == 0 || v.Share {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO watches (user_id, project_id) VALUES (?, ?)`, v.UserID, projectID)
+	_, err := tx.ExecContext(ctx, `INSERT INTO watches (user_id, project_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, v.UserID, projectID)
 	return err
 }
 
 // Watch makes a member a watcher of a project (on), or not. Errors:
 // those of the database.
 func (db *DB) Watch(ctx context.Context, userID, projectID int64, on bool) error {
-	q := `INSERT OR IGNORE INTO watches (user_id, project_id) VALUES (?, ?)`
+	q := `INSERT INTO watches (user_id, project_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
 	if !on {
 		q = `DELETE FROM watches WHERE user_id = ? AND project_id = ?`
 	}
@@ -169,7 +169,7 @@ func (db *DB) MentionNames(ctx context.Context, projectID int64) ([]string, erro
 		`SELECT name FROM (
 			SELECT u.name, 0 AS guest FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = (SELECT team_id FROM projects WHERE id = ?1)
 			UNION SELECT DISTINCT author, 1 FROM comments WHERE project_id = ?1 AND share_link_id IS NOT NULL
-		) GROUP BY name ORDER BY min(guest), name COLLATE NOCASE`, projectID)
+		) AS n GROUP BY name ORDER BY min(guest), lower(name)`, projectID)
 }
 
 // MailSettings returns how a member's notifications are e-mailed.
@@ -257,7 +257,7 @@ func (db *DB) AdvanceDigests(ctx context.Context, now time.Time) error {
 // MarkMailed records that notifications were e-mailed.
 func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
 	list, _ := json.Marshal(ids)
-	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mailed_at = ? WHERE id IN (SELECT value FROM json_each(?))`, fmtTime(time.Now()), string(list))
+	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mailed_at = ? WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, fmtTime(time.Now()), string(list))
 	return translate(err)
 }
 
@@ -271,7 +271,7 @@ func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
 	}
 	k = make([]byte, 32)
 	rand.Read(k)
-	if _, err := db.w.ExecContext(ctx, `INSERT OR IGNORE INTO server_keys (name, key) VALUES (?, ?)`, name, k); err != nil {
+	if _, err := db.w.ExecContext(ctx, `INSERT INTO server_keys (name, key) VALUES (?, ?) ON CONFLICT DO NOTHING`, name, k); err != nil {
 		return nil, translate(err)
 	}
 	err = db.w.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k) // another instance's, if it came first

@@ -4,11 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
 	"siteplan/site"
 )
+
+// likeEscaper makes a text match itself in a LIKE pattern with ESCAPE '\'.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // The old site a relaunch replaces (site.OldURL): its URLs and where each
 // goes. Rows are part of the plan: a change notes them before and after
@@ -78,7 +82,7 @@ func loadOlds(ctx context.Context, q querier, projectID int64, ids []int64) (map
 	if err != nil {
 		return nil, err
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE id IN (SELECT value FROM json_each(?)) AND +project_id = ?`,
+	rows, err := q.QueryContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND +project_id = ?`,
 		string(list), projectID)
 	if err != nil {
 		return nil, err
@@ -297,7 +301,7 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 		rep.Removed = len(gone)
 		if len(gone) > 0 {
 			list, _ := json.Marshal(gone)
-			if _, err := tx.ExecContext(ctx, `DELETE FROM old_urls WHERE id IN (SELECT value FROM json_each(?))`, string(list)); err != nil {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM old_urls WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list)); err != nil {
 				return err
 			}
 		}
@@ -319,7 +323,7 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 // checkProject refuses a project that is not there (or still importing).
 func checkProject(ctx context.Context, q querier, projectID int64) error {
 	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE id = ? AND NOT importing`, projectID).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE id = ? AND importing = 0`, projectID).Scan(&n); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -417,15 +421,15 @@ func oldWhere(f *site.OldFilter) (string, []any) {
 	var args []any
 	switch f.Show {
 	case site.ShowAwaiting:
-		cond = append(cond, "NOT accepted")
+		cond = append(cond, "accepted = 0")
 	case site.ShowLow:
-		cond = append(cond, "NOT accepted AND (disposition != 'review' OR page_id IS NOT NULL)")
+		cond = append(cond, "accepted = 0 AND (disposition != 'review' OR page_id IS NOT NULL)")
 	case site.ShowUnmatched:
-		cond = append(cond, "NOT accepted AND disposition = 'review' AND page_id IS NULL")
+		cond = append(cond, "accepted = 0 AND disposition = 'review' AND page_id IS NULL")
 	case site.ShowRetired:
 		cond = append(cond, "disposition = 'retire'")
 	case site.ShowAccepted:
-		cond = append(cond, "accepted")
+		cond = append(cond, "accepted = 1")
 	}
 	if f.Section != "" {
 		cond = append(cond, "section = ?")
@@ -436,11 +440,11 @@ func oldWhere(f *site.OldFilter) (string, []any) {
 		args = append(args, f.MinClicks)
 	}
 	if f.Search != "" {
-		cond = append(cond, "instr(lower(url), ?) > 0")
-		args = append(args, strings.ToLower(f.Search))
+		cond = append(cond, `lower(url) LIKE ? ESCAPE '\'`)
+		args = append(args, "%"+likeEscaper.Replace(strings.ToLower(f.Search))+"%")
 	}
 	if len(cond) == 0 {
-		return "1", nil
+		return "true", nil
 	}
 	return strings.Join(cond, " AND "), args
 }
@@ -481,7 +485,7 @@ func (db *DB) oldURLs(ctx context.Context, projectID int64, f site.OldFilter, st
 	if err != nil {
 		return nil, 0, err
 	}
-	limit, size := -1, total // no limit: every row
+	limit, size := math.MaxInt64, total // no limit: every row
 	if f.Limit > 0 {
 		limit, size = f.Limit, min(total, f.Limit)
 	}
@@ -537,10 +541,10 @@ func (db *DB) RedirectStatus(ctx context.Context, projectID int64) (site.Redirec
 	if err := checkProject(ctx, db.r, projectID); err != nil {
 		return s, err
 	}
-	err := db.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(accepted), 0), coalesce(sum(NOT accepted), 0),
-			coalesce(sum(NOT accepted AND disposition = 'review' AND page_id IS NULL), 0),
-			coalesce(sum(accepted AND disposition = 'retire'), 0), coalesce(sum(clicks), 0),
-			coalesce(sum(CASE WHEN accepted AND disposition IN ('redirect', 'keep') THEN 0 ELSE clicks END), 0)
+	err := db.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(accepted), 0), coalesce(sum(1 - accepted), 0),
+			coalesce(sum(CASE WHEN accepted = 0 AND disposition = 'review' AND page_id IS NULL THEN 1 ELSE 0 END), 0),
+			coalesce(sum(CASE WHEN accepted = 1 AND disposition = 'retire' THEN 1 ELSE 0 END), 0), coalesce(sum(clicks), 0),
+			coalesce(sum(CASE WHEN accepted = 1 AND disposition IN ('redirect', 'keep') THEN 0 ELSE clicks END), 0)
 		FROM old_urls WHERE project_id = ?`, projectID).
 		Scan(&s.OldURLs, &s.Accepted, &s.Awaiting, &s.Unmatched, &s.Retired, &s.Clicks, &s.ClicksAtRisk)
 	return s, err
@@ -550,7 +554,7 @@ func (db *DB) RedirectStatus(ctx context.Context, projectID int64) (site.Redirec
 func (db *DB) Landings(ctx context.Context, projectID int64) (map[int64]int, error) {
 	out := map[int64]int{}
 	rows, err := db.r.QueryContext(ctx, `SELECT page_id, count(*) FROM old_urls WHERE project_id = ? AND page_id IS NOT NULL
-		AND accepted AND disposition = 'redirect' GROUP BY page_id`, projectID)
+		AND accepted = 1 AND disposition = 'redirect' GROUP BY page_id`, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -589,7 +593,7 @@ func (db *DB) Decide(ctx context.Context, projectID int64, ids []int64, filter *
 		var args []any
 		if ids != nil {
 			list, _ := json.Marshal(ids)
-			cond, args = "id IN (SELECT value FROM json_each(?))", []any{string(list)}
+			cond, args = "id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))", []any{string(list)}
 		} else {
 			if err := filter.Validate(); err != nil {
 				return err
@@ -599,7 +603,7 @@ func (db *DB) Decide(ctx context.Context, projectID int64, ids []int64, filter *
 		var target string
 		switch d.Verb {
 		case site.DecideAccept:
-			cond += " AND NOT accepted AND (disposition = 'retire' OR page_id IS NOT NULL)"
+			cond += " AND accepted = 0 AND (disposition = 'retire' OR page_id IS NOT NULL)"
 		case site.DecideRedirect:
 			var kind string
 			err := tx.QueryRowContext(ctx, `SELECT title, kind FROM pages WHERE id = ? AND project_id = ?`, d.PageID, projectID).Scan(&target, &kind)
@@ -634,7 +638,7 @@ func (db *DB) Decide(ctx context.Context, projectID int64, ids []int64, filter *
 		case site.DecideReopen:
 			q, qargs = `UPDATE old_urls SET accepted = 0, manual = 0`, nil
 		}
-		if _, err := tx.ExecContext(ctx, q+` WHERE id IN (SELECT value FROM json_each(?))`, append(qargs, string(list))...); err != nil {
+		if _, err := tx.ExecContext(ctx, q+` WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, append(qargs, string(list))...); err != nil {
 			return err
 		}
 		j.verb = "redirects"
@@ -845,7 +849,7 @@ func (db *DB) TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.T
 		return nil, err
 	}
 	pages, err := queryPages(ctx, db.r, false, `WITH RECURSIVE up(id) AS (
-			SELECT value FROM json_each(?)
+			SELECT CAST(value AS BIGINT) FROM json_each(?)
 			UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up) AND project_id = ?`, string(list), projectID)
 	if err != nil {

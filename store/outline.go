@@ -39,10 +39,17 @@ func (o *Outline) Project() site.Project { return o.project }
 // and the fields most pages leave empty in one column, NULL when they all
 // are; the title, slug and type come as one string. A child's placement
 // is its parent's.
-var outlineCols = `id, title || char(31) || slug || char(31) || type,
+// PostgreSQL's words for SQLite's char(31) and json_array are its own.
+func outlineCols(pg bool) string {
+	unit, array := "char(31)", "json_array"
+	if pg {
+		unit, array = "chr(31)", "json_build_array"
+	}
+	return `id, title || ` + unit + ` || slug || ` + unit + ` || type,
 	in_sitemap | (in_html_sitemap << 1) | (` + caseOf("kind", site.Kinds) + ` << 2) | (` + caseOf("status", site.Statuses) + ` << 5),
-	iif(path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '', NULL,
-		json_array(path, priority, changefreq, lastmod, assignee, notes)), brief`
+	CASE WHEN path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '' THEN NULL
+		ELSE CAST(` + array + `(path, priority, changefreq, lastmod, assignee, notes) AS TEXT) END, brief`
+}
 
 // caseOf numbers a column's value by its place in values (from 1; 0 for
 // one not among them).
@@ -165,7 +172,7 @@ func (w *outlineWalk) walk(root int64) error {
 	rows.Close()
 	if root == 0 {
 		for _, pl := range site.Placements {
-			if err := w.level(`SELECT `+outlineCols+` FROM pages WHERE project_id = ? AND parent_id IS NULL AND placement = ? ORDER BY position`,
+			if err := w.level(`SELECT `+outlineCols(o.db.pg)+` FROM pages WHERE project_id = ? AND parent_id IS NULL AND placement = ? ORDER BY position`,
 				[]any{o.project.ID, pl}, pl, o.project.RootPath(), 1); err != nil {
 				return err
 			}
@@ -174,7 +181,7 @@ func (w *outlineWalk) walk(root int64) error {
 	}
 	// A section: it and its ancestors, up, for its placement (its top
 	// ancestor's) and the path its ancestors' slugs make.
-	if s, err = w.prepare(`SELECT ` + outlineCols + `, placement, coalesce(parent_id, 0) FROM pages WHERE project_id = ? AND id = ?`); err != nil {
+	if s, err = w.prepare(`SELECT ` + outlineCols(o.db.pg) + `, placement, coalesce(parent_id, 0) FROM pages WHERE project_id = ? AND id = ?`); err != nil {
 		return translate(err)
 	}
 	var chain []site.Page
@@ -241,7 +248,7 @@ func (w *outlineWalk) children(parent int64, placement, path string, depth int) 
 		w.stmts = append(w.stmts, nil)
 	}
 	if w.stmts[depth-1] == nil {
-		s, err := w.prepare(`SELECT ` + outlineCols + ` FROM pages WHERE project_id = ? AND parent_id = ? ORDER BY placement, position`) // the siblings index's order: no sort
+		s, err := w.prepare(`SELECT ` + outlineCols(w.o.db.pg) + ` FROM pages WHERE project_id = ? AND parent_id = ? ORDER BY placement, position`) // the siblings index's order: no sort
 		if err != nil {
 			return translate(err)
 		}
@@ -270,11 +277,39 @@ func (w *outlineWalk) level(query string, args []any, placement, path string, de
 // rows reads a level's pages, and walks each one's branch before the
 // next page is read.
 func (w *outlineWalk) rows(rows driver.Rows, placement, parent string, depth int) error {
-	defer rows.Close()
+	next := rows.Next
+	if w.o.db.pg {
+		// pgx reads one query at a time on a connection: a level is read
+		// whole before its branches are walked.
+		var level [][5]driver.Value
+		var row [5]driver.Value
+		for {
+			err := rows.Next(row[:])
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				rows.Close()
+				return translate(err)
+			}
+			level = append(level, row)
+		}
+		rows.Close()
+		next = func(row []driver.Value) error {
+			if len(level) == 0 {
+				return io.EOF
+			}
+			copy(row, level[0][:])
+			level = level[1:]
+			return nil
+		}
+	} else {
+		defer rows.Close()
+	}
 	row := make([]driver.Value, 5)
 	var p site.Page
 	for {
-		switch err := rows.Next(row); err {
+		switch err := next(row); err {
 		case nil:
 		case io.EOF:
 			return nil

@@ -162,8 +162,12 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 // Children returns the children of parentID (0: the roots of every
 // placement) with their child counts, at most limit of them.
 func (db *DB) Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error) {
+	parent, args := "parent_id IS NULL", []any{projectID, limit}
+	if parentID != 0 {
+		parent, args = "parent_id = ?", []any{projectID, parentID, limit}
+	}
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE project_id = ? AND parent_id IS ? ORDER BY placement, position LIMIT ?`, projectID, nullID(parentID), limit)
+		FROM pages WHERE project_id = ? AND `+parent+` ORDER BY placement, position LIMIT ?`, args...)
 }
 
 // ChildrenOf returns the children of every page in parentIDs, with their
@@ -177,7 +181,7 @@ func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64
 		return nil, err
 	}
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE project_id = ? AND parent_id IN (SELECT value FROM json_each(?)) LIMIT ?`, projectID, string(ids), limit)
+		FROM pages WHERE project_id = ? AND parent_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) LIMIT ?`, projectID, string(ids), limit)
 }
 
 // PagesToDepth returns the pages of a project down to depth (roots are
@@ -212,7 +216,7 @@ func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit in
 			return nil, 0, err
 		}
 		budget := limit - len(all)
-		if level, err = ids(`SELECT id FROM pages WHERE parent_id IN (SELECT value FROM json_each(?)) LIMIT ?`, string(list), budget+1); err != nil {
+		if level, err = ids(`SELECT id FROM pages WHERE parent_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) LIMIT ?`, string(list), budget+1); err != nil {
 			return nil, 0, err
 		}
 		if len(level) > budget {
@@ -228,7 +232,7 @@ func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit in
 		return nil, 0, err
 	}
 	pages, err := queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE id IN (SELECT value FROM json_each(?))`, string(list))
+		FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
 	return pages, shown, err
 }
 
@@ -247,7 +251,7 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 func (db *DB) URLCount(ctx context.Context, id int64) (int, error) {
 	var n int
 	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id) AS (
-			SELECT ? UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
+			SELECT CAST(? AS BIGINT) UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
 		SELECT count(*) FROM pages JOIN sub USING (id) WHERE kind = 'page'`, id).Scan(&n)
 	return n, err
 }
@@ -269,21 +273,24 @@ func (db *DB) PageTypes(ctx context.Context, projectID int64, limit int) ([]stri
 }
 
 func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
+	err := tx.QueryRowContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
 		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief, notes_public)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		p.ProjectID, nullID(p.ParentID), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Placement,
-		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic)
-	if err != nil {
-		return err
-	}
-	p.ID, err = res.LastInsertId()
+		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic).Scan(&p.ID)
 	p.Version = 1
 	return err
 }
 
-// siblingsWhere selects the sibling list of a parent and placement.
-const siblingsWhere = `project_id = ? AND parent_id IS ? AND placement = ?`
+// siblingsOf is the condition that selects the sibling list of a parent
+// (0: the roots) and placement, and its arguments: "parent_id IS NULL"
+// or "= ?", each of which both backends find by the siblings index.
+func siblingsOf(projectID, parentID int64, placement string) (string, []any) {
+	if parentID == 0 {
+		return `project_id = ? AND parent_id IS NULL AND placement = ?`, []any{projectID, placement}
+	}
+	return `project_id = ? AND parent_id = ? AND placement = ?`, []any{projectID, parentID, placement}
+}
 
 // slot is where a page sits: its sibling list (project, parent, placement)
 // and its position in it. Positions in a list are dense from 0.
@@ -306,17 +313,19 @@ func pageSlot(ctx context.Context, tx *sql.Tx, id int64) (slot, error) {
 // shift adds delta to the positions of the list's pages at or after from,
 // except one page: +1 opens a gap at from, -1 closes the gap before from.
 func (s slot) shift(ctx context.Context, tx *sql.Tx, from, delta int, except int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + ? WHERE `+siblingsWhere+` AND position >= ? AND id != ?`,
-		delta, s.projectID, nullID(s.parentID), s.placement, from, except)
+	cond, args := siblingsOf(s.projectID, s.parentID, s.placement)
+	_, err := tx.ExecContext(ctx, `UPDATE pages SET position = position + ? WHERE `+cond+` AND position >= ? AND id != ?`,
+		append(append([]any{delta}, args...), from, except)...)
 	return err
 }
 
 // compact numbers the list of s from 0 in the order its pages are in,
 // closing gaps and parting pages that share a position (by id).
 func (s slot) compact(ctx context.Context, tx *sql.Tx) error {
+	cond, args := siblingsOf(s.projectID, s.parentID, s.placement)
 	_, err := tx.ExecContext(ctx, `UPDATE pages SET position = r.n
-		FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS n FROM pages WHERE `+siblingsWhere+`) AS r
-		WHERE pages.id = r.id AND pages.position <> r.n`, s.projectID, nullID(s.parentID), s.placement)
+		FROM (SELECT id, row_number() OVER (ORDER BY position, id) - 1 AS n FROM pages WHERE `+cond+`) AS r
+		WHERE pages.id = r.id AND pages.position <> r.n`, args...)
 	return err
 }
 
@@ -389,7 +398,8 @@ func checkParent(ctx context.Context, tx *sql.Tx, projectID, parentID int64) err
 
 func siblingCount(ctx context.Context, tx *sql.Tx, projectID, parentID int64, placement string) (int, error) {
 	var n int
-	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+siblingsWhere, projectID, nullID(parentID), placement).Scan(&n)
+	cond, args := siblingsOf(projectID, parentID, placement)
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+cond, args...).Scan(&n)
 	return n, err
 }
 
@@ -523,7 +533,7 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 func checkDepth(ctx context.Context, tx *sql.Tx, parentID int64, height int) error {
 	var depth int
 	if err := tx.QueryRowContext(ctx, `WITH RECURSIVE up(id, d) AS (
-			SELECT ?, 1 UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+			SELECT CAST(? AS BIGINT), 1 UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT CASE WHEN ? = 0 THEN 0 ELSE max(d) END FROM up`, parentID, parentID).Scan(&depth); err != nil {
 		return err
 	}
@@ -537,7 +547,7 @@ func checkDepth(ctx context.Context, tx *sql.Tx, parentID int64, height int) err
 func branchHeight(ctx context.Context, tx *sql.Tx, id int64) (int, error) {
 	var h int
 	err := tx.QueryRowContext(ctx, `WITH RECURSIVE down(id, d) AS (
-			SELECT ?, 1 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN down ON c.parent_id = down.id)
+			SELECT CAST(? AS BIGINT), 1 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN down ON c.parent_id = down.id)
 		SELECT max(d) FROM down`, id).Scan(&h)
 	return h, err
 }
@@ -632,7 +642,7 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
 		pages, err := queryPages(ctx, tx, false, `WITH RECURSIVE sub(id, d) AS (
-				SELECT ?, 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
+				SELECT CAST(? AS BIGINT), 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
 			SELECT `+pageCols+` FROM pages JOIN sub USING (id) ORDER BY sub.d, position`, id)
 		if err != nil {
 			return err

@@ -28,12 +28,12 @@ func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 // Projects lists a team's projects, most recently changed first.
 func (db *DB) Projects(ctx context.Context, teamID int64) ([]site.Project, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Project, error) { return scanProject(rows) },
-		`SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? AND NOT p.importing ORDER BY p.updated_at DESC, p.id DESC`, teamID)
+		`SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? AND p.importing = 0 ORDER BY p.updated_at DESC, p.id DESC`, teamID)
 }
 
 // Project returns one project. Errors: ENotFound.
 func (db *DB) Project(ctx context.Context, id int64) (site.Project, error) {
-	p, err := scanProject(db.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND NOT p.importing`, id))
+	p, err := scanProject(db.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND p.importing = 0`, id))
 	if err != nil {
 		return p, notFound(err, "Project %d does not exist.", id)
 	}
@@ -65,12 +65,9 @@ func (db *DB) CreateProject(ctx context.Context, p *site.Project) error {
 }
 
 func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
-	res, err := tx.ExecContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod, sitemap_location)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.SitemapLocation)
-	if err != nil {
-		return err
-	}
-	if p.ID, err = res.LastInsertId(); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod, sitemap_location)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority),
+		p.Lastmod, p.SitemapLocation).Scan(&p.ID); err != nil {
 		return err
 	}
 	p.Version = 1
@@ -159,7 +156,7 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) error {
 
 // touch bumps a project's version after any change to it or its pages.
 func touch(ctx context.Context, tx *sql.Tx, projectID int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE projects SET version = version + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?`, projectID)
+	_, err := tx.ExecContext(ctx, `UPDATE projects SET version = version + 1, updated_at = ? WHERE id = ?`, fmtTime(time.Now()), projectID)
 	return err
 }
 

@@ -38,7 +38,7 @@ func (db *DB) SaveStarter(ctx context.Context, projectID int64, name, by string)
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		var n int
 		var taken bool
-		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(name = ?), 0) FROM starter_plans WHERE team_id = ?`, s.Name, s.TeamID).Scan(&n, &taken); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(CASE WHEN name = ? THEN 1 ELSE 0 END), 0) FROM starter_plans WHERE team_id = ?`, s.Name, s.TeamID).Scan(&n, &taken); err != nil {
 			return err
 		}
 		switch {

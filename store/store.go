@@ -1,6 +1,7 @@
 // Package store persists siteplan's domain in SQLite (modernc.org/sqlite,
-// pure Go). It takes and returns site types and turns SQL errors into site
-// error codes; nothing else in siteplan sees SQL.
+// pure Go), the default, or in PostgreSQL (pgx) for several servers on
+// one database. It takes and returns site types and turns SQL errors
+// into site error codes; nothing else in siteplan sees SQL.
 package store
 
 import (
@@ -12,27 +13,31 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"path"
 	"runtime"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"siteplan/internal/proc"
 	"siteplan/site"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-//go:embed migrations/*.sql
+//go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
-// DB is the SQLite store: one writer connection (transactions take the
-// write lock at BEGIN) and a pool of readers.
+// DB is the store. On SQLite: one writer connection (transactions take
+// the write lock at BEGIN) and a pool of readers. On PostgreSQL: one pool
+// (w and r), whose write transactions take one advisory lock, so that
+// they follow one another as SQLite's do, whichever server runs them.
 type DB struct {
 	w, r *sql.DB
+	pg   bool // PostgreSQL
 	// Now is the clock for sessions, invites, share links and comments;
 	// tests move it.
 	Now func() time.Time
@@ -42,9 +47,17 @@ type DB struct {
 	live  map[int64]bool // this process's imports not yet committed or discarded
 }
 
-// Open opens (creating if needed) the database file at path and applies
-// pending migrations.
-func Open(path string) (*DB, error) {
+// Open opens the database dsn names, a SQLite file (created if needed)
+// or a postgres:// URL, and applies pending migrations.
+func Open(dsn string) (*DB, error) {
+	if IsPostgres(dsn) {
+		return openPG(dsn)
+	}
+	return openSQLite(dsn)
+}
+
+// openSQLite opens (creating if needed) the SQLite file at path.
+func openSQLite(path string) (*DB, error) {
 	dsn := func(txlock string) string {
 		q := url.Values{}
 		for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)"} {
@@ -87,9 +100,106 @@ func Open(path string) (*DB, error) {
 	return db, nil
 }
 
-// Close closes both pools.
+// openPG opens the PostgreSQL database at url.
+func openPG(url string) (*DB, error) {
+	pool, err := openPostgres(url)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
+	}
+	pool.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
+	pool.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
+	db := &DB{w: pool, r: pool, pg: true, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
+	if err := db.migratePG(context.Background()); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("migrate %s: %w", redactURL(url), err)
+	}
+	if _, err := db.RemoveLeftovers(context.Background()); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
+	}
+	return db, nil
+}
+
+// redactURL is a database URL without its password, for messages.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the database URL"
+	}
+	return u.Redacted()
+}
+
+// Close closes the pools.
 func (db *DB) Close() error {
+	if db.pg {
+		return db.w.Close()
+	}
 	return errors.Join(db.r.Close(), db.w.Close())
+}
+
+// Lock keys of PostgreSQL's advisory locks (pg_advisory_lock).
+const (
+	migrateLock = 0x5e7e91a0 // migrations: one server migrates, the others wait
+	writeLock   = 0x5e7e91a1 // write transactions, one at a time
+)
+
+// migratePG applies the PostgreSQL migrations not yet applied, under an
+// advisory lock: of servers started together, one migrates and the
+// others wait for it, then find nothing to do.
+func (db *DB) migratePG(ctx context.Context) error {
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, migrateLock); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(?)`, migrateLock)
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)`); err != nil {
+		return err
+	}
+	return eachMigration("postgres", func(name string, v int, body string) error {
+		var done int
+		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil || done > 0 {
+			return err
+		}
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, body); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, v); err != nil {
+			return err
+		}
+		return tx.Commit()
+	})
+}
+
+// eachMigration calls fn with each migration of a backend, in order.
+func eachMigration(backend string, fn func(name string, v int, body string) error) error {
+	names, err := fs.Glob(migrations, "migrations/"+backend+"/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var v int
+		if _, err := fmt.Sscanf(path.Base(name), "%d_", &v); err != nil {
+			return fmt.Errorf("migration %s: name must start with a number", name)
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		if err := fn(name, v, string(body)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (db *DB) migrate(ctx context.Context) error {
@@ -105,32 +215,13 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
 		return err
 	}
-	names, err := fs.Glob(migrations, "migrations/*.sql")
-	if err != nil {
-		return err
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		var v int
-		if _, err := fmt.Sscanf(strings.TrimPrefix(name, "migrations/"), "%d_", &v); err != nil {
-			return fmt.Errorf("migration %s: name must start with a number", name)
-		}
+	return eachMigration("sqlite", func(name string, v int, body string) error {
 		var done int
-		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil {
+		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil || done > 0 {
 			return err
 		}
-		if done > 0 {
-			continue
-		}
-		body, err := migrations.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		if err := migrateOne(ctx, conn, name, v, string(body)); err != nil {
-			return err
-		}
-	}
-	return nil
+		return migrateOne(ctx, conn, name, v, body)
+	})
 }
 
 // migrateOne applies one migration in a transaction, refusing it if it
@@ -197,6 +288,12 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return translate(err)
 	}
+	if db.pg {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, writeLock); err != nil {
+			tx.Rollback()
+			return translate(err)
+		}
+	}
 	return finish(tx, fn)
 }
 
@@ -233,6 +330,9 @@ func (db *DB) unchecked(ctx context.Context) (conn *sql.Conn, release func(), er
 // parents it numbers itself): SQLite otherwise looks up each new row's
 // project and parent, a fifth of the time of importing 200,000 pages.
 func (db *DB) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
+	if db.pg { // checked as it goes: PostgreSQL looks keys up by index
+		return db.tx(ctx, fn)
+	}
 	conn, release, err := db.unchecked(ctx)
 	if err != nil {
 		return err
@@ -245,15 +345,20 @@ func (db *DB) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
 	return finish(tx, fn)
 }
 
+// pgUniqueViolation is PostgreSQL's SQLSTATE for a unique key violated.
+const pgUniqueViolation = "23505"
+
 // translate maps SQL errors to site error codes.
 func translate(err error) error {
 	var se *sqlite.Error
+	var pe *pgconn.PgError
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, sql.ErrNoRows):
 		return site.Errorf(site.ENotFound, "Not found.")
-	case errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY):
+	case errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY),
+		errors.As(err, &pe) && pe.Code == pgUniqueViolation:
 		return site.Errorf(site.EConflict, "That already exists.")
 	}
 	return err
@@ -302,6 +407,6 @@ func (db *DB) FindTeam(ctx context.Context, ref string) (site.Team, error) {
 func teamByRef(ctx context.Context, q querier, ref string) (site.Team, error) {
 	var t site.Team
 	id, perr := strconv.ParseInt(ref, 10, 64)
-	err := q.QueryRowContext(ctx, `SELECT id, name FROM teams WHERE (id = ? AND ?) OR name = ? ORDER BY id LIMIT 1`, id, perr == nil, ref).Scan(&t.ID, &t.Name)
+	err := q.QueryRowContext(ctx, `SELECT id, name FROM teams WHERE (id = ? AND ? = 1) OR name = ? ORDER BY id LIMIT 1`, id, perr == nil, ref).Scan(&t.ID, &t.Name)
 	return t, err
 }

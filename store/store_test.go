@@ -8,7 +8,6 @@ import (
 	"iter"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -22,7 +21,7 @@ import (
 
 func openTest(t testing.TB) *DB {
 	t.Helper()
-	db, err := Open(filepath.Join(t.TempDir(), "test.db"))
+	db, err := Open(testDSN(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,7 +517,7 @@ func TestImportInChunks(t *testing.T) {
 		t.Fatal("an import cancelled after its first chunk succeeded")
 	}
 	var n int
-	db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing`).Scan(&n)
+	db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing = 1`).Scan(&n)
 	var pages int
 	db.w.QueryRow(`SELECT count(*) FROM pages WHERE project_id NOT IN (SELECT id FROM projects)`).Scan(&pages)
 	if n != 0 || pages != 0 {
@@ -538,11 +537,11 @@ func TestImportInChunks(t *testing.T) {
 	}
 	if _, err := db.w.Exec(`INSERT INTO projects (team_id, name, base_url, importing, import_owner, updated_at) VALUES
 		(1, 'crashed', 'https://c.example/', 1, '', '2020-01-01T00:00:00.000Z'),
-		(1, 'running', 'https://r.example/', 1, '', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-		(1, 'died', 'https://d.example/', 1, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-		(1, 'another process', 'https://a.example/', 1, '1-x', strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
-		(1, 'orphan of ours', 'https://o.example/', 1, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
-		strconv.Itoa(dead.Process.Pid)+"-x", db.owner); err != nil {
+		(1, 'running', 'https://r.example/', 1, '', ?3),
+		(1, 'died', 'https://d.example/', 1, ?1, ?3),
+		(1, 'another process', 'https://a.example/', 1, '1-x', ?3),
+		(1, 'orphan of ours', 'https://o.example/', 1, ?2, ?3)`,
+		strconv.Itoa(dead.Process.Pid)+"-x", db.owner, fmtTime(time.Now())); err != nil {
 		t.Fatal(err)
 	}
 	ours, err := db.BeginImport(ctx, 1, site.Project{Name: "ours", BaseURL: "https://ours.example/"})
@@ -553,7 +552,7 @@ func TestImportInChunks(t *testing.T) {
 		t.Fatalf("removed %d, %v; want 3", n, err)
 	}
 	var names []string
-	rows, _ := db.w.Query(`SELECT name FROM projects WHERE importing`)
+	rows, _ := db.w.Query(`SELECT name FROM projects WHERE importing = 1`)
 	for rows.Next() {
 		var s string
 		rows.Scan(&s)
@@ -883,7 +882,7 @@ func TestImportPages(t *testing.T) {
 			}
 			after, _ := db.Projects(ctx, 1)
 			var n int
-			db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing`).Scan(&n)
+			db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing = 1`).Scan(&n)
 			if len(after) != len(before) || n != 0 {
 				t.Errorf("a failed import left a project behind (%d listed, %d importing)", len(after)-len(before), n)
 			}

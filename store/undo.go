@@ -45,7 +45,7 @@ func (db *DB) flip(ctx context.Context, projectID int64, redo bool) (site.Change
 		// Undo takes the newest change still done; what was undone is
 		// always newer than what is still done, so redo takes the
 		// oldest undone: the one undone last.
-		q := `SELECT ` + changeCols + `, c.data FROM changes c WHERE c.project_id = ? AND c.user_id = ? AND c.undoable AND c.state = 'done' ORDER BY c.id DESC LIMIT 1`
+		q := `SELECT ` + changeCols + `, c.data FROM changes c WHERE c.project_id = ? AND c.user_id = ? AND c.undoable = 1 AND c.state = 'done' ORDER BY c.id DESC LIMIT 1`
 		if redo {
 			q = `SELECT ` + changeCols + `, c.data FROM changes c WHERE c.project_id = ? AND c.user_id = ? AND c.state = 'undone' ORDER BY c.id LIMIT 1`
 		}
@@ -261,8 +261,8 @@ func (a *applier) check(d *changeData, forward bool, st *steps) error {
 			ids[i] = s.id
 		}
 		all, _ := json.Marshal(ids)
-		err := tx.QueryRowContext(ctx, `SELECT id, title FROM pages WHERE parent_id IN (SELECT value FROM json_each(?1))
-			AND id NOT IN (SELECT value FROM json_each(?2)) LIMIT 1`, string(list), string(all)).Scan(&child, &title)
+		err := tx.QueryRowContext(ctx, `SELECT id, title FROM pages WHERE parent_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
+			AND id NOT IN (SELECT CAST(value AS BIGINT) FROM json_each(?2)) LIMIT 1`, string(list), string(all)).Scan(&child, &title)
 		if err == nil {
 			return a.conflict(child, "“"+title+"” was added under a page this would delete")
 		} else if err != sql.ErrNoRows {
@@ -469,8 +469,8 @@ func (a *applier) place(s *step) error {
 		}
 	}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+siblingsWhere+` AND position >= 0`,
-		a.projectID, nullID(t.Parent), t.Placement).Scan(&n); err != nil {
+	cond, args := siblingsOf(a.projectID, t.Parent, t.Placement)
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE `+cond+` AND position >= 0`, args...).Scan(&n); err != nil {
 		return err
 	}
 	pos := min(t.Pos, n)
@@ -571,7 +571,7 @@ func (a *applier) conflict(pageID int64, what string) error {
 	err := a.tx.QueryRowContext(a.ctx, `SELECT c.author, c.summary, c.at, coalesce(c.undone_at, ''), c.state FROM changes c
 		JOIN change_pages p ON p.change_id = c.id
 		WHERE p.page_id = ? AND c.id != ? AND c.project_id = ?
-		ORDER BY max(c.at, coalesce(c.undone_at, '')) DESC, c.id DESC LIMIT 1`, pageID, a.self, a.projectID).
+		ORDER BY CASE WHEN c.undone_at > c.at THEN c.undone_at ELSE c.at END DESC, c.id DESC LIMIT 1`, pageID, a.self, a.projectID).
 		Scan(&author, &summary, &at, &undone, &state)
 	if err != nil {
 		return site.Errorf(site.EConflict, "%s%s since.", a.failed, what)
@@ -585,11 +585,31 @@ func (a *applier) conflict(pageID int64, what string) error {
 // goneTitle is the title a deleted page had, from the change that
 // deleted it.
 func (a *applier) goneTitle(id int64) string {
-	var title string
-	a.tx.QueryRowContext(a.ctx, `SELECT coalesce(json_extract(p.value, '$.before.title'), json_extract(p.value, '$.after.title'))
-		FROM change_pages cp JOIN changes c ON c.id = cp.change_id, json_each(c.data, '$.pages') p
-		WHERE cp.page_id = ?1 AND json_extract(p.value, '$.id') = ?1 ORDER BY c.id DESC LIMIT 1`, id).Scan(&title)
-	return cmp.Or(title, "A page")
+	rows, err := a.tx.QueryContext(a.ctx, `SELECT c.data FROM change_pages cp JOIN changes c ON c.id = cp.change_id
+		WHERE cp.page_id = ? ORDER BY c.id DESC`, id)
+	if err != nil {
+		return "A page"
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var data []byte
+		var d changeData
+		if rows.Scan(&data) != nil || json.Unmarshal(data, &d) != nil {
+			continue
+		}
+		for _, p := range d.Pages {
+			if p.ID != id {
+				continue
+			}
+			if p.Before != nil && p.Before.Title != "" {
+				return p.Before.Title
+			}
+			if p.After != nil && p.After.Title != "" {
+				return p.After.Title
+			}
+		}
+	}
+	return "A page"
 }
 
 // conflictProject is conflict for the project's settings.

@@ -73,7 +73,7 @@ func urlPages(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (
 	var below []int64
 	var slugs []string
 	open := false
-	rows, err := tx.QueryContext(ctx, `WITH RECURSIVE sub(id) AS (SELECT value FROM json_each(?)
+	rows, err := tx.QueryContext(ctx, `WITH RECURSIVE sub(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?)
 			UNION SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
 		SELECT id, slug, kind = 'page' AND (path != '' OR slug = '') FROM pages WHERE id IN (SELECT id FROM sub)`, string(ids))
 	if err != nil {
@@ -116,7 +116,7 @@ func urlPages(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (
 		args = append(args, sl, sl+"-", sl+".")
 	}
 	return queryPages(ctx, tx, false, `WITH RECURSIVE near(id) AS (
-			SELECT value FROM json_each(?1)
+			SELECT CAST(value AS BIGINT) FROM json_each(?1)
 			UNION SELECT id FROM pages WHERE project_id = ?2 AND (path != '' OR slug = '')`+parts.String()+`
 			UNION SELECT p.parent_id FROM pages p JOIN near ON p.id = near.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM near)`, args...)

@@ -144,6 +144,9 @@ func TestURLsStayUnique(t *testing.T) {
 // reference in the database holds.
 func checkForeignKeys(t *testing.T, db *DB) {
 	t.Helper()
+	if db.pg { // PostgreSQL holds every key as it goes
+		return
+	}
 	var on int
 	if err := db.w.QueryRow(`PRAGMA foreign_keys`).Scan(&on); err != nil || on != 1 {
 		t.Errorf("PRAGMA foreign_keys = %d, %v; want 1", on, err)
@@ -167,10 +170,10 @@ func checkSlugs(t *testing.T, db *DB) {
 	t.Helper()
 	for _, q := range []struct{ what, sql string }{
 		{"pages missing from page_slugs", `SELECT count(*) FROM pages p JOIN projects pr ON pr.id = p.project_id
-			WHERE NOT pr.importing AND NOT EXISTS (SELECT 1 FROM page_slugs s WHERE s.project_id = p.project_id AND s.slug = p.slug AND s.page_id = p.id)`},
+			WHERE pr.importing = 0 AND NOT EXISTS (SELECT 1 FROM page_slugs s WHERE s.project_id = p.project_id AND s.slug = p.slug AND s.page_id = p.id)`},
 		{"page_slugs rows with no such page", `SELECT count(*) FROM page_slugs s WHERE NOT EXISTS (
 			SELECT 1 FROM pages p JOIN projects pr ON pr.id = p.project_id
-			WHERE p.id = s.page_id AND p.project_id = s.project_id AND p.slug = s.slug AND NOT pr.importing)`},
+			WHERE p.id = s.page_id AND p.project_id = s.project_id AND p.slug = s.slug AND pr.importing = 0)`},
 	} {
 		var n int
 		if err := db.w.QueryRow(q.sql).Scan(&n); err != nil {

@@ -37,7 +37,7 @@ type linkSnap struct {
 
 // takeSnapshot reads the plan as it is, inside q's transaction.
 func takeSnapshot(ctx context.Context, q querier, projectID int64) (*snapshot, error) {
-	pr, err := scanProject(q.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND NOT p.importing`, projectID))
+	pr, err := scanProject(q.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND p.importing = 0`, projectID))
 	if err != nil {
 		return nil, notFound(err, "Project %d does not exist.", projectID)
 	}
@@ -543,8 +543,8 @@ func keptComments(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64)
 	datas, err := collect(ctx, tx, func(rows *sql.Rows) (string, error) {
 		var s string
 		return s, rows.Scan(&s)
-	}, `SELECT data FROM changes WHERE project_id = ? AND json_type(data, '$.comments') = 'array' AND id IN
-		(SELECT change_id FROM change_pages WHERE page_id IN (SELECT value FROM json_each(?))) ORDER BY id DESC`, projectID, string(list))
+	}, `SELECT data FROM changes WHERE project_id = ? AND data LIKE '%"comments":[%' AND id IN
+		(SELECT change_id FROM change_pages WHERE page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))) ORDER BY id DESC`, projectID, string(list))
 	if err != nil {
 		return nil, err
 	}

@@ -106,13 +106,14 @@ func enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
 	}
 	now := fmtTime(time.Now())
 	_, err = tx.ExecContext(ctx, `INSERT INTO deliveries (webhook_id, event, next_at)
-		SELECT w.id, ?, ? FROM webhooks w WHERE w.team_id = ? AND (w.events = '' OR instr(',' || w.events || ',', ',' || ? || ','))
+		SELECT w.id, ?, ? FROM webhooks w WHERE w.team_id = ? AND (w.events = '' OR ',' || w.events || ',' LIKE '%,' || ? || ',%')
 			AND (SELECT count(*) FROM deliveries d WHERE d.webhook_id = w.id) < ?`, string(body), now, e.TeamID, e.Kind, MaxPendingDeliveries)
 	if err != nil {
 		return err
 	}
 	_, err = tx.ExecContext(ctx, `UPDATE webhooks SET last_error = 'Events are no longer queued: ' || ? || ' deliveries wait for the receiver.'
-		WHERE team_id = ? AND (SELECT count(*) FROM deliveries d WHERE d.webhook_id = webhooks.id) >= ?`, MaxPendingDeliveries, e.TeamID, MaxPendingDeliveries)
+		WHERE team_id = ? AND (SELECT count(*) FROM deliveries d WHERE d.webhook_id = webhooks.id) >= ?`,
+		strconv.Itoa(MaxPendingDeliveries), e.TeamID, MaxPendingDeliveries)
 	return err
 }
 

@@ -15,7 +15,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -27,6 +26,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
+	"siteplan/internal/pgtest"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -53,7 +53,7 @@ var staticFS = static.FS
 // owner of team 1.
 func newClient(t testing.TB) *client {
 	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), "web.db"))
+	db, err := store.Open(pgtest.DSN(t, "web.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
