@@ -159,28 +159,12 @@ func (db *DB) migratePG(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY)`); err != nil {
 		return err
 	}
-	return eachMigration("postgres", func(name string, v int, body string) error {
-		var done int
-		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil || done > 0 {
-			return err
-		}
-		tx, err := conn.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
-		if _, err := tx.ExecContext(ctx, body); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, v); err != nil {
-			return err
-		}
-		return tx.Commit()
-	})
+	return applyMigrations(ctx, conn, "postgres")
 }
 
-// eachMigration calls fn with each migration of a backend, in order.
-func eachMigration(backend string, fn func(name string, v int, body string) error) error {
+// applyMigrations applies, on conn, the migrations of backend not yet
+// applied, in order, each in a transaction of its own (migrateOne).
+func applyMigrations(ctx context.Context, conn *sql.Conn, backend string) error {
 	names, err := fs.Glob(migrations, "migrations/"+backend+"/*.sql")
 	if err != nil {
 		return err
@@ -195,7 +179,7 @@ func eachMigration(backend string, fn func(name string, v int, body string) erro
 		if err != nil {
 			return err
 		}
-		if err := fn(name, v, string(body)); err != nil {
+		if err := migrateOne(ctx, conn, name, v, string(body), backend == "sqlite"); err != nil {
 			return err
 		}
 	}
@@ -215,32 +199,36 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
 		return err
 	}
-	return eachMigration("sqlite", func(name string, v int, body string) error {
-		var done int
-		if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil || done > 0 {
-			return err
-		}
-		return migrateOne(ctx, conn, name, v, body)
-	})
+	return applyMigrations(ctx, conn, "sqlite")
 }
 
-// migrateOne applies one migration in a transaction, refusing it if it
-// leaves a foreign key dangling.
-func migrateOne(ctx context.Context, conn *sql.Conn, name string, v int, body string) error {
+// migrateOne applies one migration in a transaction, unless it was
+// applied already. On SQLite (checkKeys) it refuses one that leaves a
+// foreign key dangling; PostgreSQL refuses that as it goes.
+func migrateOne(ctx context.Context, conn *sql.Conn, name string, v int, body string, checkKeys bool) error {
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	// Asked inside the transaction, which holds the write lock: another
+	// process that opened the database at the same time may have
+	// applied it since this one looked.
+	var done int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil || done > 0 {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, body); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	var bad int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&bad); err != nil {
-		return err
-	}
-	if bad > 0 {
-		return fmt.Errorf("%s: %d rows refer to rows that do not exist", name, bad)
+	if checkKeys {
+		var bad int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&bad); err != nil {
+			return err
+		}
+		if bad > 0 {
+			return fmt.Errorf("%s: %d rows refer to rows that do not exist", name, bad)
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, v); err != nil {
 		return err
