@@ -11,15 +11,15 @@ import (
 	"siteplan/site"
 )
 
-// likeEscaper makes a text match itself in a LIKE pattern with ESCAPE '\'.
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-
 // The old site a relaunch replaces (site.OldURL): its URLs and where each
 // goes. Rows are part of the plan: a change notes them before and after
 // (oldDelta, like a page's), so that a review's decisions are in the
 // history, undone and redone, and kept by versions. Attaching an old site
 // or its clicks is recorded in the history but not undoable: it may be
 // 200,000 rows, and attaching again is the way back.
+
+// likeEscaper makes a text match itself in a LIKE pattern with ESCAPE '\'.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // oldState is an old URL's row as the history keeps it.
 type oldState struct {

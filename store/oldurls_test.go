@@ -68,6 +68,13 @@ func TestOldURLsReview(t *testing.T) {
 	if want := (site.RedirectStatus{OldURLs: 4, Accepted: 2, Awaiting: 2, Unmatched: 1, Clicks: 40}); st != want {
 		t.Fatalf("status %+v, want %+v", st, want)
 	}
+	// A search is for the text typed: "%" and "_" are themselves, and
+	// the case does not matter.
+	for search, want := range map[string]int{"LEGACY": 1, "leg_cy": 0, "%": 0, "/": 4} {
+		if _, n, err := db.OldURLs(anna, pid, site.OldFilter{Search: search}); err != nil || n != want {
+			t.Errorf("search %q: %d old URLs (%v), want %d", search, n, err, want)
+		}
+	}
 	attached := oldMap(t, db, pid)
 	v, err := db.CreateVersion(anna, pid, "Map proposed")
 	if err != nil {
