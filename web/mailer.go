@@ -25,12 +25,11 @@ import (
 // The mailer e-mails the members' notifications in the background,
 // through the SMTP server serve --smtp names: at once (a few seconds
 // after they are written, one message a member for what came together)
-// for the members who chose that, and once a day as a digest (at
-// the hour each chose, in their time zone) for those who chose the
-// digest. Without --smtp the
-// inbox alone tells. Each message has a link that stops the e-mails
-// without logging in, signed with a key of the server's, which nobody
-// can forge for another account.
+// for the members who chose that, and once a day as a digest (at the
+// hour each chose, in their time zone) for those who chose the digest.
+// Without --smtp the inbox alone tells. Each message has a link that
+// stops the e-mails without logging in, signed with a key of the
+// server's, which nobody can forge for another account.
 
 // mailStore is what the mailer reads and writes.
 type mailStore interface {
