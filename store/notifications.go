@@ -26,9 +26,7 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 			return nil
 		}
 		told[user] = true
-		_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, project_id, kind, text, path, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			user, e.ProjectID, kind, text, e.Path, at)
-		return err
+		return insertNotice(ctx, tx, user, e.ProjectID, kind, text, e.Path, at)
 	}
 	ids := func(query string, args ...any) ([]int64, error) {
 		return collect(ctx, tx, func(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) }, query, args...)
@@ -80,6 +78,13 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 		}
 	}
 	return nil
+}
+
+// insertNotice writes one line of a member's inbox.
+func insertNotice(ctx context.Context, tx *sql.Tx, user, projectID int64, kind, text, path, at string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, project_id, kind, text, path, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		user, projectID, kind, text, path, at)
+	return err
 }
 
 // watchOnCreate makes the member who creates a project (the viewer of
@@ -202,14 +207,14 @@ func (db *DB) SetMailSettings(ctx context.Context, userID int64, m site.MailSett
 // ones are not e-mailed late), at most limit of them in all; for
 // site.MailDigest, only of the members whose digest is due at now.
 func (db *DB) PendingMail(ctx context.Context, mode string, since, now time.Time, limit int) ([]site.MailBatch, error) {
-	due := "9999" // instant: always
+	due, args := "", []any{fmtTime(since), mode}
 	if mode == site.MailDigest {
-		due = fmtTime(now)
+		due, args = ` AND coalesce(u.digest_next_at, '') <= ?`, append(args, fmtTime(now))
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+notificationCols+`, u.email, u.name
 		FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ? AND coalesce(u.digest_next_at, '') <= ?
-		ORDER BY u.id, n.id LIMIT ?`, fmtTime(since), mode, due, limit)
+		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ?`+due+`
+		ORDER BY u.id, n.id LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -285,8 +290,9 @@ func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
 // whose plan was edited since they were last looked at, and says how
 // many it told of. Two servers doing it at once tell each sign-off once.
 func (db *DB) TellChangedSince(ctx context.Context, limit int) (int, error) {
-	dues, err := collect(ctx, db.r, func(rows *sql.Rows) (d signoffDue, err error) { return d, rows.Scan(&d.id, &d.project, &d.planVersion) },
-		`SELECT a.id, v.project_id, p.version FROM approvals a JOIN versions v ON v.id = a.version_id JOIN projects p ON p.id = v.project_id
+	dues, err := collect(ctx, db.r, func(rows *sql.Rows) (d signoffDue, err error) {
+		return d, rows.Scan(&d.id, &d.project, &d.planVersion, &d.projectName)
+	}, `SELECT a.id, v.project_id, p.version, p.name FROM approvals a JOIN versions v ON v.id = a.version_id JOIN projects p ON p.id = v.project_id
 		WHERE a.changed_told_at IS NULL AND a.voided_at IS NULL AND a.checked_version < p.version ORDER BY v.project_id LIMIT ?`, limit)
 	if err != nil || len(dues) == 0 {
 		return 0, translate(err)
@@ -310,7 +316,10 @@ func (db *DB) TellChangedSince(ctx context.Context, limit int) (int, error) {
 
 // signoffDue is a sign-off whose plan was edited (planVersion) since
 // it was last held against it.
-type signoffDue struct{ id, project, planVersion int64 }
+type signoffDue struct {
+	id, project, planVersion int64
+	projectName              string
+}
 
 // tellChanged holds the sign-offs ids of one project against its plan
 // (see TellChangedSince).
@@ -320,10 +329,6 @@ func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDu
 		return 0, err
 	}
 	if err := db.MarkChanged(ctx, projectID, vs); err != nil {
-		return 0, err
-	}
-	pr, err := db.Project(ctx, projectID)
-	if err != nil {
 		return 0, err
 	}
 	type signed struct {
@@ -357,7 +362,7 @@ func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDu
 				continue // told by another server
 			}
 			told++
-			text := pr.Name + " has changed in " + s.a.What() + ", which " + s.a.By() + " signed off in " + s.v.Label()
+			text := d.projectName + " has changed in " + s.a.What() + ", which " + s.a.By() + " signed off in " + s.v.Label()
 			path := fmt.Sprintf("/projects/%d/compare?from=%d", projectID, s.v.Number)
 			users, err := collect(ctx, tx, func(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) },
 				`SELECT user_id FROM watches WHERE project_id = ?1 UNION SELECT user_id FROM approvals WHERE id = ?2 AND signer = 'member' AND user_id IS NOT NULL`,
@@ -366,8 +371,7 @@ func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDu
 				return err
 			}
 			for _, u := range users {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, project_id, kind, text, path, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-					u, projectID, site.NoticeChanged, text, path, now); err != nil {
+				if err := insertNotice(ctx, tx, u, projectID, site.NoticeChanged, text, path, now); err != nil {
 					return err
 				}
 			}

@@ -162,12 +162,9 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 // Children returns the children of parentID (0: the roots of every
 // placement) with their child counts, at most limit of them.
 func (db *DB) Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error) {
-	parent, args := "parent_id IS NULL", []any{projectID, limit}
-	if parentID != 0 {
-		parent, args = "parent_id = ?", []any{projectID, parentID, limit}
-	}
+	parent, args := parentIs(parentID)
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE project_id = ? AND `+parent+` ORDER BY placement, position LIMIT ?`, args...)
+		FROM pages WHERE project_id = ? AND `+parent+` ORDER BY placement, position LIMIT ?`, append(append([]any{projectID}, args...), limit)...)
 }
 
 // ChildrenOf returns the children of every page in parentIDs, with their
@@ -286,10 +283,17 @@ func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
 // (0: the roots) and placement, and its arguments: "parent_id IS NULL"
 // or "= ?", each of which both backends find by the siblings index.
 func siblingsOf(projectID, parentID int64, placement string) (string, []any) {
+	parent, args := parentIs(parentID)
+	return `project_id = ? AND ` + parent + ` AND placement = ?`, append(append([]any{projectID}, args...), placement)
+}
+
+// parentIs is the condition that a page's parent is parentID (0: none),
+// and its arguments.
+func parentIs(parentID int64) (string, []any) {
 	if parentID == 0 {
-		return `project_id = ? AND parent_id IS NULL AND placement = ?`, []any{projectID, placement}
+		return "parent_id IS NULL", nil
 	}
-	return `project_id = ? AND parent_id = ? AND placement = ?`, []any{projectID, parentID, placement}
+	return "parent_id = ?", []any{parentID}
 }
 
 // slot is where a page sits: its sibling list (project, parent, placement)

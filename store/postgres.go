@@ -18,9 +18,9 @@ import (
 // way the schema keeps them there too; what differs beyond that is said
 // in the SQL itself, by the backend (db.pg).
 
-// IsPostgres reports whether dsn names a PostgreSQL database
+// isPostgres reports whether dsn names a PostgreSQL database
 // (postgres:// or postgresql://) rather than a SQLite file.
-func IsPostgres(dsn string) bool {
+func isPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 

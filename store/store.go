@@ -50,7 +50,7 @@ type DB struct {
 // Open opens the database dsn names, a SQLite file (created if needed)
 // or a postgres:// URL, and applies pending migrations.
 func Open(dsn string) (*DB, error) {
-	if IsPostgres(dsn) {
+	if isPostgres(dsn) {
 		return openPG(dsn)
 	}
 	return openSQLite(dsn)
@@ -76,6 +76,9 @@ func openSQLite(path string) (*DB, error) {
 		}
 		return "file:" + path + "?" + q.Encode()
 	}
+	if err := useWAL(path); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	w, err := sql.Open("sqlite", dsn("immediate"))
 	if err != nil {
 		return nil, err
@@ -98,6 +101,26 @@ func openSQLite(path string) (*DB, error) {
 	r.SetMaxOpenConns(max(4, runtime.NumCPU()*2))
 	db.r = r
 	return db, nil
+}
+
+// useWAL puts the SQLite file at path in WAL mode, as every connection
+// then finds it. SQLite answers "busy" at once, without waiting, when
+// two processes make a new file WAL together (serve and an import
+// started at the same moment); so it is asked here, again until it
+// holds, for up to the busy timeout's 5 s.
+func useWAL(path string) error {
+	c, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var se *sqlite.Error
+	for wait := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		_, err := c.Exec(`PRAGMA journal_mode = WAL`)
+		if !errors.As(err, &se) || se.Code() != sqlite3.SQLITE_BUSY || time.Now().After(wait) {
+			return err
+		}
+	}
 }
 
 // openPG opens the PostgreSQL database at url.

@@ -70,29 +70,6 @@ func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base
 	return d
 }
 
-// run sends until stopped; stopping cancels the tries under way.
-func (d *deliverer) run() {
-	tick := time.NewTicker(deliveryPoll)
-	defer tick.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		<-d.stop
-		cancel()
-	}()
-	for {
-		if d.round(ctx) > 0 {
-			continue // more may be due
-		}
-		select {
-		case <-d.stop:
-			return
-		case <-d.wake:
-		case <-tick.C:
-		}
-	}
-}
-
 // round claims the due deliveries and tries them, side by side; it
 // returns how many it tried.
 func (d *deliverer) round(ctx context.Context) int {

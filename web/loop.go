@@ -1,10 +1,14 @@
 package web
 
-import "sync"
+import (
+	"context"
+	"sync"
+	"time"
+)
 
 // loop is the life of a background worker (the webhook deliverer, the
-// mailer): a poke wakes it, stopAndWait ends it and waits for its last
-// round.
+// mailer, the sign-off watcher): it runs rounds, a poke wakes it,
+// stopAndWait ends it and waits for its last round.
 type loop struct {
 	wake    chan struct{}
 	stop    chan struct{}
@@ -17,12 +21,32 @@ func newLoop() loop {
 	return loop{wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{})}
 }
 
-// start runs the worker's run in a goroutine of its own.
-func (l *loop) start(run func()) {
+// start runs round in a goroutine of its own: at once, then when poked
+// or poll has passed, and again at once while it says more may wait,
+// until stopped. Stopping cancels the context a round is given.
+func (l *loop) start(poll time.Duration, round func(ctx context.Context) (more bool)) {
 	l.started = true
+	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
 		defer close(l.done)
-		run()
+		defer cancel()
+		tick := time.NewTicker(poll)
+		defer tick.Stop()
+		go func() {
+			<-l.stop
+			cancel()
+		}()
+		for ctx.Err() == nil {
+			if round(ctx) {
+				continue
+			}
+			select {
+			case <-l.stop:
+				return
+			case <-l.wake:
+			case <-tick.C:
+			}
+		}
 	}()
 }
 

@@ -110,27 +110,18 @@ func newMailer(st mailStore, s SMTP, log *slog.Logger, base func() string) *mail
 	return &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, loop: newLoop()}
 }
 
-// run sends until stopped.
-func (m *mailer) run() {
-	tick := time.NewTicker(mailPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-m.stop:
-			return
-		case <-m.wake:
-		case <-tick.C:
+// round sends what waits at once, and the digests that are due.
+func (m *mailer) round(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, mailBudget)
+	defer cancel()
+	m.send(ctx, site.MailInstant, mailLate)
+	now := m.now()
+	if m.send(ctx, site.MailDigest, digestLate) {
+		if err := m.store.AdvanceDigests(ctx, now); err != nil {
+			m.log.Error("setting the next digests", "err", err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), mailBudget)
-		m.send(ctx, site.MailInstant, mailLate)
-		now := m.now()
-		if m.send(ctx, site.MailDigest, digestLate) {
-			if err := m.store.AdvanceDigests(ctx, now); err != nil {
-				m.log.Error("setting the next digests", "err", err)
-			}
-		}
-		cancel()
 	}
+	return false
 }
 
 // send e-mails what waits for the members of mode (for digests, those
@@ -307,5 +298,5 @@ func (s *Server) setMailMode(c echo.Context) error {
 // UseSMTP makes the server e-mail the members' notifications through s.
 func (s *Server) UseSMTP(smtp SMTP) {
 	s.mailer = newMailer(s.store.mail, smtp, s.log, func() string { return s.publicURL })
-	s.mailer.start(s.mailer.run)
+	s.mailer.start(mailPoll, s.mailer.round)
 }

@@ -160,11 +160,7 @@ func TestMailNotifications(t *testing.T) {
 		t.Errorf("Ana's mode is %q", m.Mode)
 	}
 	// Bob chose the digest: nothing at once; the day's in one message.
-	select {
-	case m := <-got:
-		t.Fatalf("an e-mail at once to %s", m.to)
-	default:
-	}
+	noMail(t, got, "at once, to a member who chose the digest")
 	// A mailer of the test's own, whose clock it sets: before Bob's hour
 	// nothing goes, at it the digest does, and then not again that day.
 	digests := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
@@ -174,6 +170,7 @@ func TestMailNotifications(t *testing.T) {
 	if !digests.send(context.Background(), site.MailDigest, digestLate) {
 		t.Fatal("a round before the digest's hour failed")
 	}
+	noMail(t, got, "before the digest's hour")
 	at(due.Add(time.Minute))
 	if !digests.send(context.Background(), site.MailDigest, digestLate) {
 		t.Fatal("the digest's round failed")
@@ -194,14 +191,22 @@ func TestMailNotifications(t *testing.T) {
 	}
 	at(due.Add(2 * time.Minute))
 	digests.send(context.Background(), site.MailDigest, digestLate)
+	noMail(t, got, "a second digest the same day")
 	at(due.Add(24*time.Hour + time.Minute))
 	digests.send(context.Background(), site.MailDigest, digestLate)
 	if d := nextMail(t, got, "the next day's digest"); !strings.Contains(d.body, "one more") {
 		t.Errorf("the next digest:\n%s", d.body)
 	}
+	noMail(t, got, "after the next day's digest")
+}
+
+// noMail fails the test if the SMTP server has received a message: a
+// send returns only once the server has taken what it sent.
+func noMail(t *testing.T, got <-chan mailed, when string) {
+	t.Helper()
 	select {
 	case m := <-got:
-		t.Errorf("another e-mail, to %s:\n%s", m.to, m.body)
+		t.Errorf("an e-mail %s, to %s:\n%s", when, m.to, m.body)
 	default:
 	}
 }

@@ -168,8 +168,8 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		}
 	})
 	if st != nil { // a server built only for its route table has no store to deliver from
-		s.hooks.start(s.hooks.run)
-		s.signoffs.start(s.signoffs.run)
+		s.hooks.start(deliveryPoll, func(ctx context.Context) bool { return s.hooks.round(ctx) > 0 }) // more may be due
+		s.signoffs.start(signoffPoll, s.signoffs.round)
 	}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so

@@ -27,34 +27,24 @@ const (
 type signoffWatch struct {
 	store signoffStore
 	log   *slog.Logger
-	poll  time.Duration
 	told  func() // after a round that wrote notifications: wake the mailer
 	loop
 }
 
 func newSignoffWatch(st signoffStore, log *slog.Logger, told func()) *signoffWatch {
-	return &signoffWatch{store: st, log: log, poll: signoffPoll, told: told, loop: newLoop()}
+	return &signoffWatch{store: st, log: log, told: told, loop: newLoop()}
 }
 
-// run holds the sign-offs against their plans until stopped.
-func (w *signoffWatch) run() {
-	tick := time.NewTicker(w.poll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-w.stop:
-			return
-		case <-w.wake:
-		case <-tick.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), signoffBudget)
-		n, err := w.store.TellChangedSince(ctx, signoffBatch)
-		cancel()
-		if err != nil {
-			w.log.Error("holding sign-offs against their plans", "err", err)
-		}
-		if n > 0 {
-			w.told()
-		}
+// round holds the sign-offs against their plans.
+func (w *signoffWatch) round(ctx context.Context) bool {
+	ctx, cancel := context.WithTimeout(ctx, signoffBudget)
+	defer cancel()
+	n, err := w.store.TellChangedSince(ctx, signoffBatch)
+	if err != nil && ctx.Err() == nil {
+		w.log.Error("holding sign-offs against their plans", "err", err)
 	}
+	if n > 0 {
+		w.told()
+	}
+	return false
 }
