@@ -292,3 +292,39 @@ func TestParseSMTP(t *testing.T) {
 		t.Errorf("a bad --mail-from: %v", err)
 	}
 }
+
+// TestChangedSinceApprovalNotice: the server's sign-off watcher tells a
+// plan's watcher in their inbox when an edit changes what a client
+// signed off.
+func TestChangedSinceApprovalNotice(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
+	c = anonymous(t, c.srv, c.db)
+	c.login("ana@test.example")
+	if err := c.db.Watch(ctx, owner.ID, pid, true); err != nil {
+		t.Fatal(err)
+	}
+	project := "/projects/" + itoa(pid)
+	wantStatus(t, c.do("POST", project+"/versions", url.Values{"name": {"Client review"}}, false), 303, "make a version")
+	client := c.visitor(pid, site.ShareComment)
+	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Carla Client"}}, false), 303, "the client signs off")
+	wantStatus(t, c.do("PATCH", pagePath(pid, ids["Pricing"], "title"), url.Values{"title": {"Plans"}, "version": {"1"}}, true), 200, "rename")
+	c.srv.signoffs.poke()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		ns, err := c.db.Inbox(ctx, owner.ID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ns) > 0 && ns[0].Kind == site.NoticeChanged {
+			if want := "has changed in the whole plan, which Carla Client via a share link signed off in Version 1 “Client review”"; !strings.Contains(ns[0].Text, want) {
+				t.Errorf("the notice %q does not say %q", ns[0].Text, want)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no changed-since-approval notice; the inbox: %+v", ns)
+		}
+	}
+}
