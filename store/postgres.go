@@ -25,13 +25,14 @@ func isPostgres(dsn string) bool {
 }
 
 // openPostgres opens a pool of connections to the PostgreSQL database
-// dsn names.
-func openPostgres(dsn string) (*sql.DB, error) {
+// dsn names, and returns its configuration for connections of their own
+// (the live listener's).
+func openPostgres(dsn string) (*sql.DB, *pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), nil
+	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), cfg, nil
 }
 
 // pgConnector makes pgConns.

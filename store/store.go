@@ -11,6 +11,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/jackc/pgx/v5"
 	"io/fs"
 	"net/url"
 	"path"
@@ -38,6 +39,8 @@ var migrations embed.FS
 type DB struct {
 	w, r *sql.DB
 	pg   bool // PostgreSQL
+	// pgcfg makes connections of their own (the live listener's).
+	pgcfg *pgx.ConnConfig
 	// Now is the clock for sessions, invites, share links and comments;
 	// tests move it.
 	Now func() time.Time
@@ -125,13 +128,13 @@ func useWAL(path string) error {
 
 // openPG opens the PostgreSQL database at url.
 func openPG(url string) (*DB, error) {
-	pool, err := openPostgres(url)
+	pool, cfg, err := openPostgres(url)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
 	}
 	pool.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
 	pool.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
-	db := &DB{w: pool, r: pool, pg: true, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
+	db := &DB{w: pool, r: pool, pg: true, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
 	if err := db.migratePG(context.Background()); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("migrate %s: %w", redactURL(url), err)
@@ -164,6 +167,7 @@ func (db *DB) Close() error {
 const (
 	migrateLock = 0x5e7e91a0 // migrations: one server migrates, the others wait
 	writeLock   = 0x5e7e91a1 // write transactions, one at a time
+	liveLock    = 0x5e7e91a2 // live events, numbered in the order they commit
 )
 
 // migratePG applies the PostgreSQL migrations not yet applied, under an

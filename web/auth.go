@@ -278,21 +278,27 @@ func (s *Server) login(c echo.Context) error {
 	ctx := c.Request().Context()
 	email, next := strings.ToLower(strings.TrimSpace(c.FormValue("email"))), safeNext(c.FormValue("next"))
 	form := views.AuthForm{Email: email, Next: next}
-	try, err := s.logins.take(email, c.RealIP())
-	if err != nil {
+	try, err := s.logins.take(ctx, email, c.RealIP())
+	if site.ErrorCode(err) == site.ETooMany {
 		form.Message = site.ErrorMessage(err)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(loginRetry.Seconds())))
 		return render(c, http.StatusTooManyRequests, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
+	} else if err != nil {
+		return err
 	}
 	u, err := s.store.accounts.Authenticate(ctx, email, c.FormValue("password"))
 	if site.ErrorCode(err) == site.EUnauthorized {
-		try.failed()
+		if err := try.failed(ctx); err != nil {
+			return err
+		}
 		form.Message = site.ErrorMessage(err)
 		return render(c, http.StatusUnauthorized, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
 	} else if err != nil {
 		return err
 	}
-	try.succeeded()
+	if err := try.succeeded(ctx); err != nil {
+		return err
+	}
 	if err := s.startSession(c, u.ID, 0); err != nil {
 		return err
 	}

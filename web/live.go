@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -51,6 +53,10 @@ func (s *subscriber) key() string {
 	return "l:" + s.shareToken
 }
 
+// viewerKey tells one person from another in a project's presence: two
+// tabs of one person are one entry.
+func (s *subscriber) viewerKey() string { return fmt.Sprint(s.user, s.who.Share, s.who.Name) }
+
 // subscriberBuffer is how many frames a slow stream may fall behind
 // before it is closed; the browser reconnects and reloads what it shows.
 const subscriberBuffer = 64
@@ -67,17 +73,69 @@ const (
 // errTooManyStreams refuses a stream past maxStreams.
 var errTooManyStreams = site.Errorf(site.ETooMany, "This plan is open in too many tabs of your browser: close some and reload.")
 
-// hub fans changes and presence out to the streams of each project.
+// hub fans changes and presence out to the streams of each project. With
+// other instances on the database (tell is set: relay.go), it tells them
+// its changes, its viewers and the streams to end, and hears theirs
+// (receive).
 type hub struct {
 	mu      sync.Mutex
 	subs    map[int64]map[*subscriber]bool
 	held    map[string]int        // streams per session or share link
 	pending map[int64]*time.Timer // presence about to be sent, per project
 	closed  bool
+
+	self   string                             // this instance, on what it tells
+	tell   func(liveMsg)                      // to the other instances; nil when alone
+	remote map[int64]map[string]remoteViewers // the viewers of each project on each other instance
+}
+
+// remoteViewers are a project's viewers on another instance, as it last
+// told them; they are forgotten after remoteKept without news (the
+// instance died).
+type remoteViewers struct {
+	list []onlooker
+	at   time.Time
+}
+
+// onlooker is one person viewing a project, as instances tell each other.
+type onlooker struct {
+	Key string `json:"key"` // subscriber.viewerKey
+	presence
+}
+
+// liveMsg is what one instance's hub tells the others'.
+type liveMsg struct {
+	From    string     `json:"from"` // the instance that sent it, which skips its own
+	Kind    string     `json:"kind"` // change, presence or end
+	Project int64      `json:"project,omitempty"`
+	Change  *change    `json:"change,omitempty"`
+	Viewers []onlooker `json:"viewers,omitempty"` // presence: everyone viewing Project on From
+	End     *ending    `json:"end,omitempty"`
+}
+
+// ending names the streams to end: those of a session (by its token's
+// hash, as the database keeps no tokens), of a share link, of a user.
+type ending struct {
+	Session string `json:"session,omitempty"`
+	Share   int64  `json:"share,omitempty"`
+	User    int64  `json:"user,omitempty"`
+}
+
+func (e ending) matches(s *subscriber) bool {
+	return e.Session != "" && s.session != "" && tokenKey(s.session) == e.Session ||
+		e.Share != 0 && s.share == e.Share ||
+		e.User != 0 && s.user == e.User
+}
+
+// tokenKey is a session token's hash.
+func tokenKey(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
 }
 
 func newHub() *hub {
-	return &hub{subs: map[int64]map[*subscriber]bool{}, held: map[string]int{}, pending: map[int64]*time.Timer{}}
+	return &hub{subs: map[int64]map[*subscriber]bool{}, held: map[string]int{}, pending: map[int64]*time.Timer{},
+		remote: map[int64]map[string]remoteViewers{}}
 }
 
 func frame(event string, v any) []byte {
@@ -131,13 +189,13 @@ func (h *hub) leave(pid int64, s *subscriber) {
 	h.drop(pid, s)
 	if len(h.subs[pid]) == 0 {
 		delete(h.subs, pid)
-		return
 	}
 	h.announceSoon(pid)
 }
 
-// announceSoon sends the project's presence presenceDelay from now,
-// unless it is already due. Call with h.mu held.
+// announceSoon, presenceDelay from now unless it is already due, sends
+// the project's viewers to its streams and tells the other instances
+// who views it here. Call with h.mu held.
 func (h *hub) announceSoon(pid int64) {
 	if h.pending[pid] != nil || h.closed {
 		return
@@ -146,43 +204,91 @@ func (h *hub) announceSoon(pid int64) {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		delete(h.pending, pid)
-		h.announce(pid)
+		h.show(pid)
+		h.tellViewers(pid)
 	})
 }
 
-// announce sends the project's viewers, one entry per person, to all of
-// them. Call with h.mu held.
-func (h *hub) announce(pid int64) {
+// local is who views the project on this instance, one entry per
+// person. Call with h.mu held.
+func (h *hub) local(pid int64) []onlooker {
+	seen := map[string]bool{}
+	list := []onlooker{}
+	for s := range h.subs[pid] {
+		if k := s.viewerKey(); !seen[k] {
+			seen[k] = true
+			list = append(list, onlooker{k, s.who})
+		}
+	}
+	return list
+}
+
+// show sends the project's viewers, here and on the other instances, one
+// entry per person, to its streams here. Call with h.mu held.
+func (h *hub) show(pid int64) {
+	if len(h.subs[pid]) == 0 {
+		return
+	}
 	seen := map[string]bool{}
 	list := []presence{}
-	for s := range h.subs[pid] {
-		key := fmt.Sprint(s.user, s.who.Share, s.who.Name)
-		if !seen[key] {
-			seen[key] = true
-			list = append(list, s.who)
+	add := func(vs []onlooker) {
+		for _, v := range vs {
+			if !seen[v.Key] {
+				seen[v.Key] = true
+				list = append(list, v.presence)
+			}
+		}
+	}
+	add(h.local(pid))
+	for _, r := range h.remote[pid] {
+		if time.Since(r.at) < remoteKept {
+			add(r.list)
 		}
 	}
 	slices.SortFunc(list, func(a, b presence) int { return strings.Compare(a.Name, b.Name) })
-	f := frame("presence", list)
+	h.fanout(pid, frame("presence", list))
+}
+
+// fanout sends a frame to the project's streams here. Call with h.mu
+// held.
+func (h *hub) fanout(pid int64, f []byte) {
 	for s := range h.subs[pid] {
 		h.send(pid, s, f)
 	}
 }
 
+// tellViewers tells the other instances who views the project here (an
+// empty list: nobody any more). Call with h.mu held.
+func (h *hub) tellViewers(pid int64) {
+	if h.tell != nil {
+		h.tell(liveMsg{From: h.self, Kind: "presence", Project: pid, Viewers: h.local(pid)})
+	}
+}
+
+// publish sends a change to the project's streams here and on the other
+// instances.
 func (h *hub) publish(pid int64, ch change) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	f := frame("change", ch)
-	for s := range h.subs[pid] {
-		h.send(pid, s, f)
+	h.fanout(pid, frame("change", ch))
+	if h.tell != nil {
+		h.tell(liveMsg{From: h.self, Kind: "change", Project: pid, Change: &ch})
 	}
 }
 
-// end ends the streams that match and tells the rest of each project
-// who is left.
-func (h *hub) end(match func(*subscriber) bool) {
+// end ends the streams e names, here and on the other instances.
+func (h *hub) end(e ending) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.endHere(e.matches)
+	if h.tell != nil {
+		h.tell(liveMsg{From: h.self, Kind: "end", End: &e})
+	}
+}
+
+// endHere ends the streams here that match and tells the rest of each
+// project who is left. Call with h.mu held.
+func (h *hub) endHere(match func(*subscriber) bool) {
 	for pid, subs := range h.subs {
 		n := len(subs)
 		for s := range subs {
@@ -190,34 +296,87 @@ func (h *hub) end(match func(*subscriber) bool) {
 				h.drop(pid, s)
 			}
 		}
-		if len(subs) != n && len(subs) > 0 {
+		if len(subs) != n {
 			h.announceSoon(pid)
 		}
 	}
 }
 
-// logout ends the streams opened with a session.
-func (h *hub) logout(session string) {
-	h.end(func(s *subscriber) bool { return s.session != "" && s.session == session })
+// receive takes what another instance's hub told (a liveMsg in JSON) to
+// the streams here.
+func (h *hub) receive(payload []byte) {
+	var m liveMsg
+	if err := json.Unmarshal(payload, &m); err != nil || m.From == h.self {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case m.Kind == "change" && m.Change != nil:
+		h.fanout(m.Project, frame("change", m.Change))
+	case m.Kind == "end" && m.End != nil:
+		h.endHere(m.End.matches)
+	case m.Kind == "presence":
+		if len(m.Viewers) == 0 {
+			delete(h.remote[m.Project], m.From)
+		} else {
+			if h.remote[m.Project] == nil {
+				h.remote[m.Project] = map[string]remoteViewers{}
+			}
+			h.remote[m.Project][m.From] = remoteViewers{m.Viewers, time.Now()}
+		}
+		h.show(m.Project)
+	}
 }
 
+// refresh tells the other instances again who views each project here,
+// so that they keep it, and forgets the viewers of instances that have
+// not told theirs for remoteKept (they died), showing who is left.
+func (h *hub) refresh() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for pid := range h.subs {
+		h.tellViewers(pid)
+	}
+	for pid, byInstance := range h.remote {
+		for from, r := range byInstance {
+			if time.Since(r.at) >= remoteKept {
+				delete(byInstance, from)
+				h.show(pid)
+			}
+		}
+		if len(byInstance) == 0 {
+			delete(h.remote, pid)
+		}
+	}
+}
+
+// logout ends the streams opened with a session.
+func (h *hub) logout(session string) { h.end(ending{Session: tokenKey(session)}) }
+
 // kick ends the streams opened through a share link (after revoking it).
-func (h *hub) kick(shareID int64) { h.end(func(s *subscriber) bool { return s.share == shareID }) }
+func (h *hub) kick(shareID int64) { h.end(ending{Share: shareID}) }
 
 // kickUser ends a user's streams (after losing a team); each reconnects
 // only where the user still has access.
-func (h *hub) kickUser(userID int64) { h.end(func(s *subscriber) bool { return s.user == userID }) }
+func (h *hub) kickUser(userID int64) { h.end(ending{User: userID}) }
 
-// close ends every stream, for a graceful shutdown.
+// close ends every stream, for a graceful shutdown, and tells the other
+// instances that nobody views anything here any more.
 func (h *hub) close() {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.closed = true
 	for pid, t := range h.pending {
 		t.Stop()
 		delete(h.pending, pid)
 	}
-	h.mu.Unlock()
-	h.end(func(*subscriber) bool { return true })
+	for pid := range h.subs {
+		if h.tell != nil {
+			h.tell(liveMsg{From: h.self, Kind: "presence", Project: pid})
+		}
+	}
+	h.endHere(func(*subscriber) bool { return true })
 }
 
 // Close ends the live-update streams so a graceful shutdown need not
@@ -225,6 +384,9 @@ func (h *hub) close() {
 // has removed what it had begun to import.
 func (s *Server) Close() {
 	s.hub.close()
+	if s.relay != nil {
+		s.relay.close()
+	}
 	s.siteJobs.stop()
 	s.hooks.stopAndWait()
 	s.signoffs.stopAndWait()

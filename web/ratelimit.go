@@ -1,10 +1,8 @@
 package web
 
 import (
-	"sync"
+	"context"
 	"time"
-
-	"golang.org/x/time/rate"
 
 	"siteplan/site"
 )
@@ -18,37 +16,30 @@ const (
 	addressBurst = 20
 	addressEvery = 30 * time.Second
 	loginRetry   = 2 * time.Minute
-	maxLimiters  = 100_000
 )
+
+// limitStore keeps the limiter's token buckets, shared by every
+// instance on the database.
+type limitStore interface {
+	TakeToken(ctx context.Context, now time.Time, take site.Bucket, also ...site.Bucket) (empty string, err error)
+	SpendToken(ctx context.Context, now time.Time, b site.Bucket) error
+	FillBucket(ctx context.Context, key string) error
+}
 
 // loginLimiter counts failed logins per account and per address with
 // token buckets: an attempt takes its account's token before the password
 // is checked (a right one gives it back); the address pays for failures.
 type loginLimiter struct {
-	mu       sync.Mutex
-	accounts map[string]*rate.Limiter
-	addrs    map[string]*rate.Limiter
-	now      func() time.Time
+	st  limitStore
+	now func() time.Time
 }
 
-func newLoginLimiter() *loginLimiter {
-	return &loginLimiter{accounts: map[string]*rate.Limiter{}, addrs: map[string]*rate.Limiter{}, now: time.Now}
+func accountBucket(email string) site.Bucket {
+	return site.Bucket{Key: "login-account:" + email, Every: accountEvery, Burst: accountBurst}
 }
 
-func bucket(m map[string]*rate.Limiter, key string, every time.Duration, burst int, now time.Time) *rate.Limiter {
-	l, ok := m[key]
-	if !ok {
-		if len(m) >= maxLimiters { // forget buckets that are full again
-			for k, old := range m {
-				if old.TokensAt(now) >= float64(old.Burst()) {
-					delete(m, k)
-				}
-			}
-		}
-		l = rate.NewLimiter(rate.Every(every), burst)
-		m[key] = l
-	}
-	return l
+func addressBucket(addr string) site.Bucket {
+	return site.Bucket{Key: "login-address:" + addr, Every: addressEvery, Burst: addressBurst}
 }
 
 // attempt is a login attempt that has taken its account's token.
@@ -58,36 +49,31 @@ type attempt struct {
 }
 
 // take checks both buckets and takes the account's token before the
-// password is checked, under one lock, so that parallel attempts on one
-// account cannot all pass a check made before any of them failed. The
-// address's bucket, which everyone behind one office router shares, is
-// charged for failures only (failed). Errors: ETooMany.
-func (l *loginLimiter) take(account, addr string) (*attempt, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	acc := bucket(l.accounts, account, accountEvery, accountBurst, now)
-	if acc.TokensAt(now) < 1 {
+// password is checked, in one transaction, so that parallel attempts on
+// one account, on any instance, cannot all pass a check made before any
+// of them failed. The address's bucket, which everyone behind one office
+// router shares, is charged for failures only (failed). Errors: ETooMany,
+// and the store's.
+func (l *loginLimiter) take(ctx context.Context, account, addr string) (*attempt, error) {
+	acc := accountBucket(account)
+	empty, err := l.st.TakeToken(ctx, l.now(), acc, addressBucket(addr))
+	switch {
+	case err != nil:
+		return nil, err
+	case empty == acc.Key:
 		return nil, site.Errorf(site.ETooMany, "Too many failed logins for this account: wait a few minutes and try again.")
-	}
-	if bucket(l.addrs, addr, addressEvery, addressBurst, now).TokensAt(now) < 1 {
+	case empty != "":
 		return nil, site.Errorf(site.ETooMany, "Too many failed logins from your network: wait a few minutes and try again.")
 	}
-	acc.ReserveN(now, 1)
 	return &attempt{l: l, account: account, addr: addr}, nil
 }
 
 // succeeded forgets the account's failures: the password was right.
-func (a *attempt) succeeded() {
-	a.l.mu.Lock()
-	defer a.l.mu.Unlock()
-	delete(a.l.accounts, a.account)
+func (a *attempt) succeeded(ctx context.Context) error {
+	return a.l.st.FillBucket(ctx, accountBucket(a.account).Key)
 }
 
 // failed charges the address for a wrong password.
-func (a *attempt) failed() {
-	a.l.mu.Lock()
-	defer a.l.mu.Unlock()
-	now := a.l.now()
-	bucket(a.l.addrs, a.addr, addressEvery, addressBurst, now).AllowN(now, 1)
+func (a *attempt) failed(ctx context.Context) error {
+	return a.l.st.SpendToken(ctx, a.l.now(), addressBucket(a.addr))
 }

@@ -54,6 +54,8 @@ type Store interface {
 	inboxStore
 	mailStore
 	signoffStore
+	limitStore
+	liveStore
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -98,6 +100,7 @@ type Server struct {
 	gate     *gate // heavy work: renders and large reads
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
+	relay    *relay // nil on SQLite
 	logins   *loginLimiter
 	fetch    *fetch.Client // reads other sites for visitors' live-site jobs
 	lines    *fetch.Client // reads a file of a report again for the lines around a problem
@@ -157,7 +160,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e.HideBanner, e.HidePort = true, true
 	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
-		hub:  newHub(), logins: newLoginLimiter(), now: time.Now,
+		hub:  newHub(), logins: &loginLimiter{st: st, now: time.Now}, now: time.Now,
 		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log)}
 	s.fetch, s.lines, s.checks = fetchers(false)
 	s.publicURL = "http://localhost:8080"
@@ -170,6 +173,9 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	if st != nil { // a server built only for its route table has no store to deliver from
 		s.hooks.start(deliveryPoll, func(ctx context.Context) bool { return s.hooks.round(ctx) > 0 }) // more may be due
 		s.signoffs.start(signoffPoll, s.signoffs.round)
+		if st.SharedLive() {
+			s.relay = startRelay(st, s.hub, log)
+		}
 	}
 	e.HTTPErrorHandler = s.handleError
 	// The address is the connection's: X-Forwarded-For is not trusted, so

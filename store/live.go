@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Live events are what one instance's live hub tells the hubs of the
+// other instances on a PostgreSQL database: changes, who is viewing,
+// streams to end. Each is a row of live_events, numbered in the order
+// the rows commit (they are written under an advisory lock), and a
+// NOTIFY on liveChannel wakes the listeners, who read the rows past the
+// last one they read. So a payload has no size limit (NOTIFY's is 8,000
+// bytes), and a listener whose connection dropped reads, once back, what
+// came meanwhile. Rows are kept liveKept. On SQLite, one process serves
+// the file and there is nothing to tell.
+const (
+	liveChannel = "siteplan_live"
+	liveKept    = 5 * time.Minute
+	// liveApp names the listeners' connections in pg_stat_activity.
+	liveApp = "siteplan-live"
+)
+
+// SharedLive reports whether other instances may serve the database,
+// so that the live hub must tell them its events: true on PostgreSQL.
+func (db *DB) SharedLive() bool { return db.pg }
+
+// PublishLive keeps payload for the listeners of every instance and wakes
+// them. It does nothing on SQLite.
+func (db *DB) PublishLive(ctx context.Context, payload []byte) error {
+	if !db.pg {
+		return nil
+	}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err)
+	}
+	return finish(tx, func(tx *sql.Tx) error {
+		now := time.Now()
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{`SELECT pg_advisory_xact_lock(?)`, []any{liveLock}},
+			{`INSERT INTO live_events (at, payload) VALUES (?, ?)`, []any{now.Unix(), payload}},
+			{`DELETE FROM live_events WHERE at < ?`, []any{now.Add(-liveKept).Unix()}},
+			{`SELECT pg_notify(?, '')`, []any{liveChannel}},
+		} {
+			if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LiveCursor is the number of the last live event, for a listener to
+// start after.
+func (db *DB) LiveCursor(ctx context.Context) (int64, error) {
+	if !db.pg {
+		return 0, nil
+	}
+	var id int64
+	err := db.r.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM live_events`).Scan(&id)
+	return id, translate(err)
+}
+
+// ListenLive hands deliver, in order, the payload of each live event
+// numbered after after, and then of each as it comes, on a connection
+// of its own, until ctx ends (nil) or the connection fails (its error).
+// It returns the number of the last event delivered: listening again
+// from there misses nothing kept. On SQLite it waits for ctx.
+func (db *DB) ListenLive(ctx context.Context, after int64, deliver func(payload []byte)) (last int64, err error) {
+	last = after
+	if !db.pg {
+		<-ctx.Done()
+		return last, nil
+	}
+	cfg := db.pgcfg.Copy()
+	cfg.RuntimeParams["application_name"] = liveApp
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return last, quiet(ctx, err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, `LISTEN `+liveChannel); err != nil {
+		return last, quiet(ctx, err)
+	}
+	for {
+		// The listener's own connection is pgx's, without the store's
+		// rebinding: PostgreSQL's parameters.
+		rows, err := conn.Query(ctx, `SELECT id, payload FROM live_events WHERE id > $1 ORDER BY id`, last)
+		if err != nil {
+			return last, quiet(ctx, err)
+		}
+		var id int64
+		var payload []byte
+		_, err = pgx.ForEachRow(rows, []any{&id, &payload}, func() error {
+			deliver(payload)
+			last = id
+			return nil
+		})
+		if err != nil {
+			return last, quiet(ctx, err)
+		}
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return last, quiet(ctx, err)
+		}
+	}
+}
+
+// quiet is err, or nil once ctx has ended: a listener stopped is not a
+// failure.
+func quiet(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}

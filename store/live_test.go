@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"siteplan/site"
+)
+
+// TestListenLive: a listener gets the live events published after it
+// started, in order, and one whose connection was cut gets, listening
+// again from where it stopped, those published while it was away.
+func TestListenLive(t *testing.T) {
+	db := openTest(t)
+	if !db.pg {
+		t.Skip("live events go through the database on PostgreSQL only")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	publish := func(s string) {
+		t.Helper()
+		if err := db.PublishLive(ctx, []byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publish("before")
+	from, err := db.LiveCursor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 16)
+	type result struct {
+		last int64
+		err  error
+	}
+	listen := func(after int64) chan result {
+		done := make(chan result, 1)
+		go func() {
+			last, err := db.ListenLive(ctx, after, func(p []byte) { got <- string(p) })
+			done <- result{last, err}
+		}()
+		return done
+	}
+	next := func() string {
+		t.Helper()
+		select {
+		case s := <-got:
+			return s
+		case <-ctx.Done():
+			t.Fatal("no live event within 20 s")
+		}
+		return ""
+	}
+	done := listen(from)
+	// Published while the listener connects, or after: none is missed.
+	for i := range 3 {
+		publish(fmt.Sprint("change ", i))
+	}
+	for i := range 3 {
+		if s, want := next(), fmt.Sprint("change ", i); s != want {
+			t.Fatalf("got %q, want %q", s, want)
+		}
+	}
+	// Cut the listener's connection, as a restarted PostgreSQL or a
+	// network hiccup would.
+	if _, err := db.w.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?`, liveApp); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err == nil {
+		t.Fatal("the listener whose connection was cut returned no error")
+	}
+	publish("while away")
+	listen(r.last)
+	if s := next(); s != "while away" {
+		t.Errorf("after reconnecting got %q, want %q", s, "while away")
+	}
+	select {
+	case s := <-got:
+		t.Errorf("got %q again", s)
+	default:
+	}
+}
+
+// TestTokenBuckets: a bucket lends Burst tokens, then one every Every;
+// TakeToken takes nothing unless every bucket named holds a token, and
+// two stores on one database share the buckets.
+func TestTokenBuckets(t *testing.T) {
+	dsn := testDSN(t)
+	db, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := Open(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx := context.Background()
+	now := time.Unix(1_800_000_000, 0)
+	acc := site.Bucket{Key: "acc", Every: time.Minute, Burst: 2}
+	addr := site.Bucket{Key: "addr", Every: time.Second, Burst: 1}
+	take := func(st *DB, at time.Time, want string) {
+		t.Helper()
+		if empty, err := st.TakeToken(ctx, at, acc, addr); err != nil || empty != want {
+			t.Fatalf("TakeToken: got %q, %v; want %q", empty, err, want)
+		}
+	}
+	take(db, now, "")
+	take(other, now, "") // the second token, through another instance
+	take(db, now, "acc")
+	take(db, now.Add(59*time.Second), "acc")
+	take(other, now.Add(time.Minute), "") // one came back
+	// An empty address bucket stops an account with tokens.
+	if err := db.SpendToken(ctx, now, addr); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.FillBucket(ctx, "acc"); err != nil {
+		t.Fatal(err)
+	}
+	take(db, now, "addr")
+	take(db, now.Add(time.Second), "")
+	var rows int
+	if err := db.r.QueryRow(`SELECT count(*) FROM rate_buckets`).Scan(&rows); err != nil || rows != 1 {
+		t.Errorf("got %d bucket rows (%v), want 1: full ones are let go", rows, err)
+	}
+}

@@ -1,0 +1,123 @@
+package web
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"siteplan/internal/pgtest"
+	"siteplan/site"
+	"siteplan/store"
+)
+
+// instance is one siteplan server on a shared database, reached over
+// HTTP as a load balancer would.
+type instance struct {
+	db  *store.DB
+	srv *Server
+	url string
+}
+
+// twoInstances starts two servers, each with its own pool, on one new
+// database; PostgreSQL only, as SQLite is one process's.
+func twoInstances(t *testing.T) (a, b instance) {
+	t.Helper()
+	dsn := pgtest.DSN(t, "web.db")
+	var out [2]instance
+	for i := range out {
+		db, err := store.Open(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		if !db.SharedLive() {
+			t.Skip("several instances share a PostgreSQL database, not a SQLite file")
+		}
+		srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		t.Cleanup(srv.Close)
+		ts := httptest.NewServer(srv.Echo)
+		t.Cleanup(ts.Close)
+		out[i] = instance{db, srv, ts.URL}
+	}
+	return out[0], out[1]
+}
+
+// on is c speaking to another instance, with the same cookies.
+func (c *client) on(in instance) *client {
+	return &client{t: c.t, srv: in.srv, db: in.db, token: c.token, cookies: c.cookies}
+}
+
+// until reads events until one satisfies ok, failing after wait.
+func until(t *testing.T, events <-chan string, wait time.Duration, what string, ok func(string) bool) string {
+	t.Helper()
+	timeout := time.After(wait)
+	for {
+		select {
+		case e, open := <-events:
+			if !open {
+				t.Fatalf("the stream ended waiting for %s", what)
+			}
+			if ok(e) {
+				return e
+			}
+		case <-timeout:
+			t.Fatalf("no %s within %s", what, wait)
+		}
+	}
+}
+
+// TestTwoInstances: two servers on one PostgreSQL database behave as one.
+// A session made on one opens plans on the other; a rename made on one
+// reaches the streams of the other within a second; each stream shows
+// who views the plan on either; logging out or losing the team on one
+// ends the streams on the other; failed logins count on both.
+func TestTwoInstances(t *testing.T) {
+	a, b := twoInstances(t)
+	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	vi := addUser(t, a.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
+	oa := anonymous(t, a.srv, a.db)
+	oa.login("owner@test.example")
+	pid, ids := oa.fixture()
+	wantStatus(t, oa.on(b).do("GET", "/projects/"+itoa(pid), nil, false), 200, "the owner's session on the other instance")
+
+	vb := anonymous(t, b.srv, b.db)
+	vb.login("vi@test.example")
+	onB := openEvents(t, b.url, pid, vb.cookies[sessionCookie])
+	onA := openEvents(t, a.url, pid, oa.cookies[sessionCookie])
+	both := func(e string) bool {
+		return strings.HasPrefix(e, "presence ") && strings.Contains(e, `"Olive Owner"`) && strings.Contains(e, `"Vi Viewer"`)
+	}
+	until(t, onB, 2*time.Second, "presence of both on B", both)
+	until(t, onA, 2*time.Second, "presence of both on A", both)
+
+	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
+	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Plans"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
+	e := until(t, onB, time.Second, "the rename on B", func(e string) bool { return strings.HasPrefix(e, "change ") })
+	if want := `change {"kind":"rename","page":` + itoa(pg.ID) + `,"title":"Plans","by":"Olive Owner"}`; e != want {
+		t.Errorf("B got %q, want %q", e, want)
+	}
+	until(t, onA, time.Second, "the rename on A", func(e string) bool { return strings.HasPrefix(e, "change ") })
+
+	// The viewer leaves the team through A: the stream on B ends at once,
+	// not at its next heartbeat.
+	wantStatus(t, oa.do("DELETE", "/team/members/"+itoa(vi.ID), nil, true), 200, "remove Vi on A")
+	ended(t, onB, "Vi's stream on B after removal on A")
+
+	// The owner logs out through B: the stream on A ends.
+	wantStatus(t, oa.on(b).do("POST", "/logout", nil, false), 303, "log out on B")
+	ended(t, onA, "the owner's stream on A after logout on B")
+
+	// Failed logins on A count on B.
+	anon := anonymous(t, a.srv, a.db)
+	for i := range accountBurst {
+		rec := anon.do("POST", "/login", url.Values{"email": {"owner@test.example"}, "password": {"wrong"}}, false)
+		wantStatus(t, rec, 401, "failed login "+itoa(int64(i+1))+" on A")
+	}
+	rec := anon.on(b).do("POST", "/login", url.Values{"email": {"owner@test.example"}, "password": {testPassword}}, false)
+	wantStatus(t, rec, 429, "the right password on B after 5 failures on A")
+}
