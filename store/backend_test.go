@@ -1,12 +1,15 @@
 package store
 
 import (
+	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"sync"
 	"testing"
 
 	"siteplan/internal/pgtest"
+	"siteplan/site"
 )
 
 // The store's tests run on SQLite, and again on PostgreSQL when
@@ -51,5 +54,105 @@ func TestMigrateTogether(t *testing.T) {
 	var n int
 	if err := db.r.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(files) {
 		t.Errorf("%d migrations recorded (%v), want %d", n, err, len(files))
+	}
+}
+
+// TestWritersOnTwoInstances: two servers, each with its own pool, write
+// one plan at once. The URL rule numbers the same derived slug on both,
+// version numbers do not repeat, and each author's undo, on either
+// server, takes back their own changes and nobody else's.
+func TestWritersOnTwoInstances(t *testing.T) {
+	dsn := testDSN(t)
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs[i] = db
+	}
+	pid, ids, anna, bob := acmeFor(t, dbs[0])
+	const n = 12
+	var wg sync.WaitGroup
+	errs := make(chan error, 4*n)
+	for i := range n {
+		db := dbs[i%2]
+		wg.Go(func() {
+			errs <- db.CreatePage(anna, &site.Page{ProjectID: pid, ParentID: ids["Home"], Title: "FAQ", Slug: "faq", SlugAuto: true,
+				Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true, Position: -1})
+		})
+		wg.Go(func() {
+			_, err := db.CreateVersion(bob, pid, fmt.Sprint("v", i))
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := dbs[1].Tree(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slugs := map[string]bool{}
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Title == "FAQ" {
+			slugs[p.Slug] = true
+		}
+		return true
+	})
+	for i := range n {
+		want := "faq"
+		if i > 0 {
+			want = fmt.Sprint("faq-", i+1)
+		}
+		if !slugs[want] {
+			t.Errorf("no FAQ page has the slug %q: got %v", want, slugs)
+		}
+	}
+	vs, err := dbs[0].Versions(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	numbers := map[int]bool{}
+	for _, v := range vs {
+		numbers[v.Number] = true
+	}
+	if len(vs) != n || len(numbers) != n {
+		t.Errorf("got %d versions with %d numbers, want %d of each", len(vs), len(numbers), n)
+	}
+
+	// Anna renames on one server while Bob renames on the other; then
+	// Anna undoes on Bob's server.
+	pages := []string{"Pricing", "Team", "Contact", "Imprint"}
+	for i, title := range pages {
+		wg.Go(func() {
+			ctx, db := anna, dbs[0]
+			if i%2 == 1 {
+				ctx, db = bob, dbs[1]
+			}
+			if _, err := db.RenamePage(ctx, ids[title], title+" renamed", 1); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for range 2 {
+		if _, err := dbs[1].Undo(anna, pid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, title := range pages {
+		want := title // Anna's, undone
+		if i%2 == 1 {
+			want = title + " renamed" // Bob's, kept
+		}
+		if p, _ := dbs[0].Page(context.Background(), ids[title]); p.Title != want {
+			t.Errorf("page %q is %q, want %q", title, p.Title, want)
+		}
 	}
 }
