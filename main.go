@@ -50,6 +50,8 @@ const usage = `usage:
   siteplan lint    [--db FILE] --project ID [--json]   (the briefs' SEO checks; exit 0: clean, 1: problems found)
   siteplan handoff [--db FILE] --project ID --format wxr|routes --out FILE   (the pages and briefs for the CMS)
   siteplan webhook add [--db FILE] --team T --url URL [--format slack|json] [--secret S] [--events comment,reply,...]
+  siteplan migrate --from DB --to DB   (copy everything between SQLite and PostgreSQL, either way, into a new database)
+  siteplan backup  [--db FILE] --out FILE   (a consistent SQLite copy, while the server runs)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -85,6 +87,8 @@ var verbs = map[string]verb{
 	"lint":              lintCmd,
 	"handoff":           handoffCmd,
 	"webhook add":       webhookAddCmd,
+	"migrate":           migrateCmd,
+	"backup":            backupCmd,
 }
 
 func main() {

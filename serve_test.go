@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"siteplan/internal/pgtest"
 )
 
 var built struct {
@@ -26,9 +28,11 @@ var built struct {
 	out  []byte
 }
 
-// TestMain removes the binary siteplanBinary built.
+// TestMain runs the tests, on PostgreSQL too where they ask
+// (pgtest.Run: make test runs TestMigrateCLI so), and removes the
+// binary siteplanBinary built.
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Run(m)
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
 	}
