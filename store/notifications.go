@@ -202,38 +202,61 @@ func (db *DB) SetMailSettings(ctx context.Context, userID int64, m site.MailSett
 	return nil
 }
 
-// PendingMail returns, member by member, the notifications not yet
-// e-mailed of the members whose mode is mode, made since since (older
-// ones are not e-mailed late), at most limit of them in all; for
+// ClaimMail claims for lease, member by member, the notifications not
+// yet e-mailed of the members whose mode is mode, made since since
+// (older ones are not e-mailed late), at most limit of them in all; for
 // site.MailDigest, only of the members whose digest is due at now.
-func (db *DB) PendingMail(ctx context.Context, mode string, since, now time.Time, limit int) ([]site.MailBatch, error) {
+// Another instance's mailer skips them until the lease ends. held
+// reports that some that wait are held by another instance's claim.
+func (db *DB) ClaimMail(ctx context.Context, mode string, since, now time.Time, lease time.Duration, limit int) (out []site.MailBatch, held bool, err error) {
 	due, args := "", []any{fmtTime(since), mode}
 	if mode == site.MailDigest {
 		due, args = ` AND coalesce(u.digest_next_at, '') <= ?`, append(args, fmtTime(now))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+notificationCols+`, u.email, u.name
-		FROM notifications n JOIN users u ON u.id = n.user_id
-		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ?`+due+`
-		ORDER BY u.id, n.id LIMIT ?`, append(args, limit)...)
-	if err != nil {
-		return nil, translate(err)
+	pending := `FROM notifications n JOIN users u ON u.id = n.user_id
+		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ?` + due
+	// A read first: the mailer asks every few seconds, and most of the
+	// time nothing waits; the writer's lock is taken only to claim.
+	var waits bool
+	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 `+pending+`)`, args...).Scan(&waits); err != nil || !waits {
+		return nil, false, translate(err)
 	}
-	defer rows.Close()
-	var out []site.MailBatch
-	for rows.Next() {
-		var b site.MailBatch
-		n, err := scanNotification(scanPlus{rows, []any{&b.Email, &b.Name}})
+	free := ` AND coalesce(n.mail_lease_until, '') <= ?`
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+notificationCols+`, u.email, u.name `+pending+free+`
+			ORDER BY u.id, n.id LIMIT ?`, append(args, fmtTime(now), limit)...)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(out) == 0 || out[len(out)-1].UserID != n.UserID {
-			b.UserID = n.UserID
-			out = append(out, b)
+		defer rows.Close()
+		ids := []int64{} // [], not null: json_each(null) is one NULL, which NOT IN never passes
+		for rows.Next() {
+			var b site.MailBatch
+			n, err := scanNotification(scanPlus{rows, []any{&b.Email, &b.Name}})
+			if err != nil {
+				return err
+			}
+			if len(out) == 0 || out[len(out)-1].UserID != n.UserID {
+				b.UserID = n.UserID
+				out = append(out, b)
+			}
+			last := &out[len(out)-1]
+			last.Notices = append(last.Notices, n)
+			ids = append(ids, n.ID)
 		}
-		last := &out[len(out)-1]
-		last.Notices = append(last.Notices, n)
-	}
-	return out, rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		list, _ := json.Marshal(ids)
+		if _, err := tx.ExecContext(ctx, `UPDATE notifications SET mail_lease_until = ?
+			WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, fmtTime(now.Add(lease)), string(list)); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 `+pending+` AND n.mail_lease_until > ?
+			AND NOT n.id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)))`, append(args, fmtTime(now), string(list))...).Scan(&held)
+	})
+	return out, held, translate(err)
 }
 
 // AdvanceDigests sets the next digest of each member whose digest was
@@ -263,6 +286,14 @@ func (db *DB) AdvanceDigests(ctx context.Context, now time.Time) error {
 func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
 	list, _ := json.Marshal(ids)
 	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mailed_at = ? WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, fmtTime(time.Now()), string(list))
+	return translate(err)
+}
+
+// ReleaseMail lets go of the claim on notifications that could not be
+// e-mailed, for the next round, on any instance, to try again.
+func (db *DB) ReleaseMail(ctx context.Context, ids []int64) error {
+	list, _ := json.Marshal(ids)
+	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mail_lease_until = NULL WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
 	return translate(err)
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"siteplan/site"
 )
@@ -209,4 +210,58 @@ func TestMentionNames(t *testing.T) {
 	if want := "Anna|Bob|Carla Client|Zed Guest"; strings.Join(got, "|") != want {
 		t.Errorf("MentionNames = %q, want %s", got, want)
 	}
+}
+
+// TestClaimMail: notifications claimed by one instance's mailer are not
+// handed to another's until the claim's lease ends or it lets go of them
+// (a failed send), and the other hears that some are held.
+func TestClaimMail(t *testing.T) {
+	dsn := testDSN(t)
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		dbs[i] = db
+	}
+	pid, ids, _, _ := acmeFor(t, dbs[0])
+	ctx := context.Background()
+	for i := range 3 {
+		c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Carla", Body: fmt.Sprint("@Anna question ", i)}
+		if err := dbs[0].AddComment(ctx, &c, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	claim := func(db *DB, at time.Time, wantNotices int, wantHeld bool) []int64 {
+		t.Helper()
+		batches, held, err := db.ClaimMail(ctx, site.MailInstant, at.Add(-time.Hour), at, time.Minute, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, b := range batches {
+			for _, n := range b.Notices {
+				got = append(got, n.ID)
+			}
+		}
+		if len(got) != wantNotices || held != wantHeld {
+			t.Fatalf("claimed %d notices, held %v; want %d, %v", len(got), held, wantNotices, wantHeld)
+		}
+		return got
+	}
+	claimed := claim(dbs[0], now, 3, false)
+	claim(dbs[1], now, 0, true)
+	claim(dbs[1], now.Add(59*time.Second), 0, true)
+	claim(dbs[1], now.Add(time.Minute), 3, false) // the first instance died
+	if err := dbs[1].ReleaseMail(ctx, claimed); err != nil {
+		t.Fatal(err)
+	}
+	claim(dbs[0], now.Add(time.Minute), 3, false) // the send failed: tried again
+	if err := dbs[0].MarkMailed(ctx, claimed); err != nil {
+		t.Fatal(err)
+	}
+	claim(dbs[1], now.Add(time.Hour), 0, false)
 }

@@ -34,16 +34,21 @@ import (
 // mailStore is what the mailer reads and writes.
 type mailStore interface {
 	MarkMailed(ctx context.Context, ids []int64) error
+	ReleaseMail(ctx context.Context, ids []int64) error
 	ServerKey(ctx context.Context, name string) ([]byte, error)
-	PendingMail(ctx context.Context, mode string, since, now time.Time, limit int) ([]site.MailBatch, error)
+	ClaimMail(ctx context.Context, mode string, since, now time.Time, lease time.Duration, limit int) (out []site.MailBatch, held bool, err error)
 	AdvanceDigests(ctx context.Context, now time.Time) error
 	MailSettings(ctx context.Context, userID int64) (site.MailSettings, error)
 	SetMailSettings(ctx context.Context, userID int64, m site.MailSettings) error
 }
 
 const (
-	mailPoll      = 5 * time.Second // how often the mailer looks for what to send at once
-	mailBudget    = 30 * time.Second
+	mailPoll   = 5 * time.Second // how often the mailer looks for what to send at once
+	mailBudget = 30 * time.Second
+	// mailLease is how long a mailer holds the notifications it sends
+	// (ClaimMail): past its budget, so that another instance sends them
+	// only when this one died or failed.
+	mailLease     = 2 * mailBudget
 	mailBatch     = 500                // notifications a round reads at most
 	mailLate      = 24 * time.Hour     // older notifications are not e-mailed at once
 	digestLate    = 48 * time.Hour     // a digest tells of two days at most
@@ -130,12 +135,12 @@ func (m *mailer) round(ctx context.Context) bool {
 // only then is a digest done for the day.
 func (m *mailer) send(ctx context.Context, mode string, late time.Duration) bool {
 	now := m.now()
-	batches, err := m.store.PendingMail(ctx, mode, now.Add(-late), now, mailBatch)
+	batches, held, err := m.store.ClaimMail(ctx, mode, now.Add(-late), now, mailLease, mailBatch)
 	if err != nil || len(batches) == 0 {
 		if err != nil {
 			m.log.Error("reading the notifications to e-mail", "err", err)
 		}
-		return err == nil
+		return err == nil && !held // what another instance holds may yet fail
 	}
 	key, err := m.store.ServerKey(ctx, unsubscribeKN)
 	if err != nil {
@@ -164,9 +169,12 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) bool
 	}
 	if err != nil {
 		m.log.Error("sending notification e-mails", "smtp", m.smtp.Host, "err", err)
+		if err := m.store.ReleaseMail(context.WithoutCancel(ctx), ids); err != nil {
+			m.log.Error("letting go of notification e-mails", "err", err)
+		}
 		return false // tried again at the next round
 	}
-	return m.markMailed(ctx, ids) && len(ids) < mailBatch // a full batch: more may wait
+	return m.markMailed(ctx, ids) && len(ids) < mailBatch && !held // a full batch: more may wait
 }
 
 func (m *mailer) markMailed(ctx context.Context, ids []int64) bool {
