@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"siteplan/internal/pgtest"
 	"siteplan/site"
@@ -154,5 +155,68 @@ func TestWritersOnTwoInstances(t *testing.T) {
 		if p, _ := dbs[0].Page(context.Background(), ids[title]); p.Title != want {
 			t.Errorf("page %q is %q, want %q", title, p.Title, want)
 		}
+	}
+}
+
+// TestPlansWriteSideBySide: on PostgreSQL a write to one plan does not
+// wait for a write to another, and a write to the same plan waits for
+// the first to end.
+func TestPlansWriteSideBySide(t *testing.T) {
+	db := openTest(t)
+	if !db.pg {
+		t.Skip("SQLite has one writer")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a, aids := newProject(t, db, "Home\n  About")
+	_, bids := newProject(t, db, "Home\n  About")
+	held, release := make(chan struct{}), make(chan struct{})
+	open := make(chan error, 1)
+	go func() {
+		open <- db.change(ctx, func(j *journal) error {
+			if err := j.inProject(a.ID); err != nil {
+				return err
+			}
+			close(held)
+			<-release
+			return site.Errorf(site.EInvalid, "rolled back")
+		})
+	}()
+	<-held
+	rename := func(id int64, title string) error {
+		p, err := db.Page(ctx, id)
+		if err == nil {
+			_, err = db.RenamePage(ctx, id, title, p.Version)
+		}
+		return err
+	}
+	if err := rename(bids["About"], "B's about"); err != nil {
+		t.Fatalf("a write to another plan while one is open: %v", err)
+	}
+	sameDone := make(chan error, 1)
+	go func() { sameDone <- rename(aids["About"], "A's about") }()
+	// The write to the same plan waits on its lock.
+	for {
+		var waiting bool
+		if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted)`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+		if waiting {
+			break
+		}
+		select {
+		case err := <-sameDone:
+			t.Fatalf("a write to the same plan ran while its plan's write was open: %v", err)
+		case <-ctx.Done():
+			t.Fatal("the write to the same plan never waited")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	close(release)
+	if err := <-open; site.ErrorCode(err) != site.EInvalid {
+		t.Fatalf("the open write: %v", err)
+	}
+	if err := <-sameDone; err != nil {
+		t.Fatalf("the write to the same plan, once the first ended: %v", err)
 	}
 }

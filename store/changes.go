@@ -196,7 +196,8 @@ type changeData struct {
 type journal struct {
 	ctx       context.Context
 	tx        *sql.Tx
-	projectID int64
+	pg        bool  // on PostgreSQL: inProject locks the project
+	projectID int64 // set by inProject
 	pages     map[int64]*pageDelta
 	order     []int64
 	links     map[linkKey]*linkDelta
@@ -223,14 +224,28 @@ type journal struct {
 // Either way it bumps the project's version once, and the author's undone changes of
 // the project can no longer be redone.
 func (db *DB) change(ctx context.Context, fn func(j *journal) error) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		j := &journal{ctx: ctx, tx: tx, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, olds: map[int64]*oldDelta{}, undoable: true}
+	return db.projectTx(ctx, func(tx *sql.Tx) error {
+		j := &journal{ctx: ctx, tx: tx, pg: db.pg, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, olds: map[int64]*oldDelta{}, undoable: true}
 		if err := fn(j); err != nil {
 			return err
 		}
 		_, err := db.record(j)
 		return err
 	})
+}
+
+// inProject says which project the change writes. On PostgreSQL, where
+// the writes to different projects run side by side (projectTx), it
+// waits for the other writes to this one to commit; so it comes before
+// the change reads the plan's state, after reading no more than which
+// project a page is in, which never changes.
+func (j *journal) inProject(id int64) error {
+	j.projectID = id
+	if !j.pg {
+		return nil
+	}
+	_, err := j.tx.ExecContext(j.ctx, `SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))`, projectLocks, id)
+	return err
 }
 
 // touch notes the pages in ids as they are before the change touches
@@ -487,10 +502,7 @@ func commentsOf(ctx context.Context, q querier, pageIDs []int64) ([]commentRow, 
 
 // subtreeIDs lists id and the pages below it, parents first.
 func subtreeIDs(ctx context.Context, q querier, id int64) ([]int64, error) {
-	return collect(ctx, q, func(rows *sql.Rows) (int64, error) {
-		var id int64
-		return id, rows.Scan(&id)
-	}, `WITH RECURSIVE sub(id, d) AS (SELECT CAST(? AS BIGINT), 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
+	return collect(ctx, q, scanID, `WITH RECURSIVE sub(id, d) AS (SELECT CAST(? AS BIGINT), 0 UNION ALL SELECT c.id, d + 1 FROM pages c JOIN sub ON c.parent_id = sub.id)
 		SELECT id FROM sub ORDER BY d`, id)
 }
 

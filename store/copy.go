@@ -190,10 +190,7 @@ func copyTable(ctx context.Context, src, dst *sql.Tx, table, parent string) (n i
 // copyImporting sets each copied project's importing flag as the
 // source has it: 0 but for an import's leftovers.
 func copyImporting(ctx context.Context, src, dst *sql.Tx) error {
-	ids, err := collect(ctx, src, func(r *sql.Rows) (int64, error) {
-		var id int64
-		return id, r.Scan(&id)
-	}, `SELECT id FROM projects WHERE importing <> 0`)
+	ids, err := collect(ctx, src, scanID, `SELECT id FROM projects WHERE importing <> 0`)
 	if err != nil {
 		return err
 	}

@@ -43,7 +43,9 @@ func (db *DB) RestoreDeleted(ctx context.Context, projectID, changeID int64) (si
 	var ch site.Change
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		var verb, data string
 		var pageID int64
 		if err := tx.QueryRowContext(ctx, `SELECT verb, data, page_id FROM changes WHERE id = ? AND project_id = ?`, changeID, projectID).

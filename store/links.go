@@ -48,7 +48,9 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 	}
 	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID = l.ProjectID
+		if err := j.inProject(l.ProjectID); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pages WHERE id IN (?, ?) AND project_id = ?`, l.FromID, l.ToID, l.ProjectID).Scan(&n); err != nil {
 			return err
@@ -77,7 +79,9 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 func (db *DB) DeleteLink(ctx context.Context, projectID, id int64) error {
 	return db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		var k linkKey
 		err := tx.QueryRowContext(ctx, `SELECT from_id, to_id FROM links WHERE id = ? AND project_id = ?`, id, projectID).Scan(&k.From, &k.To)
 		if err == sql.ErrNoRows {

@@ -211,7 +211,9 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 	}
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		if err := checkProject(ctx, tx, projectID); err != nil {
 			return err
 		}
@@ -340,7 +342,9 @@ func checkProject(ctx context.Context, q querier, projectID int64) error {
 func (db *DB) SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (matched int, unknown []string, unknownCount int, err error) {
 	err = db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		if err := checkProject(ctx, tx, projectID); err != nil {
 			return err
 		}
@@ -585,7 +589,9 @@ func (db *DB) Decide(ctx context.Context, projectID int64, ids []int64, filter *
 	var n int
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		if err := checkProject(ctx, tx, projectID); err != nil {
 			return err
 		}
@@ -678,7 +684,9 @@ func decideWords(d site.Decision, n int, target string, j *journal) string {
 func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapping) (added, changed int, err error) {
 	err = db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		if err := checkProject(ctx, tx, projectID); err != nil {
 			return err
 		}

@@ -193,10 +193,7 @@ func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64
 // large the plan (counting a 300,000-page plan to the end took a second).
 func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error) {
 	ids := func(query string, args ...any) ([]int64, error) {
-		return collect(ctx, db.r, func(rows *sql.Rows) (int64, error) {
-			var id int64
-			return id, rows.Scan(&id)
-		}, query, args...)
+		return collect(ctx, db.r, scanID, query, args...)
 	}
 	level, err := ids(`SELECT id FROM pages WHERE project_id = ? AND parent_id IS NULL LIMIT ?`, projectID, limit+1)
 	if err != nil {
@@ -348,7 +345,9 @@ func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
 	}
 	return db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID = p.ProjectID
+		if err := j.inProject(p.ProjectID); err != nil {
+			return err
+		}
 		if err := checkParent(ctx, tx, p.ProjectID, p.ParentID); err != nil {
 			return err
 		}
@@ -420,7 +419,9 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 	}
 	return db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID = p.ProjectID
+		if err := j.inProject(p.ProjectID); err != nil {
+			return err
+		}
 		if err := j.touch(p.ID); err != nil {
 			return err
 		}
@@ -476,7 +477,9 @@ func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string
 		if err != nil {
 			return err
 		}
-		j.projectID = from.projectID
+		if err := j.inProject(from.projectID); err != nil {
+			return err
+		}
 		if err := j.touch(id); err != nil {
 			return err
 		}
@@ -600,7 +603,9 @@ func (db *DB) DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (
 		if err != nil {
 			return err
 		}
-		j.projectID = at.projectID
+		if err := j.inProject(at.projectID); err != nil {
+			return err
+		}
 		ids, err := subtreeIDs(ctx, tx, id)
 		if err != nil {
 			return err
@@ -655,7 +660,9 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
 		}
 		root := pages[0]
-		j.projectID = root.ProjectID
+		if err := j.inProject(root.ProjectID); err != nil {
+			return err
+		}
 		if err := (slot{root.ProjectID, root.ParentID, root.Placement, root.Position}).shift(ctx, tx, root.Position+1, 1, 0); err != nil {
 			return err
 		}
@@ -714,7 +721,9 @@ func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, item
 	var ids []int64
 	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		if err := checkParent(ctx, tx, projectID, parentID); err != nil {
 			return err
 		}

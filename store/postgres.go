@@ -32,6 +32,11 @@ func openPostgres(dsn string) (*sql.DB, *pgx.ConnConfig, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// The store's queries are short; the JIT compiler, which PostgreSQL
+	// turns on above a cost, took longer to compile one than to run it.
+	if _, set := cfg.RuntimeParams["jit"]; !set {
+		cfg.RuntimeParams["jit"] = "off"
+	}
 	return sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)}), cfg, nil
 }
 

@@ -83,7 +83,9 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 	}
 	return db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID = p.ID
+		if err := j.inProject(p.ID); err != nil {
+			return err
+		}
 		if err := j.touchProject(); err != nil {
 			return err
 		}
@@ -118,7 +120,9 @@ func (db *DB) RenameProject(ctx context.Context, id int64, name string) error {
 		return err
 	}
 	return db.change(ctx, func(j *journal) error {
-		j.projectID = id
+		if err := j.inProject(id); err != nil {
+			return err
+		}
 		if err := j.touchProject(); err != nil {
 			return err
 		}

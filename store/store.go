@@ -126,25 +126,38 @@ func useWAL(path string) error {
 	}
 }
 
-// openPG opens the PostgreSQL database at url.
+// openPG opens the PostgreSQL database at url: a pool for writes and
+// one for reads, as on SQLite. Write transactions wait for one another
+// (writeLock), each holding a connection of the writer pool while it
+// waits; a read made during a write (the tree a change checks) takes
+// one of the reader pool, which waiting writers never hold. On one pool
+// the writer holding the lock waited for a connection that the writers
+// waiting for the lock held: seconds of stall under load.
 func openPG(url string) (*DB, error) {
-	pool, cfg, err := openPostgres(url)
+	w, cfg, err := openPostgres(url)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
 	}
-	pool.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
-	pool.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
-	db := &DB{w: pool, r: pool, pg: true, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
+	r, _, _ := openPostgres(url)
+	w.SetMaxOpenConns(pgWriters)
+	w.SetMaxIdleConns(pgWriters)
+	r.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
+	r.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
+	db := &DB{w: w, r: r, pg: true, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
 	if err := db.migratePG(context.Background()); err != nil {
-		pool.Close()
+		db.Close()
 		return nil, fmt.Errorf("migrate %s: %w", redactURL(url), err)
 	}
 	if _, err := db.RemoveLeftovers(context.Background()); err != nil {
-		pool.Close()
+		db.Close()
 		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
 	}
 	return db, nil
 }
+
+// pgWriters is the size of the writer pool on PostgreSQL: one write
+// transaction runs at a time (writeLock), and a few more wait ready.
+const pgWriters = 4
 
 // redactURL is a database URL without its password, for messages.
 func redactURL(raw string) string {
@@ -157,9 +170,6 @@ func redactURL(raw string) string {
 
 // Close closes the pools.
 func (db *DB) Close() error {
-	if db.pg {
-		return db.w.Close()
-	}
 	return errors.Join(db.r.Close(), db.w.Close())
 }
 
@@ -168,6 +178,10 @@ const (
 	migrateLock = 0x5e7e91a0 // migrations: one server migrates, the others wait
 	writeLock   = 0x5e7e91a1 // write transactions, one at a time
 	liveLock    = 0x5e7e91a2 // live events, numbered in the order they commit
+	// projectLocks is the first key of the locks of projects' plans
+	// (journal.inProject), with the project's id as the second:
+	// PostgreSQL keeps two-key locks apart from one-key ones.
+	projectLocks = 0x5e7e
 )
 
 // migratePG applies the PostgreSQL migrations not yet applied, under an
@@ -269,6 +283,9 @@ type querier interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }
 
+// scanID reads a row of one id, for collect.
+func scanID(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) }
+
 // collect runs a query and returns its rows, each read by scan.
 func collect[T any](ctx context.Context, q querier, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {
 	return collectSized(ctx, q, 0, scan, query, args...)
@@ -298,13 +315,27 @@ func collectSized[T any](ctx context.Context, q querier, size int, scan func(*sq
 }
 
 // tx runs fn in one write transaction.
+// On PostgreSQL it waits for every other write transaction, as SQLite's
+// one writer does (writeLock, taken exclusively).
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return db.txLocked(ctx, `SELECT pg_advisory_xact_lock(?)`, fn)
+}
+
+// projectTx runs fn in one write transaction that writes one project's
+// plan and locks that project itself (journal.inProject). On PostgreSQL
+// such transactions on different projects run side by side, sharing
+// writeLock: they wait only for the transactions of tx.
+func (db *DB) projectTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return db.txLocked(ctx, `SELECT pg_advisory_xact_lock_shared(?)`, fn)
+}
+
+func (db *DB) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
 	}
 	if db.pg {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, writeLock); err != nil {
+		if _, err := tx.ExecContext(ctx, lock, writeLock); err != nil {
 			tx.Rollback()
 			return translate(err)
 		}

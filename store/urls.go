@@ -73,9 +73,19 @@ func urlPages(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (
 	var below []int64
 	var slugs []string
 	open := false
-	rows, err := tx.QueryContext(ctx, `WITH RECURSIVE sub(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?)
+	// Two steps, the subtree's ids and then their rows: PostgreSQL
+	// expects a recursive walk to find hundreds of rows and would join
+	// them by reading every page of every plan; given the list, it looks
+	// each up by its key (and SQLite does either way).
+	sub, err := collect(ctx, tx, scanID, `WITH RECURSIVE sub(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?)
 			UNION SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
-		SELECT id, slug, kind = 'page' AND (path != '' OR slug = '') FROM pages WHERE id IN (SELECT id FROM sub)`, string(ids))
+		SELECT id FROM sub`, string(ids))
+	if err != nil {
+		return nil, err
+	}
+	subJSON, _ := json.Marshal(sub)
+	rows, err := tx.QueryContext(ctx, `SELECT id, slug, kind = 'page' AND (path != '' OR slug = '')
+		FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(subJSON))
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +125,14 @@ func urlPages(ctx context.Context, tx *sql.Tx, projectID int64, roots []int64) (
 		parts.WriteString("\n\t\t\tUNION SELECT page_id FROM page_slugs WHERE project_id = ?2 AND slug > ? AND slug < ?")
 		args = append(args, sl, sl+"-", sl+".")
 	}
-	return queryPages(ctx, tx, false, `WITH RECURSIVE near(id) AS (
+	near, err := collect(ctx, tx, scanID, `WITH RECURSIVE near(id) AS (
 			SELECT CAST(value AS BIGINT) FROM json_each(?1)
 			UNION SELECT id FROM pages WHERE project_id = ?2 AND (path != '' OR slug = '')`+parts.String()+`
 			UNION SELECT p.parent_id FROM pages p JOIN near ON p.id = near.id WHERE p.parent_id IS NOT NULL)
-		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM near)`, args...)
+		SELECT id FROM near`, args...)
+	if err != nil {
+		return nil, err
+	}
+	nearJSON, _ := json.Marshal(near)
+	return queryPages(ctx, tx, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(nearJSON))
 }

@@ -300,7 +300,9 @@ func (db *DB) RestoreVersion(ctx context.Context, projectID int64, number int) (
 	var ch site.Change
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
-		j.projectID = projectID
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
 		// Launched URLs the restore takes away wait for a person in the
 		// Redirects view: a restore has nobody to ask where they go.
 		j.gone = &site.Decision{Verb: site.DecideReopen}
