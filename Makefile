@@ -60,6 +60,12 @@ bench: static
 load: static
 	$(GO) run ./cmd/loadtest -users 50 -duration 60s
 
+# 200 users on four plans, on SQLite and then on a throwaway PostgreSQL
+# with two instances (any request to either), one after the other.
+load-postgres: static
+	$(GO) run ./cmd/loadtest -users 200 -think 4s -duration 60s
+	$(GO) run ./cmd/loadtest -users 200 -think 4s -duration 60s -postgres -instances 2
+
 clean:
 	rm -rf siteplan node_modules $(VENDOR) $(BUNDLE)
 

@@ -1,14 +1,23 @@
 // Command loadtest measures siteplan under a team's load: N logged-in
 // users (50 by default) each open a 2,000-page plan with its live-update
-// stream and make edits for a while, over real HTTP on loopback. It
+// stream and make edits for a while, over real HTTP on loopback; past
+// -per-plan users (50), each further group edits a plan of its own. It
 // prints requests/s, p50/p99 latency per kind of request, errors,
 // SQLITE_BUSY seen by the server, and how fast the others' streams got
 // each change. Each user's stream reacts as the editor's script does
 // (outline reloads, comment counts), so the load includes what 50 open
 // editors cause one another.
 //
-//	go run ./cmd/loadtest [-users 50] [-duration 60s] [-think 1s] [-hostile 8]
+//	go run ./cmd/loadtest [-users 50] [-per-plan 50] [-duration 60s] [-think 1s] [-hostile 8]
+//	go run ./cmd/loadtest -postgres [-instances 2] ...
 //	go run ./cmd/loadtest -probes
+//
+// With -postgres the server runs on a throwaway PostgreSQL server
+// (Debian's postgresql package, as the tests start it), and with
+// -instances N, N servers with pools of their own share it: each user's
+// event stream is on one of them and its requests go to any, as behind
+// a load balancer without sticky sessions, so the live updates cross
+// between instances. -cpuprofile writes a CPU profile of the editing.
 //
 // With -hostile N, N visitors also come in through view links to a
 // second, 100,000-page plan of another team and pull its heaviest reads
@@ -39,6 +48,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +57,7 @@ import (
 	"time"
 
 	"siteplan/diagram"
+	"siteplan/internal/pgtest"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -58,11 +69,15 @@ const password = "load test password"
 func main() {
 	diagram.ServeIfWorker() // as siteplan serve does, layouts run in a child process
 	users := flag.Int("users", 50, "concurrent logged-in users")
+	perPlan := flag.Int("per-plan", 50, "users editing each plan, as one agency's team; more users, more plans")
 	duration := flag.Duration("duration", 60*time.Second, "how long the users edit")
 	think := flag.Duration("think", time.Second, "mean pause between a user's actions (0: none)")
 	hostile := flag.Int("hostile", 0, "visitors pulling the heaviest reads of a 100,000-page plan through view links")
 	probe := flag.Bool("probes", false, "re-run the hostile probes at their original sizes instead (see probes.go)")
 	siteProbe := flag.Bool("site-probes", false, "re-run only the probes of live-site readings (see siteprobes.go)")
+	postgres := flag.Bool("postgres", false, "serve from a throwaway PostgreSQL server (Debian's postgresql package) instead of a SQLite file")
+	instances := flag.Int("instances", 1, "servers on the one database (PostgreSQL only); each request goes to any of them, as behind a load balancer")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the editing (servers and clients) to this file")
 	flag.Parse()
 	if err := diagram.UseWorkerProcess(); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -75,7 +90,11 @@ func main() {
 	case *siteProbe:
 		err = onlySiteProbes()
 	default:
-		err = run(*users, *duration, *think, *hostile)
+		if *instances > 1 && !*postgres {
+			err = errors.New("several instances share a PostgreSQL database: add -postgres")
+			break
+		}
+		err = run(*users, max(1, *perPlan), *duration, *think, *hostile, *postgres, *instances)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -151,12 +170,33 @@ func openPlan() (db *store.DB, pid int64, tree *site.Tree, done func(), err erro
 	if err != nil {
 		return nil, 0, nil, nil, err
 	}
-	done = func() { os.RemoveAll(dir) }
-	if db, err = store.Open(filepath.Join(dir, "load.db")); err != nil {
+	return openPlanAt(filepath.Join(dir, "load.db"), func() { os.RemoveAll(dir) })
+}
+
+// openPostgresPlan starts a throwaway PostgreSQL server and puts the
+// plan of plan() in a new database of it; done stops it all.
+func openPostgresPlan() (db *store.DB, url string, pid int64, tree *site.Tree, done func(), err error) {
+	srv, err := pgtest.Start()
+	if err != nil {
+		return nil, "", 0, nil, nil, err
+	}
+	if url, err = srv.NewDatabase(context.Background()); err != nil {
+		srv.Stop()
+		return nil, "", 0, nil, nil, err
+	}
+	db, pid, tree, done, err = openPlanAt(url, func() { srv.Stop() })
+	return db, url, pid, tree, done, err
+}
+
+// openPlanAt opens the new database dsn names and imports the plan;
+// done closes it and then calls cleanup.
+func openPlanAt(dsn string, cleanup func()) (db *store.DB, pid int64, tree *site.Tree, done func(), err error) {
+	done = cleanup
+	if db, err = store.Open(dsn); err != nil {
 		done()
 		return nil, 0, nil, nil, err
 	}
-	done = func() { db.Close(); os.RemoveAll(dir) }
+	done = func() { db.Close(); cleanup() }
 	ctx := context.Background()
 	if pid, err = db.ImportDocument(ctx, 1, plan()); err == nil {
 		tree, err = db.Tree(ctx, pid)
@@ -188,21 +228,51 @@ func newClient(timeout time.Duration) *http.Client {
 	return &http.Client{Jar: jar, Timeout: timeout, Transport: &http.Transport{MaxIdleConnsPerHost: 4, DisableCompression: true}}
 }
 
-func run(users int, duration, think time.Duration, hostile int) error {
-	db, pid, tree, done, err := openPlan()
+func run(users, perPlan int, duration, think time.Duration, hostile int, postgres bool, instances int) error {
+	var db *store.DB
+	var dsn string
+	var pid int64
+	var tree *site.Tree
+	var done func()
+	var err error
+	if postgres {
+		db, dsn, pid, tree, done, err = openPostgresPlan()
+	} else {
+		db, pid, tree, done, err = openPlan()
+	}
 	if err != nil {
 		return err
 	}
 	defer done()
 	ctx := context.Background()
-	var topics []int64 // the 200 topics, in order
-	tree.Walk(func(p *site.Page, depth int) bool {
-		if depth == 3 { // Home is 1, sections 2
-			topics = append(topics, p.ID)
+	// A plan for every perPlan users, each a copy of the first.
+	type planOf struct {
+		pid    int64
+		tree   *site.Tree
+		topics []int64 // its 200 topics, in order
+	}
+	plans := []planOf{{pid: pid, tree: tree}}
+	for len(plans)*perPlan < users {
+		id, err := db.ImportDocument(ctx, 1, plan())
+		if err != nil {
+			return err
 		}
-		return true
-	})
-	fmt.Printf("plan: %d pages; creating %d accounts (bcrypt cost %d)...\n", len(tree.Pages()), users, store.PasswordCost)
+		t, err := db.Tree(ctx, id)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, planOf{pid: id, tree: t})
+	}
+	for i := range plans {
+		plans[i].tree.Walk(func(p *site.Page, depth int) bool {
+			if depth == 3 { // Home is 1, sections 2
+				plans[i].topics = append(plans[i].topics, p.ID)
+			}
+			return true
+		})
+	}
+	fmt.Printf("%d plan(s) of %d pages, %d users on each; creating %d accounts (bcrypt cost %d)...\n",
+		len(plans), len(tree.Pages()), min(users, perPlan), users, store.PasswordCost)
 	var wg sync.WaitGroup
 	errc := make(chan error, users)
 	for i := range users {
@@ -236,10 +306,29 @@ func run(users int, duration, think time.Duration, hostile int) error {
 		return err
 	}
 	defer stop()
+	// The other instances: each with its own pool, as on other machines.
+	var others []string
+	for range instances - 1 {
+		odb, err := store.Open(dsn)
+		if err != nil {
+			return err
+		}
+		defer odb.Close()
+		obase, ostop, err := serve(odb, logs)
+		if err != nil {
+			return err
+		}
+		defer ostop()
+		others = append(others, obase)
+	}
+	bases := append([]string{base}, others...)
+	if postgres {
+		fmt.Printf("PostgreSQL, %d instance(s); each user's stream is on one, its requests go to any\n", instances)
+	}
 
 	st := newStats()
 	var events atomic.Int64
-	perUser := max(1, len(topics)/users)
+	perUser := max(1, len(plans[0].topics)/min(users, perPlan))
 	// Everyone logs in and opens the plan first (50 bcrypt checks take a
 	// few seconds of both cores); the clock starts when all have.
 	var deadline time.Time
@@ -247,12 +336,13 @@ func run(users int, duration, think time.Duration, hostile int) error {
 	var in sync.WaitGroup
 	fmt.Printf("%d users log in and open the plan...\n", users)
 	for i := range users {
-		u := &user{n: i, base: base, pid: pid, st: st, events: &events, think: think,
+		p := plans[i/perPlan]
+		u := &user{n: i, base: bases[i%len(bases)], bases: bases, pid: p.pid, st: st, events: &events, think: think,
 			rng: rand.New(rand.NewPCG(uint64(i), 42))}
-		mine := topics[(i*perUser)%len(topics):]
+		mine := p.topics[(i%perPlan*perUser)%len(p.topics):]
 		u.topics = mine[:min(perUser, len(mine))]
 		in.Add(1)
-		wg.Go(func() { u.run(tree, &deadline, ready, in.Done, begin) })
+		wg.Go(func() { u.run(p.tree, &deadline, ready, in.Done, begin) })
 	}
 	close(ready)
 	in.Wait()
@@ -262,9 +352,19 @@ func run(users int, duration, think time.Duration, hostile int) error {
 	for i := range hostile {
 		wg.Go(func() { heavyVisitor(i, base, bigPath, bigLinks[i%len(bigLinks)], st, deadline) })
 	}
+	if cpuProfile != "" {
+		f, err := os.Create(cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			return err
+		}
+	}
 	close(begin)
 	wg.Wait()
 	elapsed := time.Since(start)
+	pprof.StopCPUProfile()
 	report(st, users, elapsed, events.Load(), logs)
 	if hostile > 0 {
 		fmt.Printf("peak memory of the process (server and clients): %s\n", peakRSS())
@@ -357,7 +457,8 @@ func statusField(status, field string) string {
 // user is one simulated person in the editor.
 type user struct {
 	n      int
-	base   string
+	base   string   // where its event stream is
+	bases  []string // where its requests go, any of them (nil: base)
 	pid    int64
 	hc     *http.Client
 	csrf   string
@@ -379,7 +480,11 @@ func (u *user) do(kind, method, path string, form url.Values, hx bool) ([]byte, 
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	req, _ := http.NewRequest(method, u.base+path, body)
+	base := u.base
+	if len(u.bases) > 0 { // no sticky sessions: any instance serves any request
+		base = u.bases[rand.IntN(len(u.bases))]
+	}
+	req, _ := http.NewRequest(method, base+path, body)
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
@@ -418,12 +523,22 @@ func (u *user) pause() {
 	}
 }
 
+// cpuProfile is where to write a CPU profile of the editing (-cpuprofile).
+var cpuProfile string
+
+// logins lets a few users log in at once: a login is a bcrypt
+// comparison (cost 12), 200 at once take a minute of both cores, and the
+// test is of the editing that comes after.
+var logins = make(chan struct{}, 4)
+
 // run logs in and opens the plan, says it is in, and from begin edits
 // until *deadline (set before begin closes).
 func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}, in func(), begin <-chan struct{}) {
 	u.hc = newClient(30 * time.Second)
 	<-ready
+	logins <- struct{}{}
 	ok := u.login(fmt.Sprintf("user%d@load.example", u.n))
+	<-logins
 	project := "/projects/" + strconv.FormatInt(u.pid, 10)
 	if ok {
 		u.do("open plan", "GET", project, nil, false)
