@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"siteplan/internal/pgtest"
 	"siteplan/site"
 )
 
@@ -104,14 +104,15 @@ func gzipSeconds(b *testing.B, srv *httptest.Server, files int) float64 {
 
 // BenchmarkImportSitemap1M imports a sitemap index of 20 files of 50,000
 // URLs (1,000,000) from loopback into a new database, as siteplan import
-// does: fetch, read, plan, write. MB-peak is the process's highest
+// does: fetch, read, plan, write; into SQLite, or PostgreSQL under
+// SITEPLAN_TEST_BACKEND=postgres. MB-peak is the process's highest
 // resident memory while it runs (the test server's included).
 func BenchmarkImportSitemap1M(b *testing.B) {
 	srv := bigSite(b, 20, 50_000)
 	gz := gzipSeconds(b, srv, 20)
 	for b.Loop() {
-		db := filepath.Join(b.TempDir(), "import.db")
-		debug.FreeOSMemory() // what an earlier benchmark left is not counted
+		db := pgtest.DSN(b, "import.db") // a new PostgreSQL database under SITEPLAN_TEST_BACKEND=postgres
+		debug.FreeOSMemory()             // what an earlier benchmark left is not counted
 		stop := peakRSS(make(chan struct{}))
 		start := time.Now()
 		var out bytes.Buffer

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,7 +20,7 @@ func BenchmarkImport100k(b *testing.B) {
 	b.ReportMetric(float64(d.CountPages()), "pages")
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		db, err := Open(filepath.Join(b.TempDir(), "bench.db"))
+		db, err := Open(testDSN(b))
 		if err != nil {
 			b.Fatal(err)
 		}
