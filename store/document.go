@@ -38,8 +38,11 @@ func (db *DB) discard(ctx context.Context, projectID int64) {
 // should leave one, but a reading that did would hold its pages for
 // good), those of a process that no longer runs (a crash, a kill), and
 // any not written to for ten minutes (a process on another machine, or
-// whose id a new process took). It returns how many it removed. The
-// server runs it at start and every minute.
+// whose id a new process took). On PostgreSQL, which servers on other
+// machines share, another process's import goes by the ten minutes
+// alone: a process id says nothing of another machine's processes. It
+// returns how many it removed. The server runs it at start and every
+// minute.
 func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
 	type unfinished struct {
 		id    int64
@@ -61,7 +64,7 @@ func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
 		switch {
 		case u.owner == db.owner && live:
 			continue
-		case u.owner == db.owner, u.stale, u.owner != "" && !proc.Alive(proc.TagPID(u.owner)):
+		case u.owner == db.owner, u.stale, u.owner != "" && !db.pg && !proc.Alive(proc.TagPID(u.owner)):
 			db.discard(ctx, u.id)
 			n++
 		}
