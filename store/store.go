@@ -11,7 +11,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/jackc/pgx/v5"
 	"io/fs"
 	"net/url"
 	"path"
@@ -24,6 +23,7 @@ import (
 	"siteplan/internal/proc"
 	"siteplan/site"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	sqlite "modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -166,6 +166,12 @@ func redactURL(raw string) string {
 		return "the database URL"
 	}
 	return u.Redacted()
+}
+
+// Ping reports whether the database answers a query.
+func (db *DB) Ping(ctx context.Context) error {
+	var one int
+	return db.r.QueryRowContext(ctx, `SELECT 1`).Scan(&one)
 }
 
 // Close closes the pools.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
@@ -120,4 +121,18 @@ func TestTwoInstances(t *testing.T) {
 	}
 	rec := anon.on(b).do("POST", "/login", url.Values{"email": {"owner@test.example"}, "password": {testPassword}}, false)
 	wantStatus(t, rec, 429, "the right password on B after 5 failures on A")
+}
+
+// TestHealthCheck: /healthz answers 200 while the database answers, 503
+// once it does not, so a load balancer sends the traffic elsewhere.
+func TestHealthCheck(t *testing.T) {
+	c := newClient(t)
+	lb := &client{t: t, srv: c.srv, db: c.db, cookies: map[string]*http.Cookie{}} // no cookies, as a load balancer
+	wantStatus(t, lb.do("GET", "/healthz", nil, false), 200, "healthz")
+	c.db.Close()
+	rec := lb.do("GET", "/healthz", nil, false)
+	wantStatus(t, rec, 503, "healthz without a database")
+	if !strings.Contains(rec.Body.String(), "database") {
+		t.Errorf("healthz says %q", rec.Body.String())
+	}
 }

@@ -56,6 +56,7 @@ type Store interface {
 	signoffStore
 	limitStore
 	liveStore
+	Ping(ctx context.Context) error
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -111,10 +112,27 @@ type Server struct {
 	// publicURL is where the server is reached (serve --public-url), for
 	// the links webhooks and e-mails carry.
 	publicURL string
-	linesIn   *gate // a place for each such reading
+	linesIn   *gate                       // a place for each such reading
+	ping      func(context.Context) error // reaches the database (health)
 	siteJobs  *siteJobs
 	now       func() time.Time
 }
+
+// health answers a load balancer's health check: 200 when this server
+// reaches its database within healthBudget, else 503, so that traffic
+// goes to the servers that can answer it.
+func (s *Server) health(c echo.Context) error {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), healthBudget)
+	defer cancel()
+	if err := s.ping(ctx); err != nil {
+		s.log.Warn("health check: the database is unreachable", "err", err)
+		return c.String(http.StatusServiceUnavailable, "the database is unreachable")
+	}
+	return c.String(http.StatusOK, "ok")
+}
+
+// healthBudget bounds a health check's look at the database.
+const healthBudget = 2 * time.Second
 
 // DiagramCacheBytes is the memory kept for rendered diagrams.
 const DiagramCacheBytes = 64 << 20
@@ -171,6 +189,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		}
 	})
 	if st != nil { // a server built only for its route table has no store to deliver from
+		s.ping = st.Ping
 		s.hooks.start(deliveryPoll, func(ctx context.Context) bool { return s.hooks.round(ctx) > 0 }) // more may be due
 		s.signoffs.start(signoffPoll, s.signoffs.round)
 		if st.SharedLive() {
@@ -237,7 +256,7 @@ type route struct {
 func (s *Server) routeTable() []route {
 	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
 	return []route{
-		{get, "/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") }, public},
+		{get, "/healthz", s.health, public},
 		{get, "/favicon.ico", s.favicon, public},
 		{get, "/login", s.loginPage, public},
 		{post, "/login", s.login, public},
