@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"siteplan/internal/pgtest"
 	"siteplan/site"
 	"siteplan/store"
@@ -22,6 +24,7 @@ type instance struct {
 	db  *store.DB
 	srv *Server
 	url string
+	dsn string // the database's
 }
 
 // twoInstances starts two servers, each with its own pool, on one new
@@ -43,7 +46,7 @@ func twoInstances(t *testing.T) (a, b instance) {
 		t.Cleanup(srv.Close)
 		ts := httptest.NewServer(srv.Echo)
 		t.Cleanup(ts.Close)
-		out[i] = instance{db, srv, ts.URL}
+		out[i] = instance{db, srv, ts.URL, dsn}
 	}
 	return out[0], out[1]
 }
@@ -98,11 +101,11 @@ func TestTwoInstances(t *testing.T) {
 
 	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
 	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Plans"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
-	e := until(t, onB, time.Second, "the rename on B", func(e string) bool { return strings.HasPrefix(e, "change ") })
+	e := until(t, onB, time.Second, "rename on B", func(e string) bool { return strings.HasPrefix(e, "change ") })
 	if want := `change {"kind":"rename","page":` + itoa(pg.ID) + `,"title":"Plans","by":"Olive Owner"}`; e != want {
 		t.Errorf("B got %q, want %q", e, want)
 	}
-	until(t, onA, time.Second, "the rename on A", func(e string) bool { return strings.HasPrefix(e, "change ") })
+	until(t, onA, time.Second, "rename on A", func(e string) bool { return strings.HasPrefix(e, "change ") })
 
 	// The viewer leaves the team through A: the stream on B ends at once,
 	// not at its next heartbeat.
@@ -134,5 +137,37 @@ func TestHealthCheck(t *testing.T) {
 	wantStatus(t, rec, 503, "healthz without a database")
 	if !strings.Contains(rec.Body.String(), "database") {
 		t.Errorf("healthz says %q", rec.Body.String())
+	}
+}
+
+// TestRelayReconnects: when an instance's listening connection drops
+// (a database restart, a network hiccup), it listens again and its
+// streams still get the changes made meanwhile on another instance.
+func TestRelayReconnects(t *testing.T) {
+	a, b := twoInstances(t)
+	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	oa := anonymous(t, a.srv, a.db)
+	oa.login("owner@test.example")
+	pid, ids := oa.fixture()
+	onB := openEvents(t, b.url, pid, oa.cookies[sessionCookie])
+	until(t, onB, 2*time.Second, "presence on B", func(e string) bool { return strings.HasPrefix(e, "presence ") })
+	// Cut every listener's connection, as an administrator would with
+	// pg_terminate_backend, then rename at once on A, before B has
+	// listened again.
+	admin, err := pgx.Connect(context.Background(), a.dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.Background())
+	var cut int
+	if err := admin.QueryRow(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE application_name = 'siteplan-live' AND datname = current_database()`).Scan(&cut); err != nil || cut != 2 {
+		t.Fatalf("cut %d listeners, %v; want both instances'", cut, err)
+	}
+	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
+	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"After the cut"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
+	e := until(t, onB, 5*time.Second, "rename on B after its listener reconnected", func(e string) bool { return strings.HasPrefix(e, "change ") })
+	if !strings.Contains(e, "After the cut") {
+		t.Errorf("B got %q", e)
 	}
 }
