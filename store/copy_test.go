@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -207,4 +208,34 @@ func TestBackupWhileWriting(t *testing.T) {
 	}
 	close(stop)
 	wg.Wait()
+}
+
+// TestCopyTablesAreEveryTable: a table a migration adds is copied, or
+// said not to be: copyTables and the schema agree.
+func TestCopyTablesAreEveryTable(t *testing.T) {
+	db := openTest(t)
+	query := `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`
+	if db.pg {
+		query = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+	}
+	names, err := collect(context.Background(), db.r, func(rows *sql.Rows) (s string, err error) { return s, rows.Scan(&s) }, query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notCopied := []string{"schema_migrations", "rate_buckets", "live_events"}
+	var want []string
+	for _, n := range names {
+		if !slices.Contains(notCopied, n) {
+			want = append(want, n)
+		}
+	}
+	var got []string
+	for _, tb := range copyTables {
+		got = append(got, tb.name)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("copyTables %v, the schema's tables %v", got, want)
+	}
 }

@@ -138,7 +138,11 @@ func openPG(url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
 	}
-	r, _, _ := openPostgres(url)
+	r, _, err := openPostgres(url)
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
+	}
 	w.SetMaxOpenConns(pgWriters)
 	w.SetMaxIdleConns(pgWriters)
 	r.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
