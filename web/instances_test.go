@@ -171,3 +171,27 @@ func TestRelayReconnects(t *testing.T) {
 		t.Errorf("B got %q", e)
 	}
 }
+
+// TestCachesFollowOtherInstances: a diagram one instance drew and keeps
+// is drawn anew there once the plan changed through another: the cache
+// is keyed by the plan's version, which is the database's.
+func TestCachesFollowOtherInstances(t *testing.T) {
+	a, b := twoInstances(t)
+	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	oa := anonymous(t, a.srv, a.db)
+	oa.login("owner@test.example")
+	pid, ids := oa.fixture()
+	svg := func() string {
+		rec := oa.on(b).do("GET", "/projects/"+itoa(pid)+"/diagram/svg", nil, false)
+		wantStatus(t, rec, 200, "the diagram on B")
+		return rec.Body.String()
+	}
+	if first := svg(); !strings.Contains(first, "Pricing") || svg() != first {
+		t.Fatal("the diagram on B does not show Pricing, or is not kept")
+	}
+	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
+	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Plans and prices"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
+	if after := svg(); !strings.Contains(after, "Plans and prices") {
+		t.Error("B served the diagram it kept from before the rename on A")
+	}
+}
