@@ -195,3 +195,48 @@ func TestCachesFollowOtherInstances(t *testing.T) {
 		t.Error("B served the diagram it kept from before the rename on A")
 	}
 }
+
+// TestPresenceAcrossInstances: who views a plan on another instance
+// leaves its presence when that instance shuts down, at once, and when
+// it dies, once it has not told its viewers for remoteKept.
+func TestPresenceAcrossInstances(t *testing.T) {
+	a, b := twoInstances(t)
+	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	addUser(t, a.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
+	oa := anonymous(t, a.srv, a.db)
+	oa.login("owner@test.example")
+	pid, _ := oa.fixture()
+	vb := anonymous(t, b.srv, b.db)
+	vb.login("vi@test.example")
+	onB := openEvents(t, b.url, pid, vb.cookies[sessionCookie])
+	openEvents(t, a.url, pid, oa.cookies[sessionCookie])
+	until(t, onB, 2*time.Second, "presence of both on B", func(e string) bool {
+		return strings.HasPrefix(e, "presence ") && strings.Contains(e, `"Olive Owner"`) && strings.Contains(e, `"Vi Viewer"`)
+	})
+	// A dies: B forgets its viewers once they are remoteKept old.
+	b.srv.hub.mu.Lock()
+	for from, r := range b.srv.hub.remote[pid] {
+		r.at = r.at.Add(-remoteKept)
+		b.srv.hub.remote[pid][from] = r
+	}
+	b.srv.hub.mu.Unlock()
+	b.srv.hub.refresh()
+	b.srv.hub.mu.Lock()
+	left := len(b.srv.hub.remote[pid])
+	b.srv.hub.mu.Unlock()
+	if left != 0 {
+		t.Errorf("B still keeps %d dead instance's viewers", left)
+	}
+	until(t, onB, 2*time.Second, "presence without Olive on B", func(e string) bool {
+		return strings.HasPrefix(e, "presence ") && !strings.Contains(e, `"Olive Owner"`) && strings.Contains(e, `"Vi Viewer"`)
+	})
+	// A tells its viewers again at its next refresh; then it shuts down.
+	a.srv.hub.refresh()
+	until(t, onB, 2*time.Second, "Olive back in B's presence", func(e string) bool {
+		return strings.HasPrefix(e, "presence ") && strings.Contains(e, `"Olive Owner"`)
+	})
+	a.srv.Close()
+	until(t, onB, 2*time.Second, "presence without Olive on B after A shut down", func(e string) bool {
+		return strings.HasPrefix(e, "presence ") && !strings.Contains(e, `"Olive Owner"`)
+	})
+}
