@@ -289,3 +289,32 @@ func BenchmarkRenameLaunched10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCopy100k copies a database holding a 100,011-page plan (its
+// history of one import) from a SQLite file into a new database: SQLite,
+// or PostgreSQL under SITEPLAN_TEST_BACKEND=postgres (siteplan migrate).
+func BenchmarkCopy100k(b *testing.B) {
+	ctx := context.Background()
+	src, err := Open(b.TempDir() + "/src.db")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer src.Close()
+	if _, err := src.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 100, 99)); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		b.StopTimer()
+		dst, err := Open(testDSN(b))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := Copy(ctx, src, dst); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		dst.Close()
+		b.StartTimer()
+	}
+}
