@@ -18,6 +18,23 @@ import (
 // server for the run, a database for each test.
 func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
 
+// twoInstances opens one new database twice, each with its own pools,
+// as two servers do.
+func twoInstances(t *testing.T) [2]*DB {
+	t.Helper()
+	dsn := testDSN(t)
+	var dbs [2]*DB
+	for i := range dbs {
+		db, err := Open(dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		dbs[i] = db
+	}
+	return dbs
+}
+
 // testDSN is where a test's database is (pgtest.DSN).
 func testDSN(t testing.TB) string { return pgtest.DSN(t, "test.db") }
 
@@ -63,16 +80,7 @@ func TestMigrateTogether(t *testing.T) {
 // version numbers do not repeat, and each author's undo, on either
 // server, takes back their own changes and nobody else's.
 func TestWritersOnTwoInstances(t *testing.T) {
-	dsn := testDSN(t)
-	var dbs [2]*DB
-	for i := range dbs {
-		db, err := Open(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		dbs[i] = db
-	}
+	dbs := twoInstances(t)
 	pid, ids, anna, bob := acmeFor(t, dbs[0])
 	const n = 12
 	var wg sync.WaitGroup

@@ -161,11 +161,7 @@ func copyTable(ctx context.Context, src, dst *sql.Tx, table, parent string) (n i
 		batch = batch[:0]
 		return err
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
+	vals, ptrs := anyRow(len(cols))
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return 0, nil, err
@@ -185,6 +181,16 @@ func copyTable(ctx context.Context, src, dst *sql.Tx, table, parent string) (n i
 		return 0, nil, err
 	}
 	return n, cols, flush()
+}
+
+// anyRow is a row of n values of any type and the pointers Scan reads
+// them into.
+func anyRow(n int) (vals, ptrs []any) {
+	vals, ptrs = make([]any, n), make([]any, n)
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	return vals, ptrs
 }
 
 // copyImporting sets each copied project's importing flag as the

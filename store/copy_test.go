@@ -71,11 +71,7 @@ func tables(t *testing.T, db *DB) map[string][]string {
 			t.Fatal(err)
 		}
 		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
+		vals, ptrs := anyRow(len(cols))
 		for rows.Next() {
 			if err := rows.Scan(ptrs...); err != nil {
 				t.Fatal(err)

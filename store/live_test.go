@@ -88,17 +88,8 @@ func TestListenLive(t *testing.T) {
 // TakeToken takes nothing unless every bucket named holds a token, and
 // two stores on one database share the buckets.
 func TestTokenBuckets(t *testing.T) {
-	dsn := testDSN(t)
-	db, err := Open(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	other, err := Open(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	dbs := twoInstances(t)
+	db, other := dbs[0], dbs[1]
 	ctx := context.Background()
 	now := time.Unix(1_800_000_000, 0)
 	acc := site.Bucket{Key: "acc", Every: time.Minute, Burst: 2}

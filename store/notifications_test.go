@@ -216,16 +216,7 @@ func TestMentionNames(t *testing.T) {
 // handed to another's until the claim's lease ends or it lets go of them
 // (a failed send), and the other hears that some are held.
 func TestClaimMail(t *testing.T) {
-	dsn := testDSN(t)
-	var dbs [2]*DB
-	for i := range dbs {
-		db, err := Open(dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		dbs[i] = db
-	}
+	dbs := twoInstances(t)
 	pid, ids, _, _ := acmeFor(t, dbs[0])
 	ctx := context.Background()
 	for i := range 3 {

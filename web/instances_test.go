@@ -51,6 +51,17 @@ func twoInstances(t *testing.T) (a, b instance) {
 	return out[0], out[1]
 }
 
+// owner is Olive, the owner of team 1, logged in on in, with the
+// fixture's plan.
+func (in instance) owner(t *testing.T) (*client, int64, map[string]int64) {
+	t.Helper()
+	addUser(t, in.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	c := anonymous(t, in.srv, in.db)
+	c.login("owner@test.example")
+	pid, ids := c.fixture()
+	return c, pid, ids
+}
+
 // on is c speaking to another instance, with the same cookies.
 func (c *client) on(in instance) *client {
 	return &client{t: c.t, srv: in.srv, db: in.db, token: c.token, cookies: c.cookies}
@@ -82,11 +93,8 @@ func until(t *testing.T, events <-chan string, wait time.Duration, what string, 
 // ends the streams on the other; failed logins count on both.
 func TestTwoInstances(t *testing.T) {
 	a, b := twoInstances(t)
-	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	oa, pid, ids := a.owner(t)
 	vi := addUser(t, a.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
-	oa := anonymous(t, a.srv, a.db)
-	oa.login("owner@test.example")
-	pid, ids := oa.fixture()
 	wantStatus(t, oa.on(b).do("GET", "/projects/"+itoa(pid), nil, false), 200, "the owner's session on the other instance")
 
 	vb := anonymous(t, b.srv, b.db)
@@ -145,10 +153,7 @@ func TestHealthCheck(t *testing.T) {
 // streams still get the changes made meanwhile on another instance.
 func TestRelayReconnects(t *testing.T) {
 	a, b := twoInstances(t)
-	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
-	oa := anonymous(t, a.srv, a.db)
-	oa.login("owner@test.example")
-	pid, ids := oa.fixture()
+	oa, pid, ids := a.owner(t)
 	onB := openEvents(t, b.url, pid, oa.cookies[sessionCookie])
 	until(t, onB, 2*time.Second, "presence on B", func(e string) bool { return strings.HasPrefix(e, "presence ") })
 	// Cut every listener's connection, as an administrator would with
@@ -177,10 +182,7 @@ func TestRelayReconnects(t *testing.T) {
 // is keyed by the plan's version, which is the database's.
 func TestCachesFollowOtherInstances(t *testing.T) {
 	a, b := twoInstances(t)
-	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
-	oa := anonymous(t, a.srv, a.db)
-	oa.login("owner@test.example")
-	pid, ids := oa.fixture()
+	oa, pid, ids := a.owner(t)
 	svg := func() string {
 		rec := oa.on(b).do("GET", "/projects/"+itoa(pid)+"/diagram/svg", nil, false)
 		wantStatus(t, rec, 200, "the diagram on B")
@@ -201,11 +203,8 @@ func TestCachesFollowOtherInstances(t *testing.T) {
 // it dies, once it has not told its viewers for remoteKept.
 func TestPresenceAcrossInstances(t *testing.T) {
 	a, b := twoInstances(t)
-	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	oa, pid, _ := a.owner(t)
 	addUser(t, a.db, "vi@test.example", "Vi Viewer", "1", site.RoleViewer)
-	oa := anonymous(t, a.srv, a.db)
-	oa.login("owner@test.example")
-	pid, _ := oa.fixture()
 	vb := anonymous(t, b.srv, b.db)
 	vb.login("vi@test.example")
 	onB := openEvents(t, b.url, pid, vb.cookies[sessionCookie])

@@ -47,13 +47,16 @@ type relay struct {
 	out  chan []byte
 	stop context.CancelFunc
 	done sync.WaitGroup
+	// refresher tells the other instances who views what here, every
+	// presenceRefresh (hub.refresh).
+	refresher loop
 }
 
 // startRelay links h to the other instances on st's database, from the
 // live events that come after now.
 func startRelay(st liveStore, h *hub, log *slog.Logger) *relay {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &relay{st: st, log: log, out: make(chan []byte, relayBuffer), stop: cancel}
+	r := &relay{st: st, log: log, out: make(chan []byte, relayBuffer), stop: cancel, refresher: newLoop()}
 	h.self = rand.Text()
 	h.tell = r.send
 	// Where to listen from is read before the server serves, so that no
@@ -65,17 +68,9 @@ func startRelay(st liveStore, h *hub, log *slog.Logger) *relay {
 	}
 	r.done.Go(func() { r.publish(ctx) })
 	r.done.Go(func() { r.listen(ctx, h, from) })
-	r.done.Go(func() {
-		tick := time.NewTicker(presenceRefresh)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				h.refresh()
-			}
-		}
+	r.refresher.start(presenceRefresh, func(context.Context) bool {
+		h.refresh()
+		return false
 	})
 	return r
 }
@@ -145,6 +140,7 @@ func (r *relay) listen(ctx context.Context, h *hub, from int64) {
 
 // close stops the relay once what is queued is written.
 func (r *relay) close() {
+	r.refresher.stopAndWait()
 	r.stop()
 	r.done.Wait()
 }
