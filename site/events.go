@@ -220,6 +220,7 @@ func Mentioned(body, name string) bool {
 		return false
 	}
 	lb, ln := strings.ToLower(body), "@"+strings.ToLower(name)
+	word := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 	for i := 0; ; {
 		j := strings.Index(lb[i:], ln)
 		if j < 0 {
@@ -228,10 +229,10 @@ func Mentioned(body, name string) bool {
 		start, end := i+j, i+j+len(ln)
 		before, _ := utf8.DecodeLastRuneInString(lb[:start])
 		after, _ := utf8.DecodeRuneInString(lb[end:])
-		if (start == 0 || !unicode.IsLetter(before) && !unicode.IsDigit(before)) && (end == len(lb) || !unicode.IsLetter(after) && !unicode.IsDigit(after)) {
+		if (start == 0 || !word(before)) && (end == len(lb) || !word(after)) {
 			return true
 		}
-		i = i + j + 1
+		i = start + 1
 	}
 }
 

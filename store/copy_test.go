@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -214,7 +213,7 @@ func TestCopyTablesAreEveryTable(t *testing.T) {
 	if db.pg {
 		query = `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
 	}
-	names, err := collect(context.Background(), db.r, func(rows *sql.Rows) (s string, err error) { return s, rows.Scan(&s) }, query)
+	names, err := collect(context.Background(), db.r, scanString, query)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -444,7 +444,10 @@ func (im *Import) commit() error {
 	ctx := im.ctx
 	return im.db.change(ctx, func(j *journal) error {
 		tx := j.tx
-		j.projectID, j.verb, j.undoable, j.newProject = im.project.ID, "import", false, true
+		if err := j.inProject(im.project.ID); err != nil {
+			return err
+		}
+		j.verb, j.undoable, j.newProject = "import", false, true
 		j.summary = "imported " + pagesWords(im.written) + " and " + site.Plural(len(im.links), "link", "links")
 		for _, l := range im.links {
 			if !im.keep[l.FromID] || !im.keep[l.ToID] {

@@ -28,9 +28,6 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 		told[user] = true
 		return insertNotice(ctx, tx, user, e.ProjectID, kind, text, e.Path, at)
 	}
-	ids := func(query string, args ...any) ([]int64, error) {
-		return collect(ctx, tx, func(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) }, query, args...)
-	}
 	if e.Kind != site.EventSignoff {
 		type member struct {
 			id   int64
@@ -54,7 +51,7 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 		}
 	}
 	if e.Kind == site.EventReply {
-		writers, err := ids(`SELECT DISTINCT user_id FROM comments WHERE (id = ?1 OR parent_id = ?1) AND user_id IS NOT NULL`, e.ThreadID)
+		writers, err := collect(ctx, tx, scanID, `SELECT DISTINCT user_id FROM comments WHERE (id = ?1 OR parent_id = ?1) AND user_id IS NOT NULL`, e.ThreadID)
 		if err != nil {
 			return err
 		}
@@ -64,7 +61,7 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 			}
 		}
 	}
-	watchers, err := ids(`SELECT user_id FROM watches WHERE project_id = ?`, e.ProjectID)
+	watchers, err := collect(ctx, tx, scanID, `SELECT user_id FROM watches WHERE project_id = ?`, e.ProjectID)
 	if err != nil {
 		return err
 	}
@@ -170,8 +167,7 @@ func (db *DB) ReadAll(ctx context.Context, userID int64) error {
 // team's members, then the guests who commented through its share links
 // (who have no inbox: a mention of them is for the team's eyes).
 func (db *DB) MentionNames(ctx context.Context, projectID int64) ([]string, error) {
-	return collect(ctx, db.r, func(rows *sql.Rows) (n string, err error) { return n, rows.Scan(&n) },
-		`SELECT name FROM (
+	return collect(ctx, db.r, scanString, `SELECT name FROM (
 			SELECT u.name, 0 AS guest FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = (SELECT team_id FROM projects WHERE id = ?1)
 			UNION SELECT DISTINCT author, 1 FROM comments WHERE project_id = ?1 AND share_link_id IS NOT NULL
 		) AS n GROUP BY name ORDER BY min(guest), lower(name)`, projectID)
@@ -395,8 +391,7 @@ func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDu
 			told++
 			text := d.projectName + " has changed in " + s.a.What() + ", which " + s.a.By() + " signed off in " + s.v.Label()
 			path := fmt.Sprintf("/projects/%d/compare?from=%d", projectID, s.v.Number)
-			users, err := collect(ctx, tx, func(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) },
-				`SELECT user_id FROM watches WHERE project_id = ?1 UNION SELECT user_id FROM approvals WHERE id = ?2 AND signer = 'member' AND user_id IS NOT NULL`,
+			users, err := collect(ctx, tx, scanID, `SELECT user_id FROM watches WHERE project_id = ?1 UNION SELECT user_id FROM approvals WHERE id = ?2 AND signer = 'member' AND user_id IS NOT NULL`,
 				projectID, d.id)
 			if err != nil {
 				return err

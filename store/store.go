@@ -293,8 +293,9 @@ type querier interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }
 
-// scanID reads a row of one id, for collect.
-func scanID(rows *sql.Rows) (id int64, err error) { return id, rows.Scan(&id) }
+// scanID and scanString read a row of one id or one string, for collect.
+func scanID(rows *sql.Rows) (id int64, err error)     { return id, rows.Scan(&id) }
+func scanString(rows *sql.Rows) (s string, err error) { return s, rows.Scan(&s) }
 
 // collect runs a query and returns its rows, each read by scan.
 func collect[T any](ctx context.Context, q querier, scan func(*sql.Rows) (T, error), query string, args ...any) ([]T, error) {

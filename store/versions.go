@@ -542,10 +542,7 @@ func keptComments(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64)
 	if err != nil {
 		return nil, err
 	}
-	datas, err := collect(ctx, tx, func(rows *sql.Rows) (string, error) {
-		var s string
-		return s, rows.Scan(&s)
-	}, `SELECT data FROM changes WHERE project_id = ? AND data LIKE '%"comments":[%' AND id IN
+	datas, err := collect(ctx, tx, scanString, `SELECT data FROM changes WHERE project_id = ? AND data LIKE '%"comments":[%' AND id IN
 		(SELECT change_id FROM change_pages WHERE page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))) ORDER BY id DESC`, projectID, string(list))
 	if err != nil {
 		return nil, err

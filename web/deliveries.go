@@ -82,11 +82,7 @@ func (d *deliverer) round(ctx context.Context) int {
 	}
 	var wg sync.WaitGroup
 	for _, del := range ds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d.try(ctx, del)
-		}()
+		wg.Go(func() { d.try(ctx, del) })
 	}
 	wg.Wait()
 	return len(ds)
