@@ -23,8 +23,8 @@ import (
 // copyTables are the tables Copy copies, each after those it refers to.
 // parent names a column that refers to the table's own rows: those rows
 // are copied parents first. Not copied: schema_migrations (each
-// database's own), rate_buckets and live_events (the passing state of
-// running servers).
+// database's own), rate_buckets, live_events and the live-site jobs
+// (site_jobs, site_job_chunks): the passing state of running servers.
 var copyTables = []struct{ name, parent string }{
 	{"teams", ""}, {"users", ""}, {"memberships", ""}, {"sessions", ""}, {"invites", ""},
 	{"server_keys", ""}, {"team_themes", ""}, {"type_colors", ""}, {"starter_plans", ""},

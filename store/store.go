@@ -340,12 +340,19 @@ func (db *DB) projectTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return db.txLocked(ctx, `SELECT pg_advisory_xact_lock_shared(?)`, fn)
 }
 
+// rowTx runs fn in one write transaction that takes no advisory lock on
+// PostgreSQL: for rows whose rules the database's own keys and row locks
+// hold (site_jobs), so that it waits for no plan's writes.
+func (db *DB) rowTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return db.txLocked(ctx, "", fn)
+}
+
 func (db *DB) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
 	}
-	if db.pg {
+	if db.pg && lock != "" {
 		if _, err := tx.ExecContext(ctx, lock, writeLock); err != nil {
 			tx.Rollback()
 			return translate(err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/jackc/pgx/v5"
 
 	"siteplan/internal/pgtest"
@@ -238,4 +239,69 @@ func TestPresenceAcrossInstances(t *testing.T) {
 	until(t, onB, 2*time.Second, "presence without Olive on B after A shut down", func(e string) bool {
 		return strings.HasPrefix(e, "presence ") && !strings.Contains(e, `"Olive Owner"`)
 	})
+}
+
+// TestLiveSiteJobsAcrossInstances: a reading started on one server may
+// be run by another and followed from either. When the server running a
+// reading dies, another fails it cleanly, the visitor may start again,
+// and the living server runs the new reading.
+func TestLiveSiteJobsAcrossInstances(t *testing.T) {
+	a, b := twoInstances(t)
+	a.srv.AllowPrivateFetch()
+	b.srv.AllowPrivateFetch()
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	t.Cleanup(ls.release) // before the servers close, which wait for their readings
+	addUser(t, a.db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
+	c := anonymous(t, a.srv, a.db)
+	c.login("owner@test.example")
+	state := func(doc interface {
+		Find(string) *goquery.Selection
+	}) string {
+		return doc.Find("#job-status").AttrOr("data-state", "") + " " + doc.Find("#job-error").Text()
+	}
+
+	// Started on a, which has no reader free: b reads it.
+	a.srv.siteJobs.setReaders(0)
+	page := c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
+	if got := state(c.finished(page)); got != "done " {
+		t.Fatalf("the check started on a: %q", got)
+	}
+
+	// A cancel on a stops b's reading at b's next beat.
+	page = c.startJob("/sites/check", url.Values{"source": {ls.URL}})
+	<-ls.holding
+	c.do("POST", page+"/cancel", url.Values{}, false)
+	if got := state(c.finished(page)); got != "cancelled Cancelled." {
+		t.Errorf("the check cancelled on a: %q", got)
+	}
+
+	// b reads again, and dies (its pool closes: it neither beats nor ends
+	// the reading).
+	page = c.startJob("/sites/check", url.Values{"source": {ls.URL}})
+	for deadline := time.Now().Add(10 * time.Second); c.job(page).State != site.JobReading; {
+		if time.Now().After(deadline) {
+			t.Fatal("b did not claim the reading")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	b.db.Close()
+	a.srv.siteJobs.mu.Lock()
+	a.srv.siteJobs.stale = 500 * time.Millisecond
+	a.srv.siteJobs.mu.Unlock()
+	deadline := time.Now().Add(30 * time.Second)
+	for c.job(page).Running() {
+		if time.Now().After(deadline) {
+			t.Fatal("the dead server's reading was not failed")
+		}
+		a.srv.siteJobs.sweep(context.Background())
+		time.Sleep(100 * time.Millisecond) // the scenario: b has been silent for stale
+	}
+	if got := state(c.finished(page)); !strings.Contains(got, "failed The server reading it stopped") {
+		t.Errorf("the dead server's reading, seen on a: %q", got)
+	}
+	a.srv.siteJobs.setReaders(1)
+	if got := state(c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/pages.xml"}}))); got != "done " {
+		t.Errorf("the next check, which a runs: %q", got)
+	}
 }

@@ -43,16 +43,6 @@ const (
 	launchPerGroup = 100
 )
 
-// launchCheck is what a launch check job holds beside the job's state;
-// the job's mutex guards it.
-type launchCheck struct {
-	projectID   int64
-	version     int    // 0: the plan now
-	what        string // the plan or version checked, in words
-	by          string
-	done, total int // pages and old URLs checked, of all
-}
-
 // keptCheck is a check as the store keeps it: the report, what it
 // checked, and the pages it checked (for their results, ok included).
 type keptCheck struct {
@@ -120,39 +110,33 @@ func (s *Server) startLaunchCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	lc := &launchCheck{projectID: p.ID, version: n, what: "the plan", by: viewer(c).Name}
-	j := &siteJob{source: base, launch: lc}
-	if err := s.siteJobs.start(c, j, func(ctx context.Context, j *siteJob) error { return s.runLaunchCheck(ctx, j, base) }); err != nil {
-		return err
-	}
-	return redirect(c, projectPath(p.ID, "launch"))
+	return s.startSiteJob(c, site.Job{Kind: site.JobLaunch, Source: base, ProjectID: p.ID, Version: n}, nil)
 }
 
 // runLaunchCheck is a launch check's job: it checks the site and keeps
 // the report.
-func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob, base string) error {
-	lc := j.launch
-	v, t, olds, err := s.store.launch.PlanAt(ctx, lc.projectID, lc.version)
+func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob) error {
+	v, t, olds, err := s.store.launch.PlanAt(ctx, j.ProjectID, j.Version)
 	if err != nil {
 		return err
 	}
 	what := "The plan"
-	if lc.version > 0 {
+	if j.Version > 0 {
 		what = v.Label()
-		j.set(func() { lc.what = what })
+		j.set(func() { j.progress.What = what })
 	}
-	rep, err := verify.Check(ctx, verify.Config{Base: base, Concurrency: launchConcurrency, Open: s.checks.Open,
+	rep, err := verify.Check(ctx, verify.Config{Base: j.Source, Concurrency: launchConcurrency, Open: s.checks.Open,
 		MaxProblems: launchProblemsKept,
 		Hop: func(ctx context.Context, method, url string, maxBody int64) (verify.Answer, error) {
 			a, err := s.checks.Hop(ctx, method, url, maxBody)
 			return verify.Answer(a), err
 		},
-		Progress: func(done, total int) { j.set(func() { lc.done, lc.total = done, total }) },
+		Progress: func(done, total int) { j.set(func() { j.progress.Done, j.progress.Total = done, total }) },
 	}, t, olds)
 	if err != nil {
 		return err
 	}
-	j.set(func() { j.state = jobWriting })
+	j.set(func() { j.state = site.JobWriting })
 	k := keptCheck{Report: rep, What: what, Checked: make([]int64, len(rep.Checked))}
 	for i, c := range rep.Checked {
 		k.Checked[i] = c.ID
@@ -161,20 +145,25 @@ func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob, base string) er
 	if err != nil {
 		return err
 	}
-	_, err = s.store.launch.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: lc.projectID, By: lc.by, Base: rep.Base,
-		Version: lc.version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
+	_, err = s.store.launch.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: j.ProjectID, By: j.By, Base: rep.Base,
+		Version: j.Version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
 	s.hooks.poke() // the check's event may wait for the team's webhooks
 	return err
 }
 
-// launchView is a launch check job as the page shows it.
-func (j *siteJob) launchView() views.LaunchJob {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	lc := j.launch
-	return views.LaunchJob{ID: j.id, State: j.state, Base: j.source, What: lc.what, Done: lc.done, Total: lc.total, Error: j.err,
-		Running: j.state == jobWaiting || j.state == jobReading || j.state == jobWriting,
-		Waiting: j.state == jobWaiting, Writing: j.state == jobWriting}
+// launchView is a launch check job as the page shows it. Errors:
+// EInternal (its progress does not decode).
+func launchView(j site.Job) (views.LaunchJob, error) {
+	var pr jobProgress
+	err := unmarshalIf(j.Progress, &pr)
+	if pr.What == "" {
+		pr.What = "the plan"
+		if j.Version > 0 {
+			pr.What = "version " + strconv.Itoa(j.Version)
+		}
+	}
+	return views.LaunchJob{ID: j.ID, State: j.State, Base: j.Source, What: pr.What, Done: pr.Done, Total: pr.Total, Error: j.Error,
+		Running: j.Running(), Waiting: j.State == site.JobWaiting, Writing: j.State == site.JobWriting}, err
 }
 
 // launchPage shows the Launch check: the form, the viewer's check while
@@ -200,10 +189,17 @@ func (s *Server) launchProps(c echo.Context) (views.LaunchProps, error) {
 	if err != nil {
 		return props, err
 	}
-	if j := s.siteJobs.launchOf(viewer(c).UserID, p.ID); j != nil {
-		v := j.launchView()
+	j, ok, err := s.siteJobs.store.NewestLaunchJob(ctx, viewer(c).UserID, p.ID)
+	if err != nil {
+		return props, err
+	}
+	if ok {
+		v, err := launchView(j)
+		if err != nil {
+			return props, err
+		}
 		// An ended check shows its report; one that failed, why.
-		if v.Running || v.Error != "" && (len(cs) == 0 || j.endedAfter(cs[0].At)) {
+		if v.Running || v.Error != "" && (len(cs) == 0 || j.Ended.After(cs[0].At)) {
 			props.Job = &v
 		}
 	}

@@ -95,11 +95,11 @@ func (c *client) launch(pid int64, form url.Values) *goquery.Document {
 	}
 	// The job's stream ends at once for a check that has ended already: a
 	// loopback site of nine pages may be checked before the page is read.
-	j := c.srv.siteJobs.launchOf(1, pid) // the owner newClient logs in, the database's first account
-	if j == nil {
-		c.t.Fatalf("no check started")
+	j, ok, err := c.db.NewestLaunchJob(context.Background(), 1, pid) // the owner newClient logs in, the database's first account
+	if !ok {
+		c.t.Fatalf("no check started (%v)", err)
 	}
-	end := c.finished("/sites/jobs/" + j.id)
+	end := c.finished("/sites/jobs/" + j.ID)
 	if got := end.Find("#job-status").AttrOr("hx-get", ""); got != page {
 		c.t.Errorf("the end frame loads %q, want the page", got)
 	}

@@ -387,7 +387,7 @@ func (s *Server) Close() {
 	if s.relay != nil {
 		s.relay.close()
 	}
-	s.siteJobs.stop()
+	s.siteJobs.close()
 	s.hooks.stopAndWait()
 	s.signoffs.stopAndWait()
 	if s.mailer != nil {

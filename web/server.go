@@ -56,6 +56,7 @@ type Store interface {
 	signoffStore
 	limitStore
 	liveStore
+	jobStore
 	Ping(ctx context.Context) error
 }
 
@@ -179,7 +180,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: &loginLimiter{st: st, now: time.Now}, now: time.Now,
-		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log)}
+		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log, st)}
 	s.fetch, s.lines, s.checks = fetchers(false)
 	s.publicURL = "http://localhost:8080"
 	s.hooks = newDeliverer(st, hookClient(false), log, func() string { return s.publicURL })
@@ -192,6 +193,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		s.ping = st.Ping
 		s.hooks.start(deliveryPoll, func(ctx context.Context) bool { return s.hooks.round(ctx) > 0 }) // more may be due
 		s.signoffs.start(signoffPoll, s.signoffs.round)
+		s.siteJobs.start(s.runSiteJob)
 		if st.SharedLive() {
 			s.relay = startRelay(st, s.hub, log)
 		}

@@ -2,21 +2,17 @@ package web
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"siteplan/internal/proc"
 	"siteplan/site"
 	"siteplan/sitemap"
 	"siteplan/views"
@@ -26,16 +22,22 @@ import (
 // site take minutes. A visitor starts a job, watches its progress (a
 // stream of server-sent events) and may cancel it.
 //
-// The jobs share siteReaders readers. A team reads one site at a time
-// and each visitor has one job unfinished at most, so one account cannot
-// take every reader; a free reader goes to the waiting job of the team
-// that was served longest ago (the order they came breaks ties), so a
-// team with many jobs waiting does not hold back one with a single job.
-// A job waits at most siteJobWait for its turn and then reads for at
-// most siteJobBudget, counted from its turn.
+// A job is a row of the database (site.Job), so that any server on it
+// may run it, and exactly one does: each server claims waiting jobs for
+// its siteReaders readers (the store's ClaimJob), and says as the job
+// runs that it is alive, with its progress (a beat, every jobBeat while
+// it changes, every jobBeatIdle while it does not). A job whose server
+// stops beating for jobStale is failed by another server's sweep, not
+// lost. A team reads one site at a time and each visitor has one job
+// unfinished at most, across servers, so one account cannot take every
+// reader; a free reader goes to the waiting job of the team that was
+// served longest ago (the order they came breaks ties), so a team with
+// many jobs waiting does not hold back one with a single job. A job
+// waits at most siteJobWait for its turn and then reads for at most
+// siteJobBudget, counted from its turn.
 //
-// A finished job's report is kept for siteJobKept, within a bound on
-// the bytes a team's reports and all reports take (reportTeamBytes,
+// A finished job's report is kept for siteJobKept, within a bound on the
+// bytes a team's reports and all reports take (reportTeamBytes,
 // reportServerBytes): past either, the oldest reports are let go first.
 const (
 	siteReaders   = 3
@@ -50,232 +52,266 @@ const (
 	// siteUploadBytes bounds an uploaded sitemap (gzipped or not).
 	siteUploadBytes = 64 << 20
 	// A job's progress is sent at most every jobFrame, to at most
-	// jobWatchers streams (tabs) at once.
+	// jobWatchers streams (tabs) of a server at once. A stream looks for
+	// a change of a job another server runs every jobPoll.
 	jobFrame    = 200 * time.Millisecond
+	jobPoll     = time.Second
 	jobWatchers = 8
 	// What the reports kept may take; a report takes 10 MB at most
 	// (sitemap.Reading keeps 1,000 rows of clipped strings).
 	reportTeamBytes   = 16 << 20
 	reportServerBytes = 128 << 20
+	// How often a running job beats, and how long its server may be
+	// silent before its job is failed; how often a server sweeps.
+	jobBeat     = 500 * time.Millisecond
+	jobBeatIdle = 5 * time.Second
+	jobStale    = 30 * time.Second
+	jobSweep    = 10 * time.Second
+	jobEnd      = time.Minute // to write how a job ended
 )
 
-// The states of a live-site job, in the order they come; a job ends
-// done, failed or cancelled.
-const (
-	jobWaiting   = "waiting"
-	jobReading   = "reading"
-	jobWriting   = "writing"
-	jobDone      = "done"
-	jobFailed    = "failed"
-	jobCancelled = "cancelled"
+// jobStore is what the live-site jobs keep in the database.
+type jobStore interface {
+	CreateJob(ctx context.Context, j site.Job, upload io.Reader) (site.Job, error)
+	ClaimJob(ctx context.Context) (site.Job, bool, error)
+	BeatJob(ctx context.Context, id, state string, progress []byte) (cancel bool, err error)
+	EndJob(ctx context.Context, id, state, errMsg string, progress, report []byte, teamBytes, allBytes int64) error
+	CancelJob(ctx context.Context, id string, userID int64) (site.Job, error)
+	Job(ctx context.Context, id string, withReport bool) (site.Job, error)
+	NewestLaunchJob(ctx context.Context, userID, projectID int64) (site.Job, bool, error)
+	JobUpload(ctx context.Context, id string) io.Reader
+	SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64, err error)
+}
+
+// errStopping ends the jobs a server runs when it shuts down; errLost a
+// job another server failed (this one was silent too long) or that was
+// deleted with its account.
+var (
+	errStopping = errors.New("the server is shutting down")
+	errLost     = errors.New("the job is no longer this server's")
 )
 
-// siteJobs are the live-site jobs of every visitor.
+// siteJobs runs this server's share of the live-site jobs.
 type siteJobs struct {
 	log       *slog.Logger
-	uploads   string // this server's directory of uploaded files
-	readers   int    // how many jobs read at once (set before the first starts)
+	store     jobStore
+	run       func(ctx context.Context, j *siteJob) error // a job of any kind
+	readers   int                                         // how many jobs read at once (set before the first starts)
 	wait      time.Duration
 	budget    time.Duration
-	teamBytes int64 // bounds on the reports kept
+	stale     time.Duration // how long a running job's server may be silent
+	teamBytes int64         // bounds on the reports kept
 	allBytes  int64
 
 	mu      sync.Mutex
-	byID    map[string]*siteJob
-	queue   []*siteJob      // waiting for a reader, in the order they came
-	reading map[int64]bool  // teams reading now
-	served  map[int64]int64 // when each team last had a turn (a count of turns)
-	turns   int64
-	free    int        // readers free
-	kept    []*siteJob // finished jobs whose reports are kept, oldest first
-	running sync.WaitGroup
+	free    int                 // readers free
+	here    map[string]*siteJob // the jobs this server runs
+	bell    chan struct{}       // closed, and replaced, when a job of this server changes
+	watch   map[string]int      // streams open on this server, by job
 	closed  bool
+	ctx     context.Context // ended when the server stops, and the jobs it runs with it
+	stop    context.CancelCauseFunc
+	claims  loop
+	sweeps  loop
+	running sync.WaitGroup
 }
 
-func newSiteJobs(log *slog.Logger) *siteJobs {
-	js := &siteJobs{log: log, readers: siteReaders, free: siteReaders, wait: siteJobWait, budget: siteJobBudget,
+func newSiteJobs(log *slog.Logger, st jobStore) *siteJobs {
+	js := &siteJobs{log: log, store: st, readers: siteReaders, free: siteReaders, wait: siteJobWait, budget: siteJobBudget, stale: jobStale,
 		teamBytes: reportTeamBytes, allBytes: reportServerBytes,
-		byID: map[string]*siteJob{}, reading: map[int64]bool{}, served: map[int64]int64{}}
-	js.uploads = uploadDir(log)
+		here: map[string]*siteJob{}, bell: make(chan struct{}), watch: map[string]int{}, claims: newLoop(), sweeps: newLoop()}
+	js.ctx, js.stop = context.WithCancelCause(context.Background())
 	return js
 }
 
-// siteJob is one reading of a site: a check, or an import into a new
-// project as well.
+// start starts claiming and sweeping jobs, with run to run them.
+func (js *siteJobs) start(run func(ctx context.Context, j *siteJob) error) {
+	js.run = run
+	js.claims.start(jobPoll, js.claim)
+	js.sweeps.start(jobSweep, js.sweep)
+}
+
+// siteJob is a job this server runs: its row, and what the reading has
+// found so far, which goes to the database as its progress at each beat
+// and as its report at its end.
 type siteJob struct {
-	id     string
-	userID int64
-	teamID int64
-	source string
-	upload *upload // the source is a file the visitor sent, removed when the job ends
-	isImp  bool
-	launch *launchCheck    // a launch check of a plan, not a reading of a site
-	budget time.Duration   // how long it may read
-	ctx    context.Context // ended by cancel
-	cancel context.CancelFunc
-	turn   chan struct{} // closed when the job may read
+	site.Job
+	cancel context.CancelCauseFunc
+	budget time.Duration // how long it may read
 
 	mu       sync.Mutex
-	changed  chan struct{} // closed, and replaced, on each change
-	watchers int           // streams open
-	state    string        // job* states
-	progress sitemap.Progress
-	reading  *sitemap.Reading
-	excerpts []sitemap.Excerpt // an uploaded file's lines around its problems
-	warns    []site.Warning
-	plan     views.SitePlan
-	err      string
-	started  time.Time
-	ended    time.Time
-	size     int64 // bytes its report keeps, once ended
-	dropped  bool  // its report was let go to make room
+	state    string
+	progress jobProgress
+	report   jobReport
+	changed  bool // since the last beat
 }
 
-// start registers a job for the viewer of c and runs it in the
-// background when its turn comes. Errors: ETooMany (an unfinished job
-// of theirs, or the server is shutting down).
-func (js *siteJobs) start(c echo.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) error {
-	b := make([]byte, 16)
-	rand.Read(b)
-	j.id, j.userID, j.teamID, j.state = hex.EncodeToString(b), viewer(c).UserID, viewer(c).Team.ID, jobWaiting
-	j.changed, j.turn, j.started = make(chan struct{}), make(chan struct{}), time.Now()
+// jobProgress is a running job's progress as the database keeps it, with
+// what its page shows of it after its report is let go.
+type jobProgress struct {
+	sitemap.Progress
+	What        string          `json:"what,omitempty"` // a launch check: the plan or version checked, in words
+	Done, Total int             `json:",omitempty"`     // a launch check: pages and old URLs checked, of all
+	Plan        *views.SitePlan `json:"plan,omitempty"` // an import: the new plan
+}
+
+// jobReport is an ended job's report as the database keeps it.
+type jobReport struct {
+	Reading  *sitemap.Reading  `json:"reading,omitempty"`
+	Excerpts []sitemap.Excerpt `json:"excerpts,omitempty"` // an uploaded file's lines around its problems
+	Warns    []site.Warning    `json:"warnings,omitempty"`
+}
+
+// create keeps a new job of the viewer of c, with the upload if not nil,
+// and wakes the readers. Errors: ETooMany (an unfinished job of theirs,
+// or the server is shutting down).
+func (js *siteJobs) create(c echo.Context, j site.Job, upload io.Reader) (site.Job, error) {
 	js.mu.Lock()
-	j.budget = js.budget
-	for id, o := range js.byID {
-		if o.expired() {
-			delete(js.byID, id)
-		} else if o.userID == j.userID && o.running() {
-			js.mu.Unlock()
-			return site.Errorf(site.ETooMany, "You are already reading a site or checking one: wait for it to finish, or cancel it, then try again.")
-		}
-	}
-	if js.closed {
-		js.mu.Unlock()
-		return site.Errorf(site.ETooMany, "The server is shutting down: try again in a moment.")
-	}
-	j.ctx, j.cancel = context.WithCancel(context.Background())
-	js.byID[j.id] = j
-	js.queue = append(js.queue, j)
-	js.running.Add(1)
-	js.dispatch()
+	closed := js.closed
 	js.mu.Unlock()
-	go js.runJob(j, run)
-	return nil
+	if closed {
+		return j, site.Errorf(site.ETooMany, "The server is shutting down: try again in a moment.")
+	}
+	v := viewer(c)
+	j.UserID, j.TeamID, j.By = v.UserID, v.Team.ID, v.Name
+	j, err := js.store.CreateJob(c.Request().Context(), j, upload)
+	if err == nil {
+		js.claims.poke()
+	}
+	return j, err
 }
 
-// runJob waits for j's turn, runs it within its budget and records how
-// it ended; however it ends, its upload is removed and its reader freed.
-func (js *siteJobs) runJob(j *siteJob, run func(ctx context.Context, j *siteJob) error) {
-	defer js.running.Done()
-	defer j.cancel()
-	if j.upload != nil {
-		defer j.upload.remove()
-	}
-	defer js.leave(j)
-	waited := time.NewTimer(js.wait)
-	defer waited.Stop()
-	select {
-	case <-j.turn:
-	case <-j.ctx.Done():
-		j.finish(j.ctx, j.ctx.Err(), js.log)
-		return
-	case <-waited.C:
-		j.finish(j.ctx, site.Errorf(site.ETooMany, "The server was busy reading other sites for %s: try again later.", js.wait), js.log)
-		return
-	}
-	j.set(func() { j.state = jobReading })
-	ctx, cancel := context.WithTimeout(j.ctx, j.budget)
-	defer cancel()
-	j.finish(ctx, safely(ctx, j, run), js.log)
-}
-
-// dispatch gives free readers to waiting jobs: to the job of the team
-// served longest ago among the teams not reading now. js.mu is held.
-func (js *siteJobs) dispatch() {
-	for js.free > 0 {
-		at := -1
-		for i, j := range js.queue {
-			if js.reading[j.teamID] {
-				continue
-			}
-			if at < 0 || js.served[j.teamID] < js.served[js.queue[at].teamID] {
-				at = i
-			}
+// claim gives this server's free readers to waiting jobs: a round of
+// the claims loop.
+func (js *siteJobs) claim(ctx context.Context) bool {
+	for {
+		js.mu.Lock()
+		free := js.free > 0 && !js.closed
+		js.mu.Unlock()
+		if !free {
+			return false
 		}
-		if at < 0 {
-			return
+		row, ok, err := js.store.ClaimJob(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				js.log.Error("claiming a live-site job", "err", err)
+			}
+			return false
 		}
-		j := js.queue[at]
-		js.queue = slices.Delete(js.queue, at, at+1)
+		if !ok {
+			return false
+		}
+		j := &siteJob{Job: row, state: site.JobReading}
+		jctx, cancel := context.WithCancelCause(js.ctx)
+		j.cancel = cancel
+		js.mu.Lock()
+		j.budget = js.budget
 		js.free--
-		js.turns++
-		js.reading[j.teamID], js.served[j.teamID] = true, js.turns
-		close(j.turn)
+		js.here[j.ID] = j
+		js.running.Add(1)
+		js.mu.Unlock()
+		go js.runJob(jctx, j)
 	}
 }
 
-// leave takes an ended job out of the queue, or gives its reader to the
-// next, and keeps its report within the bounds.
-func (js *siteJobs) leave(j *siteJob) {
+// sweep fails the jobs whose servers stopped and those that waited too
+// long, and deletes those kept long enough: a round of the sweeps loop.
+func (js *siteJobs) sweep(ctx context.Context) bool {
 	js.mu.Lock()
-	defer js.mu.Unlock()
-	if i := slices.Index(js.queue, j); i >= 0 {
-		js.queue = slices.Delete(js.queue, i, i+1)
-	} else {
-		js.free++
-		delete(js.reading, j.teamID)
-		js.dispatch()
+	stale := js.stale
+	js.mu.Unlock()
+	n, err := js.store.SweepJobs(ctx, site.JobLimits{Stale: stale, Wait: js.wait, Kept: siteJobKept,
+		StaleMsg: "The server reading it stopped: start it again.",
+		WaitMsg:  "The server was busy reading other sites for " + js.wait.String() + ": try again later."})
+	if err != nil && ctx.Err() == nil {
+		js.log.Error("sweeping live-site jobs", "err", err)
 	}
-	if len(js.queue) == 0 && js.free == js.readers {
-		clear(js.served) // nobody waits: no turn to be fair about
+	if n > 0 {
+		js.ring()
 	}
-	js.keep(j)
+	return false
 }
 
-// keep counts j's report among those kept and lets go of older ones,
-// oldest first: a team's while its reports take more than teamBytes, and
-// anyone's while all take more than allBytes; and those past siteJobKept.
-// A job let go of keeps its state and new plan. js.mu is held.
-func (js *siteJobs) keep(j *siteJob) {
-	j.mu.Lock()
-	j.size = reportSize(j)
-	j.mu.Unlock()
-	kept := append(js.kept, j)
-	var all int64
-	team := map[int64]int64{}
-	for _, k := range kept {
-		all += k.size
-		team[k.teamID] += k.size
+// runJob runs j within its budget, beating as it goes, and records how
+// it ended; however it ends, its reader is freed. j.cancel ends ctx.
+func (js *siteJobs) runJob(ctx context.Context, j *siteJob) {
+	defer js.running.Done()
+	defer j.cancel(nil)
+	read, stop := context.WithTimeout(ctx, j.budget)
+	defer stop()
+	beats := make(chan struct{})
+	go func() {
+		defer close(beats)
+		js.beat(ctx, j)
+	}()
+	state, msg := j.outcome(read, safely(read, j, js.run), js.log)
+	j.cancel(nil) // the beats
+	<-beats
+	_, progress, _ := j.beatNow()
+	report, jerr := json.Marshal(j.reportNow())
+	if jerr != nil {
+		js.log.Error("live-site report", "err", jerr)
+		report = nil
 	}
-	js.kept = js.kept[:0]
-	for _, k := range kept {
-		over := team[k.teamID] > js.teamBytes || all > js.allBytes
-		if k != j && (over || k.expired()) {
-			all -= k.size
-			team[k.teamID] -= k.size
-			k.set(func() { k.reading, k.excerpts, k.warns, k.size, k.dropped = nil, nil, nil, 0, true })
+	end, done := context.WithTimeout(context.WithoutCancel(ctx), jobEnd)
+	defer done()
+	if err := js.store.EndJob(end, j.ID, state, msg, progress, report, js.teamBytes, js.allBytes); err != nil && site.ErrorCode(err) != site.ENotFound {
+		js.log.Error("ending a live-site job", "job", j.ID, "err", err) // not found: failed as stale by another server
+	}
+	js.mu.Lock()
+	delete(js.here, j.ID)
+	js.free++
+	js.mu.Unlock()
+	js.ring()
+	js.claims.poke()
+}
+
+// beat says j still runs, with its progress, until ctx ends: every
+// jobBeat while it changes, every jobBeatIdle while it does not. A
+// cancel asked on another server, or the job gone from this one, ends
+// the job.
+func (js *siteJobs) beat(ctx context.Context, j *siteJob) {
+	tick := time.NewTicker(jobBeat)
+	defer tick.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		state, progress, changed := j.beatNow()
+		if !changed && time.Since(last) < jobBeatIdle {
 			continue
 		}
-		js.kept = append(js.kept, k)
+		last = time.Now()
+		stopped, err := js.store.BeatJob(ctx, j.ID, state, progress)
+		switch {
+		case site.ErrorCode(err) == site.ENotFound:
+			j.cancel(errLost)
+		case err != nil && ctx.Err() == nil:
+			js.log.Warn("a live-site job's beat", "job", j.ID, "err", err)
+		case stopped:
+			j.cancel(context.Canceled)
+		}
+		js.ring()
 	}
 }
 
-// reportSize is what a job's report keeps, in bytes, roughly. j.mu is
-// held.
-func reportSize(j *siteJob) int64 {
-	n := int64(1024)
-	if j.reading != nil {
-		n += j.reading.Size()
-	}
-	for _, e := range j.excerpts {
-		for _, l := range e.Lines {
-			n += int64(len(l)) + 16
-		}
-	}
-	for _, w := range j.warns {
-		n += int64(len(w.Reason)) + 32
-	}
-	return n
+// ring wakes the streams of this server.
+func (js *siteJobs) ring() {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	close(js.bell)
+	js.bell = make(chan struct{})
+}
+
+// bellNow returns a channel closed at the next change of a job this
+// server runs.
+func (js *siteJobs) bellNow() <-chan struct{} {
+	js.mu.Lock()
+	defer js.mu.Unlock()
+	return js.bell
 }
 
 // safely runs a job, a panic in it an error: no request is there to
@@ -289,162 +325,114 @@ func safely(ctx context.Context, j *siteJob, run func(ctx context.Context, j *si
 	return run(ctx, j)
 }
 
-// stop cancels every job and waits until they have ended, then removes
-// the server's uploads.
-func (js *siteJobs) stop() {
+// close stops claiming, ends the jobs this server runs (failed, saying
+// the server stopped) and waits until they have ended. Jobs waiting stay
+// for the other servers, or for this one when it starts again.
+func (js *siteJobs) close() {
 	js.mu.Lock()
 	js.closed = true
-	for _, j := range js.byID {
-		j.cancel()
-	}
 	js.mu.Unlock()
+	js.claims.stopAndWait()
+	js.sweeps.stopAndWait()
+	js.stop(errStopping)
 	js.running.Wait()
-	os.RemoveAll(js.uploads)
 }
 
-// get returns the viewer's job the path names. Errors: ENotFound.
-func (js *siteJobs) get(c echo.Context) (*siteJob, error) {
+// get returns the viewer's job the path names, with its report if
+// withReport. Errors: ENotFound.
+func (js *siteJobs) get(c echo.Context, withReport bool) (site.Job, error) {
+	j, err := js.store.Job(c.Request().Context(), c.Param("jid"), withReport)
+	if err == nil && j.UserID != viewer(c).UserID {
+		return site.Job{}, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
+	}
+	return j, err
+}
+
+// cancelHere cancels job id at once if this server runs it; another
+// server's hears of the cancel at its next beat.
+func (js *siteJobs) cancelHere(id string) {
+	js.mu.Lock()
+	j := js.here[id]
+	js.mu.Unlock()
+	if j != nil {
+		j.cancel(context.Canceled)
+	}
+}
+
+// watching counts a stream of job id on this server in (+1) or out (-1);
+// it refuses one past jobWatchers.
+func (js *siteJobs) watching(id string, d int) bool {
 	js.mu.Lock()
 	defer js.mu.Unlock()
-	j := js.byID[c.Param("jid")]
-	if j == nil || j.userID != viewer(c).UserID || j.expired() {
-		return nil, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
+	if d > 0 && js.watch[id] >= jobWatchers {
+		return false
 	}
-	return j, nil
-}
-
-// launchOf returns the newest launch check of project projectID the
-// user started, while it is kept; nil if none.
-func (js *siteJobs) launchOf(userID, projectID int64) *siteJob {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	var newest *siteJob
-	for _, j := range js.byID {
-		if j.launch != nil && j.userID == userID && j.launch.projectID == projectID && !j.expired() && (newest == nil || j.started.After(newest.started)) {
-			newest = j
-		}
+	if js.watch[id] += d; js.watch[id] == 0 {
+		delete(js.watch, id)
 	}
-	return newest
+	return true
 }
 
-// endedAfter reports whether the job ended after t.
-func (j *siteJob) endedAfter(t time.Time) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.ended.After(t)
-}
-
-// page is where the job is shown.
-func (j *siteJob) page() string {
-	if j.launch != nil {
-		return projectPath(j.launch.projectID, "launch")
+// jobPage is where a job is shown.
+func jobPage(j site.Job) string {
+	if j.Kind == site.JobLaunch {
+		return projectPath(j.ProjectID, "launch")
 	}
-	return "/sites/jobs/" + j.id
+	return "/sites/jobs/" + j.ID
 }
 
-// running reports whether the job has not ended.
-func (j *siteJob) running() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.ended.IsZero()
-}
-
-// expired reports whether the job ended more than siteJobKept ago.
-func (j *siteJob) expired() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return !j.ended.IsZero() && time.Since(j.ended) > siteJobKept
-}
-
-// set changes the job under its lock and wakes its streams.
+// set changes the job's progress or report under its lock; the next beat
+// takes the change to the database.
 func (j *siteJob) set(fn func()) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	fn()
-	close(j.changed)
-	j.changed = make(chan struct{})
+	j.changed = true
 }
 
-// changes returns a channel closed at the job's next change.
-func (j *siteJob) changes() <-chan struct{} {
+// beatNow is what the next beat says: the state and progress, and
+// whether they changed since the last.
+func (j *siteJob) beatNow() (state string, progress []byte, changed bool) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	return j.changed
+	progress, _ = json.Marshal(j.progress)
+	changed, j.changed = j.changed, false
+	return j.state, progress, changed
 }
 
-// watch counts a stream in (+1) or out (-1); it refuses one past
-// jobWatchers.
-func (j *siteJob) watch(d int) bool {
+func (j *siteJob) reportNow() jobReport {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if d > 0 && j.watchers >= jobWatchers {
-		return false
-	}
-	j.watchers += d
-	return true
+	return j.report
 }
 
-// finish records how the job ended: ctx is the one it read with, whose
+// outcome is how the job ended: ctx is the one it read with, whose
 // deadline is the reading's budget.
-func (j *siteJob) finish(ctx context.Context, err error, log *slog.Logger) {
+func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (state, msg string) {
 	var ue *sitemap.UnreadableError
-	state, msg := jobFailed, ""
+	state = site.JobFailed
 	switch {
 	case err == nil:
-		state = jobDone
+		return site.JobDone, ""
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		msg = "The reading took longer than " + j.budget.String() + " and was stopped; the siteplan check and import commands have no such limit."
-		if j.launch != nil {
+		if j.Kind == site.JobLaunch {
 			msg = "The check took longer than " + j.budget.String() + " and was stopped; the siteplan verify command has no such limit."
 		}
-	case errors.Is(err, context.Canceled):
-		state, msg = jobCancelled, "Cancelled."
+	case errors.Is(context.Cause(ctx), errStopping):
+		msg = "The server stopped during the reading: start it again."
+	case errors.Is(context.Cause(ctx), errLost):
+		msg = "The server reading it stopped: start it again." // as the sweep that failed it says
+	case context.Cause(ctx) == context.Canceled:
+		state, msg = site.JobCancelled, "Cancelled."
 	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:
 		msg = err.Error()
 	default:
 		msg = site.ErrorMessage(err)
-		log.Error("live-site reading failed", "source", j.source, "err", err)
+		log.Error("live-site reading failed", "source", j.Source, "err", err)
 	}
-	if err != nil && j.isImp {
+	if j.Kind == site.JobImport {
 		msg += " Nothing was imported."
 	}
-	j.set(func() { j.state, j.err, j.ended = state, msg, time.Now() })
-}
-
-// upload is a sitemap file a visitor sent, kept in a file of the
-// server's upload directory until its job ends, however it ends: a
-// waiting job holds no upload in memory.
-type upload struct {
-	name string // the file's own name, without a path
-	f    *os.File
-}
-
-func (u *upload) remove() {
-	u.f.Close()
-	os.Remove(u.f.Name())
-}
-
-// uploadsRoot holds a directory of uploads for each server running,
-// named after its process ("PID-random").
-func uploadsRoot() string { return filepath.Join(os.TempDir(), "siteplan-uploads") }
-
-// uploadDir names this server's directory of uploads, after removing
-// those that servers no longer running left behind (a crash, a kill),
-// and the files of versions that kept uploads in the temporary directory
-// itself.
-func uploadDir(log *slog.Logger) string {
-	root := uploadsRoot()
-	entries, _ := os.ReadDir(root)
-	for _, e := range entries {
-		if n := proc.TagPID(e.Name()); n == 0 || n != os.Getpid() && !proc.Alive(n) {
-			if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
-				log.Warn("could not remove an old upload", "path", e.Name(), "err", err)
-			}
-		}
-	}
-	old, _ := filepath.Glob(filepath.Join(os.TempDir(), "siteplan-upload-*"))
-	for _, f := range old {
-		os.Remove(f)
-	}
-	return filepath.Join(root, proc.Tag()) // made by the first upload (keepUpload)
+	return state, msg
 }

@@ -5,14 +5,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,11 +22,14 @@ import (
 	"siteplan/views"
 )
 
-// job returns the job whose page is page.
-func (js *siteJobs) job(page string) *siteJob {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	return js.byID[strings.TrimPrefix(page, "/sites/jobs/")]
+// job returns the job whose page is page, with its report.
+func (c *client) job(page string) site.Job {
+	c.t.Helper()
+	j, err := c.db.Job(context.Background(), strings.TrimPrefix(page, "/sites/jobs/"), true)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return j
 }
 
 // setReaders gives the server n readers; no job may have started.
@@ -95,7 +96,7 @@ func TestLiveSiteReportBounds(t *testing.T) {
 	if got := last.Find(".report-pager").Text(); !strings.Contains(got, "901–1000 of 1000") {
 		t.Errorf("pager %q", got)
 	}
-	if size := c.srv.siteJobs.job(page).size; size > 4<<20 {
+	if size := len(c.job(page).Report); size > 4<<20 {
 		t.Errorf("the report keeps %d bytes", size)
 	}
 }
@@ -129,7 +130,7 @@ func TestLiveSiteReportMemory(t *testing.T) {
 		return page
 	}
 	a1 := check(a)
-	r := js.job(a1).size
+	r := int64(len(a.job(a1).Report))
 	js.mu.Lock()
 	js.teamBytes, js.allBytes = 2*r+r/2, 3*r+r/2 // two reports a team, three in all
 	js.mu.Unlock()
@@ -146,12 +147,10 @@ func TestLiveSiteReportMemory(t *testing.T) {
 			t.Errorf("%s: dropped %v, want %v", tc.page, got, tc.dropped)
 		}
 	}
-	js.mu.Lock()
 	var all int64
-	for _, k := range js.kept {
-		all += k.size
+	for _, p := range []string{a1, a2, b1, b2, a3} {
+		all += int64(len(a.job(p).Report))
 	}
-	js.mu.Unlock()
 	if all > js.allBytes {
 		t.Errorf("the reports kept take %d bytes, past %d", all, js.allBytes)
 	}
@@ -173,13 +172,13 @@ func TestLiveSiteTurns(t *testing.T) {
 	held := a.startJob("/sites/check", url.Values{"source": {ls.URL}})
 	<-ls.holding
 	doc := b.finished(b.startJob("/sites/import", url.Values{"source": {ls.URL + "/pages.xml"}}))
-	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != jobDone {
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != site.JobDone {
 		t.Errorf("team B's import while team A's reading is held: %s", st)
 	}
 	// A second job of team A waits for team A's first.
 	queued := a2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
-	if v := a.srv.siteJobs.job(queued).view(1); v.State != jobWaiting {
-		t.Errorf("team A's second job is %s, want waiting", v.State)
+	if st := a.job(queued).State; st != site.JobWaiting {
+		t.Errorf("team A's second job is %s, want waiting", st)
 	}
 	a.do("POST", held+"/cancel", url.Values{}, false)
 	a2.finished(queued)
@@ -198,8 +197,8 @@ func TestLiveSiteTurns(t *testing.T) {
 	c.do("POST", held+"/cancel", url.Values{}, false)
 	c2.finished(first)
 	d.finished(second)
-	if f, s := c.srv.siteJobs.job(first), c.srv.siteJobs.job(second); !s.ended.Before(f.ended) {
-		t.Errorf("the team that just had a turn ended first: %v, the other team %v", f.ended, s.ended)
+	if f, s := c.job(first), c.job(second); !s.Started.Before(f.Started) {
+		t.Errorf("the team that just had a turn went first: %v, the other team %v", f.Started, s.Started)
 	}
 
 	// The budget counts from the turn: a job that waited longer than its
@@ -217,53 +216,37 @@ func TestLiveSiteTurns(t *testing.T) {
 	next := e2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
 	time.Sleep(1200 * time.Millisecond) // the scenario: it waits longer than its budget
 	e.do("POST", held+"/cancel", url.Values{}, false)
-	if doc := e2.finished(next); doc.Find("#job-status").AttrOr("data-state", "") != jobDone {
+	if doc := e2.finished(next); doc.Find("#job-status").AttrOr("data-state", "") != site.JobDone {
 		t.Errorf("the reading that waited longer than its budget: %q", doc.Find("#job-error").Text())
 	}
 }
 
-// TestLiveSiteUploadRemoved: an uploaded file is removed however its job
-// ends: cancelled while it waits, or waiting when the server stops; and a
-// server removes at start what servers no longer running left behind.
-func TestLiveSiteUploadRemoved(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	// Left behind: by a server whose process is gone, and by an older
-	// version of siteplan; kept: this process's other servers'.
-	gone := filepath.Join(uploadsRoot(), "999999999-abc")
-	mine := filepath.Join(uploadsRoot(), strconv.Itoa(os.Getpid())+"-other")
-	for _, d := range []string{gone, mine} {
-		os.MkdirAll(d, 0o700)
-		os.WriteFile(filepath.Join(d, "upload-1"), []byte("x"), 0o600)
-	}
-	legacy := filepath.Join(tmp, "siteplan-upload-123")
-	os.WriteFile(legacy, []byte("x"), 0o600)
-
+// TestLiveSiteUploadKept: an uploaded file waits with its job in the
+// database: a cancel while it waits removes it; a job still waiting when
+// its server stops stays, with its file, and the next server on the
+// database reads it, then removes the file.
+func TestLiveSiteUploadKept(t *testing.T) {
 	ls := newLiveSite(t)
 	ls.holdInIndex = true
 	c := siteClient(t)
-	for _, p := range []string{gone, legacy} {
-		if _, err := os.Stat(p); !os.IsNotExist(err) {
-			t.Errorf("%s is still there at start (%v)", p, err)
-		}
-	}
-	if _, err := os.Stat(mine); err != nil {
-		t.Errorf("a running server's uploads were removed: %v", err)
-	}
 	c.srv.siteJobs.setReaders(1)
 	c2 := c.teamClient("c2@test.example", "1")
-	c.startJob("/sites/check", url.Values{"source": {ls.URL}}) // holds the one reader
+	c.startJob("/sites/check", url.Values{"source": {ls.URL}}) // holds the one reader, and team 1's turn
 	<-ls.holding
-	uploads := func() []string {
-		names, _ := filepath.Glob(filepath.Join(c.srv.siteJobs.uploads, "*"))
-		return names
+	uploaded := func(page string) int {
+		b, err := io.ReadAll(c.db.JobUpload(context.Background(), strings.TrimPrefix(page, "/sites/jobs/")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(b)
 	}
+	const file = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://old.example/</loc></url></urlset>`
 	upload := func() string {
 		var body bytes.Buffer
 		w := multipart.NewWriter(&body)
 		w.WriteField("_csrf", c2.token)
 		fw, _ := w.CreateFormFile("file", "old.xml")
-		fw.Write([]byte(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://old.example/</loc></url></urlset>`))
+		fw.Write([]byte(file))
 		w.Close()
 		rec := c2.raw("POST", "/sites/import", &body, w.FormDataContentType(), false)
 		if rec.Code != http.StatusSeeOther {
@@ -272,20 +255,30 @@ func TestLiveSiteUploadRemoved(t *testing.T) {
 		return rec.Header().Get("Location")
 	}
 	queued := upload()
-	if got := uploads(); len(got) != 1 {
-		t.Fatalf("while it waits: %q, want the upload", got)
+	if n := uploaded(queued); n != len(file) {
+		t.Fatalf("while it waits: %d bytes kept, want %d", n, len(file))
 	}
 	c2.do("POST", queued+"/cancel", url.Values{}, false)
-	if doc := c2.finished(queued); doc.Find("#job-status").AttrOr("data-state", "") != jobCancelled {
+	if doc := c2.finished(queued); doc.Find("#job-status").AttrOr("data-state", "") != site.JobCancelled {
 		t.Errorf("the cancelled upload's job: %q", doc.Find("#job-error").Text())
 	}
-	if got := uploads(); len(got) != 0 {
-		t.Errorf("after a cancel while waiting: %q", got)
+	if n := uploaded(queued); n != 0 {
+		t.Errorf("after a cancel while waiting: %d bytes kept", n)
 	}
-	upload()
+	queued = upload()
 	c.srv.Close()
-	if _, err := os.Stat(c.srv.siteJobs.uploads); !os.IsNotExist(err) {
-		t.Errorf("after the server stopped with an upload waiting: %v", err)
+	if j := c.job(queued); j.State != site.JobWaiting || uploaded(queued) != len(file) {
+		t.Fatalf("after its server stopped, the waiting upload is %s with %d bytes", j.State, uploaded(queued))
+	}
+	next := New(c.db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	next.AllowPrivateFetch()
+	defer next.Close()
+	doc := c2.on(instance{db: c.db, srv: next}).finished(queued)
+	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != site.JobDone || doc.Find("#new-plan strong").Text() != "old.example" {
+		t.Errorf("the next server's import: %s %q", st, doc.Find("#job-error").Text())
+	}
+	if n := uploaded(queued); n != 0 {
+		t.Errorf("after its reading: %d bytes kept", n)
 	}
 }
 
@@ -297,10 +290,9 @@ func TestImportSiteNameFirst(t *testing.T) {
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "The project name is longer than 300 characters") {
 		t.Errorf("got %d %.300s", rec.Code, rec.Body.String())
 	}
-	c.srv.siteJobs.mu.Lock()
-	defer c.srv.siteJobs.mu.Unlock()
-	if len(c.srv.siteJobs.byID) != 0 {
-		t.Error("a reading started")
+	// No reading started: the visitor may start one.
+	if rec := c.do("POST", "/sites/import", url.Values{"source": {"http://127.0.0.1:1/"}}, false); rec.Code != http.StatusSeeOther {
+		t.Errorf("a reading after the refused one: %d %.300s", rec.Code, rec.Body.String())
 	}
 }
 
@@ -360,10 +352,14 @@ func TestLinesOutsideGate(t *testing.T) {
 // TestDroppedImportShows: an import whose report was let go still shows
 // its state and the new plan, and says the report is gone.
 func TestDroppedImportShows(t *testing.T) {
-	j := &siteJob{id: "x", isImp: true, state: jobDone, dropped: true, ended: time.Now(),
-		plan: views.SitePlan{ProjectID: 7, Name: "old.example", Pages: 3}}
+	j := site.Job{ID: "x", Kind: site.JobImport, State: site.JobDone, Dropped: true, Ended: time.Now(),
+		Progress: []byte(`{"plan":{"ProjectID":7,"Name":"old.example","Pages":3}}`)}
+	v, err := jobView(j, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
-	if err := views.SiteJobStatus(j.view(1)).Render(context.Background(), &buf); err != nil {
+	if err := views.SiteJobStatus(v).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); !strings.Contains(got, "job-dropped") || !strings.Contains(got, "/projects/7") {

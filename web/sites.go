@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"iter"
 	"net/http"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -26,10 +27,10 @@ type siteStore interface {
 	ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error)
 }
 
-// onWeb reports whether file n of the job's reading is on the web, to be
+// onWeb reports whether file n of job j's reading is on the web, to be
 // read again: all but an uploaded file, the first, whose lines around
 // its problems are kept instead (keepExcerpts).
-func (j *siteJob) onWeb(n int) bool { return j.upload == nil || n > 0 }
+func onWeb(j site.Job) func(n int) bool { return func(n int) bool { return !j.Upload || n > 0 } }
 
 // linesAround is how many lines before and after a problem's line its
 // page shows.
@@ -38,7 +39,7 @@ const linesAround = 6
 // keepExcerpts keeps the lines around the problems of an uploaded file,
 // file 0 of the reading, for the report's line links: the file itself
 // goes when its reading ends.
-func (j *siteJob) keepExcerpts(f *os.File, rep *sitemap.Reading) {
+func (j *siteJob) keepExcerpts(file io.Reader, rep *sitemap.Reading) {
 	if rep == nil || len(rep.Files) == 0 {
 		return
 	}
@@ -51,11 +52,8 @@ func (j *siteJob) keepExcerpts(f *os.File, rep *sitemap.Reading) {
 	if len(lines) == 0 {
 		return
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return
-	}
-	ex, _ := sitemap.Excerpts(f, lines, linesAround) // what was read before an error is still worth showing
-	j.set(func() { j.excerpts = ex })
+	ex, _ := sitemap.Excerpts(file, lines, linesAround) // what was read before an error is still worth showing
+	j.set(func() { j.report.Excerpts = ex })
 }
 
 // Reading a file again for the lines around a problem takes one of
@@ -70,16 +68,20 @@ const (
 // excerpt returns the lines of file n around line: read again from the
 // web, or kept from an upload. Errors: ENotFound, ETooMany, EInvalid (the
 // file cannot be read again).
-func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, ex sitemap.Excerpt, err error) {
-	j.mu.Lock()
-	rep, kept := j.reading, j.excerpts
-	j.mu.Unlock()
+func (s *Server) excerpt(c echo.Context, j site.Job, n, line int) (loc string, ex sitemap.Excerpt, err error) {
+	var r jobReport
+	if j.Report != nil {
+		if err := json.Unmarshal(j.Report, &r); err != nil {
+			return "", ex, err
+		}
+	}
+	rep := r.Reading
 	if rep == nil || n < 0 || n >= len(rep.Files) {
 		return "", ex, site.Errorf(site.ENotFound, "No such file in this reading.")
 	}
 	loc = cmp.Or(rep.Files[n].Final, rep.Files[n].Loc)
-	if !j.onWeb(n) {
-		for _, e := range kept {
+	if !onWeb(j)(n) {
+		for _, e := range r.Excerpts {
 			if e.Line == line {
 				return loc, e, nil
 			}
@@ -105,22 +107,42 @@ func (s *Server) excerpt(c echo.Context, j *siteJob, n, line int) (loc string, e
 	return loc, exs[0], nil
 }
 
-// view is the job as the page shows it, with page (from 1) of its
-// report.
-func (j *siteJob) view(page int) views.SiteJob {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	v := views.SiteJob{ID: j.id, Source: j.source, Import: j.isImp, State: j.state, Error: j.err,
-		Running: j.state == jobWaiting || j.state == jobReading || j.state == jobWriting,
-		Waiting: j.state == jobWaiting, Writing: j.state == jobWriting, Done: j.state == jobDone,
-		Files: j.progress.Files, Listed: j.progress.Listed, URLs: j.progress.URLs, Plan: j.plan, Dropped: j.dropped}
-	for _, w := range j.warns {
+// jobView is job j as the page shows it, with page (from 1) of its
+// report if it was read with it. Errors: EInternal (what the database
+// keeps does not decode).
+func jobView(j site.Job, page int) (views.SiteJob, error) {
+	var pr jobProgress
+	var r jobReport
+	if err := unmarshalIf(j.Progress, &pr); err != nil {
+		return views.SiteJob{}, err
+	}
+	if err := unmarshalIf(j.Report, &r); err != nil {
+		return views.SiteJob{}, err
+	}
+	v := views.SiteJob{ID: j.ID, Source: j.Source, Import: j.Kind == site.JobImport, State: j.State, Error: j.Error,
+		Running: j.Running(), Waiting: j.State == site.JobWaiting, Writing: j.State == site.JobWriting, Done: j.State == site.JobDone,
+		Files: pr.Files, Listed: pr.Listed, URLs: pr.URLs, Dropped: j.Dropped}
+	if pr.Plan != nil {
+		v.Plan = *pr.Plan
+	}
+	for _, w := range r.Warns {
 		v.Notes = append(v.Notes, w.Reason)
 	}
-	if j.reading != nil && j.state != jobReading && j.state != jobWaiting {
-		v.Report = reportView(j.reading, j.onWeb, page)
+	if r.Reading != nil && !j.Running() {
+		v.Report = reportView(r.Reading, onWeb(j), page)
 	}
-	return v
+	return v, nil
+}
+
+// unmarshalIf decodes b into v, if there is b.
+func unmarshalIf(b []byte, v any) error {
+	if len(b) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("a live-site job's record: %w", err)
+	}
+	return nil
 }
 
 // reportView turns a reading into page (from 1) of the report the page
@@ -151,12 +173,7 @@ func (s *Server) checkSite(c echo.Context) error {
 	if src == "" {
 		return site.Errorf(site.EInvalid, "Enter a site (example.com) or the URL of a sitemap to check.")
 	}
-	j := &siteJob{source: src}
-	return s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
-		rep, err := s.siteReader(j, siteCheckURLs).Read(ctx, src, nil)
-		j.set(func() { j.reading = rep })
-		return err
-	})
+	return s.startSiteJob(c, site.Job{Kind: site.JobCheck, Source: src}, nil)
 }
 
 // importSite starts reading a site, its sitemap or an uploaded file into
@@ -167,77 +184,77 @@ func (s *Server) importSite(c echo.Context) error {
 	if msg := site.ProjectNameProblem("The project name", name); name != "" && msg != "" { // before a reading of minutes, not after
 		return &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"name": msg}}
 	}
-	upload, err := keepUpload(c, s.siteJobs.uploads)
+	file, fileName, err := formUpload(c)
 	if err != nil {
 		return err
 	}
-	if upload != nil {
-		src = upload.name
+	if file != nil {
+		defer file.Close()
+		src = fileName
 	}
 	if src == "" {
 		return site.Errorf(site.EInvalid, "Enter the site (example.com) or a sitemap URL, or choose a sitemap file (.xml, .xml.gz, .txt, .csv).")
 	}
-	j := &siteJob{source: src, upload: upload, isImp: true}
-	err = s.startSiteJob(c, j, func(ctx context.Context, j *siteJob) error {
-		var file io.Reader
-		if upload != nil {
-			file = upload.f
-		}
-		rep, plan, warns, err := s.siteReader(j, siteImportURLs).ReadPlan(ctx, src, file, name)
-		if upload != nil {
-			j.keepExcerpts(upload.f, rep)
-		}
-		j.set(func() { j.reading = rep })
-		if err != nil {
-			return err
-		}
-		j.set(func() { j.state, j.warns = jobWriting, warns })
-		sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
-		id, err := s.store.sites.ImportPages(ctx, j.teamID, plan.Project, countPages(plan.Pages(), &sp))
-		if err != nil {
-			return err
-		}
-		sp.ProjectID = id
-		j.set(func() { j.plan = sp })
-		return nil
-	})
-	if err != nil && upload != nil { // the job did not start
-		upload.remove()
+	var upload io.Reader
+	if file != nil {
+		upload = file
 	}
-	return err
+	return s.startSiteJob(c, site.Job{Kind: site.JobImport, Source: src, Name: name}, upload)
 }
 
-// keepUpload keeps the form's file, if any, in dir. Errors: ETooLarge.
-func keepUpload(c echo.Context, dir string) (*upload, error) {
+// formUpload opens the form's file, if any, and names it. Errors:
+// ETooLarge.
+func formUpload(c echo.Context) (io.ReadCloser, string, error) {
 	fh, err := c.FormFile("file")
 	if err != nil || fh.Size == 0 {
-		return nil, nil
+		return nil, "", nil
 	}
-	in, err := fh.Open()
+	if fh.Size > siteUploadBytes {
+		return nil, "", site.Errorf(site.ETooLarge, "The file is larger than %d MB: gzip it, or import it with the siteplan import command.", siteUploadBytes>>20)
+	}
+	f, err := fh.Open()
+	return f, path.Base(fh.Filename), err
+}
+
+// runSiteJob runs a job of any kind, on whichever server claimed it.
+func (s *Server) runSiteJob(ctx context.Context, j *siteJob) error {
+	switch j.Kind {
+	case site.JobCheck:
+		rep, err := s.siteReader(j, siteCheckURLs).Read(ctx, j.Source, nil)
+		j.set(func() { j.report.Reading = rep })
+		return err
+	case site.JobImport:
+		return s.runImport(ctx, j)
+	case site.JobLaunch:
+		return s.runLaunchCheck(ctx, j)
+	}
+	return fmt.Errorf("a live-site job of kind %q", j.Kind)
+}
+
+// runImport reads a site, its sitemap or an uploaded file into a new
+// project.
+func (s *Server) runImport(ctx context.Context, j *siteJob) error {
+	var file io.Reader
+	if j.Upload {
+		file = s.siteJobs.store.JobUpload(ctx, j.ID)
+	}
+	rep, plan, warns, err := s.siteReader(j, siteImportURLs).ReadPlan(ctx, j.Source, file, j.Name)
+	if j.Upload {
+		j.keepExcerpts(s.siteJobs.store.JobUpload(ctx, j.ID), rep)
+	}
+	j.set(func() { j.report.Reading = rep })
 	if err != nil {
-		return nil, err
+		return err
 	}
-	defer in.Close()
-	if err := os.MkdirAll(dir, 0o700); err != nil { // a cleaner of the temporary directory may have removed it
-		return nil, err
-	}
-	f, err := os.CreateTemp(dir, "upload-*")
+	j.set(func() { j.state, j.report.Warns = site.JobWriting, warns })
+	sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
+	id, err := s.store.sites.ImportPages(ctx, j.TeamID, plan.Project, countPages(plan.Pages(), &sp))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	u := &upload{name: path.Base(fh.Filename), f: f}
-	n, err := io.Copy(f, io.LimitReader(in, siteUploadBytes+1))
-	if err == nil {
-		_, err = f.Seek(0, io.SeekStart)
-	}
-	if err == nil && n > siteUploadBytes {
-		err = site.Errorf(site.ETooLarge, "The file is larger than %d MB: gzip it, or import it with the siteplan import command.", siteUploadBytes>>20)
-	}
-	if err != nil {
-		u.remove()
-		return nil, err
-	}
-	return u, nil
+	sp.ProjectID = id
+	j.set(func() { j.progress.Plan = &sp })
+	return nil
 }
 
 // countPages passes pages on, counting them and the sections below the
@@ -269,28 +286,33 @@ func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[i
 // reports its progress to j.
 func (s *Server) siteReader(j *siteJob, maxURLs int) *sitemap.Reader {
 	return &sitemap.Reader{Web: s.fetch.Open, Check: true, MaxURLs: maxURLs, Progress: func(p sitemap.Progress) {
-		j.set(func() { j.progress = p })
+		j.set(func() { j.progress.Progress = p })
 	}}
 }
 
-// startSiteJob starts j and sends the visitor to its page.
-func (s *Server) startSiteJob(c echo.Context, j *siteJob, run func(ctx context.Context, j *siteJob) error) error {
-	if err := s.siteJobs.start(c, j, run); err != nil {
-		return err
-	}
-	return redirect(c, "/sites/jobs/"+j.id)
-}
-
-func (s *Server) siteJobPage(c echo.Context) error {
-	j, err := s.siteJobs.get(c)
+// startSiteJob keeps job j, with its upload if not nil, for a server to
+// claim, and sends the visitor to its page.
+func (s *Server) startSiteJob(c echo.Context, j site.Job, upload io.Reader) error {
+	j, err := s.siteJobs.create(c, j, upload)
 	if err != nil {
 		return err
 	}
-	if j.launch != nil {
-		return redirect(c, j.page())
+	return redirect(c, jobPage(j))
+}
+
+func (s *Server) siteJobPage(c echo.Context) error {
+	j, err := s.siteJobs.get(c, true)
+	if err != nil {
+		return err
+	}
+	if j.Kind == site.JobLaunch {
+		return redirect(c, jobPage(j))
 	}
 	page, _ := strconv.Atoi(c.QueryParam("page"))
-	v := j.view(page)
+	v, err := jobView(j, page)
+	if err != nil {
+		return err
+	}
 	title := "Check of " + v.Source
 	if v.Import {
 		title = "Import of " + v.Source
@@ -301,17 +323,18 @@ func (s *Server) siteJobPage(c echo.Context) error {
 // siteJobEvents streams the job's status as its page shows it
 // (server-sent events): at once, then as it changes, at most every
 // jobFrame; a "status" event while the job runs, an "end" event when it
-// has ended, and the stream with it. It ends too when the visitor's
-// session does.
+// has ended, and the stream with it. It looks at the job when a job of
+// this server changes, and every jobPoll for one another server runs.
+// It ends too when the visitor's session does.
 func (s *Server) siteJobEvents(c echo.Context) error {
-	j, err := s.siteJobs.get(c)
+	j, err := s.siteJobs.get(c, false)
 	if err != nil {
 		return err
 	}
-	if !j.watch(1) {
+	if !s.siteJobs.watching(j.ID, 1) {
 		return site.Errorf(site.ETooMany, "This reading is open in too many tabs of your browser: close some and reload.")
 	}
-	defer j.watch(-1)
+	defer s.siteJobs.watching(j.ID, -1)
 	sub := &subscriber{}
 	if ck, err := c.Cookie(sessionCookie); err == nil {
 		sub.session = ck.Value
@@ -321,28 +344,39 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	var buf bytes.Buffer
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
+	poll := time.NewTicker(jobPoll)
+	defer poll.Stop()
+	sent := ""
 	for {
-		changed := j.changes()
-		event, frame := j.frame()
-		buf.Reset()
-		if err := frame.Render(ctx, &buf); err != nil {
-			return nil
+		bell := s.siteJobs.bellNow()
+		if j, err = s.siteJobs.store.Job(ctx, j.ID, false); err != nil {
+			return nil // deleted, or the stream has ended
 		}
-		if _, err := w.Write(htmlEvent(event, buf.Bytes())); err != nil || event == "end" {
-			return nil
-		}
-		w.Flush()
-		select { // the next frame no sooner than jobFrame from now
-		case <-ctx.Done():
-			return nil
-		case <-time.After(jobFrame):
+		if now := j.State + j.Error + string(j.Progress); now != sent {
+			sent = now
+			event, frame, err := s.jobFrame(ctx, j)
+			buf.Reset()
+			if err != nil || frame.Render(ctx, &buf) != nil {
+				return nil
+			}
+			if _, err := w.Write(htmlEvent(event, buf.Bytes())); err != nil || event == "end" {
+				return nil
+			}
+			w.Flush()
+			select { // the next frame no sooner than jobFrame from now
+			case <-ctx.Done():
+				return nil
+			case <-time.After(jobFrame):
+			}
 		}
 	wait:
 		for {
 			select {
 			case <-ctx.Done():
 				return nil
-			case <-changed:
+			case <-bell:
+				break wait
+			case <-poll.C:
 				break wait
 			case <-tick.C:
 				if !s.beat(ctx, w, sub) {
@@ -356,21 +390,27 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	}
 }
 
-// frame is the job's state as its stream sends it: a "status" event
+// jobFrame is job j's state as its stream sends it: a "status" event
 // while it runs, an "end" event once it has ended.
-func (j *siteJob) frame() (string, templ.Component) {
-	if j.launch != nil {
-		v := j.launchView()
-		if v.Running {
-			return "status", views.LaunchProgress(v)
+func (s *Server) jobFrame(ctx context.Context, j site.Job) (string, templ.Component, error) {
+	if j.Kind == site.JobLaunch {
+		v, err := launchView(j)
+		if err != nil || v.Running {
+			return "status", views.LaunchProgress(v), err
 		}
-		return "end", views.LaunchEnd(j.launch.projectID, v)
+		return "end", views.LaunchEnd(j.ProjectID, v), nil
 	}
-	v := j.view(1)
-	if v.Running {
-		return "status", views.SiteJobProgress(v)
+	if !j.Running() { // with its report
+		var err error
+		if j, err = s.siteJobs.store.Job(ctx, j.ID, true); err != nil {
+			return "", nil, err
+		}
 	}
-	return "end", views.SiteJobStatus(v)
+	v, err := jobView(j, 1)
+	if err != nil || v.Running {
+		return "status", views.SiteJobProgress(v), err
+	}
+	return "end", views.SiteJobStatus(v), nil
 }
 
 // htmlEvent is a server-sent event whose data is an HTML fragment, a
@@ -393,18 +433,21 @@ func htmlEvent(event string, html []byte) []byte {
 }
 
 func (s *Server) cancelSiteJob(c echo.Context) error {
-	j, err := s.siteJobs.get(c)
+	j, err := s.siteJobs.get(c, false)
 	if err != nil {
 		return err
 	}
-	j.cancel()
-	return redirect(c, j.page())
+	if _, err := s.siteJobs.store.CancelJob(c.Request().Context(), j.ID, j.UserID); err != nil {
+		return err
+	}
+	s.siteJobs.cancelHere(j.ID)
+	return redirect(c, jobPage(j))
 }
 
 // siteFileLines shows the lines of a file of a job's reading around the
 // line a problem is on.
 func (s *Server) siteFileLines(c echo.Context) error {
-	j, err := s.siteJobs.get(c)
+	j, err := s.siteJobs.get(c, true)
 	if err != nil {
 		return err
 	}
@@ -418,5 +461,5 @@ func (s *Server) siteFileLines(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, views.SiteLinesPage(s.layout(c, "Line "+strconv.Itoa(line)), views.SiteLines{
-		JobID: j.id, Loc: loc, OnWeb: j.onWeb(n), Line: line, First: ex.First, Lines: ex.Lines}))
+		JobID: j.ID, Loc: loc, OnWeb: onWeb(j)(n), Line: line, First: ex.First, Lines: ex.Lines}))
 }

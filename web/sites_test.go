@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -340,8 +339,8 @@ func TestImportUploadedSitemap(t *testing.T) {
 	if got := doc.Find("#new-plan").Text(); doc.Find("#new-plan strong").Text() != "old.example" || !strings.Contains(got, "2 pages") {
 		t.Errorf("new plan %q, named after the site's host? (%s)", got, doc.Find("#job-error").Text())
 	}
-	if left, _ := filepath.Glob(filepath.Join(c.srv.siteJobs.uploads, "*")); len(left) != 0 {
-		t.Errorf("the upload was not removed after its reading: %v", left)
+	if b, _ := io.ReadAll(c.db.JobUpload(context.Background(), strings.TrimPrefix(rec.Header().Get("Location"), "/sites/jobs/"))); len(b) != 0 {
+		t.Errorf("the upload was not removed after its reading: %d bytes kept", len(b))
 	}
 	// The lines around its problems were kept before it went.
 	href, ok := doc.Find(".problems li a.line-link").Attr("href")
@@ -371,8 +370,8 @@ func TestLiveSiteGuard(t *testing.T) {
 	ls := newLiveSite(t)
 	c := newClient(t)
 	doc := c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}}))
-	if got := doc.Find("#job-error").Text() + doc.Find(".files").Text(); !strings.Contains(got, "loopback") {
-		t.Errorf("a loopback sitemap: %q", got)
+	if got := doc.Find("#job-error").Text(); doc.Find("#job-status").AttrOr("data-state", "") != site.JobFailed || !strings.Contains(got, "loopback") {
+		t.Errorf("a loopback sitemap: %s %q", doc.Find("#job-status").AttrOr("data-state", ""), got)
 	}
 }
 
@@ -385,9 +384,8 @@ func TestLiveSiteShutdown(t *testing.T) {
 	page := c.startJob("/sites/import", url.Values{"source": {ls.URL}})
 	<-ls.holding
 	c.srv.Close()
-	j, _ := c.srv.siteJobs.byID[strings.TrimPrefix(page, "/sites/jobs/")]
-	if v := j.view(1); v.State != "cancelled" {
-		t.Errorf("after Close the reading is %q", v.State)
+	if j := c.job(page); j.State != site.JobFailed || !strings.Contains(j.Error, "The server stopped") {
+		t.Errorf("after Close the reading is %q: %q", j.State, j.Error)
 	}
 	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
 		t.Errorf("a reading after Close: %d", rec.Code)
@@ -511,15 +509,14 @@ func TestHTMLEvent(t *testing.T) {
 // goes on.
 func TestSiteJobPanic(t *testing.T) {
 	var logged bytes.Buffer
-	j := &siteJob{changed: make(chan struct{}), isImp: true}
+	j := &siteJob{Job: site.Job{Kind: site.JobImport}}
 	ctx := context.Background()
 	err := safely(ctx, j, func(context.Context, *siteJob) error { panic("a bug in a reader") })
 	if err == nil || !strings.Contains(err.Error(), "a bug in a reader") {
 		t.Fatalf("safely returned %v, want the panic as an error", err)
 	}
-	j.finish(ctx, err, slog.New(slog.NewTextHandler(&logged, nil)))
-	if v := j.view(1); v.State != jobFailed || v.Error != "Internal error. Nothing was imported." {
-		t.Errorf("the job is %q with %q, want failed with the internal error's message", v.State, v.Error)
+	if state, msg := j.outcome(ctx, err, slog.New(slog.NewTextHandler(&logged, nil))); state != site.JobFailed || msg != "Internal error. Nothing was imported." {
+		t.Errorf("the job is %q with %q, want failed with the internal error's message", state, msg)
 	}
 	if !strings.Contains(logged.String(), "a bug in a reader") || !strings.Contains(logged.String(), "sites_test.go") {
 		t.Errorf("the log has not the panic and its stack: %.500s", logged.String())
@@ -531,12 +528,12 @@ func TestSiteJobPanic(t *testing.T) {
 // sitemap says so and says what was read instead.
 func TestJobWords(t *testing.T) {
 	var buf bytes.Buffer
-	views.SiteJobProgress(views.SiteJob{State: jobReading, Running: true}).Render(context.Background(), &buf)
+	views.SiteJobProgress(views.SiteJob{State: site.JobReading, Running: true}).Render(context.Background(), &buf)
 	if got := buf.String(); !strings.Contains(got, "No sitemap found yet.") || strings.Contains(got, "0 of 0") {
 		t.Errorf("progress before any file is listed: %s", got)
 	}
 	buf.Reset()
-	j := views.SiteJob{State: jobDone, Done: true, Report: &views.SiteReport{Robots: "https://example.com/robots.txt", RobotsNote: "robots.txt could not be read: answered 404 Not Found"}}
+	j := views.SiteJob{State: site.JobDone, Done: true, Report: &views.SiteReport{Robots: "https://example.com/robots.txt", RobotsNote: "robots.txt could not be read: answered 404 Not Found"}}
 	views.SiteJobStatus(j).Render(context.Background(), &buf)
 	if got := buf.String(); !strings.Contains(got, "robots.txt could not be read: answered 404 Not Found; the usual place, /sitemap.xml, was read instead.") || strings.Contains(got, "found through") {
 		t.Errorf("report of a site without a usable robots.txt: %s", got)
