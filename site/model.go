@@ -93,6 +93,9 @@ type Project struct {
 	Version           int64
 	PageCount         int
 	UpdatedAt         time.Time
+	// CommentVersion counts the comments written and resolved on the
+	// plan's pages: with Version, it names what the outline shows.
+	CommentVersion int64
 }
 
 // Page is one node of a project's tree. ParentID 0 means a root.

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -353,6 +354,29 @@ func (db *DB) Session(ctx context.Context, token string) (site.Session, site.Use
 	u.ID = s.UserID
 	s.ExpiresAt, _ = time.Parse(timeFormat, exp)
 	return s, u, err
+}
+
+// LiveSessions reports which of tokens are live sessions, in one query:
+// the live-update streams check theirs before each change they send.
+func (db *DB) LiveSessions(ctx context.Context, tokens []string) (map[string]bool, error) {
+	byHash := make(map[string]string, len(tokens))
+	hashes := make([]string, 0, len(tokens))
+	for _, t := range tokens {
+		h := hashToken(t)
+		byHash[h] = t
+		hashes = append(hashes, h)
+	}
+	list, err := json.Marshal(hashes)
+	if err != nil {
+		return nil, err
+	}
+	live, err := collect(ctx, db.r, scanString, `SELECT token_hash FROM sessions
+		WHERE token_hash IN (SELECT value FROM json_each(?)) AND expires_at > ?`, string(list), fmtTime(db.Now()))
+	out := make(map[string]bool, len(live))
+	for _, h := range live {
+		out[byHash[h]] = true
+	}
+	return out, err
 }
 
 // SwitchTeam makes teamID the session's team. Errors: ENotFound when the

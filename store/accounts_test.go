@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -86,10 +87,24 @@ func TestSessions(t *testing.T) {
 	}
 	_, _, err = db.Session(ctx, tok+"x")
 	wantCode(t, err, site.EUnauthorized, "unknown token")
+	live := func() string {
+		t.Helper()
+		m, err := db.LiveSessions(ctx, []string{tok, tok + "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(m[tok], m[tok+"x"])
+	}
+	if got := live(); got != "true false" {
+		t.Errorf("live sessions of the token and an unknown one: %s", got)
+	}
 
 	*now = now.Add(site.SessionTTL + time.Second)
 	_, _, err = db.Session(ctx, tok)
 	wantCode(t, err, site.EUnauthorized, "expired session")
+	if got := live(); got != "false false" {
+		t.Errorf("live sessions once expired: %s", got)
+	}
 
 	*now = now.Add(-site.SessionTTL)
 	if err := db.DeleteSession(ctx, tok); err != nil {

@@ -44,6 +44,9 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 			c.ProjectID, c.PageID, nullID(c.ParentID), nullID(c.UserID), nullID(shareLinkID), c.Author, c.Body, fmtTime(c.CreatedAt)).Scan(&c.ID); err != nil {
 			return err
 		}
+		if err := commented(ctx, tx, c.ProjectID); err != nil {
+			return err
+		}
 		kind := site.EventComment
 		if c.ParentID != 0 {
 			kind = site.EventReply
@@ -152,6 +155,13 @@ func (db *DB) ResolveComment(ctx context.Context, projectID, id int64, by string
 		if n, _ := res.RowsAffected(); n == 0 {
 			return site.Errorf(site.ENotFound, "That comment no longer exists.")
 		}
-		return nil
+		return commented(ctx, tx, projectID)
 	})
+}
+
+// commented counts a comment written or resolved on the project's pages
+// (site.Project.CommentVersion).
+func commented(ctx context.Context, tx *sql.Tx, projectID int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE projects SET comment_version = comment_version + 1 WHERE id = ?`, projectID)
+	return err
 }

@@ -244,9 +244,11 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 // a URL of their own: how many URLs a new slug there changes.
 func (db *DB) URLCount(ctx context.Context, id int64) (int, error) {
 	var n int
-	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id) AS (
-			SELECT CAST(? AS BIGINT) UNION ALL SELECT c.id FROM pages c JOIN sub ON c.parent_id = sub.id)
-		SELECT count(*) FROM pages JOIN sub USING (id) WHERE kind = 'page'`, id).Scan(&n)
+	// The kind comes along the walk: a join of the walk with pages
+	// afterwards is planned by PostgreSQL as a scan of every page.
+	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id, kind) AS (
+			SELECT id, kind FROM pages WHERE id = ? UNION ALL SELECT c.id, c.kind FROM pages c JOIN sub ON c.parent_id = sub.id)
+		SELECT count(*) FROM sub WHERE kind = 'page'`, id).Scan(&n)
 	return n, err
 }
 
@@ -778,9 +780,25 @@ func truncate(s string, n int) string {
 }
 
 // Ancestors returns the ancestors of a page from its root down.
+// The ids first, then their rows: a join of the walk with pages is
+// planned by PostgreSQL as a scan of every page.
 func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
-	return queryPages(ctx, db.r, false, `WITH RECURSIVE up(id, d) AS (
+	ids, err := collect(ctx, db.r, scanID, `WITH RECURSIVE up(id, d) AS (
 			SELECT parent_id, 1 FROM pages WHERE id = ? AND parent_id IS NOT NULL
 			UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
-		SELECT `+pageCols+` FROM pages JOIN up USING (id) ORDER BY up.d DESC`, id)
+		SELECT id FROM up ORDER BY d DESC`, id)
+	if err != nil || len(ids) == 0 {
+		return nil, err
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := queryPages(ctx, db.r, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
+	at := make(map[int64]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	slices.SortFunc(pages, func(a, b site.Page) int { return at[a.ID] - at[b.ID] })
+	return pages, err
 }

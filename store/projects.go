@@ -10,14 +10,14 @@ import (
 
 const projectCols = `p.id, p.team_id, p.name, p.base_url, p.trailing_slash, p.default_changefreq,
 	p.default_priority, p.lastmod, p.sitemap_location, p.version, p.updated_at,
-	p.page_count`
+	p.page_count, p.comment_version`
 
 func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 	var p site.Project
 	var prio sql.NullFloat64
 	var updated string
 	err := row.Scan(&p.ID, &p.TeamID, &p.Name, &p.BaseURL, &p.TrailingSlash, &p.DefaultChangefreq,
-		&prio, &p.Lastmod, &p.SitemapLocation, &p.Version, &updated, &p.PageCount)
+		&prio, &p.Lastmod, &p.SitemapLocation, &p.Version, &updated, &p.PageCount, &p.CommentVersion)
 	if prio.Valid {
 		p.DefaultPriority = &prio.Float64
 	}

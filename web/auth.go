@@ -23,6 +23,7 @@ type accountStore interface {
 	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
 	CreateSession(ctx context.Context, userID, teamID int64) (string, error)
 	Session(ctx context.Context, token string) (site.Session, site.User, error)
+	LiveSessions(ctx context.Context, tokens []string) (map[string]bool, error)
 	SwitchTeam(ctx context.Context, token string, teamID int64) error
 	DeleteSession(ctx context.Context, token string) error
 	Invite(ctx context.Context, token string) (site.Invite, site.Team, error)

@@ -480,10 +480,8 @@ func openStream(c echo.Context) *echo.Response {
 // share link is neither revoked nor expired. (Losing a team's membership
 // ends a stream at once: kickUser.)
 func (s *Server) stillAllowed(ctx context.Context, sub *subscriber) bool {
-	if sub.session != "" {
-		if _, _, err := s.store.accounts.Session(ctx, sub.session); err != nil {
-			return false
-		}
+	if sub.session != "" && !s.sessions.live(ctx, sub.session) {
+		return false
 	}
 	if sub.shareToken != "" {
 		if _, err := s.store.accounts.UseShareLink(ctx, sub.shareToken); err != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -154,9 +155,7 @@ const maxOutlineRows = 12000
 func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (views.OutlineProps, error) {
 	ctx := c.Request().Context()
 	level := outlineLevel(c, p)
-	// The deep outline of a large plan is megabytes of HTML: it waits its
-	// turn with the other heavy reads, within their budget.
-	if level > 3 && p.PageCount > largePlan {
+	if heavyOutline(level, p) {
 		var done func()
 		var err error
 		if ctx, done, err = s.heavyTurn(c, readBudget); err != nil {
@@ -190,6 +189,11 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (vie
 	props.Tree = site.NewTree(p, dedupe(append(pages, kids...)))
 	return props, nil
 }
+
+// heavyOutline reports whether the outline of p to level is a heavy read:
+// the deep outline of a large plan is megabytes of HTML, so it waits its
+// turn with the other heavy reads, within their budget, and is not kept.
+func heavyOutline(level int, p site.Project) bool { return level > 3 && p.PageCount > largePlan }
 
 func dedupe(pages []site.Page) []site.Page {
 	seen := make(map[int64]bool, len(pages))
@@ -300,11 +304,37 @@ func (s *Server) outline(c echo.Context) error {
 			open = append(open, id)
 		}
 	}
+	key := outlineKey(c, p, open)
+	keep := !heavyOutline(outlineLevel(c, p), p)
+	if b, ok := s.outlines.get(key); ok && keep {
+		return c.HTMLBlob(http.StatusOK, b)
+	}
 	props, err := s.outlineProps(c, p, open)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Outline(props))
+	var buf bytes.Buffer
+	if err := views.Outline(props).Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	if keep {
+		s.outlines.put(key, buf.Bytes())
+	}
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+}
+
+// outlineKey names an outline in the outline cache by all it shows: the
+// plan's version and comments, the level and branches asked for, whether
+// the viewer may edit, and the team's type colours. An edit on any
+// server makes a new key.
+func outlineKey(c echo.Context, p site.Project, open []int64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d|%d|%d|%d|%t|%s|", p.ID, p.Version, p.CommentVersion, outlineLevel(c, p),
+		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key())
+	for _, id := range open {
+		b.WriteString(strconv.FormatInt(id, 10) + ",")
+	}
+	return b.String()
 }
 
 // maxOpen bounds the opened branches an outline reload loads.

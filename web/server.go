@@ -99,7 +99,8 @@ type Server struct {
 	log      *slog.Logger
 	static   fs.FS
 	diagrams *renderCache
-	gate     *gate // heavy work: renders and large reads
+	outlines *renderCache // rendered outlines, by outlineKey
+	gate     *gate        // heavy work: renders and large reads
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
 	relay    *relay // nil on SQLite
@@ -115,6 +116,7 @@ type Server struct {
 	publicURL string
 	linesIn   *gate                       // a place for each such reading
 	ping      func(context.Context) error // reaches the database (health)
+	sessions  *sessionChecks              // the live streams' sessions, looked up together
 	siteJobs  *siteJobs
 	now       func() time.Time
 }
@@ -134,6 +136,11 @@ func (s *Server) health(c echo.Context) error {
 
 // healthBudget bounds a health check's look at the database.
 const healthBudget = 2 * time.Second
+
+// OutlineCacheBytes is the memory kept for rendered outlines: an edit
+// makes every other editor of the plan reload theirs, most of them the
+// same outline (a 2,000-page plan's two levels are some 60 KB).
+const OutlineCacheBytes = 16 << 20
 
 // DiagramCacheBytes is the memory kept for rendered diagrams.
 const DiagramCacheBytes = 64 << 20
@@ -177,7 +184,7 @@ const serveAllowFlag = "siteplan serve --allow-private-fetch"
 func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), draw: diagram.Render,
+	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), outlines: newRenderCache(OutlineCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: &loginLimiter{st: st, now: time.Now}, now: time.Now,
 		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log, st)}
@@ -191,6 +198,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	})
 	if st != nil { // a server built only for its route table has no store to deliver from
 		s.ping = st.Ping
+		s.sessions = newSessionChecks(st.LiveSessions)
 		s.hooks.start(deliveryPoll, func(ctx context.Context) bool { return s.hooks.round(ctx) > 0 }) // more may be due
 		s.signoffs.start(signoffPoll, s.signoffs.round)
 		s.siteJobs.start(s.runSiteJob)
