@@ -540,8 +540,14 @@ func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}
 	ok := u.login(fmt.Sprintf("user%d@load.example", u.n))
 	<-logins
 	project := "/projects/" + strconv.FormatInt(u.pid, 10)
+	// The editor opens its event stream as it loads, as a browser does:
+	// the streams join one by one with the logins, not all at once when
+	// the editing begins.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	if ok {
 		u.do("open plan", "GET", project, nil, false)
+		go u.listen(ctx, project+"/events")
 	}
 	in()
 	<-begin
@@ -549,9 +555,8 @@ func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}
 		return
 	}
 	deadline := *deadlineAt
-	ctx, cancel := context.WithDeadline(context.Background(), deadline)
-	defer cancel()
-	go u.listen(ctx, project+"/events")
+	stop := time.AfterFunc(time.Until(deadline), cancel)
+	defer stop.Stop()
 	var pages []int64
 	for _, t := range u.topics {
 		for _, c := range tree.Children(t) {
@@ -599,9 +604,12 @@ func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}
 // user's change took to arrive from when its request was sent.
 func (u *user) listen(ctx context.Context, path string) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", u.base+path, nil)
-	resp, err := u.hc.Do(req)
+	// The stream lasts the run: not the client's timeout, which would
+	// cut it after 30 s, but ctx ends it.
+	stream := &http.Client{Jar: u.hc.Jar, Transport: u.hc.Transport}
+	resp, err := stream.Do(req)
 	if err != nil {
-		if !errors.Is(err, context.DeadlineExceeded) {
+		if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 			u.st.add("event stream", 0, err.Error())
 		}
 		return
