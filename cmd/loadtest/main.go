@@ -467,7 +467,7 @@ type user struct {
 	events *atomic.Int64
 	think  time.Duration
 	rng    *rand.Rand
-	seq    int
+	seq    atomic.Int64
 }
 
 var csrfRE = regexp.MustCompile(`X-CSRF-Token&#34;:&#34;([^&]+)&#34;`)
@@ -494,8 +494,7 @@ func (u *user) do(kind, method, path string, form url.Values, hx bool) ([]byte, 
 	if u.csrf != "" {
 		req.Header.Set("X-CSRF-Token", u.csrf)
 	}
-	u.seq++
-	client := fmt.Sprintf("u%d-%d", u.n, u.seq)
+	client := fmt.Sprintf("u%d-%d", u.n, u.seq.Add(1)) // the stream's reloads count too
 	req.Header.Set("X-Client-ID", client)
 	t0 := time.Now()
 	if method != http.MethodGet {
@@ -577,14 +576,14 @@ func (u *user) run(tree *site.Tree, deadlineAt *time.Time, ready <-chan struct{}
 			if !ok || m == nil {
 				continue
 			}
-			u.do("edit: rename", "PATCH", pp+"/title", url.Values{"title": {fmt.Sprintf("Page by %d #%d", u.n, u.seq)}, "version": {string(m[1])}}, true)
+			u.do("edit: rename", "PATCH", pp+"/title", url.Values{"title": {fmt.Sprintf("Page by %d #%d", u.n, u.seq.Load())}, "version": {string(m[1])}}, true)
 		case r < 65: // details form
 			b, ok := u.do("page details", "GET", pp, nil, true)
 			m := versionRE.FindSubmatch(b)
 			if !ok || m == nil {
 				continue
 			}
-			u.do("edit: save details", "PUT", pp, url.Values{"title": {fmt.Sprintf("Saved by %d #%d", u.n, u.seq)}, "slug_auto": {"1"},
+			u.do("edit: save details", "PUT", pp, url.Values{"title": {fmt.Sprintf("Saved by %d #%d", u.n, u.seq.Load())}, "slug_auto": {"1"},
 				"kind": {"page"}, "status": {site.Statuses[u.rng.IntN(len(site.Statuses))]}, "type": {"article"}, "assignee": {"User"},
 				"notes": {"Notes from the load test."}, "in_sitemap": {"1"}, "in_html_sitemap": {"1"}, "version": {string(m[1])}}, true)
 		case r < 85: // drag within its topic

@@ -105,7 +105,7 @@ func probes() error {
 				b, ok := editor.do("probe: page details", "GET", pp, nil, true)
 				m := versionRE.FindSubmatch(b)
 				if ok && m != nil {
-					editor.do("probe: rename", "PATCH", pp+"/title", url.Values{"title": {fmt.Sprintf("Renamed #%d", editor.seq)}, "version": {string(m[1])}}, true)
+					editor.do("probe: rename", "PATCH", pp+"/title", url.Values{"title": {fmt.Sprintf("Renamed #%d", editor.seq.Load())}, "version": {string(m[1])}}, true)
 				}
 				lat = append(lat, time.Since(t0))
 				t0 = time.Now()
