@@ -166,9 +166,9 @@ func TestWritersOnTwoInstances(t *testing.T) {
 	}
 }
 
-// TestPlansWriteSideBySide: on PostgreSQL a write to one plan does not
-// wait for a write to another, and a write to the same plan waits for
-// the first to end.
+// TestPlansWriteSideBySide: on PostgreSQL a write to one plan, a comment
+// among them, does not wait for a write to another, and a write to the
+// same plan waits for the first to end.
 func TestPlansWriteSideBySide(t *testing.T) {
 	db := openTest(t)
 	if !db.pg {
@@ -177,7 +177,7 @@ func TestPlansWriteSideBySide(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	a, aids := newProject(t, db, "Home\n  About")
-	_, bids := newProject(t, db, "Home\n  About")
+	b, bids := newProject(t, db, "Home\n  About")
 	held, release := make(chan struct{}), make(chan struct{})
 	open := make(chan error, 1)
 	go func() {
@@ -200,6 +200,11 @@ func TestPlansWriteSideBySide(t *testing.T) {
 	}
 	if err := rename(bids["About"], "B's about"); err != nil {
 		t.Fatalf("a write to another plan while one is open: %v", err)
+	}
+	cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
+	defer ccancel()
+	if err := db.AddComment(cctx, &site.Comment{ProjectID: b.ID, PageID: bids["About"], Author: "Ana", Body: "Fine."}, 0); err != nil {
+		t.Fatalf("a comment on another plan while one is open: %v", err)
 	}
 	sameDone := make(chan error, 1)
 	go func() { sameDone <- rename(aids["About"], "A's about") }()

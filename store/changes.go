@@ -241,10 +241,27 @@ func (db *DB) change(ctx context.Context, fn func(j *journal) error) error {
 // project a page is in, which never changes.
 func (j *journal) inProject(id int64) error {
 	j.projectID = id
-	if !j.pg {
+	return lockProject(j.ctx, j.tx, j.pg, id)
+}
+
+// lockProject takes the lock of project id's plan on PostgreSQL, in a
+// transaction of projectTx; SQLite's one writer needs none.
+func lockProject(ctx context.Context, tx *sql.Tx, pg bool, id int64) error {
+	if !pg {
 		return nil
 	}
-	_, err := j.tx.ExecContext(j.ctx, `SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))`, projectLocks, id)
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))`, projectLocks, id)
+	return err
+}
+
+// lockTeamOf takes the lock of the team of project id on PostgreSQL, in a
+// transaction of projectTx that holds that project's lock: for what
+// counts across a team's plans (the deliveries its webhooks hold).
+func lockTeamOf(ctx context.Context, tx *sql.Tx, pg bool, id int64) error {
+	if !pg {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(team_id AS INTEGER)) FROM projects WHERE id = ?`, teamLocks, id)
 	return err
 }
 

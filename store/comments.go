@@ -18,7 +18,12 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 		return err
 	}
 	c.CreatedAt = db.Now()
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	// A comment is its plan's write: on PostgreSQL it waits for that
+	// plan's writes, not for every plan's (projectTx).
+	return db.projectTx(ctx, func(tx *sql.Tx) error {
+		if err := lockProject(ctx, tx, db.pg, c.ProjectID); err != nil {
+			return err
+		}
 		var pid int64
 		err := tx.QueryRowContext(ctx, `SELECT project_id FROM pages WHERE id = ?`, c.PageID).Scan(&pid)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && pid != c.ProjectID) {
@@ -45,6 +50,9 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 			return err
 		}
 		if err := commented(ctx, tx, c.ProjectID); err != nil {
+			return err
+		}
+		if err := lockTeamOf(ctx, tx, db.pg, c.ProjectID); err != nil { // the team's webhooks count what they hold
 			return err
 		}
 		kind := site.EventComment
@@ -142,7 +150,10 @@ func (db *DB) Comment(ctx context.Context, projectID, id int64) (site.Comment, e
 // ResolveComment resolves (or, with resolved false, reopens) the thread
 // a comment belongs to, naming who did it. Errors: ENotFound.
 func (db *DB) ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.projectTx(ctx, func(tx *sql.Tx) error {
+		if err := lockProject(ctx, tx, db.pg, projectID); err != nil {
+			return err
+		}
 		at, who := any(nil), ""
 		if resolved {
 			at, who = fmtTime(db.Now()), by

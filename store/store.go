@@ -192,6 +192,9 @@ const (
 	// (journal.inProject), with the project's id as the second:
 	// PostgreSQL keeps two-key locks apart from one-key ones.
 	projectLocks = 0x5e7e
+	// teamLocks is the first key of the teams' locks (lockTeamOf), the
+	// second the team's id.
+	teamLocks = 0x5e7f
 )
 
 // migratePG applies the PostgreSQL migrations not yet applied, under an
