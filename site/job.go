@@ -19,7 +19,6 @@ type Job struct {
 	Name      string // an import's project name; "" to name it after the site
 	Upload    bool   // Source is a file the visitor sent, kept with the job until it ends
 	State     string // Job* states
-	Cancel    bool   // asked to stop
 	Instance  string // the server that claimed it
 	Created   time.Time
 	Started   time.Time // claimed

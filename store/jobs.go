@@ -29,14 +29,14 @@ const jobTime = "2006-01-02T15:04:05.000000Z"
 const jobChunk = 1 << 20
 
 // jobCols are the columns jobRow reads, report last.
-const jobCols = `id, kind, user_id, team_id, COALESCE(project_id, 0), version, by_name, source, name, upload, state, cancel,
+const jobCols = `id, kind, user_id, team_id, COALESCE(project_id, 0), version, by_name, source, name, upload, state,
 	instance, created, COALESCE(started, ''), COALESCE(ended, ''), progress, error, dropped`
 
 func jobRow(row interface{ Scan(...any) error }, withReport bool) (site.Job, error) {
 	var j site.Job
-	var upload, cancel, dropped int
+	var upload, dropped int
 	var created, started, ended string
-	dst := []any{&j.ID, &j.Kind, &j.UserID, &j.TeamID, &j.ProjectID, &j.Version, &j.By, &j.Source, &j.Name, &upload, &j.State, &cancel,
+	dst := []any{&j.ID, &j.Kind, &j.UserID, &j.TeamID, &j.ProjectID, &j.Version, &j.By, &j.Source, &j.Name, &upload, &j.State,
 		&j.Instance, &created, &started, &ended, &j.Progress, &j.Error, &dropped}
 	if withReport {
 		dst = append(dst, &j.Report)
@@ -44,7 +44,7 @@ func jobRow(row interface{ Scan(...any) error }, withReport bool) (site.Job, err
 	if err := row.Scan(dst...); err != nil {
 		return j, translate(err)
 	}
-	j.Upload, j.Cancel, j.Dropped = upload != 0, cancel != 0, dropped != 0
+	j.Upload, j.Dropped = upload != 0, dropped != 0
 	j.Created, _ = time.Parse(jobTime, created)
 	j.Started, _ = time.Parse(jobTime, started)
 	j.Ended, _ = time.Parse(jobTime, ended)
@@ -120,8 +120,8 @@ func (db *DB) NewestLaunchJob(ctx context.Context, userID, projectID int64) (sit
 // ties. It returns false if there is none for it. The claimed job is
 // reading, and its server must beat (BeatJob) until it ends it.
 func (db *DB) ClaimJob(ctx context.Context) (site.Job, bool, error) {
-	var waiting int
-	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM site_jobs WHERE state = ? LIMIT 1) w`, site.JobWaiting).Scan(&waiting); err != nil || waiting == 0 {
+	var waiting bool
+	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM site_jobs WHERE state = ?)`, site.JobWaiting).Scan(&waiting); err != nil || !waiting {
 		return site.Job{}, false, err // most of the time: nothing to claim, and no write to claim it
 	}
 	skip := ""

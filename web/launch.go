@@ -136,7 +136,7 @@ func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob) error {
 	if err != nil {
 		return err
 	}
-	j.set(func() { j.state = site.JobWriting })
+	j.set(func() { j.State = site.JobWriting })
 	k := keptCheck{Report: rep, What: what, Checked: make([]int64, len(rep.Checked))}
 	for i, c := range rep.Checked {
 		k.Checked[i] = c.ID

@@ -304,8 +304,9 @@ func (s *Server) outline(c echo.Context) error {
 			open = append(open, id)
 		}
 	}
-	key := outlineKey(c, p, open)
-	keep := !heavyOutline(outlineLevel(c, p), p)
+	level := outlineLevel(c, p)
+	key := outlineKey(c, p, level, open)
+	keep := !heavyOutline(level, p)
 	if b, ok := s.outlines.get(key); ok && keep {
 		return c.HTMLBlob(http.StatusOK, b)
 	}
@@ -327,9 +328,9 @@ func (s *Server) outline(c echo.Context) error {
 // plan's version and comments, the level and branches asked for, whether
 // the viewer may edit, and the team's type colours. An edit on any
 // server makes a new key.
-func outlineKey(c echo.Context, p site.Project, open []int64) string {
+func outlineKey(c echo.Context, p site.Project, level int, open []int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%d|%d|%d|%t|%s|", p.ID, p.Version, p.CommentVersion, outlineLevel(c, p),
+	fmt.Fprintf(&b, "%d|%d|%d|%d|%t|%s|", p.ID, p.Version, p.CommentVersion, level,
 		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key())
 	for _, id := range open {
 		b.WriteString(strconv.FormatInt(id, 10) + ",")

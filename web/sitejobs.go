@@ -96,7 +96,6 @@ type siteJobs struct {
 	log       *slog.Logger
 	store     jobStore
 	run       func(ctx context.Context, j *siteJob) error // a job of any kind
-	readers   int                                         // how many jobs read at once (set before the first starts)
 	wait      time.Duration
 	budget    time.Duration
 	stale     time.Duration // how long a running job's server may be silent
@@ -117,7 +116,7 @@ type siteJobs struct {
 }
 
 func newSiteJobs(log *slog.Logger, st jobStore) *siteJobs {
-	js := &siteJobs{log: log, store: st, readers: siteReaders, free: siteReaders, wait: siteJobWait, budget: siteJobBudget, stale: jobStale,
+	js := &siteJobs{log: log, store: st, free: siteReaders, wait: siteJobWait, budget: siteJobBudget, stale: jobStale,
 		teamBytes: reportTeamBytes, allBytes: reportServerBytes,
 		here: map[string]*siteJob{}, bell: make(chan struct{}), watch: map[string]int{}, claims: newLoop(), sweeps: newLoop()}
 	js.ctx, js.stop = context.WithCancelCause(context.Background())
@@ -139,8 +138,7 @@ type siteJob struct {
 	cancel context.CancelCauseFunc
 	budget time.Duration // how long it may read
 
-	mu       sync.Mutex
-	state    string
+	mu       sync.Mutex // guards State and what follows
 	progress jobProgress
 	report   jobReport
 	changed  bool // since the last beat
@@ -201,7 +199,7 @@ func (js *siteJobs) claim(ctx context.Context) bool {
 		if !ok {
 			return false
 		}
-		j := &siteJob{Job: row, state: site.JobReading}
+		j := &siteJob{Job: row} // reading
 		jctx, cancel := context.WithCancelCause(js.ctx)
 		j.cancel = cancel
 		js.mu.Lock()
@@ -397,7 +395,7 @@ func (j *siteJob) beatNow() (state string, progress []byte, changed bool) {
 	defer j.mu.Unlock()
 	progress, _ = json.Marshal(j.progress)
 	changed, j.changed = j.changed, false
-	return j.state, progress, changed
+	return j.State, progress, changed
 }
 
 func (j *siteJob) reportNow() jobReport {

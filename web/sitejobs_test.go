@@ -36,7 +36,7 @@ func (c *client) job(page string) site.Job {
 func (js *siteJobs) setReaders(n int) {
 	js.mu.Lock()
 	defer js.mu.Unlock()
-	js.readers, js.free = n, n
+	js.free = n
 }
 
 // teamClient logs in a new account of a team of its own (or of team, if

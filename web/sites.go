@@ -195,11 +195,7 @@ func (s *Server) importSite(c echo.Context) error {
 	if src == "" {
 		return site.Errorf(site.EInvalid, "Enter the site (example.com) or a sitemap URL, or choose a sitemap file (.xml, .xml.gz, .txt, .csv).")
 	}
-	var upload io.Reader
-	if file != nil {
-		upload = file
-	}
-	return s.startSiteJob(c, site.Job{Kind: site.JobImport, Source: src, Name: name}, upload)
+	return s.startSiteJob(c, site.Job{Kind: site.JobImport, Source: src, Name: name}, file)
 }
 
 // formUpload opens the form's file, if any, and names it. Errors:
@@ -246,7 +242,7 @@ func (s *Server) runImport(ctx context.Context, j *siteJob) error {
 	if err != nil {
 		return err
 	}
-	j.set(func() { j.state, j.report.Warns = site.JobWriting, warns })
+	j.set(func() { j.State, j.report.Warns = site.JobWriting, warns })
 	sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
 	id, err := s.store.sites.ImportPages(ctx, j.TeamID, plan.Project, countPages(plan.Pages(), &sp))
 	if err != nil {
