@@ -89,6 +89,9 @@ type Session struct {
 	UserID    int64
 	TeamID    int64
 	ExpiresAt time.Time
+	// Teams are the user's teams and roles, as they were when the session
+	// was read, by name.
+	Teams []Membership
 }
 
 // Invite lets one person join a team with a role until it expires.

@@ -339,21 +339,41 @@ func (db *DB) CreateSession(ctx context.Context, userID, teamID int64) (string, 
 	})
 }
 
-// Session returns the live session of a token with its user. Errors:
-// EUnauthorized (unknown or expired).
+// Session returns the live session of a token with its user and the
+// user's teams (site.Session.Teams), read together: every request asks.
+// Errors: EUnauthorized (unknown or expired).
 func (db *DB) Session(ctx context.Context, token string) (site.Session, site.User, error) {
 	var s site.Session
 	var u site.User
 	var exp string
-	err := db.r.QueryRowContext(ctx, `SELECT s.user_id, coalesce(s.team_id, 0), s.expires_at, u.email, u.name FROM sessions s
-		JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND s.expires_at > ?`, hashToken(token), fmtTime(db.Now())).
-		Scan(&s.UserID, &s.TeamID, &exp, &u.Email, &u.Name)
-	if errors.Is(err, sql.ErrNoRows) {
+	rows, err := db.r.QueryContext(ctx, `SELECT s.user_id, coalesce(s.team_id, 0), s.expires_at, u.email, u.name,
+			coalesce(t.id, 0), coalesce(t.name, ''), coalesce(m.role, '')
+		FROM sessions s JOIN users u ON u.id = s.user_id
+			LEFT JOIN memberships m ON m.user_id = s.user_id LEFT JOIN teams t ON t.id = m.team_id
+		WHERE s.token_hash = ? AND s.expires_at > ? ORDER BY lower(t.name), t.id`, hashToken(token), fmtTime(db.Now()))
+	if err != nil {
+		return s, u, translate(err)
+	}
+	defer rows.Close()
+	found := false
+	for rows.Next() {
+		var m site.Membership
+		if err := rows.Scan(&s.UserID, &s.TeamID, &exp, &u.Email, &u.Name, &m.ID, &m.Name, &m.Role); err != nil {
+			return s, u, translate(err)
+		}
+		if found = true; m.ID != 0 {
+			s.Teams = append(s.Teams, m)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s, u, translate(err)
+	}
+	if !found {
 		return s, u, site.Errorf(site.EUnauthorized, "Your session has ended: log in again.")
 	}
 	u.ID = s.UserID
 	s.ExpiresAt, _ = time.Parse(timeFormat, exp)
-	return s, u, err
+	return s, u, nil
 }
 
 // LiveSessions reports which of tokens are live sessions, in one query:

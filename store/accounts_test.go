@@ -85,6 +85,35 @@ func TestSessions(t *testing.T) {
 	if err != nil || got.ID != u.ID || s.TeamID != team.ID {
 		t.Fatalf("got %+v %+v %v, want Ana's session", s, got, err)
 	}
+	// The session comes with its user's teams, by name, and their roles;
+	// a user in no team still has one.
+	if _, err := db.CreateTeam(ctx, u.ID, "aardvark studio"); err != nil {
+		t.Fatal(err)
+	}
+	loner, _, err := db.AddUser(ctx, "lone@agency.example", "Lone", pw, "Agency", "viewer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RemoveMember(ctx, team.ID, loner.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		user int64
+		want string
+	}{{u.ID, "[aardvark studio owner Agency owner]"}, {loner.ID, "[]"}} {
+		tok, err := db.CreateSession(ctx, c.user, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := db.Session(ctx, tok)
+		var teams []string
+		for _, m := range s.Teams {
+			teams = append(teams, m.Name, m.Role)
+		}
+		if got := fmt.Sprint(teams); err != nil || got != c.want {
+			t.Errorf("teams of user %d's session: %s, %v; want %s", c.user, got, err, c.want)
+		}
+	}
 	_, _, err = db.Session(ctx, tok+"x")
 	wantCode(t, err, site.EUnauthorized, "unknown token")
 	live := func() string {

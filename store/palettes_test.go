@@ -109,11 +109,32 @@ func TestTypePalette(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc.Pages = doc.Pages[3:4] // product
-	if _, err := db.ImportDocument(ctx, other.ID, doc); err != nil {
+	opid, err := db.ImportDocument(ctx, other.ID, doc)
+	if err != nil {
 		t.Fatal(err)
 	}
 	pal, _ = db.TeamPalette(ctx, other.ID)
 	if len(pal.Types) != 1 || pal.Of("product").Color != site.PaletteColors[0] {
 		t.Errorf("the other team's palette: %+v", pal.Types)
 	}
+
+	// A plan comes with its team's palette, read together; a team that
+	// used no type yet has an empty one.
+	empty, err := db.CreateTeam(ctx, u.ID, "Empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := site.Project{TeamID: empty.ID, Name: "Bare", BaseURL: "https://bare.example/"}
+	if err := db.CreateProject(ctx, &bare); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ project, team int64 }{{pid, 1}, {opid, other.ID}, {bare.ID, empty.ID}} {
+		p, pal, err := db.ProjectWithPalette(ctx, c.project)
+		want, _ := db.TeamPalette(ctx, c.team)
+		if err != nil || p.ID != c.project || p.TeamID != c.team || fmt.Sprint(pal) != fmt.Sprint(want) {
+			t.Errorf("project %d with its palette: %d of team %d, %+v, %v; want %+v", c.project, p.ID, p.TeamID, pal.Types, err, want.Types)
+		}
+	}
+	_, _, err = db.ProjectWithPalette(ctx, 999)
+	wantCode(t, err, site.ENotFound, "a project that does not exist")
 }

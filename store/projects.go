@@ -40,6 +40,48 @@ func (db *DB) Project(ctx context.Context, id int64) (site.Project, error) {
 	return p, nil
 }
 
+// ProjectWithPalette returns one project with its team's page-type
+// colours (TeamPalette), read together: every request to a plan needs
+// both. Errors: ENotFound.
+func (db *DB) ProjectWithPalette(ctx context.Context, id int64) (site.Project, site.Palette, error) {
+	var p site.Project
+	rows, err := db.r.QueryContext(ctx, `SELECT `+projectCols+`, coalesce(c.type, ''), coalesce(c.color, '')
+		FROM projects p LEFT JOIN type_colors c ON c.team_id = p.team_id
+		WHERE p.id = ? AND p.importing = 0 ORDER BY c.position`, id)
+	if err != nil {
+		return p, site.Palette{}, translate(err)
+	}
+	defer rows.Close()
+	var types []site.TypeColor
+	found := false
+	for rows.Next() {
+		found = true
+		var t site.TypeColor
+		if p, err = scanProject(scanAlso{rows, []any{&t.Type, &t.Color}}); err != nil {
+			return p, site.Palette{}, translate(err)
+		}
+		if t.Type != "" {
+			types = append(types, t)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return p, site.Palette{}, translate(err)
+	}
+	if !found {
+		return p, site.Palette{}, site.Errorf(site.ENotFound, "Project %d does not exist.", id)
+	}
+	return p, site.NewPalette(types), nil
+}
+
+// scanAlso scans a row into the destinations a scan function gives and
+// then into more of its own, for a row that holds one thing and more.
+type scanAlso struct {
+	rows *sql.Rows
+	more []any
+}
+
+func (s scanAlso) Scan(dest ...any) error { return s.rows.Scan(append(dest, s.more...)...) }
+
 func notFound(err error, format string, args ...any) error {
 	if err == sql.ErrNoRows {
 		return site.Errorf(site.ENotFound, format, args...)

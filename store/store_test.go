@@ -485,6 +485,9 @@ func TestImportInChunks(t *testing.T) {
 		if _, err := db.Project(ctx, id); site.ErrorCode(err) != site.ENotFound {
 			t.Errorf("chunk %d: the importing project is visible: %v", chunks, err)
 		}
+		if _, _, err := db.ProjectWithPalette(ctx, id); site.ErrorCode(err) != site.ENotFound {
+			t.Errorf("chunk %d: the importing project is visible with its palette: %v", chunks, err)
+		}
 		if list, _ := db.Projects(ctx, 1); len(list) != 1 {
 			t.Errorf("chunk %d: the team lists %d projects, want only the finished one", chunks, len(list))
 		}

@@ -31,6 +31,7 @@ type accountStore interface {
 	SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error)
 	UseShareLink(ctx context.Context, token string) (site.ShareLink, error)
 	Project(ctx context.Context, id int64) (site.Project, error)
+	ProjectWithPalette(ctx context.Context, id int64) (site.Project, site.Palette, error)
 }
 
 // Cookies. The session and share cookies hold tokens whose hashes the
@@ -119,12 +120,8 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 		} else if err != nil {
 			return err
 		}
-		teams, err := s.store.accounts.Memberships(ctx, u.ID)
-		if err != nil {
-			return err
-		}
-		v := site.Viewer{UserID: u.ID, Name: u.Name, Teams: teams}
-		for _, m := range teams {
+		v := site.Viewer{UserID: u.ID, Name: u.Name, Teams: sess.Teams}
+		for _, m := range sess.Teams {
 			if m.ID == sess.TeamID || v.Team.ID == 0 { // the session's team, else the first
 				v.Team, v.TeamRole = m.Team, m.Role
 			}
@@ -181,7 +178,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 				return site.Errorf(site.ENotFound, "No such project.")
 			}
 			ctx := c.Request().Context()
-			p, err := s.store.accounts.Project(ctx, id)
+			p, pal, err := s.store.accounts.ProjectWithPalette(ctx, id) // the views and drawings colour types by the palette
 			if err != nil && site.ErrorCode(err) != site.ENotFound {
 				return err
 			}
@@ -216,10 +213,6 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			v.Access = access
 			setViewer(c, v)
 			setProject(c, p)
-			pal, err := s.store.palettes.TeamPalette(ctx, p.TeamID) // the views and drawings colour types by it
-			if err != nil {
-				return err
-			}
 			setPalette(c, pal)
 			return next(c)
 		}

@@ -1,0 +1,3 @@
+-- As SQLite's 0030.
+CREATE INDEX memberships_user ON memberships(user_id);
+CREATE INDEX comments_guests ON comments(project_id, author) WHERE share_link_id IS NOT NULL;
