@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,6 +19,7 @@ import (
 const (
 	liveChannel = "siteplan_live"
 	liveKept    = 5 * time.Minute
+	livePrune   = 10 // seconds between removals of the rows past liveKept
 	// liveApp names the listeners' connections in pg_stat_activity.
 	liveApp = "siteplan-live"
 )
@@ -28,33 +28,30 @@ const (
 // so that the live hub must tell them its events: true on PostgreSQL.
 func (db *DB) SharedLive() bool { return db.pg }
 
-// PublishLive keeps payload for the listeners of every instance and wakes
-// them. It does nothing on SQLite.
-func (db *DB) PublishLive(ctx context.Context, payload []byte) error {
-	if !db.pg {
+// PublishLive keeps payloads, in order, for the listeners of every
+// instance and wakes them. It does nothing on SQLite.
+//
+// It is one statement, so one round trip, in a transaction of its own:
+// the lock is taken before the rows are numbered and held until they
+// commit, so rows commit in the order of their numbers and a listener
+// reading past the last number it read misses none.
+func (db *DB) PublishLive(ctx context.Context, payloads ...[]byte) error {
+	if !db.pg || len(payloads) == 0 {
 		return nil
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
+	now := time.Now()
+	_, err := db.w.ExecContext(ctx, `WITH locked AS (SELECT pg_advisory_xact_lock(?)),
+		added AS (INSERT INTO live_events (at, payload)
+			SELECT ?, p.payload FROM locked, unnest(CAST(? AS BYTEA[])) WITH ORDINALITY AS p(payload, n) ORDER BY p.n RETURNING id)
+		SELECT pg_notify(?, '') FROM (SELECT count(*) FROM added) AS n`, liveLock, now.Unix(), payloads, liveChannel)
 	if err != nil {
 		return translate(err)
 	}
-	return finish(tx, func(tx *sql.Tx) error {
-		now := time.Now()
-		for _, q := range []struct {
-			sql  string
-			args []any
-		}{
-			{`SELECT pg_advisory_xact_lock(?)`, []any{liveLock}},
-			{`INSERT INTO live_events (at, payload) VALUES (?, ?)`, []any{now.Unix(), payload}},
-			{`DELETE FROM live_events WHERE at < ?`, []any{now.Add(-liveKept).Unix()}},
-			{`SELECT pg_notify(?, '')`, []any{liveChannel}},
-		} {
-			if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	// Rows older than liveKept go now and then, not with every event.
+	if last := db.livePruned.Load(); now.Unix()-last >= livePrune && db.livePruned.CompareAndSwap(last, now.Unix()) {
+		_, err = db.w.ExecContext(ctx, `DELETE FROM live_events WHERE at < ?`, now.Add(-liveKept).Unix())
+	}
+	return translate(err)
 }
 
 // LiveCursor is the number of the last live event, for a listener to

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,6 +82,62 @@ func TestListenLive(t *testing.T) {
 	case s := <-got:
 		t.Errorf("got %q again", s)
 	default:
+	}
+}
+
+// TestLiveOrder: events that two instances publish at once, singly and
+// in batches, reach a listener each once, and each publisher's in the
+// order it published them: the rows commit in the order of their
+// numbers, so reading past the last number read skips none.
+func TestLiveOrder(t *testing.T) {
+	dbs := twoInstances(t)
+	if !dbs[0].pg {
+		t.Skip("live events go through the database on PostgreSQL only")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	from, err := dbs[0].LiveCursor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const publishers, rounds = 8, 40
+	got := make(chan string, publishers*rounds*2)
+	go dbs[1].ListenLive(ctx, from, func(p []byte) { got <- string(p) })
+	var wg sync.WaitGroup
+	for w := range publishers {
+		wg.Go(func() {
+			db := dbs[w%2]
+			for i := 0; i < rounds; i += 2 {
+				var err error
+				if w%3 == 0 { // a batch of two
+					err = db.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i)), []byte(fmt.Sprint(w, " ", i+1)))
+				} else {
+					err = db.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i)))
+					if err == nil {
+						err = db.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i+1)))
+					}
+				}
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	next := make([]int, publishers)
+	for range publishers * rounds {
+		select {
+		case s := <-got:
+			var w, i int
+			fmt.Sscan(s, &w, &i)
+			if i != next[w] {
+				t.Fatalf("publisher %d: got its event %d, want %d", w, i, next[w])
+			}
+			next[w]++
+		case <-ctx.Done():
+			t.Fatalf("events missed: got %v of %d from each publisher", next, rounds)
+		}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"siteplan/internal/proc"
@@ -46,8 +47,10 @@ type DB struct {
 	Now func() time.Time
 
 	owner string // this DB, as the owner of the imports it writes (a proc.Tag)
-	mu    sync.Mutex
-	live  map[int64]bool // this process's imports not yet committed or discarded
+	// livePruned is when PublishLive last removed old live events (Unix s).
+	livePruned atomic.Int64
+	mu         sync.Mutex
+	live       map[int64]bool // this process's imports not yet committed or discarded
 }
 
 // Open opens the database dsn names, a SQLite file (created if needed)

@@ -19,7 +19,7 @@ import (
 // liveStore carries live events between the instances on a database.
 type liveStore interface {
 	SharedLive() bool
-	PublishLive(ctx context.Context, payload []byte) error
+	PublishLive(ctx context.Context, payloads ...[]byte) error
 	LiveCursor(ctx context.Context) (int64, error)
 	ListenLive(ctx context.Context, after int64, deliver func(payload []byte)) (last int64, err error)
 }
@@ -29,6 +29,8 @@ const (
 	// they are dropped (and logged): a database that stalls must not
 	// stall the edits.
 	relayBuffer = 4096
+	// relayBatch is how many queued events are published in one write.
+	relayBatch = 64
 	// relayBudget bounds publishing one event.
 	relayBudget = 5 * time.Second
 	// relayRetry is the wait before listening again after the listener's
@@ -88,29 +90,38 @@ func (r *relay) send(m liveMsg) {
 	}
 }
 
-// publish writes the queued messages, in order; once stopped, it writes
-// those still queued (a shutdown's "nobody here any more").
+// publish writes the queued messages, in order, those queued together
+// in one write (up to relayBatch); once stopped, it writes those still
+// queued (a shutdown's "nobody here any more").
 func (r *relay) publish(ctx context.Context) {
-	write := func(b []byte) {
+	batch := make([][]byte, 0, relayBatch)
+	write := func() {
+	fill:
+		for len(batch) < relayBatch {
+			select {
+			case b := <-r.out:
+				batch = append(batch, b)
+			default:
+				break fill
+			}
+		}
 		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), relayBudget)
 		defer cancel()
-		if err := r.st.PublishLive(pctx, b); err != nil {
-			r.log.Warn("live: telling the other instances", "err", err)
+		if err := r.st.PublishLive(pctx, batch...); err != nil {
+			r.log.Warn("live: telling the other instances", "err", err, "events", len(batch))
 		}
+		batch = batch[:0]
 	}
 	for {
 		select {
 		case b := <-r.out:
-			write(b)
+			batch = append(batch, b)
+			write()
 		case <-ctx.Done():
-			for {
-				select {
-				case b := <-r.out:
-					write(b)
-				default:
-					return
-				}
+			for len(r.out) > 0 {
+				write()
 			}
+			return
 		}
 	}
 }
