@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"siteplan/site"
 )
@@ -428,6 +429,9 @@ func (db *DB) record(j *journal) (int64, error) {
 	if author == "" {
 		author = "The command line"
 	}
+	if db.pg {
+		return db.recordPG(j, author, string(data), ids)
+	}
 	if v.UserID != 0 {
 		// A new change of the author's ends what they may redo.
 		if _, err := tx.ExecContext(ctx, `UPDATE changes SET state = 'dropped' WHERE project_id = ? AND user_id = ? AND state = 'undone'`,
@@ -445,6 +449,29 @@ func (db *DB) record(j *journal) (int64, error) {
 		return id, err
 	}
 	return id, touch(ctx, tx, j.projectID)
+}
+
+// recordPG writes a change as record does on SQLite (what the author may
+// redo ends, the change with the pages it touched, the project's
+// version), but in one statement: on PostgreSQL each statement is a
+// round trip, made while the plan's lock is held.
+func (db *DB) recordPG(j *journal, author, data string, ids []int64) (int64, error) {
+	list, err := json.Marshal(ids)
+	if err != nil || ids == nil {
+		list = []byte("[]")
+	}
+	var id int64
+	err = j.tx.QueryRowContext(j.ctx, `WITH
+			dropped AS (UPDATE changes SET state = 'dropped' WHERE project_id = ?1 AND user_id = ?2 AND state = 'undone'),
+			added AS (INSERT INTO changes (project_id, user_id, author, at, verb, summary, page_id, undoable, data)
+				VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id),
+			noted AS (INSERT INTO change_pages (page_id, change_id)
+				SELECT CAST(value AS BIGINT), added.id FROM added, json_each(?10) ON CONFLICT DO NOTHING),
+			touched AS (UPDATE projects SET version = version + 1, updated_at = ?11 WHERE id = ?1 AND ?12 = 0)
+		SELECT id FROM added`,
+		j.projectID, nullID(site.ViewerFrom(j.ctx).UserID), author, fmtTime(db.Now()), j.verb, j.summary, j.pageID, j.undoable, data,
+		string(list), fmtTime(time.Now()), j.newProject).Scan(&id)
+	return id, err
 }
 
 // notePages indexes the pages a change touched.
