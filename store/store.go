@@ -162,8 +162,10 @@ func openPG(url string) (*DB, error) {
 	return db, nil
 }
 
-// pgWriters is the size of the writer pool on PostgreSQL: one write
-// transaction runs at a time (writeLock), and a few more wait ready.
+// pgWriters is the size of the writer pool on PostgreSQL: the writes to
+// different plans run side by side (projectTx), and a few more wait
+// ready. More connections only had more transactions compete for the
+// same cores and made the edits' tail longer (docs/benchmarks.md).
 const pgWriters = 4
 
 // redactURL is a database URL without its password, for messages.
