@@ -86,7 +86,7 @@ func TestSessions(t *testing.T) {
 		t.Fatalf("got %+v %+v %v, want Ana's session", s, got, err)
 	}
 	// The session comes with its user's teams, by name, and their roles;
-	// a user in no team still has one.
+	// a user in no team still has a session, with none.
 	if _, err := db.CreateTeam(ctx, u.ID, "aardvark studio"); err != nil {
 		t.Fatal(err)
 	}

@@ -456,12 +456,15 @@ func (db *DB) record(j *journal) (int64, error) {
 // version), but in one statement: on PostgreSQL each statement is a
 // round trip, made while the plan's lock is held.
 func (db *DB) recordPG(j *journal, author, data string, ids []int64) (int64, error) {
-	list, err := json.Marshal(ids)
-	if err != nil || ids == nil {
-		list = []byte("[]")
+	list := []byte("[]")
+	if len(ids) > 0 {
+		var err error
+		if list, err = json.Marshal(ids); err != nil {
+			return 0, err
+		}
 	}
 	var id int64
-	err = j.tx.QueryRowContext(j.ctx, `WITH
+	err := j.tx.QueryRowContext(j.ctx, `WITH
 			dropped AS (UPDATE changes SET state = 'dropped' WHERE project_id = ?1 AND user_id = ?2 AND state = 'undone'),
 			added AS (INSERT INTO changes (project_id, user_id, author, at, verb, summary, page_id, undoable, data)
 				VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) RETURNING id),

@@ -31,7 +31,7 @@ const (
 	relayBuffer = 4096
 	// relayBatch is how many queued events are published in one write.
 	relayBatch = 64
-	// relayBudget bounds publishing one event.
+	// relayBudget bounds publishing one batch of events.
 	relayBudget = 5 * time.Second
 	// relayRetry is the wait before listening again after the listener's
 	// connection failed.
