@@ -430,7 +430,7 @@ func (db *DB) record(j *journal) (int64, error) {
 		author = "The command line"
 	}
 	if db.pg {
-		return db.recordPG(j, author, string(data), ids)
+		return db.recordPG(j, v.UserID, author, string(data), ids)
 	}
 	if v.UserID != 0 {
 		// A new change of the author's ends what they may redo.
@@ -455,7 +455,7 @@ func (db *DB) record(j *journal) (int64, error) {
 // redo ends, the change with the pages it touched, the project's
 // version), but in one statement: on PostgreSQL each statement is a
 // round trip, made while the plan's lock is held.
-func (db *DB) recordPG(j *journal, author, data string, ids []int64) (int64, error) {
+func (db *DB) recordPG(j *journal, userID int64, author, data string, ids []int64) (int64, error) {
 	list := []byte("[]")
 	if len(ids) > 0 {
 		var err error
@@ -472,7 +472,7 @@ func (db *DB) recordPG(j *journal, author, data string, ids []int64) (int64, err
 				SELECT CAST(value AS BIGINT), added.id FROM added, json_each(?10) ON CONFLICT DO NOTHING),
 			touched AS (UPDATE projects SET version = version + 1, updated_at = ?11 WHERE id = ?1 AND ?12 = 0)
 		SELECT id FROM added`,
-		j.projectID, nullID(site.ViewerFrom(j.ctx).UserID), author, fmtTime(db.Now()), j.verb, j.summary, j.pageID, j.undoable, data,
+		j.projectID, nullID(userID), author, fmtTime(db.Now()), j.verb, j.summary, j.pageID, j.undoable, data,
 		string(list), fmtTime(time.Now()), j.newProject).Scan(&id)
 	return id, err
 }

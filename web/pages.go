@@ -96,7 +96,7 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 			open = append(open, a.ID)
 		}
 	}
-	outline, err := s.outlineProps(c, p, open)
+	outline, err := s.outlineProps(c, p, outlineLevel(c, p), open)
 	if err != nil {
 		return err
 	}
@@ -149,12 +149,11 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 // 10,000-page plan open whole.
 const maxOutlineRows = 12000
 
-// outlineProps loads the outline to the request's level, with the
+// outlineProps loads the outline to level (outlineLevel), with the
 // branches in open opened, within maxOutlineRows, and says what it left
 // out.
-func (s *Server) outlineProps(c echo.Context, p site.Project, open []int64) (views.OutlineProps, error) {
+func (s *Server) outlineProps(c echo.Context, p site.Project, level int, open []int64) (views.OutlineProps, error) {
 	ctx := c.Request().Context()
-	level := outlineLevel(c, p)
 	if heavyOutline(level, p) {
 		var done func()
 		var err error
@@ -307,10 +306,12 @@ func (s *Server) outline(c echo.Context) error {
 	level := outlineLevel(c, p)
 	key := outlineKey(c, p, level, open)
 	keep := !heavyOutline(level, p)
-	if b, ok := s.outlines.get(key); ok && keep {
-		return c.HTMLBlob(http.StatusOK, b)
+	if keep {
+		if b, ok := s.outlines.get(key); ok {
+			return c.HTMLBlob(http.StatusOK, b)
+		}
 	}
-	props, err := s.outlineProps(c, p, open)
+	props, err := s.outlineProps(c, p, level, open)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ import (
 //
 // A finished job's report is kept for siteJobKept, within a bound on the
 // bytes a team's reports and all reports take (reportTeamBytes,
-// reportServerBytes): past either, the oldest reports are let go first.
+// reportAllBytes): past either, the oldest reports are let go first.
 const (
 	siteReaders   = 3
 	siteJobWait   = 30 * time.Minute
@@ -59,8 +59,8 @@ const (
 	jobWatchers = 8
 	// What the reports kept may take; a report takes 10 MB at most
 	// (sitemap.Reading keeps 1,000 rows of clipped strings).
-	reportTeamBytes   = 16 << 20
-	reportServerBytes = 128 << 20
+	reportTeamBytes = 16 << 20
+	reportAllBytes  = 128 << 20 // of every team, in the database all servers share
 	// How often a running job beats, and how long its server may be
 	// silent before its job is failed; how often a server sweeps.
 	jobBeat     = 500 * time.Millisecond
@@ -82,6 +82,10 @@ type jobStore interface {
 	JobUpload(ctx context.Context, id string) io.Reader
 	SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64, err error)
 }
+
+// jobStaleMsg is what a job says whose server stopped beating: failed
+// by another server's sweep, or by its own server once it hears so.
+const jobStaleMsg = "The server reading it stopped: start it again."
 
 // errStopping ends the jobs a server runs when it shuts down; errLost a
 // job another server failed (this one was silent too long) or that was
@@ -117,7 +121,7 @@ type siteJobs struct {
 
 func newSiteJobs(log *slog.Logger, st jobStore) *siteJobs {
 	js := &siteJobs{log: log, store: st, free: siteReaders, wait: siteJobWait, budget: siteJobBudget, stale: jobStale,
-		teamBytes: reportTeamBytes, allBytes: reportServerBytes,
+		teamBytes: reportTeamBytes, allBytes: reportAllBytes,
 		here: map[string]*siteJob{}, bell: make(chan struct{}), watch: map[string]int{}, claims: newLoop(), sweeps: newLoop()}
 	js.ctx, js.stop = context.WithCancelCause(context.Background())
 	return js
@@ -219,7 +223,7 @@ func (js *siteJobs) sweep(ctx context.Context) bool {
 	stale := js.stale
 	js.mu.Unlock()
 	n, err := js.store.SweepJobs(ctx, site.JobLimits{Stale: stale, Wait: js.wait, Kept: siteJobKept,
-		StaleMsg: "The server reading it stopped: start it again.",
+		StaleMsg: jobStaleMsg,
 		WaitMsg:  "The server was busy reading other sites for " + js.wait.String() + ": try again later."})
 	if err != nil && ctx.Err() == nil {
 		js.log.Error("sweeping live-site jobs", "err", err)
@@ -420,7 +424,7 @@ func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (sta
 	case errors.Is(context.Cause(ctx), errStopping):
 		msg = "The server stopped during the reading: start it again."
 	case errors.Is(context.Cause(ctx), errLost):
-		msg = "The server reading it stopped: start it again." // as the sweep that failed it says
+		msg = jobStaleMsg
 	case context.Cause(ctx) == context.Canceled:
 		state, msg = site.JobCancelled, "Cancelled."
 	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:

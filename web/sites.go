@@ -70,10 +70,8 @@ const (
 // file cannot be read again).
 func (s *Server) excerpt(c echo.Context, j site.Job, n, line int) (loc string, ex sitemap.Excerpt, err error) {
 	var r jobReport
-	if j.Report != nil {
-		if err := json.Unmarshal(j.Report, &r); err != nil {
-			return "", ex, err
-		}
+	if err := unmarshalIf(j.Report, &r); err != nil {
+		return "", ex, err
 	}
 	rep := r.Reading
 	if rep == nil || n < 0 || n >= len(rep.Files) {
