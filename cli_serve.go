@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"siteplan/diagram"
+	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
 	"siteplan/web"
@@ -25,8 +26,13 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	smtpURL := fs.String("smtp", "", "e-mail notifications through this server: smtp://user:password@host:port (STARTTLS when offered; ?tls=required) or smtps://…")
 	mailFrom := fs.String("mail-from", "", "the address notification e-mails come from (with --smtp)")
 	publicURL := fs.String("public-url", "", "where people reach the server, such as https://plans.agency.example, for the links webhooks carry (default http://ADDR)")
+	trusted := fs.String("trusted-proxies", os.Getenv("SITEPLAN_TRUSTED_PROXIES"), "believe X-Forwarded-For and X-Forwarded-Proto only from these load balancers: CIDR ranges or addresses, comma-separated (default $SITEPLAN_TRUSTED_PROXIES; none: the headers are ignored)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	proxies, err := web.ParseProxies(*trusted)
+	if err != nil {
+		return fmt.Errorf("serve: --trusted-proxies: %s", site.ErrorMessage(err))
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	var mailer web.SMTP
@@ -47,6 +53,7 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 		return err
 	}
 	srv := web.New(db, static.FS, log)
+	srv.TrustProxies(proxies)
 	if *allowPrivate {
 		srv.AllowPrivateFetch()
 	}
@@ -64,7 +71,7 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	hs := srv.HTTPServer(*addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
-	log.Info("siteplan is running", "url", "http://"+*addr, "db", fs.Lookup("db").Value.String())
+	log.Info("siteplan is running", "url", "http://"+*addr, "db", store.Redacted(fs.Lookup("db").Value.String()))
 	select {
 	case err := <-errc:
 		return err

@@ -114,6 +114,9 @@ type ShareLink struct {
 	ExpiresAt  time.Time // zero: never
 	LastUsedAt time.Time // zero: never used
 	RevokedAt  time.Time // zero: active
+	// Downloads the link allows (ShareDownloads; nil on a new link:
+	// DefaultShareDownloads) and the page statuses it shows.
+	Downloads, Statuses []string
 }
 
 // Active reports whether the link opens the project at now.

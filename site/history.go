@@ -73,9 +73,15 @@ type Approval struct {
 	At        time.Time
 	VoidedAt  time.Time // zero: in force
 	VoidedBy  string
-	// ChangedSince: the plan now differs from the approved version in
-	// what was approved (the branch, or anything for a whole version).
+	// ChangedSince: the plan now differs, in what was approved (the
+	// branch, or anything for a whole version) as the signer sees it, from
+	// what the signer saw when signing.
 	ChangedSince bool
+	// Seen is the digest of what the signer saw (Projection.Digest), ""
+	// for a sign-off older than digests; Projection is the signer's (nil
+	// for a member of the team).
+	Seen       string
+	Projection *Projection
 }
 
 // By says who approved, as every list shows it: a member of the team as

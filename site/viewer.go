@@ -16,16 +16,15 @@ type Viewer struct {
 	Share    bool   // visiting through a share link
 	// ShareLinkID is the link a share visitor came through.
 	ShareLinkID int64
+	// Downloads and Statuses are what that link lets its visitor have and
+	// see (site.ShareDownloads; the statuses shown, others read as none).
+	Downloads, Statuses []string
 }
 
 // CanResolve says whether v may resolve and reopen comment threads: the
 // agency's team does (any member who may comment); a client on a share
 // link comments and replies but never closes a thread.
 func (v Viewer) CanResolve() bool { return !v.Share && v.Access >= AccessComment }
-
-// ClientDownloads are the diagram downloads a client on a share link
-// gets: the pictures for people. SVG, DOT and GraphML are the team's.
-var ClientDownloads = []string{"pdf", "png"}
 
 type viewerKey struct{}
 

@@ -19,6 +19,7 @@ type Outline struct {
 	db      *DB
 	ctx     context.Context
 	project site.Project
+	seen    *site.Projection // the viewer's, applied to every page walked
 }
 
 // Outline returns a project's plan to walk. Errors: ENotFound.
@@ -27,7 +28,7 @@ func (db *DB) Outline(ctx context.Context, projectID int64) (site.PlanReader, er
 	if err != nil {
 		return nil, err
 	}
-	return &Outline{db: db, ctx: ctx, project: pr}, nil
+	return &Outline{db: db, ctx: ctx, project: pr, seen: site.ProjectionFrom(ctx)}, nil
 }
 
 // Project is the plan's project.
@@ -335,6 +336,7 @@ func (w *outlineWalk) emit(p *site.Page, parent string, depth int) error {
 		p.ChildCount = 1
 	}
 	path := w.o.project.ChildPath(p, parent)
+	w.o.seen.Page(p)
 	if err := w.fn(p, path, depth); err != nil {
 		return err
 	}

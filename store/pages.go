@@ -130,17 +130,26 @@ func queryPages(ctx context.Context, q querier, counts bool, query string, args 
 }
 
 // queryPagesSized is queryPages expecting about size rows.
+// Every page is read in the projection of the viewer in ctx
+// (site.ProjectionFrom): a client's request never holds what is the
+// agency's.
 func queryPagesSized(ctx context.Context, q querier, counts bool, size int, query string, args ...any) ([]site.Page, error) {
-	sc := newPageScanner(counts)
-	return collectSized(ctx, q, size, func(rows *sql.Rows) (site.Page, error) { return sc.scan(rows) }, query, args...)
+	sc, seen := newPageScanner(counts), site.ProjectionFrom(ctx)
+	return collectSized(ctx, q, size, func(rows *sql.Rows) (site.Page, error) {
+		p, err := sc.scan(rows)
+		seen.Page(&p)
+		return p, err
+	}, query, args...)
 }
 
-// Page returns one page. Errors: ENotFound.
+// Page returns one page, in the projection of the viewer in ctx.
+// Errors: ENotFound.
 func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
 	p, err := newPageScanner(true).scan(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id))
 	if err != nil {
 		return p, notFound(err, "Page %d does not exist.", id)
 	}
+	site.ProjectionFrom(ctx).Page(&p)
 	return p, nil
 }
 

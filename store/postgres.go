@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,21 @@ import (
 // (postgres:// or postgresql://) rather than a SQLite file.
 func isPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Redacted is dsn as a log line may show it: a PostgreSQL URL without
+// its password (and without the query, where a password may also sit),
+// a SQLite path as it is.
+func Redacted(dsn string) string {
+	if !isPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://(unreadable URL)"
+	}
+	u.RawQuery, u.Fragment = "", ""
+	return u.Redacted()
 }
 
 // openPostgres opens a pool of connections to the PostgreSQL database

@@ -142,23 +142,31 @@ func (db *DB) CreateShareLink(ctx context.Context, l *site.ShareLink) (string, e
 	if !l.ExpiresAt.IsZero() && !l.ExpiresAt.After(l.CreatedAt) {
 		return "", site.Errorf(site.EInvalid, "The expiry must be in the future.")
 	}
+	if l.Downloads == nil {
+		l.Downloads = site.DefaultShareDownloads
+	}
+	if err := site.ValidateShareView(l.Downloads, l.Statuses); err != nil {
+		return "", err
+	}
 	token, hash := newToken()
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `INSERT INTO share_links (project_id, role, label, token_hash, created_at, expires_at)
-			SELECT id, ?, ?, ?, ?, ? FROM projects WHERE id = ? RETURNING id`,
-			l.Role, l.Label, hash, fmtTime(l.CreatedAt), nullTime(l.ExpiresAt), l.ProjectID).Scan(&l.ID)
+		err := tx.QueryRowContext(ctx, `INSERT INTO share_links (project_id, role, label, token_hash, created_at, expires_at, downloads, statuses)
+			SELECT id, ?, ?, ?, ?, ?, ?, ? FROM projects WHERE id = ? RETURNING id`,
+			l.Role, l.Label, hash, fmtTime(l.CreatedAt), nullTime(l.ExpiresAt), strings.Join(l.Downloads, " "), strings.Join(l.Statuses, " "), l.ProjectID).Scan(&l.ID)
 		return notFound(err, "Project %d does not exist.", l.ProjectID)
 	})
 	return token, err
 }
 
-const shareCols = `id, project_id, role, label, created_at, expires_at, last_used_at, revoked_at`
+const shareCols = `id, project_id, role, label, created_at, expires_at, last_used_at, revoked_at, downloads, statuses`
 
 func scanShare(row interface{ Scan(...any) error }) (site.ShareLink, error) {
 	var l site.ShareLink
 	var c, e, u, r sql.NullString
-	err := row.Scan(&l.ID, &l.ProjectID, &l.Role, &l.Label, &c, &e, &u, &r)
+	var downloads, statuses string
+	err := row.Scan(&l.ID, &l.ProjectID, &l.Role, &l.Label, &c, &e, &u, &r, &downloads, &statuses)
 	l.CreatedAt, l.ExpiresAt, l.LastUsedAt, l.RevokedAt = parseTime(c), parseTime(e), parseTime(u), parseTime(r)
+	l.Downloads, l.Statuses = strings.Fields(downloads), strings.Fields(statuses)
 	return l, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"siteplan/site"
@@ -220,18 +221,24 @@ func (db *DB) Versions(ctx context.Context, projectID int64) ([]site.Version, er
 func approvals(ctx context.Context, q querier, cond string, arg any) ([]site.Approval, error) {
 	return collect(ctx, q, func(rows *sql.Rows) (site.Approval, error) {
 		var a site.Approval
-		var at, signer string
-		var voided sql.NullString
-		err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at, &signer, &a.UserID, &a.LinkLabel, &voided, &a.VoidedBy)
+		var at, signer, statuses string
+		var voided, seen sql.NullString
+		err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at, &signer, &a.UserID, &a.LinkLabel, &voided, &a.VoidedBy,
+			&seen, &statuses)
 		a.At, _ = time.Parse(timeFormat, at)
+		a.Seen = seen.String
+		if signer == signerLink {
+			a.Projection = &site.Projection{Statuses: strings.Fields(statuses)}
+		}
 		a.Member, a.ByLink = signer == signerMember, signer == signerLink
 		if voided.Valid {
 			a.VoidedAt, _ = time.Parse(timeFormat, voided.String)
 		}
 		return a, err
 	}, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at, a.signer, coalesce(a.user_id, 0),
-		a.link_label, a.voided_at, a.voided_by
-		FROM approvals a JOIN versions v ON v.id = a.version_id WHERE `+cond+` ORDER BY a.id`, arg)
+		a.link_label, a.voided_at, a.voided_by, a.seen_digest, coalesce(l.statuses, '')
+		FROM approvals a JOIN versions v ON v.id = a.version_id LEFT JOIN share_links l ON l.id = a.share_link_id
+		WHERE `+cond+` ORDER BY a.id`, arg)
 }
 
 // Who signs (approvals.signer).
@@ -289,6 +296,7 @@ func (db *DB) versionOf(ctx context.Context, pr site.Project, number int) (site.
 		return v, nil, nil, err
 	}
 	t, links := s.tree(pr)
+	site.ProjectionFrom(ctx).Tree(t)
 	return v, t, links, nil
 }
 
@@ -449,6 +457,18 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 	case a.ByLink:
 		signer = signerLink
 	}
+	// What the signer sees of the branch now, in their projection (the
+	// store reads the plan in it): "changed since approval" is a change
+	// of this, never an edit made before the sign-off.
+	now, err := db.Tree(ctx, projectID)
+	if err != nil {
+		return a, err
+	}
+	nowLinks, err := db.Links(ctx, projectID)
+	if err != nil {
+		return a, err
+	}
+	seen := (*site.Projection)(nil).Digest(now, nowLinks, pageID)
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if a.ByLink {
 			if err := tx.QueryRowContext(ctx, `SELECT label FROM share_links WHERE id = ?`, who.ShareLinkID).Scan(&a.LinkLabel); err != nil {
@@ -461,9 +481,9 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 				return err
 			}
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(who.ShareLinkID), fmtTime(a.At),
-			signer, nullID(who.UserID), a.LinkLabel).Scan(&a.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label, seen_digest)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(who.ShareLinkID), fmtTime(a.At),
+			signer, nullID(who.UserID), a.LinkLabel, seen).Scan(&a.ID); err != nil {
 			return err
 		}
 		e := site.Event{Kind: site.EventSignoff, ProjectID: projectID, Actor: a.By(), Version: v.Label(), At: a.At}
@@ -499,7 +519,14 @@ func (db *DB) VoidApproval(ctx context.Context, projectID int64, number int, id 
 // MarkChanged sets ChangedSince on the approvals of vs (versions of
 // projectID): whether the plan now differs from the version in what was
 // approved.
+//
+// Each sign-off is held in its signer's own projection, whoever asks: a
+// client's is changed only by what a client could see, and from what the
+// signer saw when signing (Approval.Seen), so never by an edit made
+// before. A sign-off made before fingerprints were kept compares the
+// version with the plan, in the same projection.
 func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error {
+	whole := site.WithViewer(ctx, site.Viewer{}) // the plan as it is: each signer's projection is applied below
 	var now *site.Tree
 	var nowLinks []site.Link
 	for i := range vs {
@@ -508,21 +535,31 @@ func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Versio
 		}
 		if now == nil {
 			var err error
-			if now, err = db.Tree(ctx, projectID); err != nil {
+			if now, err = db.Tree(whole, projectID); err != nil {
 				return err
 			}
-			if nowLinks, err = db.Links(ctx, projectID); err != nil {
+			if nowLinks, err = db.Links(whole, projectID); err != nil {
 				return err
 			}
 		}
-		_, then, thenLinks, err := db.versionOf(ctx, now.Project, vs[i].Number)
-		if err != nil {
-			return err
-		}
-		c := site.Compare(then, now, thenLinks, nowLinks)
+		var then *site.Tree
+		var thenLinks []site.Link
 		for k := range vs[i].Approvals {
 			a := &vs[i].Approvals[k]
-			a.ChangedSince = !a.Voided() && c.Touches(then, now, a.PageID)
+			if a.Voided() {
+				continue
+			}
+			seen := a.Seen
+			if seen == "" {
+				if then == nil {
+					var err error
+					if _, then, thenLinks, err = db.versionOf(whole, now.Project, vs[i].Number); err != nil {
+						return err
+					}
+				}
+				seen = a.Projection.Digest(then, thenLinks, a.PageID)
+			}
+			a.ChangedSince = seen != a.Projection.Digest(now, nowLinks, a.PageID)
 		}
 	}
 	return nil

@@ -15,13 +15,17 @@ func canResolve(ctx context.Context) bool { return site.ViewerFrom(ctx).CanResol
 func teamOwner(ctx context.Context) bool  { return site.ViewerFrom(ctx).TeamRole == site.RoleOwner }
 
 // downloads are the diagram downloads of a version, a comparison or a
-// check the viewer gets: a client on a share link site.ClientDownloads,
-// the team the SVG too.
+// check the viewer gets: the team all three, a client on a share link
+// those its link allows.
 func downloads(ctx context.Context) []string {
-	if site.ViewerFrom(ctx).Share {
-		return site.ClientDownloads
+	v := site.ViewerFrom(ctx)
+	var out []string
+	for _, f := range []string{site.DownloadPDF, site.DownloadPNG, site.DownloadSVG} {
+		if v.MayDownload(f) {
+			out = append(out, f)
+		}
 	}
-	return []string{"pdf", "png", "svg"}
+	return out
 }
 func teamEditor(ctx context.Context) bool {
 	return site.RoleAccess(site.ViewerFrom(ctx).TeamRole) >= site.AccessEdit

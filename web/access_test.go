@@ -249,6 +249,9 @@ func TestAccessMatrix(t *testing.T) {
 		return out
 	}
 	logged := map[string]int{otherTeam: 303, viewerRole: 303, editorRole: 303, ownerRole: 303}
+	// A share link has the downloads the team allows it, by default the
+	// diagram as PDF and PNG: the rest do not exist for it.
+	guestDownload := map[string]int{shareView: 404, shareComment: 404}
 	rows := map[string]accessCase{
 		"GET /healthz": {path: "/healthz", ok: 200},
 
@@ -297,7 +300,7 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /teams/:tid/switch":                  {path: "/teams/1/switch", ok: 303, override: map[string]int{otherTeam: 404}},
 		"GET /projects/:id":                        {path: p, ok: 200},
 		"GET /projects/:id/events":                 {path: p + "/events", ok: 200},
-		"GET /projects/:id/document.json":          {path: p + "/document.json", ok: 200},
+		"GET /projects/:id/document.json":          {path: p + "/document.json", ok: 200, override: guestDownload},
 		"GET /projects/:id/summary":                {path: p + "/summary", ok: 200},
 		"GET /projects/:id/types":                  {path: p + "/types", ok: 200},
 		"GET /projects/:id/search":                 {path: p + "/search?q=pri", ok: 200},
@@ -309,10 +312,10 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/diagram":                {path: p + "/diagram", ok: 200},
 		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/pdf", ok: 200},
 		"GET /projects/:id/diagram/scene":          {path: p + "/diagram/scene?paint=scene", ok: 200},
-		"GET /projects/:id/export":                 {path: p + "/export", ok: 200},
-		"GET /projects/:id/export.zip":             {path: p + "/export.zip", ok: 200},
-		"GET /projects/:id/sitemap.html":           {path: p + "/sitemap.html", ok: 200},
-		"GET /projects/:id/:file":                  {path: p + "/sitemap.xml", ok: 200},
+		"GET /projects/:id/export":                 {path: p + "/export", ok: 200, override: guestDownload},
+		"GET /projects/:id/export.zip":             {path: p + "/export.zip", ok: 200, override: guestDownload},
+		"GET /projects/:id/sitemap.html":           {path: p + "/sitemap.html", ok: 200, override: guestDownload},
+		"GET /projects/:id/:file":                  {path: p + "/sitemap.xml", ok: 200, override: guestDownload},
 		"POST /projects/:id/pages/:pid/comments":   {path: pg + "/comments", form: v("body", "Looks good", "author", "Carla Client"), ok: 201},
 		"POST /projects/:id/comments/:cid/resolve": {path: p + "/comments/" + id("comment") + "/resolve", ok: 200},
 		"POST /projects/:id/comments/:cid/reopen":  {path: p + "/comments/" + id("comment") + "/reopen", ok: 200},
@@ -356,13 +359,13 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/versions/:n/approve":             {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},
 		"POST /projects/:id/versions/:n/approvals/:aid/void": {path: p + "/versions/1/approvals/" + id("approval") + "/void", ok: 303},
 		"GET /projects/:id/compare":                          {path: p + "/compare?from=1", ok: 200},
-		"GET /projects/:id/redirects":                        {path: p + "/redirects?show=awaiting", ok: 200},
+		"GET /projects/:id/redirects":                        {path: p + "/redirects?show=awaiting", ok: 200, override: guestDownload},
 		"GET /projects/:id/launch":                           {path: p + "/launch", ok: 200},
 		"GET /projects/:id/lint":                             {path: p + "/lint", ok: 200},
 		"POST /projects/:id/launch":                          {path: p + "/launch", form: v("base", "not a URL"), ok: 422},
 		"GET /projects/:id/launch/diagram/:format":           {path: p + "/launch/diagram/pdf", ok: 404},
 		"GET /projects/:id/launch/report.json":               {path: p + "/launch/report.json", ok: 404},
-		"GET /projects/:id/redirects/export":                 {path: p + "/redirects/export?format=csv", ok: 200},
+		"GET /projects/:id/redirects/export":                 {path: p + "/redirects/export?format=csv", ok: 200, override: guestDownload},
 		"GET /projects/:id/redirects/picker":                 {path: p + "/redirects/picker?id=1", ok: 404},
 		"POST /projects/:id/redirects/decide":                {path: p + "/redirects/decide", form: v("verb", "accept-all"), ok: 200},
 		"POST /projects/:id/redirects/attach":                {path: p + "/redirects/attach", form: v(), ok: 422},

@@ -198,6 +198,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 					return err
 				case l.ProjectID == p.ID:
 					access, v.Share, v.ShareLinkID = site.ShareAccess(l.Role), true, l.ID
+					v.Downloads, v.Statuses = l.Downloads, l.Statuses
 				}
 			}
 			switch {

@@ -100,28 +100,122 @@ func TestSessionRotatesAtLoginAndEndsAtLogout(t *testing.T) {
 	wantStatus(t, stale.do("GET", "/", nil, false), 303, "GET / with a logged-out session cookie")
 }
 
+// TestSessionCookieSecureBehindTLS: behind a TLS proxy the server
+// trusts (serve --trusted-proxies), the session cookie is Secure; a
+// visitor's own X-Forwarded-Proto is not believed.
 func TestSessionCookieSecureBehindTLS(t *testing.T) {
 	c := newClient(t)
-	req := httptest.NewRequest("POST", "/login", strings.NewReader(url.Values{"email": {"owner@test.example"}, "password": {testPassword}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("X-Forwarded-Proto", "https")
-	req.RemoteAddr = "127.0.0.1:41000" // a TLS proxy on this machine; echo trusts its header
-	req.AddCookie(c.cookies["_csrf"])
-	req.Header.Set("X-CSRF-Token", c.token)
-	rec := httptest.NewRecorder()
-	c.srv.Echo.ServeHTTP(rec, req)
-	wantStatus(t, rec, 303, "login behind TLS")
-	found := false
-	for _, ck := range rec.Result().Cookies() {
-		if ck.Name == sessionCookie {
-			found = true
-			if !ck.Secure {
-				t.Errorf("session cookie behind TLS is not Secure: %s", rec.Header().Values("Set-Cookie"))
+	nets, err := ParseProxies("127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.srv.TrustProxies(nets)
+	for _, tt := range []struct {
+		peer   string
+		secure bool
+	}{{"127.0.0.1:41000", true}, {"192.0.2.7:41000", false}} {
+		rec := c.from(tt.peer, "", "/login", url.Values{"email": {"owner@test.example"}, "password": {testPassword}}, func(r *http.Request) {
+			r.Header.Set("X-Forwarded-Proto", "https")
+		})
+		wantStatus(t, rec, 303, "login behind TLS")
+		found := false
+		for _, ck := range rec.Result().Cookies() {
+			if ck.Name == sessionCookie {
+				found = true
+				if ck.Secure != tt.secure {
+					t.Errorf("from %s, the session cookie's Secure is %t, want %t: %s", tt.peer, ck.Secure, tt.secure, rec.Header().Values("Set-Cookie"))
+				}
 			}
 		}
+		if !found {
+			t.Error("no session cookie")
+		}
 	}
-	if !found {
-		t.Error("no session cookie")
+}
+
+// from posts form to path as a connection from peer (a balancer's or a
+// visitor's address) that says it forwards for xff ("": says nothing).
+func (c *client) from(peer, xff, path string, form url.Values, also ...func(*http.Request)) *httptest.ResponseRecorder {
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.RemoteAddr = peer
+	if xff != "" {
+		req.Header.Set("X-Forwarded-For", xff)
+	}
+	req.AddCookie(c.cookies["_csrf"])
+	req.Header.Set("X-CSRF-Token", c.token)
+	for _, f := range also {
+		f(req)
+	}
+	rec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestLoginLimitBehindABalancer: behind a balancer the server trusts,
+// failures are charged to the visitor's address in X-Forwarded-For (read
+// from the right, past the trusted proxies): 25 wrong passwords for
+// made-up accounts from one visitor stop that visitor, never another
+// visitor's right password. A visitor cannot choose the address charged
+// by sending the header itself, whether or not proxies are trusted.
+func TestLoginLimitBehindABalancer(t *testing.T) {
+	c := newClient(t)
+	balancer := "127.0.0.1:50000"
+	login := func(peer, xff, email, pw string) *httptest.ResponseRecorder {
+		return c.from(peer, xff, "/login", url.Values{"email": {email}, "password": {pw}})
+	}
+	attack := func(peer, xff string) {
+		for i := range addressBurst + 5 {
+			login(peer, xff, "nobody"+itoa(int64(i))+"@test.example", "guess")
+		}
+	}
+
+	// Without trusted proxies the header is ignored: a visitor naming
+	// another's address in it is charged as themselves.
+	attack("192.0.2.66:1234", "198.51.100.7")
+	wantStatus(t, login("198.51.100.7:1234", "", "owner@test.example", testPassword), 303, "the address the attacker named logs in")
+	wantStatus(t, login("192.0.2.66:1234", "", "owner@test.example", testPassword), 429, "the attacker's own address")
+
+	nets, err := ParseProxies("127.0.0.1/32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.srv.TrustProxies(nets)
+	// The attacker's balancer-appended address is the rightmost; what
+	// they put in the header themselves comes before it.
+	attack(balancer, "198.51.100.8, 203.0.113.9")
+	wantStatus(t, login(balancer, "198.51.100.8", "owner@test.example", testPassword), 303, "another visitor through the balancer")
+	wantStatus(t, login(balancer, "203.0.113.9", "owner@test.example", testPassword), 429, "the attacker through the balancer")
+	// A peer that is no trusted proxy is charged as itself, whatever it
+	// forwards.
+	attack("192.0.2.99:1", "198.51.100.10")
+	wantStatus(t, login(balancer, "198.51.100.10", "owner@test.example", testPassword), 303, "the visitor an untrusted peer named")
+}
+
+func TestParseProxies(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want string
+		bad  bool
+	}{
+		{"", "", false},
+		{"10.0.0.0/8, 127.0.0.1", "10.0.0.0/8 127.0.0.1/32", false},
+		{"::1 fd00::/8", "::1/128 fd00::/8", false},
+		{"10.0.0.0/33", "", true},
+		{"balancer.internal", "", true},
+	} {
+		nets, err := ParseProxies(tt.in)
+		if (err != nil) != tt.bad {
+			t.Errorf("ParseProxies(%q): error %v, want error %t", tt.in, err, tt.bad)
+			continue
+		}
+		var got []string
+		for _, n := range nets {
+			got = append(got, n.String())
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("ParseProxies(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 

@@ -30,15 +30,6 @@ var diagramTypes = map[string]string{
 	diagram.FormatGraphML: "application/graphml+xml",
 }
 
-// clientMay refuses a client on a share link a download in format that
-// is the team's (site.ClientDownloads). Errors: ENotFound.
-func clientMay(c echo.Context, format string) error {
-	if viewer(c).Share && !slices.Contains(site.ClientDownloads, format) {
-		return site.Errorf(site.ENotFound, "A shared plan downloads as PDF or PNG.")
-	}
-	return nil
-}
-
 // diagramQuery reads the diagram options of a request; Render checks
 // their values. Errors: EInvalid.
 func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
@@ -127,7 +118,7 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 	// version: no assignees, statuses, paths or comment counts.
 	opt.Client = opt.Client || viewer(c).Share
 	opt.SetDefaults()
-	key += "|" + theme.LogoSum + "|" + opt.Key()
+	key += "|" + theme.LogoSum + "|" + opt.Key() + "|" + viewer(c).Projection().Key() // a client's is drawn from a projected plan
 	if b, ok := s.diagrams.get(key); ok {
 		return b, nil
 	}
@@ -184,7 +175,12 @@ func (s *Server) diagram(c echo.Context) error {
 		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Content: opt.Content, Papers: diagram.Papers,
 		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats, Share: viewer(c).Share}
 	if props.Share {
-		props.Formats = site.ClientDownloads
+		props.Formats = nil // the pictures for people, as far as the link allows
+		for _, f := range []string{diagram.FormatPDF, diagram.FormatPNG, diagram.FormatSVG} {
+			if viewer(c).MayDownload(f) {
+				props.Formats = append(props.Formats, f)
+			}
+		}
 	}
 	if diagram.IsScene(b) { // fetched by the script from the cache
 		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()
@@ -225,9 +221,6 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	typ, ok := diagramTypes[format]
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
-	}
-	if err := clientMay(c, format); err != nil {
-		return err
 	}
 	p, opt, b, err := s.renderDiagram(c, format)
 	if site.ErrorCode(err) == site.ETooLarge && format == diagram.FormatPNG && !wantsJSON(c) {

@@ -183,16 +183,31 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	wantStatus(t, rec, http.StatusUnprocessableEntity, "approve without a name")
 	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve the whole plan")
 	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {itoa(ids["About us"])}, "name": {"Carla Client"}}, false), http.StatusSeeOther, "approve a branch")
-
-	rec = c.do("GET", project+"/versions", nil, false)
-	d = doc(t, rec)
-	var signoffs []string
-	d.Find(".version .signoff").Each(func(_ int, s *goquery.Selection) {
-		signoffs = append(signoffs, strings.Join(strings.Fields(s.Text()), " "))
-	})
-	if len(signoffs) != 2 || !strings.Contains(signoffs[0], "Carla Client via a share link approved the whole plan") || !strings.Contains(signoffs[0], "changed since approval") ||
+	signoffs := func() []string {
+		var out []string
+		doc(t, c.do("GET", project+"/versions", nil, false)).Find(".version .signoff").Each(func(_ int, s *goquery.Selection) {
+			out = append(out, strings.Join(strings.Fields(s.Text()), " "))
+		})
+		return out
+	}
+	// The plan changed before the sign-off, not since: the client signed
+	// what they saw.
+	if got := signoffs(); len(got) != 2 || strings.Contains(strings.Join(got, " "), "changed since") {
+		t.Errorf("sign-offs just made: %q, want two, neither changed since approval", got)
+	}
+	// A change the client sees outside About us, and one inside it that
+	// only the team sees (who writes the page).
+	if _, err := c.db.RenamePage(ctx, careers.ID, "Jobs", careers.Version); err != nil {
+		t.Fatal(err)
+	}
+	about, _ := c.db.Page(ctx, ids["About us"])
+	about.Assignee, about.Notes = "Mats", "INTERNAL: margin 12%"
+	if err := c.db.UpdatePage(ctx, &about); err != nil {
+		t.Fatal(err)
+	}
+	if signoffs := signoffs(); len(signoffs) != 2 || !strings.Contains(signoffs[0], "Carla Client via a share link approved the whole plan") || !strings.Contains(signoffs[0], "changed since approval") ||
 		!strings.Contains(signoffs[1], "approved “About us” and the pages below it") || strings.Contains(signoffs[1], "changed since") {
-		t.Errorf("sign-offs on the versions page: %q (the plan changed, the About us branch did not)", signoffs)
+		t.Errorf("sign-offs on the versions page: %q (the plan changed, the About us branch did not for the client)", signoffs)
 	}
 	if n := doc(t, c.do("GET", project+"/history", nil, true)).Find("#history .signoff").Length(); n != 2 {
 		t.Errorf("the History panel shows %d sign-offs, want 2", n)

@@ -115,10 +115,12 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 			}
 			props.Mentions = site.ThreadsMentioning(open, props.Signer)
 		}
-		if st, err := s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
-			return err
-		} else if st.OldURLs > 0 {
-			props.Redirects = &st
+		if viewer(c).MayDownload(site.DownloadRedirects) { // the relaunch's map is the team's unless the link shares it
+			if st, err := s.store.redirects.RedirectStatus(ctx, p.ID); err != nil {
+				return err
+			} else if st.OldURLs > 0 {
+				props.Redirects = &st
+			}
 		}
 		if selected != nil {
 			card, err := s.pageCard(c, p, *selected)
@@ -327,12 +329,13 @@ func (s *Server) outline(c echo.Context) error {
 
 // outlineKey names an outline in the outline cache by all it shows: the
 // plan's version and comments, the level and branches asked for, whether
-// the viewer may edit, and the team's type colours. An edit on any
+// the viewer may edit, the team's type colours and what of the plan the
+// viewer sees (a client's projection). An edit on any
 // server makes a new key.
 func outlineKey(c echo.Context, p site.Project, level int, open []int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%d|%d|%d|%t|%s|", p.ID, p.Version, p.CommentVersion, level,
-		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key())
+	fmt.Fprintf(&b, "%d|%d|%d|%d|%t|%s|%s|", p.ID, p.Version, p.CommentVersion, level,
+		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key(), viewer(c).Projection().Key())
 	for _, id := range open {
 		b.WriteString(strconv.FormatInt(id, 10) + ",")
 	}

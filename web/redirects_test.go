@@ -139,8 +139,16 @@ func TestClientSeesTheMap(t *testing.T) {
 	if _, err := c.db.AttachOldSite(ctx, pid, olds, maps); err != nil {
 		t.Fatal(err)
 	}
-	v := c.visitor(pid, site.ShareComment)
 	project := "/projects/" + itoa(pid)
+	// A link shares the map only when the team allows it.
+	plain := c.visitor(pid, site.ShareComment)
+	if rec := plain.do("GET", project+"/redirects", nil, false); rec.Code != http.StatusNotFound {
+		t.Errorf("a client whose link does not share the map opens it: %d", rec.Code)
+	}
+	if n := doc(t, plain.do("GET", project, nil, false)).Find("#review-redirects").Length(); n != 0 {
+		t.Errorf("the review view of a link without the map tells of it")
+	}
+	v := c.visitorWith(pid, site.ShareComment, []string{site.DownloadPDF, site.DownloadRedirects}, nil)
 	link := strings.Join(strings.Fields(doc(t, v.do("GET", project, nil, false)).Find("#review-redirects").Text()), " ")
 	if !strings.Contains(link, "2 URLs, 1 decided") || !strings.Contains(link, "30 clicks at risk") {
 		t.Errorf("the review view says %q", link)

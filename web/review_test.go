@@ -31,7 +31,10 @@ func TestReviewView(t *testing.T) {
 	if err := c.db.AddComment(ctx, &team, 0); err != nil {
 		t.Fatal(err)
 	}
-	commenter, reader := c.visitor(pid, site.ShareComment), c.visitor(pid, site.ShareView)
+	// The links show the status the page is in ("review"); assignees and
+	// notes never.
+	commenter := c.visitorWith(pid, site.ShareComment, site.DefaultShareDownloads, []string{"review"})
+	reader := c.visitorWith(pid, site.ShareView, site.DefaultShareDownloads, []string{"review"})
 	project := "/projects/" + itoa(pid)
 
 	for name, v := range map[string]*client{"comment link": commenter, "view link": reader} {

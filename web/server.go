@@ -207,9 +207,10 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		}
 	}
 	e.HTTPErrorHandler = s.handleError
-	// The address is the connection's: X-Forwarded-For is not trusted, so
-	// the login limiter cannot be dodged by a made-up header.
-	e.IPExtractor = echo.ExtractIPDirect()
+	// The address and scheme are the connection's until the operator names
+	// the proxies to believe (proxies.go), so the login limiter cannot be
+	// dodged by a made-up header.
+	s.TrustProxies(nil)
 	e.Use(middleware.Recover())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
 		XSSProtection:         "0",
@@ -254,11 +255,13 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	return s
 }
 
-// route is one route with who may use it.
+// route is one route with who may use it and, for a download, which
+// (site.ShareDownloads): a guest gets it only where the link allows it.
 type route struct {
 	method, path string
 	handler      echo.HandlerFunc
 	need         need
+	download     func(echo.Context) string
 }
 
 // routeTable lists every route; routes registers each behind the guard
@@ -266,133 +269,167 @@ type route struct {
 func (s *Server) routeTable() []route {
 	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
 	return []route{
-		{get, "/healthz", s.health, public},
-		{get, "/favicon.ico", s.favicon, public},
-		{get, "/login", s.loginPage, public},
-		{post, "/login", s.login, public},
-		{get, "/signup", s.signUpPage, public},
-		{post, "/signup", s.signUp, public},
-		{get, "/invite/:token", s.invitePage, public},
-		{post, "/invite/:token", s.acceptInvite, public},
-		{get, "/s/:token", s.openShareLink, public},
-		{post, "/logout", s.logout, account},
+		{get, "/healthz", s.health, public, nil},
+		{get, "/favicon.ico", s.favicon, public, nil},
+		{get, "/login", s.loginPage, public, nil},
+		{post, "/login", s.login, public, nil},
+		{get, "/signup", s.signUpPage, public, nil},
+		{post, "/signup", s.signUp, public, nil},
+		{get, "/invite/:token", s.invitePage, public, nil},
+		{post, "/invite/:token", s.acceptInvite, public, nil},
+		{get, "/s/:token", s.openShareLink, public, nil},
+		{post, "/logout", s.logout, account, nil},
 
-		{get, "/", s.listProjects, account},
-		{post, "/projects", s.createProject, teamEdit},
-		{post, "/projects/import", s.importProject, teamEdit},
-		{get, "/sites", s.sitesPage, account},
-		{post, "/sites/check", s.checkSite, account},
-		{post, "/sites/import", s.importSite, teamEdit},
-		{get, "/sites/jobs/:jid", s.siteJobPage, account},
-		{get, "/sites/jobs/:jid/events", s.siteJobEvents, account},
-		{post, "/sites/jobs/:jid/cancel", s.cancelSiteJob, account},
-		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account},
-		{get, "/team", s.teamPage, account},
-		{get, "/inbox", s.inbox, account},
-		{get, "/inbox/:nid", s.openNotification, account},
-		{post, "/inbox/read", s.readAll, account},
-		{post, "/inbox/mail", s.setMailMode, account},
-		{get, "/unsubscribe", s.unsubscribePage, public},
-		{post, "/unsubscribe", s.unsubscribe, public},
-		{post, "/team/leave", s.leaveTeam, account},
-		{post, "/team/type-colors", s.saveTypeColors, teamEdit},
-		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit},
-		{post, "/team/theme", s.saveTeamTheme, teamEdit},
-		{get, "/team/logo.png", s.teamLogo, account},
-		{del, "/team/starters/:sid", s.deleteStarter, teamEdit},
-		{post, "/team/webhooks", s.addWebhook, teamOwner},
-		{del, "/team/webhooks/:wid", s.deleteWebhook, teamOwner},
-		{post, "/team/invites", s.createInvite, teamOwner},
-		{del, "/team/invites/:iid", s.deleteInvite, teamOwner},
-		{put, "/team/members/:uid", s.setRole, teamOwner},
-		{del, "/team/members/:uid", s.removeMember, teamOwner},
-		{post, "/teams", s.createTeam, account},
-		{post, "/teams/:tid/switch", s.switchTeam, account},
+		{get, "/", s.listProjects, account, nil},
+		{post, "/projects", s.createProject, teamEdit, nil},
+		{post, "/projects/import", s.importProject, teamEdit, nil},
+		{get, "/sites", s.sitesPage, account, nil},
+		{post, "/sites/check", s.checkSite, account, nil},
+		{post, "/sites/import", s.importSite, teamEdit, nil},
+		{get, "/sites/jobs/:jid", s.siteJobPage, account, nil},
+		{get, "/sites/jobs/:jid/events", s.siteJobEvents, account, nil},
+		{post, "/sites/jobs/:jid/cancel", s.cancelSiteJob, account, nil},
+		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account, nil},
+		{get, "/team", s.teamPage, account, nil},
+		{get, "/inbox", s.inbox, account, nil},
+		{get, "/inbox/:nid", s.openNotification, account, nil},
+		{post, "/inbox/read", s.readAll, account, nil},
+		{post, "/inbox/mail", s.setMailMode, account, nil},
+		{get, "/unsubscribe", s.unsubscribePage, public, nil},
+		{post, "/unsubscribe", s.unsubscribe, public, nil},
+		{post, "/team/leave", s.leaveTeam, account, nil},
+		{post, "/team/type-colors", s.saveTypeColors, teamEdit, nil},
+		{post, "/team/type-templates", s.saveTypeTemplate, teamEdit, nil},
+		{post, "/team/theme", s.saveTeamTheme, teamEdit, nil},
+		{get, "/team/logo.png", s.teamLogo, account, nil},
+		{del, "/team/starters/:sid", s.deleteStarter, teamEdit, nil},
+		{post, "/team/webhooks", s.addWebhook, teamOwner, nil},
+		{del, "/team/webhooks/:wid", s.deleteWebhook, teamOwner, nil},
+		{post, "/team/invites", s.createInvite, teamOwner, nil},
+		{del, "/team/invites/:iid", s.deleteInvite, teamOwner, nil},
+		{put, "/team/members/:uid", s.setRole, teamOwner, nil},
+		{del, "/team/members/:uid", s.removeMember, teamOwner, nil},
+		{post, "/teams", s.createTeam, account, nil},
+		{post, "/teams/:tid/switch", s.switchTeam, account, nil},
 
-		{get, "/projects/:id", s.editor, projectRead},
-		{get, "/projects/:id/events", s.events, projectRead},
-		{get, "/projects/:id/document.json", s.heavy(s.downloadDocument), projectRead},
-		{get, "/projects/:id/summary", s.summary, projectRead},
-		{get, "/projects/:id/types", s.pageTypes, projectEdit},
-		{get, "/projects/:id/search", s.heavy(s.search), projectRead},
-		{get, "/projects/:id/outline", s.outline, projectRead},
-		{get, "/projects/:id/comments", s.openComments, projectRead},
-		{get, "/projects/:id/pages/:pid", s.pageDetails, projectRead},
-		{get, "/projects/:id/pages/:pid/children", s.children, projectRead},
-		{get, "/projects/:id/pages/:pid/comments", s.pageComments, projectRead},
-		{get, "/projects/:id/diagram", s.diagram, projectRead},
-		{get, "/projects/:id/diagram/scene", s.diagramScene, projectRead},
-		{get, "/projects/:id/diagram/:format", s.downloadDiagram, projectRead},
-		{get, "/projects/:id/export", s.heavy(s.exportPage), projectRead},
-		{get, "/projects/:id/export.zip", s.heavy(s.exportZip), projectRead},
-		{get, "/projects/:id/sitemap.html", s.heavy(s.footerPreview), projectRead},
-		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
+		{get, "/projects/:id", s.editor, projectRead, nil},
+		{get, "/projects/:id/events", s.events, projectRead, nil},
+		{get, "/projects/:id/document.json", s.heavy(s.downloadDocument), projectRead, fixed(site.DownloadDocument)},
+		{get, "/projects/:id/summary", s.summary, projectRead, nil},
+		{get, "/projects/:id/types", s.pageTypes, projectEdit, nil},
+		{get, "/projects/:id/search", s.heavy(s.search), projectRead, nil},
+		{get, "/projects/:id/outline", s.outline, projectRead, nil},
+		{get, "/projects/:id/comments", s.openComments, projectRead, nil},
+		{get, "/projects/:id/pages/:pid", s.pageDetails, projectRead, nil},
+		{get, "/projects/:id/pages/:pid/children", s.children, projectRead, nil},
+		{get, "/projects/:id/pages/:pid/comments", s.pageComments, projectRead, nil},
+		{get, "/projects/:id/diagram", s.diagram, projectRead, nil},
+		{get, "/projects/:id/diagram/scene", s.diagramScene, projectRead, nil},
+		{get, "/projects/:id/diagram/:format", s.downloadDiagram, projectRead, byFormat},
+		{get, "/projects/:id/export", s.heavy(s.exportPage), projectRead, fixed(site.DownloadSitemaps)},
+		{get, "/projects/:id/export.zip", s.heavy(s.exportZip), projectRead, fixed(site.DownloadZip)},
+		{get, "/projects/:id/sitemap.html", s.heavy(s.footerPreview), projectRead, fixed(site.DownloadSitemaps)},
+		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead, byFile}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
 
-		{get, "/projects/:id/redirects", s.redirects, projectRead},
-		{get, "/projects/:id/redirects/export", s.heavy(s.exportRedirects), projectRead},
-		{get, "/projects/:id/redirects/picker", s.redirectPicker, projectEdit},
-		{post, "/projects/:id/redirects/decide", s.decide, projectEdit},
-		{post, "/projects/:id/redirects/attach", s.attachOldSite, projectEdit},
-		{post, "/projects/:id/redirects/traffic", s.attachTraffic, projectEdit},
+		{get, "/projects/:id/redirects", s.redirects, projectRead, fixed(site.DownloadRedirects)},
+		{get, "/projects/:id/redirects/export", s.heavy(s.exportRedirects), projectRead, fixed(site.DownloadRedirects)},
+		{get, "/projects/:id/redirects/picker", s.redirectPicker, projectEdit, nil},
+		{post, "/projects/:id/redirects/decide", s.decide, projectEdit, nil},
+		{post, "/projects/:id/redirects/attach", s.attachOldSite, projectEdit, nil},
+		{post, "/projects/:id/redirects/traffic", s.attachTraffic, projectEdit, nil},
 
-		{get, "/projects/:id/history", s.history, projectTeam},
-		{get, "/projects/:id/versions", s.versions, projectRead},
-		{get, "/projects/:id/versions/:n", s.version, projectRead},
-		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead},
-		{get, "/projects/:id/lint", s.heavy(s.lintPage), projectTeam},
-		{post, "/projects/:id/watch", s.watch, projectTeam},
-		{get, "/projects/:id/launch", s.launchPage, projectRead},
-		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit},
-		{get, "/projects/:id/launch/diagram/:format", s.launchDiagram, projectRead},
-		{get, "/projects/:id/launch/report.json", s.launchJSON, projectRead},
-		{get, "/projects/:id/compare", s.compare, projectRead},
-		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead},
+		{get, "/projects/:id/history", s.history, projectTeam, nil},
+		{get, "/projects/:id/versions", s.versions, projectRead, nil},
+		{get, "/projects/:id/versions/:n", s.version, projectRead, nil},
+		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead, byFormat},
+		{get, "/projects/:id/lint", s.heavy(s.lintPage), projectTeam, nil},
+		{post, "/projects/:id/watch", s.watch, projectTeam, nil},
+		{get, "/projects/:id/launch", s.launchPage, projectRead, nil},
+		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit, nil},
+		{get, "/projects/:id/launch/diagram/:format", s.launchDiagram, projectRead, byFormat},
+		{get, "/projects/:id/launch/report.json", s.launchJSON, projectRead, nil},
+		{get, "/projects/:id/compare", s.compare, projectRead, nil},
+		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead, byFormat},
 
-		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment},
-		{post, "/projects/:id/versions/:n/approve", s.approve, projectComment},
-		{post, "/projects/:id/comments/:cid/resolve", s.resolveComment, projectResolve},
-		{post, "/projects/:id/comments/:cid/reopen", s.reopenComment, projectResolve},
+		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment, nil},
+		{post, "/projects/:id/versions/:n/approve", s.approve, projectComment, nil},
+		{post, "/projects/:id/comments/:cid/resolve", s.resolveComment, projectResolve, nil},
+		{post, "/projects/:id/comments/:cid/reopen", s.reopenComment, projectResolve, nil},
 
-		{patch, "/projects/:id", s.renameProject, projectEdit},
-		{get, "/projects/:id/rename", s.renameProjectForm, projectEdit},
-		{get, "/projects/:id/settings", s.settings, projectEdit},
-		{post, "/projects/:id/starter", s.saveStarter, projectEdit},
-		{put, "/projects/:id/settings", s.saveSettings, projectEdit},
-		{post, "/projects/:id/theme", s.saveTheme, projectEdit},
-		{get, "/projects/:id/logo.png", s.logo, projectRead},
-		{get, "/projects/:id/paste", s.pasteForm, projectEdit},
-		{post, "/projects/:id/paste", s.paste, projectEdit},
-		{post, "/projects/:id/pages", s.createPage, projectEdit},
-		{post, "/projects/:id/undo", s.undo, projectEdit},
-		{post, "/projects/:id/redo", s.redo, projectEdit},
-		{post, "/projects/:id/history/:cid/restore", s.restoreDeleted, projectEdit},
-		{post, "/projects/:id/versions", s.createVersion, projectEdit},
-		{post, "/projects/:id/versions/:n/restore", s.restoreVersion, projectEdit},
-		{post, "/projects/:id/versions/:n/approvals/:aid/void", s.voidApproval, projectEdit},
-		{put, "/projects/:id/pages/:pid", s.savePage, projectEdit},
-		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit},
-		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit},
-		{patch, "/projects/:id/pages/:pid/title", s.rename, projectEdit},
-		{post, "/projects/:id/pages/:pid/keep-url", s.keepURL, projectEdit},
-		{post, "/projects/:id/pages/:pid/move", s.movePage, projectEdit},
-		{post, "/projects/:id/pages/:pid/duplicate", s.duplicatePage, projectEdit},
-		{get, "/projects/:id/pages/:pid/paste", s.pasteForm, projectEdit},
-		{get, "/projects/:id/pages/:pid/links/picker", s.linkPicker, projectEdit},
-		{post, "/projects/:id/pages/:pid/links", s.addLink, projectEdit},
-		{del, "/projects/:id/links/:lid", s.deleteLink, projectEdit},
+		{patch, "/projects/:id", s.renameProject, projectEdit, nil},
+		{get, "/projects/:id/rename", s.renameProjectForm, projectEdit, nil},
+		{get, "/projects/:id/settings", s.settings, projectEdit, nil},
+		{post, "/projects/:id/starter", s.saveStarter, projectEdit, nil},
+		{put, "/projects/:id/settings", s.saveSettings, projectEdit, nil},
+		{post, "/projects/:id/theme", s.saveTheme, projectEdit, nil},
+		{get, "/projects/:id/logo.png", s.logo, projectRead, nil},
+		{get, "/projects/:id/paste", s.pasteForm, projectEdit, nil},
+		{post, "/projects/:id/paste", s.paste, projectEdit, nil},
+		{post, "/projects/:id/pages", s.createPage, projectEdit, nil},
+		{post, "/projects/:id/undo", s.undo, projectEdit, nil},
+		{post, "/projects/:id/redo", s.redo, projectEdit, nil},
+		{post, "/projects/:id/history/:cid/restore", s.restoreDeleted, projectEdit, nil},
+		{post, "/projects/:id/versions", s.createVersion, projectEdit, nil},
+		{post, "/projects/:id/versions/:n/restore", s.restoreVersion, projectEdit, nil},
+		{post, "/projects/:id/versions/:n/approvals/:aid/void", s.voidApproval, projectEdit, nil},
+		{put, "/projects/:id/pages/:pid", s.savePage, projectEdit, nil},
+		{del, "/projects/:id/pages/:pid", s.deletePage, projectEdit, nil},
+		{get, "/projects/:id/pages/:pid/delete", s.confirmDeletePage, projectEdit, nil},
+		{patch, "/projects/:id/pages/:pid/title", s.rename, projectEdit, nil},
+		{post, "/projects/:id/pages/:pid/keep-url", s.keepURL, projectEdit, nil},
+		{post, "/projects/:id/pages/:pid/move", s.movePage, projectEdit, nil},
+		{post, "/projects/:id/pages/:pid/duplicate", s.duplicatePage, projectEdit, nil},
+		{get, "/projects/:id/pages/:pid/paste", s.pasteForm, projectEdit, nil},
+		{get, "/projects/:id/pages/:pid/links/picker", s.linkPicker, projectEdit, nil},
+		{post, "/projects/:id/pages/:pid/links", s.addLink, projectEdit, nil},
+		{del, "/projects/:id/links/:lid", s.deleteLink, projectEdit, nil},
 
-		{get, "/projects/:id/delete", s.confirmDeleteProject, projectManage},
-		{del, "/projects/:id", s.deleteProject, projectManage},
-		{get, "/projects/:id/sharing", s.sharing, projectManage},
-		{post, "/projects/:id/sharing", s.createShareLink, projectManage},
-		{del, "/projects/:id/sharing/:sid", s.revokeShareLink, projectManage},
+		{get, "/projects/:id/delete", s.confirmDeleteProject, projectManage, nil},
+		{del, "/projects/:id", s.deleteProject, projectManage, nil},
+		{get, "/projects/:id/sharing", s.sharing, projectManage, nil},
+		{post, "/projects/:id/sharing", s.createShareLink, projectManage, nil},
+		{del, "/projects/:id/sharing/:sid", s.revokeShareLink, projectManage, nil},
 	}
 }
 
 func (s *Server) routes() {
 	for _, r := range s.routeTable() {
-		s.Echo.Add(r.method, r.path, r.handler, s.guard(r.need)...)
+		mw := s.guard(r.need)
+		if r.download != nil {
+			mw = append(mw, mayDownload(r.download))
+		}
+		s.Echo.Add(r.method, r.path, r.handler, mw...)
 	}
+}
+
+// mayDownload lets a guest have a download only where the link allows it
+// (site.Viewer.MayDownload); to anyone else the download does not exist.
+// Errors: ENotFound.
+func mayDownload(which func(echo.Context) string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if d := which(c); !viewer(c).MayDownload(d) {
+				return site.Errorf(site.ENotFound, "This share link does not include this download: ask the agency for it.")
+			}
+			return next(c)
+		}
+	}
+}
+
+// fixed names the download of a route.
+func fixed(d string) func(echo.Context) string { return func(echo.Context) string { return d } }
+
+// byFormat names a diagram download by its :format (dot and GraphML are
+// never a guest's).
+func byFormat(c echo.Context) string { return c.Param("format") }
+
+// byFile names an export file's download: inventory.csv is the
+// inventory, the rest are the sitemap files.
+func byFile(c echo.Context) string {
+	if c.Param("file") == "inventory.csv" {
+		return site.DownloadInventory
+	}
+	return site.DownloadSitemaps
 }
 
 // statusOf is the one table from error codes to HTTP status.
@@ -446,7 +483,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	status, ok := statusOf[code]
 	if !ok {
 		status = http.StatusInternalServerError
-		s.log.Error("request failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+		s.log.Error("request failed", "method", c.Request().Method, "route", c.Path(), "err", err) // the route, not the path: a path may hold a link's token
 	}
 	msg := site.ErrorMessage(err)
 	if fields := site.ErrorFields(err); len(fields) > 0 {

@@ -53,6 +53,10 @@ func (s *Server) sharing(c echo.Context) error {
 func (s *Server) createShareLink(c echo.Context) error {
 	p := currentProject(c)
 	l := site.ShareLink{ProjectID: p.ID, Role: c.FormValue("role"), Label: c.FormValue("label")}
+	if c.FormValue("choices") != "" { // the form's boxes, none ticked included; else the defaults
+		form, _ := c.FormParams()
+		l.Downloads, l.Statuses = append([]string{}, form["downloads"]...), form["statuses"]
+	}
 	var err error
 	if v := c.FormValue("expires"); v != "" {
 		var d time.Duration
