@@ -8,11 +8,13 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -93,6 +95,7 @@ func (d *deliverer) try(ctx context.Context, del site.Delivery) {
 	tctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
 	defer cancel()
 	body, header := deliveryBody(del.Webhook, del.Event, d.base())
+	header[DeliveryHeader] = strconv.FormatInt(del.ID, 10)
 	code, err := d.client.Load().Post(tctx, del.Webhook.URL, header, body)
 	if ctx.Err() != nil {
 		return // the server stops: the lease runs out and the next one tries it
@@ -102,12 +105,7 @@ func (d *deliverer) try(ctx context.Context, del site.Delivery) {
 	case errors.Is(err, context.DeadlineExceeded) || tctx.Err() != nil:
 		msg = "No answer within " + deliveryTimeout.String() + "."
 	case err != nil:
-		msg = site.ErrorMessage(err)
-		var fe *fetch.Error
-		var re *fetch.RefusedError
-		if errors.As(err, &fe) || errors.As(err, &re) {
-			msg = err.Error()
-		}
+		msg = unreachable(err)
 	case code < 200 || code > 299:
 		msg = "The receiver answered " + strconv.Itoa(code) + "."
 	}
@@ -129,13 +127,43 @@ func (d *deliverer) try(ctx context.Context, del site.Delivery) {
 	}
 }
 
+// DeliveryHeader names a delivery, the same on every try of it: a
+// receiver that sees one twice (a server stopped after sending, before
+// recording) drops the second.
+const DeliveryHeader = "X-Siteplan-Delivery"
+
+// unreachable says why a receiver could not be reached, in words that
+// name no address it resolved to and no resolver: the team page shows
+// them to every owner of the team.
+func unreachable(err error) string {
+	var re *fetch.RefusedError
+	var dns *net.DNSError
+	var fe *fetch.Error
+	switch {
+	case errors.As(err, &re):
+		return "The receiver is not on the public internet: siteplan does not post inside its own network unless the operator allows it."
+	case errors.As(err, &dns):
+		return "The receiver's host name does not resolve."
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "The receiver refused the connection."
+	case errors.As(err, &fe) && fe.Msg != "could not be fetched": // that one's cause names what the host resolved to
+		return "The receiver " + fe.Msg + "."
+	}
+	return "The receiver could not be reached."
+}
+
+// slackText escapes what Slack's message format reads as markup (&, <
+// and >): a visitor's name or comment cannot ping a channel or disguise
+// a link (api.slack.com, "Escaping text").
+var slackText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // deliveryBody is what a webhook receives of an event, and its headers:
 // Slack's incoming-webhook message, or the event as JSON with its
 // signature (SignatureHeader) and kind.
 func deliveryBody(w site.Webhook, e site.Event, base string) ([]byte, map[string]string) {
 	link := base + e.Path
 	if w.Format == site.WebhookSlack {
-		b, _ := json.Marshal(map[string]string{"text": e.Text + " <" + link + "|Open in siteplan>"})
+		b, _ := json.Marshal(map[string]string{"text": slackText.Replace(e.Text) + " <" + slackText.Replace(link) + "|Open in siteplan>"})
 		return b, map[string]string{"Content-Type": "application/json"}
 	}
 	b, _ := json.Marshal(struct {

@@ -6,21 +6,25 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"siteplan/fetch"
 	"siteplan/site"
 )
 
 // received is a request a loopback receiver got.
 type received struct {
-	path, body, signature, event string
+	path, body, signature, event, delivery string
 }
 
 // receiver is a loopback webhook receiver: it answers fail times 503,
@@ -30,7 +34,7 @@ func receiver(t *testing.T, fail int32) (*httptest.Server, <-chan received) {
 	var n atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		got <- received{r.URL.Path, string(b), r.Header.Get(SignatureHeader), r.Header.Get("X-Siteplan-Event")}
+		got <- received{r.URL.Path, string(b), r.Header.Get(SignatureHeader), r.Header.Get("X-Siteplan-Event"), r.Header.Get(DeliveryHeader)}
 		if n.Add(1) <= fail {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
@@ -108,6 +112,9 @@ func TestWebhookDeliveries(t *testing.T) {
 	first, again := next(t, slackGot, "the sign-off"), next(t, slackGot, "the sign-off's retry")
 	var msg struct{ Text string }
 	json.Unmarshal([]byte(again.body), &msg)
+	if first.delivery == "" || first.delivery != again.delivery {
+		t.Errorf("the delivery's id on its two tries: %q, %q, want one, the same", first.delivery, again.delivery)
+	}
 	if first.body != again.body || !strings.HasPrefix(msg.Text, "Carla Client signed off the whole plan of Version 1 “Client review” in Acme relaunch <https://plans.agency.example/projects/") {
 		t.Errorf("the Slack message %q", msg.Text)
 	}
@@ -141,7 +148,10 @@ func TestWebhookRefusesPrivate(t *testing.T) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		status := doc(t, c.do("GET", "/team", nil, false)).Find(".webhook-list .webhook-status").Text()
-		if strings.Contains(status, "loopback address") && strings.Contains(status, "Given up after 1 try") {
+		if strings.Contains(status, "not on the public internet") && strings.Contains(status, "Given up after 1 try") {
+			if strings.Contains(status, "127.0.0.1") || strings.Contains(status, "resolves") {
+				t.Errorf("the status names where the receiver resolved: %q", status)
+			}
 			break
 		}
 		if time.Now().After(deadline) {
@@ -153,5 +163,41 @@ func TestWebhookRefusesPrivate(t *testing.T) {
 	case r := <-got:
 		t.Errorf("a loopback receiver was reached: %+v", r)
 	default:
+	}
+}
+
+// TestSlackMessageEscaped: what a visitor types (a name, a comment)
+// reaches Slack as text: no channel ping, no link of their own.
+func TestSlackMessageEscaped(t *testing.T) {
+	e := site.Event{Kind: site.EventComment, Actor: "<!channel>", Page: "Pricing", Project: "Acme & Co",
+		Body: "<https://evil.example/login|Open in siteplan>", Path: "/projects/1"}
+	e.Describe()
+	b, _ := deliveryBody(site.Webhook{Format: site.WebhookSlack}, e, "https://plans.example")
+	var msg struct{ Text string }
+	if err := json.Unmarshal(b, &msg); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"<!channel>", "<https://evil", "Acme & Co"} {
+		if strings.Contains(msg.Text, bad) {
+			t.Errorf("the Slack text holds %q unescaped: %s", bad, msg.Text)
+		}
+	}
+	if !strings.Contains(msg.Text, "&lt;!channel&gt;") || !strings.HasSuffix(msg.Text, "<https://plans.example/projects/1|Open in siteplan>") {
+		t.Errorf("the Slack text: %s", msg.Text)
+	}
+}
+
+// TestUnreachableSaysNoAddress: why a receiver was not reached is said
+// without the address its name resolved to or the resolver's.
+func TestUnreachableSaysNoAddress(t *testing.T) {
+	for _, err := range []error{
+		&fetch.RefusedError{Host: "hooks.internal", Addr: netip.MustParseAddr("10.1.2.3"), Kind: "private", Allow: "x"},
+		&fetch.Error{URL: "https://hooks.internal/x", Msg: "could not be fetched", Err: &net.DNSError{Err: "no such host", Name: "hooks.internal", Server: "10.0.0.53:53"}},
+		&fetch.Error{URL: "https://hooks.internal/x", Msg: "could not be fetched", Err: &net.OpError{Op: "dial", Net: "tcp", Addr: &net.TCPAddr{IP: net.IPv4(10, 1, 2, 3)}, Err: errors.New("no route to host")}},
+	} {
+		msg := unreachable(err)
+		if strings.Contains(msg, "10.") || strings.Contains(msg, "hooks.internal") {
+			t.Errorf("unreachable(%v) = %q: it names an address", err, msg)
+		}
 	}
 }
