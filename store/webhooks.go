@@ -131,9 +131,16 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Dur
 	}
 	var out []site.Delivery
 	err := db.tx(ctx, func(tx *sql.Tx) error {
+		// The oldest due delivery of each webhook, of those the oldest of
+		// each team with none under way: a team's receivers are tried one
+		// at a time, however many it has and however slow they are.
 		rows, err := tx.QueryContext(ctx, `SELECT `+webhookCols+`, 0, d.id, d.event, d.attempts FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
-			WHERE d.id IN (SELECT min(id) FROM deliveries GROUP BY webhook_id)
-				AND d.next_at <= ?1 AND (d.lease_until IS NULL OR d.lease_until <= ?1)
+			WHERE d.id IN (
+				SELECT min(h.id) FROM deliveries h JOIN webhooks hw ON hw.id = h.webhook_id
+				WHERE h.id IN (SELECT min(id) FROM deliveries GROUP BY webhook_id)
+					AND h.next_at <= ?1 AND (h.lease_until IS NULL OR h.lease_until <= ?1)
+					AND NOT EXISTS (SELECT 1 FROM deliveries b JOIN webhooks bw ON bw.id = b.webhook_id WHERE bw.team_id = hw.team_id AND b.lease_until > ?1)
+				GROUP BY hw.team_id)
 			ORDER BY d.next_at LIMIT ?2`, fmtTime(now), limit)
 		if err != nil {
 			return err

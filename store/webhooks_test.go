@@ -60,8 +60,8 @@ func TestWebhooks(t *testing.T) {
 		if len(ds) == 0 {
 			break
 		}
-		if len(ds) > 2 {
-			t.Errorf("%d claimed at once, want one a webhook", len(ds))
+		if len(ds) > 1 {
+			t.Errorf("%d claimed at once, want one a team", len(ds))
 		}
 		for _, d := range ds {
 			got = append(got, strings.TrimPrefix(d.Webhook.URL, "https://hooks.example/")+": "+d.Event.Text+" "+d.Event.Path)
@@ -73,10 +73,10 @@ func TestWebhooks(t *testing.T) {
 	p, pr := itoa64(pid), itoa64(ids["Pricing"])
 	want := []string{
 		"all: Carla Client commented on “Pricing” in Acme relaunch: “Three tiers?” /projects/" + p + "/pages/" + pr,
-		"signoffs: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),
 		"all: Olive replied on “Pricing” in Acme relaunch: “Yes.” /projects/" + p + "/pages/" + pr,
 		"all: Anna named Version 1 “Client review” of Acme relaunch /projects/" + p,
 		"all: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),
+		"signoffs: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("delivered\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -119,3 +119,60 @@ func TestWebhooks(t *testing.T) {
 }
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestDeliveriesFairAcrossTeams: a team's deliveries are handed out one
+// at a time, so a team with ten dead receivers holds one sender, and
+// another team's delivery is claimed beside it, not after its ten.
+func TestDeliveriesFairAcrossTeams(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	noisy, _, err := db.AddUser(ctx, "noisy@a.example", "Noisy", "a long test password", "Noisy", site.RoleOwner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet, _, err := db.AddUser(ctx, "quiet@b.example", "Quiet", "a long test password", "Quiet", site.RoleOwner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	team := func(u site.User) int64 {
+		ms, _ := db.Memberships(ctx, u.ID)
+		return ms[0].ID
+	}
+	a, b := team(noisy), team(quiet)
+	for i := range 10 {
+		if err := db.AddWebhook(ctx, &site.Webhook{TeamID: a, URL: "https://dead.example/" + strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.AddWebhook(ctx, &site.Webhook{TeamID: b, URL: "https://alive.example/"}); err != nil {
+		t.Fatal(err)
+	}
+	version := func(teamID int64, name string) {
+		p := site.Project{TeamID: teamID, Name: name, BaseURL: "https://" + name + ".example/"}
+		if err := db.CreateProject(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.CreateVersion(ctx, p.ID, "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	version(a, "noisy") // ten deliveries, older than the quiet team's one
+	version(b, "quiet")
+	now := time.Now().Add(time.Second)
+	ds, err := db.ClaimDeliveries(ctx, now, time.Minute, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	teams := map[int64]int{}
+	for _, d := range ds {
+		teams[d.Webhook.TeamID]++
+	}
+	if len(ds) != 2 || teams[a] != 1 || teams[b] != 1 {
+		t.Fatalf("claimed %d (by team %v), want one of each team", len(ds), teams)
+	}
+	// While the noisy team's try is under way, none of its others is
+	// handed out.
+	if again, _ := db.ClaimDeliveries(ctx, now, time.Minute, 4); len(again) != 0 {
+		t.Errorf("claimed %d more while each team has one under way", len(again))
+	}
+}

@@ -26,8 +26,8 @@ import (
 
 // The deliverer sends the teams' webhook deliveries in the background:
 // the store queues them in the transaction of what they tell of, and
-// the deliverer claims the due ones (the oldest of each webhook, one a
-// webhook at a time, so a slow or dead receiver holds up only its own),
+// the deliverer claims the due ones (the oldest of each team, one a team
+// at a time, so a team's slow or dead receivers hold up only its own),
 // posts them with the hardened fetch client (private addresses refused
 // unless the server allows them; a time limit a try), and records how
 // each try went. A failed try is retried after deliveryBackoff's waits;
@@ -64,6 +64,8 @@ type deliverer struct {
 	base    func() string // the server's public address, for links
 	backoff []time.Duration
 	loop
+	busy  atomic.Int32   // tries under way, of deliverySenders
+	tries sync.WaitGroup // those tries, waited for on stop
 }
 
 func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base func() string) *deliverer {
@@ -72,22 +74,40 @@ func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base
 	return d
 }
 
-// round claims the due deliveries and tries them, side by side; it
-// returns how many it tried.
+// round claims as many due deliveries as senders are free and starts
+// their tries; a try that ends wakes the deliverer for the next. A round
+// never waits for a try, so a receiver that never answers holds one
+// sender for a try's budget and nothing else; and the store hands out
+// one delivery a team at a time (ClaimDeliveries), so one team's dead
+// receivers cannot take the senders from the others. It returns how
+// many it started.
 func (d *deliverer) round(ctx context.Context) int {
-	ds, err := d.store.ClaimDeliveries(ctx, time.Now(), deliveryLease, deliverySenders)
+	free := deliverySenders - int(d.busy.Load())
+	if free <= 0 {
+		return 0
+	}
+	ds, err := d.store.ClaimDeliveries(ctx, time.Now(), deliveryLease, free)
 	if err != nil {
 		if ctx.Err() == nil {
 			d.log.Error("claiming webhook deliveries", "err", err)
 		}
 		return 0
 	}
-	var wg sync.WaitGroup
 	for _, del := range ds {
-		wg.Go(func() { d.try(ctx, del) })
+		d.busy.Add(1)
+		d.tries.Go(func() {
+			defer d.poke()
+			defer d.busy.Add(-1)
+			d.try(ctx, del)
+		})
 	}
-	wg.Wait()
 	return len(ds)
+}
+
+// stopAndWait stops the deliverer and waits for its tries.
+func (d *deliverer) stopAndWait() {
+	d.loop.stopAndWait()
+	d.tries.Wait()
 }
 
 // try posts one delivery and records how it went.

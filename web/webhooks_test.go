@@ -201,3 +201,50 @@ func TestUnreachableSaysNoAddress(t *testing.T) {
 		}
 	}
 }
+
+// TestDeliveriesFairAcrossTeams: a team whose five receivers never
+// answer holds one sender; another team's delivery reaches its receiver
+// while those tries still hang, not after them.
+func TestDeliveriesFairAcrossTeams(t *testing.T) {
+	c := siteClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	release := make(chan struct{})
+	var tried atomic.Int32
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tried.Add(1)
+		select { // never answers; ends when the sender gives up or the test ends
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(hang.Close)
+	t.Cleanup(func() { close(release) })
+	for i := range 5 {
+		if err := c.db.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hang.URL + "/" + itoa(int64(i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := addUser(t, c.db, "rex@rival.example", "Rex", "Rival studio", site.RoleOwner)
+	ms, _ := c.db.Memberships(ctx, other.ID)
+	alive, got := receiver(t, 0)
+	if err := c.db.AddWebhook(ctx, &site.Webhook{TeamID: ms[0].ID, URL: alive.URL}); err != nil {
+		t.Fatal(err)
+	}
+	// The hanging team's five deliveries first, then the other team's.
+	if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"Hello"}}, true); rec.Code != 201 {
+		t.Fatalf("comment: %d", rec.Code)
+	}
+	rival := site.Project{TeamID: ms[0].ID, Name: "Rival", BaseURL: "https://rival.example/"}
+	if err := c.db.CreateProject(ctx, &rival); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.CreateVersion(ctx, rival.ID, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	c.srv.hooks.poke()
+	next(t, got, "the other team's version")
+	if n := tried.Load(); n > 1 {
+		t.Errorf("the hanging team had %d tries under way before the other team's delivery: want one a team", n)
+	}
+}
