@@ -350,11 +350,20 @@ func (c *Client) Hop(ctx context.Context, method, url string, maxBody int64) (An
 	req.Header.Set("Accept", "text/html, */*;q=0.5")
 	hop := *c.http
 	hop.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	res, err := hop.Do(req)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	res, err := hop.Do(req.WithContext(ctx))
 	if err != nil {
 		return Answer{}, explain(url, err)
 	}
-	defer res.Body.Close()
+	// The body comes at the client's floor rate or is stopped, as a
+	// reading's does: a page sent a byte every few seconds holds a place
+	// for one window, not the whole time limit.
+	body := &capped{rc: res.Body, left: maxBody + 1, max: maxBody + 1, url: url}
+	if c.opt.MinRate > 0 {
+		body.watch(c.opt.MinRate, c.opt.RateWindow, cancel)
+	}
+	defer body.Close()
 	a := Answer{Status: res.StatusCode, Header: map[string]string{}}
 	for _, h := range []string{"Location", "X-Robots-Tag", "Content-Type", "Link"} {
 		if v := res.Header.Values(h); len(v) > 0 {
@@ -362,7 +371,7 @@ func (c *Client) Hop(ctx context.Context, method, url string, maxBody int64) (An
 		}
 	}
 	if method != http.MethodHead && maxBody > 0 {
-		a.Body, err = io.ReadAll(io.LimitReader(res.Body, maxBody))
+		a.Body, err = io.ReadAll(io.LimitReader(body, maxBody))
 		if err != nil {
 			return a, explain(url, err)
 		}

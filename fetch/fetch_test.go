@@ -428,6 +428,15 @@ func TestSlowBody(t *testing.T) {
 	if err != nil || len(b) != 4000 {
 		t.Errorf("a body at 10 KB/s: %d bytes, %v", len(b), err)
 	}
+	// A launch check's hop keeps the same floor.
+	c = New(Options{AllowPrivate: true, MinRate: 2000, RateWindow: 100 * time.Millisecond})
+	if _, err := c.Hop(context.Background(), http.MethodGet, srv.URL+"/slow", 1<<20); !errors.Is(err, ErrTooSlow) {
+		t.Errorf("a trickled page to a hop: %v", err)
+	}
+	c = New(Options{AllowPrivate: true, MinRate: 2000, RateWindow: 200 * time.Millisecond})
+	if a, err := c.Hop(context.Background(), http.MethodGet, srv.URL+"/fast", 1000); err != nil || len(a.Body) != 1000 {
+		t.Errorf("a hop's body at 10 KB/s, cut at 1,000 bytes: %d bytes, %v", len(a.Body), err)
+	}
 }
 
 // TestHeaderTimeout: a server that sends no headers in time fails the

@@ -261,3 +261,35 @@ func TestLaunchCheckCancel(t *testing.T) {
 		t.Errorf("a cancelled check kept %d reports", len(cs))
 	}
 }
+
+// TestLaunchCheckTakesItsPlansTurn: a check of a plan is its team's job,
+// whichever team the account that starts it works in now: accounts in
+// teams of their own cannot give one team more readers than its turn.
+func TestLaunchCheckTakesItsPlansTurn(t *testing.T) {
+	c := siteClient(t)
+	pid, _ := c.fixture()
+	tr, _ := c.db.Tree(context.Background(), pid)
+	bs := newBuiltSite(t, tr)
+	bs.hold = true
+	addUser(t, c.db, "ed@test.example", "Ed", "1", site.RoleEditor)
+	ed := c.peer()
+	ed.login("ed@test.example")
+	if rec := ed.do("POST", "/teams", url.Values{"name": {"Ed's side team"}}, false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("a team of his own: %d", rec.Code)
+	}
+	path := "/projects/" + itoa(pid) + "/launch"
+	if rec := ed.do("POST", path, url.Values{"base": {bs.URL}}, false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("start: %d %.300s", rec.Code, rec.Body.String())
+	}
+	<-bs.held
+	job := strings.TrimSuffix(doc(t, ed.do("GET", path, nil, false)).Find("#launch-job").AttrOr("sse-connect", ""), "/events")
+	j, err := c.db.Job(context.Background(), strings.TrimPrefix(job, "/sites/jobs/"), false)
+	if err != nil {
+		t.Fatalf("job %q: %v", job, err)
+	}
+	if p, _ := c.db.Project(context.Background(), pid); j.TeamID != p.TeamID {
+		t.Errorf("the check is team %d's job, want the plan's team %d", j.TeamID, p.TeamID)
+	}
+	ed.do("POST", job+"/cancel", nil, false)
+	ed.finished(job)
+}

@@ -176,6 +176,11 @@ func (js *siteJobs) create(c echo.Context, j site.Job, upload io.Reader) (site.J
 	}
 	v := viewer(c)
 	j.UserID, j.TeamID, j.By = v.UserID, v.Team.ID, v.Name
+	if p := currentProject(c); p.ID != 0 {
+		// A check of a plan takes its team's turn, whoever starts it and
+		// whichever team they work in now: accounts cannot add turns.
+		j.TeamID = p.TeamID
+	}
 	j, err := js.store.CreateJob(c.Request().Context(), j, upload)
 	if err == nil {
 		js.claims.poke()
