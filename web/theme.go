@@ -100,7 +100,7 @@ func uploadedLogo(c echo.Context) ([]byte, error) {
 	if err != nil {
 		return nil, site.Errorf(site.EInvalid, "The logo could not be read: send it again.")
 	}
-	return diagram.LogoPNG(b)
+	return diagram.LogoPNG(c.Request().Context(), b)
 }
 
 // logo serves the project's logo. Errors: ENotFound when it has none.

@@ -139,3 +139,27 @@ func TestTeamBrand(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileSVGLogo: the hostile probe's logo posted to /team/theme (a
+// team anyone can make) is refused within the drawing's budget with the
+// limit named, through the heavy-work gate, and nothing is saved.
+func TestHostileSVGLogo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws for the budget, 5 s")
+	}
+	c := newClient(t)
+	var svg strings.Builder
+	svg.WriteString(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 1000">`)
+	for i := range 4000 {
+		svg.WriteString(`<path d="M` + itoa(int64(i%1000)) + ` 0 L` + itoa(int64((i*7)%1000)) + ` 1000" stroke="#000" stroke-width="500" stroke-dasharray="1 1"/>`)
+	}
+	svg.WriteString(`</svg>`)
+	body, ct := themeForm(t, map[string]string{"accent": "#aa3300"}, []byte(svg.String()))
+	rec := c.raw("POST", "/team/theme", body, ct, true)
+	if rec.Code != 413 || !strings.Contains(rec.Body.String(), "more than 5 seconds to draw") {
+		t.Errorf("the hostile logo: %d %.300s", rec.Code, rec.Body.String())
+	}
+	if rec := c.do("GET", "/team/logo.png", nil, false); rec.Code != 404 {
+		t.Errorf("a logo was saved: %d", rec.Code)
+	}
+}
