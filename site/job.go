@@ -9,7 +9,7 @@ import "time"
 // that server dies.
 type Job struct {
 	ID        string // random, in the job's address
-	Kind      string // JobCheck, JobImport or JobLaunch
+	Kind      string // JobCheck, JobImport, JobLaunch or JobAttach
 	UserID    int64
 	TeamID    int64
 	ProjectID int64  // a launch check's plan
@@ -34,6 +34,7 @@ const (
 	JobCheck  = "check"
 	JobImport = "import"
 	JobLaunch = "launch"
+	JobAttach = "attach" // a relaunch's old site read from the web and attached to its plan
 )
 
 // The states of a job, in the order they come; a job ends done, failed

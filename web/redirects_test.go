@@ -282,3 +282,44 @@ func TestDeleteLaunchedChoice(t *testing.T) {
 		t.Errorf("%d retired URLs after the deletion, want 1", n)
 	}
 }
+
+// TestAttachOldSiteIsAJob: an old site named by its address is read as a
+// live-site job, not inside the heavy-work gate: while the old site
+// answers slowly, another team's heavy download is served at once; then
+// the job attaches the old URLs and its page leads to the map.
+func TestAttachOldSiteIsAJob(t *testing.T) {
+	c := siteClient(t)
+	pid, _ := c.fixture()
+	ls := newLiveSite(t)
+	ls.holdInIndex = true
+	rival := c.peer()
+	rex := addUser(t, c.db, "rex@rival.example", "Rex", "Rival studio", site.RoleOwner)
+	rival.login("rex@rival.example")
+	ms, _ := c.db.Memberships(context.Background(), rex.ID)
+	theirs := site.Project{TeamID: ms[0].ID, Name: "Rival plan", BaseURL: "https://rival.example/"}
+	if err := c.db.CreateProject(context.Background(), &theirs); err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan *httptest.ResponseRecorder, 1)
+	go func() { // the old code read here, in the request, at the gate
+		started <- c.do("POST", "/projects/"+itoa(pid)+"/redirects/attach", url.Values{"site": {ls.URL}}, false)
+	}()
+	<-ls.holding
+	if rec := rival.do("GET", "/projects/"+itoa(theirs.ID)+"/document.json", nil, false); rec.Code != http.StatusOK {
+		t.Errorf("another team's download while an old site is read: %d %.200s", rec.Code, rec.Body.String())
+	}
+	ls.release()
+	rec := <-started
+	job := rec.Header().Get("Location")
+	if rec.Code != http.StatusSeeOther || !strings.HasPrefix(job, "/sites/jobs/") {
+		t.Fatalf("attach by address: %d %q, want the job's page", rec.Code, job)
+	}
+	page := c.finished(job)
+	link := page.Find("#job-attached a").AttrOr("href", "")
+	if !strings.HasPrefix(link, "/projects/"+itoa(pid)+"/redirects?added=") {
+		t.Errorf("the job's page leads to %q: %s", link, page.Find("#job-status").Text())
+	}
+	if st, _ := c.db.RedirectStatus(context.Background(), pid); st.OldURLs != 7 {
+		t.Errorf("%d old URLs attached, want 7", st.OldURLs)
+	}
+}

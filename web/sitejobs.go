@@ -152,9 +152,10 @@ type siteJob struct {
 // what its page shows of it after its report is let go.
 type jobProgress struct {
 	sitemap.Progress
-	What        string          `json:"what,omitempty"` // a launch check: the plan or version checked, in words
-	Done, Total int             `json:",omitempty"`     // a launch check: pages and old URLs checked, of all
-	Plan        *views.SitePlan `json:"plan,omitempty"` // an import: the new plan
+	What        string            `json:"what,omitempty"`     // a launch check: the plan or version checked, in words
+	Done, Total int               `json:",omitempty"`         // a launch check: pages and old URLs checked, of all
+	Plan        *views.SitePlan   `json:"plan,omitempty"`     // an import: the new plan
+	Attached    *views.SiteAttach `json:"attached,omitempty"` // an old site attached: what changed in the map
 }
 
 // jobReport is an ended job's report as the database keeps it.
@@ -438,8 +439,11 @@ func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (sta
 		msg = site.ErrorMessage(err)
 		log.Error("live-site reading failed", "source", j.Source, "err", err)
 	}
-	if j.Kind == site.JobImport {
+	switch j.Kind {
+	case site.JobImport:
 		msg += " Nothing was imported."
+	case site.JobAttach:
+		msg += " Nothing was attached."
 	}
 	return state, msg
 }

@@ -117,12 +117,13 @@ func jobView(j site.Job, page int) (views.SiteJob, error) {
 	if err := unmarshalIf(j.Report, &r); err != nil {
 		return views.SiteJob{}, err
 	}
-	v := views.SiteJob{ID: j.ID, Source: j.Source, Import: j.Kind == site.JobImport, State: j.State, Error: j.Error,
+	v := views.SiteJob{ID: j.ID, Source: j.Source, Import: j.Kind == site.JobImport, Attach: j.Kind == site.JobAttach, State: j.State, Error: j.Error,
 		Running: j.Running(), Waiting: j.State == site.JobWaiting, Writing: j.State == site.JobWriting, Done: j.State == site.JobDone,
 		Files: pr.Files, Listed: pr.Listed, URLs: pr.URLs, Dropped: j.Dropped}
 	if pr.Plan != nil {
 		v.Plan = *pr.Plan
 	}
+	v.Attached = pr.Attached
 	for _, w := range r.Warns {
 		v.Notes = append(v.Notes, w.Reason)
 	}
@@ -221,6 +222,8 @@ func (s *Server) runSiteJob(ctx context.Context, j *siteJob) error {
 		return s.runImport(ctx, j)
 	case site.JobLaunch:
 		return s.runLaunchCheck(ctx, j)
+	case site.JobAttach:
+		return s.runAttach(ctx, j)
 	}
 	return fmt.Errorf("a live-site job of kind %q", j.Kind)
 }
@@ -308,8 +311,11 @@ func (s *Server) siteJobPage(c echo.Context) error {
 		return err
 	}
 	title := "Check of " + v.Source
-	if v.Import {
+	switch {
+	case v.Import:
 		title = "Import of " + v.Source
+	case v.Attach:
+		title = "Old site from " + v.Source
 	}
 	return render(c, http.StatusOK, views.SiteJobPage(s.layout(c, title), v))
 }
