@@ -141,6 +141,20 @@ type Comment struct {
 	PageTitle  string // filled in project-wide lists
 }
 
+// Guest reports whether a guest wrote c: a visitor on a share link, no
+// member of the team.
+func (c Comment) Guest() bool { return c.UserID == 0 }
+
+// By is who wrote c as every notice names them: a guest marked as one,
+// so that a visitor cannot pass for the member of the same name in
+// threads, inboxes, e-mails and webhooks.
+func (c Comment) By() string {
+	if c.Guest() {
+		return c.Author + " (guest)"
+	}
+	return c.Author
+}
+
 // Open reports whether the thread is unresolved.
 func (c Comment) Open() bool { return c.ResolvedAt.IsZero() }
 

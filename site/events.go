@@ -167,6 +167,11 @@ const (
 	MailOff     = "off"
 )
 
+// MailInstantEvery is the least time between two instant e-mails to one
+// member: the first notice goes at once, those that come meanwhile in
+// one e-mail after it, so 2,000 mentions make a few e-mails, not 2,000.
+const MailInstantEvery = 2 * time.Minute
+
 // MailSettings are how a member's notifications are e-mailed: Mode, and
 // for a digest the hour of the day it comes at in their time zone.
 type MailSettings struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 
 	"siteplan/site"
@@ -30,6 +31,17 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 			return site.Errorf(site.ENotFound, "The page was deleted in the meantime.")
 		} else if err != nil {
 			return err
+		}
+		if shareLinkID != 0 { // a guest on a share link: never in a member's name
+			var taken bool
+			if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id
+				JOIN projects p ON p.team_id = m.team_id WHERE p.id = ? AND lower(u.name) = lower(?))`, c.ProjectID, c.Author).Scan(&taken); err != nil {
+				return err
+			}
+			if taken {
+				msg := fmt.Sprintf("“%s” is the name of someone on the agency's team: sign with a name of your own, such as “%s (%s)”.", c.Author, c.Author, "your company")
+				return &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"author": msg}}
+			}
 		}
 		if c.ParentID != 0 {
 			var page int64
@@ -59,7 +71,7 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 		if c.ParentID != 0 {
 			kind = site.EventReply
 		}
-		return enqueue(ctx, tx, site.Event{Kind: kind, ProjectID: c.ProjectID, PageID: c.PageID, Actor: c.Author, ActorID: c.UserID,
+		return enqueue(ctx, tx, site.Event{Kind: kind, ProjectID: c.ProjectID, PageID: c.PageID, Actor: c.By(), ActorID: c.UserID,
 			ThreadID: c.ParentID, Body: c.Body, At: c.CreatedAt})
 	})
 }

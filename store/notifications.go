@@ -206,8 +206,11 @@ func (db *DB) SetMailSettings(ctx context.Context, userID int64, m site.MailSett
 // reports that some that wait are held by another instance's claim.
 func (db *DB) ClaimMail(ctx context.Context, mode string, since, now time.Time, lease time.Duration, limit int) (out []site.MailBatch, held bool, err error) {
 	due, args := "", []any{fmtTime(since), mode}
-	if mode == site.MailDigest {
+	switch mode {
+	case site.MailDigest:
 		due, args = ` AND coalesce(u.digest_next_at, '') <= ?`, append(args, fmtTime(now))
+	case site.MailInstant: // at most one e-mail a member every site.MailInstantEvery: a flood of mentions is one e-mail
+		due, args = ` AND coalesce(u.mailed_at, '') <= ?`, append(args, fmtTime(now.Add(-site.MailInstantEvery)))
 	}
 	pending := `FROM notifications n JOIN users u ON u.id = n.user_id
 		WHERE n.mailed_at IS NULL AND n.created_at >= ? AND u.mail_mode = ?` + due
@@ -279,10 +282,19 @@ func (db *DB) AdvanceDigests(ctx context.Context, now time.Time) error {
 }
 
 // MarkMailed records that notifications were e-mailed.
+//
+// Their members are marked e-mailed at the same time, which holds the
+// next instant e-mail back until site.MailInstantEvery has passed.
 func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
 	list, _ := json.Marshal(ids)
-	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mailed_at = ? WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, fmtTime(time.Now()), string(list))
-	return translate(err)
+	now := fmtTime(db.Now())
+	return translate(db.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE notifications SET mailed_at = ? WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, now, string(list)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE users SET mailed_at = ? WHERE id IN (SELECT user_id FROM notifications WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)))`, now, string(list))
+		return err
+	}))
 }
 
 // ReleaseMail lets go of the claim on notifications that could not be

@@ -52,14 +52,14 @@ func TestNotifications(t *testing.T) {
 		return strings.Join(out, "\n")
 	}
 	wantAnna := strings.Join([]string{
-		"mention: Carla Client mentioned you on “Pricing” in Acme relaunch: “@Anna can you check the tiers? (not @Annabel)”",
+		"mention: Carla Client (guest) mentioned you on “Pricing” in Acme relaunch: “@Anna can you check the tiers? (not @Annabel)”",
 		"mention: Bob mentioned you on “Pricing” in Acme relaunch: “@anna thanks”",
 	}, "\n")
 	if got := inbox(annaID); got != wantAnna {
 		t.Errorf("Anna's inbox\n got:\n%s\nwant:\n%s", got, wantAnna)
 	}
 	wantBob := strings.Join([]string{
-		"comment: Carla Client commented on “Pricing” in Acme relaunch: “@Anna can you check the tiers? (not @Annabel)”",
+		"comment: Carla Client (guest) commented on “Pricing” in Acme relaunch: “@Anna can you check the tiers? (not @Annabel)”",
 		"comment: Anna replied on “Pricing” in Acme relaunch: “On it.”",
 		"signoff: Carla Client signed off the whole plan of Version 1 “Client review” in Acme relaunch",
 	}, "\n")
@@ -193,11 +193,16 @@ func TestMentionNames(t *testing.T) {
 	if _, err := db.CreateShareLink(anna, &link); err != nil {
 		t.Fatal(err)
 	}
-	for _, who := range []string{"Zed Guest", "Carla Client", "Carla Client", "Anna"} {
+	for _, who := range []string{"Zed Guest", "Carla Client", "Carla Client"} {
 		c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: who, Body: "hi"}
 		if err := db.AddComment(ctx, &c, link.ID); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A guest in a member's name is refused, whatever its case.
+	posing := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "anna", Body: "Please delete the pricing page."}
+	if err := db.AddComment(ctx, &posing, link.ID); site.ErrorCode(err) != site.EInvalid || site.ErrorFields(err)["author"] == "" {
+		t.Errorf("a guest named as a member: %v", err)
 	}
 	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Not A Guest", Body: "typed on a member's machine", UserID: site.ViewerFrom(anna).UserID}
 	if err := db.AddComment(ctx, &c, 0); err != nil {

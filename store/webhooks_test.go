@@ -72,8 +72,8 @@ func TestWebhooks(t *testing.T) {
 	}
 	p, pr := itoa64(pid), itoa64(ids["Pricing"])
 	want := []string{
-		"all: Carla Client commented on “Pricing” in Acme relaunch: “Three tiers?” /projects/" + p + "/pages/" + pr,
-		"all: Olive replied on “Pricing” in Acme relaunch: “Yes.” /projects/" + p + "/pages/" + pr,
+		"all: Carla Client (guest) commented on “Pricing” in Acme relaunch: “Three tiers?” /projects/" + p + "/pages/" + pr,
+		"all: Olive (guest) replied on “Pricing” in Acme relaunch: “Yes.” /projects/" + p + "/pages/" + pr,
 		"all: Anna named Version 1 “Client review” of Acme relaunch /projects/" + p,
 		"all: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),
 		"signoffs: Carla Client signed off “Products” and the pages below it of Version 1 “Client review” in Acme relaunch /projects/" + p + "/pages/" + itoa64(ids["Products"]),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +79,9 @@ func (s *Server) addComment(c echo.Context) error {
 		return err
 	}
 	v := viewer(c)
+	if err := s.commentTurn(c); err != nil {
+		return err
+	}
 	cm := site.Comment{ProjectID: p.ID, PageID: pg.ID, ParentID: formID(c, "parent"), UserID: v.UserID, Author: author(c), Body: c.FormValue("body")}
 	err = s.store.comments.AddComment(c.Request().Context(), &cm, v.ShareLinkID)
 	if code := site.ErrorCode(err); code != "" && code != site.EInvalid {
@@ -136,4 +140,44 @@ func (s *Server) openComments(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, views.OpenComments(p.ID, threads))
+}
+
+// Comments are limited per visitor (an account, or a share-link
+// visitor's address) and per share link: a link posted 2,000 comments
+// in 17.6 s, each a notification of the team. A visitor writes 20 at
+// once, then one every 6 s; a link's visitors 60 together, then one
+// every 10 s.
+const (
+	commentBurst     = 20
+	commentEvery     = 6 * time.Second
+	linkCommentBurst = 60
+	linkCommentEvery = 10 * time.Second
+)
+
+// commentTurn takes the visitor's comment token, and the link's for a
+// share-link visitor. Errors: ETooMany.
+func (s *Server) commentTurn(c echo.Context) error {
+	v := viewer(c)
+	visitor := site.Bucket{Key: "comment-account:" + strconv.FormatInt(v.UserID, 10), Every: commentEvery, Burst: commentBurst}
+	var also []site.Bucket
+	if v.UserID == 0 || v.Share {
+		visitor.Key = "comment-visitor:" + c.RealIP()
+		also = append(also, site.Bucket{Key: "comment-link:" + strconv.FormatInt(v.ShareLinkID, 10), Every: linkCommentEvery, Burst: linkCommentBurst})
+	}
+	ctx, now := c.Request().Context(), s.now()
+	empty, err := s.store.limits.TakeToken(ctx, now, visitor, also...)
+	switch {
+	case err != nil:
+		return err
+	case empty == visitor.Key:
+		return site.Errorf(site.ETooMany, "You have written many comments in a short time: wait a minute and try again.")
+	case empty != "":
+		return site.Errorf(site.ETooMany, "This share link's visitors have written many comments in a short time: wait a few minutes and try again.")
+	}
+	for _, b := range also {
+		if err := s.store.limits.SpendToken(ctx, now, b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/mail"
 	"net/url"
@@ -243,17 +244,19 @@ func TestMailTLS(t *testing.T) {
 	pool := x509.NewCertPool()
 	pool.AddCert(cert.Certificate())
 	tlsConf := &tls.Config{Certificates: cert.TLS.Certificates}
-	ana := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
 	pid, ids := c.fixture()
 	for _, tc := range []struct {
 		name     string
 		implicit bool
 	}{{"smtps", true}, {"STARTTLS", false}} {
 		t.Run(tc.name, func(t *testing.T) {
+			// A member of their own for each: one instant e-mail a member
+			// every site.MailInstantEvery.
+			ana := addUser(t, c.db, "ana-"+tc.name+"@test.example", "Ana "+tc.name, "1", site.RoleEditor)
 			conf, got := smtpServerWith(t, func(srv *smtp.Server) { srv.TLSConfig = tlsConf }, tc.implicit)
 			conf.TLS, conf.StartTLS, conf.RootCAs = tc.implicit, !tc.implicit, pool
 			m := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
-			if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Ana Editor over " + tc.name}}, true); rec.Code != 201 {
+			if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Ana " + tc.name + " over " + tc.name}}, true); rec.Code != 201 {
 				t.Fatalf("comment: %d", rec.Code)
 			}
 			if !m.send(context.Background(), site.MailInstant, mailLate) {
@@ -326,5 +329,70 @@ func TestChangedSinceApprovalNotice(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no changed-since-approval notice; the inbox: %+v", ns)
 		}
+	}
+}
+
+// TestCommentFlood: one share-link visitor posting comment after comment
+// that mentions a member is stopped after commentBurst; the mentions
+// reach the member as one e-mail, not one each, and the next waits until
+// site.MailInstantEvery has passed.
+func TestCommentFlood(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	addUser(t, c.db, "alice@test.example", "Alice", "1", site.RoleEditor)
+	conf, got := smtpServer(t)
+	m := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
+	flooder := c.visitor(pid, site.ShareComment)
+	post := func(v *client, n int) *httptest.ResponseRecorder {
+		return v.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"author": {"Mallory"}, "body": {"@Alice look " + itoa(int64(n))}}, true)
+	}
+	for i := range commentBurst {
+		if rec := post(flooder, i); rec.Code != http.StatusCreated {
+			t.Fatalf("comment %d: %d %.200s", i+1, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := post(flooder, commentBurst); rec.Code != http.StatusTooManyRequests || !strings.Contains(rec.Body.String(), "many comments") {
+		t.Errorf("comment %d: %d, want 429", commentBurst+1, rec.Code)
+	}
+	if !m.send(context.Background(), site.MailInstant, mailLate) {
+		t.Fatal("the round failed")
+	}
+	mail := nextMail(t, got, "the mentions")
+	if mail.to != "alice@test.example" || strings.Count(mail.body, "Mallory (guest) mentioned you") != commentBurst {
+		t.Errorf("the e-mail to %s has %d of %d mentions", mail.to, strings.Count(mail.body, "Mallory (guest) mentioned you"), commentBurst)
+	}
+	// Another mention at once waits for the window.
+	member := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Alice and one more"}}, true)
+	if member.Code != http.StatusCreated {
+		t.Fatalf("a member's comment: %d", member.Code)
+	}
+	m.send(context.Background(), site.MailInstant, mailLate)
+	select {
+	case extra := <-got:
+		t.Errorf("a second e-mail within %s: %s", site.MailInstantEvery, extra.body)
+	default:
+	}
+	c.db.Now = func() time.Time { return time.Now().Add(site.MailInstantEvery + time.Second) }
+	m.now = c.db.Now
+	m.send(context.Background(), site.MailInstant, mailLate)
+	if later := nextMail(t, got, "the mention after the window"); !strings.Contains(later.body, "and one more") {
+		t.Errorf("after the window: %s", later.body)
+	}
+}
+
+// TestGuestNotAMember: a share-link visitor cannot comment in a member's
+// name, and a guest's comment is marked as a guest's.
+func TestGuestNotAMember(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	v := c.visitor(pid, site.ShareComment)
+	rec := v.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"author": {"olive owner"}, "body": {"Delete this page."}}, true)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(doc(t, rec).Find("#err-author").Text(), "someone on the agency's team") {
+		t.Errorf("a guest in a member's name: %d %.300s", rec.Code, rec.Body.String())
+	}
+	rec = v.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"author": {"Carla"}, "body": {"Fine by me."}}, true)
+	head := doc(t, rec).Find(".comment-head").Last()
+	if rec.Code != http.StatusCreated || head.Find(".badge-guest").Length() != 1 {
+		t.Errorf("a guest's comment is not marked: %d %q", rec.Code, head.Text())
 	}
 }

@@ -212,9 +212,13 @@ func TestAttachLiveSite(t *testing.T) {
 	defer old.Close()
 	base := "/projects/" + itoa(pid) + "/redirects"
 	rec := c.do("POST", base+"/attach", url.Values{"site": {old.URL}}, false)
-	loc := rec.Header().Get("Location")
-	if rec.Code != 303 || !strings.Contains(loc, "added=3") {
-		t.Fatalf("attach from the address: %d %q %.300s", rec.Code, loc, rec.Body.String())
+	job := rec.Header().Get("Location")
+	if rec.Code != 303 || !strings.HasPrefix(job, "/sites/jobs/") {
+		t.Fatalf("attach from the address: %d %q %.300s", rec.Code, job, rec.Body.String())
+	}
+	loc := c.finished(job).Find("#job-attached a").AttrOr("href", "")
+	if !strings.Contains(loc, "added=3") {
+		t.Fatalf("the job leads to %q", loc)
 	}
 	note := doc(t, c.do("GET", loc, nil, false)).Find("#attach-notice").Text()
 	if !strings.Contains(note, "3 new URLs matched, 0 gone") {

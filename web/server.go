@@ -82,10 +82,11 @@ type stores struct {
 	webhooks  webhookStore
 	inbox     inboxStore
 	mail      mailStore
+	limits    limitStore
 }
 
 func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st, inbox: st, mail: st}
+	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st, inbox: st, mail: st, limits: st}
 }
 
 // MaxBody bounds a form; an import may send a whole document

@@ -2,3 +2,4 @@
 ALTER TABLE share_links ADD COLUMN downloads TEXT COLLATE "C" NOT NULL DEFAULT 'pdf png';
 ALTER TABLE share_links ADD COLUMN statuses TEXT COLLATE "C" NOT NULL DEFAULT '';
 ALTER TABLE approvals ADD COLUMN seen_digest TEXT COLLATE "C";
+ALTER TABLE users ADD COLUMN mailed_at TEXT COLLATE "C";

@@ -9,3 +9,7 @@ ALTER TABLE share_links ADD COLUMN statuses TEXT NOT NULL DEFAULT '';
 -- approval" is a change of it, never an edit made before the sign-off.
 -- NULL for the sign-offs made before: they compare with the version.
 ALTER TABLE approvals ADD COLUMN seen_digest TEXT;
+-- When a member was last e-mailed their notifications: the next instant
+-- e-mail waits site.MailInstantEvery after it (a flood of mentions is one
+-- e-mail).
+ALTER TABLE users ADD COLUMN mailed_at TEXT;
