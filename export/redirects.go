@@ -178,7 +178,10 @@ func redirectRules(maps []site.Mapping) ([]redirectRule, error) {
 		if err != nil || u.Path == "" && u.RawQuery == "" {
 			return nil, site.Errorf(site.EInvalid, "The old URL %q cannot be read as a URL.", m.From)
 		}
-		r := redirectRule{from: m.From, host: u.Host, uri: u.EscapedPath(), path: u.Path, query: u.RawQuery, status: m.Status}
+		// What a request line can carry, whatever the map holds: a byte
+		// no request sends as it is (a control, a quote, a space, one
+		// not ASCII) is matched as a browser sends it, percent-encoded.
+		r := redirectRule{from: m.From, host: u.Host, uri: uriSafe(u.EscapedPath()), path: u.Path, query: uriSafe(u.RawQuery), status: m.Status}
 		if r.uri == "" {
 			r.uri, r.path = "/", "/"
 		}
@@ -209,10 +212,36 @@ func redirectRules(maps []site.Mapping) ([]redirectRule, error) {
 			}
 			seen, to = append(seen, to), n.To
 		}
-		r.to = to
+		r.to = uriSafe(to)
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// uriSafe percent-encodes the bytes of s that a URL in a request line or
+// a Location header never carries as they are: controls, spaces, quotes,
+// backslashes, angle brackets and the rest RFC 3986 leaves out, and
+// every byte past ASCII. An encoded URL comes out as it went in.
+func uriSafe(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c > 0x20 && c < 0x7f && !strings.ContainsRune("\"<>\\^`{|}", rune(c)) {
+			if b != nil {
+				b = append(b, c)
+			}
+			continue
+		}
+		if b == nil {
+			b = append(make([]byte, 0, len(s)+8), s[:i]...)
+		}
+		b = append(b, '%', hex[c>>4], hex[c&15])
+	}
+	if b == nil {
+		return s
+	}
+	return string(b)
 }
 
 // writeRedirectsCSV writes one row an old URL: from, to, status,
@@ -344,15 +373,41 @@ func nginxQuote(s string) string {
 // (mod_rewrite): an old URL with a query string matches only that query
 // string, exactly, and is written first; one without matches any. The
 // query is dropped from the target (QSD), the target written as it is
-// (NE), a 410 answered with G.
+// (NE), a 410 answered with G. RewriteRule matches the decoded path, so
+// every byte of it but letters, digits and -._~/ is written as a \xHH
+// escape of the pattern: a decoded newline, quote or backslash cannot
+// end a line or an argument (one such URL made every URL of the site
+// answer 500); the query, which Apache keeps encoded, likewise.
 func writeApache(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
-	fmt.Fprintf(w, "# siteplan: %d rules. Put this in the .htaccess of the old site's document root\n# (needs mod_rewrite and AllowOverride FileInfo).\nRewriteEngine On\n", len(rules))
+	// Apache decodes the path and merges its slashes before a rule sees
+	// it, and answers 404 itself to an encoded NUL or slash: URLs it
+	// reads as one are written once, the first, the rest left out, as are
+	// those it never lets through.
+	var written, merged, refused []redirectRule
+	seen := map[string]string{}
 	for _, r := range withQueryFirst(rules) {
+		p := apacheSlashes.ReplaceAllString(r.path, "/")
+		if strings.ContainsRune(p, 0) || strings.Contains(strings.ToUpper(r.escPath), "%2F") {
+			refused = append(refused, r)
+			continue
+		}
+		if _, dup := seen[p+"?"+r.query]; dup {
+			merged = append(merged, r)
+			continue
+		}
+		seen[p+"?"+r.query] = r.from
+		r.path = p
+		written = append(written, r)
+	}
+	rep.leaveOut(merged, "Apache decodes the path and merges repeated slashes, so it reads these as URLs the file already redirects.")
+	rep.leaveOut(refused, "Apache answers 404 itself to an encoded slash or NUL in a path; redirect these in the server's configuration.")
+	fmt.Fprintf(w, "# siteplan: %d rules. Put this in the .htaccess of the old site's document root\n# (needs mod_rewrite and AllowOverride FileInfo).\nRewriteEngine On\n", len(written))
+	for _, r := range written {
 		rep.add(r)
 		if r.query != "" {
-			fmt.Fprintf(w, "RewriteCond %%{QUERY_STRING} %s\n", apacheQuote("="+r.query))
+			fmt.Fprintf(w, "RewriteCond %%{QUERY_STRING} %s\n", apacheQuote("^"+apacheLiteral(r.query)+"$"))
 		}
-		pattern := apacheQuote("^" + regexp.QuoteMeta(strings.TrimPrefix(r.path, "/")) + "$")
+		pattern := apacheQuote("^" + apacheLiteral(strings.TrimPrefix(r.path, "/")) + "$")
 		if r.status == 410 {
 			fmt.Fprintf(w, "RewriteRule %s - [G]\n", pattern)
 			continue
@@ -363,9 +418,31 @@ func writeApache(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) err
 	return nil
 }
 
+// apacheSlashes are the runs of slashes Apache merges into one.
+var apacheSlashes = regexp.MustCompile(`/{2,}`)
+
 // apacheQuote quotes an argument of Apache's configuration (which
 // takes a backslash before the quote alone as an escape).
 func apacheQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
+
+// apacheLiteral is a regular expression that matches s, byte for byte,
+// written in letters, digits, -._~/ and \xHH escapes only.
+func apacheLiteral(s string) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 0, len(s)+16)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '~', c == '/':
+			b = append(b, c)
+		case c == '.':
+			b = append(b, '\\', '.')
+		default:
+			b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
+		}
+	}
+	return string(b)
+}
 
 func boolInt(b bool) int {
 	if b {

@@ -1,15 +1,18 @@
 package export
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -340,4 +343,174 @@ func TestRedirectRulesProperty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// hostileURLs are n random old URLs of the kinds that broke maps: quotes,
+// backslashes, spaces, dollars, stray percents, encoded newlines, tabs,
+// angle brackets, braces, non-ASCII, each normalised as a plan keeps old
+// URLs (site.OldURLOf), once each.
+func hostileURLs(rng *rand.Rand, n int) []string {
+	parts := []string{"a", "B", "z9", "-", ".", "_", "~", "'", `"`, " ", "$", "%", "%zz", "\\", "(", ")", "[", "]", "*", "+", ",", ";", "=", "&", "!", "@", ":",
+		"\n", "\t", "\r\n", "<", ">", "{", "}", "|", "^", "`", "é", "中", "😀", "%0A", "%22", "%5C", "%25", "a.b", "..", "//"}
+	pick := func(max int) string {
+		var b strings.Builder
+		for range 1 + rng.IntN(max) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		return b.String()
+	}
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		raw := "https://old.example/" + pick(6) + "/" + pick(4)
+		if rng.IntN(2) == 0 {
+			raw += "?" + pick(5) + "=" + pick(3)
+		}
+		u, err := site.OldURLOf(raw)
+		if err != nil || seen[u] {
+			continue
+		}
+		seen[u] = true
+		out = append(out, u)
+	}
+	return out
+}
+
+// rawGet sends a request line with uri exactly as given, as a browser
+// sends an old URL it holds, and returns the answer's status and
+// Location.
+func rawGet(t *testing.T, port int, uri string) (int, string) {
+	t.Helper()
+	c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: old.example\r\nConnection: close\r\n\r\n", uri)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", uri, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// TestRedirectsHostileURLs: over random hostile old URLs, the nginx map
+// and the Apache rules, served by Debian's nginx and Apache, send every
+// old URL they hold to its target, or answer 410, and no rule breaks the
+// others (one such URL once made every URL of a site answer 500); what
+// a format cannot carry is left out with a warning, never written broken.
+func TestRedirectsHostileURLs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	urls := hostileURLs(rng, 300)
+	var cases []redirectCase
+	for i, u := range urls {
+		m := site.Mapping{From: u, Disposition: site.DispositionRedirect, To: fmt.Sprintf("https://new.example/p/%d?q=%%22x", i), Status: 301, Accepted: true}
+		c := redirectCase{m: m, status: 301, location: m.To}
+		if i%7 == 0 {
+			c.m = site.Mapping{From: u, Disposition: site.DispositionRetire, Accepted: true}
+			c.status, c.location = 410, ""
+		}
+		cases = append(cases, c)
+	}
+	// check asks the server for every old URL. same names the URLs a
+	// server reads as one (Apache: the decoded path, slashes merged): of
+	// those the first is written, the others answer as it does and are
+	// left out, said in the report; so is one answered 404.
+	check := func(t *testing.T, port int, rep RedirectReport, same func(u *url.URL) string) {
+		t.Helper()
+		if status, _ := rawGet(t, port, "/plain-page-nobody-mapped"); status != 404 {
+			t.Fatalf("a URL outside the map: %d, want 404: the rules broke the server", status)
+		}
+		first := map[string]redirectCase{}
+		left := 0
+		for _, c := range cases {
+			u, _ := url.Parse(c.m.From)
+			want := c
+			if k := same(u); k != "" {
+				if f, ok := first[k]; ok {
+					want = f
+					left++
+				} else {
+					first[k] = c
+				}
+			}
+			uri := u.RequestURI()
+			status, loc := rawGet(t, port, uri)
+			if status == 404 && c.status != 404 {
+				left++
+				continue
+			}
+			if status != want.status || loc != want.location {
+				t.Errorf("%s: %d %q, want %d %q", uri, status, loc, want.status, want.location)
+			}
+		}
+		if left != rep.LeftOut {
+			t.Errorf("%d old URLs answered 404 or as another, the report left out %d: %q", left, rep.LeftOut, rep.Warnings)
+		}
+	}
+	t.Run("nginx", func(t *testing.T) {
+		nginx := need(t, "nginx")
+		dir, port := t.TempDir(), freePort(t)
+		var buf bytes.Buffer
+		rep, err := WriteRedirects(&buf, RedirectsNginx, caseMaps(cases))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "siteplan-redirects.conf"), buf.Bytes(), 0o644)
+		conf := fmt.Sprintf(`daemon off; master_process off; pid %[1]s/nginx.pid; error_log %[1]s/error.log;
+events {}
+http {
+	access_log off;
+	client_body_temp_path %[1]s; proxy_temp_path %[1]s; fastcgi_temp_path %[1]s; uwsgi_temp_path %[1]s; scgi_temp_path %[1]s;
+	map_hash_max_size 8192; map_hash_bucket_size 512;
+	include siteplan-redirects.conf;
+	server {
+		listen 127.0.0.1:%[2]d;
+		location / {
+			if ($siteplan_gone) { return 410; }
+			if ($siteplan_redirect) { return 301 $siteplan_redirect; }
+			return 404;
+		}
+	}
+}
+`, dir, port)
+		os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(conf), 0o644)
+		if out, err := exec.Command(nginx, "-t", "-p", dir, "-c", filepath.Join(dir, "nginx.conf")).CombinedOutput(); err != nil {
+			t.Fatalf("nginx -t: %v\n%s", err, out)
+		}
+		serve(t, port, nginx, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"))
+		check(t, port, rep, func(*url.URL) string { return "" }) // nginx matches the request URI as sent
+	})
+	t.Run("apache", func(t *testing.T) {
+		apache := need(t, "apache2")
+		dir, port := t.TempDir(), freePort(t)
+		root := filepath.Join(dir, "root")
+		os.Mkdir(root, 0o755)
+		var buf bytes.Buffer
+		rep, err := WriteRedirects(&buf, RedirectsApache, caseMaps(cases))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(root, ".htaccess"), buf.Bytes(), 0o644)
+		mods := "/usr/lib/apache2/modules"
+		conf := fmt.Sprintf(`ServerRoot %[1]s
+Listen 127.0.0.1:%[2]d
+ServerName localhost
+PidFile %[1]s/httpd.pid
+ErrorLog %[1]s/error.log
+LoadModule mpm_prefork_module %[3]s/mod_mpm_prefork.so
+LoadModule authz_core_module %[3]s/mod_authz_core.so
+LoadModule rewrite_module %[3]s/mod_rewrite.so
+DocumentRoot %[1]s/root
+<Directory %[1]s/root>
+	AllowOverride FileInfo
+	Require all granted
+</Directory>
+`, dir, port, mods)
+		os.WriteFile(filepath.Join(dir, "httpd.conf"), []byte(conf), 0o644)
+		serve(t, port, apache, "-X", "-f", filepath.Join(dir, "httpd.conf"))
+		merge := regexp.MustCompile(`/{2,}`)
+		check(t, port, rep, func(u *url.URL) string { return merge.ReplaceAllString(u.Path, "/") + "?" + u.RawQuery })
+	})
 }

@@ -1,6 +1,9 @@
 package site
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestProjection: a client's projection keeps what is the client's and
 // strips the rest; a member's (nil) strips nothing.
@@ -79,5 +82,37 @@ func TestDigest(t *testing.T) {
 				t.Errorf("changed: got %t, want %t", got, tt.wantChange)
 			}
 		})
+	}
+}
+
+// TestOldURLOf: an old URL is kept as every URL siteplan reads, or
+// refused with what to fix.
+func TestOldURLOf(t *testing.T) {
+	long := "https://old.example/" + strings.Repeat("a", 20<<20)
+	tests := []struct {
+		in, want string
+		bad      string // in the error
+	}{
+		{"https://old.example/contact?ref=\"home\"", "https://old.example/contact?ref=%22home%22", ""},
+		{"https://old.example/a\x00b", "https://old.example/a%00b", ""},
+		{"https://old.example/x\ny", "https://old.example/x%0Ay", ""},
+		{"https://old.example/a/../b/./c", "https://old.example/b/c", ""},
+		{"https://old.example/a/..", "https://old.example/", ""},
+		{"https://old.example/\xff\xfe", "", "UTF-8"},
+		{"/relative", "", "absolute"},
+		{"https://old.example/" + strings.Repeat("é", 1000), "", "at most 2,048"},
+		{long, "", "longer than 2,048"},
+	}
+	for _, tt := range tests {
+		got, err := OldURLOf(tt.in)
+		if tt.bad != "" {
+			if ErrorCode(err) != EInvalid || !strings.Contains(ErrorMessage(err), tt.bad) {
+				t.Errorf("OldURLOf(%.60q): %q, %v, want an error saying %q", tt.in, got, err, tt.bad)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("OldURLOf(%.60q) = %q, %v, want %q", tt.in, got, err, tt.want)
+		}
 	}
 }

@@ -366,3 +366,66 @@ func mappingWords(t *Tree, o *OldURL) string {
 	}
 	return w
 }
+
+// OldURLOf is an old site's URL as a plan keeps it: normalised as every
+// URL siteplan reads (NormalizeURL: valid UTF-8, absolute http or https,
+// control characters, quotes and spaces percent-encoded) and at most
+// MaxURLLen long, so that every redirect map can carry it. Errors:
+// EInvalid, naming the URL and what to fix.
+func OldURLOf(raw string) (string, error) {
+	if len(raw) > 4*MaxURLLen { // not worth normalising: refused as it is
+		return "", Errorf(EInvalid, "An old URL of %s characters (%q…) is longer than %s, the most a URL may have: remove it from the file.",
+			Thousands(len(raw)), clip(strings.ToValidUTF8(raw, "\uFFFD")), Thousands(MaxURLLen))
+	}
+	u, err := NormalizeURL(raw)
+	if err != nil {
+		return "", Errorf(EInvalid, "Old URL: %s", ErrorMessage(err))
+	}
+	u = withoutDotSegments(u)
+	if len(u) > MaxURLLen {
+		return "", Errorf(EInvalid, "Old URL %q is %s characters long once encoded; a URL may have at most %s: remove it from the file.",
+			clip(u), Thousands(len(u)), Thousands(MaxURLLen))
+	}
+	return u, nil
+}
+
+// withoutDotSegments removes the "." and ".." segments of a normalised
+// URL's path (RFC 3986, 5.2.4), as a browser does before it asks: no
+// request for "/a/../b" reaches a server, one for "/b" does.
+func withoutDotSegments(u string) string {
+	i := strings.Index(u, "://")
+	start := strings.IndexByte(u[i+3:], '/')
+	if start < 0 {
+		return u
+	}
+	start += i + 3
+	end := len(u)
+	if q := strings.IndexByte(u[start:], '?'); q >= 0 {
+		end = start + q
+	}
+	p := u[start:end]
+	if !strings.Contains(p, "/.") {
+		return u
+	}
+	var out []string
+	segs := strings.Split(p[1:], "/")
+	for k, s := range segs {
+		last := k == len(segs)-1
+		switch s {
+		case ".":
+			if last {
+				out = append(out, "")
+			}
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+			if last {
+				out = append(out, "")
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	return u[:start] + "/" + strings.Join(out, "/") + u[end:]
+}

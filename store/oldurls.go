@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -208,6 +209,19 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 	}
 	if len(olds) > site.MaxOldURLs {
 		return rep, site.Errorf(site.EInvalid, "The old site has %d URLs; a plan holds at most %d. Attach the sections that matter, or split the old site.", len(olds), site.MaxOldURLs)
+	}
+	// Every old URL as a plan keeps it (site.OldURLOf), its proposal with
+	// it; the caller's lists are not changed.
+	olds, proposed = slices.Clone(olds), slices.Clone(proposed)
+	for i := range olds {
+		u, err := site.OldURLOf(olds[i].URL)
+		if err != nil {
+			return rep, err
+		}
+		if proposed[i].From == olds[i].URL {
+			proposed[i].From = u
+		}
+		olds[i].URL = u
 	}
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
@@ -682,6 +696,12 @@ func decideWords(d site.Decision, n int, target string, j *journal) string {
 // and returns how many old URLs it added and changed. Errors: EInvalid,
 // ENotFound.
 func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapping) (added, changed int, err error) {
+	maps = slices.Clone(maps)
+	for i := range maps {
+		if maps[i].From, err = site.OldURLOf(maps[i].From); err != nil {
+			return 0, 0, err
+		}
+	}
 	err = db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
 		if err := j.inProject(projectID); err != nil {

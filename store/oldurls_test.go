@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -342,5 +343,44 @@ func TestRestoreAfterLaunch(t *testing.T) {
 	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Show: site.ShowUnmatched})
 	if len(list) != 1 || list[0].URL != "https://www.acme.example/careers" {
 		t.Errorf("awaiting review after the restore: %+v", list)
+	}
+}
+
+// TestAttachRefusesBadOldURLs: old URLs are kept normalised (a NUL or a
+// quote percent-encoded), and an attach holding one no map can carry (a
+// 20 MB URL, text that is not UTF-8) is refused whole, nothing written.
+func TestAttachRefusesBadOldURLs(t *testing.T) {
+	db := openTest(t)
+	pid, ids, _, _ := acmeFor(t, db)
+	ctx := context.Background()
+	attach := func(urls ...string) error {
+		var olds []site.OldPage
+		var maps []site.Mapping
+		for _, u := range urls {
+			olds = append(olds, site.OldPage{URL: u})
+			maps = append(maps, site.Mapping{From: u, Disposition: site.DispositionRedirect, PageID: ids["Home"], Status: 301, Accepted: true})
+		}
+		_, err := db.AttachOldSite(ctx, pid, olds, maps)
+		return err
+	}
+	if err := attach("https://old.example/a\x00b", `https://old.example/contact?ref="home"`); err != nil {
+		t.Fatal(err)
+	}
+	olds, _, _ := db.OldURLs(ctx, pid, site.OldFilter{})
+	var got []string
+	for _, o := range olds {
+		got = append(got, o.URL)
+	}
+	slices.Sort(got)
+	if want := []string{"https://old.example/a%00b", "https://old.example/contact?ref=%22home%22"}; !slices.Equal(got, want) {
+		t.Errorf("kept %q, want %q", got, want)
+	}
+	for _, bad := range []string{"https://old.example/" + strings.Repeat("x", 20<<20), "https://old.example/\xff"} {
+		if err := attach("https://old.example/fine", bad); site.ErrorCode(err) != site.EInvalid {
+			t.Errorf("%.40q: %v", bad, err)
+		}
+	}
+	if olds, _, _ := db.OldURLs(ctx, pid, site.OldFilter{}); len(olds) != 2 {
+		t.Errorf("a refused attach changed the map: %d old URLs", len(olds))
 	}
 }
