@@ -54,7 +54,11 @@ func verifyCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 		return fail(err)
 	}
 	c := fetch.New(fetch.Options{AllowPrivate: *allow, Parallel: max(*concurrency, 1)})
-	rep, err := verify.Check(ctx, verify.Config{Base: *base, Concurrency: *concurrency, Open: c.Open,
+	// A user and password in --base are sent to the site, never printed:
+	// the JSON and JUnit reports name the base without them.
+	b, creds := fetch.SplitCredentials(*base)
+	ctx = fetch.WithCredentials(ctx, creds)
+	rep, err := verify.Check(ctx, verify.Config{Base: b, Concurrency: *concurrency, Open: c.Open,
 		Hop: func(ctx context.Context, method, url string, maxBody int64) (verify.Answer, error) {
 			a, err := c.Hop(ctx, method, url, maxBody)
 			return verify.Answer(a), err

@@ -19,6 +19,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -169,6 +170,7 @@ func (c *Client) do(ctx context.Context, url string) (*http.Response, error) {
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "application/xml, text/xml, text/plain, application/gzip, */*;q=0.5")
+	authorize(ctx, req)
 	res, err := c.http.Do(req)
 	if err != nil {
 		return nil, explain(url, err)
@@ -348,6 +350,7 @@ func (c *Client) Hop(ctx context.Context, method, url string, maxBody int64) (An
 	}
 	req.Header.Set("User-Agent", UserAgent)
 	req.Header.Set("Accept", "text/html, */*;q=0.5")
+	authorize(ctx, req)
 	hop := *c.http
 	hop.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	ctx, cancel := context.WithCancel(ctx)
@@ -408,4 +411,44 @@ func (c *Client) Post(ctx context.Context, url string, header map[string]string,
 	defer res.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(res.Body, 4<<10))
 	return res.StatusCode, nil
+}
+
+// Credentials are a user and password for one site (a staging site
+// behind HTTP Basic authentication), sent to that host only.
+type Credentials struct {
+	Host, User, Password string
+}
+
+type credentialsKey struct{}
+
+// WithCredentials returns ctx carrying c: the client's requests to c's
+// host, made with that context, send them; a redirect to another host
+// does not (net/http drops the header). The zero Credentials are none.
+func WithCredentials(ctx context.Context, c Credentials) context.Context {
+	if c.Host == "" {
+		return ctx
+	}
+	return context.WithValue(ctx, credentialsKey{}, c)
+}
+
+// SplitCredentials takes the user and password out of a URL:
+// "https://u:p@staging.example/" is "https://staging.example/" and the
+// Credentials for staging.example. A URL without them comes back as it
+// is, with none.
+func SplitCredentials(raw string) (string, Credentials) {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw, Credentials{}
+	}
+	pass, _ := u.User.Password()
+	c := Credentials{Host: u.Host, User: u.User.Username(), Password: pass}
+	u.User = nil
+	return u.String(), c
+}
+
+// authorize adds the context's credentials to a request to their host.
+func authorize(ctx context.Context, req *http.Request) {
+	if c, ok := ctx.Value(credentialsKey{}).(Credentials); ok && strings.EqualFold(req.URL.Host, c.Host) {
+		req.SetBasicAuth(c.User, c.Password)
+	}
 }

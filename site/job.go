@@ -16,17 +16,22 @@ type Job struct {
 	Version   int    // the version a launch check checks; 0 the plan now
 	By        string // who started it, by name
 	Source    string // a site, a sitemap URL, a launch check's base URL, or an uploaded file's name
-	Name      string // an import's project name; "" to name it after the site
-	Upload    bool   // Source is a file the visitor sent, kept with the job until it ends
-	State     string // Job* states
-	Instance  string // the server that claimed it
-	Created   time.Time
-	Started   time.Time // claimed
-	Ended     time.Time
-	Progress  []byte // the running server's own, JSON
-	Error     string // why it failed, or "Cancelled."
-	Report    []byte // the ended job's report, JSON; nil if not read or let go
-	Dropped   bool   // the report was let go to make room for newer ones
+	// Credentials are a launch check's user and password for its site
+	// ("user:password"), taken out of the base URL it was given so that
+	// no page or report shows them; the check sends them, nothing shows
+	// them, and the job forgets them when it ends.
+	Credentials string
+	Name        string // an import's project name; "" to name it after the site
+	Upload      bool   // Source is a file the visitor sent, kept with the job until it ends
+	State       string // Job* states
+	Instance    string // the server that claimed it
+	Created     time.Time
+	Started     time.Time // claimed
+	Ended       time.Time
+	Progress    []byte // the running server's own, JSON
+	Error       string // why it failed, or "Cancelled."
+	Report      []byte // the ended job's report, JSON; nil if not read or let go
+	Dropped     bool   // the report was let go to make room for newer ones
 }
 
 // The kinds of job.

@@ -30,14 +30,14 @@ const jobChunk = 1 << 20
 
 // jobCols are the columns jobRow reads, report last.
 const jobCols = `id, kind, user_id, team_id, COALESCE(project_id, 0), version, by_name, source, name, upload, state,
-	instance, created, COALESCE(started, ''), COALESCE(ended, ''), progress, error, dropped`
+	instance, created, COALESCE(started, ''), COALESCE(ended, ''), progress, error, dropped, credentials`
 
 func jobRow(row interface{ Scan(...any) error }, withReport bool) (site.Job, error) {
 	var j site.Job
 	var upload, dropped int
 	var created, started, ended string
 	dst := []any{&j.ID, &j.Kind, &j.UserID, &j.TeamID, &j.ProjectID, &j.Version, &j.By, &j.Source, &j.Name, &upload, &j.State,
-		&j.Instance, &created, &started, &ended, &j.Progress, &j.Error, &dropped}
+		&j.Instance, &created, &started, &ended, &j.Progress, &j.Error, &dropped, &j.Credentials}
 	if withReport {
 		dst = append(dst, &j.Report)
 	}
@@ -61,9 +61,9 @@ func (db *DB) CreateJob(ctx context.Context, j site.Job, upload io.Reader) (site
 	j.ID, j.State, j.Created, j.Upload = hex.EncodeToString(b), site.JobWaiting, db.Now().UTC(), upload != nil
 	err := db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO site_jobs (id, kind, user_id, team_id, project_id, version, by_name, source, name, upload, created)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-			j.ID, j.Kind, j.UserID, j.TeamID, nullID(j.ProjectID), j.Version, j.By, j.Source, j.Name, j.Upload, j.Created.Format(jobTime)).Scan(&seq)
+		err := tx.QueryRowContext(ctx, `INSERT INTO site_jobs (id, kind, user_id, team_id, project_id, version, by_name, source, name, upload, created, credentials)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+			j.ID, j.Kind, j.UserID, j.TeamID, nullID(j.ProjectID), j.Version, j.By, j.Source, j.Name, j.Upload, j.Created.Format(jobTime), j.Credentials).Scan(&seq)
 		if site.ErrorCode(translate(err)) == site.EConflict {
 			return site.Errorf(site.ETooMany, "You are already reading a site or checking one: wait for it to finish, or cancel it, then try again.")
 		}
@@ -175,7 +175,7 @@ func (db *DB) BeatJob(ctx context.Context, id, state string, progress []byte) (c
 func (db *DB) EndJob(ctx context.Context, id, state, errMsg string, progress, report []byte, teamBytes, allBytes int64) error {
 	return db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
-		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, progress = ?, report = ?, report_bytes = ?
+		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, progress = ?, report = ?, report_bytes = ?, credentials = ''
 			WHERE id = ? AND instance = ? AND ended IS NULL RETURNING seq`,
 			state, errMsg, db.Now().UTC().Format(jobTime), progress, report, len(report), id, db.owner).Scan(&seq)
 		if err != nil {
@@ -224,7 +224,7 @@ func keepReports(ctx context.Context, tx *sql.Tx, seq, teamBytes, allBytes int64
 func (db *DB) CancelJob(ctx context.Context, id string, userID int64) (site.Job, error) {
 	err := db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
-		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?
+		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, credentials = ''
 			WHERE id = ? AND user_id = ? AND state = ? RETURNING seq`,
 			site.JobCancelled, "Cancelled.", db.Now().UTC().Format(jobTime), id, userID, site.JobWaiting).Scan(&seq)
 		if err == nil {
@@ -259,7 +259,7 @@ func (db *DB) SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64, 
 			{`state IN ('reading', 'writing') AND beat < ?`, at(lim.Stale), lim.StaleMsg},
 			{`state = 'waiting' AND created < ?`, at(lim.Wait), lim.WaitMsg},
 		} {
-			res, err := tx.ExecContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ? WHERE ended IS NULL AND `+q.where,
+			res, err := tx.ExecContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, credentials = '' WHERE ended IS NULL AND `+q.where,
 				site.JobFailed, q.msg, now.Format(jobTime), q.arg)
 			if err != nil {
 				return err

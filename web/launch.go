@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"siteplan/diagram"
+	"siteplan/fetch"
 	"siteplan/site"
 	"siteplan/verify"
 	"siteplan/views"
@@ -82,23 +83,42 @@ func launchVersion(vs []site.Version, v string) (int, error) {
 	return 0, site.Errorf(site.EInvalid, "This plan has no version %q.", v)
 }
 
-// launchBase checks the form's base URL. Errors: EInvalid, naming the
-// field.
-func launchBase(s string) (string, error) {
+// launchBase checks the form's base URL and takes out its user and
+// password, if any (https://user:pass@staging.example/), which only the
+// check may have: the base is shown on the page and in every report.
+// Errors: EInvalid, naming the field.
+func launchBase(s string) (base, userinfo string, err error) {
 	s = strings.TrimSpace(s)
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		msg := "Enter where the site is served, such as https://staging.example.com/."
-		return "", &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"base": msg}}
+		return "", "", &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"base": msg}}
 	}
-	return s, nil
+	if u.User != nil {
+		userinfo, u.User = u.User.String(), nil
+	}
+	return u.String(), userinfo, nil
+}
+
+// launchCredentials are the credentials a check kept apart from its base
+// (launchBase), for the fetch client to send to the base's host.
+func launchCredentials(base, userinfo string) fetch.Credentials {
+	if userinfo == "" {
+		return fetch.Credentials{}
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return fetch.Credentials{}
+	}
+	_, c := fetch.SplitCredentials(u.Scheme + "://" + userinfo + "@" + u.Host + "/")
+	return c
 }
 
 // startLaunchCheck starts a check of the site at the form's base URL
 // against the plan or the version it names, and shows its progress.
 func (s *Server) startLaunchCheck(c echo.Context) error {
 	p := currentProject(c)
-	base, err := launchBase(c.FormValue("base"))
+	base, userinfo, err := launchBase(c.FormValue("base"))
 	if err != nil {
 		return err
 	}
@@ -110,7 +130,7 @@ func (s *Server) startLaunchCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.startSiteJob(c, site.Job{Kind: site.JobLaunch, Source: base, ProjectID: p.ID, Version: n}, nil)
+	return s.startSiteJob(c, site.Job{Kind: site.JobLaunch, Source: base, Credentials: userinfo, ProjectID: p.ID, Version: n}, nil)
 }
 
 // runLaunchCheck is a launch check's job: it checks the site and keeps
@@ -125,6 +145,7 @@ func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob) error {
 		what = v.Label()
 		j.set(func() { j.progress.What = what })
 	}
+	ctx = fetch.WithCredentials(ctx, launchCredentials(j.Source, j.Credentials))
 	rep, err := verify.Check(ctx, verify.Config{Base: j.Source, Concurrency: launchConcurrency, Open: s.checks.Open,
 		MaxProblems: launchProblemsKept,
 		Hop: func(ctx context.Context, method, url string, maxBody int64) (verify.Answer, error) {

@@ -29,6 +29,7 @@ type builtSite struct {
 	mu      sync.Mutex
 	defects map[string]http.HandlerFunc
 	hold    bool
+	auth    string        // "user:password" every request must send (HTTP Basic), if not ""
 	held    chan struct{} // a page is waiting
 	release chan struct{}
 }
@@ -38,8 +39,13 @@ func newBuiltSite(t *testing.T, tr *site.Tree) *builtSite {
 	prod := tr.Project.RootPath()
 	bs.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		bs.mu.Lock()
-		d, hold := bs.defects[r.URL.Path], bs.hold
+		d, hold, auth := bs.defects[r.URL.Path], bs.hold, bs.auth
 		bs.mu.Unlock()
+		if u, p, _ := r.BasicAuth(); auth != "" && u+":"+p != auth {
+			w.Header().Set("WWW-Authenticate", `Basic realm="staging"`)
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
 		if hold && r.URL.Path != "/robots.txt" && r.URL.Path != "/sitemap.xml" {
 			select {
 			case bs.held <- struct{}{}:
@@ -292,4 +298,40 @@ func TestLaunchCheckTakesItsPlansTurn(t *testing.T) {
 	}
 	ed.do("POST", job+"/cancel", nil, false)
 	ed.finished(job)
+}
+
+// TestLaunchCheckCredentials: a base with a user and password checks a
+// staging site behind HTTP Basic authentication, and no page, report or
+// job shows the password: not the team's, not a viewer's, not a client's.
+func TestLaunchCheckCredentials(t *testing.T) {
+	c := siteClient(t)
+	pid, _ := c.fixture()
+	tr, _ := c.db.Tree(context.Background(), pid)
+	bs := newBuiltSite(t, tr)
+	bs.auth = "staging:s3cr3t-PW"
+	base := strings.Replace(bs.URL, "http://", "http://staging:s3cr3t-PW@", 1) + "/"
+	page := c.launch(pid, url.Values{"base": {base}})
+	if page.Find("#launch-clean").Length() != 1 {
+		t.Errorf("the check did not get in: %q errors, %v", page.Find("#launch-errors").Text(), texts(page.Find(".launch-group h3")))
+	}
+	if got := page.Find("#launch-base").AttrOr("value", ""); got != bs.URL+"/" {
+		t.Errorf("the form offers base %q, want it without the password", got)
+	}
+	viewer := c.peer()
+	addUser(t, c.db, "vi@test.example", "Vi", "1", site.RoleViewer)
+	viewer.login("vi@test.example")
+	guest := c.visitor(pid, site.ShareView)
+	p := "/projects/" + itoa(pid)
+	for who, v := range map[string]*client{"the team": c, "a viewer": viewer, "a client": guest} {
+		for _, path := range []string{p + "/launch", p + "/launch/report.json", p + "/launch/diagram/pdf"} {
+			rec := v.do("GET", path, nil, false)
+			if body := rec.Body.String(); strings.Contains(body, "s3cr3t-PW") || rec.Code == 200 && strings.HasSuffix(path, "pdf") && strings.Contains(pdfText(t, rec.Body.Bytes()), "s3cr3t-PW") {
+				t.Errorf("%s sees the password at %s", who, path)
+			}
+		}
+	}
+	j, _, _ := c.db.NewestLaunchJob(context.Background(), 1, pid)
+	if strings.Contains(j.Source, "s3cr3t") || j.Credentials != "" {
+		t.Errorf("the ended job keeps %q, credentials %q", j.Source, j.Credentials)
+	}
 }

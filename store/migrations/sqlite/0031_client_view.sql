@@ -13,3 +13,8 @@ ALTER TABLE approvals ADD COLUMN seen_digest TEXT;
 -- e-mail waits site.MailInstantEvery after it (a flood of mentions is one
 -- e-mail).
 ALTER TABLE users ADD COLUMN mailed_at TEXT;
+-- A launch check's credentials for its site (user:password of a base
+-- URL such as https://user:pass@staging.example/), kept apart from its
+-- base, which is shown: used by the check, never shown, cleared when the
+-- job ends.
+ALTER TABLE site_jobs ADD COLUMN credentials TEXT NOT NULL DEFAULT '';
