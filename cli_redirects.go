@@ -160,7 +160,7 @@ func mappings(ctx context.Context, db *store.DB, id int64) ([]site.Mapping, erro
 // not at all.
 func redirectsExportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
 	project := fs.String("project", "", "project ID")
-	format := fs.String("format", "", "csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress or iis")
+	format := fs.String("format", "", "csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis or caddy")
 	out := fs.String("out", "", "the file to write")
 	if err := parse(fs, args); err != nil {
 		return err

@@ -75,7 +75,7 @@ func TestRedirectsCLI(t *testing.T) {
 		t.Errorf("a bad map: %v", err)
 	}
 
-	for _, f := range []string{"nginx", "apache", "netlify", "cloudflare-pages", "vercel", "vercel-bulk", "cloudflare", "shopify", "wordpress", "iis"} {
+	for _, f := range []string{"nginx", "apache", "netlify", "cloudflare-pages", "vercel", "vercel-bulk", "cloudflare", "shopify", "wordpress", "iis", "caddy"} {
 		out := must("redirects", "export", "--project", "1", "--format", f, "--out", filepath.Join(dir, f))
 		b, _ := os.ReadFile(filepath.Join(dir, f))
 		want, in := "4 redirects, 0 retired URLs\n", "produkte/pricing"

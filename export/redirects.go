@@ -28,18 +28,19 @@ const (
 	RedirectsShopify         = "shopify"          // URL redirects CSV
 	RedirectsWordPress       = "wordpress"        // the Redirection plugin's JSON import
 	RedirectsIIS             = "iis"              // web.config with rewrite maps
+	RedirectsCaddy           = "caddy"            // a Caddyfile snippet: a map and its redir
 )
 
 // RedirectFormats lists the redirect map formats.
 var RedirectFormats = []string{RedirectsCSV, RedirectsNginx, RedirectsApache, RedirectsNetlify, RedirectsCloudflarePages, RedirectsVercel,
-	RedirectsVercelBulk, RedirectsCloudflare, RedirectsShopify, RedirectsWordPress, RedirectsIIS}
+	RedirectsVercelBulk, RedirectsCloudflare, RedirectsShopify, RedirectsWordPress, RedirectsIIS, RedirectsCaddy}
 
 // RedirectFileNames are the files a platform reads its redirects from.
 var RedirectFileNames = map[string]string{
 	RedirectsCSV: "redirects.csv", RedirectsNginx: "siteplan-redirects.conf", RedirectsApache: "htaccess.txt",
 	RedirectsNetlify: "_redirects", RedirectsCloudflarePages: "_redirects", RedirectsVercel: "vercel.json", RedirectsVercelBulk: "vercel-redirects.csv",
 	RedirectsCloudflare: "bulk-redirects.csv", RedirectsShopify: "shopify-redirects.csv", RedirectsWordPress: "redirection.json",
-	RedirectsIIS: "web.config",
+	RedirectsIIS: "web.config", RedirectsCaddy: "siteplan-redirects.caddy",
 }
 
 // RedirectContentTypes are the files' media types.
@@ -48,7 +49,7 @@ var RedirectContentTypes = map[string]string{
 	RedirectsNetlify: "text/plain; charset=utf-8", RedirectsCloudflarePages: "text/plain; charset=utf-8", RedirectsVercel: "application/json",
 	RedirectsVercelBulk: "text/csv; charset=utf-8",
 	RedirectsCloudflare: "text/csv; charset=utf-8", RedirectsShopify: "text/csv; charset=utf-8", RedirectsWordPress: "application/json",
-	RedirectsIIS: "application/xml",
+	RedirectsIIS: "application/xml", RedirectsCaddy: "text/plain; charset=utf-8",
 }
 
 // RedirectReport says what a redirect map holds: the redirects and
@@ -148,6 +149,7 @@ func (rep *RedirectReport) leaveOut(rules []redirectRule, why string) {
 // platforms write the rules for each platform but the CSV.
 var platforms = map[string]func(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error{
 	RedirectsNginx:           writeNginx,
+	RedirectsCaddy:           writeCaddy,
 	RedirectsApache:          writeApache,
 	RedirectsNetlify:         writeNetlify,
 	RedirectsCloudflarePages: writeCloudflarePages,
@@ -416,6 +418,55 @@ func writeApache(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) err
 		fmt.Fprintf(w, "RewriteRule %s %s [R=%d,L,NE,QSD]\n", pattern, apacheQuote(target), r.status)
 	}
 	return nil
+}
+
+// writeCaddy writes a Caddyfile snippet to import in the old site's
+// block: a map of the request URI (path and query as the request
+// carries them, compared exactly, case included) to the target and the
+// status, and the directives that answer with them. Keys and targets
+// are request-safe (uriSafe), so no quote, backslash or brace of a URL
+// can end a token or start a placeholder.
+func writeCaddy(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
+	for _, r := range rules {
+		rep.add(r)
+	}
+	fmt.Fprintf(w, `# siteplan: %d redirects and %d retired URLs, matched on the request URI
+# (path and query string as the request carries them).
+#
+# Import this file in the site block of the old site:
+#     old.example.com {
+#         import siteplan-redirects.caddy
+#         ...
+#     }
+map {http.request.uri} {siteplan_to} {siteplan_code} {
+`, rep.Redirects, rep.Gone)
+	for _, r := range rules {
+		to := r.to
+		if r.status == 410 {
+			to = ""
+		}
+		fmt.Fprintf(w, "\t%s %s %d\n", caddyQuote(r.uri), caddyQuote(to), r.status)
+	}
+	w.WriteString(`	default "" 0
+}
+@siteplan_gone vars {siteplan_code} 410
+respond @siteplan_gone 410
+@siteplan_301 vars {siteplan_code} 301
+redir @siteplan_301 {siteplan_to} 301
+@siteplan_308 vars {siteplan_code} 308
+redir @siteplan_308 {siteplan_to} 308
+`)
+	return nil
+}
+
+// caddyQuote quotes a token of a Caddyfile. What it quotes is
+// request-safe (no quote, backslash, brace or space); a token that
+// starts with ~ would be a regular expression, so the tilde is encoded.
+func caddyQuote(s string) string {
+	if strings.HasPrefix(s, "~") {
+		s = "%7E" + s[1:]
+	}
+	return `"` + s + `"`
 }
 
 // apacheSlashes are the runs of slashes Apache merges into one.

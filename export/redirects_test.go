@@ -482,6 +482,17 @@ http {
 		serve(t, port, nginx, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"))
 		check(t, port, rep, func(*url.URL) string { return "" }) // nginx matches the request URI as sent
 	})
+	t.Run("caddy", func(t *testing.T) {
+		caddy := need(t, "caddy")
+		dir, port := t.TempDir(), freePort(t)
+		var buf bytes.Buffer
+		rep, err := WriteRedirects(&buf, RedirectsCaddy, caseMaps(cases))
+		if err != nil {
+			t.Fatal(err)
+		}
+		serveCaddy(t, caddy, dir, port, buf.Bytes())
+		check(t, port, rep, func(*url.URL) string { return "" }) // Caddy's map compares the request URI as sent
+	})
 	t.Run("apache", func(t *testing.T) {
 		apache := need(t, "apache2")
 		dir, port := t.TempDir(), freePort(t)
@@ -513,4 +524,48 @@ DocumentRoot %[1]s/root
 		merge := regexp.MustCompile(`/{2,}`)
 		check(t, port, rep, func(u *url.URL) string { return merge.ReplaceAllString(u.Path, "/") + "?" + u.RawQuery })
 	})
+}
+
+// serveCaddy serves a Caddy redirect snippet with Debian's caddy on
+// loopback port, as its header says: imported in the site's block,
+// everything else 404.
+func serveCaddy(t *testing.T, caddy, dir string, port int, snippet []byte) {
+	t.Helper()
+	os.WriteFile(filepath.Join(dir, "siteplan-redirects.caddy"), snippet, 0o644)
+	conf := fmt.Sprintf(`{
+	admin off
+	auto_https off
+	storage file_system %[1]s/data
+}
+http://:%[2]d {
+	bind 127.0.0.1
+	import siteplan-redirects.caddy
+	respond 404
+}
+`, dir, port)
+	os.WriteFile(filepath.Join(dir, "Caddyfile"), []byte(conf), 0o644)
+	cmd := exec.Command(caddy, "validate", "--config", filepath.Join(dir, "Caddyfile"), "--adapter", "caddyfile")
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir, "XDG_DATA_HOME="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("caddy validate: %v\n%s", err, out)
+	}
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("XDG_DATA_HOME", dir)
+	serve(t, port, caddy, "run", "--config", filepath.Join(dir, "Caddyfile"), "--adapter", "caddyfile")
+}
+
+// TestRedirectsCaddy serves the Caddy snippet with Debian's caddy on
+// loopback and asks it for every old URL, as the nginx and Apache tests
+// do.
+func TestRedirectsCaddy(t *testing.T) {
+	caddy := need(t, "caddy")
+	dir, port := t.TempDir(), freePort(t)
+	cases := redirectCases()
+	var buf bytes.Buffer
+	if _, err := WriteRedirects(&buf, RedirectsCaddy, caseMaps(cases)); err != nil {
+		t.Fatal(err)
+	}
+	serveCaddy(t, caddy, dir, port, buf.Bytes())
+	checkServer(t, port, cases)
 }
