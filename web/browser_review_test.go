@@ -29,7 +29,7 @@ func TestBrowserReview(t *testing.T) {
 	if err := db.UpdatePage(bg, &pg); err != nil {
 		t.Fatal(err)
 	}
-	team := site.Comment{ProjectID: pid, PageID: pricing, Author: "Olive Owner", Body: "Three tiers, as agreed?"}
+	team := site.Comment{ProjectID: pid, PageID: pricing, Author: "Olive Owner", UserID: 1, Body: "Three tiers, as agreed?"} // the owner browser() logs in
 	if err := db.AddComment(bg, &team, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +79,7 @@ func TestBrowserReview(t *testing.T) {
 	run(t, ctx, "create and copy a comment link",
 		chromedp.SendKeys(`#f-share-label`, "Carla at Acme"),
 		chromedp.SetValue(`#f-share-role`, "comment"),
+		chromedp.Click(`input[name=statuses][value=planned]`), // the client sees where pages stand
 		chromedp.Click(`form.share-form button[type=submit]`),
 		chromedp.WaitVisible(`#new-share`),
 		chromedp.Value(`#new-share`, &shared),
