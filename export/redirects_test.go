@@ -195,15 +195,12 @@ func checkServer(t *testing.T, port int, cases []redirectCase) {
 // URL: the right status and Location, case and query strings told
 // apart, and nothing for the rows not accepted.
 func TestRedirectsNginx(t *testing.T) {
-	nginx := need(t, "nginx")
-	dir, port := t.TempDir(), freePort(t)
 	cases := redirectCases()
 	var buf bytes.Buffer
 	if _, err := WriteRedirects(&buf, RedirectsNginx, caseMaps(cases)); err != nil {
 		t.Fatal(err)
 	}
 	conf := buf.String()
-	os.WriteFile(filepath.Join(dir, "siteplan-redirects.conf"), buf.Bytes(), 0o644)
 	var hashes []string
 	for _, l := range strings.Split(conf, "\n") {
 		if l = strings.TrimPrefix(l, "#     "); strings.HasPrefix(l, "map_hash_") {
@@ -213,6 +210,23 @@ func TestRedirectsNginx(t *testing.T) {
 	if len(hashes) != 2 {
 		t.Fatalf("the header does not give the map hash sizes:\n%s", conf[:500])
 	}
+	port := serveNginx(t, buf.Bytes(), strings.Join(hashes, "\n\t"))
+	for i := range cases {
+		if cases[i].status == 308 { // the server block returns 301 for every redirect, as the header says
+			cases[i].status = 301
+		}
+	}
+	checkServer(t, port, cases)
+}
+
+// serveNginx serves the nginx map with Debian's nginx on a loopback port,
+// which it returns, as its header says to: included in http {} with the
+// map hash sizes, the server block's two lines, everything else 404.
+func serveNginx(t *testing.T, snippet []byte, hashes string) int {
+	t.Helper()
+	nginx := need(t, "nginx")
+	dir, port := t.TempDir(), freePort(t)
+	os.WriteFile(filepath.Join(dir, "siteplan-redirects.conf"), snippet, 0o644)
 	main := fmt.Sprintf(`daemon off; master_process off; pid %[1]s/nginx.pid; error_log %[1]s/error.log;
 events {}
 http {
@@ -229,33 +243,35 @@ http {
 		}
 	}
 }
-`, dir, strings.Join(hashes, "\n\t"), port)
+`, dir, hashes, port)
 	os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(main), 0o644)
 	if out, err := exec.Command(nginx, "-t", "-p", dir, "-c", filepath.Join(dir, "nginx.conf")).CombinedOutput(); err != nil || strings.Contains(string(out), "warn") {
 		t.Fatalf("nginx -t: %v\n%s", err, out)
 	}
 	serve(t, port, nginx, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"))
-	for i := range cases {
-		if cases[i].status == 308 { // the server block returns 301 for every redirect, as the header says
-			cases[i].status = 301
-		}
-	}
-	checkServer(t, port, cases)
+	return port
 }
 
 // TestRedirectsApache serves the rules as the .htaccess of a document
 // root with Debian's Apache on loopback and asks it for every old URL.
 func TestRedirectsApache(t *testing.T) {
-	apache := need(t, "apache2")
-	dir, port := t.TempDir(), freePort(t)
-	root := filepath.Join(dir, "root")
-	os.Mkdir(root, 0o755)
 	cases := redirectCases()
 	var buf bytes.Buffer
 	if _, err := WriteRedirects(&buf, RedirectsApache, caseMaps(cases)); err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(root, ".htaccess"), buf.Bytes(), 0o644)
+	checkServer(t, serveApache(t, buf.Bytes()), cases)
+}
+
+// serveApache serves rules as the .htaccess of a document root with
+// Debian's Apache on a loopback port, which it returns.
+func serveApache(t *testing.T, htaccess []byte) int {
+	t.Helper()
+	apache := need(t, "apache2")
+	dir, port := t.TempDir(), freePort(t)
+	root := filepath.Join(dir, "root")
+	os.Mkdir(root, 0o755)
+	os.WriteFile(filepath.Join(root, ".htaccess"), htaccess, 0o644)
 	mods := "/usr/lib/apache2/modules"
 	conf := fmt.Sprintf(`ServerRoot %[1]s
 Listen 127.0.0.1:%[2]d
@@ -273,7 +289,7 @@ DocumentRoot %[1]s/root
 `, dir, port, mods)
 	os.WriteFile(filepath.Join(dir, "httpd.conf"), []byte(conf), 0o644)
 	serve(t, port, apache, "-X", "-f", filepath.Join(dir, "httpd.conf"))
-	checkServer(t, port, cases)
+	return port
 }
 
 // TestRedirectRulesProperty: over random maps of old URLs that redirect
@@ -450,87 +466,40 @@ func TestRedirectsHostileURLs(t *testing.T) {
 		}
 	}
 	t.Run("nginx", func(t *testing.T) {
-		nginx := need(t, "nginx")
-		dir, port := t.TempDir(), freePort(t)
 		var buf bytes.Buffer
 		rep, err := WriteRedirects(&buf, RedirectsNginx, caseMaps(cases))
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(dir, "siteplan-redirects.conf"), buf.Bytes(), 0o644)
-		conf := fmt.Sprintf(`daemon off; master_process off; pid %[1]s/nginx.pid; error_log %[1]s/error.log;
-events {}
-http {
-	access_log off;
-	client_body_temp_path %[1]s; proxy_temp_path %[1]s; fastcgi_temp_path %[1]s; uwsgi_temp_path %[1]s; scgi_temp_path %[1]s;
-	map_hash_max_size 8192; map_hash_bucket_size 512;
-	include siteplan-redirects.conf;
-	server {
-		listen 127.0.0.1:%[2]d;
-		location / {
-			if ($siteplan_gone) { return 410; }
-			if ($siteplan_redirect) { return 301 $siteplan_redirect; }
-			return 404;
-		}
-	}
-}
-`, dir, port)
-		os.WriteFile(filepath.Join(dir, "nginx.conf"), []byte(conf), 0o644)
-		if out, err := exec.Command(nginx, "-t", "-p", dir, "-c", filepath.Join(dir, "nginx.conf")).CombinedOutput(); err != nil {
-			t.Fatalf("nginx -t: %v\n%s", err, out)
-		}
-		serve(t, port, nginx, "-p", dir, "-c", filepath.Join(dir, "nginx.conf"))
+		port := serveNginx(t, buf.Bytes(), "map_hash_max_size 8192; map_hash_bucket_size 512;")
 		check(t, port, rep, func(*url.URL) string { return "" }) // nginx matches the request URI as sent
 	})
 	t.Run("caddy", func(t *testing.T) {
-		caddy := need(t, "caddy")
-		dir, port := t.TempDir(), freePort(t)
 		var buf bytes.Buffer
 		rep, err := WriteRedirects(&buf, RedirectsCaddy, caseMaps(cases))
 		if err != nil {
 			t.Fatal(err)
 		}
-		serveCaddy(t, caddy, dir, port, buf.Bytes())
-		check(t, port, rep, func(*url.URL) string { return "" }) // Caddy's map compares the request URI as sent
+		check(t, serveCaddy(t, buf.Bytes()), rep, func(*url.URL) string { return "" }) // Caddy's map compares the request URI as sent
 	})
 	t.Run("apache", func(t *testing.T) {
-		apache := need(t, "apache2")
-		dir, port := t.TempDir(), freePort(t)
-		root := filepath.Join(dir, "root")
-		os.Mkdir(root, 0o755)
 		var buf bytes.Buffer
 		rep, err := WriteRedirects(&buf, RedirectsApache, caseMaps(cases))
 		if err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(root, ".htaccess"), buf.Bytes(), 0o644)
-		mods := "/usr/lib/apache2/modules"
-		conf := fmt.Sprintf(`ServerRoot %[1]s
-Listen 127.0.0.1:%[2]d
-ServerName localhost
-PidFile %[1]s/httpd.pid
-ErrorLog %[1]s/error.log
-LoadModule mpm_prefork_module %[3]s/mod_mpm_prefork.so
-LoadModule authz_core_module %[3]s/mod_authz_core.so
-LoadModule rewrite_module %[3]s/mod_rewrite.so
-DocumentRoot %[1]s/root
-<Directory %[1]s/root>
-	AllowOverride FileInfo
-	Require all granted
-</Directory>
-`, dir, port, mods)
-		os.WriteFile(filepath.Join(dir, "httpd.conf"), []byte(conf), 0o644)
-		serve(t, port, apache, "-X", "-f", filepath.Join(dir, "httpd.conf"))
 		merge := regexp.MustCompile(`/{2,}`)
-		check(t, port, rep, func(u *url.URL) string { return merge.ReplaceAllString(u.Path, "/") + "?" + u.RawQuery })
+		check(t, serveApache(t, buf.Bytes()), rep, func(u *url.URL) string { return merge.ReplaceAllString(u.Path, "/") + "?" + u.RawQuery })
 	})
 }
 
 // serveCaddy serves a Caddy redirect snippet with Debian's caddy on
 // loopback port, as its header says: imported in the site's block,
 // everything else 404.
-func serveCaddy(t *testing.T, caddy, dir string, port int, snippet []byte) {
+func serveCaddy(t *testing.T, snippet []byte) int {
 	t.Helper()
+	caddy := need(t, "caddy")
+	dir, port := t.TempDir(), freePort(t)
 	os.WriteFile(filepath.Join(dir, "siteplan-redirects.caddy"), snippet, 0o644)
 	conf := fmt.Sprintf(`{
 	admin off
@@ -553,19 +522,17 @@ http://:%[2]d {
 	t.Setenv("XDG_CONFIG_HOME", dir)
 	t.Setenv("XDG_DATA_HOME", dir)
 	serve(t, port, caddy, "run", "--config", filepath.Join(dir, "Caddyfile"), "--adapter", "caddyfile")
+	return port
 }
 
 // TestRedirectsCaddy serves the Caddy snippet with Debian's caddy on
 // loopback and asks it for every old URL, as the nginx and Apache tests
 // do.
 func TestRedirectsCaddy(t *testing.T) {
-	caddy := need(t, "caddy")
-	dir, port := t.TempDir(), freePort(t)
 	cases := redirectCases()
 	var buf bytes.Buffer
 	if _, err := WriteRedirects(&buf, RedirectsCaddy, caseMaps(cases)); err != nil {
 		t.Fatal(err)
 	}
-	serveCaddy(t, caddy, dir, port, buf.Bytes())
-	checkServer(t, port, cases)
+	checkServer(t, serveCaddy(t, buf.Bytes()), cases)
 }

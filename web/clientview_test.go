@@ -61,20 +61,6 @@ func seedInternals(t *testing.T, c *client, pid int64) (publicNote string) {
 	return "CLIENTNOTE"
 }
 
-// visitorWith opens a share link that allows downloads and shows
-// statuses.
-func (c *client) visitorWith(pid int64, role string, downloads, statuses []string) *client {
-	c.t.Helper()
-	l := site.ShareLink{ProjectID: pid, Role: role, Downloads: downloads, Statuses: statuses}
-	token, err := c.db.CreateShareLink(context.Background(), &l)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	v := anonymous(c.t, c.srv, c.db)
-	wantStatus(c.t, v.do("GET", "/s/"+token, nil, false), http.StatusSeeOther, "open the share link")
-	return v
-}
-
 // readable is what a person could read of an answer: its text, the
 // entries of a zip, a gzip's content, a PDF's words.
 func readable(t *testing.T, rec *httptest.ResponseRecorder) string {

@@ -141,7 +141,15 @@ func TestReviewView(t *testing.T) {
 // role.
 func (c *client) visitor(pid int64, role string) *client {
 	c.t.Helper()
-	l := site.ShareLink{ProjectID: pid, Role: role}
+	return c.visitorWith(pid, role, nil, nil)
+}
+
+// visitorWith is a client who opened a new share link of the project
+// with role that allows downloads (nil: the defaults) and shows
+// statuses.
+func (c *client) visitorWith(pid int64, role string, downloads, statuses []string) *client {
+	c.t.Helper()
+	l := site.ShareLink{ProjectID: pid, Role: role, Downloads: downloads, Statuses: statuses}
 	token, err := c.db.CreateShareLink(context.Background(), &l)
 	if err != nil {
 		c.t.Fatal(err)
