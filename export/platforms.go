@@ -128,8 +128,8 @@ func writeRedirectsFile(w *bufio.Writer, rules []redirectRule, rep *RedirectRepo
 
 func writeNetlify(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error {
 	if len(rules) > netlifyMaxRules {
-		return tooMany(len(rules), netlifyMaxRules, "Netlify deploys with more _redirects rules may fail; its documentation advises at most",
-			"Serve the redirects from an Edge Function or a proxy in front of the site (the nginx or Apache map), or retire what nobody visits.")
+		return site.Errorf(site.EInvalid, "This map has %s rules; Netlify's documentation advises at most %s in _redirects, and deploys with more may fail. Serve the redirects from an Edge Function or a proxy in front of the site (the nginx or Apache map), or retire what nobody visits.",
+			site.Thousands(len(rules)), site.Thousands(netlifyMaxRules))
 	}
 	writeRedirectsFile(w, rules, rep, "Netlify", true, 0)
 	return nil
@@ -370,6 +370,23 @@ func writeIIS(w *bufio.Writer, rules []redirectRule, rep *RedirectReport) error 
       <rewriteMaps>
         <rewriteMap name="siteplanRedirects" ignoreCase="false">
 `)
+	// IIS compares a rewrite map's keys without case, whatever ignoreCase
+	// says of the match, and a key twice is a 500.19 for the whole site:
+	// of old URLs that differ only in case the first is written, as nginx
+	// would read it, and the rest left out.
+	var folded []redirectRule
+	seen := map[string]bool{}
+	kept := rules[:0:0]
+	for _, r := range rules {
+		if k := strings.ToLower(r.uri); seen[k] {
+			folded = append(folded, r)
+		} else {
+			seen[k] = true
+			kept = append(kept, r)
+		}
+	}
+	rules = kept
+	rep.leaveOut(folded, "IIS compares its rewrite maps' keys without case, so these are the same key as a URL the file already has (and a key twice stops the whole site with error 500.19).")
 	n308 := 0
 	for _, r := range rules {
 		if r.status != 410 {
