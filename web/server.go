@@ -130,6 +130,7 @@ func (s *Server) health(c echo.Context) error {
 	defer cancel()
 	if err := s.ping(ctx); err != nil {
 		s.log.Warn("health check: the database is unreachable", "err", err)
+		c.Response().Header().Set("Retry-After", "5")
 		return c.String(http.StatusServiceUnavailable, "the database is unreachable")
 	}
 	return c.String(http.StatusOK, "ok")
@@ -137,6 +138,18 @@ func (s *Server) health(c echo.Context) error {
 
 // healthBudget bounds a health check's look at the database.
 const healthBudget = 2 * time.Second
+
+// databaseDown reports whether the database does not answer within
+// healthBudget: asked when a request failed for a reason of its own
+// (an internal error), to tell a lost database (503) from a bug (500).
+func (s *Server) databaseDown() bool {
+	if s.ping == nil {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), healthBudget)
+	defer cancel()
+	return s.ping(ctx) != nil
+}
 
 // OutlineCacheBytes is the memory kept for rendered outlines: an edit
 // makes every other editor of the plan reload theirs, most of them the
@@ -479,6 +492,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 		// Heavy work that got its turn just before its deadline: the
 		// server was busy, nothing broke.
 		err = site.Errorf(site.EUnavailable, "The server is busy and this took too long: try again in a few seconds.")
+	}
+	if site.ErrorCode(err) == site.EInternal && s.databaseDown() {
+		// Not this request's fault, nor for long: a balancer that sees
+		// 503 sends the traffic to a server that can answer it.
+		err = site.Errorf(site.EUnavailable, "The database does not answer: try again in a moment.")
 	}
 	code := site.ErrorCode(err)
 	status, ok := statusOf[code]

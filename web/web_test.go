@@ -913,3 +913,25 @@ func TestPageTypeCompletion(t *testing.T) {
 		t.Errorf("page types offered %q, want article (used twice) first and sales among them", got)
 	}
 }
+
+// TestDatabaseLost: while the server's database does not answer, every
+// request that needs it answers 503 with Retry-After, /healthz too, so
+// a balancer sends the traffic elsewhere; never 500.
+func TestDatabaseLost(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	c.db.Close()
+	anon := &client{t: t, srv: c.srv, db: c.db, cookies: map[string]*http.Cookie{}} // a balancer's health check has no cookie
+	if rec := anon.do("GET", "/healthz", nil, false); rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+		t.Errorf("/healthz to a balancer: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	for _, path := range []string{"/healthz", "/", "/projects/" + itoa(pid), "/projects/" + itoa(pid) + "/document.json"} {
+		rec := c.do("GET", path, nil, false)
+		if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") == "" {
+			t.Errorf("GET %s without a database: %d, Retry-After %q", path, rec.Code, rec.Header().Get("Retry-After"))
+		}
+	}
+	if rec := c.do("POST", "/projects/"+itoa(pid)+"/pages", url.Values{"parent": {"0"}}, true); rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("a write without a database: %d", rec.Code)
+	}
+}
