@@ -53,7 +53,7 @@ func verifyCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	if err != nil {
 		return fail(err)
 	}
-	c := fetch.New(fetch.Options{AllowPrivate: *allow, Parallel: max(*concurrency, 1)})
+	c := fetch.New(fetch.Options{AllowPrivate: *allow, Allow: "siteplan verify --allow-private", Parallel: max(*concurrency, 1)})
 	// A user and password in --base are sent to the site, never printed:
 	// the JSON and JUnit reports name the base without them.
 	b, creds := fetch.SplitCredentials(*base)

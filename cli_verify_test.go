@@ -144,4 +144,17 @@ func TestVerifyCLI(t *testing.T) {
 	if _, code := verifyRun("ftp://nowhere"); code != 2 {
 		t.Errorf("a base that is not http: exit %d", code)
 	}
+	// A site that gives no answer at all is one problem, not one a page:
+	// the check could not run (exit 2), in words, nothing in the report.
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	got, code = verifyRun(closed.URL)
+	if code != 2 || !strings.Contains(got, "refused the connection") || strings.Contains(got, "[unreachable]") || strings.Contains(got, "Internal error") {
+		t.Errorf("a site that refuses the connection: exit %d\n%s", code, got)
+	}
+	var stdout bytes.Buffer
+	err = run([]string{"verify", "--db", db, "--project", "1", "--base", clean.URL}, nil, &stdout) // no --allow-private
+	if exit := (*exitError)(nil); !errors.As(err, &exit) || exit.code != 2 || !strings.Contains(err.Error(), "siteplan verify --allow-private") {
+		t.Errorf("a loopback site without --allow-private: %v\n%s", err, stdout.String())
+	}
 }

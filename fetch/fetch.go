@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -452,3 +453,29 @@ func authorize(ctx context.Context, req *http.Request) {
 		req.SetBasicAuth(c.User, c.Password)
 	}
 }
+
+// Reason says in a few words why the request could not be made, naming
+// the host and not the address it resolved to: "staging.example does
+// not resolve", "staging.example refused the connection".
+func (e *Error) Reason() string {
+	host := e.URL
+	if u, err := url.Parse(e.URL); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	var dns *net.DNSError
+	switch {
+	case errors.As(e.Err, &dns):
+		return host + " does not resolve"
+	case errors.Is(e.Err, syscall.ECONNREFUSED):
+		return host + " refused the connection"
+	case errors.Is(e.Err, syscall.ECONNRESET):
+		return host + " closed the connection"
+	case e.Err == nil, e.Err == ErrTooLarge, e.Err == ErrTooSlow, e.Err == ErrPlainHTTP, e.Msg != "could not be fetched":
+		return e.URL + " " + e.Msg
+	}
+	return host + " could not be reached"
+}
+
+// Reason is the refusal in words (Error), naming the flag that allows
+// the address.
+func (e *RefusedError) Reason() string { return e.Error() }

@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"net/url"
 	"slices"
 	"strconv"
@@ -156,6 +157,9 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	c := &checker{cfg: cfg, base: base.String(), prod: strings.TrimSuffix(t.Project.RootPath(), "/") + "/", rep: &Report{Base: base.String()}}
 	if c.cfg.Concurrency <= 0 {
 		c.cfg.Concurrency = 8
+	}
+	if err := c.reach(ctx); err != nil {
+		return nil, err
 	}
 	c.robots = c.readRobots(ctx)
 	type planned struct {
@@ -312,6 +316,45 @@ func (c *checker) planned(u, from string) string {
 	return u
 }
 
+// UnreachableError is a check that could not run: the site gave no
+// answer at all (its name does not resolve, its address is refused, the
+// connection fails). It is no problem of the site's pages, and the
+// check is no report.
+type UnreachableError struct {
+	Base, Reason string
+}
+
+func (e *UnreachableError) Error() string {
+	return "The site at " + e.Base + " could not be reached, so nothing was checked: " + e.Reason + "."
+}
+
+// reason is why a fetch could not be made, in words: the fetch client's
+// errors say it (Reason), without the addresses a name resolved to.
+func reason(err error) string {
+	var r interface{ Reason() string }
+	if errors.As(err, &r) {
+		return r.Reason()
+	}
+	if m := site.ErrorMessage(err); site.ErrorCode(err) != site.EInternal {
+		return m
+	}
+	return err.Error()
+}
+
+// reach asks for the base: a site that gives no answer at all is not
+// checked page by page (sixty "no answer" problems, one cause). Errors:
+// *UnreachableError, ctx's.
+func (c *checker) reach(ctx context.Context) error {
+	_, err := c.cfg.Hop(ctx, "GET", c.base, 1)
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	return &UnreachableError{Base: c.base, Reason: reason(err)}
+}
+
 // readRobots reads the robots.txt of the host the site is served on (""
 // when there is none).
 func (c *checker) readRobots(ctx context.Context) string {
@@ -330,7 +373,7 @@ func (c *checker) page(ctx context.Context, p *site.Page, u string) {
 	}
 	a, err := c.cfg.Hop(ctx, "GET", where, maxPageBody)
 	if err != nil {
-		problem(RuleUnreachable, Error, "No answer from "+where+": "+site.ErrorMessage(err))
+		problem(RuleUnreachable, Error, "No answer from "+where+": "+reason(err)+".")
 		return
 	}
 	c.mu.Lock()
@@ -549,7 +592,7 @@ func (c *checker) redirect(ctx context.Context, t *site.Tree, m site.Mapping) {
 	}
 	a, err := c.cfg.Hop(ctx, "HEAD", where, 0)
 	if err != nil {
-		problem("No answer from " + where + ": " + site.ErrorMessage(err))
+		problem("No answer from " + where + ": " + reason(err) + ".")
 		return
 	}
 	if m.Disposition == site.DispositionRetire {
@@ -577,7 +620,7 @@ func (c *checker) redirect(ctx context.Context, t *site.Tree, m site.Mapping) {
 	if !ok {
 		b, err := c.cfg.Hop(ctx, "HEAD", c.served(to), 0)
 		if err != nil {
-			problem("Its target " + to + " gives no answer: " + site.ErrorMessage(err))
+			problem("Its target " + to + " gives no answer: " + reason(err) + ".")
 			return
 		}
 		st = b.Status

@@ -335,3 +335,29 @@ func TestLaunchCheckCredentials(t *testing.T) {
 		t.Errorf("the ended job keeps %q, credentials %q", j.Source, j.Credentials)
 	}
 }
+
+// TestLaunchCheckUnreachable: a site that gives no answer at all ends the
+// check with one message in words, and the check is not kept, so the
+// next one does not report every page "fixed".
+func TestLaunchCheckUnreachable(t *testing.T) {
+	c := siteClient(t)
+	pid, _ := c.fixture()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	path := "/projects/" + itoa(pid) + "/launch"
+	if rec := c.do("POST", path, url.Values{"base": {closed.URL + "/"}}, false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("start: %d", rec.Code)
+	}
+	j, ok, _ := c.db.NewestLaunchJob(context.Background(), 1, pid)
+	if !ok {
+		t.Fatal("no check started")
+	}
+	c.finished("/sites/jobs/" + j.ID)
+	page := doc(t, c.do("GET", path, nil, false))
+	if got := page.Find("#job-error").Text(); !strings.Contains(got, "could not be reached") || !strings.Contains(got, "refused the connection") {
+		t.Errorf("the check's end says %q", got)
+	}
+	if cs, _ := c.db.LaunchChecks(context.Background(), pid, 5); len(cs) != 0 || page.Find("#launch-report").Length() != 0 {
+		t.Errorf("a check that could not run was kept: %d", len(cs))
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"siteplan/site"
 	"siteplan/sitemap"
+	"siteplan/verify"
 	"siteplan/views"
 )
 
@@ -418,6 +419,7 @@ func (j *siteJob) reportNow() jobReport {
 // deadline is the reading's budget.
 func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (state, msg string) {
 	var ue *sitemap.UnreadableError
+	var unreached *verify.UnreachableError
 	state = site.JobFailed
 	switch {
 	case err == nil:
@@ -433,7 +435,7 @@ func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (sta
 		msg = jobStaleMsg
 	case context.Cause(ctx) == context.Canceled:
 		state, msg = site.JobCancelled, "Cancelled."
-	case errors.As(err, &ue) || site.ErrorCode(err) != site.EInternal:
+	case errors.As(err, &ue) || errors.As(err, &unreached) || site.ErrorCode(err) != site.EInternal:
 		msg = err.Error()
 	default:
 		msg = site.ErrorMessage(err)
