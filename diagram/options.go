@@ -79,6 +79,10 @@ type Options struct {
 	// Facts are labelled lines of a PDF (label, words): rows of its cover
 	// and lines under each sheet's title, after the notes.
 	Facts [][2]string
+	// Appendix is text a PDF prints after its sheets, a heading and its
+	// lines a section (a launch check's problems by rule); the other
+	// formats leave it out.
+	Appendix []Section
 	// Approved marks the branches signed off (page -> who signed), on
 	// their cards, client version or not.
 	Approved map[int64]string
@@ -233,3 +237,9 @@ var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML
 
 // dpi is the PNG's resolution.
 func (o Options) dpi() int { return 96 * o.Scale }
+
+// Section is a heading and its lines, of a PDF's appendix.
+type Section struct {
+	Title string
+	Lines []string
+}

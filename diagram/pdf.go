@@ -87,7 +87,45 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) e
 		}
 		pdf.ClipEnd()
 	}
+	if len(o.Appendix) > 0 {
+		d.appendix(tx, pageW, pageH, logo)
+	}
 	return pdf.Output(w)
+}
+
+// appendix prints the options' sections of text after the sheets, page
+// after page under the title block: each heading, then its lines,
+// wrapped to the page's width.
+func (d *diagram) appendix(tx *pdfText, pageW, pageH float64, logo *pdfLogo) {
+	const size, lineH, headH = 9.0, 12.0, 18.0
+	pdf := tx.pdf
+	top, bottom, width := margin+d.titleBlockHeight(tx, pageW)+6, pageH-margin, pageW-2*margin
+	y := bottom // a new page at once
+	page := func() {
+		pdf.AddPage()
+		d.titleBlock(tx, pageW, logo, "Problems found, by rule")
+		y = top
+	}
+	for _, s := range d.opt.Appendix {
+		if y+headH+lineH > bottom {
+			page()
+		}
+		y += headH
+		setColor(pdf, d.accent())
+		tx.text(margin, y, clipWidth(s.Title, 11, true, width), 11, true)
+		y += 4
+		setColor(pdf, textColor)
+		for _, l := range s.Lines {
+			for _, w := range wrapWidth(l, size, false, width-12, 4) {
+				if y+lineH > bottom {
+					page()
+				}
+				y += lineH
+				tx.text(margin+12, y, w, size, false)
+			}
+		}
+		y += 6
+	}
 }
 
 // printDrawing prints a sheet's drawing into the drawing area at a: its

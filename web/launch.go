@@ -292,7 +292,37 @@ func launchOptions(lc site.LaunchCheck, rep *verify.Report, what, format string)
 			{"Checked", lc.At.UTC().Format("2 January 2006, 15:04 UTC") + byName(lc.By)},
 			{"Result", site.Counted(rep.Errors, "error", "errors") + ", " + site.Counted(rep.Warnings, "warning", "warnings") + " in " +
 				site.Counted(rep.Pages, "page", "pages") + " and " + site.Counted(rep.OldURLs, "old URL", "old URLs")},
-		}}
+		},
+		Appendix: launchAppendix(rep)}
+}
+
+// launchAppendix is the report's problems for the PDF, after the
+// coloured plan: grouped by rule, as the page lists them, each with its
+// page, URL and what was found.
+func launchAppendix(rep *verify.Report) []diagram.Section {
+	var out []diagram.Section
+	at := map[string]int{}
+	for _, p := range rep.Problems {
+		i, ok := at[p.Rule]
+		if !ok {
+			i = len(out)
+			at[p.Rule] = i
+			out = append(out, diagram.Section{Title: verify.RuleTitles[p.Rule]})
+		}
+		mark := "! "
+		if p.Severity == verify.Error {
+			mark = "✕ "
+		}
+		line := mark + p.URL
+		if p.Page != "" {
+			line = mark + "“" + p.Page + "”, " + p.URL
+		}
+		out[i].Lines = append(out[i].Lines, line+": "+p.Message)
+	}
+	if rep.Omitted > 0 {
+		out = append(out, diagram.Section{Title: "Not listed", Lines: []string{site.Counted(rep.Omitted, "more problem", "more problems") + " past the first kept (the JSON report counts them)."}})
+	}
+	return out
 }
 
 func byName(name string) string {

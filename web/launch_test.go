@@ -161,6 +161,15 @@ func TestLaunchCheck(t *testing.T) {
 	if strings.Join(groups, "|") != strings.Join(want, "|") {
 		t.Errorf("groups\n got %q\nwant %q", groups, want)
 	}
+	// The PDF, the report to sign, lists them after the coloured plan.
+	rec := c.do("GET", "/projects/"+itoa(pid)+"/launch/diagram/pdf", nil, false)
+	pdf := pdfText(t, rec.Body.Bytes())
+	for _, w := range []string{"Problems found, by rule", "Planned pages that do not answer 200", "✕ “Team”, https://www.acme.example/about-us/team", "Pages hidden from search engines (noindex)", "“Contact”"} {
+		if !strings.Contains(pdf, w) {
+			t.Errorf("the launch report PDF does not list %q:\n%.1500s", w, pdf[strings.Index(pdf, "Problems found")+0:])
+		}
+	}
+	keepFile(t, "launch-report.pdf", rec.Body.Bytes())
 	team := page.Find("#rule-status li.problem a.page")
 	if team.Text() != "Team" || team.AttrOr("href", "") != pagePath(pid, ids["Team"]) {
 		t.Errorf("the status problem links %q to %q", team.Text(), team.AttrOr("href", ""))
@@ -176,7 +185,7 @@ func TestLaunchCheck(t *testing.T) {
 	}
 
 	// The launch report: the diagram's PDF, and the problems as JSON.
-	rec := c.do("GET", "/projects/"+itoa(pid)+"/launch/diagram/pdf", nil, false)
+	rec = c.do("GET", "/projects/"+itoa(pid)+"/launch/diagram/pdf", nil, false)
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" {
 		t.Fatalf("PDF: %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
