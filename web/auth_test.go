@@ -131,6 +131,24 @@ func TestSessionCookieSecureBehindTLS(t *testing.T) {
 			t.Error("no session cookie")
 		}
 	}
+	// The CSRF cookie a page sets is Secure behind TLS too.
+	req := httptest.NewRequest("GET", "/login", nil)
+	req.RemoteAddr = "127.0.0.1:41000"
+	req.Header.Set("X-Forwarded-Proto", "https")
+	rec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(rec, req)
+	csrf := false
+	for _, ck := range rec.Result().Cookies() {
+		if ck.Name == "_csrf" {
+			csrf = true
+			if !ck.Secure {
+				t.Errorf("the CSRF cookie behind TLS is not Secure: %s", rec.Header().Values("Set-Cookie"))
+			}
+		}
+	}
+	if !csrf {
+		t.Error("no CSRF cookie on the login page")
+	}
 }
 
 // from posts form to path as a connection from peer (a balancer's or a

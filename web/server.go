@@ -247,7 +247,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 		Limit:   strconv.Itoa(site.MaxDocumentBytes>>20) + "M",
 		Skipper: func(c echo.Context) bool { return !isImport(c) },
 	}))
-	e.Use(readLonger(isImport, importReadTimeout), noStore, readForm)
+	e.Use(readLonger(isImport, importReadTimeout), noStore, readForm, secureCookies)
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "header:X-CSRF-Token,form:_csrf",
 		CookieName:     "_csrf",
@@ -571,6 +571,27 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if !strings.HasPrefix(c.Request().URL.Path, "/static/") {
 			c.Response().Header().Set(echo.HeaderCacheControl, "no-store")
+		}
+		return next(c)
+	}
+}
+
+// secureCookies marks every cookie of an answer over HTTPS Secure,
+// the CSRF middleware's too (its configuration has one setting for all
+// requests): behind a TLS proxy the scheme is the one the trusted proxy
+// says (TrustProxies).
+func secureCookies(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if c.Scheme() == "https" {
+			c.Response().Before(func() {
+				h := c.Response().Header()
+				cookies := h.Values("Set-Cookie")
+				for i, v := range cookies {
+					if !strings.Contains(strings.ToLower(v), "; secure") {
+						cookies[i] = v + "; Secure"
+					}
+				}
+			})
 		}
 		return next(c)
 	}
