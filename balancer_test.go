@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -218,6 +220,48 @@ http {
 			t.Errorf("request %d with the session through the balancer: got %d, want 200", i, got)
 		}
 	}
+	if strings.HasPrefix(dsn, "postgres") { // servers on one SQLite file do not carry each other's live updates
+		// The owner's editor holds a stream through the balancer, on one
+		// server; two comments, one to each server, both reach it.
+		u, _ := url.Parse(base)
+		req, _ := http.NewRequest("GET", base+"/projects/1/events", nil)
+		for _, ck := range owner.hc.Jar.Cookies(u) {
+			req.AddCookie(ck)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		resp, err := (&http.Client{Transport: owner.hc.Transport}).Do(req.WithContext(ctx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		comments := make(chan string, 8)
+		go func() {
+			sc := bufio.NewScanner(resp.Body)
+			for sc.Scan() {
+				if l := sc.Text(); strings.HasPrefix(l, "data: ") && strings.Contains(l, `"kind":"comment"`) {
+					comments <- l
+				}
+			}
+			close(comments)
+		}()
+		for i := range 2 {
+			if got := owner.post("/projects/1/pages/1/comments", url.Values{"body": {fmt.Sprint("Live ", i)}}); got != http.StatusCreated {
+				t.Fatalf("comment %d: %d", i, got)
+			}
+		}
+		for i := range 2 {
+			select {
+			case _, ok := <-comments:
+				if !ok {
+					t.Fatalf("the stream ended after %d of 2 comments", i)
+				}
+			case <-time.After(30 * time.Second):
+				t.Fatalf("%d of 2 comments reached the stream through the balancer", i)
+			}
+		}
+		cancel()
+	}
 	// A client on the share link comments and mentions the owner, so
 	// the mailer tries the SMTP server (which refuses).
 	client := newVisitor(t, base, "127.0.0.4")
@@ -227,6 +271,14 @@ http {
 	client.get("/projects/1")
 	if got := client.post("/projects/1/pages/1/comments", url.Values{"author": {"Carla"}, "body": {"@Olive is this final?"}}); got != http.StatusCreated && got != http.StatusOK {
 		t.Errorf("a client's comment: %d", got)
+	}
+	// One server stops (a deploy): the balancer sends what it would have
+	// had to the other, and no request is lost.
+	stops[0]()
+	for i := range 6 {
+		if got := owner.get("/projects/1"); got != http.StatusOK {
+			t.Errorf("request %d after one server stopped: %d, want 200", i, got)
+		}
 	}
 	// The mention's e-mail goes to the SMTP server, which refuses: wait
 	// for the mailer to say so, then stop the servers, so that all they
