@@ -291,9 +291,14 @@ func WriteRoutes(w io.Writer, t *site.Tree) error {
 	r := Routes{Format: "siteplan-routes/1", Site: t.Project.Name, BaseURL: t.Project.BaseURL, Routes: []Route{}}
 	origin := site.Origin(t.Project.BaseURL)
 	order := map[int64]int{}
+	placed := map[int64]string{} // a page's navigation is its root's, as inventory.csv says
 	t.Walk(func(p *site.Page, depth int) bool {
+		placed[p.ID] = p.Placement
+		if p.ParentID != 0 {
+			placed[p.ID] = placed[p.ParentID]
+		}
 		rt := Route{Title: p.Title, Key: "p" + strconv.FormatInt(p.ID, 10), Order: order[p.ParentID], Depth: depth, Kind: p.Kind,
-			Placement: p.Placement, Type: p.Type, Status: p.Status, Sitemap: p.InSitemap && p.HasURL()}
+			Placement: placed[p.ID], Type: p.Type, Status: p.Status, Sitemap: p.InSitemap && p.HasURL()}
 		order[p.ParentID]++
 		if p.ParentID != 0 {
 			rt.Parent = "p" + strconv.FormatInt(p.ParentID, 10)

@@ -187,4 +187,21 @@ func TestRoutes(t *testing.T) {
 	if r.Format != "siteplan-routes/1" || r.BaseURL != "https://www.acme.example/" {
 		t.Errorf("routes head %q %q", r.Format, r.BaseURL)
 	}
+	// A footer group's pages are the footer's, as inventory.csv says.
+	foot := site.NewTree(site.Project{Name: "F", BaseURL: "https://f.example/"}, []site.Page{
+		{ID: 1, Title: "Home", Kind: site.KindPage, Placement: site.PlacementMain},
+		{ID: 2, Title: "Legal", Slug: "legal", Kind: site.KindGroup, Placement: site.PlacementFooter},
+		{ID: 3, ParentID: 2, Title: "Imprint", Slug: "imprint", Kind: site.KindPage, Placement: site.PlacementMain},
+	})
+	buf.Reset()
+	if err := WriteRoutes(&buf, foot); err != nil {
+		t.Fatal(err)
+	}
+	r = Routes{}
+	json.Unmarshal(buf.Bytes(), &r)
+	for _, rt := range r.Routes {
+		if want := map[string]string{"Home": "main", "Legal": "footer", "Imprint": "footer"}[rt.Title]; rt.Placement != want {
+			t.Errorf("%s is in %q navigation, want %q", rt.Title, rt.Placement, want)
+		}
+	}
 }
