@@ -30,6 +30,9 @@ const (
 	DownloadDocument  = "document"  // the plan as siteplan/1 JSON (projected)
 	DownloadZip       = "zip"       // the launch files in one zip
 	DownloadRedirects = "redirects" // the relaunch's redirect map and its view
+	// DownloadHandoff is the handoff to the CMS (WordPress WXR, routes
+	// JSON): the team's, never a share link's.
+	DownloadHandoff = "handoff"
 )
 
 // ShareDownloads lists the downloads a share link may allow, in the order

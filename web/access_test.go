@@ -313,6 +313,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/diagram/:format":        {path: p + "/diagram/pdf", ok: 200},
 		"GET /projects/:id/diagram/scene":          {path: p + "/diagram/scene?paint=scene", ok: 200},
 		"GET /projects/:id/export":                 {path: p + "/export", ok: 200, override: guestDownload},
+		"GET /projects/:id/handoff/:format":        {path: p + "/handoff/wxr", ok: 200, override: guestDownload},
 		"GET /projects/:id/export.zip":             {path: p + "/export.zip", ok: 200, override: guestDownload},
 		"GET /projects/:id/sitemap.html":           {path: p + "/sitemap.html", ok: 200, override: guestDownload},
 		"GET /projects/:id/:file":                  {path: p + "/sitemap.xml", ok: 200, override: guestDownload},

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -185,4 +186,36 @@ func (s *Server) footerPreview(c echo.Context) error {
 		return err
 	}
 	return render(c, http.StatusOK, views.FooterPreview(s.layout(c, p.Name+" footer sitemap"), p, nav.String()))
+}
+
+// handoff downloads the plan with its briefs for the CMS (GET
+// /projects/ID/handoff/FORMAT): a WordPress WXR to import, or the routes
+// JSON a static-site generator loops over, as siteplan handoff writes
+// them. Errors: ENotFound (no such format).
+func (s *Server) handoff(c echo.Context) error {
+	format := c.Param("format")
+	if !slices.Contains(export.HandoffFormats, format) {
+		return site.Errorf(site.ENotFound, "No handoff format %q: use %s.", format, strings.Join(export.HandoffFormats, " or "))
+	}
+	p, err := s.project(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	ctype, suffix := "application/rss+xml; charset=utf-8", "-wordpress.xml"
+	if format == export.HandoffRoutes {
+		ctype, suffix = "application/json", "-routes.json"
+		err = export.WriteRoutes(&buf, t)
+	} else {
+		err = export.WriteWXR(&buf, t, s.now())
+	}
+	if err != nil {
+		return err
+	}
+	attach(c, p, suffix)
+	return c.Blob(http.StatusOK, ctype, buf.Bytes())
 }

@@ -342,6 +342,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/diagram/:format", s.downloadDiagram, projectRead, byFormat},
 		{get, "/projects/:id/export", s.heavy(s.exportPage), projectRead, fixed(site.DownloadSitemaps)},
 		{get, "/projects/:id/export.zip", s.heavy(s.exportZip), projectRead, fixed(site.DownloadZip)},
+		{get, "/projects/:id/handoff/:format", s.heavy(s.handoff), projectRead, fixed(site.DownloadHandoff)},
 		{get, "/projects/:id/sitemap.html", s.heavy(s.footerPreview), projectRead, fixed(site.DownloadSitemaps)},
 		{get, "/projects/:id/:file", s.heavy(s.exportFile), projectRead, byFile}, // sitemap.xml, sitemap-N.xml[.gz], sitemap.txt, robots.txt, footer.html
 

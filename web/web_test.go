@@ -935,3 +935,26 @@ func TestDatabaseLost(t *testing.T) {
 		t.Errorf("a write without a database: %d", rec.Code)
 	}
 }
+
+// TestHandoffDownloads: the Export page offers the CMS handoff as the
+// command line writes it: WordPress's WXR and the routes JSON.
+func TestHandoffDownloads(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	p := "/projects/" + itoa(pid)
+	d := doc(t, c.do("GET", p+"/export", nil, false))
+	if d.Find(`#handoff a[href$="/handoff/wxr"]`).Length() != 1 || d.Find(`#handoff a[href$="/handoff/routes"]`).Length() != 1 {
+		t.Errorf("the Export page offers no handoff")
+	}
+	rec := c.do("GET", p+"/handoff/wxr", nil, false)
+	if rec.Code != 200 || !strings.Contains(rec.Header().Get("Content-Disposition"), "acme-relaunch-wordpress.xml") || !strings.Contains(rec.Body.String(), "<wp:post_type>") {
+		t.Errorf("the WXR: %d %q %.200s", rec.Code, rec.Header().Get("Content-Disposition"), rec.Body.String())
+	}
+	rec = c.do("GET", p+"/handoff/routes", nil, false)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"format": "siteplan-routes/1"`) {
+		t.Errorf("the routes: %d %.200s", rec.Code, rec.Body.String())
+	}
+	if rec := c.do("GET", p+"/handoff/drupal", nil, false); rec.Code != 404 {
+		t.Errorf("an unknown handoff: %d", rec.Code)
+	}
+}
