@@ -158,10 +158,6 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	if c.cfg.Concurrency <= 0 {
 		c.cfg.Concurrency = 8
 	}
-	if err := c.reach(ctx); err != nil {
-		return nil, err
-	}
-	c.robots = c.readRobots(ctx)
 	type planned struct {
 		p   *site.Page
 		url string
@@ -188,6 +184,10 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	if cfg.Progress != nil {
 		cfg.Progress(0, c.total)
 	}
+	if err := c.reach(ctx); err != nil {
+		return nil, err
+	}
+	c.robots = c.readRobots(ctx)
 	c.status = make(map[string]int, len(pages))
 	c.each(ctx, len(pages), func(i int) { c.page(ctx, pages[i].p, pages[i].url) })
 	if err := ctx.Err(); err != nil {
