@@ -402,7 +402,7 @@ func Export(p ExportProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			if teamEditor(ctx) || site.ViewerFrom(ctx).UserID != 0 {
+			if !site.ViewerFrom(ctx).Guest() {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "<h2>Handoff to the CMS</h2><p id=\"handoff\"><a class=\"button\" href=\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
