@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -40,9 +41,11 @@ func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err != nil {
 		return fmt.Errorf("handoff: %w", err)
 	}
+	var warnings []string
 	err = writeFileWhole(*out, func(w io.Writer) error {
 		if *format == export.HandoffWXR {
-			return export.WriteWXR(w, t, time.Now())
+			warnings, err = export.WriteWXR(w, t, time.Now())
+			return err
 		}
 		return export.WriteRoutes(w, t)
 	})
@@ -50,5 +53,8 @@ func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 		return fmt.Errorf("handoff: %w", err)
 	}
 	fmt.Fprintf(stdout, "%s: %d pages\n", *out, t.Len())
+	for _, w := range warnings { // before anyone imports: the pages WordPress would put elsewhere
+		fmt.Fprintln(os.Stderr, "siteplan: handoff:", w)
+	}
 	return nil
 }

@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -59,7 +60,7 @@ type wxrTerm struct {
 }
 
 type wxrItem struct {
-	Title       string        `xml:"title"`
+	Title       cdata         `xml:"title"`
 	Link        string        `xml:"link"`
 	PubDate     string        `xml:"pubDate"`
 	Creator     cdata         `xml:"dc:creator"`
@@ -114,48 +115,90 @@ var wxrMenus = []struct{ placement, slug, name string }{
 }
 
 // WriteWXR writes the plan as a WordPress export file (WXR 1.2), dated
-// at: every page (kind page or placeholder) a draft `page` item with its
-// title, slug, parent and order, its brief's blocks as Gutenberg block
-// comments holding their notes (its H1 a heading first) and its SEO
-// fields as post meta in the keys Yoast SEO reads; and the navigation as
-// menus of `nav_menu_item`s: the main tree's top two levels, the utility
-// and the footer navigation, external pages custom links, groups menu
-// headings (custom links to "#") whose pages hang below them. A page
-// below a group takes the group's page parent: a group is no page.
-func WriteWXR(w io.Writer, t *site.Tree, at time.Time) error {
+// at, for WordPress's importer with `/%postname%/` permalinks (or
+// `/%postname%` for a plan without trailing slashes) and the home page
+// made the static front page after the import (docs/cli.md):
+//
+//   - every page (kind page or placeholder) a draft `page` item with its
+//     title, slug, parent and order, its brief's blocks as Gutenberg
+//     block comments holding their notes (its H1 a heading first) and
+//     its SEO fields as post meta in the keys Yoast SEO reads;
+//   - the home page's children at the top (a child of the front page
+//     would be /home/child/ in WordPress), a group with a slug a draft
+//     page of its own, since WordPress makes a page's address from its
+//     parents' slugs;
+//   - each item a date of its own, a second apart (the importer takes
+//     two pages with one title and one date for one), titles and
+//     content as CDATA, non-ASCII slugs percent-encoded as WordPress
+//     keeps them;
+//   - the navigation as menus of `nav_menu_item`s: the main tree's top
+//     two levels, the utility and the footer navigation, external pages
+//     custom links, groups menu headings (custom links to "#").
+//
+// It returns a warning for each page WordPress would give another
+// address than the plan's (a path override outside the page tree, a
+// slug WordPress rewrites), before anyone imports.
+func WriteWXR(w io.Writer, t *site.Tree, at time.Time) ([]string, error) {
 	base := strings.TrimSuffix(t.Project.BaseURL, "/")
-	date, gmt, pub := at.Format(time.DateTime), at.UTC().Format(time.DateTime), at.UTC().Format(time.RFC1123Z)
+	pub := at.UTC().Format(time.RFC1123Z)
 	doc := wxr{Version: "2.0", Excerpt: "http://wordpress.org/export/1.2/excerpt/", Content: "http://purl.org/rss/1.0/modules/content/",
 		WFW: "http://wellformedweb.org/CommentAPI/", DC: "http://purl.org/dc/elements/1.1/", WP: "http://wordpress.org/export/1.2/",
 		Channel: wxrChannel{Title: t.Project.Name, Link: base, PubDate: pub, Language: "en", WXRVersion: "1.2",
 			BaseSiteURL: base, BaseBlogURL: base, Generator: "siteplan"}}
+	n := 0
 	item := func(title string, id int64) wxrItem {
-		return wxrItem{Title: title, PubDate: pub, Creator: cdata{"siteplan"}, GUID: wxrGUID{"false", "siteplan-" + strconv.FormatInt(id, 10)},
-			PostID: id, Date: cdata{date}, DateGMT: cdata{gmt}, Comments: cdata{"closed"}, Pings: cdata{"closed"}}
+		d := at.Add(time.Duration(n) * time.Second) // a date each: the importer's post_exists matches title and date
+		n++
+		return wxrItem{Title: cdata{title}, PubDate: pub, Creator: cdata{"siteplan"}, GUID: wxrGUID{"false", wxrGUIDOf(base, id)},
+			PostID: id, Date: cdata{d.Format(time.DateTime)}, DateGMT: cdata{d.UTC().Format(time.DateTime)}, Comments: cdata{"closed"}, Pings: cdata{"closed"}}
 	}
 	// Pages, in outline order; a page's parent is its nearest ancestor
-	// that is a page.
-	isPage := func(p *site.Page) bool { return p.Kind == site.KindPage || p.Kind == site.KindPlaceholder }
+	// that is an item, and wpPath is the address WordPress makes of the
+	// slugs from the top: what the plan's must be.
+	var warnings []string
+	origin := site.Origin(t.Project.BaseURL)
 	var maxID int64
 	order := map[int64]int{} // the next menu_order under each page parent
-	var walk func(parent int64, pageParent int64)
-	walk = func(parent, pageParent int64) {
+	var walk func(parent, pageParent int64, wpPath string)
+	walk = func(parent, pageParent int64, wpPath string) {
 		for _, p := range t.Children(parent) {
 			maxID = max(maxID, p.ID)
-			if !isPage(p) {
-				walk(p.ID, pageParent)
+			isItem := p.Kind == site.KindPage || p.Kind == site.KindPlaceholder || p.Kind == site.KindGroup && p.Slug != ""
+			if !isItem {
+				walk(p.ID, pageParent, wpPath)
 				continue
 			}
+			name := wpSlug(p.Slug)
+			path := wpPath + "/" + name
+			if p.IsHome() {
+				path = ""
+			}
 			it := item(p.Title, p.ID)
-			it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = t.URL(p.ID), cdata{p.Slug}, cdata{"draft"}, pageParent, order[pageParent], cdata{"page"}
+			it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = t.URL(p.ID), cdata{name}, cdata{"draft"}, pageParent, order[pageParent], cdata{"page"}
 			it.Content = cdata{gutenberg(&p.Brief)}
 			it.Meta = briefMeta(&p.Brief)
 			doc.Channel.Items = append(doc.Channel.Items, it)
 			order[pageParent]++
-			walk(p.ID, p.ID)
+			if p.Kind != site.KindGroup {
+				// The permalinks the plan asks for: /%postname%/ with
+				// trailing slashes, /%postname% without.
+				got := path
+				if t.Project.TrailingSlash || path == "" {
+					got += "/"
+				}
+				want := strings.TrimPrefix(t.Location(p.ID), origin)
+				if pctUpper(got) != pctUpper(want) {
+					warnings = append(warnings, fmt.Sprintf("“%s”: WordPress would put it at %s, not %s (%s).", p.Title, got, want, wpWhy(p)))
+				}
+			}
+			if p.IsHome() {
+				walk(p.ID, 0, "") // the front page's children are at the top
+			} else {
+				walk(p.ID, p.ID, path)
+			}
 		}
 	}
-	walk(0, 0)
+	walk(0, 0, "")
 	// Menus: a term each, then their items, nested as the plan is.
 	next := maxID
 	for i, m := range wxrMenus {
@@ -200,15 +243,73 @@ func WriteWXR(w io.Writer, t *site.Tree, at time.Time) error {
 		add(roots, 0, 1)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
-		return err
+		return warnings, err
 	}
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "\t")
 	if err := enc.Encode(doc); err != nil {
-		return err
+		return warnings, err
 	}
 	_, err := io.WriteString(w, "\n")
-	return err
+	return warnings, err
+}
+
+// wxrGUIDOf is an item's GUID: a URL, as WordPress keeps a GUID (it
+// made "http://siteplan-1" of a bare word), unique to the plan's item.
+func wxrGUIDOf(base string, id int64) string {
+	return base + "/?siteplan_item=" + strconv.FormatInt(id, 10)
+}
+
+// wpSlug is a slug as WordPress keeps it in post_name: lower case, and
+// every byte but ASCII letters, digits, - and _ percent-encoded in lower
+// case, as its sanitize_title keeps a non-ASCII title.
+func wpSlug(s string) string {
+	const hex = "0123456789abcdef"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_':
+			b.WriteByte(c)
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte(c + 'a' - 'A')
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// pctUpper writes a path's percent-encodings in upper case, as the plan
+// does, to hold it against WordPress's lower-case ones.
+func pctUpper(s string) string {
+	b := []byte(s)
+	for i := 0; i+2 < len(b); i++ {
+		if b[i] == '%' {
+			b[i+1], b[i+2] = upperHex(b[i+1]), upperHex(b[i+2])
+		}
+	}
+	return string(b)
+}
+
+func upperHex(c byte) byte {
+	if c >= 'a' && c <= 'f' {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// wpWhy says why WordPress cannot give a page its planned address.
+func wpWhy(p *site.Page) string {
+	switch {
+	case p.Path != "":
+		return "its path override is not where the page sits in the tree, or not in the plan's trailing-slash form; WordPress makes a page's address from its parents' slugs"
+	case strings.ToLower(p.Slug) != p.Slug:
+		return "WordPress writes slugs in lower case"
+	}
+	return "WordPress rewrites its slug"
 }
 
 // gutenberg is a brief as a page's first content: its H1 a heading, each

@@ -211,7 +211,7 @@ func (s *Server) handoff(c echo.Context) error {
 		ctype, suffix = "application/json", "-routes.json"
 		err = export.WriteRoutes(&buf, t)
 	} else {
-		err = export.WriteWXR(&buf, t, s.now())
+		_, err = export.WriteWXR(&buf, t, s.now()) // the command line says where WordPress would differ
 	}
 	if err != nil {
 		return err
