@@ -41,10 +41,14 @@ func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err != nil {
 		return fmt.Errorf("handoff: %w", err)
 	}
+	links, err := db.Links(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("handoff: %w", err)
+	}
 	var warnings []string
 	err = writeFileWhole(*out, func(w io.Writer) error {
 		if *format == export.HandoffWXR {
-			warnings, err = export.WriteWXR(w, t, time.Now())
+			warnings, err = export.WriteWXR(w, t, links, time.Now())
 			return err
 		}
 		return export.WriteRoutes(w, t)

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"cmp"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -138,7 +139,14 @@ var wxrMenus = []struct{ placement, slug, name string }{
 // It returns a warning for each page WordPress would give another
 // address than the plan's (a path override outside the page tree, a
 // slug WordPress rewrites), before anyone imports.
-func WriteWXR(w io.Writer, t *site.Tree, at time.Time) ([]string, error) {
+//
+// A page's cross-links (links) end its content: a list of links to
+// their pages at their planned URLs, labelled as the plan labels them.
+func WriteWXR(w io.Writer, t *site.Tree, links []site.Link, at time.Time) ([]string, error) {
+	from := map[int64][]site.Link{}
+	for _, l := range links {
+		from[l.FromID] = append(from[l.FromID], l)
+	}
 	base := strings.TrimSuffix(t.Project.BaseURL, "/")
 	pub := at.UTC().Format(time.RFC1123Z)
 	doc := wxr{Version: "2.0", Excerpt: "http://wordpress.org/export/1.2/excerpt/", Content: "http://purl.org/rss/1.0/modules/content/",
@@ -175,7 +183,7 @@ func WriteWXR(w io.Writer, t *site.Tree, at time.Time) ([]string, error) {
 			}
 			it := item(p.Title, p.ID)
 			it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = t.URL(p.ID), cdata{name}, cdata{"draft"}, pageParent, order[pageParent], cdata{"page"}
-			it.Content = cdata{gutenberg(&p.Brief)}
+			it.Content = cdata{strings.TrimPrefix(gutenberg(&p.Brief)+crossLinks(t, from[p.ID]), "\n\n")}
 			it.Meta = briefMeta(&p.Brief)
 			doc.Channel.Items = append(doc.Channel.Items, it)
 			order[pageParent]++
@@ -330,6 +338,29 @@ func gutenberg(b *site.Brief) string {
 			"</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:group -->\n\n")
 	}
 	return strings.TrimSuffix(s.String(), "\n\n")
+}
+
+// crossLinks are a page's cross-links as a list block of links, each to
+// its page's planned URL (where it points, for an external page) and
+// named by its label, else the page's title.
+func crossLinks(t *site.Tree, links []site.Link) string {
+	var items []string
+	for _, l := range links {
+		to := t.Page(l.ToID)
+		if to == nil {
+			continue
+		}
+		href := t.Location(to.ID)
+		if href == "" {
+			continue // a group: nowhere to go
+		}
+		text := cmp.Or(l.Label, to.Title)
+		items = append(items, "<!-- wp:list-item -->\n<li><a href=\""+strings.ReplaceAll(htmlText(href), `"`, "&quot;")+"\">"+htmlText(text)+"</a></li>\n<!-- /wp:list-item -->")
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return "\n\n<!-- wp:list {\"className\":\"siteplan-links\"} -->\n<ul class=\"siteplan-links\">" + strings.Join(items, "\n") + "</ul>\n<!-- /wp:list -->"
 }
 
 // htmlText escapes text for HTML, as the block editor saves it.

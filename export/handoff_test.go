@@ -41,8 +41,10 @@ func acmeWithBriefs(t *testing.T) *site.Tree {
 // headings with their pages below.
 func TestWXR(t *testing.T) {
 	tr := acmeWithBriefs(t)
+	acme, _ := site.ReadDocumentFile("../store/testdata/acme.json")
+	_, links := acme.Tree()
 	var buf bytes.Buffer
-	if _, err := WriteWXR(&buf, tr, time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := WriteWXR(&buf, tr, links, time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 	const wp = "http://wordpress.org/export/1.2/"
@@ -92,8 +94,11 @@ func TestWXR(t *testing.T) {
 		case "page":
 			pages = append(pages, fmt.Sprintf("%s(%s) under %s #%d %s", it.Title, it.Name, title[it.Parent], it.Order, it.Status))
 			meta[it.Title] = m
+			if it.Title == "Home" && !strings.Contains(it.Content, `<li><a href="https://www.acme.example/produkte/pricing">hero CTA</a></li>`) {
+				t.Errorf("Home's cross-link is not in its content:\n%s", it.Content)
+			}
 			if it.Title == "Pricing" {
-				for _, w := range []string{`<!-- wp:heading {"level":1} -->`, `<h1 class="wp-block-heading">Plans for every team</h1>`,
+				for _, w := range []string{`<li><a href="https://www.acme.example/contact">Contact</a></li>`, `<!-- wp:heading {"level":1} -->`, `<h1 class="wp-block-heading">Plans for every team</h1>`,
 					`<!-- wp:group {"layout":{"type":"constrained"},"metadata":{"name":"Table"}} -->`, `<p>Three tiers &amp; a &lt;b&gt;</p>`, `<p>FAQ</p>`} {
 					if !strings.Contains(it.Content, w) {
 						t.Errorf("Pricing's content lacks %s:\n%s", w, it.Content)

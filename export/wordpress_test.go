@@ -166,8 +166,14 @@ $pages = [];
 foreach (get_posts(['post_type' => 'page', 'post_status' => 'any', 'numberposts' => -1, 'orderby' => 'ID', 'order' => 'ASC']) as $p) {
 	$pub = clone $p;
 	$pub->post_status = 'publish';
+	$links = [];
+	foreach (parse_blocks($p->post_content) as $b) {
+		if ($b['blockName'] === 'core/list' && preg_match_all('/href="([^"]+)"/', $b['innerHTML'] . implode('', array_map(fn($i) => $i['innerHTML'], $b['innerBlocks'])), $m)) {
+			$links = array_merge($links, $m[1]);
+		}
+	}
 	$pages[] = ['guid' => $p->guid, 'title' => $p->post_title, 'link' => get_permalink($pub), 'status' => $p->post_status,
-		'seo' => get_post_meta($p->ID, '_yoast_wpseo_title', true)];
+		'seo' => get_post_meta($p->ID, '_yoast_wpseo_title', true), 'links' => $links];
 }
 $menus = [];
 foreach (wp_get_nav_menus() as $m) {
@@ -179,6 +185,7 @@ echo json_encode(['log' => trim(strip_tags($log)), 'pages' => $pages, 'menus' =>
 // wpPage is a page as WordPress has it after the import.
 type wpPage struct {
 	GUID, Title, Link, Status, SEO string
+	Links                          []string // the cross-links its content's list blocks hold
 }
 
 // wordpressPlan is a plan of some 1,300 pages of the kinds that went
@@ -253,7 +260,8 @@ func TestWordPressHandoff(t *testing.T) {
 			wp.php(t, wpInstall, structure)
 			tr, off, press := wordpressPlan(trailing)
 			var buf bytes.Buffer
-			warnings, err := WriteWXR(&buf, tr, time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC))
+			links := []site.Link{{FromID: 1, ToID: 2, Label: "Who we are"}, {FromID: 2, ToID: press}}
+			warnings, err := WriteWXR(&buf, tr, links, time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -299,6 +307,19 @@ func TestWordPressHandoff(t *testing.T) {
 					t.Errorf("“%s”: WordPress has %s, the plan %s", p.Title, ps[0].Link, want)
 				} else {
 					right++
+				}
+				var wantLinks []string
+				for _, l := range links {
+					if l.FromID == p.ID {
+						wantLinks = append(wantLinks, pctUpper(tr.Location(l.ToID)))
+					}
+				}
+				var gotLinks []string
+				for _, l := range ps[0].Links {
+					gotLinks = append(gotLinks, pctUpper(l))
+				}
+				if strings.Join(gotLinks, " ") != strings.Join(wantLinks, " ") {
+					t.Errorf("“%s”: its content links %q, want %q (parse_blocks)", p.Title, gotLinks, wantLinks)
 				}
 				if ps[0].Title != p.Title || ps[0].SEO != p.Brief.SEOTitle {
 					t.Errorf("“%s”: WordPress has the title %q and SEO title %q", p.Title, ps[0].Title, ps[0].SEO)

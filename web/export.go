@@ -205,13 +205,17 @@ func (s *Server) handoff(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	links, err := s.store.links.Links(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	ctype, suffix := "application/rss+xml; charset=utf-8", "-wordpress.xml"
 	if format == export.HandoffRoutes {
 		ctype, suffix = "application/json", "-routes.json"
 		err = export.WriteRoutes(&buf, t)
 	} else {
-		_, err = export.WriteWXR(&buf, t, s.now()) // the command line says where WordPress would differ
+		_, err = export.WriteWXR(&buf, t, links, s.now()) // the command line says where WordPress would differ
 	}
 	if err != nil {
 		return err
