@@ -45,10 +45,14 @@ func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err != nil {
 		return fmt.Errorf("handoff: %w", err)
 	}
+	postTypes, err := db.PostTypes(context.Background(), id)
+	if err != nil {
+		return fmt.Errorf("handoff: %w", err)
+	}
 	var warnings []string
 	err = writeFileWhole(*out, func(w io.Writer) error {
 		if *format == export.HandoffWXR {
-			warnings, err = export.WriteWXR(w, t, links, time.Now())
+			warnings, err = export.WriteWXR(w, t, export.WXROptions{Links: links, PostTypes: postTypes, At: time.Now()})
 			return err
 		}
 		return export.WriteRoutes(w, t)

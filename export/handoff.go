@@ -140,11 +140,15 @@ var wxrMenus = []struct{ placement, slug, name string }{
 // address than the plan's (a path override outside the page tree, a
 // slug WordPress rewrites), before anyone imports.
 //
-// A page's cross-links (links) end its content: a list of links to
-// their pages at their planned URLs, labelled as the plan labels them.
-func WriteWXR(w io.Writer, t *site.Tree, links []site.Link, at time.Time) ([]string, error) {
+// A page's cross-links end its content: a list of links to their pages
+// at their planned URLs, labelled as the plan labels them. A page whose
+// type the team hands off as another post type (site.NormalizePostType:
+// "post", WooCommerce's "product") is an item of that type, at the top:
+// only pages nest in WordPress.
+func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
+	at := opt.At
 	from := map[int64][]site.Link{}
-	for _, l := range links {
+	for _, l := range opt.Links {
 		from[l.FromID] = append(from[l.FromID], l)
 	}
 	base := strings.TrimSuffix(t.Project.BaseURL, "/")
@@ -181,8 +185,13 @@ func WriteWXR(w io.Writer, t *site.Tree, links []site.Link, at time.Time) ([]str
 			if p.IsHome() {
 				path = ""
 			}
+			postType := cmp.Or(opt.PostTypes[p.Type], "page")
+			parent := pageParent
+			if postType != "page" {
+				path, parent = "/"+name, 0 // posts with /%postname% permalinks; other types by their own rewrite, said below
+			}
 			it := item(p.Title, p.ID)
-			it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = t.URL(p.ID), cdata{name}, cdata{"draft"}, pageParent, order[pageParent], cdata{"page"}
+			it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = t.URL(p.ID), cdata{name}, cdata{"draft"}, parent, order[pageParent], cdata{postType}
 			it.Content = cdata{strings.TrimPrefix(gutenberg(&p.Brief)+crossLinks(t, from[p.ID]), "\n\n")}
 			it.Meta = briefMeta(&p.Brief)
 			doc.Channel.Items = append(doc.Channel.Items, it)
@@ -195,13 +204,23 @@ func WriteWXR(w io.Writer, t *site.Tree, links []site.Link, at time.Time) ([]str
 					got += "/"
 				}
 				want := strings.TrimPrefix(t.Location(p.ID), origin)
-				if pctUpper(got) != pctUpper(want) {
-					warnings = append(warnings, fmt.Sprintf("“%s”: WordPress would put it at %s, not %s (%s).", p.Title, got, want, wpWhy(p)))
+				switch {
+				case postType != "page" && postType != "post":
+					warnings = append(warnings, fmt.Sprintf("“%s” is handed off as a %s: WordPress gives it the address its post type's permalinks say, which siteplan cannot check against %s.", p.Title, postType, want))
+				case pctUpper(got) != pctUpper(want):
+					why := wpWhy(p)
+					if postType == "post" {
+						why = "a post has no parent in WordPress"
+					}
+					warnings = append(warnings, fmt.Sprintf("“%s”: WordPress would put it at %s, not %s (%s).", p.Title, got, want, why))
 				}
 			}
-			if p.IsHome() {
+			switch {
+			case p.IsHome():
 				walk(p.ID, 0, "") // the front page's children are at the top
-			} else {
+			case postType != "page":
+				walk(p.ID, pageParent, wpPath) // only pages are parents
+			default:
 				walk(p.ID, p.ID, path)
 			}
 		}
@@ -225,7 +244,7 @@ func WriteWXR(w io.Writer, t *site.Tree, links []site.Link, at time.Time) ([]str
 				it := item(p.Title, next)
 				it.Status, it.Parent, it.MenuOrder, it.Type = cdata{"publish"}, 0, order, cdata{"nav_menu_item"}
 				it.Category = &wxrCategory{Domain: "nav_menu", Nicename: m.slug, Name: cdata{m.name}}
-				kind, object, objectID, url := "post_type", "page", strconv.FormatInt(p.ID, 10), ""
+				kind, object, objectID, url := "post_type", cmp.Or(opt.PostTypes[p.Type], "page"), strconv.FormatInt(p.ID, 10), ""
 				switch {
 				case p.Kind == site.KindExternal:
 					kind, object, objectID, url = "custom", "custom", strconv.FormatInt(next, 10), t.Location(p.ID)
@@ -260,6 +279,15 @@ func WriteWXR(w io.Writer, t *site.Tree, links []site.Link, at time.Time) ([]str
 	}
 	_, err := io.WriteString(w, "\n")
 	return warnings, err
+}
+
+// WXROptions are what a WordPress handoff writes besides the plan: its
+// cross-links, the post type each page type hands off as (a page when
+// not said), and the date of its items.
+type WXROptions struct {
+	Links     []site.Link
+	PostTypes map[string]string
+	At        time.Time
 }
 
 // wxrGUIDOf is an item's GUID: a URL, as WordPress keeps a GUID (it

@@ -44,7 +44,7 @@ func TestWXR(t *testing.T) {
 	acme, _ := site.ReadDocumentFile("../store/testdata/acme.json")
 	_, links := acme.Tree()
 	var buf bytes.Buffer
-	if _, err := WriteWXR(&buf, tr, links, time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := WriteWXR(&buf, tr, WXROptions{Links: links, At: time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)}); err != nil {
 		t.Fatal(err)
 	}
 	const wp = "http://wordpress.org/export/1.2/"

@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -163,7 +164,7 @@ foreach (get_posts(['post_type' => 'page', 'post_status' => 'any', 'numberposts'
 	}
 }
 $pages = [];
-foreach (get_posts(['post_type' => 'page', 'post_status' => 'any', 'numberposts' => -1, 'orderby' => 'ID', 'order' => 'ASC']) as $p) {
+foreach (get_posts(['post_type' => ['page', 'post'], 'post_status' => 'any', 'numberposts' => -1, 'orderby' => 'ID', 'order' => 'ASC']) as $p) {
 	$pub = clone $p;
 	$pub->post_status = 'publish';
 	$links = [];
@@ -194,7 +195,7 @@ type wpPage struct {
 // umlauts, CJK, right-to-left script and emoji, titles with & and
 // quotes, a path override that follows the tree and one that does not,
 // footer navigation.
-func wordpressPlan(trailing bool) (tr *site.Tree, off, press int64) {
+func wordpressPlan(trailing bool) (tr *site.Tree, off, press, nested int64) {
 	pr := site.Project{Name: "Relaunch", BaseURL: "https://www.acme.example/", TrailingSlash: trailing}
 	var pages []site.Page
 	id := int64(0)
@@ -217,8 +218,17 @@ func wordpressPlan(trailing bool) (tr *site.Tree, off, press int64) {
 	add(home, "אודות", "אודות", site.KindPage)
 	add(home, "Rocket 🚀", "rocket-🚀", site.KindPage)
 	add(home, `Fish & "Chips"`, "fish-chips", site.KindPage)
+	article := func(parent int64, title, slug string) int64 {
+		id := add(parent, title, slug, site.KindPage)
+		pages[id-1].Type = "article" // handed off as a post
+		return id
+	}
+	article(home, "Hello world", "hello-world")
+	article(home, "Second post", "second-post")
+	var first int64
 	for s := range 12 {
 		sec := add(home, fmt.Sprintf("Section %d", s), fmt.Sprintf("section-%d", s), site.KindPage)
+		first = cmp.Or(first, sec)
 		grp := add(sec, "Products", "produkte", site.KindGroup)
 		for i := range 50 {
 			add(grp, "Overview", fmt.Sprintf("item-%d", i), site.KindPage) // one title, 600 times
@@ -230,6 +240,7 @@ func wordpressPlan(trailing bool) (tr *site.Tree, off, press int64) {
 			}
 		}
 	}
+	nested = article(first, "An article in a section", "in-a-section") // a post has no parent in WordPress
 	press = add(home, "Press kit", "press-kit", site.KindPage)
 	pages[press-1].Path = "/press-kit"
 	legal := add(0, "Legal", "legal", site.KindGroup)
@@ -237,7 +248,7 @@ func wordpressPlan(trailing bool) (tr *site.Tree, off, press int64) {
 	add(legal, "Imprint", "imprint", site.KindPage)
 	off = add(legal, "Privacy", "privacy", site.KindPage)
 	pages[off-1].Path = "/data/privacy"
-	return site.NewTree(pr, pages), off, press
+	return site.NewTree(pr, pages), off, press, nested
 }
 
 // TestWordPressHandoff imports the WXR handoff of a plan of 1,300 pages
@@ -258,16 +269,16 @@ func TestWordPressHandoff(t *testing.T) {
 				structure += "/"
 			}
 			wp.php(t, wpInstall, structure)
-			tr, off, press := wordpressPlan(trailing)
+			tr, off, press, nested := wordpressPlan(trailing)
 			var buf bytes.Buffer
 			links := []site.Link{{FromID: 1, ToID: 2, Label: "Who we are"}, {FromID: 2, ToID: press}}
-			warnings, err := WriteWXR(&buf, tr, links, time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC))
+			warnings, err := WriteWXR(&buf, tr, WXROptions{Links: links, PostTypes: map[string]string{"article": "post"}, At: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			// Said before the import: the override outside the tree, and
 			// with trailing slashes the one written without.
-			wantWarned := map[int64]bool{off: true}
+			wantWarned := map[int64]bool{off: true, nested: true}
 			if trailing {
 				wantWarned[press] = true
 			}

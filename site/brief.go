@@ -244,3 +244,19 @@ func NormalizeBlocks(blocks []Block) ([]Block, error) {
 	}
 	return b.Blocks, nil
 }
+
+// NormalizePostType checks a WordPress post type a page type hands off
+// as: "" and "page" are a page (""); else what WordPress takes as a post
+// type's key, at most 20 lower-case letters, digits, - or _ ("post",
+// "product"). Errors: EInvalid.
+func NormalizePostType(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == "page" {
+		return "", nil
+	}
+	if len(s) > 20 || strings.TrimLeft(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+		return "", &Error{Code: EInvalid, Message: "A WordPress post type is at most 20 lower-case letters, digits, - and _, such as post or product.",
+			Fields: map[string]string{"post_type": "At most 20 lower-case letters, digits, - and _, such as post or product."}}
+	}
+	return s, nil
+}

@@ -134,17 +134,23 @@ func TestTypeTemplates(t *testing.T) {
 	pid, ids, anna, _ := acmeFor(t, db)
 	ctx := context.Background()
 	tmpl := []site.Block{{Kind: "Hero", Note: "Product photo"}, {Kind: "table", Note: "Specs", Required: true}, {Kind: "faq"}}
-	if err := db.SetTypeTemplate(ctx, 1, "landing", tmpl); err != nil {
+	if err := db.SetTypeTemplate(ctx, 1, "landing", tmpl, "post"); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.ProjectTemplates(ctx, pid)
 	if err != nil || site.BlocksText(got["landing"]) != "Hero: Product photo · Table: Specs · FAQ" || !got["landing"][1].Required {
 		t.Fatalf("templates %+v %v", got, err)
 	}
-	if err := db.SetTypeTemplate(ctx, 1, "nosuchtype", tmpl); site.ErrorCode(err) != site.EInvalid {
+	if pt, err := db.PostTypes(ctx, pid); err != nil || pt["landing"] != "post" {
+		t.Errorf("post types %v, %v", pt, err)
+	}
+	if err := db.SetTypeTemplate(ctx, 1, "landing", tmpl, "Not A Type"); site.ErrorCode(err) != site.EInvalid {
+		t.Errorf("a post type WordPress would not take: %v", err)
+	}
+	if err := db.SetTypeTemplate(ctx, 1, "nosuchtype", tmpl, ""); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("an unused type: %v", err)
 	}
-	if err := db.SetTypeTemplate(ctx, 1, "landing", []site.Block{{Kind: "banner"}}); site.ErrorCode(err) != site.EInvalid {
+	if err := db.SetTypeTemplate(ctx, 1, "landing", []site.Block{{Kind: "banner"}}, ""); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("a wrong block: %v", err)
 	}
 	// A new page of the type, and a page that takes it.

@@ -92,6 +92,35 @@ func (db *DB) TypeTemplates(ctx context.Context, teamID int64) (map[string][]sit
 	return out, rows.Err()
 }
 
+// PostTypes returns the WordPress post types a project's team hands its
+// page types off as, those other than page. Errors: ENotFound.
+func (db *DB) PostTypes(ctx context.Context, projectID int64) (map[string]string, error) {
+	return db.postTypes(ctx, `SELECT c.type, c.post_type FROM type_colors c JOIN projects p ON p.team_id = c.team_id
+		WHERE p.id = ? AND c.post_type != ''`, projectID)
+}
+
+// TeamPostTypes is PostTypes of a team.
+func (db *DB) TeamPostTypes(ctx context.Context, teamID int64) (map[string]string, error) {
+	return db.postTypes(ctx, `SELECT type, post_type FROM type_colors WHERE team_id = ? AND post_type != ''`, teamID)
+}
+
+func (db *DB) postTypes(ctx context.Context, query string, id int64) (map[string]string, error) {
+	out := map[string]string{}
+	rows, err := db.r.QueryContext(ctx, query, id)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ty, pt string
+		if err := rows.Scan(&ty, &pt); err != nil {
+			return nil, err
+		}
+		out[ty] = pt
+	}
+	return out, rows.Err()
+}
+
 // ProjectTemplates returns TypeTemplates of a project's team.
 func (db *DB) ProjectTemplates(ctx context.Context, projectID int64) (map[string][]site.Block, error) {
 	var team int64
@@ -102,11 +131,15 @@ func (db *DB) ProjectTemplates(ctx context.Context, projectID int64) (map[string
 }
 
 // SetTypeTemplate sets the blocks a page of a team's type starts with
-// (none: no template). Errors: EInvalid (a block that is wrong, a type
-// the team's plans have not used).
-func (db *DB) SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block) error {
+// (none: no template) and the WordPress post type it hands off as (""
+// for page). Errors: EInvalid (a block that is wrong, a post type
+// WordPress would not take, a type the team's plans have not used).
+func (db *DB) SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block, postType string) error {
 	blocks, err := site.NormalizeBlocks(blocks)
 	if err != nil {
+		return err
+	}
+	if postType, err = site.NormalizePostType(postType); err != nil {
 		return err
 	}
 	text := ""
@@ -114,7 +147,7 @@ func (db *DB) SetTypeTemplate(ctx context.Context, teamID int64, typ string, blo
 		b, _ := json.Marshal(blocks) // strings and bools: never an error
 		text = string(b)
 	}
-	res, err := db.w.ExecContext(ctx, `UPDATE type_colors SET blocks = ? WHERE team_id = ? AND type = ?`, text, teamID, typ)
+	res, err := db.w.ExecContext(ctx, `UPDATE type_colors SET blocks = ?, post_type = ? WHERE team_id = ? AND type = ?`, text, postType, teamID, typ)
 	if err != nil {
 		return translate(err)
 	}

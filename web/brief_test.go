@@ -110,6 +110,7 @@ func TestLintPage(t *testing.T) {
 // TestTypeTemplatesForm: an editor saves a page type's template on the
 // team page, a line a block; a wrong block is refused naming it, what
 // was typed kept; a new page of the type then starts with the blocks.
+// The form also says which WordPress post type the type hands off as.
 func TestTypeTemplatesForm(t *testing.T) {
 	c := newClient(t)
 	pid, _ := c.fixture()
@@ -136,6 +137,18 @@ func TestTypeTemplatesForm(t *testing.T) {
 	}
 	if got, _ := c.db.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Big photo · FAQ: Questions · Call to action" {
 		t.Errorf("a new landing page starts with %+v", got.Brief.Blocks)
+	}
+	// The WordPress post type the type hands off as.
+	rec = c.do("POST", "/team/type-templates", url.Values{"type": {"landing"}, "blocks": {"hero"}, "post_type": {"post"}}, true)
+	if v := doc(t, rec).Find("#f-post-type-landing").AttrOr("value", ""); rec.Code != 200 || v != "post" {
+		t.Errorf("the post type: %d %q", rec.Code, v)
+	}
+	rec = c.do("POST", "/team/type-templates", url.Values{"type": {"landing"}, "blocks": {"hero"}, "post_type": {"Blog Post"}}, true)
+	if rec.Code != 422 || !strings.Contains(doc(t, rec).Find("#template-landing .alert-error").Text(), "lower-case letters") {
+		t.Errorf("a post type WordPress would not take: %d", rec.Code)
+	}
+	if rec := c.do("GET", "/projects/"+itoa(pid)+"/handoff/wxr", nil, false); !strings.Contains(rec.Body.String(), "<wp:post_type><![CDATA[post]]></wp:post_type>") {
+		t.Errorf("the handoff has no post of the landing pages")
 	}
 }
 

@@ -209,13 +209,17 @@ func (s *Server) handoff(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	postTypes, err := s.store.templates.PostTypes(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
 	var buf bytes.Buffer
 	ctype, suffix := "application/rss+xml; charset=utf-8", "-wordpress.xml"
 	if format == export.HandoffRoutes {
 		ctype, suffix = "application/json", "-routes.json"
 		err = export.WriteRoutes(&buf, t)
 	} else {
-		_, err = export.WriteWXR(&buf, t, links, s.now()) // the command line says where WordPress would differ
+		_, err = export.WriteWXR(&buf, t, export.WXROptions{Links: links, PostTypes: postTypes, At: s.now()}) // the command line says where WordPress would differ
 	}
 	if err != nil {
 		return err

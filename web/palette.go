@@ -66,7 +66,9 @@ func (s *Server) saveTypeColors(c echo.Context) error {
 // templateStore keeps each team's page-type templates.
 type templateStore interface {
 	TypeTemplates(ctx context.Context, teamID int64) (map[string][]site.Block, error)
-	SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block) error
+	SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block, postType string) error
+	TeamPostTypes(ctx context.Context, teamID int64) (map[string]string, error)
+	PostTypes(ctx context.Context, projectID int64) (map[string]string, error)
 }
 
 // typeTemplates is the team page's templates section.
@@ -78,14 +80,18 @@ func (s *Server) typeTemplates(c echo.Context) (views.TypeTemplatesProps, error)
 		return views.TypeTemplatesProps{}, err
 	}
 	tmpl, err := s.store.templates.TypeTemplates(ctx, v.Team.ID)
-	return views.TypeTemplatesProps{Palette: pal, Templates: tmpl, CanEdit: site.RoleAccess(v.TeamRole) >= site.AccessEdit}, err
+	if err != nil {
+		return views.TypeTemplatesProps{}, err
+	}
+	post, err := s.store.templates.TeamPostTypes(ctx, v.Team.ID)
+	return views.TypeTemplatesProps{Palette: pal, Templates: tmpl, PostTypes: post, CanEdit: site.RoleAccess(v.TeamRole) >= site.AccessEdit}, err
 }
 
 // saveTypeTemplate sets the blocks a page of the form's type starts
 // with, a line each (site.ParseBlockLines).
 func (s *Server) saveTypeTemplate(c echo.Context) error {
 	typ, text := c.FormValue("type"), c.FormValue("blocks")
-	err := s.store.templates.SetTypeTemplate(c.Request().Context(), viewer(c).Team.ID, typ, site.ParseBlockLines(text))
+	err := s.store.templates.SetTypeTemplate(c.Request().Context(), viewer(c).Team.ID, typ, site.ParseBlockLines(text), c.FormValue("post_type"))
 	if err != nil && site.ErrorCode(err) != site.EInvalid {
 		return err
 	}
