@@ -191,39 +191,47 @@ func (s *Server) footerPreview(c echo.Context) error {
 // handoff downloads the plan with its briefs for the CMS (GET
 // /projects/ID/handoff/FORMAT): a WordPress WXR to import, or the routes
 // JSON a static-site generator loops over, as siteplan handoff writes
-// them. Errors: ENotFound (no such format).
+// them; GET /projects/ID/handoff/wordpress-check says, page by page,
+// where WordPress would not put a page at its planned URL, before anyone
+// imports. Errors: ENotFound (no such format).
 func (s *Server) handoff(c echo.Context) error {
 	format := c.Param("format")
-	if !slices.Contains(export.HandoffFormats, format) {
+	if !slices.Contains(export.HandoffFormats, format) && format != "wordpress-check" {
 		return site.Errorf(site.ENotFound, "No handoff format %q: use %s.", format, strings.Join(export.HandoffFormats, " or "))
 	}
+	ctx := c.Request().Context()
 	p, err := s.project(c)
 	if err != nil {
 		return err
 	}
-	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
+	t, err := s.store.pages.Tree(ctx, p.ID)
 	if err != nil {
 		return err
 	}
-	links, err := s.store.links.Links(c.Request().Context(), p.ID)
+	if format == export.HandoffRoutes {
+		var buf bytes.Buffer
+		if err := export.WriteRoutes(&buf, t); err != nil {
+			return err
+		}
+		attach(c, p, "-routes.json")
+		return c.Blob(http.StatusOK, "application/json", buf.Bytes())
+	}
+	links, err := s.store.links.Links(ctx, p.ID)
 	if err != nil {
 		return err
 	}
-	postTypes, err := s.store.templates.PostTypes(c.Request().Context(), p.ID)
+	postTypes, err := s.store.templates.PostTypes(ctx, p.ID)
 	if err != nil {
 		return err
 	}
 	var buf bytes.Buffer
-	ctype, suffix := "application/rss+xml; charset=utf-8", "-wordpress.xml"
-	if format == export.HandoffRoutes {
-		ctype, suffix = "application/json", "-routes.json"
-		err = export.WriteRoutes(&buf, t)
-	} else {
-		_, err = export.WriteWXR(&buf, t, export.WXROptions{Links: links, PostTypes: postTypes, At: s.now()}) // the command line says where WordPress would differ
-	}
+	warnings, err := export.WriteWXR(&buf, t, export.WXROptions{Links: links, PostTypes: postTypes, At: s.now()})
 	if err != nil {
 		return err
 	}
-	attach(c, p, suffix)
-	return c.Blob(http.StatusOK, ctype, buf.Bytes())
+	if format == "wordpress-check" {
+		return render(c, http.StatusOK, views.HandoffCheck(warnings))
+	}
+	attach(c, p, "-wordpress.xml")
+	return c.Blob(http.StatusOK, "application/rss+xml; charset=utf-8", buf.Bytes())
 }

@@ -957,4 +957,10 @@ func TestHandoffDownloads(t *testing.T) {
 	if rec := c.do("GET", p+"/handoff/drupal", nil, false); rec.Code != 404 {
 		t.Errorf("an unknown handoff: %d", rec.Code)
 	}
+	// Before anyone imports: the page whose path override WordPress
+	// cannot follow (Privacy, at /legal/privacy while it sits at the top).
+	rec = c.do("GET", p+"/handoff/wordpress-check", nil, true)
+	if got := doc(t, rec).Find("#handoff-warnings li").Text(); rec.Code != 200 || !strings.Contains(got, "“Privacy”: WordPress would put it at /privacy, not /legal/privacy") {
+		t.Errorf("the WordPress check: %d %q", rec.Code, got)
+	}
 }
