@@ -153,7 +153,7 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/diagram/:format":             append(diagrams(p+"/diagram/", ""), p+"/diagram/pdf?content=1&client=0"),
 		"/projects/:id/export":                      {p + "/export"},
 		"/projects/:id/export.zip":                  {p + "/export.zip"},
-		"/projects/:id/handoff/:format":             {p + "/handoff/wxr", p + "/handoff/routes"},
+		"/projects/:id/handoff/:format":             {p + "/handoff/wxr", p + "/handoff/routes", p + "/handoff/wordpress-check"},
 		"/projects/:id/sitemap.html":                {p + "/sitemap.html"},
 		"/projects/:id/:file":                       {p + "/sitemap.xml", p + "/sitemap.txt", p + "/robots.txt", p + "/footer.html", p + "/inventory.csv"},
 		"/projects/:id/redirects":                   {p + "/redirects"},
