@@ -168,7 +168,6 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 	// that is an item, and wpPath is the address WordPress makes of the
 	// slugs from the top: what the plan's must be.
 	var warnings []string
-	origin := site.Origin(t.Project.BaseURL)
 	var maxID int64
 	order := map[int64]int{} // the next menu_order under each page parent
 	var walk func(parent, pageParent int64, wpPath string)
@@ -197,22 +196,8 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 			doc.Channel.Items = append(doc.Channel.Items, it)
 			order[pageParent]++
 			if p.Kind != site.KindGroup {
-				// The permalinks the plan asks for: /%postname%/ with
-				// trailing slashes, /%postname% without.
-				got := path
-				if t.Project.TrailingSlash || path == "" {
-					got += "/"
-				}
-				want := strings.TrimPrefix(t.Location(p.ID), origin)
-				switch {
-				case postType != "page" && postType != "post":
-					warnings = append(warnings, fmt.Sprintf("“%s” is handed off as a %s: WordPress gives it the address its post type's permalinks say, which siteplan cannot check against %s.", p.Title, postType, want))
-				case pctUpper(got) != pctUpper(want):
-					why := wpWhy(p)
-					if postType == "post" {
-						why = "a post has no parent in WordPress"
-					}
-					warnings = append(warnings, fmt.Sprintf("“%s”: WordPress would put it at %s, not %s (%s).", p.Title, got, want, why))
+				if w := wpAddressWarning(t, p, path, postType); w != "" {
+					warnings = append(warnings, w)
 				}
 			}
 			switch {
@@ -300,22 +285,12 @@ func wxrGUIDOf(base string, id int64) string {
 // every byte but ASCII letters, digits, - and _ percent-encoded in lower
 // case, as its sanitize_title keeps a non-ASCII title.
 func wpSlug(s string) string {
-	const hex = "0123456789abcdef"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_':
-			b.WriteByte(c)
-		case c >= 'A' && c <= 'Z':
-			b.WriteByte(c + 'a' - 'A')
-		default:
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
+	return escapeBytes(strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
 		}
-	}
-	return b.String()
+		return r
+	}, s), func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' }, "%", lowerHexDigits)
 }
 
 // pctUpper writes a path's percent-encodings in upper case, as the plan
@@ -335,6 +310,27 @@ func upperHex(c byte) byte {
 		return c - 'a' + 'A'
 	}
 	return c
+}
+
+// wpAddressWarning says where WordPress would put page p of t, at path
+// with the permalinks the plan asks for (/%postname%/ with trailing
+// slashes, /%postname% without), when that is not its planned address;
+// "" when it is.
+func wpAddressWarning(t *site.Tree, p *site.Page, path, postType string) string {
+	got := path
+	if t.Project.TrailingSlash || path == "" {
+		got += "/"
+	}
+	want := strings.TrimPrefix(t.Location(p.ID), site.Origin(t.Project.BaseURL))
+	switch {
+	case postType != "page" && postType != "post":
+		return fmt.Sprintf("“%s” is handed off as a %s: WordPress gives it the address its post type's permalinks say, which siteplan cannot check against %s.", p.Title, postType, want)
+	case pctUpper(got) == pctUpper(want):
+		return ""
+	case postType == "post":
+		return fmt.Sprintf("“%s”: WordPress would put it at %s, not %s (a post has no parent in WordPress).", p.Title, got, want)
+	}
+	return fmt.Sprintf("“%s”: WordPress would put it at %s, not %s (%s).", p.Title, got, want, wpWhy(p))
 }
 
 // wpWhy says why WordPress cannot give a page its planned address.

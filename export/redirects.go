@@ -225,20 +225,32 @@ func redirectRules(maps []site.Mapping) ([]redirectRule, error) {
 // backslashes, angle brackets and the rest RFC 3986 leaves out, and
 // every byte past ASCII. An encoded URL comes out as it went in.
 func uriSafe(s string) string {
-	const hex = "0123456789ABCDEF"
+	return escapeBytes(s, func(c byte) bool { return c > 0x20 && c < 0x7f && !strings.ContainsRune("\"<>\\^`{|}", rune(c)) }, "%", upperHexDigits)
+}
+
+const (
+	upperHexDigits = "0123456789ABCDEF"
+	lowerHexDigits = "0123456789abcdef"
+)
+
+// escapeBytes writes every byte of s that keep refuses as prefix and
+// its two hex digits (digits: upper or lower case); s itself when it
+// keeps them all. uriSafe, apacheLiteral and the WordPress slug share it.
+func escapeBytes(s string, keep func(byte) bool, prefix, digits string) string {
 	var b []byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c > 0x20 && c < 0x7f && !strings.ContainsRune("\"<>\\^`{|}", rune(c)) {
+		if keep(c) {
 			if b != nil {
 				b = append(b, c)
 			}
 			continue
 		}
 		if b == nil {
-			b = append(make([]byte, 0, len(s)+8), s[:i]...)
+			b = append(make([]byte, 0, len(s)+16), s[:i]...)
 		}
-		b = append(b, '%', hex[c>>4], hex[c&15])
+		b = append(b, prefix...)
+		b = append(b, digits[c>>4], digits[c&15])
 	}
 	if b == nil {
 		return s
@@ -477,22 +489,12 @@ var apacheSlashes = regexp.MustCompile(`/{2,}`)
 func apacheQuote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
 
 // apacheLiteral is a regular expression that matches s, byte for byte,
-// written in letters, digits, -._~/ and \xHH escapes only.
+// written in letters, digits, -_~/ and \xhh escapes only (a dot too is
+// an escape, \x2e).
 func apacheLiteral(s string) string {
-	const hex = "0123456789abcdef"
-	b := make([]byte, 0, len(s)+16)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '~', c == '/':
-			b = append(b, c)
-		case c == '.':
-			b = append(b, '\\', '.')
-		default:
-			b = append(b, '\\', 'x', hex[c>>4], hex[c&15])
-		}
-	}
-	return string(b)
+	return escapeBytes(s, func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '~' || c == '/'
+	}, `\x`, lowerHexDigits)
 }
 
 func boolInt(b bool) int {

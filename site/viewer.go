@@ -39,3 +39,16 @@ func ViewerFrom(ctx context.Context) Viewer {
 	v, _ := ctx.Value(viewerKey{}).(Viewer)
 	return v
 }
+
+// Pictures are the diagram downloads v gets, in the order they are
+// offered: PDF, PNG and SVG for the team, those its link allows for a
+// guest.
+func (v Viewer) Pictures() []string {
+	var out []string
+	for _, f := range []string{DownloadPDF, DownloadPNG, DownloadSVG} {
+		if v.MayDownload(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -529,6 +529,7 @@ func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Versio
 	whole := site.WithViewer(ctx, site.Viewer{}) // the plan as it is: each signer's projection is applied below
 	var now *site.Tree
 	var nowLinks []site.Link
+	nowDigest := map[string]string{} // by projection and branch: many sign-offs share one
 	for i := range vs {
 		if len(vs[i].Approvals) == 0 {
 			continue
@@ -559,7 +560,11 @@ func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Versio
 				}
 				seen = a.Projection.Digest(then, thenLinks, a.PageID)
 			}
-			a.ChangedSince = seen != a.Projection.Digest(now, nowLinks, a.PageID)
+			k := a.Projection.Key() + "|" + strconv.FormatInt(a.PageID, 10)
+			if _, ok := nowDigest[k]; !ok {
+				nowDigest[k] = a.Projection.Digest(now, nowLinks, a.PageID)
+			}
+			a.ChangedSince = seen != nowDigest[k]
 		}
 	}
 	return nil

@@ -17,16 +17,7 @@ func teamOwner(ctx context.Context) bool  { return site.ViewerFrom(ctx).TeamRole
 // downloads are the diagram downloads of a version, a comparison or a
 // check the viewer gets: the team all three, a client on a share link
 // those its link allows.
-func downloads(ctx context.Context) []string {
-	v := site.ViewerFrom(ctx)
-	var out []string
-	for _, f := range []string{site.DownloadPDF, site.DownloadPNG, site.DownloadSVG} {
-		if v.MayDownload(f) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+func downloads(ctx context.Context) []string { return site.ViewerFrom(ctx).Pictures() }
 func teamEditor(ctx context.Context) bool {
 	return site.RoleAccess(site.ViewerFrom(ctx).TeamRole) >= site.AccessEdit
 }

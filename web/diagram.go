@@ -175,12 +175,7 @@ func (s *Server) diagram(c echo.Context) error {
 		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Content: opt.Content, Papers: diagram.Papers,
 		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats, Share: viewer(c).Share}
 	if props.Share {
-		props.Formats = nil // the pictures for people, as far as the link allows
-		for _, f := range []string{diagram.FormatPDF, diagram.FormatPNG, diagram.FormatSVG} {
-			if viewer(c).MayDownload(f) {
-				props.Formats = append(props.Formats, f)
-			}
-		}
+		props.Formats = viewer(c).Pictures() // the pictures for people, as far as the link allows
 	}
 	if diagram.IsScene(b) { // fetched by the script from the cache
 		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()

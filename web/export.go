@@ -195,8 +195,9 @@ func (s *Server) footerPreview(c echo.Context) error {
 // where WordPress would not put a page at its planned URL, before anyone
 // imports. Errors: ENotFound (no such format).
 func (s *Server) handoff(c echo.Context) error {
+	const check = "wordpress-check"
 	format := c.Param("format")
-	if !slices.Contains(export.HandoffFormats, format) && format != "wordpress-check" {
+	if !slices.Contains(export.HandoffFormats, format) && format != check {
 		return site.Errorf(site.ENotFound, "No handoff format %q: use %s.", format, strings.Join(export.HandoffFormats, " or "))
 	}
 	ctx := c.Request().Context()
@@ -229,7 +230,7 @@ func (s *Server) handoff(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if format == "wordpress-check" {
+	if format == check {
 		return render(c, http.StatusOK, views.HandoffCheck(warnings))
 	}
 	attach(c, p, "-wordpress.xml")

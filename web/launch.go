@@ -106,11 +106,7 @@ func launchCredentials(base, userinfo string) fetch.Credentials {
 	if userinfo == "" {
 		return fetch.Credentials{}
 	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return fetch.Credentials{}
-	}
-	_, c := fetch.SplitCredentials(u.Scheme + "://" + userinfo + "@" + u.Host + "/")
+	_, c := fetch.SplitCredentials(strings.Replace(base, "://", "://"+userinfo+"@", 1))
 	return c
 }
 
