@@ -50,7 +50,7 @@ test: static check-generated
 	node --test --test-reporter=dot static/js/
 	$(GO) test -count=1 -p 1 ./...
 	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -p 1 -skip '^TestBrowser' ./store ./web
-	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -run '^(TestMigrateCLI|TestServeBehindABalancer)$$' .
+	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -run '^(TestMigrateCLI|TestServeBehindABalancer)$$' ./cli
 	for f in $(FUZZ); do t=$${f%%:*}; $(GO) test -run='^$$' -fuzz="^$${t#*/}\$$" -fuzztime=$${f##*:} ./$${t%%/*} || exit 1; done
 
 bench: static

@@ -72,6 +72,16 @@ func TestImportRules(t *testing.T) {
 			t.Errorf("%s has no row in docs/architecture.md's table of packages: add one", pkg)
 		}
 	}
+	// main.go only calls cli.
+	out, err = exec.Command("go", "list", "-f", `{{join .Imports " "}}`, "siteplan").Output()
+	if err != nil {
+		t.Fatalf("go list siteplan: %v", err)
+	}
+	for _, imp := range strings.Fields(string(out)) {
+		if strings.HasPrefix(imp, "siteplan/") && imp != "siteplan/cli" {
+			t.Errorf("main imports %s; it only calls siteplan/cli", imp)
+		}
+	}
 	for pkg, r := range rules {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
 		if err != nil {

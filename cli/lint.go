@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,11 +18,7 @@ func lintCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) err
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("lint", *project)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ import (
 // broken, the contact page is gone.
 func acmeSite(t *testing.T, broken bool) *httptest.Server {
 	t.Helper()
-	doc, err := site.ReadDocumentFile("store/testdata/acme.json")
+	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestVerifyCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "ci.db")
 	var out bytes.Buffer
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	verifyRun := func(base string, extra ...string) (string, int) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -32,19 +32,15 @@ func verifyCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 		return &exitError{code: 2, err: err}
 	}
 	fail := func(err error) error { return &exitError{code: 2, err: fmt.Errorf("verify: %w", err)} }
-	id, err := projectID("verify", *project)
-	if err != nil {
-		return &exitError{code: 2, err: err}
-	}
 	if *base == "" {
 		return fail(errors.New("--base URL is required: where the site is served"))
 	}
 	if *version != 0 && *approved {
 		return fail(errors.New("say --version N or --approved, not both"))
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
-		return fail(err)
+		return &exitError{code: 2, err: err}
 	}
 	defer db.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

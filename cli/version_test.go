@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestVersionCLI(t *testing.T) {
 		}
 		return out.String()
 	}
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := cli("version", "create", "--project", "1", "--name", "Kickoff"); got != "1\n" {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -28,10 +28,6 @@ func redirectsMatchCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.W
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("redirects match", *project)
-	if err != nil {
-		return err
-	}
 	if fs.NArg() == 0 {
 		return errors.New("redirects match: name the old site: a site, a sitemap, a crawl CSV (Screaming Frog's Internal export) or a list of URLs")
 	}
@@ -58,7 +54,7 @@ func redirectsMatchCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.W
 	if err != nil {
 		return fmt.Errorf("redirects match: %w; nothing was attached", err)
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -94,15 +90,11 @@ func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("redirects traffic", *project)
-	if err != nil {
-		return err
-	}
 	if fs.NArg() != 1 {
 		return errors.New("redirects traffic: name one CSV file: Search Console's Pages export, or an Analytics export")
 	}
 	ctx := context.Background()
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -165,15 +157,11 @@ func redirectsExportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("redirects export", *project)
-	if err != nil {
-		return err
-	}
 	if *out == "" || *format == "" {
 		return errors.New("redirects export: --format and --out FILE are required")
 	}
 	ctx := context.Background()
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -210,15 +198,11 @@ func redirectsImportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("redirects import", *project)
-	if err != nil {
-		return err
-	}
 	if fs.NArg() != 1 {
 		return errors.New("redirects import: name one CSV file with the columns from,to,status,accepted,confidence,reason")
 	}
 	ctx := context.Background()
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -256,11 +240,7 @@ func redirectsStatusCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("redirects status", *project)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -28,10 +28,6 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("export", *project)
-	if err != nil {
-		return err
-	}
 	if *dir == "" {
 		return errors.New("export: --out DIR is required")
 	}
@@ -41,7 +37,7 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}

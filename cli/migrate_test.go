@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestMigrateCLI(t *testing.T) {
 		}
 		return out.String()
 	}
-	cli("import", "--db", src, "store/testdata/acme.json")
+	cli("import", "--db", src, "../store/testdata/acme.json")
 	cli("version", "create", "--db", src, "--project", "1", "--name", "Signed off")
 	want := cli("dump", "--db", src, "--project", "1") + cli("version", "list", "--db", src, "--project", "1")
 

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 // the crawl's file: 13,816 old URLs, 10,753 pages.
 func relaunch12k(b *testing.B) (*site.Document, string) {
 	b.Helper()
-	const dir = "testdata/relaunch-sample/"
+	const dir = "../testdata/relaunch-sample/"
 	doc, err := site.ReadDocumentFile(dir + "new-plan.json")
 	if err != nil {
 		b.Fatal(err)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -173,7 +173,7 @@ func TestServeBehindABalancer(t *testing.T) {
 		}
 		return strings.TrimSpace(out.String())
 	}
-	cli("", "import", "--db", dsn, "store/testdata/acme.json")
+	cli("", "import", "--db", dsn, "../store/testdata/acme.json")
 	cli(password+"\n", "user", "add", "--db", dsn, "--email", "owner@test.example", "--name", "Olive", "--team", "Agency", "--role", "owner")
 	cli("", "webhook", "add", "--db", dsn, "--team", "Agency", "--url", "http://"+freeAddr(t)+"/hook", "--format", "json", "--secret", hookSecret)
 	share := cli("", "share", "create", "--db", dsn, "--project", "1", "--role", "comment")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -51,7 +51,7 @@ func siteplanBinary(t *testing.T) string {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "siteplan")
-		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, "siteplan").CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("go build: %v\n%s", built.err, built.out)
@@ -100,7 +100,7 @@ func serve(t *testing.T, bin string, args ...string) (*exec.Cmd, string, *http.C
 func TestServeLaysOutInAWorker(t *testing.T) {
 	bin, db := siteplanBinary(t), filepath.Join(t.TempDir(), "serve.db")
 	var out bytes.Buffer
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -45,12 +45,12 @@ func TestRedirectsCLI(t *testing.T) {
 		}
 		return st
 	}
-	must("import", "store/testdata/acme.json")
-	out := must("redirects", "match", "--project", "1", "testdata/relaunch/old-crawl.csv")
+	must("import", "../store/testdata/acme.json")
+	out := must("redirects", "match", "--project", "1", "../testdata/relaunch/old-crawl.csv")
 	if !strings.Contains(out, "5 old URLs attached") {
 		t.Errorf("match printed %q", out)
 	}
-	must("redirects", "traffic", "--project", "1", "testdata/relaunch/search-console.csv")
+	must("redirects", "traffic", "--project", "1", "../testdata/relaunch/search-console.csv")
 	if got, want := status(), (site.RedirectStatus{OldURLs: 5, Accepted: 4, Awaiting: 1, Unmatched: 1, Clicks: 1500, ClicksAtRisk: 300}); got != want {
 		t.Errorf("status %+v, want %+v", got, want)
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -23,11 +23,7 @@ func versionCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Wr
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("version create", *project)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -51,11 +47,7 @@ func versionListCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writ
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("version list", *project)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -99,14 +91,10 @@ func diffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) err
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("diff", *project)
-	if err != nil {
-		return err
-	}
 	if *from <= 0 {
 		return fmt.Errorf("diff: --from N is required (a version number, as version list prints them)")
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
@@ -212,14 +200,10 @@ func restoreCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("restore", *project)
-	if err != nil {
-		return err
-	}
 	if *version <= 0 {
 		return fmt.Errorf("restore: --version N is required (a version number, as version list prints them)")
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -19,11 +19,7 @@ func shareCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writ
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("share create", *project)
-	if err != nil {
-		return err
-	}
-	l := site.ShareLink{ProjectID: id, Role: *role}
+	l := site.ShareLink{Role: *role}
 	if *expires != "" {
 		d, err := site.ParseDuration(*expires)
 		if err != nil {
@@ -31,11 +27,12 @@ func shareCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writ
 		}
 		l.ExpiresAt = time.Now().Add(d)
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	l.ProjectID = id
 	token, err := db.CreateShareLink(context.Background(), &l)
 	if err != nil {
 		return fmt.Errorf("share create: %w", err)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -32,17 +32,13 @@ func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("diagram", *project)
-	if err != nil {
-		return err
-	}
 	switch {
 	case opt.Format == "":
 		return errors.New("diagram: --format is required: svg, png, pdf, dot or graphml")
 	case *out == "":
 		return errors.New("diagram: --out FILE is required")
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ func TestImportDumpCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "cli.db")
 	var out bytes.Buffer
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json", "-"}, strings.NewReader(
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json", "-"}, strings.NewReader(
 		`{"format":"siteplan/1","project":{"name":"Stdin","base_url":"https://stdin.example"},"pages":[{"title":"Home","slug":""}]}`), &out); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestImportCLIRefusesBadDocumentsAsAWhole(t *testing.T) {
 	os.WriteFile(bad, []byte(`{"format":"siteplan/1","project":{"name":"X","base_url":"https://x.example/"},
 		"pages":[{"title":"Home","children":[{"key":"a","title":"A"},{"key":"a","title":"B"}]}]}`), 0o644)
 	var out bytes.Buffer
-	err := run([]string{"import", "--db", db, "store/testdata/acme.json", bad}, nil, &out)
+	err := run([]string{"import", "--db", db, "../store/testdata/acme.json", bad}, nil, &out)
 	if err == nil || !strings.Contains(err.Error(), `"B"`) || !strings.Contains(err.Error(), "key") || !strings.Contains(err.Error(), "nothing was imported") {
 		t.Fatalf("err = %v, want a message naming page B, its key, and that nothing was imported", err)
 	}
@@ -86,7 +86,7 @@ func TestCLIErrors(t *testing.T) {
 func TestExportCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "cli.db")
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
@@ -120,7 +120,7 @@ func TestExportCLI(t *testing.T) {
 func TestDiagramCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "cli.db")
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []struct{ format, magic string }{{"svg", "<svg"}, {"png", "\x89PNG"}, {"pdf", "%PDF-"}, {"dot", "digraph"}, {"graphml", "<graphml"}} {
@@ -173,7 +173,7 @@ func TestUserAndShareCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "cli.db")
 	var out bytes.Buffer
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	add := func(pw string, args ...string) error {
@@ -259,19 +259,19 @@ func TestImportCLITeam(t *testing.T) {
 	}
 	addUser("ana@agency.example", "Agency")
 	var out bytes.Buffer
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &out); err != nil {
 		t.Fatalf("import into the only team: %v", err)
 	}
 	addUser("bo@client.example", "Client")
-	err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &out)
+	err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &out)
 	if err == nil || !strings.Contains(err.Error(), "--team") {
 		t.Fatalf("import with two teams and no --team: %v, want a message asking for --team", err)
 	}
 	out.Reset()
-	if err := run([]string{"import", "--db", db, "--team", "Client", "store/testdata/acme.json"}, nil, &out); err != nil {
+	if err := run([]string{"import", "--db", db, "--team", "Client", "../store/testdata/acme.json"}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
-	if err := run([]string{"import", "--db", db, "--team", "Nobody", "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err == nil {
+	if err := run([]string{"import", "--db", db, "--team", "Nobody", "../store/testdata/acme.json"}, nil, &bytes.Buffer{}); err == nil {
 		t.Error("import into an unknown team: no error")
 	}
 	st, err := store.Open(db)
@@ -296,7 +296,7 @@ func TestImportCLITeam(t *testing.T) {
 func TestDiagramCLIScripts(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "cli.db")
-	if err := run([]string{"import", "--db", db, "diagram/testdata/diagram-scripts.json"}, nil, &bytes.Buffer{}); err != nil {
+	if err := run([]string{"import", "--db", db, "../diagram/testdata/diagram-scripts.json"}, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"svg", "png", "pdf", "dot", "graphml"} {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -66,7 +66,7 @@ func TestLintCLI(t *testing.T) {
 func TestHandoffCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []struct{ format, want string }{{"wxr", "<wp:post_type><![CDATA[page]]></wp:post_type>"}, {"routes", `"format": "siteplan-routes/1"`}} {
@@ -87,7 +87,7 @@ func TestHandoffCLI(t *testing.T) {
 // its secret; a bad one is refused naming the field.
 func TestWebhookCLI(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "w.db")
-	if err := run([]string{"import", "--db", db, "store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
+	if err := run([]string{"import", "--db", db, "../store/testdata/acme.json"}, nil, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -22,17 +22,13 @@ func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	id, err := projectID("handoff", *project)
-	if err != nil {
-		return err
-	}
 	if !slices.Contains(export.HandoffFormats, *format) {
 		return fmt.Errorf("handoff: --format must be one of %s", strings.Join(export.HandoffFormats, ", "))
 	}
 	if *out == "" {
 		return fmt.Errorf("handoff: --out FILE is required")
 	}
-	db, err := openDB(fs)
+	db, id, err := openProject(fs, *project)
 	if err != nil {
 		return err
 	}

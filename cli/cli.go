@@ -1,0 +1,185 @@
+// Package cli is siteplan's command line (docs/cli.md): one file per verb,
+// the shared prologue of the verbs that open a database and take --project,
+// and the wiring of serve.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"siteplan/diagram"
+	"siteplan/store"
+)
+
+const usage = `usage:
+  siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL] [--smtp smtp://user:pass@host:port --mail-from ADDR]
+  siteplan import [--db FILE] [--team T] [--name NAME] [--allow-private] SOURCE...
+                  (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
+                  source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
+  siteplan check  [--json] [--allow-private] SOURCE   (exit 0: no errors, 1: errors found, 2: could not read the source)
+  siteplan dump   [--db FILE] --project ID
+  siteplan export [--db FILE] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
+                  [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
+  siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml --out FILE [--layout tree|lr|radial] [--depth N]
+                  [--root PAGE_ID] [--color type|status] [--links=false] [--client]
+                  [--paper a4|a3|letter|tabloid] [--orientation landscape|portrait] [--one-sheet] [--cover]
+  siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)
+  siteplan share create [--db FILE] --project ID --role view|comment [--expires DURATION]  (prints the share URL path)
+  siteplan version create [--db FILE] --project ID --name NAME [--launched]   (prints the new version number alone;
+                  --launched: the site went live with it, and a change that moves one of its URLs records a redirect)
+  siteplan version list   [--db FILE] --project ID
+  siteplan diff    [--db FILE] --project ID --from N [--to M] [--json]   (--to defaults to the current plan)
+  siteplan restore [--db FILE] --project ID --version N
+  siteplan redirects match   [--db FILE] --project ID [--allow-private] OLD_SOURCE...
+                  (attach the old site's URLs and match them to the plan: a site, a sitemap, a crawl CSV
+                  such as Screaming Frog's Internal export, or a list of URLs)
+  siteplan redirects traffic [--db FILE] --project ID FILE.csv   (Search Console's Pages export or an Analytics CSV)
+  siteplan redirects export  [--db FILE] --project ID --format FORMAT --out FILE
+                  (FORMAT: csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
+  siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
+  siteplan redirects status  [--db FILE] --project ID [--json]
+  siteplan verify  [--db FILE] --project ID [--version N|--approved] --base URL [--allow-private]
+                  [--concurrency 8] [--json] [--junit FILE]   (exit 0: as planned, 1: problems found, 2: could not run)
+  siteplan lint    [--db FILE] --project ID [--json]   (the briefs' SEO checks; exit 0: clean, 1: problems found)
+  siteplan handoff [--db FILE] --project ID --format wxr|routes --out FILE   (the pages and briefs for the CMS)
+  siteplan webhook add [--db FILE] --team T --url URL [--format slack|json] [--secret S] [--events comment,reply,...]
+  siteplan migrate --from DB --to DB   (copy everything between SQLite and PostgreSQL, either way, into a new database)
+  siteplan backup  [--db FILE] --out FILE   (a consistent SQLite copy, while the server runs)
+
+T is a team's id or name; import may leave it out when the database has one team.
+DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
+
+--db (a SQLite file or a postgres:// URL) defaults to $SITEPLAN_DB, then ./siteplan.db.
+`
+
+// verb runs one command with its own flags; fs already has --db.
+type verb func(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Writer) error
+
+// verbs are the commands by name ("user add", "share create", "version
+// create" by their two words).
+var verbs = map[string]verb{
+	"serve":          serveCmd,
+	"import":         importCmd,
+	"check":          checkCmd,
+	"dump":           dumpCmd,
+	"export":         exportCmd,
+	"diagram":        diagramCmd,
+	"user add":       userAddCmd,
+	"share create":   shareCreateCmd,
+	"version create": versionCreateCmd,
+	"version list":   versionListCmd,
+	"diff":           diffCmd,
+	"restore":        restoreCmd,
+	// A relaunch's redirect map (redirects.go).
+	"redirects match":   redirectsMatchCmd,
+	"redirects traffic": redirectsTrafficCmd,
+	"redirects export":  redirectsExportCmd,
+	"redirects import":  redirectsImportCmd,
+	"redirects status":  redirectsStatusCmd,
+	"verify":            verifyCmd,
+	"lint":              lintCmd,
+	"handoff":           handoffCmd,
+	"webhook add":       webhookAddCmd,
+	"migrate":           migrateCmd,
+	"backup":            backupCmd,
+}
+
+// Main runs the command line of os.Args and exits with its status: 0, 1
+// for an error, or the status a verb asks for (check and verify: 2).
+func Main() {
+	diagram.ServeIfWorker() // when serve started this process to lay out diagrams
+	if err := run(os.Args[1:], os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "siteplan:", err)
+		var exit *exitError
+		if errors.As(err, &exit) {
+			os.Exit(exit.code)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout io.Writer) error {
+	if len(args) == 0 {
+		return errors.New("no command given\n" + strings.TrimRight(usage, "\n"))
+	}
+	name, args := args[0], args[1:]
+	switch name {
+	case "help", "-h", "--help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	case "user", "share", "version", "redirects", "webhook":
+		if len(args) == 0 {
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add\n%s", name, usage)
+		}
+		name, args = name+" "+args[0], args[1:]
+	}
+	cmd, ok := verbs[name]
+	if !ok {
+		return fmt.Errorf("unknown command %q\n%s", name, usage)
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.String("db", defaultDB(), "SQLite database file")
+	return cmd(fs, args, stdin, stdout)
+}
+
+// parse reads the flags of a verb.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%s: %v\n%s", fs.Name(), err, usage)
+	}
+	return nil
+}
+
+func defaultDB() string {
+	if v := os.Getenv("SITEPLAN_DB"); v != "" {
+		return v
+	}
+	return "siteplan.db"
+}
+
+// openDB opens the database named by the verb's --db flag.
+func openDB(fs *flag.FlagSet) (*store.DB, error) {
+	return store.Open(fs.Lookup("db").Value.String())
+}
+
+// openProject opens the database of a verb on one project and reads its
+// --project value (the project's id, as import printed it).
+func openProject(fs *flag.FlagSet, project string) (*store.DB, int64, error) {
+	id, err := strconv.ParseInt(project, 10, 64)
+	if err != nil || id <= 0 {
+		return nil, 0, fmt.Errorf("%s: --project ID is required (a number, as import printed it)", fs.Name())
+	}
+	db, err := openDB(fs)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", fs.Name(), err)
+	}
+	return db, id, nil
+}
+
+// writeFileWhole writes the file at path through write, whole or not at
+// all: into a temporary file beside it, renamed into place when done.
+func writeFileWhole(path string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".siteplan-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
