@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js
 BUNDLE := static/dist/app.js
 
-.PHONY: run build static test generate check-generated bench load load-hostile probes clean fonts
+.PHONY: run build static test lint generate check-generated bench load load-hostile probes clean fonts
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -45,8 +45,18 @@ FUZZ := site/FuzzNormalizeURL:100000x site/FuzzParseOutline:100000x site/FuzzPar
 	sitemap/FuzzReadDocument:10000x sitemap/FuzzReadRoundTrip:10000x sitemap/FuzzReadCSV:10000x \
 	sitemap/FuzzExportRoundTrip:10000x sitemap/FuzzExcerpts:10000x
 
-test: static check-generated
+# The house style, checked: gofmt, vet, staticcheck (pinned in go.mod's
+# tool block), templ fmt and a tidy go.mod. The function budget is a test
+# (layout_test.go).
+lint:
+	@out=$$(gofmt -l $$(find . -name '*.go' -not -path './node_modules/*')); \
+		if [ -n "$$out" ]; then echo "gofmt would rewrite:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+	$(GO) tool templ fmt -fail .
+	$(GO) mod tidy -diff
+
+test: static check-generated lint
 	node --test --test-reporter=dot static/js/
 	$(GO) test -count=1 -p 1 ./...
 	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -p 1 -skip '^TestBrowser' ./store ./web

@@ -2,6 +2,10 @@ package main
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -176,4 +180,92 @@ func TestFrontEndModules(t *testing.T) {
 			walk(name, []string{name})
 		}
 	}
+}
+
+// longFunctions are the hand-written functions over maxFuncLines lines
+// the budget was set on, with their lengths then: each may only shrink,
+// and leaves the list once it fits.
+var longFunctions = map[string]int{
+	"cmd/loadtest/probes.go probes":         192,
+	"cmd/loadtest/siteprobes.go siteProbes": 152,
+	"cmd/loadtest/main.go run":              143,
+	"web/server.go Server.routeTable":       126, // the route table, one row a route
+	"sitemap/read.go readXML":               126,
+	"diagram/radial.go diagram.radial":      123,
+	"export/handoff.go WriteWXR":            120,
+	"export/entries.go Selection.pass":      118,
+	"diagram/paint.go chartPicture.draw":    106,
+}
+
+// maxFuncLines is the most lines a hand-written function may take, its
+// signature and closing brace included; tests and generated code aside.
+const maxFuncLines = 100
+
+// TestFunctionBudget keeps functions to a screen or two: none over
+// maxFuncLines lines but those of longFunctions, which may not grow.
+func TestFunctionBudget(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && path != ".") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.HasSuffix(path, "_templ.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			lines := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1
+			name := path + " " + funcName(fd)
+			budget, listed := longFunctions[name]
+			seen[name] = listed
+			switch {
+			case listed && lines > budget:
+				t.Errorf("%s grew to %d lines (was %d): split it into named steps", name, lines, budget)
+			case listed && lines <= maxFuncLines:
+				t.Errorf("%s fits in %d lines now (%d): take it off longFunctions", name, maxFuncLines, lines)
+			case listed && lines < budget:
+				t.Logf("%s shrank to %d lines: lower its entry in longFunctions", name, lines)
+			case !listed && lines > maxFuncLines:
+				t.Errorf("%s is %d lines, over the budget of %d: split it into named steps", name, lines, maxFuncLines)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range longFunctions {
+		if !seen[name] {
+			t.Errorf("longFunctions lists %s, which is gone: take it off", name)
+		}
+	}
+}
+
+// funcName is a function's name, a method's with its receiver's type.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	typ := fd.Recv.List[0].Type
+	if star, ok := typ.(*ast.StarExpr); ok {
+		typ = star.X
+	}
+	if ix, ok := typ.(*ast.IndexExpr); ok {
+		typ = ix.X
+	}
+	if id, ok := typ.(*ast.Ident); ok {
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
 }

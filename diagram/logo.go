@@ -199,7 +199,7 @@ func (s *boxScanner) Line(b fixed.Point26_6)  { s.point(b, false) }
 // Draw paints the path gathered since Clear over its bounding box.
 func (s *boxScanner) Draw() {
 	box := image.Rect(s.min.X.Floor(), s.min.Y.Floor(), s.max.X.Ceil()+1, s.max.Y.Ceil()+1).Intersect(s.dst.Bounds())
-	if s.clip != image.ZR {
+	if s.clip != (image.Rectangle{}) {
 		box = box.Intersect(s.clip)
 	}
 	if box.Empty() || s.src == nil {

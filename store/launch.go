@@ -65,22 +65,42 @@ func (j *journal) launchRedirects(d *changeData) error {
 	if !moving {
 		return nil
 	}
-	ctx, tx := j.ctx, j.tx
 	var launched bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, j.projectID).Scan(&launched); err != nil || !launched {
+	if err := j.tx.QueryRowContext(j.ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, j.projectID).Scan(&launched); err != nil || !launched {
 		return err
 	}
-	// The plan after the change, and before it: the same pages with the
-	// rows the change touched as they were.
-	pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, j.projectID))
+	before, after, err := j.plansAround(d)
 	if err != nil {
 		return err
+	}
+	moved := movedURLs(before, after)
+	if len(moved) == 0 {
+		return nil
+	}
+	isLaunched, err := j.launchedAmong(moved)
+	if err != nil {
+		return err
+	}
+	if err := j.refuseLostURLs(moved, isLaunched, after); err != nil {
+		return err
+	}
+	if err := j.redirectMoved(moved, isLaunched); err != nil {
+		return err
+	}
+	return j.keepReturned(before, after)
+}
+
+// plansAround is the plan after the change d, and before it: the same
+// pages with the rows the change touched as they were.
+func (j *journal) plansAround(d *changeData) (before, after *site.Tree, err error) {
+	pr, err := scanProject(j.tx.QueryRowContext(j.ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, j.projectID))
+	if err != nil {
+		return nil, nil, err
 	}
 	pages, err := j.movedPages(d, pr)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	after := site.NewTree(pr, pages)
 	was := make(map[int64]*pageState, len(d.Pages))
 	for i := range d.Pages {
 		was[d.Pages[i].ID] = d.Pages[i].Before
@@ -103,47 +123,59 @@ func (j *journal) launchRedirects(d *changeData) error {
 		b := d.Project.Before
 		prPrior.BaseURL, prPrior.TrailingSlash = b.BaseURL, b.TrailingSlash
 	}
-	before := site.NewTree(prPrior, prior)
+	return site.NewTree(prPrior, prior), site.NewTree(pr, pages), nil
+}
 
-	type move struct {
-		from string
-		page int64 // where it is now; 0: deleted
-	}
-	var moved []move
-	var fromURLs []string
+// urlMove is a URL of the plan before a change that the change moved.
+type urlMove struct {
+	from string
+	page int64 // where it is now; 0: deleted
+}
+
+// movedURLs lists the URLs of before that after moves or deletes.
+func movedURLs(before, after *site.Tree) []urlMove {
+	var moved []urlMove
 	before.WalkURLs(0, func(p *site.Page, u string) bool {
 		if now := after.URL(p.ID); u != "" && now != u {
-			m := move{from: u}
+			m := urlMove{from: u}
 			if now != "" {
 				m.page = p.ID
 			}
 			moved = append(moved, m)
-			fromURLs = append(fromURLs, u)
 		}
 		return true
 	})
-	if len(moved) == 0 {
-		return nil
+	return moved
+}
+
+// launchedAmong says which of the moved URLs the launched site had.
+func (j *journal) launchedAmong(moved []urlMove) (map[string]bool, error) {
+	from := make([]string, len(moved))
+	for i, m := range moved {
+		from[i] = m.from
 	}
-	list, _ := json.Marshal(fromURLs)
-	isLaunched := map[string]bool{}
-	rows, err := tx.QueryContext(ctx, `SELECT url FROM launched_urls WHERE project_id = ? AND url IN (SELECT value FROM json_each(?))`,
+	list, _ := json.Marshal(from)
+	rows, err := j.tx.QueryContext(j.ctx, `SELECT url FROM launched_urls WHERE project_id = ? AND url IN (SELECT value FROM json_each(?))`,
 		j.projectID, string(list))
 	if err != nil {
-		return err
+		return nil, err
 	}
+	defer rows.Close()
+	isLaunched := map[string]bool{}
 	for rows.Next() {
 		var u string
 		if err := rows.Scan(&u); err != nil {
-			rows.Close()
-			return err
+			return nil, err
 		}
 		isLaunched[u] = true
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+	return isLaunched, rows.Err()
+}
+
+// refuseLostURLs refuses a change that deletes launched URLs unless the
+// change says where they go (j.gone), to a page that keeps a URL.
+// It returns EInvalid.
+func (j *journal) refuseLostURLs(moved []urlMove, isLaunched map[string]bool, after *site.Tree) error {
 	lost := 0
 	for _, m := range moved {
 		if isLaunched[m.from] && m.page == 0 {
@@ -157,6 +189,12 @@ func (j *journal) launchRedirects(d *changeData) error {
 	if lost > 0 && j.gone.Verb == site.DecideRedirect && after.URL(j.gone.PageID) == "" {
 		return site.Errorf(site.EInvalid, "The page the deleted URLs redirect to must stay in the plan and have a URL.")
 	}
+	return nil
+}
+
+// redirectMoved records a redirect for each launched URL the change
+// moved, and for each it deleted what j.gone says.
+func (j *journal) redirectMoved(moved []urlMove, isLaunched map[string]bool) error {
 	why := "moved after launch: " + j.summary
 	for _, m := range moved {
 		if !isLaunched[m.from] {
@@ -177,8 +215,12 @@ func (j *journal) launchRedirects(d *changeData) error {
 			return err
 		}
 	}
-	// A URL a page has again is that page's, not a redirect (a page
-	// moved back): keep it.
+	return nil
+}
+
+// keepReturned keeps a URL a page has again as that page's, not a
+// redirect (a page moved back).
+func (j *journal) keepReturned(before, after *site.Tree) error {
 	var now []string
 	nowPage := map[string]int64{}
 	after.WalkURLs(0, func(p *site.Page, u string) bool {
@@ -188,7 +230,7 @@ func (j *journal) launchRedirects(d *changeData) error {
 		}
 		return true
 	})
-	list, _ = json.Marshal(now)
+	list, _ := json.Marshal(now)
 	ids, err := j.touchOldsWhere(`url IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return err
@@ -197,7 +239,7 @@ func (j *journal) launchRedirects(d *changeData) error {
 		s := *j.olds[id].Before
 		if p := nowPage[s.URL]; p != 0 {
 			s.Disp, s.Page, s.Status, s.Conf, s.Accepted, s.Reason = site.DispositionKeep, p, 0, 1, true, "a page of the plan has this URL again"
-			if err := putOld(ctx, tx, j.projectID, id, &s); err != nil {
+			if err := putOld(j.ctx, j.tx, j.projectID, id, &s); err != nil {
 				return err
 			}
 		}

@@ -201,131 +201,25 @@ func (j *journal) insertOld(s *oldState) (int64, error) {
 // another URL), ENotFound.
 func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error) {
 	var rep site.AttachReport
-	if len(proposed) != len(olds) {
-		return rep, site.Errorf(site.EInvalid, "Every old URL needs its proposal.")
+	olds, proposed, err := oldSiteOf(olds, proposed)
+	if err != nil {
+		return rep, err
 	}
-	if len(olds) == 0 { // attaching nothing would remove the whole map
-		return rep, site.Errorf(site.EInvalid, "The old site lists no URL; nothing was attached.")
-	}
-	if len(olds) > site.MaxOldURLs {
-		return rep, site.Errorf(site.EInvalid, "The old site has %d URLs; a plan holds at most %d. Attach the sections that matter, or split the old site.", len(olds), site.MaxOldURLs)
-	}
-	// Every old URL as a plan keeps it (site.OldURLOf), its proposal with
-	// it; the caller's lists are not changed.
-	olds, proposed = slices.Clone(olds), slices.Clone(proposed)
-	for i := range olds {
-		u, err := site.OldURLOf(olds[i].URL)
-		if err != nil {
-			return rep, err
-		}
-		if proposed[i].From == olds[i].URL {
-			proposed[i].From = u
-		}
-		olds[i].URL = u
-	}
-	err := db.change(ctx, func(j *journal) error {
-		ctx, tx := j.ctx, j.tx
+	err = db.change(ctx, func(j *journal) error {
 		if err := j.inProject(projectID); err != nil {
 			return err
 		}
-		if err := checkProject(ctx, tx, projectID); err != nil {
+		if err := checkProject(j.ctx, j.tx, projectID); err != nil {
 			return err
 		}
-		type held struct {
-			id   int64
-			was  oldState
-			seen bool
-		}
-		have := map[string]*held{}
-		rows, err := tx.QueryContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE project_id = ?`, projectID)
+		have, err := heldOldURLs(j.ctx, j.tx, projectID)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var h held
-			if h.id, h.was, err = scanOld(rows); err != nil {
-				rows.Close()
-				return err
-			}
-			have[h.was.URL] = &h
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if err := mergeOldURLs(j.ctx, j.tx, projectID, have, olds, proposed, &rep); err != nil {
 			return err
 		}
-		keepDecided, err := tx.PrepareContext(ctx, `UPDATE old_urls SET title = ?, h1 = ?, clicks = ? WHERE id = ?`)
-		if err != nil {
-			return err
-		}
-		defer keepDecided.Close()
-		upsert, err := tx.PrepareContext(ctx, `INSERT INTO old_urls (project_id, url, section, title, h1, clicks, disposition, page_id,
-				status, confidence, reason, accepted) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM pages WHERE id = ? AND project_id = ?1), ?, ?, ?, ?)
-			ON CONFLICT (project_id, url) DO UPDATE SET title = excluded.title, h1 = excluded.h1, clicks = excluded.clicks,
-				disposition = excluded.disposition, page_id = excluded.page_id, status = excluded.status, confidence = excluded.confidence,
-				reason = excluded.reason, accepted = excluded.accepted, manual = 0`)
-		if err != nil {
-			return err
-		}
-		defer upsert.Close()
-		for i, o := range olds {
-			if proposed[i].From != o.URL {
-				return site.Errorf(site.EInvalid, "The proposal for %s is for %s.", o.URL, proposed[i].From)
-			}
-			h := have[o.URL]
-			if h != nil && h.seen {
-				continue // listed twice
-			}
-			clicks := o.Clicks
-			if h != nil {
-				h.seen = true
-				if clicks == 0 {
-					clicks = h.was.Clicks
-				}
-				rep.Kept++
-				if h.was.Manual {
-					rep.KeptDecided++
-					if h.was.Title != o.Title || h.was.H1 != o.H1 || h.was.Clicks != clicks {
-						if _, err := keepDecided.ExecContext(ctx, o.Title, o.H1, clicks, h.id); err != nil {
-							return err
-						}
-					}
-					continue
-				}
-			} else {
-				rep.Added++
-				have[o.URL] = &held{seen: true}
-			}
-			s := stateOfMapping(o, proposed[i], false)
-			s.Clicks = clicks
-			if s.Accepted {
-				rep.Accepted++
-			}
-			if h != nil && h.was == s { // the same as before: nothing to write
-				continue
-			}
-			if _, err := upsert.ExecContext(ctx, projectID, s.URL, site.OldSection(s.URL), s.Title, s.H1, clicks, s.Disp, nullID(s.Page),
-				s.Status, s.Conf, s.Reason, s.Accepted); err != nil {
-				return err
-			}
-		}
-		var gone []int64
-		for _, h := range have {
-			if !h.seen {
-				gone = append(gone, h.id)
-			}
-		}
-		rep.Removed = len(gone)
-		if len(gone) > 0 {
-			list, _ := json.Marshal(gone)
-			if _, err := tx.ExecContext(ctx, `DELETE FROM old_urls WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list)); err != nil {
-				return err
-			}
-		}
-		// A mapping to a page of the plan that is not one (gone since the
-		// match was read) waits for a person.
-		if _, err := tx.ExecContext(ctx, `UPDATE old_urls SET disposition = 'review', accepted = 0, confidence = 0,
-			reason = 'its page was deleted while the old site was matched'
-			WHERE project_id = ? AND disposition IN ('redirect', 'keep') AND page_id IS NULL`, projectID); err != nil {
+		if err := removeUnseenOldURLs(j.ctx, j.tx, projectID, have, &rep); err != nil {
 			return err
 		}
 		j.verb, j.undoable, j.always = "attach", false, true
@@ -334,6 +228,144 @@ func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.Ol
 		return nil
 	})
 	return rep, err
+}
+
+// oldSiteOf checks an old site to attach and gives every old URL as a
+// plan keeps it (site.OldURLOf), its proposal with it; the caller's
+// lists are not changed. Errors: EInvalid.
+func oldSiteOf(olds []site.OldPage, proposed []site.Mapping) ([]site.OldPage, []site.Mapping, error) {
+	if len(proposed) != len(olds) {
+		return nil, nil, site.Errorf(site.EInvalid, "Every old URL needs its proposal.")
+	}
+	if len(olds) == 0 { // attaching nothing would remove the whole map
+		return nil, nil, site.Errorf(site.EInvalid, "The old site lists no URL; nothing was attached.")
+	}
+	if len(olds) > site.MaxOldURLs {
+		return nil, nil, site.Errorf(site.EInvalid, "The old site has %d URLs; a plan holds at most %d. Attach the sections that matter, or split the old site.", len(olds), site.MaxOldURLs)
+	}
+	olds, proposed = slices.Clone(olds), slices.Clone(proposed)
+	for i := range olds {
+		u, err := site.OldURLOf(olds[i].URL)
+		if err != nil {
+			return nil, nil, err
+		}
+		if proposed[i].From == olds[i].URL {
+			proposed[i].From = u
+		}
+		olds[i].URL = u
+	}
+	return olds, proposed, nil
+}
+
+// heldOld is an old URL a plan holds, while an attach merges into it.
+type heldOld struct {
+	id   int64
+	was  oldState
+	seen bool // the old site attached lists it
+}
+
+// heldOldURLs reads the old URLs a plan holds, by URL.
+func heldOldURLs(ctx context.Context, tx *sql.Tx, projectID int64) (map[string]*heldOld, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE project_id = ?`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	have := map[string]*heldOld{}
+	for rows.Next() {
+		var h heldOld
+		if h.id, h.was, err = scanOld(rows); err != nil {
+			return nil, err
+		}
+		have[h.was.URL] = &h
+	}
+	return have, rows.Err()
+}
+
+// mergeOldURLs writes each old URL attached over what the plan holds:
+// new ones added, the others given the new title, H1 and proposal, but
+// those a person decided keep their mapping. It marks in have the URLs
+// it met. Errors: EInvalid (a proposal for another URL).
+func mergeOldURLs(ctx context.Context, tx *sql.Tx, projectID int64, have map[string]*heldOld, olds []site.OldPage, proposed []site.Mapping, rep *site.AttachReport) error {
+	keepDecided, err := tx.PrepareContext(ctx, `UPDATE old_urls SET title = ?, h1 = ?, clicks = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer keepDecided.Close()
+	upsert, err := tx.PrepareContext(ctx, `INSERT INTO old_urls (project_id, url, section, title, h1, clicks, disposition, page_id,
+			status, confidence, reason, accepted) VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM pages WHERE id = ? AND project_id = ?1), ?, ?, ?, ?)
+		ON CONFLICT (project_id, url) DO UPDATE SET title = excluded.title, h1 = excluded.h1, clicks = excluded.clicks,
+			disposition = excluded.disposition, page_id = excluded.page_id, status = excluded.status, confidence = excluded.confidence,
+			reason = excluded.reason, accepted = excluded.accepted, manual = 0`)
+	if err != nil {
+		return err
+	}
+	defer upsert.Close()
+	for i, o := range olds {
+		if proposed[i].From != o.URL {
+			return site.Errorf(site.EInvalid, "The proposal for %s is for %s.", o.URL, proposed[i].From)
+		}
+		h := have[o.URL]
+		if h != nil && h.seen {
+			continue // listed twice
+		}
+		clicks := o.Clicks
+		if h != nil {
+			h.seen = true
+			if clicks == 0 {
+				clicks = h.was.Clicks
+			}
+			rep.Kept++
+			if h.was.Manual {
+				rep.KeptDecided++
+				if h.was.Title != o.Title || h.was.H1 != o.H1 || h.was.Clicks != clicks {
+					if _, err := keepDecided.ExecContext(ctx, o.Title, o.H1, clicks, h.id); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+		} else {
+			rep.Added++
+			have[o.URL] = &heldOld{seen: true}
+		}
+		s := stateOfMapping(o, proposed[i], false)
+		s.Clicks = clicks
+		if s.Accepted {
+			rep.Accepted++
+		}
+		if h != nil && h.was == s { // the same as before: nothing to write
+			continue
+		}
+		if _, err := upsert.ExecContext(ctx, projectID, s.URL, site.OldSection(s.URL), s.Title, s.H1, clicks, s.Disp, nullID(s.Page),
+			s.Status, s.Conf, s.Reason, s.Accepted); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeUnseenOldURLs removes the old URLs the old site attached no
+// longer lists, and sends a mapping to a page of the plan that is not
+// one (gone since the match was read) back to a person.
+func removeUnseenOldURLs(ctx context.Context, tx *sql.Tx, projectID int64, have map[string]*heldOld, rep *site.AttachReport) error {
+	var gone []int64
+	for _, h := range have {
+		if !h.seen {
+			gone = append(gone, h.id)
+		}
+	}
+	rep.Removed = len(gone)
+	if len(gone) > 0 {
+		list, _ := json.Marshal(gone)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM old_urls WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list)); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE old_urls SET disposition = 'review', accepted = 0, confidence = 0,
+		reason = 'its page was deleted while the old site was matched'
+		WHERE project_id = ? AND disposition IN ('redirect', 'keep') AND page_id IS NULL`, projectID)
+	return err
 }
 
 // checkProject refuses a project that is not there (or still importing).

@@ -219,7 +219,22 @@ func (a *applier) steps(d *changeData, forward bool) (*steps, error) {
 // link or setting no longer as the apply expects it, a parent gone, a
 // page added under one to delete, a link added to one.
 func (a *applier) check(d *changeData, forward bool, st *steps) error {
-	ctx, tx := a.ctx, a.tx
+	if err := a.checkPages(st); err != nil {
+		return err
+	}
+	del := sortedKeys(st.deleting)
+	if err := a.checkNoneAdded(st, del); err != nil {
+		return err
+	}
+	if err := a.checkLinks(d, forward, st, del); err != nil {
+		return err
+	}
+	return a.checkProject(d, forward)
+}
+
+// checkPages finds a page not as the apply expects it, or its parent
+// gone.
+func (a *applier) checkPages(st *steps) error {
 	for _, s := range st.list {
 		e, t, c := s.e, s.t, s.c
 		switch {
@@ -244,31 +259,43 @@ func (a *applier) check(d *changeData, forward bool, st *steps) error {
 			if st.deleting[t.Parent] {
 				return a.conflict(t.Parent, "the page above “"+t.Title+"” would be gone")
 			}
-			if !exists(ctx, tx, a.projectID, t.Parent) {
+			if !exists(a.ctx, a.tx, a.projectID, t.Parent) {
 				return a.conflict(t.Parent, "“"+a.goneTitle(t.Parent)+"” was deleted")
 			}
 		}
 	}
-	del := sortedKeys(st.deleting)
-	if len(del) > 0 {
-		// A page under one to delete must go too, or be moved out by
-		// this apply.
-		var child int64
-		var title string
-		list, _ := json.Marshal(del)
-		ids := make([]int64, len(st.list))
-		for i, s := range st.list {
-			ids[i] = s.id
-		}
-		all, _ := json.Marshal(ids)
-		err := tx.QueryRowContext(ctx, `SELECT id, title FROM pages WHERE parent_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
-			AND id NOT IN (SELECT CAST(value AS BIGINT) FROM json_each(?2)) LIMIT 1`, string(list), string(all)).Scan(&child, &title)
-		if err == nil {
-			return a.conflict(child, "“"+title+"” was added under a page this would delete")
-		} else if err != sql.ErrNoRows {
-			return err
-		}
+	return nil
+}
+
+// checkNoneAdded finds a page under one to delete that the apply does
+// not delete or move out too.
+func (a *applier) checkNoneAdded(st *steps, del []int64) error {
+	if len(del) == 0 {
+		return nil
 	}
+	var child int64
+	var title string
+	list, _ := json.Marshal(del)
+	ids := make([]int64, len(st.list))
+	for i, s := range st.list {
+		ids[i] = s.id
+	}
+	all, _ := json.Marshal(ids)
+	err := a.tx.QueryRowContext(a.ctx, `SELECT id, title FROM pages WHERE parent_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?1))
+		AND id NOT IN (SELECT CAST(value AS BIGINT) FROM json_each(?2)) LIMIT 1`, string(list), string(all)).Scan(&child, &title)
+	switch {
+	case err == nil:
+		return a.conflict(child, "“"+title+"” was added under a page this would delete")
+	case err != sql.ErrNoRows:
+		return err
+	}
+	return nil
+}
+
+// checkLinks finds a link not as the apply expects it, one whose end is
+// gone, or one added to a page to delete.
+func (a *applier) checkLinks(d *changeData, forward bool, st *steps, del []int64) error {
+	ctx, tx := a.ctx, a.tx
 	there := func(id int64) bool { return st.creating[id] || exists(ctx, tx, a.projectID, id) }
 	linkTarget := map[linkKey]bool{}
 	for i := range d.Links {
@@ -295,29 +322,37 @@ func (a *applier) check(d *changeData, forward bool, st *steps) error {
 			}
 		}
 	}
-	if len(del) > 0 {
-		keys, err := linksTouching(ctx, tx, del)
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if kept, ok := linkTarget[k]; !ok || kept {
-				return a.conflict(k.From, "“"+titleOf(ctx, tx, k.From)+"” was linked to “"+titleOf(ctx, tx, k.To)+"”")
-			}
+	if len(del) == 0 {
+		return nil
+	}
+	keys, err := linksTouching(ctx, tx, del)
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if kept, ok := linkTarget[k]; !ok || kept {
+			return a.conflict(k.From, "“"+titleOf(ctx, tx, k.From)+"” was linked to “"+titleOf(ctx, tx, k.To)+"”")
 		}
 	}
-	if d.Project != nil {
-		e := d.Project.Before
-		if !forward {
-			e = d.Project.After
-		}
-		p, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, a.projectID))
-		if err != nil {
-			return err
-		}
-		if !projectStateOf(&p).equal(e) {
-			return a.conflictProject()
-		}
+	return nil
+}
+
+// checkProject finds the project's settings not as the apply expects
+// them.
+func (a *applier) checkProject(d *changeData, forward bool) error {
+	if d.Project == nil {
+		return nil
+	}
+	e := d.Project.Before
+	if !forward {
+		e = d.Project.After
+	}
+	p, err := scanProject(a.tx.QueryRowContext(a.ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, a.projectID))
+	if err != nil {
+		return err
+	}
+	if !projectStateOf(&p).equal(e) {
+		return a.conflictProject()
 	}
 	return nil
 }
@@ -329,26 +364,9 @@ func (a *applier) check(d *changeData, forward bool, st *steps) error {
 // the pages placed anew take their old index among the siblings there
 // now; then links and settings.
 func (a *applier) write(d *changeData, forward bool, st *steps) error {
-	ctx, tx := a.ctx, a.tx
-	// Out of their lists, highest position first so each shift sees the
-	// positions as they are.
-	var leaving []*step
-	for _, s := range st.list {
-		if s.c != nil && s.e != nil && (s.t == nil && !st.deleting[s.c.Parent] || s.moves()) {
-			leaving = append(leaving, s)
-		}
+	if err := a.leaveLists(st); err != nil {
+		return err
 	}
-	slices.SortFunc(leaving, func(x, y *step) int { return cmp.Compare(y.c.Pos, x.c.Pos) })
-	for _, s := range leaving {
-		c := s.c
-		if err := (slot{a.projectID, c.Parent, c.Placement, c.Pos}).shift(ctx, tx, c.Pos+1, -1, s.id); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET position = -1 WHERE id = ?`, s.id); err != nil {
-			return err
-		}
-	}
-
 	var placing, made []*step
 	for _, s := range st.list {
 		if s.e == nil {
@@ -361,6 +379,55 @@ func (a *applier) write(d *changeData, forward bool, st *steps) error {
 	if err := a.insert(st, made); err != nil {
 		return err
 	}
+	moved, err := a.setFields(st)
+	if err != nil {
+		return err
+	}
+	placing = append(placing, moved...)
+	if del := sortedKeys(st.deleting); len(del) > 0 {
+		kept, err := commentsOf(a.ctx, a.tx, del)
+		if err != nil {
+			return err
+		}
+		d.Comments = kept // for the way back
+		if err := deletePages(a.ctx, a.tx, del); err != nil {
+			return err
+		}
+	}
+	if err := a.enterLists(st, placing); err != nil {
+		return err
+	}
+	if err := a.writeLinks(d, forward); err != nil {
+		return err
+	}
+	return a.writeProject(d, forward)
+}
+
+// leaveLists takes the pages that move or go out of their lists,
+// highest position first so each shift sees the positions as they are.
+func (a *applier) leaveLists(st *steps) error {
+	var leaving []*step
+	for _, s := range st.list {
+		if s.c != nil && s.e != nil && (s.t == nil && !st.deleting[s.c.Parent] || s.moves()) {
+			leaving = append(leaving, s)
+		}
+	}
+	slices.SortFunc(leaving, func(x, y *step) int { return cmp.Compare(y.c.Pos, x.c.Pos) })
+	for _, s := range leaving {
+		c := s.c
+		if err := (slot{a.projectID, c.Parent, c.Placement, c.Pos}).shift(a.ctx, a.tx, c.Pos+1, -1, s.id); err != nil {
+			return err
+		}
+		if _, err := a.tx.ExecContext(a.ctx, `UPDATE pages SET position = -1 WHERE id = ?`, s.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setFields sets the changed fields of the pages that stay, and returns
+// those that moved: they wait at position -1 to be placed.
+func (a *applier) setFields(st *steps) (moved []*step, err error) {
 	for _, s := range st.list {
 		e, t, c := s.e, s.t, s.c
 		if e == nil || t == nil {
@@ -375,37 +442,31 @@ func (a *applier) write(d *changeData, forward bool, st *steps) error {
 		var pos any // a page that stays keeps its place as the pages leaving left it, not c.Pos read before they left
 		if s.moves() {
 			pos = -1
-			placing = append(placing, s)
+			moved = append(moved, s)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = coalesce(?, position), title = ?, slug = ?, slug_auto = ?,
+		if _, err := a.tx.ExecContext(a.ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = coalesce(?, position), title = ?, slug = ?, slug_auto = ?,
 			path = ?, kind = ?, type = ?, status = ?, assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?,
 			changefreq = ?, lastmod = ?, brief = ?, notes_public = ?, version = version + 1 WHERE id = ?`,
 			nullID(m.Parent), m.Placement, pos, m.Title, m.Slug, m.Auto, m.Path, m.Kind, m.Type, m.Status, m.Assignee, m.Notes,
 			m.InSitemap, m.InHTML, nullFloat(m.Priority), m.Changefreq, m.Lastmod, m.briefText(), m.Public, s.id); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if del := sortedKeys(st.deleting); len(del) > 0 {
-		kept, err := commentsOf(ctx, tx, del)
-		if err != nil {
-			return err
-		}
-		d.Comments = kept // for the way back
-		if err := deletePages(ctx, tx, del); err != nil {
-			return err
-		}
-	}
-	// Into their lists, lowest index first, so pages that were
-	// neighbours are again.
+	return moved, nil
+}
+
+// enterLists puts the pages placed anew into their lists, lowest index
+// first, so pages that were neighbours are again. Pages brought back
+// under a page brought back took their old index at once, and pages
+// placed among them since shifted them on: the gaps are closed, in
+// order, in every list the apply touched.
+func (a *applier) enterLists(st *steps, placing []*step) error {
 	slices.SortStableFunc(placing, func(x, y *step) int { return cmp.Compare(x.t.Pos, y.t.Pos) })
 	for _, s := range placing {
 		if err := a.place(s); err != nil {
 			return err
 		}
 	}
-	// Pages brought back under a page brought back took their old
-	// index at once, and pages placed among them since shifted them on:
-	// close the gaps, in order, in every list the apply touched.
 	lists := map[slot]bool{}
 	for _, s := range st.list {
 		for _, ps := range []*pageState{s.e, s.t, s.c} {
@@ -416,20 +477,24 @@ func (a *applier) write(d *changeData, forward bool, st *steps) error {
 	}
 	for l := range lists {
 		if !st.deleting[l.parentID] {
-			if err := l.compact(ctx, tx); err != nil {
+			if err := l.compact(a.ctx, a.tx); err != nil {
 				return err
 			}
 		}
 	}
+	return nil
+}
 
+// writeLinks gives the links of the change their side of the apply.
+func (a *applier) writeLinks(d *changeData, forward bool) error {
 	for i := range d.Links {
 		ld := &d.Links[i]
 		_, t := ld.sides(forward)
 		var err error
 		if t == nil {
-			_, err = tx.ExecContext(ctx, `DELETE FROM links WHERE from_id = ? AND to_id = ?`, ld.From, ld.To)
+			_, err = a.tx.ExecContext(a.ctx, `DELETE FROM links WHERE from_id = ? AND to_id = ?`, ld.From, ld.To)
 		} else {
-			_, err = tx.ExecContext(ctx, `INSERT INTO links (id, project_id, from_id, to_id, label)
+			_, err = a.tx.ExecContext(a.ctx, `INSERT INTO links (id, project_id, from_id, to_id, label)
 				VALUES ((SELECT CASE WHEN ?1 = 0 OR EXISTS (SELECT 1 FROM links WHERE id = ?1) THEN NULL ELSE ?1 END), ?, ?, ?, ?)
 				ON CONFLICT (from_id, to_id) DO UPDATE SET label = excluded.label`, ld.ID, a.projectID, ld.From, ld.To, *t)
 		}
@@ -437,18 +502,22 @@ func (a *applier) write(d *changeData, forward bool, st *steps) error {
 			return err
 		}
 	}
-	if d.Project != nil {
-		t := d.Project.After
-		if !forward {
-			t = d.Project.Before
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
-			default_priority = ?, lastmod = ?, sitemap_location = ? WHERE id = ?`,
-			t.Name, t.BaseURL, t.TrailingSlash, t.DefaultChangefreq, nullFloat(t.DefaultPriority), t.Lastmod, t.SitemapLocation, a.projectID); err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// writeProject gives the project's settings their side of the apply.
+func (a *applier) writeProject(d *changeData, forward bool) error {
+	if d.Project == nil {
+		return nil
+	}
+	t := d.Project.After
+	if !forward {
+		t = d.Project.Before
+	}
+	_, err := a.tx.ExecContext(a.ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
+		default_priority = ?, lastmod = ?, sitemap_location = ? WHERE id = ?`,
+		t.Name, t.BaseURL, t.TrailingSlash, t.DefaultChangefreq, nullFloat(t.DefaultPriority), t.Lastmod, t.SitemapLocation, a.projectID)
+	return err
 }
 
 // place puts a page waiting at position -1 at its old index among the

@@ -129,7 +129,6 @@ func TestClientSeesNoInternals(t *testing.T) {
 
 	// Every GET route a share link may reach, as the walk requests it
 	// (the download a link must allow, "" for none).
-	type walk struct{ paths []string }
 	diagrams := func(prefix, query string) []string {
 		var out []string
 		for _, f := range []string{"pdf", "png", "svg", "dot", "graphml"} {
