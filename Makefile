@@ -59,7 +59,7 @@ lint:
 test: static check-generated lint
 	node --test --test-reporter=dot static/js/
 	$(GO) test -count=1 -p 1 ./...
-	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -p 1 -skip '^TestBrowser' ./store ./web
+	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -p 1 -skip '^TestBrowser' ./store ./jobs ./web
 	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -run '^(TestMigrateCLI|TestServeBehindABalancer)$$' ./cli
 	for f in $(FUZZ); do t=$${f%%:*}; $(GO) test -run='^$$' -fuzz="^$${t#*/}\$$" -fuzztime=$${f##*:} ./$${t%%/*} || exit 1; done
 

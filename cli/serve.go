@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"siteplan/diagram"
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -35,12 +36,13 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 		return fmt.Errorf("serve: --trusted-proxies: %s", site.ErrorMessage(err))
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	var mailer web.SMTP
+	var mailer *jobs.SMTP
 	if *smtpURL != "" {
-		var err error
-		if mailer, err = web.ParseSMTP(*smtpURL, *mailFrom); err != nil {
+		m, err := jobs.ParseSMTP(*smtpURL, *mailFrom)
+		if err != nil {
 			return fmt.Errorf("serve: %w", err)
 		}
+		mailer = &m
 	}
 	db, err := openDB(fs)
 	if err != nil {
@@ -52,22 +54,15 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	if err := diagram.UseWorkerProcess(); err != nil {
 		return err
 	}
-	srv := web.New(db, static.FS, log)
-	srv.TrustProxies(proxies)
-	if *allowPrivate {
-		srv.AllowPrivateFetch()
-	}
 	if *publicURL == "" {
 		*publicURL = "http://" + *addr
 	}
-	srv.SetPublicURL(*publicURL)
-	if *smtpURL != "" {
-		srv.UseSMTP(mailer)
-	}
-	defer srv.Close() // before the database closes: readings cancelled, their imports removed
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go removeLeftovers(ctx, db, log)
+	background := jobs.Start(ctx, db, jobs.Config{Log: log, PublicURL: *publicURL, AllowPrivate: *allowPrivate, SMTP: mailer})
+	defer background.Close() // before the database closes
+	srv := web.New(db, static.FS, log, web.Config{AllowPrivateFetch: *allowPrivate, TrustedProxies: proxies, Mailing: mailer != nil})
+	defer srv.Close() // before the database closes: readings cancelled, their imports removed
 	hs := srv.HTTPServer(*addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()
@@ -81,24 +76,4 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return hs.Shutdown(shutdown)
-}
-
-// removeLeftovers removes, every minute until ctx ends, the unfinished
-// imports no one writes any more (store.DB.RemoveLeftovers; Open did
-// so once).
-func removeLeftovers(ctx context.Context, db *store.DB, log *slog.Logger) {
-	tick := time.NewTicker(time.Minute)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		if n, err := db.RemoveLeftovers(ctx); err != nil && ctx.Err() == nil {
-			log.Error("removing unfinished imports", "err", err)
-		} else if n > 0 {
-			log.Info("removed unfinished imports", "projects", n)
-		}
-	}
 }

@@ -71,7 +71,7 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 		if c.ParentID != 0 {
 			kind = site.EventReply
 		}
-		return enqueue(ctx, tx, site.Event{Kind: kind, ProjectID: c.ProjectID, PageID: c.PageID, Actor: c.By(), ActorID: c.UserID,
+		return db.enqueue(ctx, tx, site.Event{Kind: kind, ProjectID: c.ProjectID, PageID: c.PageID, Actor: c.By(), ActorID: c.UserID,
 			ThreadID: c.ParentID, Body: c.Body, At: c.CreatedAt})
 	})
 }

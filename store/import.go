@@ -313,7 +313,7 @@ func (im *Import) insert(pages []site.Page) error {
 			}
 			at += sh.rows
 		}
-		// A live import is not a leftover (removeLeftovers); the version
+		// A live import is not a leftover (the jobs' sweep); the version
 		// stays 1 for the project's first readers.
 		_, err := tx.ExecContext(ctx, `UPDATE projects SET updated_at = ? WHERE id = ?`, fmtTime(time.Now()), im.project.ID)
 		return err

@@ -28,7 +28,7 @@ func (db *DB) SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.Lau
 		if err != nil {
 			return err
 		}
-		if err := enqueue(ctx, tx, site.Event{Kind: site.EventLaunch, ProjectID: c.ProjectID, Actor: c.By, At: c.At,
+		if err := db.enqueue(ctx, tx, site.Event{Kind: site.EventLaunch, ProjectID: c.ProjectID, Actor: c.By, At: c.At,
 			Body: c.Base + ": " + site.Plural(c.Errors, "error", "errors") + ", " + site.Plural(c.Warnings, "warning", "warnings")}); err != nil {
 			return err
 		}

@@ -15,7 +15,7 @@ import (
 // what it tells of: the members its comment mentions, the accounts that
 // wrote in the thread it replies in, and the watchers of its plan (a
 // comment, a reply, a sign-off); each member once, never its author.
-func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
+func (db *DB) notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 	if e.Kind != site.EventComment && e.Kind != site.EventReply && e.Kind != site.EventSignoff {
 		return nil
 	}
@@ -26,7 +26,7 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 			return nil
 		}
 		told[user] = true
-		return insertNotice(ctx, tx, user, e.ProjectID, kind, text, e.Path, at)
+		return db.insertNotice(ctx, tx, user, e.ProjectID, kind, text, e.Path, at)
 	}
 	if e.Kind != site.EventSignoff {
 		type member struct {
@@ -78,7 +78,8 @@ func notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 }
 
 // insertNotice writes one line of a member's inbox.
-func insertNotice(ctx context.Context, tx *sql.Tx, user, projectID int64, kind, text, path, at string) error {
+func (db *DB) insertNotice(ctx context.Context, tx *sql.Tx, user, projectID int64, kind, text, path, at string) error {
+	db.queue(tx)
 	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, project_id, kind, text, path, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		user, projectID, kind, text, path, at)
 	return err
@@ -409,7 +410,7 @@ func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDu
 				return err
 			}
 			for _, u := range users {
-				if err := insertNotice(ctx, tx, u, projectID, site.NoticeChanged, text, path, now); err != nil {
+				if err := db.insertNotice(ctx, tx, u, projectID, site.NoticeChanged, text, path, now); err != nil {
 					return err
 				}
 			}

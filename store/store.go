@@ -51,7 +51,46 @@ type DB struct {
 	livePruned atomic.Int64
 	mu         sync.Mutex
 	live       map[int64]bool // this process's imports not yet committed or discarded
+	// queuing holds the open write transactions that queued work for the
+	// background jobs (webhook deliveries, inbox lines to e-mail); queued
+	// rings when one of them commits.
+	queuing sync.Map // *sql.Tx -> struct{}
+	queued  bell
 }
+
+// bell wakes whoever waits on it: a channel closed, and replaced, at
+// each ring.
+type bell struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (b *bell) wait() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch == nil {
+		b.ch = make(chan struct{})
+	}
+	return b.ch
+}
+
+func (b *bell) ring() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch != nil {
+		close(b.ch)
+		b.ch = nil
+	}
+}
+
+// Queued is closed after the commit of a write of this process that
+// queued work for the background jobs: webhook deliveries or inbox lines
+// to e-mail. Ask again for the next one. Other servers on the same
+// database learn of such work when they next look for it.
+func (db *DB) Queued() <-chan struct{} { return db.queued.wait() }
+
+// queue marks tx as a write that queues background work.
+func (db *DB) queue(tx *sql.Tx) { db.queuing.Store(tx, struct{}{}) }
 
 // Open opens the database dsn names, a SQLite file (created if needed)
 // or a postgres:// URL, and applies pending migrations.
@@ -366,16 +405,22 @@ func (db *DB) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error)
 			return translate(err)
 		}
 	}
-	return finish(tx, fn)
+	return db.finish(tx, fn)
 }
 
-// finish runs fn in tx and commits, or rolls back if fn fails.
-func finish(tx *sql.Tx, fn func(*sql.Tx) error) error {
-	if err := fn(tx); err != nil {
+// finish runs fn in tx and commits, or rolls back if fn fails; a commit
+// of a write that queued background work rings Queued.
+func (db *DB) finish(tx *sql.Tx, fn func(*sql.Tx) error) error {
+	err := fn(tx)
+	if err != nil {
 		tx.Rollback()
-		return translate(err)
+	} else {
+		err = tx.Commit()
 	}
-	return translate(tx.Commit())
+	if _, queued := db.queuing.LoadAndDelete(tx); queued && err == nil {
+		db.queued.ring()
+	}
+	return translate(err)
 }
 
 // unchecked returns the one writer connection with foreign keys not
@@ -414,7 +459,7 @@ func (db *DB) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return translate(err)
 	}
-	return finish(tx, fn)
+	return db.finish(tx, fn)
 }
 
 // pgUniqueViolation is PostgreSQL's SQLSTATE for a unique key violated.

@@ -166,7 +166,7 @@ func (db *DB) createVersion(ctx context.Context, projectID int64, name string, l
 			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob, launched).Scan(&v.ID); err != nil {
 			return err
 		}
-		if err := enqueue(ctx, tx, site.Event{Kind: site.EventVersion, ProjectID: projectID, Actor: v.Author, Version: v.Label(), At: v.CreatedAt}); err != nil || !launched {
+		if err := db.enqueue(ctx, tx, site.Event{Kind: site.EventVersion, ProjectID: projectID, Actor: v.Author, Version: v.Label(), At: v.CreatedAt}); err != nil || !launched {
 			return err
 		}
 		return keepLaunchedURLs(ctx, tx, projectID, s)
@@ -493,7 +493,7 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 		if pageID != 0 && t.Page(pageID) != nil {
 			e.PageID = pageID
 		}
-		return enqueue(ctx, tx, e)
+		return db.enqueue(ctx, tx, e)
 	})
 	return a, err
 }

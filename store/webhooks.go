@@ -82,7 +82,8 @@ func (db *DB) DeleteWebhook(ctx context.Context, teamID, id int64) error {
 // enqueue queues e for every webhook of the project's team that is for
 // its kind, in tx, the transaction of what e tells of. It fills in the
 // event's team, project, page title and path.
-func enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
+func (db *DB) enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
+	db.queue(tx)
 	if err := tx.QueryRowContext(ctx, `SELECT team_id, name FROM projects WHERE id = ?`, e.ProjectID).Scan(&e.TeamID, &e.Project); err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
 		e.At = time.Now().UTC()
 	}
 	e.Describe()
-	if err := notify(ctx, tx, e); err != nil {
+	if err := db.notify(ctx, tx, e); err != nil {
 		return err
 	}
 	body, err := json.Marshal(e)

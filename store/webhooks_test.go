@@ -176,3 +176,44 @@ func TestDeliveriesFairAcrossTeams(t *testing.T) {
 		t.Errorf("claimed %d more while each team has one under way", len(again))
 	}
 }
+
+// TestQueuedRings: Queued rings after the commit of a write that queued
+// work for the background jobs (a comment: its deliveries and inbox
+// lines), not for a write that queued none, nor for one rolled back.
+func TestQueuedRings(t *testing.T) {
+	db := openTest(t)
+	pid, ids, _, _ := acmeFor(t, db)
+	ctx := context.Background()
+	rang := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	bell := db.Queued()
+	if _, err := db.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
+		t.Fatal(err)
+	}
+	if rang(bell) {
+		t.Error("a rename, which queues nothing, rang")
+	}
+	bad := site.Comment{ProjectID: pid, PageID: -1, Author: "Carla Client", Body: "Gone?"}
+	if err := db.AddComment(ctx, &bad, 0); site.ErrorCode(err) != site.ENotFound {
+		t.Fatalf("a comment on no page: %v", err)
+	}
+	if rang(bell) {
+		t.Error("a comment refused rang")
+	}
+	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Carla Client", Body: "Three tiers?"}
+	if err := db.AddComment(ctx, &c, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !rang(bell) {
+		t.Error("a comment, which queues deliveries and inbox lines, did not ring")
+	}
+	if rang(db.Queued()) {
+		t.Error("the next bell rang before its write")
+	}
+}

@@ -154,7 +154,7 @@ func (w *world) serve(t *testing.T, actor, method, path string, form url.Values)
 		t.Fatal(err)
 	}
 	defer db.Close()
-	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	defer srv.Close() // its background workers end before the database closes and its directory goes
 	var body io.Reader
 	if form != nil {
@@ -373,7 +373,7 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/redirects/traffic":               {path: p + "/redirects/traffic", form: v(), ok: 422},
 		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/png?from=1", ok: 200},
 	}
-	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	needs := map[string]need{}
 	for _, r := range srv.routeTable() {
 		needs[r.method+" "+r.path] = r.need

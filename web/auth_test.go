@@ -30,7 +30,7 @@ func freshClient(t *testing.T) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	c := &client{t: t, db: db, srv: New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil))), cookies: map[string]*http.Cookie{}}
+	c := &client{t: t, db: db, srv: New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), cookies: map[string]*http.Cookie{}}
 	t.Cleanup(c.srv.Close) // before the database closes: its background workers read it
 	rec := c.do("GET", "/signup", nil, false)
 	if rec.Code != 200 {

@@ -61,7 +61,7 @@ func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *s
 	}
 	t.Cleanup(func() { db.Close() })
 	addUser(t, db, "olive@test.example", "Olive Owner", "1", site.RoleOwner)
-	srv := New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	if setup != nil {
 		setup(srv)
 	}

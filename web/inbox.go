@@ -49,7 +49,7 @@ func (s *Server) inbox(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Inbox(views.InboxProps{Layout: s.layout(c, "Inbox"), Notifications: ns, Mail: mail, Mailing: s.mailer != nil}))
+	return render(c, http.StatusOK, views.Inbox(views.InboxProps{Layout: s.layout(c, "Inbox"), Notifications: ns, Mail: mail, Mailing: s.mailing}))
 }
 
 // openNotification marks a notification read and goes where it happened.

@@ -43,7 +43,7 @@ func twoInstances(t *testing.T) (a, b instance) {
 		if !db.SharedLive() {
 			t.Skip("several instances share a PostgreSQL database, not a SQLite file")
 		}
-		srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+		srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 		t.Cleanup(srv.Close)
 		ts := httptest.NewServer(srv.Echo)
 		t.Cleanup(ts.Close)

@@ -164,7 +164,6 @@ func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob) error {
 	}
 	_, err = s.store.launch.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: j.ProjectID, By: j.By, Base: rep.Base,
 		Version: j.Version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
-	s.hooks.poke() // the check's event may wait for the team's webhooks
 	return err
 }
 

@@ -388,11 +388,6 @@ func (s *Server) Close() {
 		s.relay.close()
 	}
 	s.siteJobs.close()
-	s.hooks.stopAndWait()
-	s.signoffs.stopAndWait()
-	if s.mailer != nil {
-		s.mailer.stopAndWait()
-	}
 }
 
 // heartbeat keeps idle streams open through proxies.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"log/slog"
+	"siteplan/internal/loop"
 	"sync"
 	"time"
 )
@@ -51,14 +52,14 @@ type relay struct {
 	done sync.WaitGroup
 	// refresher tells the other instances who views what here, every
 	// presenceRefresh (hub.refresh).
-	refresher loop
+	refresher loop.Loop
 }
 
 // startRelay links h to the other instances on st's database, from the
 // live events that come after now.
 func startRelay(st liveStore, h *hub, log *slog.Logger) *relay {
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &relay{st: st, log: log, out: make(chan []byte, relayBuffer), stop: cancel, refresher: newLoop()}
+	r := &relay{st: st, log: log, out: make(chan []byte, relayBuffer), stop: cancel, refresher: loop.New()}
 	h.self = rand.Text()
 	h.tell = r.send
 	// Where to listen from is read before the server serves, so that no
@@ -70,7 +71,7 @@ func startRelay(st liveStore, h *hub, log *slog.Logger) *relay {
 	}
 	r.done.Go(func() { r.publish(ctx) })
 	r.done.Go(func() { r.listen(ctx, h, from) })
-	r.refresher.start(presenceRefresh, func(context.Context) bool {
+	r.refresher.Start(context.Background(), presenceRefresh, nil, func(context.Context) bool {
 		h.refresh()
 		return false
 	})
@@ -151,7 +152,7 @@ func (r *relay) listen(ctx context.Context, h *hub, from int64) {
 
 // close stops the relay once what is queued is written.
 func (r *relay) close() {
-	r.refresher.stopAndWait()
+	r.refresher.StopAndWait()
 	r.stop()
 	r.done.Wait()
 }

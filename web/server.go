@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"maps"
 	"mime"
+	"net"
 	"net/http"
 	"slices"
 	"strconv"
@@ -50,10 +51,8 @@ type Store interface {
 	templateStore
 	starterStore
 	webhookStore
-	deliveryStore
 	inboxStore
 	mailStore
-	signoffStore
 	limitStore
 	liveStore
 	jobStore
@@ -106,20 +105,15 @@ type Server struct {
 	hub      *hub
 	relay    *relay // nil on SQLite
 	logins   *loginLimiter
-	fetch    *fetch.Client // reads other sites for visitors' live-site jobs
-	lines    *fetch.Client // reads a file of a report again for the lines around a problem
-	checks   *fetch.Client // reads the sites of launch checks
-	hooks    *deliverer    // sends the teams' webhook deliveries
-	mailer   *mailer       // e-mails the members' notifications (serve --smtp); nil: the inbox alone
-	signoffs *signoffWatch // tells of plans changed since their sign-off
-	// publicURL is where the server is reached (serve --public-url), for
-	// the links webhooks and e-mails carry.
-	publicURL string
-	linesIn   *gate                       // a place for each such reading
-	ping      func(context.Context) error // reaches the database (health)
-	sessions  *sessionChecks              // the live streams' sessions, looked up together
-	siteJobs  *siteJobs
-	now       func() time.Time
+	fetch    *fetch.Client               // reads other sites for visitors' live-site jobs
+	lines    *fetch.Client               // reads a file of a report again for the lines around a problem
+	checks   *fetch.Client               // reads the sites of launch checks
+	mailing  bool                        // the notifications are e-mailed too (serve --smtp)
+	linesIn  *gate                       // a place for each such reading
+	ping     func(context.Context) error // reaches the database (health)
+	sessions *sessionChecks              // the live streams' sessions, looked up together
+	siteJobs *siteJobs
+	now      func() time.Time
 }
 
 // health answers a load balancer's health check: 200 when this server
@@ -163,7 +157,6 @@ const DiagramCacheBytes = 64 << 20
 // link-local addresses (serve --allow-private-fetch, for an intranet).
 func (s *Server) AllowPrivateFetch() {
 	s.fetch, s.lines, s.checks = fetchers(true)
-	s.hooks.client.Store(hookClient(true))
 }
 
 // fetchers returns the clients that read the web for visitors: one for
@@ -180,41 +173,37 @@ func fetchers(allowPrivate bool) (jobs, lines, checks *fetch.Client) {
 	return jobs, lines, checks
 }
 
-// hookClient posts webhook deliveries, a try for each sender at once.
-func hookClient(allowPrivate bool) *fetch.Client {
-	return fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: deliverySenders, Timeout: deliveryTimeout})
-}
-
-// SetPublicURL says where the server is reached ("https://plans.agency.example"),
-// for the links that webhooks carry.
-func (s *Server) SetPublicURL(u string) { s.publicURL = strings.TrimSuffix(u, "/") }
-
 // serveAllowFlag is how an operator lets the server read private
 // addresses, as a refusal tells visitors.
 const serveAllowFlag = "siteplan serve --allow-private-fetch"
 
+// Config says how the server serves.
+type Config struct {
+	// AllowPrivateFetch lets visitors read sites on loopback, private
+	// and link-local addresses (serve --allow-private-fetch).
+	AllowPrivateFetch bool
+	// TrustedProxies are the load balancers whose forwarded headers are
+	// believed (serve --trusted-proxies).
+	TrustedProxies []*net.IPNet
+	// Mailing says the notifications are e-mailed too (serve --smtp),
+	// which the inbox's settings offer.
+	Mailing bool
+}
+
 // New builds the server with its middleware and routes. static holds the
-// embedded assets.
-func New(st Store, static fs.FS, log *slog.Logger) *Server {
+// embedded assets. The background jobs (package jobs) run beside it.
+func New(st Store, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), outlines: newRenderCache(OutlineCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: &loginLimiter{st: st, now: time.Now}, now: time.Now,
 		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log, st)}
-	s.fetch, s.lines, s.checks = fetchers(false)
-	s.publicURL = "http://localhost:8080"
-	s.hooks = newDeliverer(st, hookClient(false), log, func() string { return s.publicURL })
-	s.signoffs = newSignoffWatch(st, log, func() {
-		if s.mailer != nil {
-			s.mailer.poke()
-		}
-	})
+	s.fetch, s.lines, s.checks = fetchers(cfg.AllowPrivateFetch)
+	s.mailing = cfg.Mailing
 	if st != nil { // a server built only for its route table has no store to deliver from
 		s.ping = st.Ping
 		s.sessions = newSessionChecks(st.LiveSessions)
-		s.hooks.start(deliveryPoll, func(ctx context.Context) bool { return s.hooks.round(ctx) > 0 }) // more may be due
-		s.signoffs.start(signoffPoll, s.signoffs.round)
 		s.siteJobs.start(s.runSiteJob)
 		if st.SharedLive() {
 			s.relay = startRelay(st, s.hub, log)
@@ -224,7 +213,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 	// The address and scheme are the connection's until the operator names
 	// the proxies to believe (proxies.go), so the login limiter cannot be
 	// dodged by a made-up header.
-	s.TrustProxies(nil)
+	s.TrustProxies(cfg.TrustedProxies)
 	e.Use(middleware.Recover())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
 		XSSProtection:         "0",
@@ -263,7 +252,7 @@ func New(st Store, static fs.FS, log *slog.Logger) *Server {
 			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
 		},
 	}))
-	e.Use(s.identify, s.pokeDeliverer)
+	e.Use(s.identify)
 	e.StaticFS("/static", static)
 	s.routes()
 	return s

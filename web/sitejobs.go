@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
+	"siteplan/internal/loop"
 	"sync"
 	"time"
 
@@ -115,15 +116,15 @@ type siteJobs struct {
 	closed  bool
 	ctx     context.Context // ended when the server stops, and the jobs it runs with it
 	stop    context.CancelCauseFunc
-	claims  loop
-	sweeps  loop
+	claims  loop.Loop
+	sweeps  loop.Loop
 	running sync.WaitGroup
 }
 
 func newSiteJobs(log *slog.Logger, st jobStore) *siteJobs {
 	js := &siteJobs{log: log, store: st, free: siteReaders, wait: siteJobWait, budget: siteJobBudget, stale: jobStale,
 		teamBytes: reportTeamBytes, allBytes: reportAllBytes,
-		here: map[string]*siteJob{}, bell: make(chan struct{}), watch: map[string]int{}, claims: newLoop(), sweeps: newLoop()}
+		here: map[string]*siteJob{}, bell: make(chan struct{}), watch: map[string]int{}, claims: loop.New(), sweeps: loop.New()}
 	js.ctx, js.stop = context.WithCancelCause(context.Background())
 	return js
 }
@@ -131,8 +132,8 @@ func newSiteJobs(log *slog.Logger, st jobStore) *siteJobs {
 // start starts claiming and sweeping jobs, with run to run them.
 func (js *siteJobs) start(run func(ctx context.Context, j *siteJob) error) {
 	js.run = run
-	js.claims.start(jobPoll, js.claim)
-	js.sweeps.start(jobSweep, js.sweep)
+	js.claims.Start(context.Background(), jobPoll, nil, js.claim)
+	js.sweeps.Start(context.Background(), jobSweep, nil, js.sweep)
 }
 
 // siteJob is a job this server runs: its row, and what the reading has
@@ -185,7 +186,7 @@ func (js *siteJobs) create(c echo.Context, j site.Job, upload io.Reader) (site.J
 	}
 	j, err := js.store.CreateJob(c.Request().Context(), j, upload)
 	if err == nil {
-		js.claims.poke()
+		js.claims.Poke()
 	}
 	return j, err
 }
@@ -272,7 +273,7 @@ func (js *siteJobs) runJob(ctx context.Context, j *siteJob) {
 	js.free++
 	js.mu.Unlock()
 	js.ring()
-	js.claims.poke()
+	js.claims.Poke()
 }
 
 // beat says j still runs, with its progress, until ctx ends: every
@@ -341,8 +342,8 @@ func (js *siteJobs) close() {
 	js.mu.Lock()
 	js.closed = true
 	js.mu.Unlock()
-	js.claims.stopAndWait()
-	js.sweeps.stopAndWait()
+	js.claims.StopAndWait()
+	js.sweeps.StopAndWait()
 	js.stop(errStopping)
 	js.running.Wait()
 }

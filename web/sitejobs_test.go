@@ -270,7 +270,7 @@ func TestLiveSiteUploadKept(t *testing.T) {
 	if j := c.job(queued); j.State != site.JobWaiting || uploaded(queued) != len(file) {
 		t.Fatalf("after its server stopped, the waiting upload is %s with %d bytes", j.State, uploaded(queued))
 	}
-	next := New(c.db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	next := New(c.db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	next.AllowPrivateFetch()
 	defer next.Close()
 	doc := c2.on(instance{db: c.db, srv: next}).finished(queued)

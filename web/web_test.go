@@ -58,7 +58,7 @@ func newClient(t testing.TB) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	t.Cleanup(srv.Close) // before the database closes: its background workers read it
 	addUser(t, db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
 	c := anonymous(t, srv, db)

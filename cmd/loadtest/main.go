@@ -58,6 +58,7 @@ import (
 
 	"siteplan/diagram"
 	"siteplan/internal/pgtest"
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -211,15 +212,17 @@ func openPlanAt(dsn string, cleanup func()) (db *store.DB, pid int64, tree *site
 // serve starts the server on loopback, logging to logs, and returns its
 // base URL and what stops it.
 func serve(db *store.DB, logs io.Writer) (string, func(), error) {
-	srv := web.New(db, static.FS, slog.New(slog.NewTextHandler(logs, nil)))
-	srv.AllowPrivateFetch() // the probes' hostile sites are on loopback
+	log := slog.New(slog.NewTextHandler(logs, nil))
+	background := jobs.Start(context.Background(), db, jobs.Config{Log: log, AllowPrivate: true})
+	srv := web.New(db, static.FS, log, web.Config{AllowPrivateFetch: true}) // the probes' hostile sites are on loopback
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		background.Close()
 		return "", nil, err
 	}
 	hs := srv.HTTPServer(ln.Addr().String())
 	go hs.Serve(ln)
-	return "http://" + ln.Addr().String(), func() { hs.Shutdown(context.Background()) }, nil
+	return "http://" + ln.Addr().String(), func() { hs.Shutdown(context.Background()); background.Close() }, nil
 }
 
 // newClient is a client with its own cookies, as a browser is.

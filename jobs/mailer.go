@@ -1,25 +1,20 @@
-package web
+package jobs
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/hex"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
+	"siteplan/internal/loop"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v4"
 	"github.com/wneessen/go-mail"
 
 	"siteplan/site"
-	"siteplan/views"
 )
 
 // The mailer e-mails the members' notifications in the background,
@@ -38,8 +33,6 @@ type mailStore interface {
 	ServerKey(ctx context.Context, name string) ([]byte, error)
 	ClaimMail(ctx context.Context, mode string, since, now time.Time, lease time.Duration, limit int) (out []site.MailBatch, held bool, err error)
 	AdvanceDigests(ctx context.Context, now time.Time) error
-	MailSettings(ctx context.Context, userID int64) (site.MailSettings, error)
-	SetMailSettings(ctx context.Context, userID int64, m site.MailSettings) error
 }
 
 const (
@@ -48,11 +41,10 @@ const (
 	// mailLease is how long a mailer holds the notifications it sends
 	// (ClaimMail): past its budget, so that another instance sends them
 	// only when this one died or failed.
-	mailLease     = 2 * mailBudget
-	mailBatch     = 500                // notifications a round reads at most
-	mailLate      = 24 * time.Hour     // older notifications are not e-mailed at once
-	digestLate    = 48 * time.Hour     // a digest tells of two days at most
-	unsubscribeKN = "unsubscribe-link" // the server key the links are signed with
+	mailLease  = 2 * mailBudget
+	mailBatch  = 500            // notifications a round reads at most
+	mailLate   = 24 * time.Hour // older notifications are not e-mailed at once
+	digestLate = 48 * time.Hour // a digest tells of two days at most
 )
 
 // SMTP is where the mailer sends: serve --smtp smtp://user:pass@host:port
@@ -106,13 +98,13 @@ type mailer struct {
 	store mailStore
 	smtp  SMTP
 	log   *slog.Logger
-	base  func() string
+	base  string // the server's public address, for links
 	now   func() time.Time
-	loop
+	loop.Loop
 }
 
-func newMailer(st mailStore, s SMTP, log *slog.Logger, base func() string) *mailer {
-	return &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, loop: newLoop()}
+func newMailer(st mailStore, s SMTP, log *slog.Logger, base string) *mailer {
+	return &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, Loop: loop.New()}
 }
 
 // round sends what waits at once, and the digests that are due.
@@ -142,7 +134,7 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) bool
 		}
 		return err == nil && !held // what another instance holds may yet fail
 	}
-	key, err := m.store.ServerKey(ctx, unsubscribeKN)
+	key, err := m.store.ServerKey(ctx, site.UnsubscribeKey)
 	if err != nil {
 		m.log.Error("reading the unsubscribe key", "err", err)
 		return false
@@ -221,90 +213,16 @@ func (m *mailer) message(b site.MailBatch, mode string, key []byte) (*mail.Msg, 
 		subject = "siteplan: " + site.Plural(len(b.Notices), "new notification", "new notifications")
 	}
 	msg.Subject(site.Clip(subject, 150))
-	unsubscribe := m.base() + unsubscribePath(key, b.UserID)
+	unsubscribe := m.base + site.UnsubscribePath(key, b.UserID)
 	if err := msg.SetListUnsubscribeOneClick(unsubscribe); err != nil { // one click (RFC 8058) over https only
 		msg.SetListUnsubscribe(unsubscribe)
 	}
 	var body strings.Builder
 	fmt.Fprintf(&body, "Hello %s,\n\n", b.Name)
 	for _, n := range b.Notices {
-		fmt.Fprintf(&body, "%s\n%s%s\n\n", n.Text, m.base(), n.Path)
+		fmt.Fprintf(&body, "%s\n%s%s\n\n", n.Text, m.base, n.Path)
 	}
-	fmt.Fprintf(&body, "Your inbox: %s/inbox\n\nTo stop these e-mails: %s\n", m.base(), unsubscribe)
+	fmt.Fprintf(&body, "Your inbox: %s/inbox\n\nTo stop these e-mails: %s\n", m.base, unsubscribe)
 	msg.SetBodyString(mail.TypeTextPlain, body.String())
 	return msg, nil
-}
-
-// unsubscribePath is the link that stops a member's e-mails: their id
-// and its HMAC with the server's key.
-func unsubscribePath(key []byte, userID int64) string {
-	return "/unsubscribe?u=" + strconv.FormatInt(userID, 10) + "&t=" + unsubscribeToken(key, userID)
-}
-
-func unsubscribeToken(key []byte, userID int64) string {
-	mac := hmac.New(sha256.New, key)
-	mac.Write([]byte("unsubscribe:" + strconv.FormatInt(userID, 10)))
-	return hex.EncodeToString(mac.Sum(nil))
-}
-
-// unsubscribeUser is the account an unsubscribe link names, if its
-// token is right. Errors: ENotFound (a link that is wrong or forged).
-func (s *Server) unsubscribeUser(c echo.Context) (int64, error) {
-	id, _ := strconv.ParseInt(c.QueryParam("u"), 10, 64)
-	key, err := s.store.mail.ServerKey(c.Request().Context(), unsubscribeKN)
-	if err != nil {
-		return 0, err
-	}
-	if id <= 0 || !hmac.Equal([]byte(unsubscribeToken(key, id)), []byte(c.QueryParam("t"))) {
-		return 0, site.Errorf(site.ENotFound, "This link to stop e-mails is not right: copy it whole from the e-mail.")
-	}
-	return id, nil
-}
-
-// unsubscribePage asks, without a login, whether to stop the e-mails.
-func (s *Server) unsubscribePage(c echo.Context) error {
-	if _, err := s.unsubscribeUser(c); err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.Unsubscribe(s.layout(c, "Stop e-mails"), c.Request().URL.RequestURI(), false))
-}
-
-// unsubscribe stops the e-mails of the account the link names.
-func (s *Server) unsubscribe(c echo.Context) error {
-	id, err := s.unsubscribeUser(c)
-	if err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
-	m, err := s.store.mail.MailSettings(ctx, id)
-	if err != nil {
-		return err
-	}
-	m.Mode = site.MailOff
-	if err := s.store.mail.SetMailSettings(ctx, id, m); err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.Unsubscribe(s.layout(c, "E-mails stopped"), "", true))
-}
-
-// setMailMode sets how the viewer's notifications are e-mailed: the
-// mode, and a digest's hour and time zone.
-func (s *Server) setMailMode(c echo.Context) error {
-	m := site.MailSettings{Mode: c.FormValue("mode"), DigestHour: site.DefaultDigestHour, TimeZone: c.FormValue("time_zone")}
-	if h := c.FormValue("digest_hour"); h != "" {
-		var err error
-		if m.DigestHour, err = strconv.Atoi(h); err != nil {
-			return site.Errorf(site.EInvalid, "The digest's hour must be a number from 0 to 23, not %q.", h)
-		}
-	}
-	if err := s.store.mail.SetMailSettings(c.Request().Context(), viewer(c).UserID, m); err != nil {
-		return err
-	}
-	return redirect(c, "/inbox")
-}
-
-// UseSMTP makes the server e-mail the members' notifications through s.
-func (s *Server) UseSMTP(smtp SMTP) {
-	s.mailer = newMailer(s.store.mail, smtp, s.log, func() string { return s.publicURL })
-	s.mailer.start(mailPoll, s.mailer.round)
 }

@@ -1,4 +1,4 @@
-package web
+package jobs
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
-	"net/http"
+	"siteplan/internal/loop"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,11 +17,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"siteplan/fetch"
 	"siteplan/site"
-	"siteplan/views"
 )
 
 // The deliverer sends the teams' webhook deliveries in the background:
@@ -30,9 +27,9 @@ import (
 // at a time, so a team's slow or dead receivers hold up only its own),
 // posts them with the hardened fetch client (private addresses refused
 // unless the server allows them; a time limit a try), and records how
-// each try went. A failed try is retried after deliveryBackoff's waits;
+// each try went. A failed try is retried after DeliveryBackoff's waits;
 // past them it is given up on, which the team page says. No request
-// waits on it: a write only wakes it.
+// waits on it: the store's commit of what queued a delivery wakes it.
 
 // deliveryStore is what the deliverer reads and writes.
 type deliveryStore interface {
@@ -49,9 +46,9 @@ const (
 	deliveryLease = time.Minute
 )
 
-// deliveryBackoff are the waits before each retry; a try after the last
+// DeliveryBackoff are the waits before each retry; a try after the last
 // one is given up on (some 4 hours after the event).
-var deliveryBackoff = []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour}
+var DeliveryBackoff = []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour}
 
 // SignatureHeader carries a JSON delivery's signature:
 // "sha256=" and the hex HMAC-SHA256 of the body with the webhook's secret.
@@ -59,19 +56,17 @@ const SignatureHeader = "X-Siteplan-Signature"
 
 type deliverer struct {
 	store   deliveryStore
-	client  atomic.Pointer[fetch.Client] // set again when the server allows private addresses
+	client  *fetch.Client
 	log     *slog.Logger
-	base    func() string // the server's public address, for links
+	base    string // the server's public address, for links
 	backoff []time.Duration
-	loop
+	loop.Loop
 	busy  atomic.Int32   // tries under way, of deliverySenders
 	tries sync.WaitGroup // those tries, waited for on stop
 }
 
-func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base func() string) *deliverer {
-	d := &deliverer{store: st, log: log, base: base, backoff: deliveryBackoff, loop: newLoop()}
-	d.client.Store(client)
-	return d
+func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base string) *deliverer {
+	return &deliverer{store: st, client: client, log: log, base: base, backoff: DeliveryBackoff, Loop: loop.New()}
 }
 
 // round claims as many due deliveries as senders are free and starts
@@ -96,7 +91,7 @@ func (d *deliverer) round(ctx context.Context) int {
 	for _, del := range ds {
 		d.busy.Add(1)
 		d.tries.Go(func() {
-			defer d.poke()
+			defer d.Poke()
 			defer d.busy.Add(-1)
 			d.try(ctx, del)
 		})
@@ -104,9 +99,9 @@ func (d *deliverer) round(ctx context.Context) int {
 	return len(ds)
 }
 
-// stopAndWait stops the deliverer and waits for its tries.
-func (d *deliverer) stopAndWait() {
-	d.loop.stopAndWait()
+// StopAndWait stops the deliverer and waits for its tries.
+func (d *deliverer) StopAndWait() {
+	d.Loop.StopAndWait()
 	d.tries.Wait()
 }
 
@@ -114,9 +109,9 @@ func (d *deliverer) stopAndWait() {
 func (d *deliverer) try(ctx context.Context, del site.Delivery) {
 	tctx, cancel := context.WithTimeout(ctx, deliveryTimeout)
 	defer cancel()
-	body, header := deliveryBody(del.Webhook, del.Event, d.base())
+	body, header := deliveryBody(del.Webhook, del.Event, d.base)
 	header[DeliveryHeader] = strconv.FormatInt(del.ID, 10)
-	code, err := d.client.Load().Post(tctx, del.Webhook.URL, header, body)
+	code, err := d.client.Post(tctx, del.Webhook.URL, header, body)
 	if ctx.Err() != nil {
 		return // the server stops: the lease runs out and the next one tries it
 	}
@@ -143,7 +138,7 @@ func (d *deliverer) try(ctx context.Context, del site.Delivery) {
 		d.log.Error("recording a webhook delivery", "webhook", del.Webhook.ID, "err", err)
 	}
 	if !retry.IsZero() {
-		time.AfterFunc(retry.Sub(now), d.poke) // on time, not at the next poll
+		time.AfterFunc(retry.Sub(now), d.Poke) // on time, not at the next poll
 	}
 }
 
@@ -194,72 +189,4 @@ func deliveryBody(w site.Webhook, e site.Event, base string) ([]byte, map[string
 	mac.Write(b)
 	return b, map[string]string{"Content-Type": "application/json", "X-Siteplan-Event": e.Kind,
 		SignatureHeader: "sha256=" + hex.EncodeToString(mac.Sum(nil))}
-}
-
-// webhookStore keeps a team's webhooks.
-type webhookStore interface {
-	AddWebhook(ctx context.Context, w *site.Webhook) error
-	Webhooks(ctx context.Context, teamID int64) ([]site.Webhook, error)
-	DeleteWebhook(ctx context.Context, teamID, id int64) error
-}
-
-// pokeDeliverer wakes the deliverer after a write that worked: it may
-// have queued deliveries (a comment, a sign-off, a version).
-func (s *Server) pokeDeliverer(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		err := next(c)
-		if err == nil && c.Request().Method != http.MethodGet {
-			s.hooks.poke()
-			if s.mailer != nil {
-				s.mailer.poke()
-			}
-		}
-		return err
-	}
-}
-
-// webhooksProps is the team page's webhooks section.
-func (s *Server) webhooksProps(c echo.Context) (views.WebhooksProps, error) {
-	ws, err := s.store.webhooks.Webhooks(c.Request().Context(), viewer(c).Team.ID)
-	return views.WebhooksProps{Webhooks: ws, CanEdit: true}, err
-}
-
-// addWebhook adds a webhook to the viewer's team; its secret is shown
-// once, whole.
-func (s *Server) addWebhook(c echo.Context) error {
-	form, err := c.FormParams()
-	if err != nil {
-		return err
-	}
-	w := site.Webhook{TeamID: viewer(c).Team.ID, URL: form.Get("url"), Format: form.Get("format"), Secret: strings.TrimSpace(form.Get("secret")), Events: form["events"]}
-	err = s.store.webhooks.AddWebhook(c.Request().Context(), &w)
-	if err != nil && site.ErrorCode(err) != site.EInvalid {
-		return err
-	}
-	props, perr := s.webhooksProps(c)
-	if perr != nil {
-		return perr
-	}
-	if err != nil {
-		props.Form = views.WebhookForm{URL: w.URL, Format: w.Format, Secret: w.Secret, Events: w.Events, Errors: site.ErrorFields(err)}
-		if len(props.Form.Errors) == 0 {
-			props.Form.Errors = map[string]string{"url": site.ErrorMessage(err)}
-		}
-		return render(c, statusOf[site.EInvalid], views.Webhooks(props))
-	}
-	props.Added = &w
-	return render(c, http.StatusCreated, views.Webhooks(props))
-}
-
-// deleteWebhook deletes one of the team's webhooks and what waits for it.
-func (s *Server) deleteWebhook(c echo.Context) error {
-	id, _ := strconv.ParseInt(c.Param("wid"), 10, 64)
-	if err := s.store.webhooks.DeleteWebhook(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
-		return err
-	}
-	props, err := s.webhooksProps(c)
-	if err != nil {
-		return err
-	}
-	return render(c, http.StatusOK, views.Webhooks(props))
 }

@@ -1,4 +1,4 @@
-package web
+package jobs
 
 import (
 	"bytes"
@@ -9,11 +9,8 @@ import (
 	"mime"
 	"mime/quotedprintable"
 	"net"
-	"net/http"
 	"net/http/httptest"
 	"net/mail"
-	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -113,24 +110,21 @@ func nextMail(t *testing.T, got <-chan mailed, what string) mailed {
 }
 
 // TestMailNotifications: a mention is e-mailed at once through the SMTP
-// server (logged in), with a link to the page and one that stops the
-// e-mails without a login, which a forged one cannot; a member who chose
-// the digest gets the day's notifications in one message.
+// server (logged in), with a link to the page and the signed link that
+// stops the e-mails; a member who chose the digest gets the day's
+// notifications in one message.
 func TestMailNotifications(t *testing.T) {
-	c := newClient(t)
+	f := newFixture(t)
 	conf, got := smtpServer(t)
-	c.srv.SetPublicURL("https://plans.agency.example")
-	c.srv.UseSMTP(conf)
-	ana := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
-	bob := addUser(t, c.db, "bob@test.example", "Bob Editor", "1", site.RoleEditor)
+	j := Start(context.Background(), f.db, Config{Log: quiet, PublicURL: "https://plans.agency.example", SMTP: &conf})
+	t.Cleanup(j.Close)
+	ana := f.addUser("ana@test.example", "Ana Editor", site.RoleEditor)
+	bob := f.addUser("bob@test.example", "Bob Editor", site.RoleEditor)
 	berlin9 := site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}
-	if err := c.db.SetMailSettings(context.Background(), bob.ID, berlin9); err != nil {
+	if err := f.db.SetMailSettings(context.Background(), bob.ID, berlin9); err != nil {
 		t.Fatal(err)
 	}
-	pid, ids := c.fixture()
-	if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Ana Editor and @Bob Editor, the tiers?"}}, true); rec.Code != 201 {
-		t.Fatalf("comment: %d", rec.Code)
-	}
+	f.comment("Pricing", "@Ana Editor and @Bob Editor, the tiers?")
 	m := nextMail(t, got, "the mention")
 	subject, _ := new(mime.WordDecoder).DecodeHeader(m.msg.Header.Get("Subject"))
 	if m.to != "ana@test.example" || m.from != "siteplan@agency.example" || m.user != "siteplan" ||
@@ -138,33 +132,22 @@ func TestMailNotifications(t *testing.T) {
 		t.Errorf("the mail: to %q from %q as %q, subject %q", m.to, m.from, m.user, subject)
 	}
 	body := m.body
-	if !strings.Contains(body, "https://plans.agency.example/projects/"+itoa(pid)+"/pages/"+itoa(ids["Pricing"])) {
+	if !strings.Contains(body, "https://plans.agency.example/projects/"+itoa(f.pid)+"/pages/"+itoa(f.ids["Pricing"])) {
 		t.Errorf("the body has no link to the page:\n%s", body)
 	}
-	link := regexp.MustCompile(`https://plans\.agency\.example(/unsubscribe\?u=\d+&t=[0-9a-f]{64})`).FindStringSubmatch(body)
-	if link == nil || !strings.Contains(m.msg.Header.Get("List-Unsubscribe"), "/unsubscribe?u=") {
-		t.Fatalf("no unsubscribe link:\n%s", body)
+	key, err := f.db.ServerKey(context.Background(), site.UnsubscribeKey)
+	if err != nil {
+		t.Fatal(err)
 	}
-	path := link[1]
-	visitor := anonymous(t, c.srv, c.db)
-	if rec := visitor.do("GET", path, nil, false); rec.Code != 200 || doc(t, rec).Find("#unsubscribe").Length() != 1 {
-		t.Fatalf("the unsubscribe page: %d", rec.Code)
-	}
-	forged := strings.Replace(path, "u="+itoa(ana.ID), "u="+itoa(bob.ID), 1)
-	if rec := visitor.do("POST", forged, nil, false); rec.Code != 404 {
-		t.Errorf("a forged link: %d", rec.Code)
-	}
-	if rec := visitor.do("POST", path, nil, false); rec.Code != 200 || doc(t, rec).Find("#unsubscribed").Length() != 1 {
-		t.Errorf("unsubscribe: %d", rec.Code)
-	}
-	if m, _ := c.db.MailSettings(context.Background(), ana.ID); m.Mode != site.MailOff {
-		t.Errorf("Ana's mode is %q", m.Mode)
+	if want := "https://plans.agency.example" + site.UnsubscribePath(key, ana.ID); !strings.Contains(body, want) ||
+		!strings.Contains(m.msg.Header.Get("List-Unsubscribe"), want) {
+		t.Errorf("no signed unsubscribe link %s:\n%s", want, body)
 	}
 	// Bob chose the digest: nothing at once; the day's in one message.
 	noMail(t, got, "at once, to a member who chose the digest")
 	// A mailer of the test's own, whose clock it sets: before Bob's hour
 	// nothing goes, at it the digest does, and then not again that day.
-	digests := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
+	digests := newMailer(f.db, conf, quiet, "https://plans.agency.example")
 	due := berlin9.NextDigest(time.Now())
 	at := func(t time.Time) { digests.now = func() time.Time { return t } }
 	at(due.Add(-time.Minute))
@@ -184,12 +167,10 @@ func TestMailNotifications(t *testing.T) {
 	if in := due.In(must(time.LoadLocation("Europe/Berlin"))); in.Hour() != 9 || in.Minute() != 0 {
 		t.Errorf("the digest was due at %v, not at 09:00 in Berlin", in)
 	}
-	if err := c.db.AdvanceDigests(context.Background(), due.Add(time.Minute)); err != nil {
+	if err := f.db.AdvanceDigests(context.Background(), due.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Bob Editor one more"}}, true); rec.Code != 201 {
-		t.Fatalf("comment: %d", rec.Code)
-	}
+	f.comment("Pricing", "@Bob Editor one more")
 	at(due.Add(2 * time.Minute))
 	digests.send(context.Background(), site.MailDigest, digestLate)
 	noMail(t, got, "a second digest the same day")
@@ -212,39 +193,16 @@ func noMail(t *testing.T, got <-chan mailed, when string) {
 	}
 }
 
-// TestMailSettingsForm: the inbox page sets the mode, the digest's hour
-// and time zone; a time zone that is none is refused, saying what to give.
-func TestMailSettingsForm(t *testing.T) {
-	c := newClient(t)
-	owner := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
-	c = anonymous(t, c.srv, c.db)
-	c.login("ana@test.example")
-	rec := c.do("POST", "/inbox/mail", url.Values{"mode": {"digest"}, "digest_hour": {"9"}, "time_zone": {"Europe/Berlin"}}, false)
-	wantStatus(t, rec, 303, "save the settings")
-	if m, err := c.db.MailSettings(context.Background(), owner.ID); err != nil || m != (site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}) {
-		t.Errorf("saved %+v %v", m, err)
-	}
-	d := doc(t, c.do("GET", "/inbox", nil, false))
-	if d.Find("#f-digest-hour option[selected]").Text() != "09:00" || d.Find("#f-time-zone").AttrOr("value", "") != "Europe/Berlin" {
-		t.Errorf("the form shows %q in %q", d.Find("#f-digest-hour option[selected]").Text(), d.Find("#f-time-zone").AttrOr("value", ""))
-	}
-	rec = c.do("POST", "/inbox/mail", url.Values{"mode": {"digest"}, "digest_hour": {"9"}, "time_zone": {"Berlin"}}, false)
-	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "Europe/Berlin") {
-		t.Errorf("a time zone that is none: %d %s", rec.Code, rec.Body.String())
-	}
-}
-
 // TestMailTLS: the mailer sends over TLS from the start (smtps://) and
 // over STARTTLS where it is required, to a server with a certificate
 // of its own.
 func TestMailTLS(t *testing.T) {
-	c := newClient(t)
+	f := newFixture(t)
 	cert := httptest.NewTLSServer(nil) // for a certificate for 127.0.0.1 and its pool
 	cert.Close()
 	pool := x509.NewCertPool()
 	pool.AddCert(cert.Certificate())
 	tlsConf := &tls.Config{Certificates: cert.TLS.Certificates}
-	pid, ids := c.fixture()
 	for _, tc := range []struct {
 		name     string
 		implicit bool
@@ -252,13 +210,11 @@ func TestMailTLS(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			// A member of their own for each: one instant e-mail a member
 			// every site.MailInstantEvery.
-			ana := addUser(t, c.db, "ana-"+tc.name+"@test.example", "Ana "+tc.name, "1", site.RoleEditor)
+			ana := f.addUser("ana-"+tc.name+"@test.example", "Ana "+tc.name, site.RoleEditor)
 			conf, got := smtpServerWith(t, func(srv *smtp.Server) { srv.TLSConfig = tlsConf }, tc.implicit)
 			conf.TLS, conf.StartTLS, conf.RootCAs = tc.implicit, !tc.implicit, pool
-			m := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
-			if rec := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Ana " + tc.name + " over " + tc.name}}, true); rec.Code != 201 {
-				t.Fatalf("comment: %d", rec.Code)
-			}
+			m := newMailer(f.db, conf, quiet, "https://plans.agency.example")
+			f.comment("Pricing", "@Ana "+tc.name+" over "+tc.name)
 			if !m.send(context.Background(), site.MailInstant, mailLate) {
 				t.Fatal("the round failed")
 			}
@@ -296,27 +252,34 @@ func TestParseSMTP(t *testing.T) {
 	}
 }
 
-// TestChangedSinceApprovalNotice: the server's sign-off watcher tells a
-// plan's watcher in their inbox when an edit changes what a client
-// signed off.
+// TestChangedSinceApprovalNotice: the sign-off watcher tells a plan's
+// watcher in their inbox when an edit changes what a client signed off.
 func TestChangedSinceApprovalNotice(t *testing.T) {
-	c := newClient(t)
-	pid, ids := c.fixture()
+	f := newFixture(t)
 	ctx := context.Background()
-	owner := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
-	c = anonymous(t, c.srv, c.db)
-	c.login("ana@test.example")
-	if err := c.db.Watch(ctx, owner.ID, pid, true); err != nil {
+	ana := f.addUser("ana@test.example", "Ana Editor", site.RoleEditor)
+	if err := f.db.Watch(ctx, ana.ID, f.pid, true); err != nil {
 		t.Fatal(err)
 	}
-	project := "/projects/" + itoa(pid)
-	wantStatus(t, c.do("POST", project+"/versions", url.Values{"name": {"Client review"}}, false), 303, "make a version")
-	client := c.visitor(pid, site.ShareComment)
-	wantStatus(t, client.do("POST", project+"/versions/1/approve", url.Values{"page": {"0"}, "name": {"Carla Client"}}, false), 303, "the client signs off")
-	wantStatus(t, c.do("PATCH", pagePath(pid, ids["Pricing"], "title"), url.Values{"title": {"Plans"}, "version": {"1"}}, true), 200, "rename")
-	c.srv.signoffs.poke()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		ns, err := c.db.Inbox(ctx, owner.ID, 10)
+	v, err := f.db.CreateVersion(f.as(ana), f.pid, "Client review")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := site.ShareLink{ProjectID: f.pid, Role: site.ShareComment}
+	if _, err := f.db.CreateShareLink(ctx, &l); err != nil {
+		t.Fatal(err)
+	}
+	guest := site.WithViewer(ctx, site.Viewer{Name: "Carla Client", Share: true, ShareLinkID: l.ID, Access: site.AccessComment})
+	if _, err := f.db.Approve(guest, f.pid, v.Number, 0, "Carla Client"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.RenamePage(f.as(ana), f.ids["Pricing"], "Plans", 1); err != nil {
+		t.Fatal(err)
+	}
+	j := Start(ctx, f.db, Config{Log: quiet})
+	t.Cleanup(j.Close)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) { // polls a state another goroutine records
+		ns, err := f.db.Inbox(ctx, ana.ID, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,67 +295,44 @@ func TestChangedSinceApprovalNotice(t *testing.T) {
 	}
 }
 
-// TestCommentFlood: one share-link visitor posting comment after comment
-// that mentions a member is stopped after commentBurst; the mentions
-// reach the member as one e-mail, not one each, and the next waits until
-// site.MailInstantEvery has passed.
-func TestCommentFlood(t *testing.T) {
-	c := newClient(t)
-	pid, ids := c.fixture()
-	addUser(t, c.db, "alice@test.example", "Alice", "1", site.RoleEditor)
+// TestMailedMentionsWait: a guest's burst of comments that mention a
+// member reaches them as one e-mail, not one each, and the next waits
+// until site.MailInstantEvery has passed.
+func TestMailedMentionsWait(t *testing.T) {
+	f := newFixture(t)
+	f.addUser("alice@test.example", "Alice", site.RoleEditor)
 	conf, got := smtpServer(t)
-	m := newMailer(c.db, conf, c.srv.log, func() string { return "https://plans.agency.example" })
-	flooder := c.visitor(pid, site.ShareComment)
-	post := func(v *client, n int) *httptest.ResponseRecorder {
-		return v.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"author": {"Mallory"}, "body": {"@Alice look " + itoa(int64(n))}}, true)
+	m := newMailer(f.db, conf, quiet, "https://plans.agency.example")
+	l := site.ShareLink{ProjectID: f.pid, Role: site.ShareComment}
+	if _, err := f.db.CreateShareLink(context.Background(), &l); err != nil {
+		t.Fatal(err)
 	}
-	for i := range commentBurst {
-		if rec := post(flooder, i); rec.Code != http.StatusCreated {
-			t.Fatalf("comment %d: %d %.200s", i+1, rec.Code, rec.Body.String())
+	const burst = 5
+	for i := range burst {
+		c := site.Comment{ProjectID: f.pid, PageID: f.ids["Pricing"], Author: "Mallory", Body: "@Alice look " + itoa(int64(i))}
+		if err := f.db.AddComment(context.Background(), &c, l.ID); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if rec := post(flooder, commentBurst); rec.Code != http.StatusTooManyRequests || !strings.Contains(rec.Body.String(), "many comments") {
-		t.Errorf("comment %d: %d, want 429", commentBurst+1, rec.Code)
 	}
 	if !m.send(context.Background(), site.MailInstant, mailLate) {
 		t.Fatal("the round failed")
 	}
 	mail := nextMail(t, got, "the mentions")
-	if mail.to != "alice@test.example" || strings.Count(mail.body, "Mallory (guest) mentioned you") != commentBurst {
-		t.Errorf("the e-mail to %s has %d of %d mentions", mail.to, strings.Count(mail.body, "Mallory (guest) mentioned you"), commentBurst)
+	if mail.to != "alice@test.example" || strings.Count(mail.body, "Mallory (guest) mentioned you") != burst {
+		t.Errorf("the e-mail to %s has %d of %d mentions", mail.to, strings.Count(mail.body, "Mallory (guest) mentioned you"), burst)
 	}
 	// Another mention at once waits for the window.
-	member := c.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"body": {"@Alice and one more"}}, true)
-	if member.Code != http.StatusCreated {
-		t.Fatalf("a member's comment: %d", member.Code)
-	}
+	f.comment("Pricing", "@Alice and one more")
 	m.send(context.Background(), site.MailInstant, mailLate)
 	select {
 	case extra := <-got:
 		t.Errorf("a second e-mail within %s: %s", site.MailInstantEvery, extra.body)
 	default:
 	}
-	c.db.Now = func() time.Time { return time.Now().Add(site.MailInstantEvery + time.Second) }
-	m.now = c.db.Now
+	f.db.Now = func() time.Time { return time.Now().Add(site.MailInstantEvery + time.Second) }
+	m.now = f.db.Now
 	m.send(context.Background(), site.MailInstant, mailLate)
 	if later := nextMail(t, got, "the mention after the window"); !strings.Contains(later.body, "and one more") {
 		t.Errorf("after the window: %s", later.body)
-	}
-}
-
-// TestGuestNotAMember: a share-link visitor cannot comment in a member's
-// name, and a guest's comment is marked as a guest's.
-func TestGuestNotAMember(t *testing.T) {
-	c := newClient(t)
-	pid, ids := c.fixture()
-	v := c.visitor(pid, site.ShareComment)
-	rec := v.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"author": {"olive owner"}, "body": {"Delete this page."}}, true)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(doc(t, rec).Find("#err-author").Text(), "someone on the agency's team") {
-		t.Errorf("a guest in a member's name: %d %.300s", rec.Code, rec.Body.String())
-	}
-	rec = v.do("POST", pagePath(pid, ids["Pricing"], "comments"), url.Values{"author": {"Carla"}, "body": {"Fine by me."}}, true)
-	head := doc(t, rec).Find(".comment-head").Last()
-	if rec.Code != http.StatusCreated || head.Find(".badge-guest").Length() != 1 {
-		t.Errorf("a guest's comment is not marked: %d %q", rec.Code, head.Text())
 	}
 }

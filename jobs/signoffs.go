@@ -1,8 +1,9 @@
-package web
+package jobs
 
 import (
 	"context"
 	"log/slog"
+	"siteplan/internal/loop"
 	"time"
 )
 
@@ -11,7 +12,7 @@ import (
 // ("changed since approval", store.TellChangedSince): in the background,
 // a round every signoffPoll, so that a burst of edits costs one
 // comparison, not one an edit. What it writes to the inbox the mailer
-// then e-mails like any notification.
+// then e-mails like any notification (the store rings Queued).
 
 // signoffStore is what the sign-off watcher reads and writes.
 type signoffStore interface {
@@ -27,24 +28,19 @@ const (
 type signoffWatch struct {
 	store signoffStore
 	log   *slog.Logger
-	told  func() // after a round that wrote notifications: wake the mailer
-	loop
+	loop.Loop
 }
 
-func newSignoffWatch(st signoffStore, log *slog.Logger, told func()) *signoffWatch {
-	return &signoffWatch{store: st, log: log, told: told, loop: newLoop()}
+func newSignoffWatch(st signoffStore, log *slog.Logger) *signoffWatch {
+	return &signoffWatch{store: st, log: log, Loop: loop.New()}
 }
 
 // round holds the sign-offs against their plans.
 func (w *signoffWatch) round(ctx context.Context) bool {
 	ctx, cancel := context.WithTimeout(ctx, signoffBudget)
 	defer cancel()
-	n, err := w.store.TellChangedSince(ctx, signoffBatch)
-	if err != nil && ctx.Err() == nil {
+	if _, err := w.store.TellChangedSince(ctx, signoffBatch); err != nil && ctx.Err() == nil {
 		w.log.Error("holding sign-offs against their plans", "err", err)
-	}
-	if n > 0 {
-		w.told()
 	}
 	return false
 }
