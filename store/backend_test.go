@@ -70,7 +70,7 @@ func TestMigrateTogether(t *testing.T) {
 	}
 	files, _ := fs.Glob(migrations, "migrations/"+backend+"/*.sql")
 	var n int
-	if err := db.r.QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil || n != len(files) {
+	if err := db.r.QueryRow(`SELECT count(*) FROM schema_migrations WHERE version > 0`).Scan(&n); err != nil || n != len(files) {
 		t.Errorf("%d migrations recorded (%v), want %d", n, err, len(files))
 	}
 }

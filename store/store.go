@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -277,6 +278,9 @@ func applyMigrations(ctx context.Context, conn *sql.Conn, backend string) error 
 		if err != nil {
 			return err
 		}
+		if otherOnly(backend, string(body)) {
+			body = nil // the step is the other backend's: recorded, nothing run
+		}
 		if err := migrateOne(ctx, conn, name, v, string(body), backend == "sqlite"); err != nil {
 			return err
 		}
@@ -297,7 +301,52 @@ func (db *DB) migrate(ctx context.Context) error {
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY)`); err != nil {
 		return err
 	}
+	if err := oneTimeline(ctx, conn); err != nil {
+		return err
+	}
 	return applyMigrations(ctx, conn, "sqlite")
+}
+
+// otherOnly reports whether a migration of backend is a step only the
+// other backend takes: its first line says "-- postgres only:" (in
+// migrations/sqlite) or "-- sqlite only:" (in migrations/postgres), and
+// why.
+func otherOnly(backend, body string) bool {
+	other := map[string]string{"sqlite": "postgres", "postgres": "sqlite"}[backend]
+	return strings.HasPrefix(body, "-- "+other+" only:")
+}
+
+// timelineMark is the version schema_migrations holds once a SQLite
+// database counts its steps on the timeline both backends share.
+const timelineMark = 0
+
+// oneTimeline moves, once, a SQLite database from before the backends
+// shared one timeline of steps onto it: SQLite's steps 0028 to 0032 are
+// now 0029 to 0033, after PostgreSQL's own 0028, which SQLite records as
+// taken. A new database is marked at once.
+func oneTimeline(ctx context.Context, conn *sql.Conn) error {
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var marked bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)`, timelineMark).Scan(&marked); err != nil || marked {
+		return err
+	}
+	for _, q := range []string{
+		`UPDATE schema_migrations SET version = version + 1000 WHERE version >= 28`,
+		`UPDATE schema_migrations SET version = version - 999 WHERE version >= 1000`,
+		`INSERT INTO schema_migrations (version) SELECT 28 WHERE EXISTS (SELECT 1 FROM schema_migrations WHERE version > 28)`,
+	} {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version) VALUES (?)`, timelineMark); err != nil {
+		return err
+	}
+	return tx.Commit()
 }
 
 // migrateOne applies one migration in a transaction, unless it was
@@ -316,8 +365,10 @@ func migrateOne(ctx context.Context, conn *sql.Conn, name string, v int, body st
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version = ?`, v).Scan(&done); err != nil || done > 0 {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, body); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+	if body != "" {
+		if _, err := tx.ExecContext(ctx, body); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	if checkKeys {
 		var bad int

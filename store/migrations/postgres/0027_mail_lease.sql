@@ -1,2 +1,2 @@
--- As SQLite's 0027.
+-- As SQLite's.
 ALTER TABLE notifications ADD COLUMN mail_lease_until TEXT COLLATE "C";

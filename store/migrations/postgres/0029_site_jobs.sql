@@ -1,4 +1,4 @@
--- As SQLite's 0028.
+-- As SQLite's.
 CREATE TABLE site_jobs (
     seq          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     id           TEXT COLLATE "C" NOT NULL UNIQUE,

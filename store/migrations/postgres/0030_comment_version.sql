@@ -1,2 +1,2 @@
--- As SQLite's 0029.
+-- As SQLite's.
 ALTER TABLE projects ADD COLUMN comment_version BIGINT NOT NULL DEFAULT 0;

@@ -1,4 +1,4 @@
--- As SQLite's 0031.
+-- As SQLite's.
 ALTER TABLE share_links ADD COLUMN downloads TEXT COLLATE "C" NOT NULL DEFAULT 'pdf png';
 ALTER TABLE share_links ADD COLUMN statuses TEXT COLLATE "C" NOT NULL DEFAULT '';
 ALTER TABLE approvals ADD COLUMN seen_digest TEXT COLLATE "C";

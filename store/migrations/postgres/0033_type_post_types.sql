@@ -1,2 +1,2 @@
--- As SQLite's 0032.
+-- As SQLite's.
 ALTER TABLE type_colors ADD COLUMN post_type TEXT COLLATE "C" NOT NULL DEFAULT '';

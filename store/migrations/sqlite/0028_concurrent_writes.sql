@@ -1,0 +1,3 @@
+-- postgres only: SQLite has one writer, so writes to two plans never run
+-- side by side; PostgreSQL's step 0028 makes its trigger and planner fit
+-- writes that do. Nothing to do here.
