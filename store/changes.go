@@ -197,7 +197,7 @@ type changeData struct {
 type journal struct {
 	ctx       context.Context
 	tx        *sql.Tx
-	pg        bool  // on PostgreSQL: inProject locks the project
+	dialect         // on PostgreSQL inProject locks the project
 	projectID int64 // set by inProject
 	pages     map[int64]*pageDelta
 	order     []int64
@@ -226,7 +226,7 @@ type journal struct {
 // the project can no longer be redone.
 func (db *DB) change(ctx context.Context, fn func(j *journal) error) error {
 	return db.projectTx(ctx, func(tx *sql.Tx) error {
-		j := &journal{ctx: ctx, tx: tx, pg: db.pg, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, olds: map[int64]*oldDelta{}, undoable: true}
+		j := &journal{ctx: ctx, tx: tx, dialect: db.dialect, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, olds: map[int64]*oldDelta{}, undoable: true}
 		if err := fn(j); err != nil {
 			return err
 		}
@@ -242,28 +242,7 @@ func (db *DB) change(ctx context.Context, fn func(j *journal) error) error {
 // project a page is in, which never changes.
 func (j *journal) inProject(id int64) error {
 	j.projectID = id
-	return lockProject(j.ctx, j.tx, j.pg, id)
-}
-
-// lockProject takes the lock of project id's plan on PostgreSQL, in a
-// transaction of projectTx; SQLite's one writer needs none.
-func lockProject(ctx context.Context, tx *sql.Tx, pg bool, id int64) error {
-	if !pg {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(? AS INTEGER))`, projectLocks, id)
-	return err
-}
-
-// lockTeamOf takes the lock of the team of project id on PostgreSQL, in a
-// transaction of projectTx that holds that project's lock: for what
-// counts across a team's plans (the deliveries its webhooks hold).
-func lockTeamOf(ctx context.Context, tx *sql.Tx, pg bool, id int64) error {
-	if !pg {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(CAST(? AS INTEGER), CAST(team_id AS INTEGER)) FROM projects WHERE id = ?`, teamLocks, id)
-	return err
+	return j.lockProject(j.ctx, j.tx, id)
 }
 
 // touch notes the pages in ids as they are before the change touches
@@ -429,7 +408,7 @@ func (db *DB) record(j *journal) (int64, error) {
 	if author == "" {
 		author = "The command line"
 	}
-	if db.pg {
+	if db.historyInOneStatement() {
 		return db.recordPG(j, v.UserID, author, string(data), ids)
 	}
 	if v.UserID != 0 {

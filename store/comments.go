@@ -22,7 +22,7 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 	// A comment is its plan's write: on PostgreSQL it waits for that
 	// plan's writes, not for every plan's (projectTx).
 	return db.projectTx(ctx, func(tx *sql.Tx) error {
-		if err := lockProject(ctx, tx, db.pg, c.ProjectID); err != nil {
+		if err := db.lockProject(ctx, tx, c.ProjectID); err != nil {
 			return err
 		}
 		var pid int64
@@ -64,7 +64,7 @@ func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64
 		if err := commented(ctx, tx, c.ProjectID); err != nil {
 			return err
 		}
-		if err := lockTeamOf(ctx, tx, db.pg, c.ProjectID); err != nil { // the team's webhooks count what they hold
+		if err := db.lockTeamOf(ctx, tx, c.ProjectID); err != nil { // the team's webhooks count what they hold
 			return err
 		}
 		kind := site.EventComment
@@ -163,7 +163,7 @@ func (db *DB) Comment(ctx context.Context, projectID, id int64) (site.Comment, e
 // a comment belongs to, naming who did it. Errors: ENotFound.
 func (db *DB) ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error {
 	return db.projectTx(ctx, func(tx *sql.Tx) error {
-		if err := lockProject(ctx, tx, db.pg, projectID); err != nil {
+		if err := db.lockProject(ctx, tx, projectID); err != nil {
 			return err
 		}
 		at, who := any(nil), ""

@@ -58,13 +58,7 @@ func Copy(ctx context.Context, from, to *DB) (Copied, error) {
 	if used > 0 {
 		return nil, site.Errorf(site.EConflict, "The target database has users or plans: copy into a new, empty database.")
 	}
-	// SQLite's read transaction is a snapshot already (WAL); PostgreSQL's
-	// is one when asked.
-	opts := &sql.TxOptions{ReadOnly: true}
-	if from.pg {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	src, err := from.r.BeginTx(ctx, opts)
+	src, err := from.r.BeginTx(ctx, from.snapshot())
 	if err != nil {
 		return nil, translate(err)
 	}
@@ -217,17 +211,11 @@ func copyImporting(ctx context.Context, src, dst *sql.Tx) error {
 func (db *DB) lastIDs(ctx context.Context, tx *sql.Tx, tables []string) (map[string]int64, error) {
 	last := map[string]int64{}
 	for _, t := range tables {
-		var id, seq int64
+		var id int64
 		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) FROM `+t).Scan(&id); err != nil {
 			return nil, err
 		}
-		var err error
-		if db.pg {
-			err = tx.QueryRowContext(ctx, `SELECT COALESCE(last_value, 0) FROM pg_sequences
-				WHERE sequencename = ? AND schemaname = current_schema()`, t+"_id_seq").Scan(&seq)
-		} else {
-			err = tx.QueryRowContext(ctx, `SELECT seq FROM sqlite_sequence WHERE name = ?`, t).Scan(&seq)
-		}
+		seq, err := db.lastSequence(ctx, tx, t)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return nil, err
 		}
@@ -243,30 +231,12 @@ func (db *DB) continueIDs(ctx context.Context, tx *sql.Tx, last map[string]int64
 		if id == 0 {
 			continue
 		}
-		var err error
-		if db.pg {
-			_, err = tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence(?, 'id'), ?)`, table, id)
-		} else {
-			var auto bool
-			if auto, err = autoincrement(ctx, tx, table); err == nil && auto {
-				if _, err = tx.ExecContext(ctx, `DELETE FROM sqlite_sequence WHERE name = ?`, table); err == nil {
-					_, err = tx.ExecContext(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, table, id)
-				}
-			}
-		}
+		err := db.setSequence(ctx, tx, table, id)
 		if err != nil {
 			return fmt.Errorf("continue the ids of %s: %w", table, err)
 		}
 	}
 	return nil
-}
-
-// autoincrement reports whether a SQLite table's ids never come back
-// (AUTOINCREMENT, kept in sqlite_sequence).
-func autoincrement(ctx context.Context, tx *sql.Tx, table string) (bool, error) {
-	var ddl string
-	err := tx.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&ddl)
-	return strings.Contains(strings.ToUpper(ddl), "AUTOINCREMENT"), err
 }
 
 // Backup writes a consistent copy of db, which may be serving, to a new
@@ -281,7 +251,7 @@ func Backup(ctx context.Context, db *DB, path string) error {
 	tmp.Close()
 	os.Remove(tmp.Name()) // VACUUM INTO wants to make the file itself
 	defer os.Remove(tmp.Name())
-	if db.pg {
+	if !db.vacuumInto() {
 		to, err := openSQLite(tmp.Name())
 		if err != nil {
 			return err

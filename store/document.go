@@ -64,7 +64,7 @@ func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
 		switch {
 		case u.owner == db.owner && live:
 			continue
-		case u.owner == db.owner, u.stale, u.owner != "" && !db.pg && !proc.Alive(proc.TagPID(u.owner)):
+		case u.owner == db.owner, u.stale, u.owner != "" && !db.sharesServers() && !proc.Alive(proc.TagPID(u.owner)):
 			db.discard(ctx, u.id)
 			n++
 		}

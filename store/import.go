@@ -242,7 +242,7 @@ func (im *Import) wait() error {
 // a child finds its parent's id even in the same statement.
 func (im *Import) write(pages []site.Page) error {
 	write := im.insert
-	if im.db.pg {
+	if im.db.bulkCopy() {
 		write = im.copy
 	}
 	if err := write(pages); err != nil {
@@ -259,12 +259,7 @@ func (im *Import) insert(pages []site.Page) error {
 	ctx := im.ctx
 	return im.db.txUnchecked(ctx, func(tx *sql.Tx) error {
 		var next int64
-		q := `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pages'), 0),
-			coalesce((SELECT max(id) FROM pages), 0)) + 1`
-		if im.db.pg { // the chunk's ids taken from the pages' sequence at once
-			q = `SELECT setval(pg_get_serial_sequence('pages', 'id'), nextval(pg_get_serial_sequence('pages', 'id')) + ?1 - 1) - ?1 + 1`
-		}
-		if err := tx.QueryRowContext(ctx, q, len(pages)).Scan(&next); err != nil {
+		if err := tx.QueryRowContext(ctx, im.db.nextIDs(), len(pages)).Scan(&next); err != nil { // the chunk's ids at once
 			return err
 		}
 		im.bases = append(im.bases, next)

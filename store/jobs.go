@@ -124,10 +124,7 @@ func (db *DB) ClaimJob(ctx context.Context) (site.Job, bool, error) {
 	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM site_jobs WHERE state = ?)`, site.JobWaiting).Scan(&waiting); err != nil || !waiting {
 		return site.Job{}, false, err // most of the time: nothing to claim, and no write to claim it
 	}
-	skip := ""
-	if db.pg {
-		skip = ` FOR UPDATE OF j SKIP LOCKED` // another server's claim holds that row: take the next
-	}
+	skip := db.skipLocked("j")
 	now := db.Now().UTC().Format(jobTime)
 	var j site.Job
 	var found bool

@@ -26,7 +26,7 @@ const (
 
 // SharedLive reports whether other instances may serve the database,
 // so that the live hub must tell them its events: true on PostgreSQL.
-func (db *DB) SharedLive() bool { return db.pg }
+func (db *DB) SharedLive() bool { return db.sharedLive() }
 
 // PublishLive keeps payloads, in order, for the listeners of every
 // instance and wakes them. It does nothing on SQLite.
@@ -36,7 +36,7 @@ func (db *DB) SharedLive() bool { return db.pg }
 // commit, so rows commit in the order of their numbers and a listener
 // reading past the last number it read misses none.
 func (db *DB) PublishLive(ctx context.Context, payloads ...[]byte) error {
-	if !db.pg || len(payloads) == 0 {
+	if !db.sharedLive() || len(payloads) == 0 {
 		return nil
 	}
 	now := time.Now()
@@ -57,7 +57,7 @@ func (db *DB) PublishLive(ctx context.Context, payloads ...[]byte) error {
 // LiveCursor is the number of the last live event, for a listener to
 // start after.
 func (db *DB) LiveCursor(ctx context.Context) (int64, error) {
-	if !db.pg {
+	if !db.sharedLive() {
 		return 0, nil
 	}
 	var id int64
@@ -72,7 +72,7 @@ func (db *DB) LiveCursor(ctx context.Context) (int64, error) {
 // from there misses nothing kept. On SQLite it waits for ctx.
 func (db *DB) ListenLive(ctx context.Context, after int64, deliver func(payload []byte)) (last int64, err error) {
 	last = after
-	if !db.pg {
+	if !db.sharedLive() {
 		<-ctx.Done()
 		return last, nil
 	}

@@ -40,12 +40,8 @@ func (o *Outline) Project() site.Project { return o.project }
 // and the fields most pages leave empty in one column, NULL when they all
 // are; the title, slug and type come as one string. A child's placement
 // is its parent's.
-// PostgreSQL's words for SQLite's char(31) and json_array are its own.
-func outlineCols(pg bool) string {
-	unit, array := "char(31)", "json_array"
-	if pg {
-		unit, array = "chr(31)", "json_build_array"
-	}
+func outlineCols(d dialect) string {
+	unit, array := d.unitSeparator(), d.jsonArray()
 	return `id, title || ` + unit + ` || slug || ` + unit + ` || type,
 	in_sitemap | (in_html_sitemap << 1) | (` + caseOf("kind", site.Kinds) + ` << 2) | (` + caseOf("status", site.Statuses) + ` << 5),
 	CASE WHEN path = '' AND priority IS NULL AND changefreq = '' AND lastmod = '' AND assignee = '' AND notes = '' THEN NULL
@@ -173,7 +169,7 @@ func (w *outlineWalk) walk(root int64) error {
 	rows.Close()
 	if root == 0 {
 		for _, pl := range site.Placements {
-			if err := w.level(`SELECT `+outlineCols(o.db.pg)+` FROM pages WHERE project_id = ? AND parent_id IS NULL AND placement = ? ORDER BY position`,
+			if err := w.level(`SELECT `+outlineCols(o.db.dialect)+` FROM pages WHERE project_id = ? AND parent_id IS NULL AND placement = ? ORDER BY position`,
 				[]any{o.project.ID, pl}, pl, o.project.RootPath(), 1); err != nil {
 				return err
 			}
@@ -182,7 +178,7 @@ func (w *outlineWalk) walk(root int64) error {
 	}
 	// A section: it and its ancestors, up, for its placement (its top
 	// ancestor's) and the path its ancestors' slugs make.
-	if s, err = w.prepare(`SELECT ` + outlineCols(o.db.pg) + `, placement, coalesce(parent_id, 0) FROM pages WHERE project_id = ? AND id = ?`); err != nil {
+	if s, err = w.prepare(`SELECT ` + outlineCols(o.db.dialect) + `, placement, coalesce(parent_id, 0) FROM pages WHERE project_id = ? AND id = ?`); err != nil {
 		return translate(err)
 	}
 	var chain []site.Page
@@ -249,7 +245,7 @@ func (w *outlineWalk) children(parent int64, placement, path string, depth int) 
 		w.stmts = append(w.stmts, nil)
 	}
 	if w.stmts[depth-1] == nil {
-		s, err := w.prepare(`SELECT ` + outlineCols(w.o.db.pg) + ` FROM pages WHERE project_id = ? AND parent_id = ? ORDER BY placement, position`) // the siblings index's order: no sort
+		s, err := w.prepare(`SELECT ` + outlineCols(w.o.db.dialect) + ` FROM pages WHERE project_id = ? AND parent_id = ? ORDER BY placement, position`) // the siblings index's order: no sort
 		if err != nil {
 			return translate(err)
 		}
@@ -279,7 +275,7 @@ func (w *outlineWalk) level(query string, args []any, placement, path string, de
 // next page is read.
 func (w *outlineWalk) rows(rows driver.Rows, placement, parent string, depth int) error {
 	next := rows.Next
-	if w.o.db.pg {
+	if w.o.db.oneQueryAtATime() {
 		// pgx reads one query at a time on a connection: a level is read
 		// whole before its branches are walked.
 		var level [][5]driver.Value

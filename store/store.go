@@ -40,7 +40,7 @@ var migrations embed.FS
 // they follow one another as SQLite's do, whichever server runs them.
 type DB struct {
 	w, r *sql.DB
-	pg   bool // PostgreSQL
+	dialect
 	// pgcfg makes connections of their own (the live listener's).
 	pgcfg *pgx.ConnConfig
 	// Now is the clock for sessions, invites, share links and comments;
@@ -190,7 +190,7 @@ func openPG(url string) (*DB, error) {
 	w.SetMaxIdleConns(pgWriters)
 	r.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
 	r.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
-	db := &DB{w: w, r: r, pg: true, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
+	db := &DB{w: w, r: r, dialect: dialect{pg: true}, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
 	if err := db.migratePG(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrate %s: %w", redactURL(url), err)
@@ -450,7 +450,7 @@ func (db *DB) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error)
 	if err != nil {
 		return translate(err)
 	}
-	if db.pg && lock != "" {
+	if lock = db.txLock(lock); lock != "" {
 		if _, err := tx.ExecContext(ctx, lock, writeLock); err != nil {
 			tx.Rollback()
 			return translate(err)
@@ -498,7 +498,7 @@ func (db *DB) unchecked(ctx context.Context) (conn *sql.Conn, release func(), er
 // parents it numbers itself): SQLite otherwise looks up each new row's
 // project and parent, a fifth of the time of importing 200,000 pages.
 func (db *DB) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
-	if db.pg { // checked as it goes: PostgreSQL looks keys up by index
+	if db.keysChecked() {
 		return db.tx(ctx, fn)
 	}
 	conn, release, err := db.unchecked(ctx)
