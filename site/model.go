@@ -197,14 +197,32 @@ func Slugify(title string) string {
 	return s
 }
 
+// PageEdit is what an edit of a page did, as the store saw it in the
+// edit's own transaction, so that what shows it needs no second read.
+type PageEdit struct {
+	Before, After Page
+	// URLs is how many URLs the edit changed, when it gave the page
+	// another URL: the page's and those of the pages below it; 0 when the
+	// page's URL stayed.
+	URLs int
+	// Launched says the plan has a launched version: each launched URL
+	// the edit moved has its redirect recorded.
+	Launched bool
+}
+
 // HasURL reports whether the page's kind gives it a URL of its own.
 func (p *Page) HasURL() bool { return p.Kind == KindPage }
 
-// Validate checks a page's own fields. It returns EInvalid with a message
-// per field.
+// Validate checks a page's own fields, once its title is trimmed and,
+// where the slug follows the title (SlugAuto), the slug derived from it:
+// the one place a slug is derived on an edit. It returns EInvalid with a
+// message per field.
 func (p *Page) Validate() error {
 	f := FieldErrors{}
 	p.Title = strings.TrimSpace(p.Title)
+	if p.SlugAuto {
+		p.Slug = Slugify(p.Title)
+	}
 	if p.Title == "" {
 		f.Add("title", "Title is required.")
 	} else if msg := TextProblem("Title", p.Title, MaxTitleLen, false); msg != "" {

@@ -249,26 +249,6 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 	return n, err
 }
 
-// URLCount is how many pages of the branch at id (itself included) have
-// a URL of their own: how many URLs a new slug there changes.
-func (db *DB) URLCount(ctx context.Context, id int64) (int, error) {
-	var n int
-	// The kind comes along the walk: a join of the walk with pages
-	// afterwards is planned by PostgreSQL as a scan of every page.
-	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id, kind) AS (
-			SELECT id, kind FROM pages WHERE id = ? UNION ALL SELECT c.id, c.kind FROM pages c JOIN sub ON c.parent_id = sub.id)
-		SELECT count(*) FROM sub WHERE kind = 'page'`, id).Scan(&n)
-	return n, err
-}
-
-// Launched reports whether a version of the project is marked launched:
-// from then on, moving a launched URL records its redirect.
-func (db *DB) Launched(ctx context.Context, projectID int64) (bool, error) {
-	var ok bool
-	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, projectID).Scan(&ok)
-	return ok, err
-}
-
 // PageTypes returns the page types a project's pages use, the most used
 // first, at most limit of them: what the details form offers as a page
 // type is typed, so that a typo does not make a new type.
@@ -422,57 +402,126 @@ func siblingCount(ctx context.Context, tx *sql.Tx, projectID, parentID int64, pl
 // page's URL has it. Errors: EInvalid (also a typed slug or path another
 // page has), ENotFound, EConflict (someone else saved the page first).
 func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
-	if p.SlugAuto {
-		p.Slug = site.Slugify(p.Title)
-	}
+	_, err := db.EditPage(ctx, p)
+	return err
+}
+
+// EditPage is UpdatePage that also says what the edit did (the page
+// before, the URLs it moved, whether the plan was launched), read in the
+// edit's transaction. Errors: as UpdatePage's.
+func (db *DB) EditPage(ctx context.Context, p *site.Page) (site.PageEdit, error) {
+	var e site.PageEdit
 	if err := p.Validate(); err != nil {
-		return err
+		return e, err
 	}
-	return db.change(ctx, func(j *journal) error {
-		tx := j.tx
+	err := db.change(ctx, func(j *journal) error {
 		if err := j.inProject(p.ProjectID); err != nil {
 			return err
 		}
 		if err := j.touch(p.ID); err != nil {
 			return err
 		}
-		if before := j.pages[p.ID].Before; before != nil {
-			if err := startBlocks(ctx, tx, p, before.Type); err != nil {
-				return err
-			}
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
-			assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?, brief = ?, notes_public = ?,
-			placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
-			WHERE id = ? AND version = ?`,
-			p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
-			nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic, p.Placement, p.ID, p.Version)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return staleOrMissing(ctx, tx, "pages", p.ID, "Someone else changed this page while you were editing; it now shows their version. Your changes were not saved.")
-		}
-		p.Version++
-		if err := claimPage(j, p); err != nil {
-			return err
-		}
-		j.verb, j.summary = editWords(j.pages[p.ID].Before, p)
-		j.pageID = p.ID
-		return nil
+		return j.savePage(p, &e)
 	})
+	return e, err
 }
 
-// RenamePage changes a page's title (and its slug, if derived) if version
-// is current. Errors: EInvalid, ENotFound, EConflict.
+// Rename changes the title of page id of project projectID (and its
+// slug, if derived) if version is current, and says what it did, all in
+// one transaction. Errors: EInvalid, ENotFound, EConflict (naming the
+// title the page has now).
+func (db *DB) Rename(ctx context.Context, projectID, id int64, title string, version int64) (site.PageEdit, error) {
+	var e site.PageEdit
+	err := db.change(ctx, func(j *journal) error {
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
+		p, err := newPageScanner(true).scan(j.tx.QueryRowContext(j.ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ? AND project_id = ?`, id, projectID))
+		if err != nil {
+			return notFound(err, "Page %d does not exist.", id)
+		}
+		if p.Version != version {
+			return site.Errorf(site.EConflict, "Someone else renamed this page to “%s” meanwhile: rename it again to keep your title.", p.Title)
+		}
+		p.Title = title
+		if err := p.Validate(); err != nil {
+			return err
+		}
+		if err := j.touch(p.ID); err != nil {
+			return err
+		}
+		if err := j.savePage(&p, &e); err != nil {
+			return err
+		}
+		seen := site.ProjectionFrom(j.ctx)
+		seen.Page(&e.Before)
+		seen.Page(&e.After)
+		return nil
+	})
+	return e, err
+}
+
+// RenamePage is Rename of a page of any project, returning the page.
 func (db *DB) RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error) {
-	p, err := db.Page(ctx, id)
-	if err != nil {
-		return p, err
+	var projectID int64
+	if err := db.r.QueryRowContext(ctx, `SELECT project_id FROM pages WHERE id = ?`, id).Scan(&projectID); err != nil {
+		return site.Page{}, notFound(err, "Page %d does not exist.", id)
 	}
-	p.Title, p.Version = title, version
-	err = db.UpdatePage(ctx, &p)
-	return p, err
+	e, err := db.Rename(ctx, projectID, id, title, version)
+	return e.After, err
+}
+
+// savePage writes the editable fields of p, checked, if p.Version is
+// still current, and fills in e: the step an edit and a rename share.
+func (j *journal) savePage(p *site.Page, e *site.PageEdit) error {
+	ctx, tx := j.ctx, j.tx
+	before := j.pages[p.ID].Before
+	if before != nil {
+		if err := startBlocks(ctx, tx, p, before.Type); err != nil {
+			return err
+		}
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
+		assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?, brief = ?, notes_public = ?,
+		placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
+		WHERE id = ? AND version = ?`,
+		p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
+		nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic, p.Placement, p.ID, p.Version)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return staleOrMissing(ctx, tx, "pages", p.ID, "Someone else changed this page while you were editing; it now shows their version. Your changes were not saved.")
+	}
+	p.Version++
+	if err := claimPage(j, p); err != nil {
+		return err
+	}
+	j.verb, j.summary = editWords(before, p)
+	j.pageID = p.ID
+	e.After = *p
+	if before != nil {
+		e.Before = before.page(p.ID, p.ProjectID)
+		e.Before.Version = p.Version - 1
+	}
+	return j.urlsMoved(e)
+}
+
+// urlsMoved fills in how many URLs an edit moved, and whether the plan
+// was launched, when the edit gave the page another URL.
+func (j *journal) urlsMoved(e *site.PageEdit) error {
+	b, a := e.Before, e.After
+	if b.Slug == a.Slug && b.Path == a.Path || b.Kind != site.KindPage && a.Kind != site.KindPage {
+		return nil
+	}
+	// The kind comes along the walk: a join of the walk with pages
+	// afterwards is planned by PostgreSQL as a scan of every page.
+	if err := j.tx.QueryRowContext(j.ctx, `WITH RECURSIVE sub(id, kind) AS (
+			SELECT id, kind FROM pages WHERE id = ? UNION ALL SELECT c.id, c.kind FROM pages c JOIN sub ON c.parent_id = sub.id)
+		SELECT count(*) FROM sub WHERE kind = 'page'`, a.ID).Scan(&e.URLs); err != nil || e.URLs == 0 {
+		return err
+	}
+	return j.tx.QueryRowContext(j.ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, j.projectID).Scan(&e.Launched)
 }
 
 // MovePage moves a page (with its subtree) to position among the children

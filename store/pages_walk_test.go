@@ -8,9 +8,9 @@ import (
 	"siteplan/site"
 )
 
-// TestAncestorsAndURLCount: a page's ancestors come from its root down;
-// a branch's URL count is its pages of kind page, itself included.
-func TestAncestorsAndURLCount(t *testing.T) {
+// TestAncestorsAndURLsMoved: a page's ancestors come from its root down;
+// an edit that moves a branch counts its pages of kind page.
+func TestAncestorsAndURLsMoved(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
 	_, ids := newProject(t, db, "Home\n  Shop\n    Kinds\n      Tents\n      Stoves\n    Sale\n  About")
@@ -30,12 +30,21 @@ func TestAncestorsAndURLCount(t *testing.T) {
 	if err != nil || fmt.Sprint(got) != "[Home Shop Kinds]" {
 		t.Errorf("ancestors of Stoves: %v %v", got, err)
 	}
+	// An edit that gives a page another URL says how many URLs moved:
+	// its branch's pages of kind page, itself included.
 	for _, tc := range []struct {
 		page string
+		slug bool // the slug follows the new title
 		want int
-	}{{"Shop", 4}, {"Kinds", 2}, {"Tents", 1}, {"Home", 6}} {
-		if n, err := db.URLCount(ctx, ids[tc.page]); err != nil || n != tc.want {
-			t.Errorf("URL count of %s: %d %v, want %d", tc.page, n, err, tc.want)
+	}{{"Shop", true, 4}, {"Tents", true, 1}, {"Sale", false, 0}, {"Kinds", true, 0}} {
+		pg, err := db.Page(ctx, ids[tc.page])
+		if err != nil {
+			t.Fatal(err)
+		}
+		pg.Title, pg.SlugAuto = "New "+tc.page, tc.slug
+		e, err := db.EditPage(ctx, &pg)
+		if err != nil || e.URLs != tc.want || e.Launched || e.Before.Title != tc.page || e.After.Title != "New "+tc.page {
+			t.Errorf("edit of %s: %d URLs moved (%v), launched %t, %q to %q; want %d", tc.page, e.URLs, err, e.Launched, e.Before.Title, e.After.Title, tc.want)
 		}
 	}
 }

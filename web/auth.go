@@ -277,7 +277,7 @@ func (s *Server) login(c echo.Context) error {
 	if site.ErrorCode(err) == site.ETooMany {
 		form.Message = site.ErrorMessage(err)
 		c.Response().Header().Set("Retry-After", strconv.Itoa(int(loginRetry.Seconds())))
-		return render(c, http.StatusTooManyRequests, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
+		return rerender(c, err, views.Login(views.LoginProps{Layout: s.layout(c, "Log in"), Form: form}))
 	} else if err != nil {
 		return err
 	}

@@ -26,12 +26,11 @@ type pageStore interface {
 	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
 	DescendantCount(ctx context.Context, id int64) (int, error)
-	URLCount(ctx context.Context, id int64) (int, error)
-	Launched(ctx context.Context, projectID int64) (bool, error)
 	PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error)
 	CreatePage(ctx context.Context, p *site.Page) error
 	UpdatePage(ctx context.Context, p *site.Page) error
-	RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error)
+	EditPage(ctx context.Context, p *site.Page) (site.PageEdit, error)
+	Rename(ctx context.Context, projectID, id int64, title string, version int64) (site.PageEdit, error)
 	MovePage(ctx context.Context, id, parentID int64, placement string, position int) error
 	DeletePage(ctx context.Context, id int64) (int, error)
 	DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (int, error)
@@ -438,9 +437,6 @@ func readPageForm(c echo.Context, pg *site.Page) (views.PageForm, site.FieldErro
 	if pg.Priority, msg = site.ParsePriority(f.Priority); msg != "" {
 		errs.Add("priority", msg)
 	}
-	if pg.SlugAuto {
-		pg.Slug = site.Slugify(pg.Title)
-	}
 	return f, errs
 }
 
@@ -477,7 +473,6 @@ func (s *Server) savePage(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	before := pg
 	form, errs := readPageForm(c, &pg)
 	if err := pg.Validate(); err != nil {
 		for k, v := range site.ErrorFields(err) {
@@ -485,8 +480,9 @@ func (s *Server) savePage(c echo.Context) error {
 		}
 	}
 	err = errs.Err()
+	var edit site.PageEdit
 	if err == nil {
-		err = s.store.pages.UpdatePage(ctx, &pg)
+		edit, err = s.store.pages.EditPage(ctx, &pg)
 	}
 	switch site.ErrorCode(err) {
 	case "":
@@ -497,14 +493,10 @@ func (s *Server) savePage(c echo.Context) error {
 		setChange(c, change{Kind: "page", Page: pg.ID})
 		trigger(c, "page-saved", pg.ID)
 		d.Saved, d.Message = true, "Saved."
-		notice, err := s.urlNotice(c, before, pg)
-		if err != nil {
-			return err
-		}
-		if notice == nil {
+		if edit.URLs == 0 {
 			return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.BriefMarkOOB(&pg))
 		}
-		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.BriefMarkOOB(&pg), views.URLNoticeOOB(notice))
+		return render(c, http.StatusOK, views.DetailsForm(d), views.TitleOOB(&pg), views.BriefMarkOOB(&pg), views.URLNoticeOOB(urlNotice(edit)))
 	case site.EInvalid: // keep what was typed, with the messages
 		d, derr := s.details(c, p, pg)
 		if derr != nil {
@@ -527,52 +519,29 @@ func (s *Server) savePage(c echo.Context) error {
 	return err
 }
 
+// rename renames a page in one trip to the store: the edit comes back
+// with what the notice of its new URLs needs.
 func (s *Server) rename(c echo.Context) error {
-	_, pg, err := s.page(c)
-	if err != nil {
-		return err
-	}
+	pid, _ := strconv.ParseInt(c.Param("pid"), 10, 64)
 	version, _ := strconv.ParseInt(c.FormValue("version"), 10, 64)
-	renamed, err := s.store.pages.RenamePage(c.Request().Context(), pg.ID, c.FormValue("title"), version)
-	if site.ErrorCode(err) == site.EConflict {
-		fresh, ferr := s.store.pages.Page(c.Request().Context(), pg.ID)
-		if ferr != nil {
-			return ferr
-		}
-		return site.Errorf(site.EConflict, "Someone else renamed this page to “%s” meanwhile: rename it again to keep your title.", fresh.Title)
-	}
+	edit, err := s.store.pages.Rename(c.Request().Context(), currentProject(c).ID, pid, c.FormValue("title"), version)
 	if err != nil {
 		return err
 	}
+	renamed := edit.After
 	setChange(c, change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
 	trigger(c, "page-changed", renamed.ID)
-	notice, err := s.urlNotice(c, pg, renamed)
-	if err != nil {
-		return err
-	}
-	if notice == nil {
+	if edit.URLs == 0 {
 		return render(c, http.StatusOK, views.Title(&renamed))
 	}
-	return render(c, http.StatusOK, views.Title(&renamed), notice)
+	return render(c, http.StatusOK, views.Title(&renamed), urlNotice(edit))
 }
 
-// urlNotice says when a change of a page gave it and the pages below it
-// new URLs, how many, with a way to keep the old one (nil when the URL
-// stayed). Slugs are never rewritten without a word.
-func (s *Server) urlNotice(c echo.Context, before, after site.Page) (templ.Component, error) {
-	if before.Slug == after.Slug && before.Path == after.Path || before.Kind != site.KindPage && after.Kind != site.KindPage {
-		return nil, nil
-	}
-	ctx := c.Request().Context()
-	n, err := s.store.pages.URLCount(ctx, after.ID)
-	if err != nil || n == 0 {
-		return nil, err
-	}
-	launched, err := s.store.pages.Launched(ctx, after.ProjectID)
-	if err != nil {
-		return nil, err
-	}
-	return views.URLNotice(views.URLNoticeProps{Before: before, After: after, URLs: n, Launched: launched}), nil
+// urlNotice says that an edit gave a page and the pages below it new
+// URLs, how many, with a way to keep the old one: slugs are never
+// rewritten without a word.
+func urlNotice(e site.PageEdit) templ.Component {
+	return views.URLNotice(views.URLNoticeProps{Before: e.Before, After: e.After, URLs: e.URLs, Launched: e.Launched})
 }
 
 // keepURL gives a page its old slug and path back, typed (POST
@@ -659,7 +628,7 @@ func (s *Server) deletePage(c echo.Context) error {
 		case err != nil:
 			return err
 		case dialog != nil && problem != "":
-			return render(c, http.StatusUnprocessableEntity, dialog)
+			return rerender(c, site.Errorf(site.EInvalid, "%s", problem), dialog)
 		case dialog != nil:
 			c.Response().Header().Set("HX-Retarget", "#dialog")
 			c.Response().Header().Set("HX-Reswap", "innerHTML")

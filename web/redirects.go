@@ -249,7 +249,7 @@ func (s *Server) attachOldSite(c echo.Context) error {
 	if err != nil {
 		return err
 	} else if problem != "" {
-		return s.redirectsError(c, problem)
+		return s.redirectsError(c, site.Errorf(site.EInvalid, "%s", problem))
 	}
 	t, err := s.store.pages.Tree(ctx, p.ID)
 	if err != nil {
@@ -257,7 +257,7 @@ func (s *Server) attachOldSite(c echo.Context) error {
 	}
 	got, err := s.store.redirects.AttachOldSite(ctx, p.ID, olds, sitemap.Match(t, olds))
 	if site.ErrorCode(err) == site.EInvalid {
-		return s.redirectsError(c, site.ErrorMessage(err))
+		return s.redirectsError(c, err)
 	} else if err != nil {
 		return err
 	}
@@ -350,7 +350,7 @@ func (s *Server) attachTraffic(c echo.Context) error {
 	p := currentProject(c)
 	fh, err := c.FormFile("file")
 	if err != nil {
-		return s.redirectsError(c, "Choose the traffic file: Search Console's Pages export, or an Analytics CSV.")
+		return s.redirectsError(c, site.Errorf(site.EInvalid, "Choose the traffic file: Search Console's Pages export, or an Analytics CSV."))
 	}
 	in, err := fh.Open()
 	if err != nil {
@@ -368,11 +368,11 @@ func (s *Server) attachTraffic(c echo.Context) error {
 		return err
 	}
 	if len(first) == 0 {
-		return s.redirectsError(c, "Attach the old site first: clicks go to its URLs.")
+		return s.redirectsError(c, site.Errorf(site.EInvalid, "Attach the old site first: clicks go to its URLs."))
 	}
 	clicks, err := sitemap.ReadClicks(in, site.Origin(first[0].URL)+"/")
 	if err != nil {
-		return s.redirectsError(c, fh.Filename+": "+site.ErrorMessage(err))
+		return s.redirectsError(c, site.Errorf(site.EInvalid, "%s: %s", fh.Filename, site.ErrorMessage(err)))
 	}
 	if _, _, _, err := s.store.redirects.SetClicks(ctx, p.ID, clicks); err != nil {
 		return err
@@ -380,14 +380,15 @@ func (s *Server) attachTraffic(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects"))
 }
 
-// redirectsError shows the Redirects view again with what went wrong.
-func (s *Server) redirectsError(c echo.Context, msg string) error {
+// redirectsError shows the Redirects view again with what went wrong,
+// with the status the error table gives it.
+func (s *Server) redirectsError(c echo.Context, problem error) error {
 	props, err := s.redirectProps(c, site.OldFilter{Limit: views.RedirectsPerPage})
 	if err != nil {
 		return err
 	}
-	props.Error = msg
-	return s.renderRedirects(c, http.StatusUnprocessableEntity, props)
+	props.Error = site.ErrorMessage(problem)
+	return s.renderRedirects(c, statusOf[site.ErrorCode(problem)], props)
 }
 
 // exportRedirects downloads the map for a platform (GET

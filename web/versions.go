@@ -49,7 +49,7 @@ func (s *Server) createVersion(c echo.Context) error {
 	_, err = create(ctx, p.ID, name)
 	done()
 	if site.ErrorCode(err) == site.EInvalid {
-		return s.renderVersions(c, http.StatusUnprocessableEntity, name, site.ErrorMessage(err))
+		return s.renderVersions(c, statusOf[site.ErrorCode(err)], name, site.ErrorMessage(err))
 	} else if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func (s *Server) approve(c echo.Context) error {
 		if lerr != nil {
 			return lerr
 		}
-		return s.renderVersion(c, http.StatusUnprocessableEntity,
+		return s.renderVersion(c, statusOf[site.ErrorCode(err)],
 			views.VersionProps{Version: v, Tree: t, Name: c.FormValue("name"), SignError: site.ErrorMessage(err)}, links)
 	} else if err != nil {
 		return err
