@@ -31,8 +31,8 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	if *dir == "" {
 		return errors.New("export: --out DIR is required")
 	}
-	if cfg.MaxURLs < 1 || cfg.MaxURLs > site.MaxSitemapURLs {
-		return fmt.Errorf("export: --max-urls must be between 1 and %d", site.MaxSitemapURLs)
+	if err := site.CheckMaxURLs(cfg.MaxURLs); err != nil {
+		return fmt.Errorf("export: --max-urls: %s", site.ErrorMessage(err))
 	}
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return fmt.Errorf("export: %w", err)

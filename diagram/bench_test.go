@@ -5,7 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"siteplan/site"
+	"siteplan/internal/sitegen"
 )
 
 // BenchmarkDiagram draws generated plans end to end, from the tree to the
@@ -28,7 +28,7 @@ func BenchmarkDiagram(b *testing.B) {
 		{"5k", 49, LayoutTree, 0, 0, []string{FormatSVG, FormatScene}},
 		{"10k", 99, LayoutTree, 0, 0, []string{FormatSVG, FormatScene, FormatPDF}},
 	} {
-		tr, links := site.GenerateDocument("Bench", 10, 10, tc.leaves).Tree()
+		tr, links := sitegen.Document("Bench", 10, 10, tc.leaves).Tree()
 		for _, format := range tc.formats {
 			b.Run(tc.name+"-"+format, func(b *testing.B) {
 				var size int

@@ -14,11 +14,12 @@ import (
 
 // A page is drawn as a card: a band in the colour of its type (or
 // status, or change) that names it, then the title in a readable size,
-// then its path and its status and assignee. Cards have one width and a
-// height that follows what they say, measured here, so that siteplan can
-// place them itself (chart.go) and paint them (paint.go); a radial
-// diagram's cards are written as DOT tables of exactly that size
-// (writeCard) for Graphviz to place.
+// then its path, and its status and assignee where the diagram shows
+// them (a client's does not). Cards have one width and a height that
+// follows what they say, measured here, so that siteplan can place them
+// itself (chart.go) and paint them (paint.go); a radial diagram gives
+// Graphviz plain boxes of their sizes to place (radial.go), and the DOT
+// export writes them as tables of exactly that size (writeCard).
 const (
 	cardW         = 184.0 // points
 	cardInner     = cardW - 2

@@ -24,6 +24,7 @@ import (
 
 	"siteplan/diagram/internal/graphviz"
 	"siteplan/internal/golden"
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -319,7 +320,7 @@ func TestStacks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tr, links := site.GenerateDocument("Stacks", tt.sections, tt.subs, tt.leaves).Tree()
+			tr, links := sitegen.Document("Stacks", tt.sections, tt.subs, tt.leaves).Tree()
 			opt := Options{}
 			if err := opt.Normalize(tr); err != nil {
 				t.Fatal(err)
@@ -602,7 +603,7 @@ func onBorder(p point, b box) bool {
 // on its child's and crosses no other card; no card overlaps another or
 // the legend; every cross-link starts on its page's card.
 func TestChartGeometry(t *testing.T) {
-	thousand, thousandLinks := site.GenerateDocument("Thousand", 10, 10, 9).Tree()
+	thousand, thousandLinks := sitegen.Document("Thousand", 10, 10, 9).Tree()
 	for _, tc := range []struct {
 		name string
 		doc  string
@@ -758,7 +759,7 @@ func TestRadialLinkBetweenRoots(t *testing.T) {
 // Graphviz lays the plan out (that alone takes seconds), and a render
 // given up on while it waited for Graphviz draws nothing.
 func TestPNGRefusedBeforeLayout(t *testing.T) {
-	tr, links := site.GenerateDocument("Big", 20, 20, 15).Tree() // 6,421 pages
+	tr, links := sitegen.Document("Big", 20, 20, 15).Tree() // 6,421 pages
 	before := graphviz.Layouts()
 	var buf bytes.Buffer
 	_, err := Render(context.Background(), &buf, tr, links, Options{Format: FormatPNG})
@@ -784,7 +785,7 @@ func TestPNGRefusedBeforeLayout(t *testing.T) {
 // band is its type's swatch and says its mark; a colour the team chose
 // for two types marks the later one.
 func TestTypeColoursApart(t *testing.T) {
-	tr, links := site.GenerateDocument("Types", 16, 1, 0).Tree()
+	tr, links := sitegen.Document("Types", 16, 1, 0).Tree()
 	var types []string
 	for i, sec := range tr.Children(tr.Children(0)[0].ID) {
 		sec.Type = fmt.Sprintf("type %02d", i)
@@ -845,7 +846,7 @@ func TestTypeColoursApart(t *testing.T) {
 // card or another label, top down, left to right and radial, on plans
 // with links between neighbours, across the tree and into stacks.
 func TestLinksAvoidCards(t *testing.T) {
-	thousand := site.GenerateDocument("Thousand", 10, 10, 9)
+	thousand := sitegen.Document("Thousand", 10, 10, 9)
 	for i := range 12 { // links across the plan: sections, topics, leaves
 		s, u, l := i%10, (i*7)%10, (i*5)%9
 		from, to := thousand.Pages[0].Children[s].Children[u], thousand.Pages[0].Children[(s+3)%10].Children[(u+4)%10].Children[l]

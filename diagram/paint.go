@@ -157,7 +157,7 @@ func arrowHead(base, tip point, at func(x, y float64) point) []point {
 }
 
 // drawCard paints a page's card: its box, band, title, path, status line
-// and what is not drawn, as writeCard describes it to Graphviz.
+// and what is not drawn, the rows writeCard gives the DOT export.
 func (d *diagram) drawCard(p *painter, cd *card, at func(x, y float64) point) {
 	c, s, pg := p.c, p.scale, cd.page
 	c.group("p"+strconv.FormatInt(pg.ID, 10), "node", pg.Title)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -141,7 +142,7 @@ func TestPDFPaper(t *testing.T) {
 	for _, sh := range []struct{ sections, subs, leaves int }{
 		{5, 3, 3}, {6, 9, 0}, {3, 3, 5}, {10, 5, 0}, {2, 5, 5}, {59, 0, 0}, {1, 1, 58}, {20, 2, 0},
 	} {
-		tr, links := site.GenerateDocument("Sixty", sh.sections, sh.subs, sh.leaves).Tree()
+		tr, links := sitegen.Document("Sixty", sh.sections, sh.subs, sh.leaves).Tree()
 		t.Run(fmt.Sprintf("%d pages %v", tr.Len(), sh), func(t *testing.T) {
 			s := readPDF(t, renderPDF(t, tr, links, Options{Links: true}))
 			if len(s.pages) != 1 {
@@ -163,7 +164,7 @@ func TestPDFPaper(t *testing.T) {
 // leading to a sheet that says where it continues from; a cover first
 // when asked for; and one sheet when told to fit it on one.
 func TestPDFSections(t *testing.T) {
-	tr, links := site.GenerateDocument("Thousand", 10, 10, 9).Tree()
+	tr, links := sitegen.Document("Thousand", 10, 10, 9).Tree()
 	opt := Options{Links: true, Cover: true, ClientName: "Acme Corp", Agency: "Studio North"}
 	s := readPDF(t, renderPDF(t, tr, links, opt))
 	if len(s.pages) < 12 {
@@ -219,7 +220,7 @@ func TestPDFSections(t *testing.T) {
 
 	checkSends(t, tr, links, opt)
 	// Sections with a branch too big for a sheet of its own.
-	deep, deepLinks := site.GenerateDocument("Deep", 2, 2, 150).Tree()
+	deep, deepLinks := sitegen.Document("Deep", 2, 2, 150).Tree()
 	if n := checkSends(t, deep, deepLinks, opt); n < 7 {
 		t.Errorf("a plan of %d pages takes %d sheets", deep.Len(), n)
 	}
@@ -294,7 +295,7 @@ func TestPDFFewestSheets(t *testing.T) {
 		}
 	}
 
-	doc := site.GenerateDocument("Deep", 2, 2, 150)
+	doc := sitegen.Document("Deep", 2, 2, 150)
 	// Cross-links between leaves of different sections, which no sheet
 	// draws together.
 	leaf := func(s, u, l int) *site.DocPage { return doc.Pages[0].Children[s].Children[u].Children[l] }

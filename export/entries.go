@@ -1,7 +1,10 @@
-// Package export turns a project's tree into launch files: sitemap.xml
+// Package export writes every file siteplan hands over: sitemap.xml
 // (urlset or index, split by count and size, optionally gzipped),
-// sitemap.txt, robots.txt lines and the HTML footer sitemap. Writers take an
-// io.Writer; nothing here knows HTTP or SQL.
+// sitemap.txt, robots.txt lines, the HTML footer sitemap, the inventory
+// CSV and the zip of them all; a relaunch's redirect map per platform
+// (redirects.go, platforms.go); and the handoff to the CMS (handoff.go).
+// Writers take an io.Writer and read a plan in one pass; nothing here
+// knows HTTP or SQL.
 package export
 
 import (

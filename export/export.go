@@ -298,7 +298,7 @@ func (in *inventory) flush() error {
 // site.DefuseCell: quoted if it holds a quote, comma or line break or
 // begins with a space, quotes doubled.
 func appendCSV[T string | []byte](b []byte, f T) []byte {
-	defused := len(f) > 0 && strings.IndexByte("=+-@\t\r", f[0]) >= 0 // site.DefuseCell puts an apostrophe first
+	defused := len(f) > 0 && site.FormulaStart(f[0]) // site.DefuseCell puts an apostrophe first
 	// Four scans a cell (each of them vectorised) beat a loop over its
 	// bytes: the briefs' long cells are most of a large inventory.
 	quote := string(f) == `\.` || indexByte(f, ',') >= 0 || indexByte(f, '"') >= 0 || indexByte(f, '\n') >= 0 || indexByte(f, '\r') >= 0

@@ -35,6 +35,21 @@ type DocProject struct {
 	SitemapLocation   string   `json:"sitemap_location,omitempty"`
 }
 
+// DocProjectOf is a project's settings as a document (and the history
+// of its changes) keeps them.
+func DocProjectOf(p *Project) DocProject {
+	return DocProject{Name: p.Name, BaseURL: p.BaseURL, TrailingSlash: p.TrailingSlash, DefaultChangefreq: p.DefaultChangefreq,
+		DefaultPriority: p.DefaultPriority, Lastmod: p.Lastmod, SitemapLocation: p.SitemapLocation}
+}
+
+// Equal reports whether d and o are the same settings, their default
+// priorities compared by value.
+func (d DocProject) Equal(o DocProject) bool {
+	dp, op := d.DefaultPriority, o.DefaultPriority
+	d.DefaultPriority, o.DefaultPriority = nil, nil
+	return d == o && (dp == nil) == (op == nil) && (dp == nil || *dp == *op)
+}
+
 // DocPage is one page of a Document with its children. Pointer fields are
 // optional: nil takes the default.
 type DocPage struct {
@@ -315,12 +330,8 @@ func (d *Document) Tree() (*Tree, []Link) {
 func NewDocument(t *Tree, links []Link) *Document {
 	pr := t.Project
 	d := &Document{
-		Format: FormatV1,
-		Project: DocProject{
-			Name: pr.Name, BaseURL: pr.BaseURL, TrailingSlash: pr.TrailingSlash,
-			DefaultChangefreq: pr.DefaultChangefreq, DefaultPriority: pr.DefaultPriority,
-			Lastmod: pr.Lastmod, SitemapLocation: pr.SitemapLocation,
-		},
+		Format:  FormatV1,
+		Project: DocProjectOf(&pr),
 	}
 	var build func(id int64) []*DocPage
 	build = func(id int64) []*DocPage {

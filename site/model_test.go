@@ -77,6 +77,20 @@ func TestParsePriority(t *testing.T) {
 	}
 }
 
+// TestValidateDerivesSlug: a slug that follows the title is derived from
+// the trimmed title as the page is checked; a typed one is kept.
+func TestValidateDerivesSlug(t *testing.T) {
+	p := NewPage("About")
+	p.Title = "  Über uns "
+	if err := p.Validate(); err != nil || p.Slug != Slugify("Über uns") || p.Title != "Über uns" {
+		t.Errorf("Validate() = %v, title %q, slug %q, want slug %q", err, p.Title, p.Slug, Slugify("Über uns"))
+	}
+	p.Title, p.Slug, p.SlugAuto = "Team", "people", false
+	if err := p.Validate(); err != nil || p.Slug != "people" {
+		t.Errorf("a typed slug: %v, %q", err, p.Slug)
+	}
+}
+
 func TestPageValidate(t *testing.T) {
 	one5 := 1.5
 	tests := []struct {
@@ -85,7 +99,7 @@ func TestPageValidate(t *testing.T) {
 		field string
 	}{
 		{"empty title", func(p *Page) { p.Title = "  " }, "title"},
-		{"slug with slash", func(p *Page) { p.Slug = "a/b" }, "slug"},
+		{"slug with slash", func(p *Page) { p.Slug, p.SlugAuto = "a/b", false }, "slug"},
 		{"priority 1.5", func(p *Page) { p.Priority = &one5 }, "priority"},
 		{"unknown kind", func(p *Page) { p.Kind = "folder" }, "kind"},
 		{"unknown status", func(p *Page) { p.Status = "done?" }, "status"},

@@ -91,10 +91,15 @@ func BriefFromCells(cell func(column string) string) Brief {
 	return b
 }
 
+// FormulaStart reports whether a CSV cell that begins with b is one a
+// spreadsheet would run as a formula (=, +, -, @, a tab or a carriage
+// return first): the one home of that rule.
+func FormulaStart(b byte) bool { return strings.IndexByte("=+-@\t\r", b) >= 0 }
+
 // DefuseCell puts an apostrophe before a CSV cell a spreadsheet would run
-// as a formula (=, +, -, @ first).
+// as a formula (FormulaStart).
 func DefuseCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	if s != "" && FormulaStart(s[0]) {
 		return "'" + s
 	}
 	return s
@@ -102,8 +107,18 @@ func DefuseCell(s string) string {
 
 // UndefuseCell takes off the apostrophe DefuseCell put on.
 func UndefuseCell(s string) string {
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
+	if len(s) > 1 && s[0] == '\'' && FormulaStart(s[1]) {
 		return s[1:]
 	}
 	return s
+}
+
+// CheckMaxURLs checks a number of URLs a sitemap file may hold, as a
+// user asks for fewer than the protocol's MaxSitemapURLs.
+// Errors: EInvalid.
+func CheckMaxURLs(n int) error {
+	if n < 1 || n > MaxSitemapURLs {
+		return Errorf(EInvalid, "URLs per file must be a number from 1 to 50,000, not %d.", n)
+	}
+	return nil
 }

@@ -10,13 +10,14 @@ import (
 
 	"siteplan/export"
 	"siteplan/internal/benchheap"
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
 // BenchmarkImport100k imports a 100,000-page document into a fresh
 // database (target: under 5 s).
 func BenchmarkImport100k(b *testing.B) {
-	d := site.GenerateDocument("Bench", 10, 100, 99) // 1 + 10 + 1,000 + 99,000 pages
+	d := sitegen.Document("Bench", 10, 100, 99) // 1 + 10 + 1,000 + 99,000 pages
 	b.ReportMetric(float64(d.CountPages()), "pages")
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -36,7 +37,7 @@ func BenchmarkImport100k(b *testing.B) {
 // BenchmarkTree10k loads a 10,000-page project whole.
 func BenchmarkTree10k(b *testing.B) {
 	db := openTest(b)
-	id, err := db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", 10, 10, 99))
+	id, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,8 +57,8 @@ func BenchmarkTreeBriefs10k(b *testing.B) {
 		name string
 		doc  *site.Document
 	}{
-		{"plain", site.GenerateDocument("Bench", 10, 10, 99)},
-		{"briefs", site.GenerateBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
+		{"plain", sitegen.Document("Bench", 10, 10, 99)},
+		{"briefs", sitegen.Briefs(sitegen.Document("Bench", 10, 10, 99))},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := openTest(b)
@@ -84,8 +85,8 @@ func BenchmarkExportBriefs10k(b *testing.B) {
 		name string
 		doc  *site.Document
 	}{
-		{"plain", site.GenerateDocument("Bench", 10, 10, 99)},
-		{"briefs", site.GenerateBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
+		{"plain", sitegen.Document("Bench", 10, 10, 99)},
+		{"briefs", sitegen.Briefs(sitegen.Document("Bench", 10, 10, 99))},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := openTest(b)
@@ -130,7 +131,7 @@ func BenchmarkExportFromStore(b *testing.B) {
 // yardstick on it.
 func benchExport(b *testing.B, sections, topics, leaves int) {
 	db := openTest(b)
-	id, err := db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", sections, topics, leaves))
+	id, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", sections, topics, leaves))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func (nopWriteCloser) Close() error                { return nil }
 func BenchmarkRedirectsView200k(b *testing.B) {
 	db := openTest(b)
 	ctx := context.Background()
-	pid, err := db.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 10, 99))
+	pid, err := db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -253,7 +254,7 @@ func BenchmarkRenameLaunched10k(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			db := openTest(b)
 			ctx := context.Background()
-			pid, err := db.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 10, 99))
+			pid, err := db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -300,7 +301,7 @@ func BenchmarkCopy100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer src.Close()
-	if _, err := src.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 100, 99)); err != nil {
+	if _, err := src.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 100, 99)); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {

@@ -123,27 +123,6 @@ func (s *pageState) same(o *pageState) bool {
 	return true
 }
 
-// projectState is a project's settings as the history keeps them.
-type projectState struct {
-	Name              string   `json:"name"`
-	BaseURL           string   `json:"base_url"`
-	TrailingSlash     bool     `json:"trailing_slash,omitempty"`
-	DefaultChangefreq string   `json:"default_changefreq,omitempty"`
-	DefaultPriority   *float64 `json:"default_priority,omitempty"`
-	Lastmod           string   `json:"lastmod,omitempty"`
-	SitemapLocation   string   `json:"sitemap_location,omitempty"`
-}
-
-func projectStateOf(p *site.Project) projectState {
-	return projectState{p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, p.DefaultPriority, p.Lastmod, p.SitemapLocation}
-}
-
-func (s projectState) equal(o projectState) bool {
-	sp, op := s.DefaultPriority, o.DefaultPriority
-	s.DefaultPriority, o.DefaultPriority = nil, nil
-	return s == o && (sp == nil) == (op == nil) && (sp == nil || *sp == *op)
-}
-
 // pageDelta is one page a change touched; nil: the page did not exist.
 type pageDelta struct {
 	ID     int64      `json:"id"`
@@ -165,8 +144,8 @@ type linkDelta struct {
 }
 
 type projectDelta struct {
-	Before projectState `json:"before"`
-	After  projectState `json:"after"`
+	Before site.DocProject `json:"before"`
+	After  site.DocProject `json:"after"`
 }
 
 // commentRow is a comment on a page a change deleted, kept so that
@@ -331,7 +310,7 @@ func (j *journal) touchProject() error {
 	if err != nil {
 		return notFound(err, "Project %d does not exist.", j.projectID)
 	}
-	j.project = &projectDelta{Before: projectStateOf(&p)}
+	j.project = &projectDelta{Before: site.DocProjectOf(&p)}
 	return nil
 }
 
@@ -384,7 +363,7 @@ func (db *DB) record(j *journal) (int64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if j.project.After = projectStateOf(&p); !j.project.Before.equal(j.project.After) {
+		if j.project.After = site.DocProjectOf(&p); !j.project.Before.Equal(j.project.After) {
 			d.Project = j.project
 		}
 	}
@@ -625,7 +604,7 @@ func moveWords(ctx context.Context, q querier, before *pageState, from, to slot)
 }
 
 // settingsWords names the settings a change of them changed.
-func settingsWords(a, b projectState) string {
+func settingsWords(a, b site.DocProject) string {
 	var f []string
 	add := func(name string, same bool) {
 		if !same {
@@ -636,7 +615,7 @@ func settingsWords(a, b projectState) string {
 	add("base URL", a.BaseURL == b.BaseURL)
 	add("trailing slash", a.TrailingSlash == b.TrailingSlash)
 	add("default change frequency", a.DefaultChangefreq == b.DefaultChangefreq)
-	add("default priority", projectState{DefaultPriority: a.DefaultPriority}.equal(projectState{DefaultPriority: b.DefaultPriority}))
+	add("default priority", site.DocProject{DefaultPriority: a.DefaultPriority}.Equal(site.DocProject{DefaultPriority: b.DefaultPriority}))
 	add("last modified", a.Lastmod == b.Lastmod)
 	add("sitemap location", a.SitemapLocation == b.SitemapLocation)
 	if len(f) == 0 {

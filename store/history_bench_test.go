@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -14,7 +15,7 @@ func bench10k(b *testing.B) (*DB, int64, *site.Tree, context.Context) {
 	b.Helper()
 	db := openTest(b)
 	ctx := context.Background()
-	id, err := db.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 10, 99))
+	id, err := db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -146,7 +146,7 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 		if _, err = claimURLs(ctx, tx, j, p.ID, []int64{0}); err != nil {
 			return err
 		}
-		j.verb, j.summary = "settings", settingsWords(j.project.Before, projectStateOf(p))
+		j.verb, j.summary = "settings", settingsWords(j.project.Before, site.DocProjectOf(p))
 		return nil
 	})
 }

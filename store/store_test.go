@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"siteplan/export"
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -476,7 +477,7 @@ func TestImportInChunks(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	other, _ := newProject(t, db, "Elsewhere")
-	doc := site.GenerateDocument("Big", 4, 10, 299) // 12,045 pages: three chunks
+	doc := sitegen.Document("Big", 4, 10, 299) // 12,045 pages: three chunks
 	defer func(n int) { importChunk = n }(importChunk)
 	importChunk = 5000
 	chunks := 0

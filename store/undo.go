@@ -351,7 +351,7 @@ func (a *applier) checkProject(d *changeData, forward bool) error {
 	if err != nil {
 		return err
 	}
-	if !projectStateOf(&p).equal(e) {
+	if !site.DocProjectOf(&p).Equal(e) {
 		return a.conflictProject()
 	}
 	return nil

@@ -18,10 +18,10 @@ import (
 // snapshot is a whole plan as a version keeps it (gzip'd JSON): the
 // settings, every page with its id, every link.
 type snapshot struct {
-	Project projectState `json:"project"`
-	Pages   []pageSnap   `json:"pages"`
-	Links   []linkSnap   `json:"links"`
-	Olds    []oldSnap    `json:"olds,omitempty"` // the old site's URLs and their mappings
+	Project site.DocProject `json:"project"`
+	Pages   []pageSnap      `json:"pages"`
+	Links   []linkSnap      `json:"links"`
+	Olds    []oldSnap       `json:"olds,omitempty"` // the old site's URLs and their mappings
 }
 
 type pageSnap struct {
@@ -42,7 +42,7 @@ func takeSnapshot(ctx context.Context, q querier, projectID int64) (*snapshot, e
 	if err != nil {
 		return nil, notFound(err, "Project %d does not exist.", projectID)
 	}
-	s := &snapshot{Project: projectStateOf(&pr)}
+	s := &snapshot{Project: site.DocProjectOf(&pr)}
 	pages, err := queryPagesSized(ctx, q, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, projectID)
 	if err != nil {
 		return nil, err
@@ -405,7 +405,7 @@ func transition(from, to *snapshot) *changeData {
 			d.Links = append(d.Links, linkDelta{ID: l.ID, From: l.From, To: l.To, After: &l.Label})
 		}
 	}
-	if !from.Project.equal(to.Project) {
+	if !from.Project.Equal(to.Project) {
 		d.Project = &projectDelta{Before: from.Project, After: to.Project}
 	}
 	oldTransition(d, from.Olds, to.Olds)

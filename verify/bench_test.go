@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -18,7 +19,7 @@ import (
 // the same pages fetched with the same client and nothing checked
 // (x-fetch is the check's time as a multiple of it).
 func BenchmarkCheck10k(b *testing.B) {
-	doc := site.GenerateDocument("Bench", 10, 10, 99)
+	doc := sitegen.Document("Bench", 10, 10, 99)
 	tr, _ := doc.Tree()
 	var urls []string
 	tr.WalkURLs(0, func(p *site.Page, u string) bool {

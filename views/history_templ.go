@@ -1126,7 +1126,7 @@ func Versions(p VersionsProps) templ.Component {
 						}
 					}
 					if canComment(ctx) {
-						templ_7745c5c3_Err = QuickApprove(p.Project.ID, v, "list", p.Layout.CSRF, p.Signer).Render(ctx, templ_7745c5c3_Buffer)
+						templ_7745c5c3_Err = QuickApprove(QuickApproveProps{ProjectID: p.Project.ID, Version: v, From: "list", CSRF: p.Layout.CSRF, Name: p.Signer}).Render(ctx, templ_7745c5c3_Buffer)
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
 						}
@@ -2441,11 +2441,20 @@ func branchOption(b Branch) string {
 	return strings.Repeat("\u00a0\u00a0", b.Depth-1) + b.Title
 }
 
+// QuickApproveProps is the form that signs off a whole version.
+type QuickApproveProps struct {
+	ProjectID int64
+	Version   site.Version
+	From      string // where to come back to: "list" or "review"
+	CSRF      string
+	Name      string // the name last signed with
+}
+
 // QuickApprove signs off a whole version where the client is: on the
 // versions list and the review view. from says where to come back to;
 // name is the name last signed with (a visitor types one, a member signs
 // as themself).
-func QuickApprove(projectID int64, v site.Version, from, csrf, name string) templ.Component {
+func QuickApprove(p QuickApproveProps) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -2471,9 +2480,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var122 templ.SafeURL
-		templ_7745c5c3_Var122, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(projectURL(projectID, "versions", itoa(v.Number), "approve")))
+		templ_7745c5c3_Var122, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(projectURL(p.ProjectID, "versions", itoa(p.Version.Number), "approve")))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 511, Col: 139}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 520, Col: 149}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var122))
 		if templ_7745c5c3_Err != nil {
@@ -2484,9 +2493,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var123 string
-		templ_7745c5c3_Var123, templ_7745c5c3_Err = templ.JoinStringErrs(csrf)
+		templ_7745c5c3_Var123, templ_7745c5c3_Err = templ.JoinStringErrs(p.CSRF)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 512, Col: 48}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 521, Col: 50}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var123))
 		if templ_7745c5c3_Err != nil {
@@ -2497,9 +2506,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var124 string
-		templ_7745c5c3_Var124, templ_7745c5c3_Err = templ.JoinStringErrs(from)
+		templ_7745c5c3_Var124, templ_7745c5c3_Err = templ.JoinStringErrs(p.From)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 513, Col: 47}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 522, Col: 49}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var124))
 		if templ_7745c5c3_Err != nil {
@@ -2515,9 +2524,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var125 string
-			templ_7745c5c3_Var125, templ_7745c5c3_Err = templ.JoinStringErrs(name)
+			templ_7745c5c3_Var125, templ_7745c5c3_Err = templ.JoinStringErrs(p.Name)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 516, Col: 34}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 525, Col: 36}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var125))
 			if templ_7745c5c3_Err != nil {
@@ -2528,9 +2537,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var126 string
-			templ_7745c5c3_Var126, templ_7745c5c3_Err = templ.JoinStringErrs("Your name, to approve " + v.Label())
+			templ_7745c5c3_Var126, templ_7745c5c3_Err = templ.JoinStringErrs("Your name, to approve " + p.Version.Label())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 516, Col: 155}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 525, Col: 165}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var126))
 			if templ_7745c5c3_Err != nil {
@@ -2546,9 +2555,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var127 string
-		templ_7745c5c3_Var127, templ_7745c5c3_Err = templ.JoinStringErrs(v.Label())
+		templ_7745c5c3_Var127, templ_7745c5c3_Err = templ.JoinStringErrs(p.Version.Label())
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 518, Col: 61}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 527, Col: 69}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var127))
 		if templ_7745c5c3_Err != nil {
@@ -2559,9 +2568,9 @@ func QuickApprove(projectID int64, v site.Version, from, csrf, name string) temp
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var128 templ.SafeURL
-		templ_7745c5c3_Var128, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(projectURL(projectID, "versions", itoa(v.Number))))
+		templ_7745c5c3_Var128, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(projectURL(p.ProjectID, "versions", itoa(p.Version.Number))))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 519, Col: 76}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/history.templ`, Line: 528, Col: 86}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var128))
 		if templ_7745c5c3_Err != nil {

@@ -232,7 +232,7 @@ func Review(p ReviewProps) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else if p.Newest != nil && canComment(ctx) {
-				templ_7745c5c3_Err = QuickApprove(p.Project.ID, *p.Newest, "review", p.Layout.CSRF, p.Signer).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = QuickApprove(QuickApproveProps{ProjectID: p.Project.ID, Version: *p.Newest, From: "review", CSRF: p.Layout.CSRF, Name: p.Signer}).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -15,7 +16,7 @@ import (
 func bench10k(b *testing.B) (*client, int64, int64, int64) {
 	c := newClient(b)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Bench", 10, 10, 99)) // 10,111 pages
+	pid, err := c.db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99)) // 10,111 pages
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,8 +45,8 @@ func BenchmarkEditorBriefs10k(b *testing.B) {
 		name string
 		doc  *site.Document
 	}{
-		{"plain", site.GenerateDocument("Bench", 10, 10, 99)},
-		{"briefs", site.GenerateBriefs(site.GenerateDocument("Bench", 10, 10, 99))},
+		{"plain", sitegen.Document("Bench", 10, 10, 99)},
+		{"briefs", sitegen.Briefs(sitegen.Document("Bench", 10, 10, 99))},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			c := newClient(b)
@@ -194,7 +195,7 @@ func BenchmarkDiagramCachedHit(b *testing.B) {
 // as garbage-collection work while those reads run beside them.
 func BenchmarkHeavyReads100k(b *testing.B) {
 	c := newClient(b)
-	pid, err := c.db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", 10, 100, 99))
+	pid, err := c.db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 100, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func BenchmarkOutlineAll(b *testing.B) {
 	}{{"10k", 10, 10, 99}, {"100k", 10, 100, 99}} {
 		b.Run(size.name, func(b *testing.B) {
 			c := newClient(b)
-			pid, err := c.db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", size.sections, size.topics, size.leaves))
+			pid, err := c.db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", size.sections, size.topics, size.leaves))
 			if err != nil {
 				b.Fatal(err)
 			}

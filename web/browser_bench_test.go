@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -19,7 +20,7 @@ import (
 // is 16.7 ms).
 func BenchmarkBrowserOutline10k(b *testing.B) {
 	ctx, base, db := browser(b)
-	pid, err := db.ImportDocument(context.Background(), 1, site.GenerateDocument("Bench", 10, 10, 99))
+	pid, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.
 func BenchmarkBrowserDiagram5k(b *testing.B) {
 	ctx, base, db := browser(b)
 	bg := context.Background()
-	pid, err := db.ImportDocument(bg, 1, site.GenerateDocument("Bench", 10, 10, 49))
+	pid, err := db.ImportDocument(bg, 1, sitegen.Document("Bench", 10, 10, 49))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -914,7 +915,7 @@ func TestBrowserKeyboardOutline(t *testing.T) {
 // page that offers the SVG, the PDF or a branch, not to an error.
 func TestBrowserPNGTooLarge(t *testing.T) {
 	ctx, base, db := browser(t)
-	pid, err := db.ImportDocument(context.Background(), 1, site.GenerateDocument("Big", 10, 10, 9))
+	pid, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 9))
 	if err != nil {
 		t.Fatal(err)
 	}

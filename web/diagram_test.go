@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http/httptest"
 	"siteplan/diagram"
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 	"strings"
 	"testing"
@@ -252,7 +253,7 @@ func TestDiagramPDFOptions(t *testing.T) {
 func TestPNGTooLargePage(t *testing.T) {
 	c := newClient(t)
 	c.fixture()
-	pid, err := c.db.ImportDocument(context.Background(), 1, site.GenerateDocument("Big", 10, 10, 9)) // 1,011 pages
+	pid, err := c.db.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 9)) // 1,011 pages
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestPNGTooLargePage(t *testing.T) {
 	}
 	// A plan whose one root is not the home page (a "Home" with a slug)
 	// is one branch: its sections are offered, not the whole plan again.
-	gen := site.GenerateDocument("Rooted", 10, 10, 9)
+	gen := sitegen.Document("Rooted", 10, 10, 9)
 	gen.Pages[0].Slug = ptr("home")
 	rooted, err := c.db.ImportDocument(context.Background(), 1, gen)
 	if err != nil {

@@ -37,8 +37,11 @@ func exportConfig(c echo.Context) (export.Config, views.ExportForm, error) {
 	}
 	if f.MaxURLs != "" {
 		n, err := strconv.Atoi(f.MaxURLs)
-		if err != nil || n < 1 || n > site.MaxSitemapURLs {
+		if err != nil {
 			return cfg, f, site.Errorf(site.EInvalid, "URLs per file must be a number from 1 to 50,000.")
+		}
+		if err := site.CheckMaxURLs(n); err != nil {
+			return cfg, f, err
 		}
 		cfg.MaxURLs = n
 	}

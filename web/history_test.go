@@ -13,6 +13,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -283,7 +284,7 @@ func keepFile(t *testing.T, name string, b []byte) {
 func TestCompareChangedBranches(t *testing.T) {
 	c := newClient(t)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Big", 5, 4, 3)) // 1 + 5 + 20 + 60 pages
+	pid, err := c.db.ImportDocument(ctx, 1, sitegen.Document("Big", 5, 4, 3)) // 1 + 5 + 20 + 60 pages
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,9 +138,10 @@ func newHub() *hub {
 		remote: map[int64]map[string]remoteViewers{}}
 }
 
+// frame is a server-sent event whose data is v as JSON.
 func frame(event string, v any) []byte {
 	b, _ := json.Marshal(v)
-	return fmt.Appendf(nil, "event: %s\ndata: %s\n\n", event, b)
+	return sseFrame(event, b)
 }
 
 // send queues a frame, ending a stream that has fallen too far behind.

@@ -613,7 +613,7 @@ func (s *Server) confirmDeletePage(c echo.Context) error {
 	}
 	msg += "? Their cross-links are removed too. You can undo it (Ctrl+Z), or restore it from the History."
 	action := "/projects/" + strconv.FormatInt(p.ID, 10) + "/pages/" + strconv.FormatInt(pg.ID, 10)
-	return render(c, http.StatusOK, views.ConfirmDialog("Delete page", msg, action, "delete", "Delete "+site.Plural(n+1, "page", "pages")))
+	return render(c, http.StatusOK, views.ConfirmDialog(views.ConfirmProps{Title: "Delete page", Message: msg, Action: action, Method: "delete", Confirm: "Delete " + site.Plural(n+1, "page", "pages")}))
 }
 
 func (s *Server) deletePage(c echo.Context) error {
@@ -733,7 +733,7 @@ func (s *Server) pasteForm(c echo.Context) error {
 			return err
 		}
 	}
-	return render(c, http.StatusOK, views.PasteDialog(p.ID, parent.ID, parent.Title, "", ""))
+	return render(c, http.StatusOK, views.PasteDialog(views.PasteProps{ProjectID: p.ID, ParentID: parent.ID, ParentTitle: parent.Title}))
 }
 
 func (s *Server) paste(c echo.Context) error {
@@ -753,7 +753,7 @@ func (s *Server) paste(c echo.Context) error {
 	items, err := site.ParseOutline(text)
 	if err != nil {
 		if site.ErrorCode(err) == site.EInvalid {
-			return rerender(c, err, views.PasteDialog(p.ID, parentID, parent.Title, text, site.ErrorMessage(err)))
+			return rerender(c, err, views.PasteDialog(views.PasteProps{ProjectID: p.ID, ParentID: parentID, ParentTitle: parent.Title, Text: text, Error: site.ErrorMessage(err)}))
 		}
 		return err
 	}

@@ -173,7 +173,7 @@ func (s *Server) confirmDeleteProject(c echo.Context) error {
 		return err
 	}
 	msg := "Delete “" + p.Name + "” with its " + strconv.Itoa(p.PageCount) + " pages and their links? This cannot be undone; download the JSON first to keep a copy."
-	return render(c, http.StatusOK, views.ConfirmDialog("Delete project", msg, "/projects/"+strconv.FormatInt(p.ID, 10), "delete", "Delete project"))
+	return render(c, http.StatusOK, views.ConfirmDialog(views.ConfirmProps{Title: "Delete project", Message: msg, Action: "/projects/" + strconv.FormatInt(p.ID, 10), Method: "delete", Confirm: "Delete project"}))
 }
 
 func (s *Server) deleteProject(c echo.Context) error {

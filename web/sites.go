@@ -359,7 +359,7 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 			if err != nil || frame.Render(ctx, &buf) != nil {
 				return nil
 			}
-			if _, err := w.Write(htmlEvent(event, buf.Bytes())); err != nil || event == "end" {
+			if _, err := w.Write(sseFrame(event, buf.Bytes())); err != nil || event == "end" {
 				return nil
 			}
 			w.Flush()
@@ -411,25 +411,6 @@ func (s *Server) jobFrame(ctx context.Context, j site.Job) (string, templ.Compon
 		return "status", views.SiteJobProgress(v), err
 	}
 	return "end", views.SiteJobStatus(v), nil
-}
-
-// htmlEvent is a server-sent event whose data is an HTML fragment, a
-// data line for each of its lines. A carriage return, which would end a
-// line too, is sent as the character reference it may be written as in
-// text and attribute values alike.
-func htmlEvent(event string, html []byte) []byte {
-	b := append([]byte("event: "+event+"\n"), "data: "...)
-	for _, c := range html {
-		switch c {
-		case '\n':
-			b = append(b, "\ndata: "...)
-		case '\r':
-			b = append(b, "&#13;"...)
-		default:
-			b = append(b, c)
-		}
-	}
-	return append(b, "\n\n"...)
 }
 
 func (s *Server) cancelSiteJob(c echo.Context) error {

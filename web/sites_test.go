@@ -495,7 +495,7 @@ func TestLiveSiteStreamLogout(t *testing.T) {
 func TestHTMLEvent(t *testing.T) {
 	html := "<section id=\"a\">\n<p title=\"x\ry\">one\r\ntwo</p>\n</section>"
 	var got []sseEvent
-	for e := range parseEvents(bytes.NewReader(htmlEvent("status", []byte(html)))) {
+	for e := range parseEvents(bytes.NewReader(sseFrame("status", []byte(html)))) {
 		got = append(got, e)
 	}
 	want := "<section id=\"a\">\n<p title=\"x&#13;y\">one&#13;\ntwo</p>\n</section>"

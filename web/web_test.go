@@ -27,6 +27,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"siteplan/internal/pgtest"
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -816,7 +817,7 @@ func TestTrickledBodyIsCut(t *testing.T) {
 func TestReadBudgets(t *testing.T) {
 	c := newClient(t)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, site.GenerateDocument("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than the outline shows
+	pid, err := c.db.ImportDocument(ctx, 1, sitegen.Document("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than the outline shows
 	if err != nil {
 		t.Fatal(err)
 	}

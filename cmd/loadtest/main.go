@@ -58,6 +58,7 @@ import (
 
 	"siteplan/diagram"
 	"siteplan/internal/pgtest"
+	"siteplan/internal/sitegen"
 	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/static"
@@ -385,7 +386,7 @@ func bigPlan(ctx context.Context, db *store.DB) (string, []string, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	id, err := db.ImportDocument(ctx, team.ID, site.GenerateDocument("Big plan", 10, 100, 99))
+	id, err := db.ImportDocument(ctx, team.ID, sitegen.Document("Big plan", 10, 100, 99))
 	if err != nil {
 		return "", nil, err
 	}

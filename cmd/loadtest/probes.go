@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"siteplan/internal/sitegen"
 	"siteplan/site"
 )
 
@@ -49,11 +50,11 @@ func probes() error {
 		return err
 	}
 	fmt.Println("importing a 300,000-page and a 19,811-page plan for the visitors...")
-	big, err := db.ImportDocument(ctx, team.ID, site.GenerateDocument("300k plan", 10, 300, 99))
+	big, err := db.ImportDocument(ctx, team.ID, sitegen.Document("300k plan", 10, 300, 99))
 	if err != nil {
 		return err
 	}
-	pdf, err := db.ImportDocument(ctx, team.ID, site.GenerateDocument("20k plan", 10, 20, 98))
+	pdf, err := db.ImportDocument(ctx, team.ID, sitegen.Document("20k plan", 10, 20, 98))
 	if err != nil {
 		return err
 	}
@@ -188,7 +189,7 @@ func probes() error {
 	// 3. Another team imports the largest document the server takes.
 	fmt.Println("\n3. another team imports a 64 MB document of 1.3 million pages")
 	var doc bytes.Buffer
-	if err := site.GenerateDocument("Import probe", 13, 1000, 99).Encode(&doc); err != nil {
+	if err := sitegen.Document("Import probe", 13, 1000, 99).Encode(&doc); err != nil {
 		return err
 	}
 	owner := newUser(base, 5)
