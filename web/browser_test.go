@@ -220,17 +220,24 @@ func settled() chromedp.Action {
 // (main.js says so last): a press before that would go unheard.
 const scriptReady = `document.documentElement.dataset.script === "ready"`
 
-// waitJS evaluates expr until it is true, for up to 10 seconds.
+// waitJS evaluates expr until it is true, within the test's budget (the
+// browser context's deadline): a busy machine makes a state come later,
+// never wrong, so no step has a shorter clock of its own.
 func waitJS(expr string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
 		var ok bool
 		var err error
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		start := time.Now()
+		for ctx.Err() == nil {
 			if err = chromedp.Evaluate(expr, &ok).Do(ctx); err == nil && ok {
 				return nil
 			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(50 * time.Millisecond): // the next look at a state the page reaches by itself
+			}
 		}
-		return fmt.Errorf("waited 10s for %s (last error: %v)", expr, err)
+		return fmt.Errorf("waited %s, the test's budget, for %s (last error: %v)", time.Since(start).Round(time.Second), expr, err)
 	})
 }
 
@@ -604,10 +611,14 @@ func TestBrowserDiagram(t *testing.T) {
 	run(t, ctx, "download the SVG",
 		cdpbrowser.SetDownloadBehavior(cdpbrowser.SetDownloadBehaviorBehaviorAllow).WithDownloadPath(dir),
 		chromedp.Click(`#diagram .downloads a[href*="/diagram/svg"]`),
-		chromedp.ActionFunc(func(context.Context) error {
-			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			for ctx.Err() == nil { // until the file is whole, within the test's budget
 				if b, err := os.ReadFile(filepath.Join(dir, "acme-relaunch-sitemap.svg")); err == nil && strings.Contains(string(b), "</svg>") {
 					return nil
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(50 * time.Millisecond):
 				}
 			}
 			return fmt.Errorf("no acme-relaunch-sitemap.svg in the download folder")
@@ -724,6 +735,7 @@ func TestBrowserCollaboration(t *testing.T) {
 		waitJS(`!!document.querySelector(".share-badge")`),
 	)
 	run(t, client, "client opens the outline and selects Pricing",
+		settled(), // the tabs' script wired: a click before would go unheard
 		clickAt(`#tab-outline`),
 		clickAt(fmt.Sprintf(`#title-%d`, pricing)),
 		waitJS(`!!document.querySelector('#comments form.comment-form')?.offsetParent`),
