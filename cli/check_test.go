@@ -148,7 +148,7 @@ func TestImportSitemapCLI(t *testing.T) {
 		1: {srv.URL + "/", srv.URL + "/legal/imprint", srv.URL + "/products", srv.URL + "/products/widgets"},
 		2: {"https://files.example/", "https://files.example/a"},
 	} {
-		tr, err := s.Tree(t.Context(), id)
+		tr, err := s.Pages.Tree(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)
 		}

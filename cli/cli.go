@@ -145,13 +145,13 @@ func defaultDB() string {
 }
 
 // openDB opens the database named by the verb's --db flag.
-func openDB(fs *flag.FlagSet) (*store.DB, error) {
+func openDB(fs *flag.FlagSet) (*store.Store, error) {
 	return store.Open(fs.Lookup("db").Value.String())
 }
 
 // openProject opens the database of a verb on one project and reads its
 // --project value (the project's id, as import printed it).
-func openProject(fs *flag.FlagSet, project string) (*store.DB, int64, error) {
+func openProject(fs *flag.FlagSet, project string) (*store.Store, int64, error) {
 	id, err := strconv.ParseInt(project, 10, 64)
 	if err != nil || id <= 0 {
 		return nil, 0, fmt.Errorf("%s: --project ID is required (a number, as import printed it)", fs.Name())

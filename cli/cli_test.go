@@ -213,12 +213,12 @@ func TestUserAndShareCLI(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	u, err := st.Authenticate(ctx, "ana@agency.example", "second password 2")
+	u, err := st.Accounts.Authenticate(ctx, "ana@agency.example", "second password 2")
 	if err != nil {
 		t.Fatalf("the reset password does not log in: %v", err)
 	}
-	p, _ := st.Project(ctx, 1)
-	if role, _ := st.Role(ctx, p.TeamID, u.ID); role != site.RoleOwner {
+	p, _ := st.Projects.Project(ctx, 1)
+	if role, _ := st.Teams.Role(ctx, p.TeamID, u.ID); role != site.RoleOwner {
 		t.Errorf("Ana is %q of the team that holds the imported plan, want owner", role)
 	}
 
@@ -230,7 +230,7 @@ func TestUserAndShareCLI(t *testing.T) {
 	if !strings.HasPrefix(path, "/s/") || len(path) < 3+22 {
 		t.Fatalf("share create printed %q, want /s/ and a token of 128 bits or more", out.String())
 	}
-	l, err := st.UseShareLink(ctx, strings.TrimPrefix(path, "/s/"))
+	l, err := st.Sharing.UseShareLink(ctx, strings.TrimPrefix(path, "/s/"))
 	if err != nil || l.Role != site.ShareComment || time.Until(l.ExpiresAt) < 6*24*time.Hour {
 		t.Errorf("the printed link opens %+v, %v", l, err)
 	}
@@ -280,12 +280,12 @@ func TestImportCLITeam(t *testing.T) {
 	}
 	defer st.Close()
 	ctx := context.Background()
-	client, err := st.FindTeam(ctx, "Client")
+	client, err := st.Teams.FindTeam(ctx, "Client")
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := strings.TrimSpace(out.String())
-	projects, _ := st.Projects(ctx, client.ID)
+	projects, _ := st.Projects.Projects(ctx, client.ID)
 	if len(projects) != 1 || strconv.FormatInt(projects[0].ID, 10) != id {
 		t.Errorf("team Client has %+v, want project %s", projects, id)
 	}

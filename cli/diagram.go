@@ -44,18 +44,18 @@ func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	}
 	defer db.Close()
 	ctx := context.Background()
-	t, err := db.Tree(ctx, id)
+	t, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		return fmt.Errorf("diagram: %w", err)
 	}
-	links, err := db.Links(ctx, id)
+	links, err := db.Links.Links(ctx, id)
 	if err != nil {
 		return fmt.Errorf("diagram: %w", err)
 	}
-	if opt.Palette, err = db.ProjectPalette(ctx, id); err != nil { // the team's type colours, as the app draws them
+	if opt.Palette, err = db.Themes.ProjectPalette(ctx, id); err != nil { // the team's type colours, as the app draws them
 		return fmt.Errorf("diagram: %w", err)
 	}
-	if opt.Landings, err = db.Landings(ctx, id); err != nil { // a relaunch's old URLs on each card, as the app draws them
+	if opt.Landings, err = db.Redirects.Landings(ctx, id); err != nil { // a relaunch's old URLs on each card, as the app draws them
 		return fmt.Errorf("diagram: %w", err)
 	}
 	var res diagram.Result

@@ -18,7 +18,7 @@ func dumpCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) err
 		return err
 	}
 	defer db.Close()
-	d, err := db.Document(context.Background(), id)
+	d, err := db.Projects.Document(context.Background(), id)
 	if err != nil {
 		return fmt.Errorf("dump: %w", err)
 	}

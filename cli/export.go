@@ -42,7 +42,7 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 		return err
 	}
 	defer db.Close()
-	plan, err := db.Outline(context.Background(), id) // read as it is written: memory stays flat
+	plan, err := db.Pages.Outline(context.Background(), id) // read as it is written: memory stays flat
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
 	}

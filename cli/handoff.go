@@ -33,15 +33,15 @@ func handoffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 		return err
 	}
 	defer db.Close()
-	t, err := db.Tree(context.Background(), id)
+	t, err := db.Pages.Tree(context.Background(), id)
 	if err != nil {
 		return fmt.Errorf("handoff: %w", err)
 	}
-	links, err := db.Links(context.Background(), id)
+	links, err := db.Links.Links(context.Background(), id)
 	if err != nil {
 		return fmt.Errorf("handoff: %w", err)
 	}
-	postTypes, err := db.PostTypes(context.Background(), id)
+	postTypes, err := db.Themes.PostTypes(context.Background(), id)
 	if err != nil {
 		return fmt.Errorf("handoff: %w", err)
 	}

@@ -62,7 +62,7 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 		return err
 	}
 	defer db.Close()
-	t, err := db.FindTeam(ctx, *team)
+	t, err := db.Teams.FindTeam(ctx, *team)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
@@ -75,7 +75,7 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 		}
 	}()
 	for i, r := range read {
-		im, err := db.BeginImport(ctx, t.ID, r.project)
+		im, err := db.Projects.BeginImport(ctx, t.ID, r.project)
 		if err != nil {
 			return fmt.Errorf("import %s: %w; nothing was imported", sources[i], err)
 		}

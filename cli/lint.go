@@ -24,11 +24,11 @@ func lintCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) err
 	}
 	defer db.Close()
 	ctx := context.Background()
-	t, err := db.Tree(ctx, id)
+	t, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		return fmt.Errorf("lint: %w", err)
 	}
-	templates, err := db.ProjectTemplates(ctx, id)
+	templates, err := db.Themes.ProjectTemplates(ctx, id)
 	if err != nil {
 		return fmt.Errorf("lint: %w", err)
 	}

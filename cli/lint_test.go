@@ -102,7 +102,7 @@ func TestWebhookCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ws, _ := st.Webhooks(context.Background(), 1)
+	ws, _ := st.Webhooks.Webhooks(context.Background(), 1)
 	if len(ws) != 1 || ws[0].Format != "slack" || strings.Join(ws[0].Events, ",") != "comment,signoff" {
 		t.Errorf("stored %+v", ws)
 	}

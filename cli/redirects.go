@@ -59,15 +59,15 @@ func redirectsMatchCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.W
 		return err
 	}
 	defer db.Close()
-	t, err := db.Tree(ctx, id)
+	t, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		return fmt.Errorf("redirects match: %w", err)
 	}
-	rep, err := db.AttachOldSite(ctx, id, olds, sitemap.Match(t, olds))
+	rep, err := db.Redirects.AttachOldSite(ctx, id, olds, sitemap.Match(t, olds))
 	if err != nil {
 		return fmt.Errorf("redirects match: %w; nothing was attached", err)
 	}
-	st, err := db.RedirectStatus(ctx, id)
+	st, err := db.Redirects.RedirectStatus(ctx, id)
 	if err != nil {
 		return fmt.Errorf("redirects match: %w", err)
 	}
@@ -99,7 +99,7 @@ func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io
 		return err
 	}
 	defer db.Close()
-	first, n, err := db.OldURLs(ctx, id, site.OldFilter{Limit: 1})
+	first, n, err := db.Redirects.OldURLs(ctx, id, site.OldFilter{Limit: 1})
 	if err != nil {
 		return fmt.Errorf("redirects traffic: %w", err)
 	}
@@ -115,7 +115,7 @@ func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io
 	if err != nil {
 		return fmt.Errorf("redirects traffic: %s: %w", fs.Arg(0), err)
 	}
-	matched, unknown, nUnknown, err := db.SetClicks(ctx, id, clicks)
+	matched, unknown, nUnknown, err := db.Redirects.SetClicks(ctx, id, clicks)
 	if err != nil {
 		return fmt.Errorf("redirects traffic: %w", err)
 	}
@@ -127,7 +127,7 @@ func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io
 		fmt.Fprintf(os.Stderr, "siteplan: redirects traffic: %s pages of the file are not old URLs of the plan, such as %s; attach them with redirects match\n",
 			site.Thousands(nUnknown), unknown[0])
 	}
-	st, err := db.RedirectStatus(ctx, id)
+	st, err := db.Redirects.RedirectStatus(ctx, id)
 	if err != nil {
 		return fmt.Errorf("redirects traffic: %w", err)
 	}
@@ -136,12 +136,12 @@ func redirectsTrafficCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io
 }
 
 // mappings reads the plan and its old URLs, each with its target's URL.
-func mappings(ctx context.Context, db *store.DB, id int64) ([]site.Mapping, error) {
-	t, err := db.Tree(ctx, id)
+func mappings(ctx context.Context, db *store.Store, id int64) ([]site.Mapping, error) {
+	t, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	olds, _, err := db.OldURLs(ctx, id, site.OldFilter{})
+	olds, _, err := db.Redirects.OldURLs(ctx, id, site.OldFilter{})
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func redirectsImportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 		return err
 	}
 	defer db.Close()
-	t, err := db.Tree(ctx, id)
+	t, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		return fmt.Errorf("redirects import: %w", err)
 	}
@@ -220,12 +220,12 @@ func redirectsImportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 	if err != nil {
 		return fmt.Errorf("redirects import: %s: %w; nothing was imported", fs.Arg(0), err)
 	}
-	added, changed, err := db.SetMappings(ctx, id, maps)
+	added, changed, err := db.Redirects.SetMappings(ctx, id, maps)
 	if err != nil {
 		return fmt.Errorf("redirects import: %w; nothing was imported", err)
 	}
 	fmt.Fprintf(stdout, "%s read: %s added, %s changed\n", site.Counted(len(maps), "row", "rows"), site.Thousands(added), site.Thousands(changed))
-	st, err := db.RedirectStatus(ctx, id)
+	st, err := db.Redirects.RedirectStatus(ctx, id)
 	if err != nil {
 		return fmt.Errorf("redirects import: %w", err)
 	}
@@ -245,7 +245,7 @@ func redirectsStatusCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.
 		return err
 	}
 	defer db.Close()
-	st, err := db.RedirectStatus(context.Background(), id)
+	st, err := db.Redirects.RedirectStatus(context.Background(), id)
 	if err != nil {
 		return fmt.Errorf("redirects status: %w", err)
 	}

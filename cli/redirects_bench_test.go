@@ -128,10 +128,10 @@ func BenchmarkRedirectsMatch12k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, _, err := st.AddUser(context.Background(), "a@x.example", "A", "correct horse battery", "1", site.RoleOwner); err != nil {
+		if _, _, err := st.Accounts.AddUser(context.Background(), "a@x.example", "A", "correct horse battery", "1", site.RoleOwner); err != nil {
 			b.Fatal(err)
 		}
-		pid, err := st.ImportDocument(context.Background(), 1, doc)
+		pid, err := st.Projects.ImportDocument(context.Background(), 1, doc)
 		st.Close()
 		if err != nil {
 			b.Fatal(err)

@@ -102,7 +102,7 @@ func TestRedirectsCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	tr, _ := st.Tree(ctx, 1)
+	tr, _ := st.Pages.Tree(ctx, 1)
 	var contact site.Page
 	tr.Walk(func(p *site.Page, _ int) bool {
 		if p.Title == "Contact" {
@@ -110,7 +110,7 @@ func TestRedirectsCLI(t *testing.T) {
 		}
 		return true
 	})
-	if _, err := st.RenamePage(ctx, contact.ID, "Get in touch", contact.Version); err != nil {
+	if _, err := st.Pages.RenamePage(ctx, contact.ID, "Get in touch", contact.Version); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

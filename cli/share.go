@@ -33,7 +33,7 @@ func shareCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writ
 	}
 	defer db.Close()
 	l.ProjectID = id
-	token, err := db.CreateShareLink(context.Background(), &l)
+	token, err := db.Sharing.CreateShareLink(context.Background(), &l)
 	if err != nil {
 		return fmt.Errorf("share create: %w", err)
 	}

@@ -39,7 +39,7 @@ func userAddCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Writ
 		return err
 	}
 	defer db.Close()
-	u, created, err := db.AddUser(context.Background(), *email, *name, password, *team, *role)
+	u, created, err := db.Accounts.AddUser(context.Background(), *email, *name, password, *team, *role)
 	if err != nil {
 		return fmt.Errorf("user add: %w", withFields(err))
 	}

@@ -90,9 +90,9 @@ func verifyCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 
 // planToVerify is the plan a check holds the site to: the plan now, a
 // version, or the newest version signed off (and not voided).
-func planToVerify(ctx context.Context, db *store.DB, id int64, version int, approved bool) (*site.Tree, []site.OldURL, string, error) {
+func planToVerify(ctx context.Context, db *store.Store, id int64, version int, approved bool) (*site.Tree, []site.OldURL, string, error) {
 	if approved {
-		vs, err := db.Versions(ctx, id)
+		vs, err := db.History.Versions(ctx, id)
 		if err != nil {
 			return nil, nil, "", err
 		}
@@ -100,7 +100,7 @@ func planToVerify(ctx context.Context, db *store.DB, id int64, version int, appr
 			return nil, nil, "", errors.New("no version of this plan is signed off; check the plan now (no --approved) or a --version N")
 		}
 	}
-	v, t, olds, err := db.PlanAt(ctx, id, version)
+	v, t, olds, err := db.History.PlanAt(ctx, id, version)
 	if version == 0 {
 		return t, olds, "The plan", err
 	}

@@ -116,14 +116,14 @@ func TestVerifyCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	v, err := st.CreateVersion(ctx, 1, "Signed")
+	v, err := st.History.CreateVersion(ctx, 1, "Signed")
 	if err == nil {
-		_, err = st.Approve(ctx, 1, v.Number, 0, "Carla Client")
+		_, err = st.History.Approve(ctx, 1, v.Number, 0, "Carla Client")
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := st.Tree(ctx, 1)
+	tr, _ := st.Pages.Tree(ctx, 1)
 	var contact site.Page
 	tr.Walk(func(p *site.Page, _ int) bool {
 		if p.Title == "Contact" {
@@ -131,7 +131,7 @@ func TestVerifyCLI(t *testing.T) {
 		}
 		return true
 	})
-	if _, err := st.DeletePage(ctx, contact.ID); err != nil {
+	if _, err := st.Pages.DeletePage(ctx, contact.ID); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -28,9 +28,9 @@ func versionCreateCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Wr
 		return err
 	}
 	defer db.Close()
-	create := db.CreateVersion
+	create := db.History.CreateVersion
 	if *launched {
-		create = db.LaunchVersion
+		create = db.History.LaunchVersion
 	}
 	v, err := create(context.Background(), id, *name)
 	if err != nil {
@@ -53,12 +53,12 @@ func versionListCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writ
 	}
 	defer db.Close()
 	ctx := context.Background()
-	if _, err := db.Project(ctx, id); err != nil {
+	if _, err := db.Projects.Project(ctx, id); err != nil {
 		return fmt.Errorf("version list: %w", err)
 	}
-	vs, err := db.Versions(ctx, id)
+	vs, err := db.History.Versions(ctx, id)
 	if err == nil {
-		err = db.MarkChanged(ctx, id, vs)
+		err = db.History.MarkChanged(ctx, id, vs)
 	}
 	if err != nil {
 		return fmt.Errorf("version list: %w", err)
@@ -112,23 +112,23 @@ func diffCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) err
 }
 
 // compare compares version from with version to (0: the plan now).
-func compare(ctx context.Context, db *store.DB, projectID int64, from, to int) (*site.Comparison, error) {
-	_, a, al, err := db.Version(ctx, projectID, from)
+func compare(ctx context.Context, db *store.Store, projectID int64, from, to int) (*site.Comparison, error) {
+	_, a, al, err := db.History.Version(ctx, projectID, from)
 	if err != nil {
 		return nil, err
 	}
 	if to > 0 {
-		_, b, bl, err := db.Version(ctx, projectID, to)
+		_, b, bl, err := db.History.Version(ctx, projectID, to)
 		if err != nil {
 			return nil, err
 		}
 		return site.Compare(a, b, al, bl), nil
 	}
-	b, err := db.Tree(ctx, projectID)
+	b, err := db.Pages.Tree(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	bl, err := db.Links(ctx, projectID)
+	bl, err := db.Links.Links(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,7 @@ func restoreCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 		return err
 	}
 	defer db.Close()
-	ch, err := db.RestoreVersion(context.Background(), id, *version)
+	ch, err := db.History.RestoreVersion(context.Background(), id, *version)
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

@@ -37,16 +37,16 @@ func TestVersionCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	tr, _ := st.Tree(ctx, 1)
+	tr, _ := st.Pages.Tree(ctx, 1)
 	ids := map[string]int64{}
 	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
-	if _, err := st.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
+	if _, err := st.Pages.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0); err != nil {
+	if err := st.Pages.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.DeletePage(ctx, ids["Products"]); err != nil {
+	if _, err := st.Pages.DeletePage(ctx, ids["Products"]); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

@@ -31,7 +31,7 @@ func webhookAddCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Write
 	}
 	defer db.Close()
 	ctx := context.Background()
-	t, err := db.FindTeam(ctx, *team)
+	t, err := db.Teams.FindTeam(ctx, *team)
 	if err != nil {
 		return fmt.Errorf("webhook add: %w", err)
 	}
@@ -41,7 +41,7 @@ func webhookAddCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Write
 			w.Events = append(w.Events, strings.TrimSpace(e))
 		}
 	}
-	if err := db.AddWebhook(ctx, &w); err != nil {
+	if err := db.Webhooks.AddWebhook(ctx, &w); err != nil {
 		return fmt.Errorf("webhook add: %s", site.PageFieldProblem(err))
 	}
 	fmt.Fprintf(stdout, "webhook %d of team %q: %s (%s)\nsecret: %s\n", w.ID, t.Name, w.URL, w.Format, w.Secret)

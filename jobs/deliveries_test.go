@@ -61,14 +61,14 @@ func next(t *testing.T, got <-chan received, what string) received {
 func TestWebhookDeliveries(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	j := Start(ctx, f.db, Config{Log: quiet, PublicURL: "https://plans.agency.example/", AllowPrivate: true, Retries: []time.Duration{10 * time.Millisecond}})
+	j := Start(ctx, storesOf(f.db), Config{Log: quiet, PublicURL: "https://plans.agency.example/", AllowPrivate: true, Retries: []time.Duration{10 * time.Millisecond}})
 	t.Cleanup(j.Close)
 	hooks, got := receiver(t, 0)
 	slack, slackGot := receiver(t, 1)
-	if err := f.db.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hooks.URL + "/json", Format: site.WebhookJSON, Secret: "s3cret"}); err != nil {
+	if err := f.db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hooks.URL + "/json", Format: site.WebhookJSON, Secret: "s3cret"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: slack.URL + "/slack", Format: site.WebhookSlack, Events: []string{"signoff"}}); err != nil {
+	if err := f.db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: slack.URL + "/slack", Format: site.WebhookSlack, Events: []string{"signoff"}}); err != nil {
 		t.Fatal(err)
 	}
 	f.comment("Pricing", "Three tiers, as agreed?")
@@ -86,14 +86,14 @@ func TestWebhookDeliveries(t *testing.T) {
 		t.Errorf("the JSON: %v %+v", err, e)
 	}
 
-	v, err := f.db.CreateVersion(f.as(f.owner), f.pid, "Client review")
+	v, err := f.db.History.CreateVersion(f.as(f.owner), f.pid, "Client review")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r := next(t, got, "the version"); r.event != "version" {
 		t.Errorf("then %q", r.event)
 	}
-	if _, err := f.db.Approve(ctx, f.pid, v.Number, 0, "Carla Client"); err != nil {
+	if _, err := f.db.History.Approve(ctx, f.pid, v.Number, 0, "Carla Client"); err != nil {
 		t.Fatal(err)
 	}
 	first, again := next(t, slackGot, "the sign-off"), next(t, slackGot, "the sign-off's retry")
@@ -108,7 +108,7 @@ func TestWebhookDeliveries(t *testing.T) {
 	next(t, got, "the sign-off to the JSON hook")
 	// The webhook says how it went, once the try is recorded.
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // polls a state another goroutine records
-		ws, err := f.db.Webhooks(ctx, 1)
+		ws, err := f.db.Webhooks.Webhooks(ctx, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,15 +127,15 @@ func TestWebhookDeliveries(t *testing.T) {
 func TestWebhookRefusesPrivate(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
-	j := Start(ctx, f.db, Config{Log: quiet, Retries: []time.Duration{}}) // no retry: given up at once
+	j := Start(ctx, storesOf(f.db), Config{Log: quiet, Retries: []time.Duration{}}) // no retry: given up at once
 	t.Cleanup(j.Close)
 	hooks, got := receiver(t, 0)
-	if err := f.db.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hooks.URL, Format: site.WebhookJSON}); err != nil {
+	if err := f.db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hooks.URL, Format: site.WebhookJSON}); err != nil {
 		t.Fatal(err)
 	}
 	f.comment("Pricing", "Hello")
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) { // polls a state another goroutine records
-		ws, err := f.db.Webhooks(ctx, 1)
+		ws, err := f.db.Webhooks.Webhooks(ctx, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -210,29 +210,29 @@ func TestDeliveriesFairAcrossTeams(t *testing.T) {
 	t.Cleanup(hang.Close)
 	t.Cleanup(func() { close(release) })
 	for i := range 5 {
-		if err := f.db.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hang.URL + "/" + itoa(int64(i))}); err != nil {
+		if err := f.db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: 1, URL: hang.URL + "/" + itoa(int64(i))}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	other, _, err := f.db.AddUser(ctx, "rex@rival.example", "Rex", testPassword, "Rival studio", site.RoleOwner)
+	other, _, err := f.db.Accounts.AddUser(ctx, "rex@rival.example", "Rex", testPassword, "Rival studio", site.RoleOwner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ms, _ := f.db.Memberships(ctx, other.ID)
+	ms, _ := f.db.Teams.Memberships(ctx, other.ID)
 	alive, got := receiver(t, 0)
-	if err := f.db.AddWebhook(ctx, &site.Webhook{TeamID: ms[0].ID, URL: alive.URL}); err != nil {
+	if err := f.db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: ms[0].ID, URL: alive.URL}); err != nil {
 		t.Fatal(err)
 	}
 	// The hanging team's five deliveries first, then the other team's.
 	f.comment("Pricing", "Hello")
 	rival := site.Project{TeamID: ms[0].ID, Name: "Rival", BaseURL: "https://rival.example/"}
-	if err := f.db.CreateProject(ctx, &rival); err != nil {
+	if err := f.db.Projects.CreateProject(ctx, &rival); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.CreateVersion(ctx, rival.ID, "v1"); err != nil {
+	if _, err := f.db.History.CreateVersion(ctx, rival.ID, "v1"); err != nil {
 		t.Fatal(err)
 	}
-	j := Start(ctx, f.db, Config{Log: quiet, AllowPrivate: true})
+	j := Start(ctx, storesOf(f.db), Config{Log: quiet, AllowPrivate: true})
 	t.Cleanup(j.Close)
 	next(t, got, "the other team's version")
 	if n := tried.Load(); n > 1 {

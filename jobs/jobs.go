@@ -18,14 +18,18 @@ import (
 	"siteplan/fetch"
 )
 
-// Store is what the jobs read and write; *store.DB has it.
-type Store interface {
-	deliveryStore
-	mailStore
-	signoffStore
-	leftoverStore
-	// Queued is closed after a write that queued work for the jobs.
-	Queued() <-chan struct{}
+// Stores are the parts of the store the jobs use (*store.Store's
+// fields), each through the few methods a worker declares beside it.
+type Stores struct {
+	Webhooks      deliveryStore
+	Notifications interface {
+		mailStore
+		signoffStore
+	}
+	Projects leftoverStore
+	// Queued is closed after a write that queued work for the jobs
+	// (store.Store.Queued).
+	Queued func() <-chan struct{}
 }
 
 // Config says how the jobs run.
@@ -56,7 +60,7 @@ type Jobs struct {
 
 // Start starts the background workers on st; ctx's values (not its end)
 // reach their rounds. Close stops them.
-func Start(ctx context.Context, st Store, cfg Config) *Jobs {
+func Start(ctx context.Context, st Stores, cfg Config) *Jobs {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
@@ -66,18 +70,18 @@ func Start(ctx context.Context, st Store, cfg Config) *Jobs {
 	base := strings.TrimSuffix(cfg.PublicURL, "/")
 	ctx = context.WithoutCancel(ctx)
 	j := &Jobs{
-		hooks:    newDeliverer(st, hookClient(cfg.AllowPrivate), cfg.Log, base),
-		signoffs: newSignoffWatch(st, cfg.Log),
+		hooks:    newDeliverer(st.Webhooks, hookClient(cfg.AllowPrivate), cfg.Log, base),
+		signoffs: newSignoffWatch(st.Notifications, cfg.Log),
 		sweep:    loop.New(),
 	}
 	j.hooks.backoff = cfg.Retries
 	j.hooks.Start(ctx, deliveryPoll, st.Queued, func(ctx context.Context) bool { return j.hooks.round(ctx) > 0 }) // more may be due
 	j.signoffs.Start(ctx, signoffPoll, nil, j.signoffs.round)
 	if cfg.SMTP != nil {
-		j.mailer = newMailer(st, *cfg.SMTP, cfg.Log, base)
+		j.mailer = newMailer(st.Notifications, *cfg.SMTP, cfg.Log, base)
 		j.mailer.Start(ctx, mailPoll, st.Queued, j.mailer.round)
 	}
-	j.sweep.Start(ctx, sweepEvery, nil, sweeper(st, cfg.Log))
+	j.sweep.Start(ctx, sweepEvery, nil, sweeper(st.Projects, cfg.Log))
 	return j
 }
 

@@ -24,7 +24,7 @@ const testPassword = "correct horse battery"
 // store's sample plan, its pages' ids by title.
 type fixture struct {
 	t     *testing.T
-	db    *store.DB
+	db    *store.Store
 	owner site.User
 	pid   int64
 	ids   map[string]int64
@@ -43,10 +43,10 @@ func newFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.pid, err = db.ImportDocument(context.Background(), 1, d); err != nil {
+	if f.pid, err = db.Projects.ImportDocument(context.Background(), 1, d); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := db.Tree(context.Background(), f.pid)
+	tr, err := db.Pages.Tree(context.Background(), f.pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func newFixture(t *testing.T) *fixture {
 // addUser gives an account (created if new) a role in team 1.
 func (f *fixture) addUser(email, name, role string) site.User {
 	f.t.Helper()
-	u, _, err := f.db.AddUser(context.Background(), email, name, testPassword, "1", role)
+	u, _, err := f.db.Accounts.AddUser(context.Background(), email, name, testPassword, "1", role)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -73,9 +73,14 @@ func (f *fixture) as(u site.User) context.Context {
 func (f *fixture) comment(page, body string) {
 	f.t.Helper()
 	c := site.Comment{ProjectID: f.pid, PageID: f.ids[page], UserID: f.owner.ID, Author: f.owner.Name, Body: body}
-	if err := f.db.AddComment(f.as(f.owner), &c, 0); err != nil {
+	if err := f.db.Comments.AddComment(f.as(f.owner), &c, 0); err != nil {
 		f.t.Fatal(err)
 	}
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// storesOf are the parts of db the jobs use, as serve gives them.
+func storesOf(db *store.Store) Stores {
+	return Stores{Webhooks: db.Webhooks, Notifications: db.Notifications, Projects: db.Projects, Queued: db.Queued}
+}

@@ -116,12 +116,12 @@ func nextMail(t *testing.T, got <-chan mailed, what string) mailed {
 func TestMailNotifications(t *testing.T) {
 	f := newFixture(t)
 	conf, got := smtpServer(t)
-	j := Start(context.Background(), f.db, Config{Log: quiet, PublicURL: "https://plans.agency.example", SMTP: &conf})
+	j := Start(context.Background(), storesOf(f.db), Config{Log: quiet, PublicURL: "https://plans.agency.example", SMTP: &conf})
 	t.Cleanup(j.Close)
 	ana := f.addUser("ana@test.example", "Ana Editor", site.RoleEditor)
 	bob := f.addUser("bob@test.example", "Bob Editor", site.RoleEditor)
 	berlin9 := site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}
-	if err := f.db.SetMailSettings(context.Background(), bob.ID, berlin9); err != nil {
+	if err := f.db.Notifications.SetMailSettings(context.Background(), bob.ID, berlin9); err != nil {
 		t.Fatal(err)
 	}
 	f.comment("Pricing", "@Ana Editor and @Bob Editor, the tiers?")
@@ -135,7 +135,7 @@ func TestMailNotifications(t *testing.T) {
 	if !strings.Contains(body, "https://plans.agency.example/projects/"+itoa(f.pid)+"/pages/"+itoa(f.ids["Pricing"])) {
 		t.Errorf("the body has no link to the page:\n%s", body)
 	}
-	key, err := f.db.ServerKey(context.Background(), site.UnsubscribeKey)
+	key, err := f.db.Notifications.ServerKey(context.Background(), site.UnsubscribeKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestMailNotifications(t *testing.T) {
 	noMail(t, got, "at once, to a member who chose the digest")
 	// A mailer of the test's own, whose clock it sets: before Bob's hour
 	// nothing goes, at it the digest does, and then not again that day.
-	digests := newMailer(f.db, conf, quiet, "https://plans.agency.example")
+	digests := newMailer(f.db.Notifications, conf, quiet, "https://plans.agency.example")
 	due := berlin9.NextDigest(time.Now())
 	at := func(t time.Time) { digests.now = func() time.Time { return t } }
 	at(due.Add(-time.Minute))
@@ -167,7 +167,7 @@ func TestMailNotifications(t *testing.T) {
 	if in := due.In(must(time.LoadLocation("Europe/Berlin"))); in.Hour() != 9 || in.Minute() != 0 {
 		t.Errorf("the digest was due at %v, not at 09:00 in Berlin", in)
 	}
-	if err := f.db.AdvanceDigests(context.Background(), due.Add(time.Minute)); err != nil {
+	if err := f.db.Notifications.AdvanceDigests(context.Background(), due.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	f.comment("Pricing", "@Bob Editor one more")
@@ -213,7 +213,7 @@ func TestMailTLS(t *testing.T) {
 			ana := f.addUser("ana-"+tc.name+"@test.example", "Ana "+tc.name, site.RoleEditor)
 			conf, got := smtpServerWith(t, func(srv *smtp.Server) { srv.TLSConfig = tlsConf }, tc.implicit)
 			conf.TLS, conf.StartTLS, conf.RootCAs = tc.implicit, !tc.implicit, pool
-			m := newMailer(f.db, conf, quiet, "https://plans.agency.example")
+			m := newMailer(f.db.Notifications, conf, quiet, "https://plans.agency.example")
 			f.comment("Pricing", "@Ana "+tc.name+" over "+tc.name)
 			if !m.send(context.Background(), site.MailInstant, mailLate) {
 				t.Fatal("the round failed")
@@ -258,28 +258,28 @@ func TestChangedSinceApprovalNotice(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	ana := f.addUser("ana@test.example", "Ana Editor", site.RoleEditor)
-	if err := f.db.Watch(ctx, ana.ID, f.pid, true); err != nil {
+	if err := f.db.Notifications.Watch(ctx, ana.ID, f.pid, true); err != nil {
 		t.Fatal(err)
 	}
-	v, err := f.db.CreateVersion(f.as(ana), f.pid, "Client review")
+	v, err := f.db.History.CreateVersion(f.as(ana), f.pid, "Client review")
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := site.ShareLink{ProjectID: f.pid, Role: site.ShareComment}
-	if _, err := f.db.CreateShareLink(ctx, &l); err != nil {
+	if _, err := f.db.Sharing.CreateShareLink(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	guest := site.WithViewer(ctx, site.Viewer{Name: "Carla Client", Share: true, ShareLinkID: l.ID, Access: site.AccessComment})
-	if _, err := f.db.Approve(guest, f.pid, v.Number, 0, "Carla Client"); err != nil {
+	if _, err := f.db.History.Approve(guest, f.pid, v.Number, 0, "Carla Client"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.RenamePage(f.as(ana), f.ids["Pricing"], "Plans", 1); err != nil {
+	if _, err := f.db.Pages.RenamePage(f.as(ana), f.ids["Pricing"], "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
-	j := Start(ctx, f.db, Config{Log: quiet})
+	j := Start(ctx, storesOf(f.db), Config{Log: quiet})
 	t.Cleanup(j.Close)
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) { // polls a state another goroutine records
-		ns, err := f.db.Inbox(ctx, ana.ID, 10)
+		ns, err := f.db.Notifications.Inbox(ctx, ana.ID, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -302,15 +302,15 @@ func TestMailedMentionsWait(t *testing.T) {
 	f := newFixture(t)
 	f.addUser("alice@test.example", "Alice", site.RoleEditor)
 	conf, got := smtpServer(t)
-	m := newMailer(f.db, conf, quiet, "https://plans.agency.example")
+	m := newMailer(f.db.Notifications, conf, quiet, "https://plans.agency.example")
 	l := site.ShareLink{ProjectID: f.pid, Role: site.ShareComment}
-	if _, err := f.db.CreateShareLink(context.Background(), &l); err != nil {
+	if _, err := f.db.Sharing.CreateShareLink(context.Background(), &l); err != nil {
 		t.Fatal(err)
 	}
 	const burst = 5
 	for i := range burst {
 		c := site.Comment{ProjectID: f.pid, PageID: f.ids["Pricing"], Author: "Mallory", Body: "@Alice look " + itoa(int64(i))}
-		if err := f.db.AddComment(context.Background(), &c, l.ID); err != nil {
+		if err := f.db.Comments.AddComment(context.Background(), &c, l.ID); err != nil {
 			t.Fatal(err)
 		}
 	}

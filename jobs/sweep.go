@@ -12,7 +12,7 @@ type leftoverStore interface {
 }
 
 // sweepEvery is how often the unfinished imports no one writes any more
-// are removed (store.DB.RemoveLeftovers; Open did so once).
+// are removed (store.Projects.RemoveLeftovers; Open did so once).
 const sweepEvery = time.Minute
 
 // sweeper is a round of the sweep: it removes the unfinished imports no

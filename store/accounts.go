@@ -83,7 +83,8 @@ func hashPassword(pw string) (string, error) {
 }
 
 // HasUsers reports whether any account exists.
-func (db *DB) HasUsers(ctx context.Context) (bool, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Accounts) HasUsers(ctx context.Context) (bool, error) {
 	var any bool
 	err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM users)`).Scan(&any)
 	return any, err
@@ -126,7 +127,7 @@ func claimTeam(ctx context.Context, tx *sql.Tx, name string) (site.Team, error) 
 
 // SignUpFirst creates the first account with its team, whose owner it
 // becomes. Errors: EInvalid, EForbidden once any account exists.
-func (db *DB) SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error) {
+func (db *Accounts) SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error) {
 	var u site.User
 	var t site.Team
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -154,7 +155,7 @@ func (db *DB) SignUpFirst(ctx context.Context, email, name, password, team strin
 // account with that e-mail, and gives it role in team (an id or a name;
 // a new name makes a new team). It reports whether the account is new.
 // Errors: EInvalid.
-func (db *DB) AddUser(ctx context.Context, email, name, password, team, role string) (site.User, bool, error) {
+func (db *Accounts) AddUser(ctx context.Context, email, name, password, team, role string) (site.User, bool, error) {
 	var u site.User
 	created := false
 	if err := site.ValidateRole(role); err != nil {
@@ -203,7 +204,7 @@ func (db *DB) AddUser(ctx context.Context, email, name, password, team, role str
 
 // Authenticate returns the account with this e-mail and password.
 // Errors: EUnauthorized.
-func (db *DB) Authenticate(ctx context.Context, email, password string) (site.User, error) {
+func (db *Accounts) Authenticate(ctx context.Context, email, password string) (site.User, error) {
 	var u site.User
 	var hash string
 	err := db.r.QueryRowContext(ctx, `SELECT id, email, name, password_hash FROM users WHERE lower(email) = lower(?)`, strings.TrimSpace(email)).
@@ -221,14 +222,15 @@ func (db *DB) Authenticate(ctx context.Context, email, password string) (site.Us
 }
 
 // User returns one account. Errors: ENotFound.
-func (db *DB) User(ctx context.Context, id int64) (site.User, error) {
+func (db *Accounts) User(ctx context.Context, id int64) (site.User, error) {
 	var u site.User
 	err := db.r.QueryRowContext(ctx, `SELECT id, email, name FROM users WHERE id = ?`, id).Scan(&u.ID, &u.Email, &u.Name)
 	return u, notFound(err, "No such account.")
 }
 
 // Memberships lists the teams of a user, by name.
-func (db *DB) Memberships(ctx context.Context, userID int64) ([]site.Membership, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Teams) Memberships(ctx context.Context, userID int64) ([]site.Membership, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Membership, error) {
 		var m site.Membership
 		return m, rows.Scan(&m.ID, &m.Name, &m.Role)
@@ -237,7 +239,8 @@ func (db *DB) Memberships(ctx context.Context, userID int64) ([]site.Membership,
 }
 
 // Role returns the user's role in a team, "" when not a member.
-func (db *DB) Role(ctx context.Context, teamID, userID int64) (string, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Teams) Role(ctx context.Context, teamID, userID int64) (string, error) {
 	var role string
 	err := db.r.QueryRowContext(ctx, `SELECT role FROM memberships WHERE team_id = ? AND user_id = ?`, teamID, userID).Scan(&role)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -247,7 +250,8 @@ func (db *DB) Role(ctx context.Context, teamID, userID int64) (string, error) {
 }
 
 // Members lists a team's members, owners first.
-func (db *DB) Members(ctx context.Context, teamID int64) ([]site.Member, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Teams) Members(ctx context.Context, teamID int64) ([]site.Member, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Member, error) {
 		m := site.Member{TeamID: teamID}
 		return m, rows.Scan(&m.ID, &m.Email, &m.Name, &m.Role)
@@ -270,7 +274,7 @@ func keepAnOwner(ctx context.Context, tx *sql.Tx, teamID int64) error {
 
 // SetRole changes a member's role. Errors: EInvalid, ENotFound,
 // EConflict (the last owner).
-func (db *DB) SetRole(ctx context.Context, teamID, userID int64, role string) error {
+func (db *Teams) SetRole(ctx context.Context, teamID, userID int64, role string) error {
 	if err := site.ValidateRole(role); err != nil {
 		return err
 	}
@@ -288,7 +292,7 @@ func (db *DB) SetRole(ctx context.Context, teamID, userID int64, role string) er
 
 // RemoveMember takes a user out of a team (also to leave it). Errors:
 // ENotFound, EConflict (the last owner).
-func (db *DB) RemoveMember(ctx context.Context, teamID, userID int64) error {
+func (db *Teams) RemoveMember(ctx context.Context, teamID, userID int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM memberships WHERE team_id = ? AND user_id = ?`, teamID, userID)
 		if err != nil {
@@ -302,7 +306,7 @@ func (db *DB) RemoveMember(ctx context.Context, teamID, userID int64) error {
 }
 
 // CreateTeam makes a new team owned by the user. Errors: EInvalid.
-func (db *DB) CreateTeam(ctx context.Context, userID int64, name string) (site.Team, error) {
+func (db *Teams) CreateTeam(ctx context.Context, userID int64, name string) (site.Team, error) {
 	t := site.Team{Name: strings.TrimSpace(name)}
 	if err := site.ValidateTeamName(t.Name); err != nil {
 		return t, err
@@ -318,7 +322,7 @@ func (db *DB) CreateTeam(ctx context.Context, userID int64, name string) (site.T
 }
 
 // Team returns one team. Errors: ENotFound.
-func (db *DB) Team(ctx context.Context, id int64) (site.Team, error) {
+func (db *Teams) Team(ctx context.Context, id int64) (site.Team, error) {
 	t := site.Team{ID: id}
 	err := db.r.QueryRowContext(ctx, `SELECT name FROM teams WHERE id = ?`, id).Scan(&t.Name)
 	return t, notFound(err, "No such team.")
@@ -326,7 +330,8 @@ func (db *DB) Team(ctx context.Context, id int64) (site.Team, error) {
 
 // CreateSession logs a user in to a team (0: none) and returns the
 // session's token, the only copy of it.
-func (db *DB) CreateSession(ctx context.Context, userID, teamID int64) (string, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Accounts) CreateSession(ctx context.Context, userID, teamID int64) (string, error) {
 	token, hash := newToken()
 	now := db.Now()
 	return token, db.tx(ctx, func(tx *sql.Tx) error {
@@ -342,7 +347,7 @@ func (db *DB) CreateSession(ctx context.Context, userID, teamID int64) (string, 
 // Session returns the live session of a token with its user and the
 // user's teams (site.Session.Teams), read together: every request asks.
 // Errors: EUnauthorized (unknown or expired).
-func (db *DB) Session(ctx context.Context, token string) (site.Session, site.User, error) {
+func (db *Accounts) Session(ctx context.Context, token string) (site.Session, site.User, error) {
 	var s site.Session
 	var u site.User
 	var exp string
@@ -378,7 +383,8 @@ func (db *DB) Session(ctx context.Context, token string) (site.Session, site.Use
 
 // LiveSessions reports which of tokens are live sessions, in one query:
 // the live-update streams check theirs before each change they send.
-func (db *DB) LiveSessions(ctx context.Context, tokens []string) (map[string]bool, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Accounts) LiveSessions(ctx context.Context, tokens []string) (map[string]bool, error) {
 	byHash := make(map[string]string, len(tokens))
 	hashes := make([]string, 0, len(tokens))
 	for _, t := range tokens {
@@ -401,7 +407,7 @@ func (db *DB) LiveSessions(ctx context.Context, tokens []string) (map[string]boo
 
 // SwitchTeam makes teamID the session's team. Errors: ENotFound when the
 // user is not in it.
-func (db *DB) SwitchTeam(ctx context.Context, token string, teamID int64) error {
+func (db *Accounts) SwitchTeam(ctx context.Context, token string, teamID int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sessions SET team_id = ? WHERE token_hash = ?
 			AND EXISTS (SELECT 1 FROM memberships WHERE team_id = ? AND user_id = sessions.user_id)`, teamID, hashToken(token), teamID)
@@ -416,7 +422,8 @@ func (db *DB) SwitchTeam(ctx context.Context, token string, teamID int64) error 
 }
 
 // DeleteSession ends a session on the server.
-func (db *DB) DeleteSession(ctx context.Context, token string) error {
+// Errors: none of its own; a database error as it is.
+func (db *Accounts) DeleteSession(ctx context.Context, token string) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, hashToken(token))
 		return err

@@ -20,10 +20,10 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Run(m)) }
 
 // twoInstances opens one new database twice, each with its own pools,
 // as two servers do.
-func twoInstances(t *testing.T) [2]*DB {
+func twoInstances(t *testing.T) [2]*Store {
 	t.Helper()
 	dsn := testDSN(t)
-	var dbs [2]*DB
+	var dbs [2]*Store
 	for i := range dbs {
 		db, err := Open(dsn)
 		if err != nil {
@@ -88,11 +88,11 @@ func TestWritersOnTwoInstances(t *testing.T) {
 	for i := range n {
 		db := dbs[i%2]
 		wg.Go(func() {
-			errs <- db.CreatePage(anna, &site.Page{ProjectID: pid, ParentID: ids["Home"], Title: "FAQ", Slug: "faq", SlugAuto: true,
+			errs <- db.Pages.CreatePage(anna, &site.Page{ProjectID: pid, ParentID: ids["Home"], Title: "FAQ", Slug: "faq", SlugAuto: true,
 				Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true, Position: -1})
 		})
 		wg.Go(func() {
-			_, err := db.CreateVersion(bob, pid, fmt.Sprint("v", i))
+			_, err := db.History.CreateVersion(bob, pid, fmt.Sprint("v", i))
 			errs <- err
 		})
 	}
@@ -103,7 +103,7 @@ func TestWritersOnTwoInstances(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tr, err := dbs[1].Tree(context.Background(), pid)
+	tr, err := dbs[1].Pages.Tree(context.Background(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestWritersOnTwoInstances(t *testing.T) {
 			t.Errorf("no FAQ page has the slug %q: got %v", want, slugs)
 		}
 	}
-	vs, err := dbs[0].Versions(context.Background(), pid)
+	vs, err := dbs[0].History.Versions(context.Background(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,14 +144,14 @@ func TestWritersOnTwoInstances(t *testing.T) {
 			if i%2 == 1 {
 				ctx, db = bob, dbs[1]
 			}
-			if _, err := db.RenamePage(ctx, ids[title], title+" renamed", 1); err != nil {
+			if _, err := db.Pages.RenamePage(ctx, ids[title], title+" renamed", 1); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
 	for range 2 {
-		if _, err := dbs[1].Undo(anna, pid); err != nil {
+		if _, err := dbs[1].History.Undo(anna, pid); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -160,7 +160,7 @@ func TestWritersOnTwoInstances(t *testing.T) {
 		if i%2 == 1 {
 			want = title + " renamed" // Bob's, kept
 		}
-		if p, _ := dbs[0].Page(context.Background(), ids[title]); p.Title != want {
+		if p, _ := dbs[0].Pages.Page(context.Background(), ids[title]); p.Title != want {
 			t.Errorf("page %q is %q, want %q", title, p.Title, want)
 		}
 	}
@@ -192,9 +192,9 @@ func TestPlansWriteSideBySide(t *testing.T) {
 	}()
 	<-held
 	rename := func(id int64, title string) error {
-		p, err := db.Page(ctx, id)
+		p, err := db.Pages.Page(ctx, id)
 		if err == nil {
-			_, err = db.RenamePage(ctx, id, title, p.Version)
+			_, err = db.Pages.RenamePage(ctx, id, title, p.Version)
 		}
 		return err
 	}
@@ -203,7 +203,7 @@ func TestPlansWriteSideBySide(t *testing.T) {
 	}
 	cctx, ccancel := context.WithTimeout(ctx, 5*time.Second)
 	defer ccancel()
-	if err := db.AddComment(cctx, &site.Comment{ProjectID: b.ID, PageID: bids["About"], Author: "Ana", Body: "Fine."}, 0); err != nil {
+	if err := db.Comments.AddComment(cctx, &site.Comment{ProjectID: b.ID, PageID: bids["About"], Author: "Ana", Body: "Fine."}, 0); err != nil {
 		t.Fatalf("a comment on another plan while one is open: %v", err)
 	}
 	sameDone := make(chan error, 1)

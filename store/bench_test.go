@@ -26,7 +26,7 @@ func BenchmarkImport100k(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if _, err := db.ImportDocument(context.Background(), 1, d); err != nil {
+		if _, err := db.Projects.ImportDocument(context.Background(), 1, d); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
@@ -37,13 +37,13 @@ func BenchmarkImport100k(b *testing.B) {
 // BenchmarkTree10k loads a 10,000-page project whole.
 func BenchmarkTree10k(b *testing.B) {
 	db := openTest(b)
-	id, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 10, 99))
+	id, err := db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.Tree(context.Background(), id); err != nil {
+		if _, err := db.Pages.Tree(context.Background(), id); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -62,13 +62,13 @@ func BenchmarkTreeBriefs10k(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := openTest(b)
-			id, err := db.ImportDocument(context.Background(), 1, tc.doc)
+			id, err := db.Projects.ImportDocument(context.Background(), 1, tc.doc)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := db.Tree(context.Background(), id); err != nil {
+				if _, err := db.Pages.Tree(context.Background(), id); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -90,11 +90,11 @@ func BenchmarkExportBriefs10k(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			db := openTest(b)
-			id, err := db.ImportDocument(context.Background(), 1, tc.doc)
+			id, err := db.Projects.ImportDocument(context.Background(), 1, tc.doc)
 			if err != nil {
 				b.Fatal(err)
 			}
-			outline, err := db.Outline(context.Background(), id)
+			outline, err := db.Pages.Outline(context.Background(), id)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -131,11 +131,11 @@ func BenchmarkExportFromStore(b *testing.B) {
 // yardstick on it.
 func benchExport(b *testing.B, sections, topics, leaves int) {
 	db := openTest(b)
-	id, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", sections, topics, leaves))
+	id, err := db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Bench", sections, topics, leaves))
 	if err != nil {
 		b.Fatal(err)
 	}
-	outline, err := db.Outline(context.Background(), id)
+	outline, err := db.Pages.Outline(context.Background(), id)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -188,11 +188,11 @@ func (nopWriteCloser) Close() error                { return nil }
 func BenchmarkRedirectsView200k(b *testing.B) {
 	db := openTest(b)
 	ctx := context.Background()
-	pid, err := db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
+	pid, err := db.Projects.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := db.Tree(ctx, pid)
+	tr, err := db.Pages.Tree(ctx, pid)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func BenchmarkRedirectsView200k(b *testing.B) {
 	}
 	b.Run("attach", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+			if _, err := db.Redirects.AttachOldSite(ctx, pid, olds, maps); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -217,13 +217,13 @@ func BenchmarkRedirectsView200k(b *testing.B) {
 	view := func(f site.OldFilter) func(b *testing.B) {
 		return func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				if _, err := db.RedirectStatus(ctx, pid); err != nil {
+				if _, err := db.Redirects.RedirectStatus(ctx, pid); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := db.OldSections(ctx, pid); err != nil {
+				if _, err := db.Redirects.OldSections(ctx, pid); err != nil {
 					b.Fatal(err)
 				}
-				if list, _, err := db.OldURLs(ctx, pid, f); err != nil || len(list) != 100 {
+				if list, _, err := db.Redirects.OldURLs(ctx, pid, f); err != nil || len(list) != 100 {
 					b.Fatal(err, len(list))
 				}
 			}
@@ -234,7 +234,7 @@ func BenchmarkRedirectsView200k(b *testing.B) {
 	b.Run("section-clicks", view(site.OldFilter{Section: "section-7", MinClicks: 100, Limit: 100}))
 	b.Run("yardstick-tree10k", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := db.Tree(ctx, pid); err != nil {
+			if _, err := db.Pages.Tree(ctx, pid); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -254,16 +254,16 @@ func BenchmarkRenameLaunched10k(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			db := openTest(b)
 			ctx := context.Background()
-			pid, err := db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
+			pid, err := db.Projects.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
 			if err != nil {
 				b.Fatal(err)
 			}
 			if launched {
-				if _, err := db.LaunchVersion(ctx, pid, "Live"); err != nil {
+				if _, err := db.History.LaunchVersion(ctx, pid, "Live"); err != nil {
 					b.Fatal(err)
 				}
 			}
-			tr, _ := db.Tree(ctx, pid)
+			tr, _ := db.Pages.Tree(ctx, pid)
 			var leaf, sec int64
 			tr.Walk(func(p *site.Page, _ int) bool {
 				if p.Title == "Section 0" {
@@ -275,9 +275,9 @@ func BenchmarkRenameLaunched10k(b *testing.B) {
 				return true
 			})
 			rename := func(id int64, title string) {
-				p, err := db.Page(ctx, id)
+				p, err := db.Pages.Page(ctx, id)
 				if err == nil {
-					_, err = db.RenamePage(ctx, id, title, p.Version)
+					_, err = db.Pages.RenamePage(ctx, id, title, p.Version)
 				}
 				if err != nil {
 					b.Fatal(err)
@@ -301,7 +301,7 @@ func BenchmarkCopy100k(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer src.Close()
-	if _, err := src.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 100, 99)); err != nil {
+	if _, err := src.Projects.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 100, 99)); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {

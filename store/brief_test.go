@@ -17,7 +17,7 @@ func TestBriefHistory(t *testing.T) {
 	ctx := context.Background()
 	brief := func() site.Brief {
 		t.Helper()
-		p, err := db.Page(ctx, ids["Pricing"])
+		p, err := db.Pages.Page(ctx, ids["Pricing"])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,19 +25,19 @@ func TestBriefHistory(t *testing.T) {
 	}
 	save := func(b site.Brief) {
 		t.Helper()
-		p, err := db.Page(ctx, ids["Pricing"])
+		p, err := db.Pages.Page(ctx, ids["Pricing"])
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.Brief = b
-		if err := db.UpdatePage(anna, &p); err != nil {
+		if err := db.Pages.UpdatePage(anna, &p); err != nil {
 			t.Fatal(err)
 		}
 	}
 	full := site.Brief{SEOTitle: "Pricing | Acme", MetaDescription: "What Acme costs.", H1: "Pricing", Keyword: "acme pricing",
 		Intent: site.IntentCommercial, Blocks: []site.Block{{Kind: "hero"}, {Kind: "table", Note: "Plans side by side"}},
 		WordTarget: 400, Owner: "Mara", Due: "2026-12-15"}
-	before, err := db.Tree(ctx, pid)
+	before, err := db.Pages.Tree(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,10 @@ func TestBriefHistory(t *testing.T) {
 	if b := brief(); !b.Equal(&full) {
 		t.Fatalf("saved %+v", b)
 	}
-	if _, err := db.CreateVersion(anna, pid, "With brief"); err != nil {
+	if _, err := db.History.CreateVersion(anna, pid, "With brief"); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := db.Tree(ctx, pid)
+	after, _ := db.Pages.Tree(ctx, pid)
 	changed := map[string]bool{}
 	for _, e := range site.Compare(before, after, nil, nil).Changed {
 		for _, f := range e.Fields {
@@ -65,31 +65,31 @@ func TestBriefHistory(t *testing.T) {
 	less.Blocks = less.Blocks[:1]
 	less.SEOTitle = ""
 	save(less)
-	if _, err := db.Undo(anna, pid); err != nil {
+	if _, err := db.History.Undo(anna, pid); err != nil {
 		t.Fatal(err)
 	}
 	if b := brief(); !b.Equal(&full) {
 		t.Errorf("after undo %+v", b)
 	}
-	if _, err := db.Redo(anna, pid); err != nil {
+	if _, err := db.History.Redo(anna, pid); err != nil {
 		t.Fatal(err)
 	}
 	if b := brief(); !b.Equal(&less) {
 		t.Errorf("after redo %+v", b)
 	}
-	if _, err := db.RestoreVersion(anna, pid, 1); err != nil {
+	if _, err := db.History.RestoreVersion(anna, pid, 1); err != nil {
 		t.Fatal(err)
 	}
 	if b := brief(); !b.Equal(&full) {
 		t.Errorf("after restoring the version %+v", b)
 	}
-	_, vt, _, err := db.Version(ctx, pid, 1)
+	_, vt, _, err := db.History.Version(ctx, pid, 1)
 	if err != nil || !vt.Page(ids["Pricing"]).Brief.Equal(&full) {
 		t.Errorf("the version keeps %+v (%v)", vt.Page(ids["Pricing"]).Brief, err)
 	}
 
 	var streamed site.Brief
-	o, err := db.Outline(ctx, pid)
+	o, err := db.Pages.Outline(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,15 +104,15 @@ func TestBriefHistory(t *testing.T) {
 	if !streamed.Equal(&full) {
 		t.Errorf("the outline streams %+v", streamed)
 	}
-	doc, err := db.Document(ctx, pid)
+	doc, err := db.Projects.Document(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := db.ImportDocument(ctx, 1, doc)
+	again, err := db.Projects.ImportDocument(ctx, 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(ctx, again)
+	tr, _ := db.Pages.Tree(ctx, again)
 	found := false
 	tr.Walk(func(p *site.Page, _ int) bool {
 		if p.Title == "Pricing" {
@@ -134,48 +134,48 @@ func TestTypeTemplates(t *testing.T) {
 	pid, ids, anna, _ := acmeFor(t, db)
 	ctx := context.Background()
 	tmpl := []site.Block{{Kind: "Hero", Note: "Product photo"}, {Kind: "table", Note: "Specs", Required: true}, {Kind: "faq"}}
-	if err := db.SetTypeTemplate(ctx, 1, "landing", tmpl, "post"); err != nil {
+	if err := db.Themes.SetTypeTemplate(ctx, 1, "landing", tmpl, "post"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.ProjectTemplates(ctx, pid)
+	got, err := db.Themes.ProjectTemplates(ctx, pid)
 	if err != nil || site.BlocksText(got["landing"]) != "Hero: Product photo · Table: Specs · FAQ" || !got["landing"][1].Required {
 		t.Fatalf("templates %+v %v", got, err)
 	}
-	if pt, err := db.PostTypes(ctx, pid); err != nil || pt["landing"] != "post" {
+	if pt, err := db.Themes.PostTypes(ctx, pid); err != nil || pt["landing"] != "post" {
 		t.Errorf("post types %v, %v", pt, err)
 	}
-	if err := db.SetTypeTemplate(ctx, 1, "landing", tmpl, "Not A Type"); site.ErrorCode(err) != site.EInvalid {
+	if err := db.Themes.SetTypeTemplate(ctx, 1, "landing", tmpl, "Not A Type"); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("a post type WordPress would not take: %v", err)
 	}
-	if err := db.SetTypeTemplate(ctx, 1, "nosuchtype", tmpl, ""); site.ErrorCode(err) != site.EInvalid {
+	if err := db.Themes.SetTypeTemplate(ctx, 1, "nosuchtype", tmpl, ""); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("an unused type: %v", err)
 	}
-	if err := db.SetTypeTemplate(ctx, 1, "landing", []site.Block{{Kind: "banner"}}, ""); site.ErrorCode(err) != site.EInvalid {
+	if err := db.Themes.SetTypeTemplate(ctx, 1, "landing", []site.Block{{Kind: "banner"}}, ""); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("a wrong block: %v", err)
 	}
 	// A new page of the type, and a page that takes it.
 	p := site.NewPage("Spring sale")
 	p.ProjectID, p.Type = pid, "landing"
-	if err := db.CreatePage(anna, &p); err != nil {
+	if err := db.Pages.CreatePage(anna, &p); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Product photo · Table: Specs · FAQ" || got.Brief.Blocks[1].Required {
+	if got, _ := db.Pages.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Product photo · Table: Specs · FAQ" || got.Brief.Blocks[1].Required {
 		t.Errorf("a new landing page starts with %+v", got.Brief.Blocks)
 	}
-	team, _ := db.Page(ctx, ids["Team"])
+	team, _ := db.Pages.Page(ctx, ids["Team"])
 	team.Type = "landing"
-	if err := db.UpdatePage(anna, &team); err != nil {
+	if err := db.Pages.UpdatePage(anna, &team); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Page(ctx, ids["Team"]); len(got.Brief.Blocks) != 3 {
+	if got, _ := db.Pages.Page(ctx, ids["Team"]); len(got.Brief.Blocks) != 3 {
 		t.Errorf("a page that takes the type starts with %+v", got.Brief.Blocks)
 	}
-	own, _ := db.Page(ctx, ids["Contact"])
+	own, _ := db.Pages.Page(ctx, ids["Contact"])
 	own.Type, own.Brief.Blocks = "landing", []site.Block{{Kind: "form"}}
-	if err := db.UpdatePage(anna, &own); err != nil {
+	if err := db.Pages.UpdatePage(anna, &own); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Page(ctx, ids["Contact"]); site.BlocksText(got.Brief.Blocks) != "Form" {
+	if got, _ := db.Pages.Page(ctx, ids["Contact"]); site.BlocksText(got.Brief.Blocks) != "Form" {
 		t.Errorf("a page with blocks of its own has %+v", got.Brief.Blocks)
 	}
 }
@@ -187,16 +187,16 @@ func TestStarters(t *testing.T) {
 	db := openTest(t)
 	pid, ids, anna, _ := acmeFor(t, db)
 	ctx := context.Background()
-	pg, _ := db.Page(ctx, ids["Pricing"])
+	pg, _ := db.Pages.Page(ctx, ids["Pricing"])
 	pg.Brief = site.Brief{H1: "Plans", Blocks: []site.Block{{Kind: "table"}}}
-	if err := db.UpdatePage(anna, &pg); err != nil {
+	if err := db.Pages.UpdatePage(anna, &pg); err != nil {
 		t.Fatal(err)
 	}
-	s, err := db.SaveStarter(ctx, pid, "Agency site", "Anna")
+	s, err := db.Projects.SaveStarter(ctx, pid, "Agency site", "Anna")
 	if err != nil || s.ID == 0 || s.Pages != 12 || s.TeamID != 1 {
 		t.Fatalf("save: %+v %v", s, err)
 	}
-	doc, err := db.StarterDocument(ctx, 1, s.ID)
+	doc, err := db.Projects.StarterDocument(ctx, 1, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,30 +214,30 @@ func TestStarters(t *testing.T) {
 	if brief == nil || brief.H1 != "Plans" || doc.CountPages() != 12 {
 		t.Errorf("the starter's document: %d pages, Pricing's brief %+v", doc.CountPages(), brief)
 	}
-	if _, err := db.StarterDocument(ctx, 2, s.ID); site.ErrorCode(err) != site.ENotFound {
+	if _, err := db.Projects.StarterDocument(ctx, 2, s.ID); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("another team's starter: %v", err)
 	}
-	if _, err := db.SaveStarter(ctx, pid, "Agency site", "Anna"); site.ErrorCode(err) != site.EConflict {
+	if _, err := db.Projects.SaveStarter(ctx, pid, "Agency site", "Anna"); site.ErrorCode(err) != site.EConflict {
 		t.Errorf("a name taken: %v", err)
 	}
-	if _, err := db.SaveStarter(ctx, pid, " ", "Anna"); site.ErrorCode(err) != site.EInvalid {
+	if _, err := db.Projects.SaveStarter(ctx, pid, " ", "Anna"); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("no name: %v", err)
 	}
 	for i := 1; i < site.MaxStarters; i++ {
-		if _, err := db.SaveStarter(ctx, pid, fmt.Sprintf("Starter %02d", i), "Anna"); err != nil {
+		if _, err := db.Projects.SaveStarter(ctx, pid, fmt.Sprintf("Starter %02d", i), "Anna"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := db.SaveStarter(ctx, pid, "One too many", "Anna"); site.ErrorCode(err) != site.EInvalid {
+	if _, err := db.Projects.SaveStarter(ctx, pid, "One too many", "Anna"); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("past the most: %v", err)
 	}
-	if err := db.DeleteStarter(ctx, 1, s.ID); err != nil {
+	if err := db.Projects.DeleteStarter(ctx, 1, s.ID); err != nil {
 		t.Fatal(err)
 	}
-	if list, _ := db.Starters(ctx, 1); len(list) != site.MaxStarters-1 || list[0].Name != "Starter 01" {
+	if list, _ := db.Projects.Starters(ctx, 1); len(list) != site.MaxStarters-1 || list[0].Name != "Starter 01" {
 		t.Errorf("after a delete: %d, first %+v", len(list), list[0])
 	}
-	if err := db.DeleteStarter(ctx, 1, s.ID); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Projects.DeleteStarter(ctx, 1, s.ID); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("deleted twice: %v", err)
 	}
 }

@@ -203,7 +203,7 @@ type journal struct {
 // the same transaction. A change that touched nothing is not recorded.
 // Either way it bumps the project's version once, and the author's undone changes of
 // the project can no longer be redone.
-func (db *DB) change(ctx context.Context, fn func(j *journal) error) error {
+func (db *conn) change(ctx context.Context, fn func(j *journal) error) error {
 	return db.projectTx(ctx, func(tx *sql.Tx) error {
 		j := &journal{ctx: ctx, tx: tx, dialect: db.dialect, pages: map[int64]*pageDelta{}, links: map[linkKey]*linkDelta{}, olds: map[int64]*oldDelta{}, undoable: true}
 		if err := fn(j); err != nil {
@@ -323,7 +323,7 @@ func (j *journal) keepComments(ids []int64) error {
 
 // record writes the change j noted: the rows after it, who and what. It
 // returns the change's id (0 when nothing changed).
-func (db *DB) record(j *journal) (int64, error) {
+func (db *conn) record(j *journal) (int64, error) {
 	ctx, tx := j.ctx, j.tx
 	if j.projectID == 0 {
 		panic("store: a change without a project")
@@ -413,7 +413,7 @@ func (db *DB) record(j *journal) (int64, error) {
 // redo ends, the change with the pages it touched, the project's
 // version), but in one statement: on PostgreSQL each statement is a
 // round trip, made while the plan's lock is held.
-func (db *DB) recordPG(j *journal, userID int64, author, data string, ids []int64) (int64, error) {
+func (db *conn) recordPG(j *journal, userID int64, author, data string, ids []int64) (int64, error) {
 	list := []byte("[]")
 	if len(ids) > 0 {
 		var err error

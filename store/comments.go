@@ -13,7 +13,7 @@ import (
 // AddComment stores c: a new thread on c.PageID, or a reply when
 // c.ParentID names a thread on the same page. c.ID and c.CreatedAt are
 // set. A reply reopens a resolved thread. Errors: EInvalid, ENotFound.
-func (db *DB) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64) error {
+func (db *Comments) AddComment(ctx context.Context, c *site.Comment, shareLinkID int64) error {
 	c.Author, c.Body = strings.TrimSpace(c.Author), strings.TrimSpace(c.Body)
 	if err := site.ValidateComment(c.Author, c.Body); err != nil {
 		return err
@@ -109,7 +109,8 @@ func threads(all []site.Comment) []site.Comment {
 }
 
 // Comments returns the threads of a page, oldest first, open and resolved.
-func (db *DB) Comments(ctx context.Context, pageID int64) ([]site.Comment, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Comments) Comments(ctx context.Context, pageID int64) ([]site.Comment, error) {
 	all, err := queryComments(ctx, db.r, `SELECT `+commentCols+` FROM comments c JOIN pages p ON p.id = c.page_id
 		WHERE c.page_id = ? ORDER BY c.id`, pageID)
 	return threads(all), err
@@ -117,7 +118,8 @@ func (db *DB) Comments(ctx context.Context, pageID int64) ([]site.Comment, error
 
 // OpenComments returns the open threads of a project with their replies,
 // newest thread first.
-func (db *DB) OpenComments(ctx context.Context, projectID int64) ([]site.Comment, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Comments) OpenComments(ctx context.Context, projectID int64) ([]site.Comment, error) {
 	all, err := queryComments(ctx, db.r, `SELECT `+commentCols+` FROM comments c JOIN pages p ON p.id = c.page_id
 		WHERE c.project_id = ? AND coalesce(c.parent_id, c.id) IN
 			(SELECT id FROM comments WHERE project_id = ? AND parent_id IS NULL AND resolved_at IS NULL)
@@ -127,7 +129,8 @@ func (db *DB) OpenComments(ctx context.Context, projectID int64) ([]site.Comment
 
 // OpenCommentCounts returns how many open threads each page of a project
 // has; pages without any are left out.
-func (db *DB) OpenCommentCounts(ctx context.Context, projectID int64) (map[int64]int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Comments) OpenCommentCounts(ctx context.Context, projectID int64) (map[int64]int, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT page_id, count(*) FROM comments
 		WHERE project_id = ? AND parent_id IS NULL AND resolved_at IS NULL GROUP BY page_id`, projectID)
 	if err != nil {
@@ -147,7 +150,7 @@ func (db *DB) OpenCommentCounts(ctx context.Context, projectID int64) (map[int64
 }
 
 // Comment returns one comment of a project. Errors: ENotFound.
-func (db *DB) Comment(ctx context.Context, projectID, id int64) (site.Comment, error) {
+func (db *Comments) Comment(ctx context.Context, projectID, id int64) (site.Comment, error) {
 	cs, err := queryComments(ctx, db.r, `SELECT `+commentCols+` FROM comments c JOIN pages p ON p.id = c.page_id
 		WHERE c.id = ? AND c.project_id = ?`, id, projectID)
 	if err == nil && len(cs) == 0 {
@@ -161,7 +164,7 @@ func (db *DB) Comment(ctx context.Context, projectID, id int64) (site.Comment, e
 
 // ResolveComment resolves (or, with resolved false, reopens) the thread
 // a comment belongs to, naming who did it. Errors: ENotFound.
-func (db *DB) ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error {
+func (db *Comments) ResolveComment(ctx context.Context, projectID, id int64, by string, resolved bool) error {
 	return db.projectTx(ctx, func(tx *sql.Tx) error {
 		if err := db.lockProject(ctx, tx, projectID); err != nil {
 			return err

@@ -50,7 +50,7 @@ type Copied []struct {
 // projects), and checks that each table then holds as many rows in
 // both. From may be serving meanwhile: it is read in one snapshot.
 // Errors: EConflict (to has data), and those of the databases.
-func Copy(ctx context.Context, from, to *DB) (Copied, error) {
+func Copy(ctx context.Context, from, to *Store) (Copied, error) {
 	var used int
 	if err := to.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM users) + (SELECT count(*) FROM projects)`).Scan(&used); err != nil {
 		return nil, translate(err)
@@ -208,7 +208,7 @@ func copyImporting(ctx context.Context, src, dst *sql.Tx) error {
 // lastIDs is, for each table with ids, the largest id it ever handed
 // out, deleted rows' too: SQLite's sqlite_sequence (AUTOINCREMENT), else
 // the largest id there is; PostgreSQL's identity sequences.
-func (db *DB) lastIDs(ctx context.Context, tx *sql.Tx, tables []string) (map[string]int64, error) {
+func (db *conn) lastIDs(ctx context.Context, tx *sql.Tx, tables []string) (map[string]int64, error) {
 	last := map[string]int64{}
 	for _, t := range tables {
 		var id int64
@@ -226,7 +226,7 @@ func (db *DB) lastIDs(ctx context.Context, tx *sql.Tx, tables []string) (map[str
 
 // continueIDs makes each table's next id come after last's, as the
 // source would have gone on.
-func (db *DB) continueIDs(ctx context.Context, tx *sql.Tx, last map[string]int64) error {
+func (db *conn) continueIDs(ctx context.Context, tx *sql.Tx, last map[string]int64) error {
 	for table, id := range last {
 		if id == 0 {
 			continue
@@ -243,7 +243,7 @@ func (db *DB) continueIDs(ctx context.Context, tx *sql.Tx, last map[string]int64
 // SQLite file at path (replacing one there only once the copy is
 // whole): SQLite's VACUUM INTO a file of a SQLite database, Copy of a
 // PostgreSQL one.
-func Backup(ctx context.Context, db *DB, path string) error {
+func Backup(ctx context.Context, db *Store, path string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".siteplan-backup-*")
 	if err != nil {
 		return err

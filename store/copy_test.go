@@ -15,53 +15,53 @@ import (
 // richDB fills db with a bit of everything: accounts and a session, a
 // plan with history, an undo, a version, a comment thread, a share link,
 // and a deleted page that had the largest id.
-func richDB(t *testing.T, db *DB) (pid, deleted int64, anna context.Context) {
+func richDB(t *testing.T, db *Store) (pid, deleted int64, anna context.Context) {
 	t.Helper()
 	pid, ids, anna, bob := acmeFor(t, db)
 	ctx := context.Background()
-	if _, err := db.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
+	if _, err := db.Pages.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.RenamePage(bob, ids["Team"], "People", 1); err != nil {
+	if _, err := db.Pages.RenamePage(bob, ids["Team"], "People", 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Undo(bob, pid); err != nil {
+	if _, err := db.History.Undo(bob, pid); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateVersion(anna, pid, "First draft"); err != nil {
+	if _, err := db.History.CreateVersion(anna, pid, "First draft"); err != nil {
 		t.Fatal(err)
 	}
 	c := site.Comment{ProjectID: pid, PageID: ids["Contact"], Author: "Client", Body: "Add a map?"}
-	if err := db.AddComment(ctx, &c, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &c, 0); err != nil {
 		t.Fatal(err)
 	}
 	r := site.Comment{ProjectID: pid, PageID: ids["Contact"], ParentID: c.ID, Author: "Anna", Body: "Yes."}
-	if err := db.AddComment(ctx, &r, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &r, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateShareLink(ctx, &site.ShareLink{ProjectID: pid, Role: "comment"}); err != nil {
+	if _, err := db.Sharing.CreateShareLink(ctx, &site.ShareLink{ProjectID: pid, Role: "comment"}); err != nil {
 		t.Fatal(err)
 	}
-	u, _, err := db.AddUser(ctx, "cy@client.example", "Cy", pw, "1", site.RoleViewer)
+	u, _, err := db.Accounts.AddUser(ctx, "cy@client.example", "Cy", pw, "1", site.RoleViewer)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateSession(ctx, u.ID, 1); err != nil {
+	if _, err := db.Accounts.CreateSession(ctx, u.ID, 1); err != nil {
 		t.Fatal(err)
 	}
 	last := &site.Page{ProjectID: pid, ParentID: ids["Home"], Title: "Gone soon", Slug: "gone-soon", SlugAuto: true,
 		Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true, Position: -1}
-	if err := db.CreatePage(anna, last); err != nil {
+	if err := db.Pages.CreatePage(anna, last); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.DeletePage(anna, last.ID); err != nil {
+	if _, err := db.Pages.DeletePage(anna, last.ID); err != nil {
 		t.Fatal(err)
 	}
 	return pid, last.ID, anna
 }
 
 // tables is every copied table's rows, as text, in order.
-func tables(t *testing.T, db *DB) map[string][]string {
+func tables(t *testing.T, db *Store) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	for _, tb := range copyTables {
@@ -117,21 +117,21 @@ func TestCopyThereAndBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := tables(t, src)
-	for name, db := range map[string]*DB{"the copy": mid, "the copy back": back} {
+	for name, db := range map[string]*Store{"the copy": mid, "the copy back": back} {
 		got := tables(t, db)
 		for _, tb := range copyTables {
 			if !slices.Equal(got[tb.name], want[tb.name]) {
 				t.Errorf("%s: table %s differs:\ngot  %q\nwant %q", name, tb.name, got[tb.name], want[tb.name])
 			}
 		}
-		doc, err := db.Document(ctx, pid)
+		doc, err := db.Projects.Document(ctx, pid)
 		if err != nil || len(doc.Pages) == 0 {
 			t.Fatalf("%s: dump: %v", name, err)
 		}
-		tr, _ := db.Tree(ctx, pid)
+		tr, _ := db.Pages.Tree(ctx, pid)
 		p := &site.Page{ProjectID: pid, ParentID: tr.Roots(site.PlacementMain)[0].ID, Title: "FAQ", Slug: "faq", SlugAuto: true,
 			Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true, Position: -1}
-		if err := db.CreatePage(ctx, p); err != nil {
+		if err := db.Pages.CreatePage(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 		if p.ID <= deleted {
@@ -139,10 +139,10 @@ func TestCopyThereAndBack(t *testing.T) {
 		}
 		// Anna's last change, the deletion, is undone on the copy: the
 		// page comes back with its id.
-		if _, err := db.Undo(anna, pid); err != nil {
+		if _, err := db.History.Undo(anna, pid); err != nil {
 			t.Fatalf("%s: undo: %v", name, err)
 		}
-		if pg, err := db.Page(ctx, deleted); err != nil || pg.Title != "Gone soon" {
+		if pg, err := db.Pages.Page(ctx, deleted); err != nil || pg.Title != "Gone soon" {
 			t.Errorf("%s: the undone deletion gave back %q, %v", name, pg.Title, err)
 		}
 	}
@@ -177,7 +177,7 @@ func TestBackupWhileWriting(t *testing.T) {
 			}
 			pg := &site.Page{ProjectID: p.ID, ParentID: ids["Home"], Title: fmt.Sprint("Page ", i), Slug: fmt.Sprint("page-", i), SlugAuto: true,
 				Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true, Position: -1}
-			if err := db.CreatePage(ctx, pg); err != nil {
+			if err := db.Pages.CreatePage(ctx, pg); err != nil {
 				t.Error(err)
 				return
 			}

@@ -10,7 +10,7 @@ import (
 )
 
 // discard removes a project that an import left unfinished, in chunks.
-func (db *DB) discard(ctx context.Context, projectID int64) {
+func (db *conn) discard(ctx context.Context, projectID int64) {
 	for {
 		var n int64
 		err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -43,7 +43,8 @@ func (db *DB) discard(ctx context.Context, projectID int64) {
 // alone: a process id says nothing of another machine's processes. It
 // returns how many it removed. The server runs it at start and every
 // minute.
-func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Projects) RemoveLeftovers(ctx context.Context) (int, error) {
 	type unfinished struct {
 		id    int64
 		owner string
@@ -73,12 +74,12 @@ func (db *DB) RemoveLeftovers(ctx context.Context) (int, error) {
 }
 
 // Document returns the native document of a project. Errors: ENotFound.
-func (db *DB) Document(ctx context.Context, projectID int64) (*site.Document, error) {
-	t, err := db.Tree(ctx, projectID)
+func (db *Projects) Document(ctx context.Context, projectID int64) (*site.Document, error) {
+	t, err := db.parts.Pages.Tree(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	links, err := db.Links(ctx, projectID)
+	links, err := db.parts.Links.Links(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}

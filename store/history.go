@@ -12,7 +12,8 @@ import (
 // change before (0: from the newest), at most limit, and with pageID
 // only those that touched that page (its links included). A deletion
 // whose pages are all still gone is Restorable.
-func (db *DB) History(ctx context.Context, projectID, pageID, before int64, limit int) ([]site.Change, error) {
+// Errors: none of its own; a database error as it is.
+func (db *History) History(ctx context.Context, projectID, pageID, before int64, limit int) ([]site.Change, error) {
 	if before <= 0 {
 		before = 1<<63 - 1
 	}
@@ -39,7 +40,7 @@ func (db *DB) History(ctx context.Context, projectID, pageID, before int64, limi
 // later changes stay. It is a change of its own, which can be undone.
 // Errors: ENotFound, EInvalid (not a deletion), EConflict (its parent is
 // gone, or a page of it is back already).
-func (db *DB) RestoreDeleted(ctx context.Context, projectID, changeID int64) (site.Change, error) {
+func (db *History) RestoreDeleted(ctx context.Context, projectID, changeID int64) (site.Change, error) {
 	var ch site.Change
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx

@@ -11,19 +11,19 @@ import (
 
 // bench10k imports a 10,011-page plan (10 sections of 1,001 pages) and
 // returns it with a context in which an editor acts.
-func bench10k(b *testing.B) (*DB, int64, *site.Tree, context.Context) {
+func bench10k(b *testing.B) (*Store, int64, *site.Tree, context.Context) {
 	b.Helper()
 	db := openTest(b)
 	ctx := context.Background()
-	id, err := db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
+	id, err := db.Projects.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
-	u, _, err := db.AddUser(ctx, "anna@agency.example", "Anna", pw, "1", site.RoleEditor)
+	u, _, err := db.Accounts.AddUser(ctx, "anna@agency.example", "Anna", pw, "1", site.RoleEditor)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := db.Tree(ctx, id)
+	tr, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkVersionCreate10k(b *testing.B) {
 	db, id, _, ctx := bench10k(b)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.CreateVersion(ctx, id, "v"+strconv.Itoa(i)); err != nil {
+		if _, err := db.History.CreateVersion(ctx, id, "v"+strconv.Itoa(i)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -46,29 +46,29 @@ func BenchmarkVersionCreate10k(b *testing.B) {
 // a hundred edits apart and compares them (target: under 200 ms).
 func BenchmarkCompareVersions10k(b *testing.B) {
 	db, id, tr, ctx := bench10k(b)
-	if _, err := db.CreateVersion(ctx, id, "Kickoff"); err != nil {
+	if _, err := db.History.CreateVersion(ctx, id, "Kickoff"); err != nil {
 		b.Fatal(err)
 	}
 	n := 0
 	tr.Walk(func(p *site.Page, depth int) bool {
 		if depth == 4 && n < 100 {
-			if _, err := db.RenamePage(ctx, p.ID, p.Title+" (new)", p.Version); err != nil {
+			if _, err := db.Pages.RenamePage(ctx, p.ID, p.Title+" (new)", p.Version); err != nil {
 				b.Fatal(err)
 			}
 			n++
 		}
 		return true
 	})
-	if _, err := db.CreateVersion(ctx, id, "Review"); err != nil {
+	if _, err := db.History.CreateVersion(ctx, id, "Review"); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, from, fl, err := db.Version(ctx, id, 1)
+		_, from, fl, err := db.History.Version(ctx, id, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
-		_, to, tl, err := db.Version(ctx, id, 2)
+		_, to, tl, err := db.History.Version(ctx, id, 2)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -86,11 +86,11 @@ func BenchmarkUndoDelete1000(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		if n, err := db.DeletePage(ctx, section.ID); err != nil || n != 1001 {
+		if n, err := db.Pages.DeletePage(ctx, section.ID); err != nil || n != 1001 {
 			b.Fatal(n, err)
 		}
 		b.StartTimer()
-		if _, err := db.Undo(ctx, id); err != nil {
+		if _, err := db.History.Undo(ctx, id); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -103,11 +103,11 @@ func BenchmarkDeleteBranch1000(b *testing.B) {
 	section := tr.Children(tr.Roots(site.PlacementMain)[0].ID)[0]
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := db.DeletePage(ctx, section.ID); err != nil {
+		if _, err := db.Pages.DeletePage(ctx, section.ID); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		if _, err := db.Undo(ctx, id); err != nil {
+		if _, err := db.History.Undo(ctx, id); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -139,11 +139,11 @@ func BenchmarkEdits10k(b *testing.B) {
 		for k := range 100 {
 			p := leaves[(i*100+k)%len(leaves)]
 			if k%2 == 0 {
-				cur, _ := db.Page(ctx, p.ID)
-				if _, err := db.RenamePage(ctx, p.ID, cur.Title+"!", cur.Version); err != nil {
+				cur, _ := db.Pages.Page(ctx, p.ID)
+				if _, err := db.Pages.RenamePage(ctx, p.ID, cur.Title+"!", cur.Version); err != nil {
 					b.Fatal(err)
 				}
-			} else if err := db.MovePage(ctx, p.ID, p.ParentID, "", 0); err != nil {
+			} else if err := db.Pages.MovePage(ctx, p.ID, p.ParentID, "", 0); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -41,7 +41,7 @@ var importChunkDone func(projectID int64)
 // share one, the first keeps it and a later one's derived slug is
 // numbered, "faq-2").
 type Import struct {
-	db      *DB
+	db      *Store
 	ctx     context.Context
 	project site.Project
 	chunk   int              // importChunk when the import began
@@ -77,7 +77,7 @@ type importLevel struct {
 // BeginImport starts an import of a new project of teamID with p's
 // settings. The caller adds its pages with Add and ends with Commit, or
 // Discard (which a deferred call may do in any case). Errors: EInvalid.
-func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*Import, error) {
+func (db *Projects) BeginImport(ctx context.Context, teamID int64, p site.Project) (*Import, error) {
 	p.TeamID = teamID
 	if err := p.Validate(); err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (db *DB) BeginImport(ctx context.Context, teamID int64, p site.Project) (*I
 	db.mu.Lock()
 	db.live[p.ID] = true
 	db.mu.Unlock()
-	return &Import{db: db, ctx: ctx, project: p, chunk: importChunk, roots: map[string]int{}, urls: map[uint64]int64{},
+	return &Import{db: db.parts, ctx: ctx, project: p, chunk: importChunk, roots: map[string]int{}, urls: map[uint64]int64{},
 		seed: maphash.MakeSeed(), keep: map[int64]bool{}}, nil
 }
 
@@ -202,10 +202,12 @@ func (im *Import) title(num int64) string {
 }
 
 // Keep lets page number num be an end of a link (Link).
+// Errors: none of its own; a database error as it is.
 func (im *Import) Keep(num int64) { im.keep[num] = true }
 
 // Link adds a cross-link between two pages added and kept (Keep), by
 // their numbers; Commit refuses one to a page that was not.
+// Errors: none of its own; a database error as it is.
 func (im *Import) Link(from, to int64, label string) {
 	im.links = append(im.links, site.Link{FromID: from, ToID: to, Label: label})
 }
@@ -417,7 +419,7 @@ func (im *Import) Commit() (int64, error) {
 }
 
 // ended takes an import of this process out of those it owns.
-func (db *DB) ended(id int64) {
+func (db *conn) ended(id int64) {
 	db.mu.Lock()
 	delete(db.live, id)
 	db.mu.Unlock()
@@ -477,6 +479,7 @@ func (im *Import) fail(err error) {
 
 // Discard removes the project of an import that was not committed;
 // after Commit it does nothing.
+// Errors: EInvalid.
 func (im *Import) Discard() {
 	if !im.done {
 		im.fail(site.Errorf(site.EInvalid, "The import was discarded."))
@@ -486,7 +489,7 @@ func (im *Import) Discard() {
 // ImportDocument stores a document as a new project of teamID and returns
 // the project's ID (see Import). Errors: EInvalid, naming the page and
 // field at fault (also a typed slug or path an earlier page's URL has).
-func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error) {
+func (db *Projects) ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error) {
 	if err := d.Validate(); err != nil {
 		return 0, err
 	}
@@ -502,6 +505,7 @@ func (db *DB) ImportDocument(ctx context.Context, teamID int64, d *site.Document
 }
 
 // AddDocument adds a validated document's pages and links.
+// Errors: none of its own; a database error as it is.
 func (im *Import) AddDocument(d *site.Document) error {
 	keys := map[string]int64{} // the numbers of the links' ends
 	for _, l := range d.Links {
@@ -537,7 +541,7 @@ func (im *Import) AddDocument(d *site.Document) error {
 // with its depth (see Import.Add), as a new project of teamID with p's
 // settings, and returns the project's id. Errors: EInvalid, naming the
 // page and field at fault.
-func (db *DB) ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error) {
+func (db *Projects) ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error) {
 	im, err := db.BeginImport(ctx, teamID, p)
 	if err != nil {
 		return 0, err
@@ -550,6 +554,7 @@ func (db *DB) ImportPages(ctx context.Context, teamID int64, p site.Project, pag
 }
 
 // AddAll adds pages given in outline order with their depths (see Add).
+// Errors: none of its own; a database error as it is.
 func (im *Import) AddAll(pages iter.Seq2[int, site.Page]) error {
 	for depth, p := range pages {
 		if _, err := im.Add(depth, p); err != nil {

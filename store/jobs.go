@@ -55,7 +55,7 @@ func jobRow(row interface{ Scan(...any) error }, withReport bool) (site.Job, err
 // not nil, in one transaction; it returns the job with its ID. Errors:
 // ETooMany (the visitor has a job not ended), and those of reading
 // upload.
-func (db *DB) CreateJob(ctx context.Context, j site.Job, upload io.Reader) (site.Job, error) {
+func (db *Jobs) CreateJob(ctx context.Context, j site.Job, upload io.Reader) (site.Job, error) {
 	b := make([]byte, 16)
 	rand.Read(b)
 	j.ID, j.State, j.Created, j.Upload = hex.EncodeToString(b), site.JobWaiting, db.Now().UTC(), upload != nil
@@ -91,7 +91,7 @@ func (db *DB) CreateJob(ctx context.Context, j site.Job, upload io.Reader) (site
 
 // Job returns the job id, with its report if withReport. Errors:
 // ENotFound.
-func (db *DB) Job(ctx context.Context, id string, withReport bool) (site.Job, error) {
+func (db *Jobs) Job(ctx context.Context, id string, withReport bool) (site.Job, error) {
 	q := `SELECT ` + jobCols
 	if withReport {
 		q += `, report`
@@ -105,7 +105,8 @@ func (db *DB) Job(ctx context.Context, id string, withReport bool) (site.Job, er
 
 // NewestLaunchJob returns the newest launch check of project projectID
 // that user userID started, while it is kept; false if none.
-func (db *DB) NewestLaunchJob(ctx context.Context, userID, projectID int64) (site.Job, bool, error) {
+// Errors: ENotFound.
+func (db *Jobs) NewestLaunchJob(ctx context.Context, userID, projectID int64) (site.Job, bool, error) {
 	j, err := jobRow(db.r.QueryRowContext(ctx, `SELECT `+jobCols+` FROM site_jobs
 		WHERE project_id = ? AND user_id = ? AND kind = ? ORDER BY seq DESC LIMIT 1`, projectID, userID, site.JobLaunch), false)
 	if site.ErrorCode(err) == site.ENotFound {
@@ -119,7 +120,8 @@ func (db *DB) NewestLaunchJob(ctx context.Context, userID, projectID int64) (sit
 // has none) among the teams not reading now; the order jobs came breaks
 // ties. It returns false if there is none for it. The claimed job is
 // reading, and its server must beat (BeatJob) until it ends it.
-func (db *DB) ClaimJob(ctx context.Context) (site.Job, bool, error) {
+// Errors: EConflict, ENotFound.
+func (db *Jobs) ClaimJob(ctx context.Context) (site.Job, bool, error) {
 	var waiting bool
 	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM site_jobs WHERE state = ?)`, site.JobWaiting).Scan(&waiting); err != nil || !waiting {
 		return site.Job{}, false, err // most of the time: nothing to claim, and no write to claim it
@@ -155,7 +157,7 @@ func (db *DB) ClaimJob(ctx context.Context) (site.Job, bool, error) {
 // with its progress; it returns whether the job was asked to stop.
 // Errors: ENotFound (the job is no longer this server's: failed as
 // stale, or deleted with its account).
-func (db *DB) BeatJob(ctx context.Context, id, state string, progress []byte) (cancel bool, err error) {
+func (db *Jobs) BeatJob(ctx context.Context, id, state string, progress []byte) (cancel bool, err error) {
 	var c int
 	err = db.rowTx(ctx, func(tx *sql.Tx) error {
 		return tx.QueryRowContext(ctx, `UPDATE site_jobs SET beat = ?, state = ?, progress = ?
@@ -169,7 +171,7 @@ func (db *DB) BeatJob(ctx context.Context, id, state string, progress []byte) (c
 // progress and its report; its upload is removed. Past teamBytes of the reports of its
 // team or allBytes of all, the oldest others are let go, as
 // keepReports says. Errors: ENotFound (no longer this server's).
-func (db *DB) EndJob(ctx context.Context, id, state, errMsg string, progress, report []byte, teamBytes, allBytes int64) error {
+func (db *Jobs) EndJob(ctx context.Context, id, state, errMsg string, progress, report []byte, teamBytes, allBytes int64) error {
 	return db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
 		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, progress = ?, report = ?, report_bytes = ?, credentials = ''
@@ -218,7 +220,7 @@ func keepReports(ctx context.Context, tx *sql.Tx, seq, teamBytes, allBytes int64
 // CancelJob asks user userID's job id to stop: a waiting job ends
 // cancelled at once, a running one when its server next beats. It
 // returns the job. Errors: ENotFound.
-func (db *DB) CancelJob(ctx context.Context, id string, userID int64) (site.Job, error) {
+func (db *Jobs) CancelJob(ctx context.Context, id string, userID int64) (site.Job, error) {
 	err := db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
 		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, credentials = ''
@@ -244,7 +246,8 @@ func (db *DB) CancelJob(ctx context.Context, id string, userID int64) (site.Job,
 // jobs that waited too long, removes their uploads, and deletes the jobs
 // that ended long enough ago, as lim says. It returns how many jobs it
 // failed.
-func (db *DB) SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64, err error) {
+// Errors: none of its own; a database error as it is.
+func (db *Jobs) SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64, err error) {
 	now := db.Now().UTC()
 	at := func(d time.Duration) string { return now.Add(-d).Format(jobTime) }
 	err = db.rowTx(ctx, func(tx *sql.Tx) error {
@@ -274,13 +277,14 @@ func (db *DB) SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64, 
 }
 
 // JobUpload reads the file kept with job id, a piece at a time.
-func (db *DB) JobUpload(ctx context.Context, id string) io.Reader {
-	return &uploadReader{ctx: ctx, db: db, id: id}
+// Errors: none of its own; a database error as it is.
+func (db *Jobs) JobUpload(ctx context.Context, id string) io.Reader {
+	return &uploadReader{ctx: ctx, db: db.parts, id: id}
 }
 
 type uploadReader struct {
 	ctx  context.Context
-	db   *DB
+	db   *Store
 	id   string
 	n    int
 	buf  []byte

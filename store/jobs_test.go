@@ -14,18 +14,18 @@ import (
 )
 
 // jobOf keeps a new check by a new account of team (a name), on db.
-func jobOf(t *testing.T, db *DB, email, team string) site.Job {
+func jobOf(t *testing.T, db *Store, email, team string) site.Job {
 	t.Helper()
 	ctx := context.Background()
-	u, _, err := db.AddUser(ctx, email, email, pw, team, site.RoleOwner)
+	u, _, err := db.Accounts.AddUser(ctx, email, email, pw, team, site.RoleOwner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm, err := db.FindTeam(ctx, team)
+	tm, err := db.Teams.FindTeam(ctx, team)
 	if err != nil {
 		t.Fatal(err)
 	}
-	j, err := db.CreateJob(ctx, site.Job{Kind: site.JobCheck, UserID: u.ID, TeamID: tm.ID, Source: "https://" + team + ".example/"}, nil)
+	j, err := db.Jobs.CreateJob(ctx, site.Job{Kind: site.JobCheck, UserID: u.ID, TeamID: tm.ID, Source: "https://" + team + ".example/"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,14 +45,14 @@ func TestJobTurns(t *testing.T) {
 	tick := func() { now = now.Add(time.Second) }
 	b1 := jobOf(t, dbs[1], "b1@test.example", "B")
 	a1 := jobOf(t, dbs[0], "a1@test.example", "A")
-	if _, err := dbs[1].CreateJob(ctx, site.Job{Kind: site.JobCheck, UserID: a1.UserID, TeamID: a1.TeamID, Source: "x"}, nil); site.ErrorCode(err) != site.ETooMany {
+	if _, err := dbs[1].Jobs.CreateJob(ctx, site.Job{Kind: site.JobCheck, UserID: a1.UserID, TeamID: a1.TeamID, Source: "x"}, nil); site.ErrorCode(err) != site.ETooMany {
 		t.Errorf("a second job of a visitor, on the other server: %v", err)
 	}
 	a2 := jobOf(t, dbs[1], "a2@test.example", "A")
-	claim := func(db *DB) string {
+	claim := func(db *Store) string {
 		t.Helper()
 		tick()
-		j, ok, err := db.ClaimJob(ctx)
+		j, ok, err := db.Jobs.ClaimJob(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,10 +78,10 @@ func TestJobTurns(t *testing.T) {
 		}
 	}
 	for _, e := range []struct {
-		db *DB
+		db *Store
 		id string
 	}{{dbs[0], b1.ID}, {dbs[1], a1.ID}} {
-		if err := e.db.EndJob(ctx, e.id, site.JobDone, "", nil, []byte(`{}`), 1<<20, 1<<20); err != nil {
+		if err := e.db.Jobs.EndJob(ctx, e.id, site.JobDone, "", nil, []byte(`{}`), 1<<20, 1<<20); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -93,7 +93,7 @@ func TestJobTurns(t *testing.T) {
 	for range 3 {
 		id := claim(dbs[1])
 		order = append(order, id)
-		dbs[1].EndJob(ctx, id, site.JobDone, "", nil, nil, 1<<20, 1<<20)
+		dbs[1].Jobs.EndJob(ctx, id, site.JobDone, "", nil, nil, 1<<20, 1<<20)
 	}
 	if want := []string{c1.ID, b2.ID, a2.ID}; fmt.Sprint(order) != fmt.Sprint(want) {
 		t.Errorf("claimed %v, want C's, B's, A's %v", order, want)
@@ -116,7 +116,7 @@ func TestJobClaimsOnce(t *testing.T) {
 		db := dbs[w%2]
 		wg.Go(func() {
 			for misses := 0; misses < 3; {
-				j, ok, err := db.ClaimJob(ctx)
+				j, ok, err := db.Jobs.ClaimJob(ctx)
 				if err != nil {
 					t.Error(err)
 					return
@@ -150,50 +150,50 @@ func TestJobOfDeadServer(t *testing.T) {
 	ctx := context.Background()
 	now := clock(dbs[1])
 	j := jobOf(t, dbs[0], "a@test.example", "A")
-	if _, ok, _ := dbs[0].ClaimJob(ctx); !ok {
+	if _, ok, _ := dbs[0].Jobs.ClaimJob(ctx); !ok {
 		t.Fatal("not claimed")
 	}
-	if c, err := dbs[0].BeatJob(ctx, j.ID, site.JobReading, []byte(`{"urls":5}`)); err != nil || c {
+	if c, err := dbs[0].Jobs.BeatJob(ctx, j.ID, site.JobReading, []byte(`{"urls":5}`)); err != nil || c {
 		t.Fatalf("beat: %v %v", c, err)
 	}
-	if _, err := dbs[1].BeatJob(ctx, j.ID, site.JobReading, nil); site.ErrorCode(err) != site.ENotFound {
+	if _, err := dbs[1].Jobs.BeatJob(ctx, j.ID, site.JobReading, nil); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("another server beats the job: %v", err)
 	}
-	if _, err := dbs[0].CancelJob(ctx, j.ID, j.UserID+1); err != nil {
+	if _, err := dbs[0].Jobs.CancelJob(ctx, j.ID, j.UserID+1); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := dbs[0].BeatJob(ctx, j.ID, site.JobReading, nil); c {
+	if c, _ := dbs[0].Jobs.BeatJob(ctx, j.ID, site.JobReading, nil); c {
 		t.Error("another visitor cancelled the job")
 	}
-	if _, err := dbs[1].CancelJob(ctx, j.ID, j.UserID); err != nil {
+	if _, err := dbs[1].Jobs.CancelJob(ctx, j.ID, j.UserID); err != nil {
 		t.Fatal(err)
 	}
-	if c, _ := dbs[0].BeatJob(ctx, j.ID, site.JobReading, nil); !c {
+	if c, _ := dbs[0].Jobs.BeatJob(ctx, j.ID, site.JobReading, nil); !c {
 		t.Error("the beat after a cancel does not say so")
 	}
 	lim := site.JobLimits{Stale: 30 * time.Second, Wait: time.Hour, Kept: time.Hour, StaleMsg: "Its server stopped."}
 	*now = time.Now().Add(10 * time.Second)
-	if n, err := dbs[1].SweepJobs(ctx, lim); err != nil || n != 0 {
+	if n, err := dbs[1].Jobs.SweepJobs(ctx, lim); err != nil || n != 0 {
 		t.Fatalf("swept a live job: %d %v", n, err)
 	}
 	*now = time.Now().Add(time.Minute)
-	if n, err := dbs[1].SweepJobs(ctx, lim); err != nil || n != 1 {
+	if n, err := dbs[1].Jobs.SweepJobs(ctx, lim); err != nil || n != 1 {
 		t.Fatalf("swept %d %v, want 1", n, err)
 	}
-	got, err := dbs[1].Job(ctx, j.ID, false)
+	got, err := dbs[1].Jobs.Job(ctx, j.ID, false)
 	if err != nil || got.State != site.JobFailed || got.Error != lim.StaleMsg || got.Running() {
 		t.Errorf("after the sweep: %+v %v", got, err)
 	}
-	if _, err := dbs[0].BeatJob(ctx, j.ID, site.JobReading, nil); site.ErrorCode(err) != site.ENotFound {
+	if _, err := dbs[0].Jobs.BeatJob(ctx, j.ID, site.JobReading, nil); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("the dead server beats: %v", err)
 	}
-	if err := dbs[0].EndJob(ctx, j.ID, site.JobDone, "", nil, nil, 1<<20, 1<<20); site.ErrorCode(err) != site.ENotFound {
+	if err := dbs[0].Jobs.EndJob(ctx, j.ID, site.JobDone, "", nil, nil, 1<<20, 1<<20); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("the dead server ends it: %v", err)
 	}
 	// Kept an hour, then deleted.
 	*now = time.Now().Add(2 * time.Hour)
-	dbs[1].SweepJobs(ctx, lim)
-	if _, err := dbs[1].Job(ctx, j.ID, false); site.ErrorCode(err) != site.ENotFound {
+	dbs[1].Jobs.SweepJobs(ctx, lim)
+	if _, err := dbs[1].Jobs.Job(ctx, j.ID, false); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("two hours on: %v", err)
 	}
 }
@@ -204,8 +204,8 @@ func TestJobOfDeadServer(t *testing.T) {
 func TestJobUpload(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
-	u, _, _ := db.AddUser(ctx, "a@test.example", "A", pw, "A", site.RoleOwner)
-	tm, _ := db.FindTeam(ctx, "A")
+	u, _, _ := db.Accounts.AddUser(ctx, "a@test.example", "A", pw, "A", site.RoleOwner)
+	tm, _ := db.Teams.FindTeam(ctx, "A")
 	file := make([]byte, 2*jobChunk+12345)
 	for i := range file {
 		file[i] = byte(rand.IntN(256))
@@ -215,7 +215,7 @@ func TestJobUpload(t *testing.T) {
 		return n
 	}
 	for _, cancel := range []bool{false, true} {
-		j, err := db.CreateJob(ctx, site.Job{Kind: site.JobImport, UserID: u.ID, TeamID: tm.ID, Source: "old.xml"}, bytes.NewReader(file))
+		j, err := db.Jobs.CreateJob(ctx, site.Job{Kind: site.JobImport, UserID: u.ID, TeamID: tm.ID, Source: "old.xml"}, bytes.NewReader(file))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -223,19 +223,19 @@ func TestJobUpload(t *testing.T) {
 			t.Errorf("%d pieces, want 3", n)
 		}
 		if cancel {
-			j, err = db.CancelJob(ctx, j.ID, u.ID)
+			j, err = db.Jobs.CancelJob(ctx, j.ID, u.ID)
 			if err != nil || j.State != site.JobCancelled || j.Running() {
 				t.Errorf("cancelled while waiting: %+v %v", j, err)
 			}
 		} else {
-			if _, ok, _ := db.ClaimJob(ctx); !ok {
+			if _, ok, _ := db.Jobs.ClaimJob(ctx); !ok {
 				t.Fatal("not claimed")
 			}
-			got, err := io.ReadAll(db.JobUpload(ctx, j.ID))
+			got, err := io.ReadAll(db.Jobs.JobUpload(ctx, j.ID))
 			if err != nil || !bytes.Equal(got, file) {
 				t.Fatalf("read back %d bytes (%v), want the %d sent", len(got), err, len(file))
 			}
-			if err := db.EndJob(ctx, j.ID, site.JobDone, "", nil, nil, 1<<20, 1<<20); err != nil {
+			if err := db.Jobs.EndJob(ctx, j.ID, site.JobDone, "", nil, nil, 1<<20, 1<<20); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -254,10 +254,10 @@ func TestJobReportsKept(t *testing.T) {
 	run := func(email, team string) string {
 		t.Helper()
 		j := jobOf(t, db, email, team)
-		if _, ok, _ := db.ClaimJob(ctx); !ok {
+		if _, ok, _ := db.Jobs.ClaimJob(ctx); !ok {
 			t.Fatal("not claimed")
 		}
-		if err := db.EndJob(ctx, j.ID, site.JobDone, "", nil, report, 2500, 3500); err != nil { // two a team, three in all
+		if err := db.Jobs.EndJob(ctx, j.ID, site.JobDone, "", nil, report, 2500, 3500); err != nil { // two a team, three in all
 			t.Fatal(err)
 		}
 		return j.ID
@@ -269,7 +269,7 @@ func TestJobReportsKept(t *testing.T) {
 		id      string
 		dropped bool
 	}{{a1, true}, {a2, true}, {b1, false}, {b2, false}, {a3, false}} {
-		j, err := db.Job(ctx, tc.id, true)
+		j, err := db.Jobs.Job(ctx, tc.id, true)
 		if err != nil || j.Dropped != tc.dropped || (j.Report == nil) != tc.dropped {
 			t.Errorf("%s: dropped %v, report %d bytes (%v), want dropped %v", tc.id, j.Dropped, len(j.Report), err, tc.dropped)
 		}
@@ -282,9 +282,9 @@ func TestJobWaitsTooLong(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
 	now := clock(db)
-	u, _, _ := db.AddUser(ctx, "a@test.example", "A", pw, "A", site.RoleOwner)
-	tm, _ := db.FindTeam(ctx, "A")
-	j, err := db.CreateJob(ctx, site.Job{Kind: site.JobImport, UserID: u.ID, TeamID: tm.ID, Source: "old.xml"}, bytes.NewReader([]byte("<urlset/>")))
+	u, _, _ := db.Accounts.AddUser(ctx, "a@test.example", "A", pw, "A", site.RoleOwner)
+	tm, _ := db.Teams.FindTeam(ctx, "A")
+	j, err := db.Jobs.CreateJob(ctx, site.Job{Kind: site.JobImport, UserID: u.ID, TeamID: tm.ID, Source: "old.xml"}, bytes.NewReader([]byte("<urlset/>")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,16 +294,16 @@ func TestJobWaitsTooLong(t *testing.T) {
 		state string
 	}{{29 * time.Minute, site.JobWaiting}, {31 * time.Minute, site.JobFailed}} {
 		*now = now.Add(tc.after - now.Sub(j.Created))
-		db.SweepJobs(ctx, lim)
-		got, _ := db.Job(ctx, j.ID, false)
+		db.Jobs.SweepJobs(ctx, lim)
+		got, _ := db.Jobs.Job(ctx, j.ID, false)
 		if got.State != tc.state {
 			t.Errorf("%v after it came: %s, want %s", tc.after, got.State, tc.state)
 		}
 	}
-	if got, _ := db.Job(ctx, j.ID, false); got.Error != lim.WaitMsg {
+	if got, _ := db.Jobs.Job(ctx, j.ID, false); got.Error != lim.WaitMsg {
 		t.Errorf("it says %q", got.Error)
 	}
-	if b, _ := io.ReadAll(db.JobUpload(ctx, j.ID)); len(b) != 0 {
+	if b, _ := io.ReadAll(db.Jobs.JobUpload(ctx, j.ID)); len(b) != 0 {
 		t.Errorf("%d bytes of its upload kept", len(b))
 	}
 }

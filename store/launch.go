@@ -326,8 +326,9 @@ func (j *journal) retarget(ids []int64, title string) error {
 
 // LaunchedCount is how many URLs of the branch at id (itself included)
 // the launched site has: what deleting the branch would take from it.
-func (db *DB) LaunchedCount(ctx context.Context, projectID, id int64) (int, error) {
-	pr, err := db.Project(ctx, projectID)
+// Errors: none of its own; a database error as it is.
+func (db *Pages) LaunchedCount(ctx context.Context, projectID, id int64) (int, error) {
+	pr, err := db.parts.Projects.Project(ctx, projectID)
 	if err != nil {
 		return 0, err
 	}

@@ -13,7 +13,7 @@ import (
 // one transaction. It returns the check with its ID and time. Errors:
 // ENotFound (no such project), ETooLarge (a report past
 // site.MaxLaunchReport).
-func (db *DB) SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.LaunchCheck, error) {
+func (db *History) SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.LaunchCheck, error) {
 	if len(c.Report) > site.MaxLaunchReport {
 		return c, site.Errorf(site.ETooLarge, "The check's report is larger than %d MB.", site.MaxLaunchReport>>20)
 	}
@@ -41,7 +41,7 @@ func (db *DB) SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.Lau
 
 // LaunchChecks returns the newest n launch checks of a project, newest
 // first, with their reports. Errors: those of the database.
-func (db *DB) LaunchChecks(ctx context.Context, projectID int64, n int) ([]site.LaunchCheck, error) {
+func (db *History) LaunchChecks(ctx context.Context, projectID int64, n int) ([]site.LaunchCheck, error) {
 	cs, err := collect(ctx, db.r, func(rows *sql.Rows) (site.LaunchCheck, error) {
 		var c site.LaunchCheck
 		var at string

@@ -17,7 +17,8 @@ import (
 // TakeToken takes a token from take's bucket if it and every bucket in
 // also hold one at now, all in one transaction. It returns the key of
 // the first bucket without a token; "" when the token was taken.
-func (db *DB) TakeToken(ctx context.Context, now time.Time, take site.Bucket, also ...site.Bucket) (empty string, err error) {
+// Errors: none of its own; a database error as it is.
+func (db *Limits) TakeToken(ctx context.Context, now time.Time, take site.Bucket, also ...site.Bucket) (empty string, err error) {
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM rate_buckets WHERE full_at <= ?`, now.UnixNano()); err != nil {
 			return err
@@ -42,7 +43,8 @@ func (db *DB) TakeToken(ctx context.Context, now time.Time, take site.Bucket, al
 }
 
 // SpendToken takes a token from b's bucket if it holds one at now.
-func (db *DB) SpendToken(ctx context.Context, now time.Time, b site.Bucket) error {
+// Errors: none of its own; a database error as it is.
+func (db *Limits) SpendToken(ctx context.Context, now time.Time, b site.Bucket) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		full, err := fullAt(ctx, tx, b.Key)
 		if err != nil || !b.Has(full, now) {
@@ -53,7 +55,8 @@ func (db *DB) SpendToken(ctx context.Context, now time.Time, b site.Bucket) erro
 }
 
 // FillBucket fills key's bucket: what was taken from it is forgotten.
-func (db *DB) FillBucket(ctx context.Context, key string) error {
+// Errors: none of its own; a database error as it is.
+func (db *Limits) FillBucket(ctx context.Context, key string) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM rate_buckets WHERE key = ?`, key)
 		return err

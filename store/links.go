@@ -22,12 +22,14 @@ func queryLinks(ctx context.Context, q querier, query string, args ...any) ([]si
 }
 
 // Links returns all cross-links of a project.
-func (db *DB) Links(ctx context.Context, projectID int64) ([]site.Link, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Links) Links(ctx context.Context, projectID int64) ([]site.Link, error) {
 	return projectLinks(ctx, db.r, projectID)
 }
 
 // PageLinks returns the links leaving and reaching a page.
-func (db *DB) PageLinks(ctx context.Context, pageID int64) (out, in []site.Link, err error) {
+// Errors: none of its own; a database error as it is.
+func (db *Links) PageLinks(ctx context.Context, pageID int64) (out, in []site.Link, err error) {
 	out, err = queryLinks(ctx, db.r, `SELECT `+linkCols+linkJoin+` WHERE l.from_id = ? ORDER BY t.title`, pageID)
 	if err != nil {
 		return nil, nil, err
@@ -39,7 +41,7 @@ func (db *DB) PageLinks(ctx context.Context, pageID int64) (out, in []site.Link,
 // AddLink stores a cross-link between two pages of one project and sets
 // l.ID. Errors: EInvalid (self-link, other project, long label), ENotFound,
 // EConflict (the link exists).
-func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
+func (db *Links) AddLink(ctx context.Context, l *site.Link) error {
 	switch {
 	case l.FromID == l.ToID:
 		return site.Errorf(site.EInvalid, "A page cannot link to itself.")
@@ -76,7 +78,7 @@ func (db *DB) AddLink(ctx context.Context, l *site.Link) error {
 }
 
 // DeleteLink removes a link of a project. Errors: ENotFound.
-func (db *DB) DeleteLink(ctx context.Context, projectID, id int64) error {
+func (db *Links) DeleteLink(ctx context.Context, projectID, id int64) error {
 	return db.change(ctx, func(j *journal) error {
 		tx := j.tx
 		if err := j.inProject(projectID); err != nil {

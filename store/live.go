@@ -26,7 +26,8 @@ const (
 
 // SharedLive reports whether other instances may serve the database,
 // so that the live hub must tell them its events: true on PostgreSQL.
-func (db *DB) SharedLive() bool { return db.sharedLive() }
+// Errors: none of its own; a database error as it is.
+func (db *Live) SharedLive() bool { return db.sharedLive() }
 
 // PublishLive keeps payloads, in order, for the listeners of every
 // instance and wakes them. It does nothing on SQLite.
@@ -35,7 +36,8 @@ func (db *DB) SharedLive() bool { return db.sharedLive() }
 // the lock is taken before the rows are numbered and held until they
 // commit, so rows commit in the order of their numbers and a listener
 // reading past the last number it read misses none.
-func (db *DB) PublishLive(ctx context.Context, payloads ...[]byte) error {
+// Errors: none of its own; a database error as it is.
+func (db *Live) PublishLive(ctx context.Context, payloads ...[]byte) error {
 	if !db.sharedLive() || len(payloads) == 0 {
 		return nil
 	}
@@ -56,7 +58,8 @@ func (db *DB) PublishLive(ctx context.Context, payloads ...[]byte) error {
 
 // LiveCursor is the number of the last live event, for a listener to
 // start after.
-func (db *DB) LiveCursor(ctx context.Context) (int64, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Live) LiveCursor(ctx context.Context) (int64, error) {
 	if !db.sharedLive() {
 		return 0, nil
 	}
@@ -70,7 +73,7 @@ func (db *DB) LiveCursor(ctx context.Context) (int64, error) {
 // of its own, until ctx ends (nil) or the connection fails (its error).
 // It returns the number of the last event delivered: listening again
 // from there misses nothing kept. On SQLite it waits for ctx.
-func (db *DB) ListenLive(ctx context.Context, after int64, deliver func(payload []byte)) (last int64, err error) {
+func (db *Live) ListenLive(ctx context.Context, after int64, deliver func(payload []byte)) (last int64, err error) {
 	last = after
 	if !db.sharedLive() {
 		<-ctx.Done()

@@ -22,12 +22,12 @@ func TestListenLive(t *testing.T) {
 	defer cancel()
 	publish := func(s string) {
 		t.Helper()
-		if err := db.PublishLive(ctx, []byte(s)); err != nil {
+		if err := db.Live.PublishLive(ctx, []byte(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	publish("before")
-	from, err := db.LiveCursor(ctx)
+	from, err := db.Live.LiveCursor(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestListenLive(t *testing.T) {
 	listen := func(after int64) chan result {
 		done := make(chan result, 1)
 		go func() {
-			last, err := db.ListenLive(ctx, after, func(p []byte) { got <- string(p) })
+			last, err := db.Live.ListenLive(ctx, after, func(p []byte) { got <- string(p) })
 			done <- result{last, err}
 		}()
 		return done
@@ -96,13 +96,13 @@ func TestLiveOrder(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	from, err := dbs[0].LiveCursor(ctx)
+	from, err := dbs[0].Live.LiveCursor(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const publishers, rounds = 8, 40
 	got := make(chan string, publishers*rounds*2)
-	go dbs[1].ListenLive(ctx, from, func(p []byte) { got <- string(p) })
+	go dbs[1].Live.ListenLive(ctx, from, func(p []byte) { got <- string(p) })
 	var wg sync.WaitGroup
 	for w := range publishers {
 		wg.Go(func() {
@@ -110,11 +110,11 @@ func TestLiveOrder(t *testing.T) {
 			for i := 0; i < rounds; i += 2 {
 				var err error
 				if w%3 == 0 { // a batch of two
-					err = db.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i)), []byte(fmt.Sprint(w, " ", i+1)))
+					err = db.Live.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i)), []byte(fmt.Sprint(w, " ", i+1)))
 				} else {
-					err = db.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i)))
+					err = db.Live.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i)))
 					if err == nil {
-						err = db.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i+1)))
+						err = db.Live.PublishLive(ctx, []byte(fmt.Sprint(w, " ", i+1)))
 					}
 				}
 				if err != nil {
@@ -151,9 +151,9 @@ func TestTokenBuckets(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	acc := site.Bucket{Key: "acc", Every: time.Minute, Burst: 2}
 	addr := site.Bucket{Key: "addr", Every: time.Second, Burst: 1}
-	take := func(st *DB, at time.Time, want string) {
+	take := func(st *Store, at time.Time, want string) {
 		t.Helper()
-		if empty, err := st.TakeToken(ctx, at, acc, addr); err != nil || empty != want {
+		if empty, err := st.Limits.TakeToken(ctx, at, acc, addr); err != nil || empty != want {
 			t.Fatalf("TakeToken: got %q, %v; want %q", empty, err, want)
 		}
 	}
@@ -163,10 +163,10 @@ func TestTokenBuckets(t *testing.T) {
 	take(db, now.Add(59*time.Second), "acc")
 	take(other, now.Add(time.Minute), "") // one came back
 	// An empty address bucket stops an account with tokens.
-	if err := db.SpendToken(ctx, now, addr); err != nil {
+	if err := db.Limits.SpendToken(ctx, now, addr); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.FillBucket(ctx, "acc"); err != nil {
+	if err := db.Limits.FillBucket(ctx, "acc"); err != nil {
 		t.Fatal(err)
 	}
 	take(db, now, "addr")

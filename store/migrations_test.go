@@ -77,7 +77,7 @@ func TestOneTimelineMovesOldDatabases(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	recorded := func(db *DB) []int {
+	recorded := func(db *Store) []int {
 		vs, err := collect(ctx, db.r, scanID, `SELECT version FROM schema_migrations ORDER BY version`)
 		if err != nil {
 			t.Fatal(err)
@@ -172,7 +172,7 @@ func normDefault(d string) string {
 }
 
 // schemaOf reads db's tables, columns and indexes.
-func schemaOf(t *testing.T, db *DB) schema {
+func schemaOf(t *testing.T, db *Store) schema {
 	t.Helper()
 	ctx := context.Background()
 	s := schema{Tables: map[string]map[string]column{}}

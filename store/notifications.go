@@ -15,7 +15,7 @@ import (
 // what it tells of: the members its comment mentions, the accounts that
 // wrote in the thread it replies in, and the watchers of its plan (a
 // comment, a reply, a sign-off); each member once, never its author.
-func (db *DB) notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
+func (db *conn) notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 	if e.Kind != site.EventComment && e.Kind != site.EventReply && e.Kind != site.EventSignoff {
 		return nil
 	}
@@ -78,7 +78,7 @@ func (db *DB) notify(ctx context.Context, tx *sql.Tx, e site.Event) error {
 }
 
 // insertNotice writes one line of a member's inbox.
-func (db *DB) insertNotice(ctx context.Context, tx *sql.Tx, user, projectID int64, kind, text, path, at string) error {
+func (db *conn) insertNotice(ctx context.Context, tx *sql.Tx, user, projectID int64, kind, text, path, at string) error {
 	db.queue(tx)
 	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_id, project_id, kind, text, path, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 		user, projectID, kind, text, path, at)
@@ -98,7 +98,7 @@ func watchOnCreate(ctx context.Context, tx *sql.Tx, projectID int64) error {
 
 // Watch makes a member a watcher of a project (on), or not. Errors:
 // those of the database.
-func (db *DB) Watch(ctx context.Context, userID, projectID int64, on bool) error {
+func (db *Notifications) Watch(ctx context.Context, userID, projectID int64, on bool) error {
 	q := `INSERT INTO watches (user_id, project_id) VALUES (?, ?) ON CONFLICT DO NOTHING`
 	if !on {
 		q = `DELETE FROM watches WHERE user_id = ? AND project_id = ?`
@@ -108,7 +108,8 @@ func (db *DB) Watch(ctx context.Context, userID, projectID int64, on bool) error
 }
 
 // Watching reports whether a member watches a project.
-func (db *DB) Watching(ctx context.Context, userID, projectID int64) (bool, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) Watching(ctx context.Context, userID, projectID int64) (bool, error) {
 	var n int
 	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM watches WHERE user_id = ? AND project_id = ?`, userID, projectID).Scan(&n)
 	return n > 0, translate(err)
@@ -128,12 +129,14 @@ func scanNotification(row interface{ Scan(...any) error }) (site.Notification, e
 func scanNotifications(rows *sql.Rows) (site.Notification, error) { return scanNotification(rows) }
 
 // Inbox returns a member's newest limit notifications, newest first.
-func (db *DB) Inbox(ctx context.Context, userID int64, limit int) ([]site.Notification, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) Inbox(ctx context.Context, userID int64, limit int) ([]site.Notification, error) {
 	return collect(ctx, db.r, scanNotifications, `SELECT `+notificationCols+` FROM notifications n WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userID, limit)
 }
 
 // Unread counts a member's unread notifications.
-func (db *DB) Unread(ctx context.Context, userID int64) (int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) Unread(ctx context.Context, userID int64) (int, error) {
 	var n int
 	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM notifications WHERE user_id = ? AND read_at IS NULL`, userID).Scan(&n)
 	return n, translate(err)
@@ -141,7 +144,7 @@ func (db *DB) Unread(ctx context.Context, userID int64) (int, error) {
 
 // ReadNotification marks a member's notification read and returns it.
 // Errors: ENotFound (not theirs, or gone).
-func (db *DB) ReadNotification(ctx context.Context, userID, id int64) (site.Notification, error) {
+func (db *Notifications) ReadNotification(ctx context.Context, userID, id int64) (site.Notification, error) {
 	var n site.Notification
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		ns, err := collect(ctx, tx, scanNotifications, `SELECT `+notificationCols+` FROM notifications n WHERE id = ? AND user_id = ?`, id, userID)
@@ -159,7 +162,8 @@ func (db *DB) ReadNotification(ctx context.Context, userID, id int64) (site.Noti
 }
 
 // ReadAll marks every notification of a member read.
-func (db *DB) ReadAll(ctx context.Context, userID int64) error {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) ReadAll(ctx context.Context, userID int64) error {
 	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET read_at = ? WHERE user_id = ? AND read_at IS NULL`, fmtTime(time.Now()), userID)
 	return translate(err)
 }
@@ -167,7 +171,8 @@ func (db *DB) ReadAll(ctx context.Context, userID int64) error {
 // MentionNames are the names a comment on a project may mention: its
 // team's members, then the guests who commented through its share links
 // (who have no inbox: a mention of them is for the team's eyes).
-func (db *DB) MentionNames(ctx context.Context, projectID int64) ([]string, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) MentionNames(ctx context.Context, projectID int64) ([]string, error) {
 	return collect(ctx, db.r, scanString, `SELECT name FROM (
 			SELECT u.name, 0 AS guest FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.team_id = (SELECT team_id FROM projects WHERE id = ?1)
 			UNION SELECT DISTINCT author, 1 FROM comments WHERE project_id = ?1 AND share_link_id IS NOT NULL
@@ -176,7 +181,7 @@ func (db *DB) MentionNames(ctx context.Context, projectID int64) ([]string, erro
 
 // MailSettings returns how a member's notifications are e-mailed.
 // Errors: ENotFound.
-func (db *DB) MailSettings(ctx context.Context, userID int64) (site.MailSettings, error) {
+func (db *Notifications) MailSettings(ctx context.Context, userID int64) (site.MailSettings, error) {
 	var m site.MailSettings
 	err := db.r.QueryRowContext(ctx, `SELECT mail_mode, digest_hour, time_zone FROM users WHERE id = ?`, userID).Scan(&m.Mode, &m.DigestHour, &m.TimeZone)
 	return m, notFound(err, "No such account.")
@@ -184,7 +189,7 @@ func (db *DB) MailSettings(ctx context.Context, userID int64) (site.MailSettings
 
 // SetMailSettings sets how a member's notifications are e-mailed, and
 // when their next digest is due. Errors: EInvalid, ENotFound.
-func (db *DB) SetMailSettings(ctx context.Context, userID int64, m site.MailSettings) error {
+func (db *Notifications) SetMailSettings(ctx context.Context, userID int64, m site.MailSettings) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
@@ -205,7 +210,8 @@ func (db *DB) SetMailSettings(ctx context.Context, userID int64, m site.MailSett
 // site.MailDigest, only of the members whose digest is due at now.
 // Another instance's mailer skips them until the lease ends. held
 // reports that some that wait are held by another instance's claim.
-func (db *DB) ClaimMail(ctx context.Context, mode string, since, now time.Time, lease time.Duration, limit int) (out []site.MailBatch, held bool, err error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) ClaimMail(ctx context.Context, mode string, since, now time.Time, lease time.Duration, limit int) (out []site.MailBatch, held bool, err error) {
 	due, args := "", []any{fmtTime(since), mode}
 	switch mode {
 	case site.MailDigest:
@@ -262,7 +268,8 @@ func (db *DB) ClaimMail(ctx context.Context, mode string, since, now time.Time, 
 // AdvanceDigests sets the next digest of each member whose digest was
 // due at now: their hour, in their time zone, after now. It writes only
 // when one was due.
-func (db *DB) AdvanceDigests(ctx context.Context, now time.Time) error {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) AdvanceDigests(ctx context.Context, now time.Time) error {
 	type due struct {
 		id int64
 		m  site.MailSettings
@@ -286,7 +293,8 @@ func (db *DB) AdvanceDigests(ctx context.Context, now time.Time) error {
 //
 // Their members are marked e-mailed at the same time, which holds the
 // next instant e-mail back until site.MailInstantEvery has passed.
-func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) MarkMailed(ctx context.Context, ids []int64) error {
 	list, _ := json.Marshal(ids)
 	now := fmtTime(db.Now())
 	return translate(db.tx(ctx, func(tx *sql.Tx) error {
@@ -300,7 +308,8 @@ func (db *DB) MarkMailed(ctx context.Context, ids []int64) error {
 
 // ReleaseMail lets go of the claim on notifications that could not be
 // e-mailed, for the next round, on any instance, to try again.
-func (db *DB) ReleaseMail(ctx context.Context, ids []int64) error {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) ReleaseMail(ctx context.Context, ids []int64) error {
 	list, _ := json.Marshal(ids)
 	_, err := db.w.ExecContext(ctx, `UPDATE notifications SET mail_lease_until = NULL WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
 	return translate(err)
@@ -308,7 +317,8 @@ func (db *DB) ReleaseMail(ctx context.Context, ids []int64) error {
 
 // ServerKey returns the server's key of that name, made (32 random
 // bytes) the first time it is asked for: a read, and a write only then.
-func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) ServerKey(ctx context.Context, name string) ([]byte, error) {
 	var k []byte
 	err := db.r.QueryRowContext(ctx, `SELECT key FROM server_keys WHERE name = ?`, name).Scan(&k)
 	if err != sql.ErrNoRows {
@@ -329,7 +339,8 @@ func (db *DB) ServerKey(ctx context.Context, name string) ([]byte, error) {
 // if a member. It looks at most at limit sign-offs a call, only those
 // whose plan was edited since they were last looked at, and says how
 // many it told of. Two servers doing it at once tell each sign-off once.
-func (db *DB) TellChangedSince(ctx context.Context, limit int) (int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Notifications) TellChangedSince(ctx context.Context, limit int) (int, error) {
 	dues, err := collect(ctx, db.r, func(rows *sql.Rows) (d signoffDue, err error) {
 		return d, rows.Scan(&d.id, &d.project, &d.planVersion, &d.projectName)
 	}, `SELECT a.id, v.project_id, p.version, p.name FROM approvals a JOIN versions v ON v.id = a.version_id JOIN projects p ON p.id = v.project_id
@@ -363,12 +374,12 @@ type signoffDue struct {
 
 // tellChanged holds the sign-offs ids of one project against its plan
 // (see TellChangedSince).
-func (db *DB) tellChanged(ctx context.Context, projectID int64, dues []signoffDue) (int, error) {
-	vs, err := db.Versions(ctx, projectID)
+func (db *conn) tellChanged(ctx context.Context, projectID int64, dues []signoffDue) (int, error) {
+	vs, err := db.parts.History.Versions(ctx, projectID)
 	if err != nil {
 		return 0, err
 	}
-	if err := db.MarkChanged(ctx, projectID, vs); err != nil {
+	if err := db.parts.History.MarkChanged(ctx, projectID, vs); err != nil {
 		return 0, err
 	}
 	type signed struct {

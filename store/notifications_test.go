@@ -19,13 +19,13 @@ func TestNotifications(t *testing.T) {
 	pid, ids, anna, bob := acmeFor(t, db)
 	ctx := context.Background()
 	annaID, bobID := site.ViewerFrom(anna).UserID, site.ViewerFrom(bob).UserID
-	if err := db.Watch(ctx, bobID, pid, true); err != nil {
+	if err := db.Notifications.Watch(ctx, bobID, pid, true); err != nil {
 		t.Fatal(err)
 	}
 	comment := func(who context.Context, parent int64, author, body string) int64 {
 		t.Helper()
 		c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], ParentID: parent, Author: author, Body: body, UserID: site.ViewerFrom(who).UserID}
-		if err := db.AddComment(ctx, &c, 0); err != nil {
+		if err := db.Comments.AddComment(ctx, &c, 0); err != nil {
 			t.Fatal(err)
 		}
 		return c.ID
@@ -33,15 +33,15 @@ func TestNotifications(t *testing.T) {
 	thread := comment(ctx, 0, "Carla Client", "@Anna can you check the tiers? (not @Annabel)")
 	comment(anna, thread, "Anna", "On it.")
 	comment(bob, thread, "Bob", "@anna thanks")
-	v, err := db.CreateVersion(anna, pid, "Client review")
+	v, err := db.History.CreateVersion(anna, pid, "Client review")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Approve(ctx, pid, v.Number, 0, "Carla Client"); err != nil {
+	if _, err := db.History.Approve(ctx, pid, v.Number, 0, "Carla Client"); err != nil {
 		t.Fatal(err)
 	}
 	inbox := func(user int64) string {
-		ns, err := db.Inbox(ctx, user, 50)
+		ns, err := db.Notifications.Inbox(ctx, user, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,28 +67,28 @@ func TestNotifications(t *testing.T) {
 		t.Errorf("Bob's inbox\n got:\n%s\nwant:\n%s", got, wantBob)
 	}
 	// A reply reaches the thread's writers who are not told otherwise.
-	if err := db.Watch(ctx, bobID, pid, false); err != nil {
+	if err := db.Notifications.Watch(ctx, bobID, pid, false); err != nil {
 		t.Fatal(err)
 	}
 	comment(anna, thread, "Anna", "Done.")
 	if got := inbox(bobID); !strings.HasSuffix(got, "reply: Anna replied on “Pricing” in Acme relaunch: “Done.”") {
 		t.Errorf("Bob, who wrote in the thread:\n%s", got)
 	}
-	if n, _ := db.Unread(ctx, annaID); n != 2 {
+	if n, _ := db.Notifications.Unread(ctx, annaID); n != 2 {
 		t.Errorf("Anna has %d unread", n)
 	}
-	ns, _ := db.Inbox(ctx, annaID, 1)
-	if _, err := db.ReadNotification(ctx, bobID, ns[0].ID); site.ErrorCode(err) != site.ENotFound {
+	ns, _ := db.Notifications.Inbox(ctx, annaID, 1)
+	if _, err := db.Notifications.ReadNotification(ctx, bobID, ns[0].ID); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("Bob reads Anna's: %v", err)
 	}
-	if n, err := db.ReadNotification(ctx, annaID, ns[0].ID); err != nil || n.Path != fmt.Sprintf("/projects/%d/pages/%d", pid, ids["Pricing"]) {
+	if n, err := db.Notifications.ReadNotification(ctx, annaID, ns[0].ID); err != nil || n.Path != fmt.Sprintf("/projects/%d/pages/%d", pid, ids["Pricing"]) {
 		t.Errorf("read: %+v %v", n, err)
 	}
-	if n, _ := db.Unread(ctx, annaID); n != 1 {
+	if n, _ := db.Notifications.Unread(ctx, annaID); n != 1 {
 		t.Errorf("after reading one: %d unread", n)
 	}
-	db.ReadAll(ctx, annaID)
-	if n, _ := db.Unread(ctx, annaID); n != 0 {
+	db.Notifications.ReadAll(ctx, annaID)
+	if n, _ := db.Notifications.Unread(ctx, annaID); n != 0 {
 		t.Errorf("after reading all: %d unread", n)
 	}
 }
@@ -116,28 +116,28 @@ func TestChangedSince(t *testing.T) {
 	pid, ids, anna, bob := acmeFor(t, db)
 	ctx := context.Background()
 	annaID, bobID := site.ViewerFrom(anna).UserID, site.ViewerFrom(bob).UserID
-	if err := db.Watch(ctx, bobID, pid, true); err != nil {
+	if err := db.Notifications.Watch(ctx, bobID, pid, true); err != nil {
 		t.Fatal(err)
 	}
-	v, err := db.CreateVersion(bob, pid, "Client review")
+	v, err := db.History.CreateVersion(bob, pid, "Client review")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Approve(anna, pid, v.Number, ids["Products"], ""); err != nil {
+	if _, err := db.History.Approve(anna, pid, v.Number, ids["Products"], ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Approve(ctx, pid, v.Number, 0, "Carla Client"); err != nil {
+	if _, err := db.History.Approve(ctx, pid, v.Number, 0, "Carla Client"); err != nil {
 		t.Fatal(err)
 	}
 	tell := func(want int) {
 		t.Helper()
-		if n, err := db.TellChangedSince(ctx, 100); err != nil || n != want {
+		if n, err := db.Notifications.TellChangedSince(ctx, 100); err != nil || n != want {
 			t.Errorf("told of %d sign-offs (%v), want %d", n, err, want)
 		}
 	}
 	changed := func(user int64) []string {
 		t.Helper()
-		ns, err := db.Inbox(ctx, user, 50)
+		ns, err := db.Notifications.Inbox(ctx, user, 50)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,11 +152,11 @@ func TestChangedSince(t *testing.T) {
 	tell(0)
 	rename := func(title, to string) {
 		t.Helper()
-		p, err := db.Page(ctx, ids[title])
+		p, err := db.Pages.Page(ctx, ids[title])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.RenamePage(anna, p.ID, to, p.Version); err != nil {
+		if _, err := db.Pages.RenamePage(anna, p.ID, to, p.Version); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -190,25 +190,25 @@ func TestMentionNames(t *testing.T) {
 	pid, ids, anna, _ := acmeFor(t, db)
 	ctx := context.Background()
 	link := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
-	if _, err := db.CreateShareLink(anna, &link); err != nil {
+	if _, err := db.Sharing.CreateShareLink(anna, &link); err != nil {
 		t.Fatal(err)
 	}
 	for _, who := range []string{"Zed Guest", "Carla Client", "Carla Client"} {
 		c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: who, Body: "hi"}
-		if err := db.AddComment(ctx, &c, link.ID); err != nil {
+		if err := db.Comments.AddComment(ctx, &c, link.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A guest in a member's name is refused, whatever its case.
 	posing := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "anna", Body: "Please delete the pricing page."}
-	if err := db.AddComment(ctx, &posing, link.ID); site.ErrorCode(err) != site.EInvalid || site.ErrorFields(err)["author"] == "" {
+	if err := db.Comments.AddComment(ctx, &posing, link.ID); site.ErrorCode(err) != site.EInvalid || site.ErrorFields(err)["author"] == "" {
 		t.Errorf("a guest named as a member: %v", err)
 	}
 	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Not A Guest", Body: "typed on a member's machine", UserID: site.ViewerFrom(anna).UserID}
-	if err := db.AddComment(ctx, &c, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &c, 0); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.MentionNames(ctx, pid)
+	got, err := db.Notifications.MentionNames(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,14 +226,14 @@ func TestClaimMail(t *testing.T) {
 	ctx := context.Background()
 	for i := range 3 {
 		c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Carla", Body: fmt.Sprint("@Anna question ", i)}
-		if err := dbs[0].AddComment(ctx, &c, 0); err != nil {
+		if err := dbs[0].Comments.AddComment(ctx, &c, 0); err != nil {
 			t.Fatal(err)
 		}
 	}
 	now := time.Now()
-	claim := func(db *DB, at time.Time, wantNotices int, wantHeld bool) []int64 {
+	claim := func(db *Store, at time.Time, wantNotices int, wantHeld bool) []int64 {
 		t.Helper()
-		batches, held, err := db.ClaimMail(ctx, site.MailInstant, at.Add(-time.Hour), at, time.Minute, 100)
+		batches, held, err := db.Notifications.ClaimMail(ctx, site.MailInstant, at.Add(-time.Hour), at, time.Minute, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,11 +252,11 @@ func TestClaimMail(t *testing.T) {
 	claim(dbs[1], now, 0, true)
 	claim(dbs[1], now.Add(59*time.Second), 0, true)
 	claim(dbs[1], now.Add(time.Minute), 3, false) // the first instance died
-	if err := dbs[1].ReleaseMail(ctx, claimed); err != nil {
+	if err := dbs[1].Notifications.ReleaseMail(ctx, claimed); err != nil {
 		t.Fatal(err)
 	}
 	claim(dbs[0], now.Add(time.Minute), 3, false) // the send failed: tried again
-	if err := dbs[0].MarkMailed(ctx, claimed); err != nil {
+	if err := dbs[0].Notifications.MarkMailed(ctx, claimed); err != nil {
 		t.Fatal(err)
 	}
 	claim(dbs[1], now.Add(time.Hour), 0, false)

@@ -199,7 +199,7 @@ func (j *journal) insertOld(s *oldState) (int64, error) {
 // kept where olds has none. The change is in the history, not undoable.
 // Errors: EInvalid (no URL, more than site.MaxOldURLs, a proposal for
 // another URL), ENotFound.
-func (db *DB) AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error) {
+func (db *Redirects) AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error) {
 	var rep site.AttachReport
 	olds, proposed, err := oldSiteOf(olds, proposed)
 	if err != nil {
@@ -385,7 +385,7 @@ func checkProject(ctx context.Context, q querier, projectID int64) error {
 // returns how many old URLs got clicks and the URLs of clicks that
 // matched none (up to 10, and how many). Recorded in the history, not
 // undoable. Errors: ENotFound.
-func (db *DB) SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (matched int, unknown []string, unknownCount int, err error) {
+func (db *Redirects) SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (matched int, unknown []string, unknownCount int, err error) {
 	err = db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
 		if err := j.inProject(projectID); err != nil {
@@ -502,14 +502,14 @@ func oldWhere(f *site.OldFilter) (string, []any) {
 // OldURLs lists the project's old URLs f selects, most clicks first, a
 // page of them (f.Offset, f.Limit), and how many f selects in all.
 // Errors: EInvalid (the filter), ENotFound.
-func (db *DB) OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([]site.OldURL, int, error) {
+func (db *Redirects) OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([]site.OldURL, int, error) {
 	return db.oldURLs(ctx, projectID, f, nil)
 }
 
 // RedirectView is what the Redirects view shows: the figures and a page
 // of the old URLs f selects, with how many it selects, the figures read
 // once. Errors: EInvalid (the filter), ENotFound.
-func (db *DB) RedirectView(ctx context.Context, projectID int64, f site.OldFilter) (site.RedirectStatus, []site.OldURL, int, error) {
+func (db *Redirects) RedirectView(ctx context.Context, projectID int64, f site.OldFilter) (site.RedirectStatus, []site.OldURL, int, error) {
 	st, err := db.RedirectStatus(ctx, projectID)
 	if err != nil {
 		return st, nil, 0, err
@@ -520,7 +520,7 @@ func (db *DB) RedirectView(ctx context.Context, projectID int64, f site.OldFilte
 
 // oldURLs is OldURLs, counting by the figures st when it can (nil: read
 // them when needed).
-func (db *DB) oldURLs(ctx context.Context, projectID int64, f site.OldFilter, st *site.RedirectStatus) ([]site.OldURL, int, error) {
+func (db *conn) oldURLs(ctx context.Context, projectID int64, f site.OldFilter, st *site.RedirectStatus) ([]site.OldURL, int, error) {
 	if err := f.Validate(); err != nil {
 		return nil, 0, err
 	}
@@ -549,14 +549,14 @@ func (db *DB) oldURLs(ctx context.Context, projectID int64, f site.OldFilter, st
 
 // oldCount is how many old URLs f selects: from the figures (st, or
 // read) when it selects by review state alone, else counted.
-func (db *DB) oldCount(ctx context.Context, projectID int64, f site.OldFilter, cond string, args []any, known *site.RedirectStatus) (int, error) {
+func (db *conn) oldCount(ctx context.Context, projectID int64, f site.OldFilter, cond string, args []any, known *site.RedirectStatus) (int, error) {
 	if f.Section == "" && f.MinClicks == 0 && f.Search == "" && f.Show != site.ShowRetired {
 		var st site.RedirectStatus
 		var err error
 		if known != nil {
 			st = *known
 		} else {
-			st, err = db.RedirectStatus(ctx, projectID)
+			st, err = db.parts.Redirects.RedirectStatus(ctx, projectID)
 		}
 		switch f.Show {
 		case site.ShowAll:
@@ -578,7 +578,8 @@ func (db *DB) oldCount(ctx context.Context, projectID int64, f site.OldFilter, c
 
 // OldSections lists the sections of the project's old site (first path
 // segments), with how many old URLs each holds, largest first.
-func (db *DB) OldSections(ctx context.Context, projectID int64) ([]site.Count, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Redirects) OldSections(ctx context.Context, projectID int64) ([]site.Count, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Count, error) {
 		var c site.Count
 		return c, rows.Scan(&c.Name, &c.N)
@@ -586,7 +587,7 @@ func (db *DB) OldSections(ctx context.Context, projectID int64) ([]site.Count, e
 }
 
 // RedirectStatus sums up the project's old URLs. Errors: ENotFound.
-func (db *DB) RedirectStatus(ctx context.Context, projectID int64) (site.RedirectStatus, error) {
+func (db *Redirects) RedirectStatus(ctx context.Context, projectID int64) (site.RedirectStatus, error) {
 	var s site.RedirectStatus
 	if err := checkProject(ctx, db.r, projectID); err != nil {
 		return s, err
@@ -601,7 +602,8 @@ func (db *DB) RedirectStatus(ctx context.Context, projectID int64) (site.Redirec
 }
 
 // Landings counts the old URLs an accepted redirect sends to each page.
-func (db *DB) Landings(ctx context.Context, projectID int64) (map[int64]int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Redirects) Landings(ctx context.Context, projectID int64) (map[int64]int, error) {
 	out := map[int64]int{}
 	rows, err := db.r.QueryContext(ctx, `SELECT page_id, count(*) FROM old_urls WHERE project_id = ? AND page_id IS NOT NULL
 		AND accepted = 1 AND disposition = 'redirect' GROUP BY page_id`, projectID)
@@ -625,7 +627,7 @@ func (db *DB) Landings(ctx context.Context, projectID int64) (map[int64]int, err
 // what was proposed and skips the URLs with no proposal; a redirect goes
 // to a page of the plan that has a URL. It is one change, undoable, and
 // returns how many old URLs it changed. Errors: EInvalid, ENotFound.
-func (db *DB) Decide(ctx context.Context, projectID int64, ids []int64, filter *site.OldFilter, d site.Decision) (int, error) {
+func (db *Redirects) Decide(ctx context.Context, projectID int64, ids []int64, filter *site.OldFilter, d site.Decision) (int, error) {
 	if err := d.Validate(); err != nil {
 		return 0, err
 	}
@@ -727,7 +729,7 @@ func decideWords(d site.Decision, n int, target string, j *journal) string {
 // for a retirement or one left for review). It is one change, undoable,
 // and returns how many old URLs it added and changed. Errors: EInvalid,
 // ENotFound.
-func (db *DB) SetMappings(ctx context.Context, projectID int64, maps []site.Mapping) (added, changed int, err error) {
+func (db *Redirects) SetMappings(ctx context.Context, projectID int64, maps []site.Mapping) (added, changed int, err error) {
 	maps = slices.Clone(maps)
 	for i := range maps {
 		if maps[i].From, err = site.OldURLOf(maps[i].From); err != nil {
@@ -888,7 +890,7 @@ func oldTransition(d *changeData, from, to []oldSnap) {
 }
 
 // OldURL returns one old URL of the project. Errors: ENotFound.
-func (db *DB) OldURL(ctx context.Context, projectID, id int64) (site.OldURL, error) {
+func (db *Redirects) OldURL(ctx context.Context, projectID, id int64) (site.OldURL, error) {
 	oid, s, err := scanOld(db.r.QueryRowContext(ctx, `SELECT `+oldCols+` FROM old_urls WHERE id = ? AND project_id = ?`, id, projectID))
 	if err != nil {
 		return site.OldURL{}, notFound(err, "This old URL is not in the plan any more; reload the list.")
@@ -899,8 +901,8 @@ func (db *DB) OldURL(ctx context.Context, projectID, id int64) (site.OldURL, err
 // TreeOf loads the pages in ids with their ancestors, enough to know
 // each one's URL (site.Tree.URL), without reading the whole plan.
 // Errors: ENotFound.
-func (db *DB) TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error) {
-	pr, err := db.Project(ctx, projectID)
+func (db *Redirects) TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error) {
+	pr, err := db.parts.Projects.Project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -920,7 +922,7 @@ func (db *DB) TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.T
 
 // VersionOldURLs returns the old URLs version number of the project kept,
 // with their mappings. Errors: ENotFound.
-func (db *DB) VersionOldURLs(ctx context.Context, projectID int64, number int) ([]site.OldURL, error) {
+func (db *Redirects) VersionOldURLs(ctx context.Context, projectID int64, number int) ([]site.OldURL, error) {
 	var blob []byte
 	if err := db.r.QueryRowContext(ctx, `SELECT snapshot FROM versions WHERE project_id = ? AND number = ?`, projectID, number).Scan(&blob); err != nil {
 		return nil, notFound(err, "This plan has no version %d.", number)

@@ -12,13 +12,13 @@ import (
 
 // oldMap is the project's old URLs as one line each: URL, disposition,
 // target page, status, accepted.
-func oldMap(t *testing.T, db *DB, pid int64) string {
+func oldMap(t *testing.T, db *Store, pid int64) string {
 	t.Helper()
-	list, _, err := db.OldURLs(context.Background(), pid, site.OldFilter{})
+	list, _, err := db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(context.Background(), pid)
+	tr, _ := db.Pages.Tree(context.Background(), pid)
 	var b strings.Builder
 	for _, o := range list {
 		to := ""
@@ -32,7 +32,7 @@ func oldMap(t *testing.T, db *DB, pid int64) string {
 
 // attachAcme attaches four old URLs to the acme plan: one sure, one
 // proposed below the bar, one unmatched, one with clicks.
-func attachAcme(t *testing.T, db *DB, pid int64, ids map[string]int64) {
+func attachAcme(t *testing.T, db *Store, pid int64, ids map[string]int64) {
 	t.Helper()
 	olds := []site.OldPage{
 		{URL: "https://old.acme.example/about.html", Title: "About"},
@@ -46,7 +46,7 @@ func attachAcme(t *testing.T, db *DB, pid int64, ids map[string]int64) {
 		{From: olds[2].URL, Disposition: site.DispositionReview, Reason: "no page matches"},
 		{From: olds[3].URL, Disposition: site.DispositionRedirect, PageID: ids["Contact"], Status: 301, Confidence: 0.9, Reason: "title", Accepted: true},
 	}
-	rep, err := db.AttachOldSite(context.Background(), pid, olds, maps)
+	rep, err := db.Redirects.AttachOldSite(context.Background(), pid, olds, maps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestOldURLsReview(t *testing.T) {
 	db := openTest(t)
 	pid, ids, anna, _ := acmeFor(t, db)
 	attachAcme(t, db, pid, ids)
-	st, err := db.RedirectStatus(context.Background(), pid)
+	st, err := db.Redirects.RedirectStatus(context.Background(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,12 +72,12 @@ func TestOldURLsReview(t *testing.T) {
 	// A search is for the text typed: "%" and "_" are themselves, and
 	// the case does not matter.
 	for search, want := range map[string]int{"LEGACY": 1, "leg_cy": 0, "%": 0, "/": 4} {
-		if _, n, err := db.OldURLs(anna, pid, site.OldFilter{Search: search}); err != nil || n != want {
+		if _, n, err := db.Redirects.OldURLs(anna, pid, site.OldFilter{Search: search}); err != nil || n != want {
 			t.Errorf("search %q: %d old URLs (%v), want %d", search, n, err, want)
 		}
 	}
 	attached := oldMap(t, db, pid)
-	v, err := db.CreateVersion(anna, pid, "Map proposed")
+	v, err := db.History.CreateVersion(anna, pid, "Map proposed")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,21 +88,21 @@ func TestOldURLsReview(t *testing.T) {
 		want int
 	}{
 		{"accept one", func() (int, error) {
-			list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "prices"})
-			return db.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideAccept})
+			list, _, _ := db.Redirects.OldURLs(anna, pid, site.OldFilter{Search: "prices"})
+			return db.Redirects.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideAccept})
 		}, 1},
 		{"redirect one", func() (int, error) {
-			list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "legacy"})
-			return db.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideRedirect, PageID: ids["Team"], Status: 308})
+			list, _, _ := db.Redirects.OldURLs(anna, pid, site.OldFilter{Search: "legacy"})
+			return db.Redirects.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideRedirect, PageID: ids["Team"], Status: 308})
 		}, 1},
 		{"retire awaiting", func() (int, error) {
-			return db.Decide(anna, pid, nil, &site.OldFilter{Show: site.ShowAwaiting}, site.Decision{Verb: site.DecideRetire})
+			return db.Redirects.Decide(anna, pid, nil, &site.OldFilter{Show: site.ShowAwaiting}, site.Decision{Verb: site.DecideRetire})
 		}, 0},
 		{"reopen all", func() (int, error) {
-			return db.Decide(anna, pid, nil, &site.OldFilter{}, site.Decision{Verb: site.DecideReopen})
+			return db.Redirects.Decide(anna, pid, nil, &site.OldFilter{}, site.Decision{Verb: site.DecideReopen})
 		}, 4},
 		{"bulk accept", func() (int, error) {
-			return db.Decide(anna, pid, nil, &site.OldFilter{Show: site.ShowAwaiting}, site.Decision{Verb: site.DecideAccept})
+			return db.Redirects.Decide(anna, pid, nil, &site.OldFilter{Show: site.ShowAwaiting}, site.Decision{Verb: site.DecideAccept})
 		}, 4},
 	}
 	for _, s := range steps {
@@ -121,11 +121,11 @@ func TestOldURLsReview(t *testing.T) {
 		if n == 0 {
 			continue
 		}
-		if _, err := db.Undo(anna, pid); err != nil {
+		if _, err := db.History.Undo(anna, pid); err != nil {
 			t.Fatalf("%s: undo: %v", s.name, err)
 		}
 		sameState(t, s.name+" undone", oldMap(t, db, pid), before)
-		if _, err := db.Redo(anna, pid); err != nil {
+		if _, err := db.History.Redo(anna, pid); err != nil {
 			t.Fatalf("%s: redo: %v", s.name, err)
 		}
 		sameState(t, s.name+" redone", oldMap(t, db, pid), after)
@@ -136,13 +136,13 @@ func TestOldURLsReview(t *testing.T) {
 			t.Errorf("the map lacks %q:\n%s", want, final)
 		}
 	}
-	st, _ = db.RedirectStatus(context.Background(), pid)
+	st, _ = db.Redirects.RedirectStatus(context.Background(), pid)
 	if st.Accepted != 4 || st.ClicksAtRisk != 0 {
 		t.Errorf("after review: %+v", st)
 	}
 
 	// History says what each decision did.
-	hist, err := db.History(context.Background(), pid, 0, 0, 50)
+	hist, err := db.History.History(context.Background(), pid, 0, 0, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,11 +157,11 @@ func TestOldURLsReview(t *testing.T) {
 	}
 
 	// A version keeps the map; restoring it brings it back, undoably.
-	if _, err := db.RestoreVersion(anna, pid, v.Number); err != nil {
+	if _, err := db.History.RestoreVersion(anna, pid, v.Number); err != nil {
 		t.Fatal(err)
 	}
 	sameState(t, "restored", oldMap(t, db, pid), attached)
-	if _, err := db.Undo(anna, pid); err != nil {
+	if _, err := db.History.Undo(anna, pid); err != nil {
 		t.Fatal(err)
 	}
 	sameState(t, "restore undone", oldMap(t, db, pid), final)
@@ -173,8 +173,8 @@ func TestAttachAgainMerges(t *testing.T) {
 	db := openTest(t)
 	pid, ids, anna, _ := acmeFor(t, db)
 	attachAcme(t, db, pid, ids)
-	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "legacy"})
-	if _, err := db.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideRetire}); err != nil {
+	list, _, _ := db.Redirects.OldURLs(anna, pid, site.OldFilter{Search: "legacy"})
+	if _, err := db.Redirects.Decide(anna, pid, []int64{list[0].ID}, nil, site.Decision{Verb: site.DecideRetire}); err != nil {
 		t.Fatal(err)
 	}
 	olds := []site.OldPage{
@@ -187,7 +187,7 @@ func TestAttachAgainMerges(t *testing.T) {
 		{From: olds[1].URL, Disposition: site.DispositionReview},
 		{From: olds[2].URL, Disposition: site.DispositionReview},
 	}
-	rep, err := db.AttachOldSite(context.Background(), pid, olds, maps)
+	rep, err := db.Redirects.AttachOldSite(context.Background(), pid, olds, maps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,16 +197,16 @@ func TestAttachAgainMerges(t *testing.T) {
 	got := oldMap(t, db, pid)
 	want := "/contact-us review \"\" 0 false\n/legacy retire \"\" 410 true\n/new review \"\" 0 false\n"
 	sameState(t, "merged", got, want)
-	st, _ := db.RedirectStatus(context.Background(), pid)
+	st, _ := db.Redirects.RedirectStatus(context.Background(), pid)
 	if st.Clicks != 40 || st.ClicksAtRisk != 40 {
 		t.Errorf("clicks %d at risk %d, want 40 and 40", st.Clicks, st.ClicksAtRisk)
 	}
 	// An old site with no URL would remove the whole map: refused.
-	if _, err := db.AttachOldSite(context.Background(), pid, nil, nil); site.ErrorCode(err) != site.EInvalid {
+	if _, err := db.Redirects.AttachOldSite(context.Background(), pid, nil, nil); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("attaching nothing: %v", err)
 	}
 	sameState(t, "after attaching nothing", oldMap(t, db, pid), want)
-	if _, _, err := db.OldURLs(anna, pid, site.OldFilter{Show: "nonsense"}); site.ErrorCode(err) != site.EInvalid {
+	if _, _, err := db.Redirects.OldURLs(anna, pid, site.OldFilter{Show: "nonsense"}); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("a bad filter: %v", err)
 	}
 }
@@ -219,18 +219,18 @@ func TestLaunchedURLsRedirect(t *testing.T) {
 	db := openTest(t)
 	pid, ids, anna, _ := acmeFor(t, db)
 	// Before launch, a rename records nothing.
-	if _, err := db.RenamePage(anna, ids["Contact"], "Contact form", 1); err != nil {
+	if _, err := db.Pages.RenamePage(anna, ids["Contact"], "Contact form", 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := oldMap(t, db, pid); got != "" {
 		t.Fatalf("before launch: %s", got)
 	}
-	if _, err := db.LaunchVersion(anna, pid, "Live"); err != nil {
+	if _, err := db.History.LaunchVersion(anna, pid, "Live"); err != nil {
 		t.Fatal(err)
 	}
 	const base = "https://www.acme.example"
 	page := func(title string) site.Page {
-		p, err := db.Page(anna, ids[title])
+		p, err := db.Pages.Page(anna, ids[title])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,21 +238,21 @@ func TestLaunchedURLsRedirect(t *testing.T) {
 	}
 	// Renaming "About us" moves it and "Team" below it.
 	about := page("About us")
-	if _, err := db.RenamePage(anna, about.ID, "Company", about.Version); err != nil {
+	if _, err := db.Pages.RenamePage(anna, about.ID, "Company", about.Version); err != nil {
 		t.Fatal(err)
 	}
 	want := map[string]string{base + "/about-us": "Company", base + "/about-us/team": "Team"}
 	checkRedirects(t, db, pid, want)
-	if _, err := db.Undo(anna, pid); err != nil {
+	if _, err := db.History.Undo(anna, pid); err != nil {
 		t.Fatal(err)
 	}
 	checkRedirects(t, db, pid, map[string]string{})
-	if _, err := db.Redo(anna, pid); err != nil {
+	if _, err := db.History.Redo(anna, pid); err != nil {
 		t.Fatal(err)
 	}
 	// Moving Team again: its launched URL follows (one hop), and the
 	// URL it had in between was never launched.
-	if err := db.MovePage(anna, ids["Team"], ids["Home"], "", 0); err != nil {
+	if err := db.Pages.MovePage(anna, ids["Team"], ids["Home"], "", 0); err != nil {
 		t.Fatal(err)
 	}
 	want[base+"/about-us/team"] = "Team"
@@ -260,33 +260,33 @@ func TestLaunchedURLsRedirect(t *testing.T) {
 	// Renaming Company back gives it its launched URL again: kept, not
 	// redirected.
 	about = page("About us")
-	if _, err := db.RenamePage(anna, about.ID, "About us", about.Version); err != nil {
+	if _, err := db.Pages.RenamePage(anna, about.ID, "About us", about.Version); err != nil {
 		t.Fatal(err)
 	}
 	delete(want, base+"/about-us")
 	checkRedirects(t, db, pid, want)
-	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Search: "/about-us"})
+	list, _, _ := db.Redirects.OldURLs(anna, pid, site.OldFilter{Search: "/about-us"})
 	for _, o := range list {
 		if o.URL == base+"/about-us" && o.Disposition != site.DispositionKeep {
 			t.Errorf("%s is a page's URL again, yet %s", o.URL, o.Disposition)
 		}
 	}
 	// A deletion of launched pages asks where they go.
-	if _, err := db.DeletePage(anna, ids["Pricing"]); site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), "1 URL of the launched site") {
+	if _, err := db.Pages.DeletePage(anna, ids["Pricing"]); site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), "1 URL of the launched site") {
 		t.Fatalf("delete without a say: %v", err)
 	}
-	if _, err := db.DeletePageTo(anna, ids["Pricing"], &site.Decision{Verb: site.DecideRedirect, PageID: ids["Contact"]}); err != nil {
+	if _, err := db.Pages.DeletePageTo(anna, ids["Pricing"], &site.Decision{Verb: site.DecideRedirect, PageID: ids["Contact"]}); err != nil {
 		t.Fatal(err)
 	}
 	want[base+"/produkte/pricing"] = "Contact form"
 	checkRedirects(t, db, pid, want)
-	if _, err := db.DeletePageTo(anna, ids["Imprint"], &site.Decision{Verb: site.DecideRetire}); err != nil {
+	if _, err := db.Pages.DeletePageTo(anna, ids["Imprint"], &site.Decision{Verb: site.DecideRetire}); err != nil {
 		t.Fatal(err)
 	}
 	want[base+"/imprint"] = "410"
 	checkRedirects(t, db, pid, want)
 	// Deleting the target of redirects sends them on: still one hop.
-	if _, err := db.DeletePageTo(anna, ids["Contact"], &site.Decision{Verb: site.DecideRedirect, PageID: ids["Home"]}); err != nil {
+	if _, err := db.Pages.DeletePageTo(anna, ids["Contact"], &site.Decision{Verb: site.DecideRedirect, PageID: ids["Home"]}); err != nil {
 		t.Fatal(err)
 	}
 	want[base+"/produkte/pricing"] = "Home"
@@ -296,13 +296,13 @@ func TestLaunchedURLsRedirect(t *testing.T) {
 
 // checkRedirects compares the project's accepted redirects (URL ->
 // target page's title, or "410") with want.
-func checkRedirects(t *testing.T, db *DB, pid int64, want map[string]string) {
+func checkRedirects(t *testing.T, db *Store, pid int64, want map[string]string) {
 	t.Helper()
-	list, _, err := db.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowAccepted})
+	list, _, err := db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowAccepted})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(context.Background(), pid)
+	tr, _ := db.Pages.Tree(context.Background(), pid)
 	got := map[string]string{}
 	for _, o := range list {
 		switch o.Disposition {
@@ -326,21 +326,21 @@ func checkRedirects(t *testing.T, db *DB, pid int64, want map[string]string) {
 func TestRestoreAfterLaunch(t *testing.T) {
 	db := openTest(t)
 	pid, ids, anna, _ := acmeFor(t, db)
-	v, err := db.CreateVersion(anna, pid, "Before")
+	v, err := db.History.CreateVersion(anna, pid, "Before")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := site.Page{ProjectID: pid, ParentID: ids["Home"], Title: "Careers", Slug: "careers", SlugAuto: true, Kind: site.KindPage, Placement: site.PlacementMain, Status: "planned", InSitemap: true}
-	if err := db.CreatePage(anna, &p); err != nil {
+	if err := db.Pages.CreatePage(anna, &p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.LaunchVersion(anna, pid, "Live"); err != nil {
+	if _, err := db.History.LaunchVersion(anna, pid, "Live"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.RestoreVersion(anna, pid, v.Number); err != nil {
+	if _, err := db.History.RestoreVersion(anna, pid, v.Number); err != nil {
 		t.Fatalf("restore after launch: %v", err)
 	}
-	list, _, _ := db.OldURLs(anna, pid, site.OldFilter{Show: site.ShowUnmatched})
+	list, _, _ := db.Redirects.OldURLs(anna, pid, site.OldFilter{Show: site.ShowUnmatched})
 	if len(list) != 1 || list[0].URL != "https://www.acme.example/careers" {
 		t.Errorf("awaiting review after the restore: %+v", list)
 	}
@@ -360,13 +360,13 @@ func TestAttachRefusesBadOldURLs(t *testing.T) {
 			olds = append(olds, site.OldPage{URL: u})
 			maps = append(maps, site.Mapping{From: u, Disposition: site.DispositionRedirect, PageID: ids["Home"], Status: 301, Accepted: true})
 		}
-		_, err := db.AttachOldSite(ctx, pid, olds, maps)
+		_, err := db.Redirects.AttachOldSite(ctx, pid, olds, maps)
 		return err
 	}
 	if err := attach("https://old.example/a\x00b", `https://old.example/contact?ref="home"`); err != nil {
 		t.Fatal(err)
 	}
-	olds, _, _ := db.OldURLs(ctx, pid, site.OldFilter{})
+	olds, _, _ := db.Redirects.OldURLs(ctx, pid, site.OldFilter{})
 	var got []string
 	for _, o := range olds {
 		got = append(got, o.URL)
@@ -380,7 +380,7 @@ func TestAttachRefusesBadOldURLs(t *testing.T) {
 			t.Errorf("%.40q: %v", bad, err)
 		}
 	}
-	if olds, _, _ := db.OldURLs(ctx, pid, site.OldFilter{}); len(olds) != 2 {
+	if olds, _, _ := db.Redirects.OldURLs(ctx, pid, site.OldFilter{}); len(olds) != 2 {
 		t.Errorf("a refused attach changed the map: %d old URLs", len(olds))
 	}
 }

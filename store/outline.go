@@ -16,22 +16,23 @@ import (
 // it is walked, never held whole: what an export of a large plan reads
 // (site.PlanReader). Each walk reads one consistent snapshot.
 type Outline struct {
-	db      *DB
+	db      *Store
 	ctx     context.Context
 	project site.Project
 	seen    *site.Projection // the viewer's, applied to every page walked
 }
 
 // Outline returns a project's plan to walk. Errors: ENotFound.
-func (db *DB) Outline(ctx context.Context, projectID int64) (site.PlanReader, error) {
-	pr, err := db.Project(ctx, projectID)
+func (db *Pages) Outline(ctx context.Context, projectID int64) (site.PlanReader, error) {
+	pr, err := db.parts.Projects.Project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
-	return &Outline{db: db, ctx: ctx, project: pr, seen: site.ProjectionFrom(ctx)}, nil
+	return &Outline{db: db.parts, ctx: ctx, project: pr, seen: site.ProjectionFrom(ctx)}, nil
 }
 
 // Project is the plan's project.
+// Errors: none of its own; a database error as it is.
 func (o *Outline) Project() site.Project { return o.project }
 
 // outlineCols are what a walk reads of a page, in as few columns as

@@ -144,7 +144,7 @@ func queryPagesSized(ctx context.Context, q querier, counts bool, size int, quer
 
 // Page returns one page, in the projection of the viewer in ctx.
 // Errors: ENotFound.
-func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
+func (db *Pages) Page(ctx context.Context, id int64) (site.Page, error) {
 	p, err := newPageScanner(true).scan(db.r.QueryRowContext(ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ?`, id))
 	if err != nil {
 		return p, notFound(err, "Page %d does not exist.", id)
@@ -154,8 +154,8 @@ func (db *DB) Page(ctx context.Context, id int64) (site.Page, error) {
 }
 
 // Tree loads a project with all its pages. Errors: ENotFound.
-func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
-	pr, err := db.Project(ctx, projectID)
+func (db *Pages) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
+	pr, err := db.parts.Projects.Project(ctx, projectID)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +170,8 @@ func (db *DB) Tree(ctx context.Context, projectID int64) (*site.Tree, error) {
 
 // Children returns the children of parentID (0: the roots of every
 // placement) with their child counts, at most limit of them.
-func (db *DB) Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Pages) Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error) {
 	parent, args := parentIs(parentID)
 	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
 		FROM pages WHERE project_id = ? AND `+parent+` ORDER BY placement, position LIMIT ?`, append(append([]any{projectID}, args...), limit)...)
@@ -178,7 +179,8 @@ func (db *DB) Children(ctx context.Context, projectID, parentID int64, limit int
 
 // ChildrenOf returns the children of every page in parentIDs, with their
 // child counts, in one query, at most limit of them.
-func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Pages) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error) {
 	if len(parentIDs) == 0 || limit <= 0 {
 		return nil, nil
 	}
@@ -200,7 +202,8 @@ func (db *DB) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64
 // most the pages still allowed plus one, then loads the pages that fit
 // with their counts. Neither step reads more than limit+1 pages however
 // large the plan (counting a 300,000-page plan to the end took a second).
-func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Pages) PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error) {
 	ids := func(query string, args ...any) ([]int64, error) {
 		return collect(ctx, db.r, scanID, query, args...)
 	}
@@ -240,7 +243,8 @@ func (db *DB) PagesToDepth(ctx context.Context, projectID int64, depth, limit in
 }
 
 // DescendantCount returns how many pages are below id.
-func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Pages) DescendantCount(ctx context.Context, id int64) (int, error) {
 	var n int
 	err := db.r.QueryRowContext(ctx, `WITH RECURSIVE sub(id) AS (
 			SELECT id FROM pages WHERE parent_id = ?
@@ -252,7 +256,8 @@ func (db *DB) DescendantCount(ctx context.Context, id int64) (int, error) {
 // PageTypes returns the page types a project's pages use, the most used
 // first, at most limit of them: what the details form offers as a page
 // type is typed, so that a typo does not make a new type.
-func (db *DB) PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Pages) PageTypes(ctx context.Context, projectID int64, limit int) ([]string, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (t string, err error) { return t, rows.Scan(&t) },
 		`SELECT type FROM pages WHERE project_id = ? AND type != '' GROUP BY type ORDER BY count(*) DESC, type LIMIT ?`, projectID, limit)
 }
@@ -327,7 +332,7 @@ func (s slot) compact(ctx context.Context, tx *sql.Tx) error {
 // EInvalid (also a typed slug or path another page has, or a page below
 // level site.MaxDepth), ENotFound
 // (parent).
-func (db *DB) CreatePage(ctx context.Context, p *site.Page) error {
+func (db *Pages) CreatePage(ctx context.Context, p *site.Page) error {
 	if p.ParentID != 0 {
 		p.Placement = site.PlacementMain
 	}
@@ -401,7 +406,7 @@ func siblingCount(ctx context.Context, tx *sql.Tx, projectID, parentID int64, pl
 // and bumps it. A derived slug follows the title, numbered if another
 // page's URL has it. Errors: EInvalid (also a typed slug or path another
 // page has), ENotFound, EConflict (someone else saved the page first).
-func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
+func (db *Pages) UpdatePage(ctx context.Context, p *site.Page) error {
 	_, err := db.EditPage(ctx, p)
 	return err
 }
@@ -409,7 +414,7 @@ func (db *DB) UpdatePage(ctx context.Context, p *site.Page) error {
 // EditPage is UpdatePage that also says what the edit did (the page
 // before, the URLs it moved, whether the plan was launched), read in the
 // edit's transaction. Errors: as UpdatePage's.
-func (db *DB) EditPage(ctx context.Context, p *site.Page) (site.PageEdit, error) {
+func (db *Pages) EditPage(ctx context.Context, p *site.Page) (site.PageEdit, error) {
 	var e site.PageEdit
 	if err := p.Validate(); err != nil {
 		return e, err
@@ -430,7 +435,7 @@ func (db *DB) EditPage(ctx context.Context, p *site.Page) (site.PageEdit, error)
 // slug, if derived) if version is current, and says what it did, all in
 // one transaction. Errors: EInvalid, ENotFound, EConflict (naming the
 // title the page has now).
-func (db *DB) Rename(ctx context.Context, projectID, id int64, title string, version int64) (site.PageEdit, error) {
+func (db *Pages) Rename(ctx context.Context, projectID, id int64, title string, version int64) (site.PageEdit, error) {
 	var e site.PageEdit
 	err := db.change(ctx, func(j *journal) error {
 		if err := j.inProject(projectID); err != nil {
@@ -462,7 +467,8 @@ func (db *DB) Rename(ctx context.Context, projectID, id int64, title string, ver
 }
 
 // RenamePage is Rename of a page of any project, returning the page.
-func (db *DB) RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error) {
+// Errors: ENotFound.
+func (db *Pages) RenamePage(ctx context.Context, id int64, title string, version int64) (site.Page, error) {
 	var projectID int64
 	if err := db.r.QueryRowContext(ctx, `SELECT project_id FROM pages WHERE id = ?`, id).Scan(&projectID); err != nil {
 		return site.Page{}, notFound(err, "Page %d does not exist.", id)
@@ -530,7 +536,7 @@ func (j *journal) urlsMoved(e *site.PageEdit) error {
 // numbered if its slug is derived, refused if typed. Errors: ENotFound,
 // EInvalid (a page cannot move below itself; a URL taken; the plan would
 // grow deeper than site.MaxDepth).
-func (db *DB) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
+func (db *Pages) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
 	return db.change(ctx, func(j *journal) error {
 		tx := j.tx
 		from, err := pageSlot(ctx, tx, id)
@@ -638,7 +644,7 @@ func checkNotBelow(ctx context.Context, tx *sql.Tx, parentID, id int64) error {
 // many pages went. Old URLs redirected into the branch go back to review.
 // Errors: ENotFound; EInvalid when the branch has launched URLs (see
 // DeletePageTo).
-func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
+func (db *Pages) DeletePage(ctx context.Context, id int64) (int, error) {
 	return db.DeletePageTo(ctx, id, nil)
 }
 
@@ -649,7 +655,7 @@ func (db *DB) DeletePage(ctx context.Context, id int64) (int, error) {
 // the branch's launched URLs go there, in the same change. Errors:
 // ENotFound; EInvalid (gone nil for a branch with launched URLs, a target
 // inside the branch).
-func (db *DB) DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (int, error) {
+func (db *Pages) DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (int, error) {
 	if gone != nil {
 		if err := gone.Validate(); err != nil {
 			return 0, err
@@ -706,7 +712,7 @@ func (db *DB) DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (
 // " (copy)" and its slug follows that title; pages in the copy drop their
 // path overrides, which are the originals' URLs. Any URL still taken is
 // numbered. Errors: ENotFound.
-func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
+func (db *Pages) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 	var newID int64
 	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
@@ -777,7 +783,7 @@ func (db *DB) DuplicatePage(ctx context.Context, id int64) (int64, error) {
 // of parentID (0: main roots) and returns their IDs. A slug another page's
 // URL has is numbered. Errors: ENotFound, EInvalid (the plan would grow
 // deeper than site.MaxDepth).
-func (db *DB) InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error) {
+func (db *Pages) InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error) {
 	var ids []int64
 	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
@@ -840,7 +846,8 @@ func truncate(s string, n int) string {
 // Ancestors returns the ancestors of a page from its root down.
 // The ids first, then their rows: a join of the walk with pages is
 // planned by PostgreSQL as a scan of every page.
-func (db *DB) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Pages) Ancestors(ctx context.Context, id int64) ([]site.Page, error) {
 	ids, err := collect(ctx, db.r, scanID, `WITH RECURSIVE up(id, d) AS (
 			SELECT parent_id, 1 FROM pages WHERE id = ? AND parent_id IS NOT NULL
 			UNION ALL SELECT p.parent_id, d + 1 FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)

@@ -14,15 +14,15 @@ func TestAncestorsAndURLsMoved(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
 	_, ids := newProject(t, db, "Home\n  Shop\n    Kinds\n      Tents\n      Stoves\n    Sale\n  About")
-	pg, err := db.Page(ctx, ids["Kinds"])
+	pg, err := db.Pages.Page(ctx, ids["Kinds"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	pg.Kind = site.KindGroup
-	if err := db.UpdatePage(ctx, &pg); err != nil {
+	if err := db.Pages.UpdatePage(ctx, &pg); err != nil {
 		t.Fatal(err)
 	}
-	up, err := db.Ancestors(ctx, ids["Stoves"])
+	up, err := db.Pages.Ancestors(ctx, ids["Stoves"])
 	var got []string
 	for _, p := range up {
 		got = append(got, p.Title)
@@ -37,12 +37,12 @@ func TestAncestorsAndURLsMoved(t *testing.T) {
 		slug bool // the slug follows the new title
 		want int
 	}{{"Shop", true, 4}, {"Tents", true, 1}, {"Sale", false, 0}, {"Kinds", true, 0}} {
-		pg, err := db.Page(ctx, ids[tc.page])
+		pg, err := db.Pages.Page(ctx, ids[tc.page])
 		if err != nil {
 			t.Fatal(err)
 		}
 		pg.Title, pg.SlugAuto = "New "+tc.page, tc.slug
-		e, err := db.EditPage(ctx, &pg)
+		e, err := db.Pages.EditPage(ctx, &pg)
 		if err != nil || e.URLs != tc.want || e.Launched || e.Before.Title != tc.page || e.After.Title != "New "+tc.page {
 			t.Errorf("edit of %s: %d URLs moved (%v), launched %t, %q to %q; want %d", tc.page, e.URLs, err, e.Launched, e.Before.Title, e.After.Title, tc.want)
 		}

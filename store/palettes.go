@@ -12,18 +12,20 @@ import (
 
 // TeamPalette returns a team's page-type colours: every type its plans
 // have used (the pages' triggers add them), in first-use order.
-func (db *DB) TeamPalette(ctx context.Context, teamID int64) (site.Palette, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Themes) TeamPalette(ctx context.Context, teamID int64) (site.Palette, error) {
 	return db.palette(ctx, `SELECT type, color FROM type_colors WHERE team_id = ? ORDER BY position`, teamID)
 }
 
 // ProjectPalette returns the page-type colours of a project's team (an
 // empty palette if there is no such project).
-func (db *DB) ProjectPalette(ctx context.Context, projectID int64) (site.Palette, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Themes) ProjectPalette(ctx context.Context, projectID int64) (site.Palette, error) {
 	return db.palette(ctx, `SELECT type, color FROM type_colors
 		WHERE team_id = (SELECT team_id FROM projects WHERE id = ?) ORDER BY position`, projectID)
 }
 
-func (db *DB) palette(ctx context.Context, query string, id int64) (site.Palette, error) {
+func (db *conn) palette(ctx context.Context, query string, id int64) (site.Palette, error) {
 	types, err := collect(ctx, db.r, func(rows *sql.Rows) (t site.TypeColor, err error) {
 		return t, rows.Scan(&t.Type, &t.Color)
 	}, query, id)
@@ -37,7 +39,7 @@ func (db *DB) palette(ctx context.Context, query string, id int64) (site.Palette
 // type mapped to "" going back to its default. Errors: EInvalid naming
 // the type whose colour is not #rrggbb or that the team's plans have not
 // used; nothing is saved then.
-func (db *DB) SetTypeColors(ctx context.Context, teamID int64, colors map[string]string) error {
+func (db *Themes) SetTypeColors(ctx context.Context, teamID int64, colors map[string]string) error {
 	types := make([]string, 0, len(colors))
 	for t := range colors {
 		types = append(types, t)
@@ -71,7 +73,7 @@ func (db *DB) SetTypeColors(ctx context.Context, teamID int64, colors map[string
 // TypeTemplates returns the templates of a team's page types: the
 // blocks a page of each starts with (types without one are left out).
 // Errors: those of the database.
-func (db *DB) TypeTemplates(ctx context.Context, teamID int64) (map[string][]site.Block, error) {
+func (db *Themes) TypeTemplates(ctx context.Context, teamID int64) (map[string][]site.Block, error) {
 	out := map[string][]site.Block{}
 	rows, err := db.r.QueryContext(ctx, `SELECT type, blocks FROM type_colors WHERE team_id = ? AND blocks != ''`, teamID)
 	if err != nil {
@@ -94,17 +96,18 @@ func (db *DB) TypeTemplates(ctx context.Context, teamID int64) (map[string][]sit
 
 // PostTypes returns the WordPress post types a project's team hands its
 // page types off as, those other than page. Errors: ENotFound.
-func (db *DB) PostTypes(ctx context.Context, projectID int64) (map[string]string, error) {
+func (db *Themes) PostTypes(ctx context.Context, projectID int64) (map[string]string, error) {
 	return db.postTypes(ctx, `SELECT c.type, c.post_type FROM type_colors c JOIN projects p ON p.team_id = c.team_id
 		WHERE p.id = ? AND c.post_type != ''`, projectID)
 }
 
 // TeamPostTypes is PostTypes of a team.
-func (db *DB) TeamPostTypes(ctx context.Context, teamID int64) (map[string]string, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Themes) TeamPostTypes(ctx context.Context, teamID int64) (map[string]string, error) {
 	return db.postTypes(ctx, `SELECT type, post_type FROM type_colors WHERE team_id = ? AND post_type != ''`, teamID)
 }
 
-func (db *DB) postTypes(ctx context.Context, query string, id int64) (map[string]string, error) {
+func (db *conn) postTypes(ctx context.Context, query string, id int64) (map[string]string, error) {
 	out := map[string]string{}
 	rows, err := db.r.QueryContext(ctx, query, id)
 	if err != nil {
@@ -122,7 +125,8 @@ func (db *DB) postTypes(ctx context.Context, query string, id int64) (map[string
 }
 
 // ProjectTemplates returns TypeTemplates of a project's team.
-func (db *DB) ProjectTemplates(ctx context.Context, projectID int64) (map[string][]site.Block, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Themes) ProjectTemplates(ctx context.Context, projectID int64) (map[string][]site.Block, error) {
 	var team int64
 	if err := db.r.QueryRowContext(ctx, `SELECT team_id FROM projects WHERE id = ?`, projectID).Scan(&team); err != nil {
 		return nil, translate(err)
@@ -134,7 +138,7 @@ func (db *DB) ProjectTemplates(ctx context.Context, projectID int64) (map[string
 // (none: no template) and the WordPress post type it hands off as (""
 // for page). Errors: EInvalid (a block that is wrong, a post type
 // WordPress would not take, a type the team's plans have not used).
-func (db *DB) SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block, postType string) error {
+func (db *Themes) SetTypeTemplate(ctx context.Context, teamID int64, typ string, blocks []site.Block, postType string) error {
 	blocks, err := site.NormalizeBlocks(blocks)
 	if err != nil {
 		return err

@@ -26,13 +26,14 @@ func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 }
 
 // Projects lists a team's projects, most recently changed first.
-func (db *DB) Projects(ctx context.Context, teamID int64) ([]site.Project, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Projects) Projects(ctx context.Context, teamID int64) ([]site.Project, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Project, error) { return scanProject(rows) },
 		`SELECT `+projectCols+` FROM projects p WHERE p.team_id = ? AND p.importing = 0 ORDER BY p.updated_at DESC, p.id DESC`, teamID)
 }
 
 // Project returns one project. Errors: ENotFound.
-func (db *DB) Project(ctx context.Context, id int64) (site.Project, error) {
+func (db *Projects) Project(ctx context.Context, id int64) (site.Project, error) {
 	p, err := scanProject(db.r.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ? AND p.importing = 0`, id))
 	if err != nil {
 		return p, notFound(err, "Project %d does not exist.", id)
@@ -43,7 +44,7 @@ func (db *DB) Project(ctx context.Context, id int64) (site.Project, error) {
 // ProjectWithPalette returns one project with its team's page-type
 // colours (TeamPalette), read together: every request to a plan needs
 // both. Errors: ENotFound.
-func (db *DB) ProjectWithPalette(ctx context.Context, id int64) (site.Project, site.Palette, error) {
+func (db *Projects) ProjectWithPalette(ctx context.Context, id int64) (site.Project, site.Palette, error) {
 	var p site.Project
 	rows, err := db.r.QueryContext(ctx, `SELECT `+projectCols+`, coalesce(c.type, ''), coalesce(c.color, '')
 		FROM projects p LEFT JOIN type_colors c ON c.team_id = p.team_id
@@ -91,7 +92,7 @@ func notFound(err error, format string, args ...any) error {
 
 // CreateProject validates p, stores it with a home page and sets p.ID.
 // Errors: EInvalid.
-func (db *DB) CreateProject(ctx context.Context, p *site.Project) error {
+func (db *Projects) CreateProject(ctx context.Context, p *site.Project) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -119,7 +120,7 @@ func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
 // UpdateProject validates and saves p's settings if p.Version is current,
 // then bumps the version. Errors: EInvalid (also when the new settings
 // give two pages one URL), ENotFound, EConflict (stale).
-func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
+func (db *Projects) UpdateProject(ctx context.Context, p *site.Project) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -152,7 +153,7 @@ func (db *DB) UpdateProject(ctx context.Context, p *site.Project) error {
 }
 
 // RenameProject changes a project's name. Errors: EInvalid, ENotFound.
-func (db *DB) RenameProject(ctx context.Context, id int64, name string) error {
+func (db *Projects) RenameProject(ctx context.Context, id int64, name string) error {
 	p, err := db.Project(ctx, id)
 	if err != nil {
 		return err
@@ -177,7 +178,7 @@ func (db *DB) RenameProject(ctx context.Context, id int64, name string) error {
 }
 
 // DeleteProject deletes a project with its pages and links. Errors: ENotFound.
-func (db *DB) DeleteProject(ctx context.Context, id int64) error {
+func (db *Projects) DeleteProject(ctx context.Context, id int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		// Links and pages first, in bulk, so the cascade does not walk the tree.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE project_id = ?`, id); err != nil {

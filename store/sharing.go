@@ -15,7 +15,7 @@ const MaxInviteTTL = 30 * 24 * time.Hour
 
 // CreateInvite makes a single-use invite link to a team that expires
 // after ttl, and returns its token, the only copy of it. Errors: EInvalid.
-func (db *DB) CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error) {
+func (db *Sharing) CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error) {
 	if err := site.ValidateRole(role); err != nil {
 		return "", err
 	}
@@ -32,7 +32,8 @@ func (db *DB) CreateInvite(ctx context.Context, teamID, byUserID int64, role str
 }
 
 // Invites lists a team's invites that are neither used nor expired.
-func (db *DB) Invites(ctx context.Context, teamID int64) ([]site.Invite, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Sharing) Invites(ctx context.Context, teamID int64) ([]site.Invite, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Invite, error) {
 		inv := site.Invite{TeamID: teamID}
 		var created, expires sql.NullString
@@ -48,7 +49,7 @@ var errInvite = site.Errorf(site.ENotFound, "This invite link is not valid: it w
 
 // Invite returns the open invite of a token with its team. Errors:
 // ENotFound (unknown, used, withdrawn or expired).
-func (db *DB) Invite(ctx context.Context, token string) (site.Invite, site.Team, error) {
+func (db *Sharing) Invite(ctx context.Context, token string) (site.Invite, site.Team, error) {
 	var inv site.Invite
 	var t site.Team
 	var exp sql.NullString
@@ -64,7 +65,7 @@ func (db *DB) Invite(ctx context.Context, token string) (site.Invite, site.Team,
 
 // useInvite marks the invite used by userID and adds them to its team
 // in tx; a second use finds nothing. Errors: ENotFound.
-func (db *DB) useInvite(ctx context.Context, tx *sql.Tx, token string, userID int64) (int64, error) {
+func (db *conn) useInvite(ctx context.Context, tx *sql.Tx, token string, userID int64) (int64, error) {
 	var teamID int64
 	var role string
 	err := tx.QueryRowContext(ctx, `UPDATE invites SET used_at = ?, used_by = ?
@@ -86,7 +87,7 @@ func (db *DB) useInvite(ctx context.Context, tx *sql.Tx, token string, userID in
 
 // AcceptInvite adds an existing account to the invite's team and uses
 // the invite up. Errors: ENotFound.
-func (db *DB) AcceptInvite(ctx context.Context, token string, userID int64) (int64, error) {
+func (db *Sharing) AcceptInvite(ctx context.Context, token string, userID int64) (int64, error) {
 	var teamID int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		var err error
@@ -99,7 +100,7 @@ func (db *DB) AcceptInvite(ctx context.Context, token string, userID int64) (int
 // SignUpWithInvite creates an account in the invite's team and uses the
 // invite up, all or nothing. Errors: EInvalid, EConflict (e-mail taken),
 // ENotFound (invite).
-func (db *DB) SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error) {
+func (db *Sharing) SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error) {
 	var u site.User
 	var teamID int64
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -114,7 +115,7 @@ func (db *DB) SignUpWithInvite(ctx context.Context, token, email, name, password
 }
 
 // DeleteInvite withdraws an invite of the team. Errors: ENotFound.
-func (db *DB) DeleteInvite(ctx context.Context, teamID, id int64) error {
+func (db *Sharing) DeleteInvite(ctx context.Context, teamID, id int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM invites WHERE id = ? AND team_id = ?`, id, teamID)
 		if err != nil {
@@ -130,7 +131,7 @@ func (db *DB) DeleteInvite(ctx context.Context, teamID, id int64) error {
 // CreateShareLink stores a share link for l.ProjectID (l.ID and
 // l.CreatedAt are set) and returns its token, the only copy of it.
 // Errors: EInvalid, ENotFound (project).
-func (db *DB) CreateShareLink(ctx context.Context, l *site.ShareLink) (string, error) {
+func (db *Sharing) CreateShareLink(ctx context.Context, l *site.ShareLink) (string, error) {
 	if err := site.ValidateShareRole(l.Role); err != nil {
 		return "", err
 	}
@@ -172,7 +173,8 @@ func scanShare(row interface{ Scan(...any) error }) (site.ShareLink, error) {
 
 // ShareLinks lists a project's share links, newest first, revoked and
 // expired ones included.
-func (db *DB) ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Sharing) ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.ShareLink, error) { return scanShare(rows) },
 		`SELECT `+shareCols+` FROM share_links WHERE project_id = ? ORDER BY id DESC`, projectID)
 }
@@ -182,7 +184,7 @@ const shareUseEvery = time.Minute
 
 // UseShareLink returns the active share link of a token and notes that
 // it was used. Errors: ENotFound (unknown, revoked or expired).
-func (db *DB) UseShareLink(ctx context.Context, token string) (site.ShareLink, error) {
+func (db *Sharing) UseShareLink(ctx context.Context, token string) (site.ShareLink, error) {
 	now := db.Now()
 	hash := hashToken(token)
 	l, err := scanShare(db.r.QueryRowContext(ctx, `SELECT `+shareCols+` FROM share_links WHERE token_hash = ?`, hash))
@@ -202,7 +204,7 @@ func (db *DB) UseShareLink(ctx context.Context, token string) (site.ShareLink, e
 }
 
 // RevokeShareLink ends a project's share link at once. Errors: ENotFound.
-func (db *DB) RevokeShareLink(ctx context.Context, projectID, id int64) error {
+func (db *Sharing) RevokeShareLink(ctx context.Context, projectID, id int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE share_links SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND project_id = ?`,
 			fmtTime(db.Now()), id, projectID)

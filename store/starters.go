@@ -14,7 +14,7 @@ import (
 // team, named name, kept by by. Errors: EInvalid (a name that is wrong,
 // the team keeps site.MaxStarters already), EConflict (a starter of the
 // team has the name), ETooLarge (past site.MaxStarterBytes), ENotFound.
-func (db *DB) SaveStarter(ctx context.Context, projectID int64, name, by string) (site.Starter, error) {
+func (db *Projects) SaveStarter(ctx context.Context, projectID int64, name, by string) (site.Starter, error) {
 	s := site.Starter{Name: strings.TrimSpace(name), By: by}
 	if msg := site.ProjectNameProblem("The starter plan's name", s.Name); msg != "" {
 		return s, &site.Error{Code: site.EInvalid, Message: msg, Fields: map[string]string{"name": msg}}
@@ -55,7 +55,7 @@ func (db *DB) SaveStarter(ctx context.Context, projectID int64, name, by string)
 
 // Starters lists a team's starter plans by name. Errors: those of the
 // database.
-func (db *DB) Starters(ctx context.Context, teamID int64) ([]site.Starter, error) {
+func (db *Projects) Starters(ctx context.Context, teamID int64) ([]site.Starter, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Starter, error) {
 		var s site.Starter
 		var at string
@@ -67,7 +67,7 @@ func (db *DB) Starters(ctx context.Context, teamID int64) ([]site.Starter, error
 
 // StarterDocument returns a team's starter plan as its document.
 // Errors: ENotFound (no such starter of the team).
-func (db *DB) StarterDocument(ctx context.Context, teamID, id int64) (*site.Document, error) {
+func (db *Projects) StarterDocument(ctx context.Context, teamID, id int64) (*site.Document, error) {
 	var blob []byte
 	err := db.r.QueryRowContext(ctx, `SELECT document FROM starter_plans WHERE id = ? AND team_id = ?`, id, teamID).Scan(&blob)
 	if err != nil {
@@ -78,7 +78,7 @@ func (db *DB) StarterDocument(ctx context.Context, teamID, id int64) (*site.Docu
 
 // DeleteStarter deletes a team's starter plan; the projects started
 // from it stay. Errors: ENotFound.
-func (db *DB) DeleteStarter(ctx context.Context, teamID, id int64) error {
+func (db *Projects) DeleteStarter(ctx context.Context, teamID, id int64) error {
 	res, err := db.w.ExecContext(ctx, `DELETE FROM starter_plans WHERE id = ? AND team_id = ?`, id, teamID)
 	if err != nil {
 		return translate(err)

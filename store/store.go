@@ -34,12 +34,14 @@ import (
 //go:embed migrations/sqlite/*.sql migrations/postgres/*.sql
 var migrations embed.FS
 
-// DB is the store. On SQLite: one writer connection (transactions take
-// the write lock at BEGIN) and a pool of readers. On PostgreSQL: one pool
-// (w and r), whose write transactions take one advisory lock, so that
-// they follow one another as SQLite's do, whichever server runs them.
-type DB struct {
-	w, r *sql.DB
+// conn is the connection every part of the store shares. On SQLite: one
+// writer connection (transactions take the write lock at BEGIN) and a
+// pool of readers. On PostgreSQL: one pool (w and r), whose write
+// transactions take one advisory lock, so that they follow one another
+// as SQLite's do, whichever server runs them.
+type conn struct {
+	parts *Store // the parts, for a step of one that asks another
+	w, r  *sql.DB
 	dialect
 	// pgcfg makes connections of their own (the live listener's).
 	pgcfg *pgx.ConnConfig
@@ -88,14 +90,15 @@ func (b *bell) ring() {
 // queued work for the background jobs: webhook deliveries or inbox lines
 // to e-mail. Ask again for the next one. Other servers on the same
 // database learn of such work when they next look for it.
-func (db *DB) Queued() <-chan struct{} { return db.queued.wait() }
+// Errors: none of its own; a database error as it is.
+func (db *Store) Queued() <-chan struct{} { return db.queued.wait() }
 
 // queue marks tx as a write that queues background work.
-func (db *DB) queue(tx *sql.Tx) { db.queuing.Store(tx, struct{}{}) }
+func (db *conn) queue(tx *sql.Tx) { db.queuing.Store(tx, struct{}{}) }
 
 // Open opens the database dsn names, a SQLite file (created if needed)
 // or a postgres:// URL, and applies pending migrations.
-func Open(dsn string) (*DB, error) {
+func Open(dsn string) (*Store, error) {
 	if isPostgres(dsn) {
 		return openPG(dsn)
 	}
@@ -103,7 +106,7 @@ func Open(dsn string) (*DB, error) {
 }
 
 // openSQLite opens (creating if needed) the SQLite file at path.
-func openSQLite(path string) (*DB, error) {
+func openSQLite(path string) (*Store, error) {
 	dsn := func(txlock string) string {
 		q := url.Values{}
 		for _, p := range []string{"busy_timeout(5000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)", "temp_store(MEMORY)"} {
@@ -130,12 +133,12 @@ func openSQLite(path string) (*DB, error) {
 		return nil, err
 	}
 	w.SetMaxOpenConns(1)
-	db := &DB{w: w, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
+	db := newStore(&conn{w: w, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}})
 	if err := db.migrate(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
-	if _, err := db.RemoveLeftovers(context.Background()); err != nil {
+	if _, err := db.Projects.RemoveLeftovers(context.Background()); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -176,7 +179,7 @@ func useWAL(path string) error {
 // one of the reader pool, which waiting writers never hold. On one pool
 // the writer holding the lock waited for a connection that the writers
 // waiting for the lock held: seconds of stall under load.
-func openPG(url string) (*DB, error) {
+func openPG(url string) (*Store, error) {
 	w, cfg, err := openPostgres(url)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
@@ -190,12 +193,12 @@ func openPG(url string) (*DB, error) {
 	w.SetMaxIdleConns(pgWriters)
 	r.SetMaxOpenConns(max(8, runtime.NumCPU()*4))
 	r.SetMaxIdleConns(max(8, runtime.NumCPU()*4))
-	db := &DB{w: w, r: r, dialect: dialect{pg: true}, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}}
+	db := newStore(&conn{w: w, r: r, dialect: dialect{pg: true}, pgcfg: cfg, Now: time.Now, owner: proc.Tag(), live: map[int64]bool{}})
 	if err := db.migratePG(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("migrate %s: %w", redactURL(url), err)
 	}
-	if _, err := db.RemoveLeftovers(context.Background()); err != nil {
+	if _, err := db.Projects.RemoveLeftovers(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("open %s: %w", redactURL(url), err)
 	}
@@ -218,13 +221,15 @@ func redactURL(raw string) string {
 }
 
 // Ping reports whether the database answers a query.
-func (db *DB) Ping(ctx context.Context) error {
+// Errors: none of its own; a database error as it is.
+func (db *Store) Ping(ctx context.Context) error {
 	var one int
 	return db.r.QueryRowContext(ctx, `SELECT 1`).Scan(&one)
 }
 
 // Close closes the pools.
-func (db *DB) Close() error {
+// Errors: none of its own; a database error as it is.
+func (db *Store) Close() error {
 	return errors.Join(db.r.Close(), db.w.Close())
 }
 
@@ -245,7 +250,7 @@ const (
 // migratePG applies the PostgreSQL migrations not yet applied, under an
 // advisory lock: of servers started together, one migrates and the
 // others wait for it, then find nothing to do.
-func (db *DB) migratePG(ctx context.Context) error {
+func (db *conn) migratePG(ctx context.Context) error {
 	conn, err := db.w.Conn(ctx)
 	if err != nil {
 		return err
@@ -288,7 +293,7 @@ func applyMigrations(ctx context.Context, conn *sql.Conn, backend string) error 
 	return nil
 }
 
-func (db *DB) migrate(ctx context.Context) error {
+func (db *conn) migrate(ctx context.Context) error {
 	// One connection for all migrations, with foreign keys off: a
 	// migration that rebuilds a table (0007) drops the old one, which
 	// would otherwise cascade into every table referring to it. Each
@@ -426,7 +431,7 @@ func collectSized[T any](ctx context.Context, q querier, size int, scan func(*sq
 // tx runs fn in one write transaction.
 // On PostgreSQL it waits for every other write transaction, as SQLite's
 // one writer does (writeLock, taken exclusively).
-func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+func (db *conn) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return db.txLocked(ctx, `SELECT pg_advisory_xact_lock(?)`, fn)
 }
 
@@ -434,18 +439,18 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // plan and locks that project itself (journal.inProject). On PostgreSQL
 // such transactions on different projects run side by side, sharing
 // writeLock: they wait only for the transactions of tx.
-func (db *DB) projectTx(ctx context.Context, fn func(*sql.Tx) error) error {
+func (db *conn) projectTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return db.txLocked(ctx, `SELECT pg_advisory_xact_lock_shared(?)`, fn)
 }
 
 // rowTx runs fn in one write transaction that takes no advisory lock on
 // PostgreSQL: for rows whose rules the database's own keys and row locks
 // hold (site_jobs), so that it waits for no plan's writes.
-func (db *DB) rowTx(ctx context.Context, fn func(*sql.Tx) error) error {
+func (db *conn) rowTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return db.txLocked(ctx, "", fn)
 }
 
-func (db *DB) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error) error {
+func (db *conn) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return translate(err)
@@ -461,7 +466,7 @@ func (db *DB) txLocked(ctx context.Context, lock string, fn func(*sql.Tx) error)
 
 // finish runs fn in tx and commits, or rolls back if fn fails; a commit
 // of a write that queued background work rings Queued.
-func (db *DB) finish(tx *sql.Tx, fn func(*sql.Tx) error) error {
+func (db *conn) finish(tx *sql.Tx, fn func(*sql.Tx) error) error {
 	err := fn(tx)
 	if err != nil {
 		tx.Rollback()
@@ -477,7 +482,7 @@ func (db *DB) finish(tx *sql.Tx, fn func(*sql.Tx) error) error {
 // unchecked returns the one writer connection with foreign keys not
 // enforced, and release, which enforces them again before anything else
 // may use the connection, or closes it.
-func (db *DB) unchecked(ctx context.Context) (conn *sql.Conn, release func(), err error) {
+func (db *conn) unchecked(ctx context.Context) (conn *sql.Conn, release func(), err error) {
 	if conn, err = db.w.Conn(ctx); err != nil {
 		return nil, nil, err
 	}
@@ -497,7 +502,7 @@ func (db *DB) unchecked(ctx context.Context) (conn *sql.Conn, release func(), er
 // references are right by construction (an import's chunks, whose
 // parents it numbers itself): SQLite otherwise looks up each new row's
 // project and parent, a fifth of the time of importing 200,000 pages.
-func (db *DB) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
+func (db *conn) txUnchecked(ctx context.Context, fn func(*sql.Tx) error) error {
 	if db.keysChecked() {
 		return db.tx(ctx, fn)
 	}
@@ -549,7 +554,7 @@ func nullFloat(p *float64) any {
 // FindTeam returns the team whose id or name is ref; an empty ref means the
 // only team there is. Errors: ENotFound, EInvalid (several teams and no
 // ref).
-func (db *DB) FindTeam(ctx context.Context, ref string) (site.Team, error) {
+func (db *Teams) FindTeam(ctx context.Context, ref string) (site.Team, error) {
 	var t site.Team
 	if ref == "" {
 		var n int

@@ -20,7 +20,7 @@ import (
 	"siteplan/site"
 )
 
-func openTest(t testing.TB) *DB {
+func openTest(t testing.TB) *Store {
 	t.Helper()
 	db, err := Open(testDSN(t))
 	if err != nil {
@@ -31,21 +31,21 @@ func openTest(t testing.TB) *DB {
 }
 
 // newProject creates a project whose tree is given as an outline.
-func newProject(t *testing.T, db *DB, outline string) (*site.Project, map[string]int64) {
+func newProject(t *testing.T, db *Store, outline string) (*site.Project, map[string]int64) {
 	t.Helper()
 	ctx := context.Background()
 	p := &site.Project{TeamID: 1, Name: "Test", BaseURL: "https://example.com/"}
-	if err := db.CreateProject(ctx, p); err != nil {
+	if err := db.Projects.CreateProject(ctx, p); err != nil {
 		t.Fatal(err)
 	}
 	items, err := site.ParseOutline(outline)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.InsertOutline(ctx, p.ID, 0, items); err != nil {
+	if _, err := db.Pages.InsertOutline(ctx, p.ID, 0, items); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := db.Tree(ctx, p.ID)
+	tr, err := db.Pages.Tree(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +55,9 @@ func newProject(t *testing.T, db *DB, outline string) (*site.Project, map[string
 }
 
 // shape renders the tree as "A(B C) D" and checks that positions are dense.
-func shape(t *testing.T, db *DB, projectID int64) string {
+func shape(t *testing.T, db *Store, projectID int64) string {
 	t.Helper()
-	tr, err := db.Tree(context.Background(), projectID)
+	tr, err := db.Pages.Tree(context.Background(), projectID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestMovePage(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			db := openTest(t)
 			p, ids := newProject(t, db, "A\n  A1\n  A2\nB\n  B1\nC")
-			if err := db.MovePage(ctx, ids[tt.page], ids[tt.parent], tt.placement, tt.position); err != nil {
+			if err := db.Pages.MovePage(ctx, ids[tt.page], ids[tt.parent], tt.placement, tt.position); err != nil {
 				t.Fatal(err)
 			}
 			if got := shape(t, db, p.ID); got != tt.want {
@@ -122,7 +122,7 @@ func TestMoveRefusesCycles(t *testing.T) {
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n    A11\nB")
 	for _, target := range []string{"A", "A1", "A11"} {
-		err := db.MovePage(ctx, ids["A"], ids[target], "", 0)
+		err := db.Pages.MovePage(ctx, ids["A"], ids[target], "", 0)
 		if site.ErrorCode(err) != site.EInvalid {
 			t.Errorf("move A under %s: err = %v, want invalid", target, err)
 		}
@@ -131,7 +131,7 @@ func TestMoveRefusesCycles(t *testing.T) {
 		t.Errorf("tree changed by a refused move: %s, want %s", got, want)
 	}
 	q, _ := newProject(t, db, "X")
-	if err := db.MovePage(ctx, ids["B"], q.ID+1000, "", 0); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Pages.MovePage(ctx, ids["B"], q.ID+1000, "", 0); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("move under a missing page: err = %v, want not_found", err)
 	}
 }
@@ -141,7 +141,7 @@ func TestMoveAcrossProjectsRefused(t *testing.T) {
 	db := openTest(t)
 	_, a := newProject(t, db, "A")
 	_, b := newProject(t, db, "B")
-	if err := db.MovePage(ctx, a["A"], b["B"], "", 0); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Pages.MovePage(ctx, a["A"], b["B"], "", 0); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("move under another project's page: err = %v, want not_found", err)
 	}
 }
@@ -151,11 +151,11 @@ func TestDeleteCascades(t *testing.T) {
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n    A11\nB\nC")
 	for _, l := range [][2]string{{"B", "A11"}, {"A1", "C"}, {"B", "C"}} {
-		if err := db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids[l[0]], ToID: ids[l[1]]}); err != nil {
+		if err := db.Links.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids[l[0]], ToID: ids[l[1]]}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	n, err := db.DeletePage(ctx, ids["A"])
+	n, err := db.Pages.DeletePage(ctx, ids["A"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +165,14 @@ func TestDeleteCascades(t *testing.T) {
 	if got, want := shape(t, db, p.ID), "Home B C"; got != want {
 		t.Errorf("after delete: %s, want %s", got, want)
 	}
-	links, err := db.Links(ctx, p.ID)
+	links, err := db.Links.Links(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(links) != 1 || links[0].FromTitle != "B" || links[0].ToTitle != "C" {
 		t.Errorf("links after delete = %+v, want only B->C", links)
 	}
-	if _, err := db.DeletePage(ctx, ids["A"]); site.ErrorCode(err) != site.ENotFound {
+	if _, err := db.Pages.DeletePage(ctx, ids["A"]); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("second delete: err = %v, want not_found", err)
 	}
 }
@@ -181,21 +181,21 @@ func TestDuplicatePage(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n  A2\nB")
-	if err := db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["A1"], ToID: ids["A2"], Label: "next"}); err != nil {
+	if err := db.Links.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["A1"], ToID: ids["A2"], Label: "next"}); err != nil {
 		t.Fatal(err)
 	}
-	id, err := db.DuplicatePage(ctx, ids["A"])
+	id, err := db.Pages.DuplicatePage(ctx, ids["A"])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, want := shape(t, db, p.ID), "Home A(A1 A2) A (copy)(A1 A2) B"; got != want {
 		t.Errorf("after duplicate: %s, want %s", got, want)
 	}
-	cp, _ := db.Page(ctx, id)
+	cp, _ := db.Pages.Page(ctx, id)
 	if cp.Slug != "a-copy" {
 		t.Errorf("copy slug = %q, want a-copy", cp.Slug)
 	}
-	links, _ := db.Links(ctx, p.ID)
+	links, _ := db.Links.Links(ctx, p.ID)
 	if len(links) != 2 {
 		t.Fatalf("links = %d, want the original and its copy", len(links))
 	}
@@ -208,26 +208,26 @@ func TestUpdatePageStale(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	_, ids := newProject(t, db, "About")
-	tab1, _ := db.Page(ctx, ids["About"])
+	tab1, _ := db.Pages.Page(ctx, ids["About"])
 	tab2 := tab1
 	tab1.Title = "About us"
-	if err := db.UpdatePage(ctx, &tab1); err != nil {
+	if err := db.Pages.UpdatePage(ctx, &tab1); err != nil {
 		t.Fatal(err)
 	}
 	if tab1.Slug != "about-us" {
 		t.Errorf("derived slug after rename = %q, want about-us", tab1.Slug)
 	}
 	tab2.Notes = "from the other tab"
-	if err := db.UpdatePage(ctx, &tab2); site.ErrorCode(err) != site.EConflict {
+	if err := db.Pages.UpdatePage(ctx, &tab2); site.ErrorCode(err) != site.EConflict {
 		t.Fatalf("stale update: err = %v, want conflict", err)
 	}
-	got, _ := db.Page(ctx, ids["About"])
+	got, _ := db.Pages.Page(ctx, ids["About"])
 	if got.Title != "About us" || got.Notes != "" {
 		t.Errorf("stale update changed the page: %+v", got)
 	}
 	bad := got
 	bad.Title = ""
-	if err := db.UpdatePage(ctx, &bad); site.ErrorCode(err) != site.EInvalid {
+	if err := db.Pages.UpdatePage(ctx, &bad); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("empty title: err = %v, want invalid", err)
 	}
 }
@@ -238,12 +238,12 @@ func TestCreatePagePositions(t *testing.T) {
 	p, ids := newProject(t, db, "A\nB")
 	np := site.NewPage("Between")
 	np.ProjectID, np.Position = p.ID, 2
-	if err := db.CreatePage(ctx, &np); err != nil {
+	if err := db.Pages.CreatePage(ctx, &np); err != nil {
 		t.Fatal(err)
 	}
 	child := site.NewPage("Child")
 	child.ProjectID, child.ParentID, child.Position, child.Placement = p.ID, ids["B"], -1, "footer"
-	if err := db.CreatePage(ctx, &child); err != nil {
+	if err := db.Pages.CreatePage(ctx, &child); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := shape(t, db, p.ID), "Home A Between B(Child)"; got != want {
@@ -255,7 +255,7 @@ func TestPagesToDepth(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n    A11\nB")
-	pages, shown, err := db.PagesToDepth(ctx, p.ID, 2, 100)
+	pages, shown, err := db.Pages.PagesToDepth(ctx, p.ID, 2, 100)
 	if err != nil || shown != 2 {
 		t.Fatalf("shown %d, %v; want level 2", shown, err)
 	}
@@ -267,18 +267,18 @@ func TestPagesToDepth(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("PagesToDepth(2) = %v, want %v", got, want)
 	}
-	if n, _ := db.DescendantCount(ctx, ids["A"]); n != 2 {
+	if n, _ := db.Pages.DescendantCount(ctx, ids["A"]); n != 2 {
 		t.Errorf("DescendantCount(A) = %d, want 2", n)
 	}
 	// At most limit pages: as deep as they fit, else the first roots.
 	roots := len(want) - 1 // all but A1
-	if pages, shown, _ := db.PagesToDepth(ctx, p.ID, 99, roots); shown != 1 || len(pages) != roots {
+	if pages, shown, _ := db.Pages.PagesToDepth(ctx, p.ID, 99, roots); shown != 1 || len(pages) != roots {
 		t.Errorf("limit %d: %d pages to level %d, want the %d roots", roots, len(pages), shown, roots)
 	}
-	if pages, shown, _ := db.PagesToDepth(ctx, p.ID, 99, 2); shown != 0 || len(pages) != 2 {
+	if pages, shown, _ := db.Pages.PagesToDepth(ctx, p.ID, 99, 2); shown != 0 || len(pages) != 2 {
 		t.Errorf("limit 2: %d pages to level %d, want 2 roots and level 0", len(pages), shown)
 	}
-	if _, shown, _ := db.PagesToDepth(ctx, p.ID, 99, 100); shown != 99 {
+	if _, shown, _ := db.Pages.PagesToDepth(ctx, p.ID, 99, 100); shown != 99 {
 		t.Errorf("all pages fit: level %d, want the 99 asked for", shown)
 	}
 }
@@ -292,11 +292,11 @@ func TestImportRefusesBadDocumentAsAWhole(t *testing.T) {
 	if err := json.Unmarshal([]byte(bad), d); err != nil {
 		t.Fatal(err)
 	}
-	_, err := db.ImportDocument(ctx, 1, d)
+	_, err := db.Projects.ImportDocument(ctx, 1, d)
 	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), `"Bad"`) || !strings.Contains(err.Error(), "priority") {
 		t.Fatalf("err = %v, want invalid naming page \"Bad\" and priority", err)
 	}
-	projects, _ := db.Projects(ctx, 1)
+	projects, _ := db.Projects.Projects(ctx, 1)
 	if len(projects) != 0 {
 		t.Errorf("a refused import left %d projects", len(projects))
 	}
@@ -317,11 +317,11 @@ func TestDocumentRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	orig.Project.SitemapLocation = "https://www.acme.example/sitemaps/"
-	id, err := db.ImportDocument(ctx, 1, orig)
+	id, err := db.Projects.ImportDocument(ctx, 1, orig)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dump1, err := db.Document(ctx, id)
+	dump1, err := db.Projects.Document(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,11 +333,11 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("dump does not parse: %v", err)
 	}
-	id2, err := db.ImportDocument(ctx, 1, again)
+	id2, err := db.Projects.ImportDocument(ctx, 1, again)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dump2, _ := db.Document(ctx, id2)
+	dump2, _ := db.Projects.Document(ctx, id2)
 	want := canonical(orig)
 	for i, d := range []*site.Document{dump1, dump2} {
 		if got := canonical(d); got != want {
@@ -386,11 +386,11 @@ func TestOutlineExportsTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := db.ImportDocument(ctx, 1, d)
+	id, err := db.Projects.ImportDocument(ctx, 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, _ := db.Tree(ctx, id)
+	full, _ := db.Pages.Tree(ctx, id)
 	var about, contact, team int64
 	full.Walk(func(p *site.Page, _ int) bool {
 		switch p.Title {
@@ -403,16 +403,16 @@ func TestOutlineExportsTheSame(t *testing.T) {
 		}
 		return true
 	})
-	if err := db.MovePage(ctx, contact, about, site.PlacementMain, 0); err != nil { // now before Team
+	if err := db.Pages.MovePage(ctx, contact, about, site.PlacementMain, 0); err != nil { // now before Team
 		t.Fatal(err)
 	}
 	p := site.NewPage("Extra")
 	p.ProjectID, p.ParentID, p.Notes, p.Assignee = id, team, "a note, \"quoted\"", "Ana"
-	if err := db.CreatePage(ctx, &p); err != nil {
+	if err := db.Pages.CreatePage(ctx, &p); err != nil {
 		t.Fatal(err)
 	}
-	full, _ = db.Tree(ctx, id)
-	outline, err := db.Outline(ctx, id)
+	full, _ = db.Pages.Tree(ctx, id)
+	outline, err := db.Pages.Outline(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +449,7 @@ func TestChildrenOf(t *testing.T) {
 	db := openTest(t)
 	p, ids := newProject(t, db, "A\n  A1\n  A2\nB\n  B1\nC\n  C1")
 	q, qids := newProject(t, db, "X\n  X1")
-	got, err := db.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], qids["X"]}, 100)
+	got, err := db.Pages.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], qids["X"]}, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,10 +461,10 @@ func TestChildrenOf(t *testing.T) {
 	if want := []string{"A1", "A2", "B1"}; !slices.Equal(titles, want) {
 		t.Errorf("got %v, want %v (another project's branch left out)", titles, want)
 	}
-	if two, _ := db.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], ids["C"]}, 2); len(two) != 2 {
+	if two, _ := db.Pages.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], ids["C"]}, 2); len(two) != 2 {
 		t.Errorf("limit 2: %d pages", len(two))
 	}
-	if none, err := db.ChildrenOf(context.Background(), q.ID, nil, 100); err != nil || len(none) != 0 {
+	if none, err := db.Pages.ChildrenOf(context.Background(), q.ID, nil, 100); err != nil || len(none) != 0 {
 		t.Errorf("no parents: got %v, %v", none, err)
 	}
 }
@@ -483,32 +483,32 @@ func TestImportInChunks(t *testing.T) {
 	chunks := 0
 	importChunkDone = func(id int64) {
 		chunks++
-		if _, err := db.Project(ctx, id); site.ErrorCode(err) != site.ENotFound {
+		if _, err := db.Projects.Project(ctx, id); site.ErrorCode(err) != site.ENotFound {
 			t.Errorf("chunk %d: the importing project is visible: %v", chunks, err)
 		}
-		if _, _, err := db.ProjectWithPalette(ctx, id); site.ErrorCode(err) != site.ENotFound {
+		if _, _, err := db.Projects.ProjectWithPalette(ctx, id); site.ErrorCode(err) != site.ENotFound {
 			t.Errorf("chunk %d: the importing project is visible with its palette: %v", chunks, err)
 		}
-		if list, _ := db.Projects(ctx, 1); len(list) != 1 {
+		if list, _ := db.Projects.Projects(ctx, 1); len(list) != 1 {
 			t.Errorf("chunk %d: the team lists %d projects, want only the finished one", chunks, len(list))
 		}
 		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		pg := site.NewPage("Edit " + strconv.Itoa(chunks))
 		pg.ProjectID, pg.Position = other.ID, -1
-		if err := db.CreatePage(wctx, &pg); err != nil {
+		if err := db.Pages.CreatePage(wctx, &pg); err != nil {
 			t.Errorf("chunk %d: another project's edit waits: %v", chunks, err)
 		}
 	}
 	defer func() { importChunkDone = nil }()
-	id, err := db.ImportDocument(ctx, 1, doc)
+	id, err := db.Projects.ImportDocument(ctx, 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if chunks < 3 {
 		t.Errorf("%d chunks, want 3", chunks)
 	}
-	if p, err := db.Project(ctx, id); err != nil || p.PageCount != doc.CountPages() {
+	if p, err := db.Projects.Project(ctx, id); err != nil || p.PageCount != doc.CountPages() {
 		t.Fatalf("after the import: %+v, %v", p, err)
 	}
 	checkSlugs(t, db)
@@ -517,7 +517,7 @@ func TestImportInChunks(t *testing.T) {
 	// Failing in the middle: nothing is left.
 	cctx, cancel := context.WithCancel(ctx)
 	importChunkDone = func(int64) { cancel() }
-	if _, err := db.ImportDocument(cctx, 1, doc); err == nil {
+	if _, err := db.Projects.ImportDocument(cctx, 1, doc); err == nil {
 		t.Fatal("an import cancelled after its first chunk succeeded")
 	}
 	var n int
@@ -548,7 +548,7 @@ func TestImportInChunks(t *testing.T) {
 		strconv.Itoa(dead.Process.Pid)+"-x", db.owner, fmtTime(time.Now())); err != nil {
 		t.Fatal(err)
 	}
-	ours, err := db.BeginImport(ctx, 1, site.Project{Name: "ours", BaseURL: "https://ours.example/"})
+	ours, err := db.Projects.BeginImport(ctx, 1, site.Project{Name: "ours", BaseURL: "https://ours.example/"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -558,7 +558,7 @@ func TestImportInChunks(t *testing.T) {
 	if db.pg {
 		removed, kept = 2, "running,died,another process,ours"
 	}
-	if n, err := db.RemoveLeftovers(ctx); err != nil || n != removed {
+	if n, err := db.Projects.RemoveLeftovers(ctx); err != nil || n != removed {
 		t.Fatalf("removed %d, %v; want %d", n, err, removed)
 	}
 	var names []string
@@ -609,11 +609,11 @@ func TestImportAcrossChunks(t *testing.T) {
 		d.Links = []site.DocLink{{From: "p2-3999", To: "p0-7"}, {From: "p0-7", To: "p1-3000"}, {From: "home", To: "p2-3999"}}
 		return d
 	}
-	id, err := db.ImportDocument(ctx, 1, doc(""))
+	id, err := db.Projects.ImportDocument(ctx, 1, doc(""))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := db.Tree(ctx, id)
+	tr, err := db.Pages.Tree(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -637,7 +637,7 @@ func TestImportAcrossChunks(t *testing.T) {
 	if len(titles) != 12004 {
 		t.Errorf("%d pages, want 12,004", len(titles))
 	}
-	links, _ := db.Links(ctx, id)
+	links, _ := db.Links.Links(ctx, id)
 	var got []string
 	for _, l := range links {
 		got = append(got, titles[l.FromID]+" -> "+titles[l.ToID])
@@ -647,7 +647,7 @@ func TestImportAcrossChunks(t *testing.T) {
 		t.Errorf("links: %s; want %s", strings.Join(got, ", "), want)
 	}
 
-	_, err = db.ImportDocument(ctx, 1, doc("/section-0/page-0-7"))
+	_, err = db.Projects.ImportDocument(ctx, 1, doc("/section-0/page-0-7"))
 	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "“Page 0-7”") {
 		t.Errorf("the last page taking a URL of the first chunk: %v, want EInvalid naming Page 0-7", err)
 	}
@@ -691,11 +691,11 @@ func TestImportKeepsEachField(t *testing.T) {
 	}
 	footer := &site.DocPage{Title: "Imprint", Placement: site.PlacementFooter}
 	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Fields", BaseURL: "https://f.example/"}, Pages: []*site.DocPage{footer, home}}
-	id, err := db.ImportDocument(ctx, 1, d)
+	id, err := db.Projects.ImportDocument(ctx, 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(ctx, id)
+	tr, _ := db.Pages.Tree(ctx, id)
 	got := map[string]site.Page{}
 	tr.Walk(func(p *site.Page, _ int) bool {
 		got[p.Title] = *p
@@ -721,7 +721,7 @@ func TestPageCountFollowsWrites(t *testing.T) {
 	p, ids := newProject(t, db, "Shop\n  About\n    Team\n    Jobs\n  Blog\nContact") // and the home page a project starts with
 	count := func(step string, want int) {
 		t.Helper()
-		got, err := db.Project(ctx, p.ID)
+		got, err := db.Projects.Project(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -732,21 +732,21 @@ func TestPageCountFollowsWrites(t *testing.T) {
 	count("the outline", 7)
 	post := site.NewPage("Post")
 	post.ProjectID, post.ParentID, post.Position = p.ID, ids["Blog"], -1
-	if err := db.CreatePage(ctx, &post); err != nil {
+	if err := db.Pages.CreatePage(ctx, &post); err != nil {
 		t.Fatal(err)
 	}
 	count("adding a page", 8)
-	if _, err := db.DuplicatePage(ctx, ids["About"]); err != nil {
+	if _, err := db.Pages.DuplicatePage(ctx, ids["About"]); err != nil {
 		t.Fatal(err)
 	}
 	count("duplicating a branch of 3", 11)
-	if _, err := db.DeletePage(ctx, ids["About"]); err != nil {
+	if _, err := db.Pages.DeletePage(ctx, ids["About"]); err != nil {
 		t.Fatal(err)
 	}
 	count("deleting a branch of 3", 8)
 	other, _ := newProject(t, db, "Elsewhere")
 	count("another project", 8)
-	if err := db.DeleteProject(ctx, other.ID); err != nil {
+	if err := db.Projects.DeleteProject(ctx, other.ID); err != nil {
 		t.Fatal(err)
 	}
 	count("deleting another project", 8)
@@ -768,17 +768,17 @@ func TestEveryWriteBumpsTheVersion(t *testing.T) {
 	p, ids := newProject(t, db, "Home\n  Pricing\n  About")
 	version := func() int64 {
 		t.Helper()
-		q, err := db.Project(ctx, p.ID)
+		q, err := db.Projects.Project(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return q.Version
 	}
 	fresh := &site.Project{TeamID: 1, Name: "Fresh", BaseURL: "https://example.com/"}
-	if err := db.CreateProject(ctx, fresh); err != nil {
+	if err := db.Projects.CreateProject(ctx, fresh); err != nil {
 		t.Fatal(err)
 	}
-	if q, _ := db.Project(ctx, fresh.ID); q.Version != 1 {
+	if q, _ := db.Projects.Project(ctx, fresh.ID); q.Version != 1 {
 		t.Errorf("a new project is at version %d, want 1", q.Version)
 	}
 	writes := []struct {
@@ -788,22 +788,22 @@ func TestEveryWriteBumpsTheVersion(t *testing.T) {
 		{"create a page", func() error {
 			pg := site.NewPage("FAQ")
 			pg.ProjectID, pg.ParentID, pg.Position = p.ID, ids["Pricing"], -1
-			return db.CreatePage(ctx, &pg)
+			return db.Pages.CreatePage(ctx, &pg)
 		}},
 		{"rename a page", func() error {
-			pg, err := db.Page(ctx, ids["About"])
+			pg, err := db.Pages.Page(ctx, ids["About"])
 			if err != nil {
 				return err
 			}
-			_, err = db.RenamePage(ctx, pg.ID, "About us", pg.Version)
+			_, err = db.Pages.RenamePage(ctx, pg.ID, "About us", pg.Version)
 			return err
 		}},
-		{"move a page", func() error { return db.MovePage(ctx, ids["About"], ids["Pricing"], "", 0) }},
+		{"move a page", func() error { return db.Pages.MovePage(ctx, ids["About"], ids["Pricing"], "", 0) }},
 		{"link two pages", func() error {
-			return db.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["Home"], ToID: ids["Pricing"]})
+			return db.Links.AddLink(ctx, &site.Link{ProjectID: p.ID, FromID: ids["Home"], ToID: ids["Pricing"]})
 		}},
-		{"duplicate a page", func() error { _, err := db.DuplicatePage(ctx, ids["Pricing"]); return err }},
-		{"delete a page", func() error { _, err := db.DeletePage(ctx, ids["About"]); return err }},
+		{"duplicate a page", func() error { _, err := db.Pages.DuplicatePage(ctx, ids["Pricing"]); return err }},
+		{"delete a page", func() error { _, err := db.Pages.DeletePage(ctx, ids["About"]); return err }},
 	}
 	for _, w := range writes {
 		before := version()
@@ -847,7 +847,7 @@ func TestImportPages(t *testing.T) {
 	}
 	util := page("Login", "login")
 	util.Placement = site.PlacementUtility
-	id, err := db.ImportPages(ctx, 1, pr, seq(
+	id, err := db.Projects.ImportPages(ctx, 1, pr, seq(
 		step{1, page("Home", "")},
 		step{2, page("FAQ", "-")},
 		step{3, page("Shipping", "-")},
@@ -857,7 +857,7 @@ func TestImportPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(ctx, id)
+	tr, _ := db.Pages.Tree(ctx, id)
 	var got []string
 	tr.Walk(func(p *site.Page, depth int) bool {
 		got = append(got, strings.Repeat(">", depth-1)+tr.URL(p.ID))
@@ -885,12 +885,12 @@ func TestImportPages(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			defer func(n int) { importChunk = n }(importChunk)
 			importChunk = 2 // "A" is written before "Also A" comes
-			before, _ := db.Projects(ctx, 1)
-			_, err := db.ImportPages(ctx, 1, pr, c.pages)
+			before, _ := db.Projects.Projects(ctx, 1)
+			_, err := db.Projects.ImportPages(ctx, 1, pr, c.pages)
 			if site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorMessage(err), c.msg) {
 				t.Errorf("got %v, want EInvalid with %q", err, c.msg)
 			}
-			after, _ := db.Projects(ctx, 1)
+			after, _ := db.Projects.Projects(ctx, 1)
 			var n int
 			db.w.QueryRow(`SELECT count(*) FROM projects WHERE importing = 1`).Scan(&n)
 			if len(after) != len(before) || n != 0 {

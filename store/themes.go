@@ -13,7 +13,7 @@ import (
 // Theme returns a project's theme without its logo's bytes (Logo reads
 // them; LogoSum says whether there is one); an empty theme if it has
 // none. Errors: those of the database.
-func (db *DB) Theme(ctx context.Context, projectID int64) (site.Theme, error) {
+func (db *Themes) Theme(ctx context.Context, projectID int64) (site.Theme, error) {
 	var t site.Theme
 	err := db.r.QueryRowContext(ctx, `SELECT accent, agency, client_name, logo_sum FROM project_themes WHERE project_id = ?`, projectID).
 		Scan(&t.Accent, &t.Agency, &t.ClientName, &t.LogoSum)
@@ -25,7 +25,7 @@ func (db *DB) Theme(ctx context.Context, projectID int64) (site.Theme, error) {
 
 // Logo returns a project's logo; nil if it has none. Errors: those of
 // the database.
-func (db *DB) Logo(ctx context.Context, projectID int64) ([]byte, error) {
+func (db *Themes) Logo(ctx context.Context, projectID int64) ([]byte, error) {
 	var logo []byte
 	err := db.r.QueryRowContext(ctx, `SELECT logo FROM project_themes WHERE project_id = ?`, projectID).Scan(&logo)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -37,7 +37,7 @@ func (db *DB) Logo(ctx context.Context, projectID int64) ([]byte, error) {
 // SetTheme replaces a project's theme, its logo with t.Logo as given (the
 // caller made it with site.NormalizeLogo); t.LogoSum is worked out here.
 // Errors: EInvalid (Validate), ETooLarge, ENotFound (no such project).
-func (db *DB) SetTheme(ctx context.Context, projectID int64, t site.Theme) error {
+func (db *Themes) SetTheme(ctx context.Context, projectID int64, t site.Theme) error {
 	logo, sum, err := themeLogo(&t)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func (db *DB) SetTheme(ctx context.Context, projectID int64, t site.Theme) error
 // TeamTheme returns a team's brand without its logo's bytes (TeamLogo
 // reads them); an empty one if it has none. Errors: those of the
 // database.
-func (db *DB) TeamTheme(ctx context.Context, teamID int64) (site.Theme, error) {
+func (db *Themes) TeamTheme(ctx context.Context, teamID int64) (site.Theme, error) {
 	var t site.Theme
 	err := db.r.QueryRowContext(ctx, `SELECT accent, agency, logo_sum FROM team_themes WHERE team_id = ?`, teamID).Scan(&t.Accent, &t.Agency, &t.LogoSum)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -69,7 +69,8 @@ func (db *DB) TeamTheme(ctx context.Context, teamID int64) (site.Theme, error) {
 }
 
 // TeamLogo returns a team's logo; nil if it has none.
-func (db *DB) TeamLogo(ctx context.Context, teamID int64) ([]byte, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Themes) TeamLogo(ctx context.Context, teamID int64) ([]byte, error) {
 	var logo []byte
 	err := db.r.QueryRowContext(ctx, `SELECT logo FROM team_themes WHERE team_id = ?`, teamID).Scan(&logo)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -80,7 +81,7 @@ func (db *DB) TeamLogo(ctx context.Context, teamID int64) ([]byte, error) {
 
 // SetTeamTheme replaces a team's brand (its client name is not kept: a
 // client is a project's). Errors: EInvalid, ETooLarge, ENotFound.
-func (db *DB) SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) error {
+func (db *Themes) SetTeamTheme(ctx context.Context, teamID int64, t site.Theme) error {
 	t.ClientName = ""
 	logo, sum, err := themeLogo(&t)
 	if err != nil {
@@ -117,7 +118,7 @@ func themeLogo(t *site.Theme) (logo any, sum string, err error) {
 // Brand returns the theme a project's drawings and review carry: its
 // own, each field it leaves empty (accent, agency, logo) its team's.
 // Errors: those of the database.
-func (db *DB) Brand(ctx context.Context, projectID int64) (site.Theme, error) {
+func (db *Themes) Brand(ctx context.Context, projectID int64) (site.Theme, error) {
 	var t site.Theme
 	err := db.r.QueryRowContext(ctx, `SELECT coalesce(nullif(p.accent, ''), t.accent, ''), coalesce(nullif(p.agency, ''), t.agency, ''),
 			coalesce(p.client_name, ''), coalesce(nullif(p.logo_sum, ''), t.logo_sum, '')
@@ -131,7 +132,8 @@ func (db *DB) Brand(ctx context.Context, projectID int64) (site.Theme, error) {
 
 // BrandLogo returns the logo of a project's Brand: its own, else its
 // team's; nil if neither has one.
-func (db *DB) BrandLogo(ctx context.Context, projectID int64) ([]byte, error) {
+// Errors: none of its own; a database error as it is.
+func (db *Themes) BrandLogo(ctx context.Context, projectID int64) ([]byte, error) {
 	var logo []byte
 	err := db.r.QueryRowContext(ctx, `SELECT coalesce(p.logo, t.logo)
 		FROM projects pr LEFT JOIN project_themes p ON p.project_id = pr.id LEFT JOIN team_themes t ON t.team_id = pr.team_id

@@ -19,7 +19,7 @@ func TestTheme(t *testing.T) {
 	ctx := context.Background()
 	p, _ := newProject(t, db, "Home\n  About")
 	pid := p.ID
-	if th, err := db.Theme(ctx, pid); err != nil || th.Accent != "" || th.LogoSum != "" {
+	if th, err := db.Themes.Theme(ctx, pid); err != nil || th.Accent != "" || th.LogoSum != "" {
 		t.Fatalf("no theme yet: %+v, %v", th, err)
 	}
 	img := image.NewRGBA(image.Rect(0, 0, 40, 20))
@@ -31,30 +31,30 @@ func TestTheme(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := site.Theme{Accent: "#AA3300", Agency: "  Studio   North ", ClientName: "Acme", Logo: logo}
-	if err := db.SetTheme(ctx, pid, want); err != nil {
+	if err := db.Themes.SetTheme(ctx, pid, want); err != nil {
 		t.Fatal(err)
 	}
-	got, err := db.Theme(ctx, pid)
+	got, err := db.Themes.Theme(ctx, pid)
 	if err != nil || got.Accent != "#aa3300" || got.Agency != "Studio North" || got.ClientName != "Acme" || len(got.LogoSum) != 64 {
 		t.Errorf("theme read back: %+v, %v", got, err)
 	}
-	if b, err := db.Logo(ctx, pid); err != nil || !bytes.Equal(b, logo) {
+	if b, err := db.Themes.Logo(ctx, pid); err != nil || !bytes.Equal(b, logo) {
 		t.Errorf("logo read back: %d bytes, %v", len(b), err)
 	}
-	if err := db.SetTheme(ctx, pid, site.Theme{Agency: "Other"}); err != nil {
+	if err := db.Themes.SetTheme(ctx, pid, site.Theme{Agency: "Other"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Theme(ctx, pid); got.LogoSum != "" || got.Accent != "" || got.Agency != "Other" {
+	if got, _ := db.Themes.Theme(ctx, pid); got.LogoSum != "" || got.Accent != "" || got.Agency != "Other" {
 		t.Errorf("a second theme replaces the first: %+v", got)
 	}
-	if b, _ := db.Logo(ctx, pid); b != nil {
+	if b, _ := db.Themes.Logo(ctx, pid); b != nil {
 		t.Errorf("a theme without a logo kept %d bytes of the old one", len(b))
 	}
-	err = db.SetTheme(ctx, pid, site.Theme{Accent: "red"})
+	err = db.Themes.SetTheme(ctx, pid, site.Theme{Accent: "red"})
 	if site.ErrorCode(err) != site.EInvalid || site.ErrorFields(err)["accent"] == "" {
 		t.Errorf("accent red: %v", err)
 	}
-	if err := db.SetTheme(ctx, 9999, site.Theme{}); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Themes.SetTheme(ctx, 9999, site.Theme{}); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("unknown project: %v", err)
 	}
 }
@@ -66,26 +66,26 @@ func TestBrand(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
 	p, _ := newProject(t, db, "Home\n")
-	if err := db.SetTeamTheme(ctx, 1, site.Theme{Accent: "#112233", Agency: "Northwind Studio", ClientName: "ignored", Logo: []byte("team-logo")}); err != nil {
+	if err := db.Themes.SetTeamTheme(ctx, 1, site.Theme{Accent: "#112233", Agency: "Northwind Studio", ClientName: "ignored", Logo: []byte("team-logo")}); err != nil {
 		t.Fatal(err)
 	}
-	b, err := db.Brand(ctx, p.ID)
+	b, err := db.Themes.Brand(ctx, p.ID)
 	if err != nil || b.Accent != "#112233" || b.Agency != "Northwind Studio" || b.ClientName != "" || b.LogoSum == "" {
 		t.Errorf("a project without a theme: %+v %v", b, err)
 	}
-	if logo, _ := db.BrandLogo(ctx, p.ID); string(logo) != "team-logo" {
+	if logo, _ := db.Themes.BrandLogo(ctx, p.ID); string(logo) != "team-logo" {
 		t.Errorf("its logo %q", logo)
 	}
-	if err := db.SetTheme(ctx, p.ID, site.Theme{Agency: "Own Agency", ClientName: "Acme"}); err != nil {
+	if err := db.Themes.SetTheme(ctx, p.ID, site.Theme{Agency: "Own Agency", ClientName: "Acme"}); err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := db.Brand(ctx, p.ID); b.Accent != "#112233" || b.Agency != "Own Agency" || b.ClientName != "Acme" {
+	if b, _ := db.Themes.Brand(ctx, p.ID); b.Accent != "#112233" || b.Agency != "Own Agency" || b.ClientName != "Acme" {
 		t.Errorf("with a theme of its own: %+v", b)
 	}
-	if tt, _ := db.TeamTheme(ctx, 1); tt.ClientName != "" || tt.Agency != "Northwind Studio" {
+	if tt, _ := db.Themes.TeamTheme(ctx, 1); tt.ClientName != "" || tt.Agency != "Northwind Studio" {
 		t.Errorf("the team's theme %+v", tt)
 	}
-	if err := db.SetTeamTheme(ctx, 99, site.Theme{}); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Themes.SetTeamTheme(ctx, 99, site.Theme{}); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("no such team: %v", err)
 	}
 }

@@ -27,18 +27,18 @@ func scanChange(row interface{ Scan(...any) error }) (site.Change, error) {
 // ctx that is still undoable, and returns it. A field someone else has
 // changed since is a conflict: nothing is undone, and the error says who
 // changed what. Errors: EInvalid (nothing to undo), EConflict.
-func (db *DB) Undo(ctx context.Context, projectID int64) (site.Change, error) {
+func (db *History) Undo(ctx context.Context, projectID int64) (site.Change, error) {
 	return db.flip(ctx, projectID, false)
 }
 
 // Redo applies again the change the account in ctx undid last, if it
 // has changed nothing since. Errors: EInvalid (nothing to redo),
 // EConflict.
-func (db *DB) Redo(ctx context.Context, projectID int64) (site.Change, error) {
+func (db *History) Redo(ctx context.Context, projectID int64) (site.Change, error) {
 	return db.flip(ctx, projectID, true)
 }
 
-func (db *DB) flip(ctx context.Context, projectID int64, redo bool) (site.Change, error) {
+func (db *conn) flip(ctx context.Context, projectID int64, redo bool) (site.Change, error) {
 	v := site.ViewerFrom(ctx)
 	var ch site.Change
 	err := db.tx(ctx, func(tx *sql.Tx) error {

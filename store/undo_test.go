@@ -13,25 +13,25 @@ import (
 
 // acmeFor imports testdata/acme.json and returns its project, the ids of
 // its pages by title, and contexts in which Anna and Bob (editors) act.
-func acmeFor(t *testing.T, db *DB) (int64, map[string]int64, context.Context, context.Context) {
+func acmeFor(t *testing.T, db *Store) (int64, map[string]int64, context.Context, context.Context) {
 	t.Helper()
 	ctx := context.Background()
 	doc, err := site.ReadDocumentFile("testdata/acme.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, err := db.ImportDocument(ctx, 1, doc)
+	pid, err := db.Projects.ImportDocument(ctx, 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, err := db.Tree(ctx, pid)
+	tr, err := db.Pages.Tree(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]int64{}
 	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
 	as := func(email, name string) context.Context {
-		u, _, err := db.AddUser(ctx, email, name, pw, "1", site.RoleEditor)
+		u, _, err := db.Accounts.AddUser(ctx, email, name, pw, "1", site.RoleEditor)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,18 +42,18 @@ func acmeFor(t *testing.T, db *DB) (int64, map[string]int64, context.Context, co
 
 // planState is everything an undo must give back: the project, every
 // page by id with its fields and place, the links, and the comments.
-func planState(t *testing.T, db *DB, pid int64) string {
+func planState(t *testing.T, db *Store, pid int64) string {
 	t.Helper()
 	checkPositions(t, db)
 	ctx := context.Background()
-	doc, err := db.Document(ctx, pid)
+	doc, err := db.Projects.Document(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var comments []string
-	tr, _ := db.Tree(ctx, pid)
+	tr, _ := db.Pages.Tree(ctx, pid)
 	tr.Walk(func(p *site.Page, _ int) bool {
-		cs, err := db.Comments(ctx, p.ID)
+		cs, err := db.Comments.Comments(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,9 +73,9 @@ func planState(t *testing.T, db *DB, pid int64) string {
 }
 
 // idOf finds a page of the plan by its title (0 if none).
-func idOf(t *testing.T, db *DB, pid int64, title string) int64 {
+func idOf(t *testing.T, db *Store, pid int64, title string) int64 {
 	t.Helper()
-	tr, err := db.Tree(context.Background(), pid)
+	tr, err := db.Pages.Tree(context.Background(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,63 +103,63 @@ func TestEveryChangeInverts(t *testing.T) {
 	cases := []struct {
 		name string
 		verb string
-		do   func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error
+		do   func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error
 	}{
-		{"create under a page", "create", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+		{"create under a page", "create", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 			p := site.NewPage("Careers")
 			p.ProjectID, p.ParentID, p.Position = pid, ids["About us"], 0
-			return db.CreatePage(ctx, &p)
+			return db.Pages.CreatePage(ctx, &p)
 		}},
-		{"create with a numbered slug", "create", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+		{"create with a numbered slug", "create", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 			p := site.NewPage("Contact")
 			p.ProjectID, p.ParentID, p.Position = pid, ids["Home"], 1
-			return db.CreatePage(ctx, &p)
+			return db.Pages.CreatePage(ctx, &p)
 		}},
-		{"rename", "rename", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			_, err := db.RenamePage(ctx, ids["Pricing"], "Plans", 1)
+		{"rename", "rename", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			_, err := db.Pages.RenamePage(ctx, ids["Pricing"], "Plans", 1)
 			return err
 		}},
-		{"edit fields", "edit", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			p, _ := db.Page(ctx, ids["Contact"])
+		{"edit fields", "edit", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			p, _ := db.Pages.Page(ctx, ids["Contact"])
 			p.Status, p.Notes, p.Priority, p.Kind = "live", "new form", nil, site.KindPlaceholder
-			return db.UpdatePage(ctx, &p)
+			return db.Pages.UpdatePage(ctx, &p)
 		}},
-		{"move under another page", "move", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			return db.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0)
+		{"move under another page", "move", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			return db.Pages.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0)
 		}},
-		{"move up among siblings", "move", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			return db.MovePage(ctx, ids["Contact"], ids["Home"], "", 1)
+		{"move up among siblings", "move", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			return db.Pages.MovePage(ctx, ids["Contact"], ids["Home"], "", 1)
 		}},
-		{"move a root to the footer", "move", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			return db.MovePage(ctx, ids["Login"], 0, site.PlacementFooter, 0)
+		{"move a root to the footer", "move", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			return db.Pages.MovePage(ctx, ids["Login"], 0, site.PlacementFooter, 0)
 		}},
-		{"delete a branch with links and comments", "delete", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			_, err := db.DeletePage(ctx, ids["Products"])
+		{"delete a branch with links and comments", "delete", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			_, err := db.Pages.DeletePage(ctx, ids["Products"])
 			return err
 		}},
-		{"duplicate", "duplicate", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			_, err := db.DuplicatePage(ctx, ids["Products"])
+		{"duplicate", "duplicate", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			_, err := db.Pages.DuplicatePage(ctx, ids["Products"])
 			return err
 		}},
-		{"paste", "paste", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+		{"paste", "paste", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 			items, _ := site.ParseOutline("News\n  2026\n  2025\nEvents")
-			_, err := db.InsertOutline(ctx, pid, ids["Home"], items)
+			_, err := db.Pages.InsertOutline(ctx, pid, ids["Home"], items)
 			return err
 		}},
-		{"add a link", "link", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			return db.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: ids["Contact"], Label: "join us"})
+		{"add a link", "link", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			return db.Links.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: ids["Contact"], Label: "join us"})
 		}},
-		{"remove a link", "unlink", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			ls, _ := db.Links(ctx, pid)
-			return db.DeleteLink(ctx, pid, ls[0].ID)
+		{"remove a link", "unlink", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			ls, _ := db.Links.Links(ctx, pid)
+			return db.Links.DeleteLink(ctx, pid, ls[0].ID)
 		}},
-		{"settings", "settings", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			p, _ := db.Project(ctx, pid)
+		{"settings", "settings", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			p, _ := db.Projects.Project(ctx, pid)
 			p.TrailingSlash, p.DefaultChangefreq = true, "monthly"
-			return db.UpdateProject(ctx, &p)
+			return db.Projects.UpdateProject(ctx, &p)
 		}},
-		{"rename the project", "settings", func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-			return db.RenameProject(ctx, pid, "Acme 2027")
+		{"rename the project", "settings", func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+			return db.Projects.RenameProject(ctx, pid, "Acme 2027")
 		}},
 	}
 	for _, tc := range cases {
@@ -167,11 +167,11 @@ func TestEveryChangeInverts(t *testing.T) {
 			db := openTest(t)
 			pid, ids, anna, _ := acmeFor(t, db)
 			c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Client", Body: "Too expensive?"}
-			if err := db.AddComment(context.Background(), &c, 0); err != nil {
+			if err := db.Comments.AddComment(context.Background(), &c, 0); err != nil {
 				t.Fatal(err)
 			}
 			r := site.Comment{ProjectID: pid, PageID: ids["Pricing"], ParentID: c.ID, Author: "Anna", Body: "We will see."}
-			if err := db.AddComment(context.Background(), &r, 0); err != nil {
+			if err := db.Comments.AddComment(context.Background(), &r, 0); err != nil {
 				t.Fatal(err)
 			}
 			before := planState(t, db, pid)
@@ -182,7 +182,7 @@ func TestEveryChangeInverts(t *testing.T) {
 			if after == before {
 				t.Fatal("the change changed nothing")
 			}
-			ch, err := db.Undo(anna, pid)
+			ch, err := db.History.Undo(anna, pid)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,15 +190,15 @@ func TestEveryChangeInverts(t *testing.T) {
 				t.Errorf("undid %q by %q, want %q by Anna", ch.Verb, ch.Author, tc.verb)
 			}
 			sameState(t, "after undo", planState(t, db, pid), before)
-			if _, err := db.Redo(anna, pid); err != nil {
+			if _, err := db.History.Redo(anna, pid); err != nil {
 				t.Fatal(err)
 			}
 			sameState(t, "after redo", planState(t, db, pid), after)
-			if _, err := db.Undo(anna, pid); err != nil {
+			if _, err := db.History.Undo(anna, pid); err != nil {
 				t.Fatal(err)
 			}
 			sameState(t, "after a second undo", planState(t, db, pid), before)
-			if _, err := db.Undo(anna, pid); site.ErrorCode(err) != site.EInvalid {
+			if _, err := db.History.Undo(anna, pid); site.ErrorCode(err) != site.EInvalid {
 				t.Errorf("a second undo with nothing left: got %v, want invalid", err)
 			}
 		})
@@ -213,89 +213,89 @@ func TestUndoConflicts(t *testing.T) {
 	t.Run("other fields are kept", func(t *testing.T) {
 		db := openTest(t)
 		pid, ids, anna, bob := acmeFor(t, db)
-		if _, err := db.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
+		if _, err := db.Pages.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
 			t.Fatal(err)
 		}
-		p, _ := db.Page(ctx, ids["Pricing"])
+		p, _ := db.Pages.Page(ctx, ids["Pricing"])
 		p.Status = "review"
-		if err := db.UpdatePage(bob, &p); err != nil {
+		if err := db.Pages.UpdatePage(bob, &p); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.Undo(anna, pid); err != nil {
+		if _, err := db.History.Undo(anna, pid); err != nil {
 			t.Fatal(err)
 		}
-		got, _ := db.Page(ctx, ids["Pricing"])
+		got, _ := db.Pages.Page(ctx, ids["Pricing"])
 		if got.Title != "Pricing" || got.Slug != "pricing" || got.Status != "review" {
 			t.Errorf("got %q /%s %s, want Pricing /pricing with Bob's review", got.Title, got.Slug, got.Status)
 		}
 	})
 	conflicts := []struct {
 		name  string
-		anna  func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error
-		bob   func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error
+		anna  func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error
+		bob   func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error
 		words []string // in the error
 	}{
 		{"renamed again",
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				_, err := db.RenamePage(ctx, ids["Pricing"], "Plans", 1)
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				_, err := db.Pages.RenamePage(ctx, ids["Pricing"], "Plans", 1)
 				return err
 			},
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				_, err := db.RenamePage(ctx, ids["Pricing"], "Offers", 2)
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				_, err := db.Pages.RenamePage(ctx, ids["Pricing"], "Offers", 2)
 				return err
 			},
 			[]string{"Nothing was undone", "Bob renamed “Plans” to “Offers”"}},
 		{"a page added under a new page",
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 				p := site.NewPage("Careers")
 				p.ProjectID, p.ParentID = pid, ids["Home"]
-				return db.CreatePage(ctx, &p)
+				return db.Pages.CreatePage(ctx, &p)
 			},
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 				careers := idOf(t, db, pid, "Careers")
 				p := site.NewPage("Jobs")
 				p.ProjectID, p.ParentID = pid, careers
-				return db.CreatePage(ctx, &p)
+				return db.Pages.CreatePage(ctx, &p)
 			},
 			[]string{"“Jobs” was added under a page this would delete", "Bob added “Jobs” under “Careers”"}},
 		{"the parent of a deleted page deleted",
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				_, err := db.DeletePage(ctx, ids["Pricing"])
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				_, err := db.Pages.DeletePage(ctx, ids["Pricing"])
 				return err
 			},
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				_, err := db.DeletePage(ctx, ids["Products"])
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				_, err := db.Pages.DeletePage(ctx, ids["Products"])
 				return err
 			},
 			[]string{"“Products” was deleted", "Bob deleted “Products”"}},
 		{"a moved page moved again",
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				return db.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0)
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				return db.Pages.MovePage(ctx, ids["Pricing"], ids["About us"], "", 0)
 			},
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				return db.MovePage(ctx, ids["Pricing"], ids["Home"], "", 0)
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				return db.Pages.MovePage(ctx, ids["Pricing"], ids["Home"], "", 0)
 			},
 			[]string{"“Pricing” has changed", "Bob moved “Pricing” under “Home”"}},
 		{"a link to a new page",
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 				p := site.NewPage("Careers")
 				p.ProjectID, p.ParentID = pid, ids["Home"]
-				return db.CreatePage(ctx, &p)
+				return db.Pages.CreatePage(ctx, &p)
 			},
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 				careers := idOf(t, db, pid, "Careers")
-				return db.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: careers})
+				return db.Links.AddLink(ctx, &site.Link{ProjectID: pid, FromID: ids["Team"], ToID: careers})
 			},
 			[]string{"“Team” was linked to “Careers”", "Bob linked “Team” to “Careers”"}},
 		{"a URL taken since",
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
-				_, err := db.RenamePage(ctx, ids["Contact"], "Get in touch", 1)
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
+				_, err := db.Pages.RenamePage(ctx, ids["Contact"], "Get in touch", 1)
 				return err
 			},
-			func(ctx context.Context, db *DB, pid int64, ids map[string]int64) error {
+			func(ctx context.Context, db *Store, pid int64, ids map[string]int64) error {
 				p := site.NewPage("Contact")
 				p.ProjectID, p.ParentID, p.Slug, p.SlugAuto = pid, ids["Home"], "contact", false
-				return db.CreatePage(ctx, &p)
+				return db.Pages.CreatePage(ctx, &p)
 			},
 			[]string{"Nothing was undone", "“Contact”"}},
 	}
@@ -310,7 +310,7 @@ func TestUndoConflicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := planState(t, db, pid)
-			_, err := db.Undo(anna, pid)
+			_, err := db.History.Undo(anna, pid)
 			wantCode(t, err, site.EConflict, "undo")
 			for _, w := range tc.words {
 				if !strings.Contains(site.ErrorMessage(err), w) {
@@ -328,32 +328,32 @@ func TestUndoIsPerAuthor(t *testing.T) {
 	ctx := context.Background()
 	db := openTest(t)
 	pid, ids, anna, bob := acmeFor(t, db)
-	if _, err := db.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
+	if _, err := db.Pages.RenamePage(anna, ids["Pricing"], "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.RenamePage(bob, ids["Team"], "People", 1); err != nil {
+	if _, err := db.Pages.RenamePage(bob, ids["Team"], "People", 1); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := db.Undo(anna, pid)
+	ch, err := db.History.Undo(anna, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if ch.Summary != "renamed “Pricing” to “Plans”" {
 		t.Errorf("Anna undid %q", ch.Summary)
 	}
-	if p, _ := db.Page(ctx, ids["Team"]); p.Title != "People" {
+	if p, _ := db.Pages.Page(ctx, ids["Team"]); p.Title != "People" {
 		t.Errorf("Bob's rename went: %q", p.Title)
 	}
-	if _, err := db.Redo(bob, pid); site.ErrorCode(err) != site.EInvalid {
+	if _, err := db.History.Redo(bob, pid); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("Bob redid Anna's undo: %v", err)
 	}
-	if _, err := db.RenamePage(anna, ids["Contact"], "Get in touch", 1); err != nil {
+	if _, err := db.Pages.RenamePage(anna, ids["Contact"], "Get in touch", 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Redo(anna, pid); site.ErrorCode(err) != site.EInvalid {
+	if _, err := db.History.Redo(anna, pid); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("redo after a new change: got %v, want invalid", err)
 	}
-	if p, _ := db.Page(ctx, ids["Pricing"]); p.Title != "Pricing" {
+	if p, _ := db.Pages.Page(ctx, ids["Pricing"]); p.Title != "Pricing" {
 		t.Errorf("Pricing is %q", p.Title)
 	}
 }
@@ -369,8 +369,8 @@ func TestHistoryWithoutCopies(t *testing.T) {
 		id = v
 	}
 	for i := range 100 {
-		pg, _ := db.Page(ctx, id)
-		if _, err := db.RenamePage(ctx, id, "Title "+string(rune('A'+i%26))+strings.Repeat("x", i), pg.Version); err != nil {
+		pg, _ := db.Pages.Page(ctx, id)
+		if _, err := db.Pages.RenamePage(ctx, id, "Title "+string(rune('A'+i%26))+strings.Repeat("x", i), pg.Version); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -402,24 +402,24 @@ func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	pr, err := db.Project(ctx, 1)
+	pr, err := db.Projects.Project(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	links, _ := db.Links(ctx, 1)
+	links, _ := db.Links.Links(ctx, 1)
 	if pr.PageCount != 11 || len(links) != 2 {
 		t.Fatalf("got %d pages and %d links, want 11 and 2", pr.PageCount, len(links))
 	}
 	for _, want := range []int64{13, 14} {
 		p := site.NewPage("New")
 		p.ProjectID = 1
-		if err := db.CreatePage(ctx, &p); err != nil {
+		if err := db.Pages.CreatePage(ctx, &p); err != nil {
 			t.Fatal(err)
 		}
 		if p.ID != want {
 			t.Errorf("new page got id %d, want %d (12 was deleted before the migration)", p.ID, want)
 		}
-		if _, err := db.DeletePage(ctx, p.ID); err != nil {
+		if _, err := db.Pages.DeletePage(ctx, p.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -433,7 +433,7 @@ func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
 
 // checkPositions checks the sibling-position invariant of every list of
 // pages: positions 0..n-1, each once.
-func checkPositions(t *testing.T, db *DB) {
+func checkPositions(t *testing.T, db *Store) {
 	t.Helper()
 	rows, err := db.w.Query(`SELECT project_id, coalesce(parent_id, 0), placement, count(*), min(position), max(position), count(DISTINCT position)
 		FROM pages GROUP BY project_id, parent_id, placement

@@ -18,7 +18,7 @@ func TestURLsStayUnique(t *testing.T) {
 	p, ids := newProject(t, db, "Home\nFAQ\nTeam\n  Anna\nAbout\n  Team")
 	slug := func(id int64) string {
 		t.Helper()
-		pg, err := db.Page(ctx, id)
+		pg, err := db.Pages.Page(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -26,7 +26,7 @@ func TestURLsStayUnique(t *testing.T) {
 	}
 	urls := func() {
 		t.Helper()
-		tr, err := db.Tree(ctx, p.ID)
+		tr, err := db.Pages.Tree(ctx, p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,21 +45,21 @@ func TestURLsStayUnique(t *testing.T) {
 	// saving it again keeps working.
 	pg := site.NewPage("New page")
 	pg.ProjectID, pg.Position = p.ID, -1
-	if err := db.CreatePage(ctx, &pg); err != nil {
+	if err := db.Pages.CreatePage(ctx, &pg); err != nil {
 		t.Fatal(err)
 	}
-	renamed, err := db.RenamePage(ctx, pg.ID, "FAQ", pg.Version)
+	renamed, err := db.Pages.RenamePage(ctx, pg.ID, "FAQ", pg.Version)
 	if err != nil || renamed.Slug != "faq-2" || slug(pg.ID) != "faq-2" {
 		t.Fatalf("renamed to FAQ beside FAQ: slug %q (stored %q), err %v; want faq-2", renamed.Slug, slug(pg.ID), err)
 	}
 	renamed.Notes = "saved again"
-	if err := db.UpdatePage(ctx, &renamed); err != nil || renamed.Slug != "faq-2" {
+	if err := db.Pages.UpdatePage(ctx, &renamed); err != nil || renamed.Slug != "faq-2" {
 		t.Fatalf("saving faq-2 again: slug %q, err %v", renamed.Slug, err)
 	}
 
 	// A typed slug that collides is refused, naming the other page.
 	renamed.Slug, renamed.SlugAuto = "faq", false
-	err = db.UpdatePage(ctx, &renamed)
+	err = db.Pages.UpdatePage(ctx, &renamed)
 	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(site.ErrorFields(err)["slug"], "“FAQ”") {
 		t.Fatalf("typed slug faq: %v %v, want EInvalid naming FAQ", err, site.ErrorFields(err))
 	}
@@ -69,11 +69,11 @@ func TestURLsStayUnique(t *testing.T) {
 
 	// Moving About's Team beside Team numbers it; its URL moves along.
 	var aboutTeam int64
-	tr, _ := db.Tree(ctx, p.ID)
+	tr, _ := db.Pages.Tree(ctx, p.ID)
 	for _, c := range tr.Children(ids["About"]) {
 		aboutTeam = c.ID
 	}
-	if err := db.MovePage(ctx, aboutTeam, 0, site.PlacementMain, 0); err != nil {
+	if err := db.Pages.MovePage(ctx, aboutTeam, 0, site.PlacementMain, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := slug(aboutTeam); got != "team-2" {
@@ -87,21 +87,21 @@ func TestURLsStayUnique(t *testing.T) {
 		big.WriteString("  Leaf " + strconv.Itoa(i) + "\n")
 	}
 	bigItems, _ := site.ParseOutline(big.String())
-	bigIDs, err := db.InsertOutline(ctx, p.ID, ids["About"], bigItems)
+	bigIDs, err := db.Pages.InsertOutline(ctx, p.ID, ids["About"], bigItems)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := db.MovePage(ctx, bigIDs[0], 0, site.PlacementMain, 1); err != nil {
+	if err := db.Pages.MovePage(ctx, bigIDs[0], 0, site.PlacementMain, 1); err != nil {
 		t.Fatalf("moving a branch of 300 pages: %v", err)
 	}
 
 	// Paste and duplicate twice.
 	items, _ := site.ParseOutline("FAQ\nFAQ")
-	if _, err := db.InsertOutline(ctx, p.ID, 0, items); err != nil {
+	if _, err := db.Pages.InsertOutline(ctx, p.ID, 0, items); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		if _, err := db.DuplicatePage(ctx, ids["Team"]); err != nil {
+		if _, err := db.Pages.DuplicatePage(ctx, ids["Team"]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,11 +113,11 @@ func TestURLsStayUnique(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := db.ImportDocument(ctx, 1, d)
+	id, err := db.Projects.ImportDocument(ctx, 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	it, _ := db.Tree(ctx, id)
+	it, _ := db.Pages.Tree(ctx, id)
 	home := it.Roots(site.PlacementMain)[0].ID
 	if it.Children(home)[1].Slug != "faq-2" {
 		t.Errorf("imported twin's slug = %q, want faq-2", it.Children(home)[1].Slug)
@@ -125,15 +125,15 @@ func TestURLsStayUnique(t *testing.T) {
 	// The imported pages' slugs count once the import is in.
 	pg = site.NewPage("New page")
 	pg.ProjectID, pg.ParentID, pg.Position = id, home, -1
-	if err := db.CreatePage(ctx, &pg); err != nil {
+	if err := db.Pages.CreatePage(ctx, &pg); err != nil {
 		t.Fatal(err)
 	}
-	if renamed, err := db.RenamePage(ctx, pg.ID, "FAQ", pg.Version); err != nil || renamed.Slug != "faq-3" {
+	if renamed, err := db.Pages.RenamePage(ctx, pg.ID, "FAQ", pg.Version); err != nil || renamed.Slug != "faq-3" {
 		t.Errorf("renamed to FAQ beside imported FAQs: slug %q, err %v; want faq-3", renamed.Slug, err)
 	}
 	d, _ = site.ParseDocument(strings.NewReader(`{"format":"siteplan/1","project":{"name":"I","base_url":"https://i.example/"},
 		"pages":[{"title":"Home","slug":"","children":[{"title":"FAQ"},{"title":"Help","slug":"faq"}]}]}`))
-	if _, err := db.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "“Help”") {
+	if _, err := db.Projects.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "“Help”") {
 		t.Errorf("typed twin import: %v, want EInvalid naming Help", err)
 	}
 	checkSlugs(t, db)
@@ -142,7 +142,7 @@ func TestURLsStayUnique(t *testing.T) {
 // checkForeignKeys checks that the writer enforces foreign keys (an
 // import's chunks are written without, txUnchecked) and that every
 // reference in the database holds.
-func checkForeignKeys(t *testing.T, db *DB) {
+func checkForeignKeys(t *testing.T, db *Store) {
 	t.Helper()
 	if db.pg { // PostgreSQL holds every key as it goes
 		return
@@ -166,7 +166,7 @@ func checkForeignKeys(t *testing.T, db *DB) {
 
 // checkSlugs checks that the URL rule's slug table lists exactly the
 // pages of the projects not being imported, each by its slug.
-func checkSlugs(t *testing.T, db *DB) {
+func checkSlugs(t *testing.T, db *Store) {
 	t.Helper()
 	for _, q := range []struct{ what, sql string }{
 		{"pages missing from page_slugs", `SELECT count(*) FROM pages p JOIN projects pr ON pr.id = p.project_id
@@ -195,7 +195,7 @@ func TestDepthLimit(t *testing.T) {
 	for level := 2; level <= site.MaxDepth; level++ {
 		pg := site.NewPage("Level " + strconv.Itoa(level))
 		pg.ProjectID, pg.ParentID, pg.Position = p.ID, parent, -1
-		if err := db.CreatePage(ctx, &pg); err != nil {
+		if err := db.Pages.CreatePage(ctx, &pg); err != nil {
 			t.Fatalf("level %d: %v", level, err)
 		}
 		parent = pg.ID
@@ -203,20 +203,20 @@ func TestDepthLimit(t *testing.T) {
 	deepest := parent
 	pg := site.NewPage("One too deep")
 	pg.ProjectID, pg.ParentID = p.ID, deepest
-	if err := db.CreatePage(ctx, &pg); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "at most 100") {
+	if err := db.Pages.CreatePage(ctx, &pg); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "at most 100") {
 		t.Errorf("add below level 100: %v, want EInvalid", err)
 	}
 	items, _ := site.ParseOutline("A")
-	if _, err := db.InsertOutline(ctx, p.ID, deepest, items); site.ErrorCode(err) != site.EInvalid {
+	if _, err := db.Pages.InsertOutline(ctx, p.ID, deepest, items); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("paste below level 100: %v, want EInvalid", err)
 	}
 	// Side has a child: two levels do not fit below level 99.
-	tr, _ := db.Tree(ctx, p.ID)
+	tr, _ := db.Pages.Tree(ctx, p.ID)
 	level99 := tr.Page(deepest).ParentID
-	if err := db.MovePage(ctx, ids["Side"], level99, "", 0); site.ErrorCode(err) != site.EInvalid {
+	if err := db.Pages.MovePage(ctx, ids["Side"], level99, "", 0); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("move a two-level branch below level 99: %v, want EInvalid", err)
 	}
-	if err := db.MovePage(ctx, ids["Kid"], level99, "", 0); err != nil {
+	if err := db.Pages.MovePage(ctx, ids["Kid"], level99, "", 0); err != nil {
 		t.Errorf("move one page to level 100: %v", err)
 	}
 	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Deep", BaseURL: "https://deep.example/"}}
@@ -226,7 +226,7 @@ func TestDepthLimit(t *testing.T) {
 		*list = append(*list, dp)
 		list = &dp.Children
 	}
-	if _, err := db.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "deeper than 100") {
+	if _, err := db.Projects.ImportDocument(ctx, 1, d); site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "deeper than 100") {
 		t.Errorf("import 101 levels: %v, want EInvalid", err)
 	}
 }

@@ -117,7 +117,7 @@ func (s *snapshot) tree(pr site.Project) (*site.Tree, []site.Link) {
 // CreateVersion names the plan as it is now ("Kickoff") and returns the
 // new version, numbered from 1 in each project. Errors: EInvalid (the
 // name), ENotFound.
-func (db *DB) CreateVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
+func (db *History) CreateVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
 	return db.createVersion(ctx, projectID, name, false)
 }
 
@@ -125,11 +125,11 @@ func (db *DB) CreateVersion(ctx context.Context, projectID int64, name string) (
 // the version is marked launched and its URLs are kept, so that from now
 // on a change that moves one records its redirect (launch.go). Errors:
 // EInvalid (the name), ENotFound.
-func (db *DB) LaunchVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
+func (db *History) LaunchVersion(ctx context.Context, projectID int64, name string) (site.Version, error) {
 	return db.createVersion(ctx, projectID, name, true)
 }
 
-func (db *DB) createVersion(ctx context.Context, projectID int64, name string, launched bool) (site.Version, error) {
+func (db *conn) createVersion(ctx context.Context, projectID int64, name string, launched bool) (site.Version, error) {
 	var v site.Version
 	name, err := site.ValidateVersionName(name)
 	if err != nil {
@@ -195,7 +195,8 @@ func scanVersion(row interface{ Scan(...any) error }) (site.Version, error) {
 
 // Versions lists a project's versions, newest first, each with its
 // approvals (oldest first). ChangedSince is left false: see MarkChanged.
-func (db *DB) Versions(ctx context.Context, projectID int64) ([]site.Version, error) {
+// Errors: none of its own; a database error as it is.
+func (db *History) Versions(ctx context.Context, projectID int64) ([]site.Version, error) {
 	vs, err := collect(ctx, db.r, func(rows *sql.Rows) (site.Version, error) { return scanVersion(rows) },
 		`SELECT `+versionCols+` FROM versions WHERE project_id = ? ORDER BY number DESC`, projectID)
 	if err != nil {
@@ -249,8 +250,8 @@ const (
 
 // Version returns one version of a project, with its approvals, and the
 // plan it keeps. Errors: ENotFound.
-func (db *DB) Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error) {
-	pr, err := db.Project(ctx, projectID)
+func (db *History) Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error) {
+	pr, err := db.parts.Projects.Project(ctx, projectID)
 	if err != nil {
 		return site.Version{}, nil, nil, err
 	}
@@ -265,26 +266,26 @@ func (db *DB) Version(ctx context.Context, projectID int64, number int) (site.Ve
 // PlanAt returns the plan as it is (number 0) or as version number
 // keeps it, with its old URLs (the redirect map); the version is zero
 // for the plan now. Errors: ENotFound.
-func (db *DB) PlanAt(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.OldURL, error) {
+func (db *History) PlanAt(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.OldURL, error) {
 	if number == 0 {
-		t, err := db.Tree(ctx, projectID)
+		t, err := db.parts.Pages.Tree(ctx, projectID)
 		if err != nil {
 			return site.Version{}, nil, nil, err
 		}
-		olds, _, err := db.OldURLs(ctx, projectID, site.OldFilter{})
+		olds, _, err := db.parts.Redirects.OldURLs(ctx, projectID, site.OldFilter{})
 		return site.Version{}, t, olds, err
 	}
 	v, t, _, err := db.Version(ctx, projectID, number)
 	if err != nil {
 		return v, nil, nil, err
 	}
-	olds, err := db.VersionOldURLs(ctx, projectID, number)
+	olds, err := db.parts.Redirects.VersionOldURLs(ctx, projectID, number)
 	return v, t, olds, err
 }
 
 // versionOf reads version number of project pr and the plan it keeps.
 // Errors: ENotFound.
-func (db *DB) versionOf(ctx context.Context, pr site.Project, number int) (site.Version, *site.Tree, []site.Link, error) {
+func (db *conn) versionOf(ctx context.Context, pr site.Project, number int) (site.Version, *site.Tree, []site.Link, error) {
 	var blob []byte
 	v, err := scanVersion(scanPlus{db.r.QueryRowContext(ctx, `SELECT `+versionCols+`, snapshot FROM versions WHERE project_id = ? AND number = ?`,
 		pr.ID, number), []any{&blob}})
@@ -304,7 +305,7 @@ func (db *DB) versionOf(ctx context.Context, pr site.Project, number int) (site.
 // pages (with their ids), places and links. Pages added since are
 // deleted, with their comments kept in the history. It is one change,
 // which can be undone. Errors: ENotFound.
-func (db *DB) RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error) {
+func (db *History) RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error) {
 	var ch site.Change
 	err := db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
@@ -427,7 +428,7 @@ func labelOf(m map[linkKey]linkSnap, k linkKey) *string {
 // label is kept. A signer's earlier sign-off of the same version and
 // scope is replaced, so one link holds one sign-off a scope however often
 // it signs. Errors: EInvalid (the name), ENotFound.
-func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID int64, name string) (site.Approval, error) {
+func (db *History) Approve(ctx context.Context, projectID int64, number int, pageID int64, name string) (site.Approval, error) {
 	who := site.ViewerFrom(ctx)
 	a := site.Approval{PageID: pageID, At: db.Now().UTC().Truncate(time.Millisecond), Member: who.UserID != 0 && !who.Share,
 		UserID: who.UserID, ByLink: who.ShareLinkID != 0}
@@ -460,11 +461,11 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 	// What the signer sees of the branch now, in their projection (the
 	// store reads the plan in it): "changed since approval" is a change
 	// of this, never an edit made before the sign-off.
-	now, err := db.Tree(ctx, projectID)
+	now, err := db.parts.Pages.Tree(ctx, projectID)
 	if err != nil {
 		return a, err
 	}
-	nowLinks, err := db.Links(ctx, projectID)
+	nowLinks, err := db.parts.Links.Links(ctx, projectID)
 	if err != nil {
 		return a, err
 	}
@@ -501,7 +502,7 @@ func (db *DB) Approve(ctx context.Context, projectID int64, number int, pageID i
 // VoidApproval voids sign-off id of version number: it stays listed, as
 // voided by the viewer, and no longer counts. Errors: ENotFound (no such
 // sign-off in force).
-func (db *DB) VoidApproval(ctx context.Context, projectID int64, number int, id int64) error {
+func (db *History) VoidApproval(ctx context.Context, projectID int64, number int, id int64) error {
 	by := authorName(site.ViewerFrom(ctx))
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE approvals SET voided_at = ?, voided_by = ? WHERE id = ? AND voided_at IS NULL
@@ -525,7 +526,8 @@ func (db *DB) VoidApproval(ctx context.Context, projectID int64, number int, id 
 // signer saw when signing (Approval.Seen), so never by an edit made
 // before. A sign-off made before fingerprints were kept compares the
 // version with the plan, in the same projection.
-func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error {
+// Errors: none of its own; a database error as it is.
+func (db *History) MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error {
 	whole := site.WithViewer(ctx, site.Viewer{}) // the plan as it is: each signer's projection is applied below
 	var now *site.Tree
 	var nowLinks []site.Link
@@ -536,10 +538,10 @@ func (db *DB) MarkChanged(ctx context.Context, projectID int64, vs []site.Versio
 		}
 		if now == nil {
 			var err error
-			if now, err = db.Tree(whole, projectID); err != nil {
+			if now, err = db.parts.Pages.Tree(whole, projectID); err != nil {
 				return err
 			}
-			if nowLinks, err = db.Links(whole, projectID); err != nil {
+			if nowLinks, err = db.parts.Links.Links(whole, projectID); err != nil {
 				return err
 			}
 		}

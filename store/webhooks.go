@@ -21,7 +21,7 @@ const MaxPendingDeliveries = 1000
 // AddWebhook adds a team's webhook; without a secret it is given one
 // (32 random bytes, hex). Errors: EInvalid (a field; the team has
 // site.MaxWebhooks already), ENotFound (no such team).
-func (db *DB) AddWebhook(ctx context.Context, w *site.Webhook) error {
+func (db *Webhooks) AddWebhook(ctx context.Context, w *site.Webhook) error {
 	if err := w.Validate(); err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (db *DB) AddWebhook(ctx context.Context, w *site.Webhook) error {
 
 // Webhooks lists a team's webhooks, oldest first, with how their last
 // delivery went and how many wait. Errors: those of the database.
-func (db *DB) Webhooks(ctx context.Context, teamID int64) ([]site.Webhook, error) {
+func (db *Webhooks) Webhooks(ctx context.Context, teamID int64) ([]site.Webhook, error) {
 	return collect(ctx, db.r, func(rows *sql.Rows) (site.Webhook, error) { return scanWebhook(rows) }, `SELECT `+webhookCols+`,
 		(SELECT count(*) FROM deliveries d WHERE d.webhook_id = w.id) FROM webhooks w WHERE team_id = ? ORDER BY id`, teamID)
 }
@@ -68,7 +68,7 @@ func scanWebhook(row interface{ Scan(...any) error }) (site.Webhook, error) {
 
 // DeleteWebhook deletes a team's webhook and its waiting deliveries.
 // Errors: ENotFound.
-func (db *DB) DeleteWebhook(ctx context.Context, teamID, id int64) error {
+func (db *Webhooks) DeleteWebhook(ctx context.Context, teamID, id int64) error {
 	res, err := db.w.ExecContext(ctx, `DELETE FROM webhooks WHERE id = ? AND team_id = ?`, id, teamID)
 	if err != nil {
 		return translate(err)
@@ -82,7 +82,7 @@ func (db *DB) DeleteWebhook(ctx context.Context, teamID, id int64) error {
 // enqueue queues e for every webhook of the project's team that is for
 // its kind, in tx, the transaction of what e tells of. It fills in the
 // event's team, project, page title and path.
-func (db *DB) enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
+func (db *conn) enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
 	db.queue(tx)
 	if err := tx.QueryRowContext(ctx, `SELECT team_id, name FROM projects WHERE id = ?`, e.ProjectID).Scan(&e.TeamID, &e.Project); err != nil {
 		return err
@@ -121,7 +121,7 @@ func (db *DB) enqueue(ctx context.Context, tx *sql.Tx, e site.Event) error {
 // ClaimDeliveries claims up to limit due deliveries for lease: the
 // oldest waiting of each webhook, one a webhook, so that a receiver that
 // is slow or down holds up only its own. Errors: those of the database.
-func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]site.Delivery, error) {
+func (db *Webhooks) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]site.Delivery, error) {
 	// A read first: the deliverer asks after every write and every few
 	// seconds, and most of the time nothing is due; the writer's lock is
 	// taken only to claim what is.
@@ -177,7 +177,7 @@ func (db *DB) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Dur
 // answer) and error ("" when delivered). retry is when to try again
 // (zero: the delivery is over, delivered or given up on). The webhook
 // keeps how it went. Errors: those of the database.
-func (db *DB) FinishDelivery(ctx context.Context, d site.Delivery, at time.Time, code int, errText string, retry time.Time) error {
+func (db *Webhooks) FinishDelivery(ctx context.Context, d site.Delivery, at time.Time, code int, errText string, retry time.Time) error {
 	return translate(db.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE webhooks SET last_at = ?, last_code = ?, last_error = ? WHERE id = ?`,
 			fmtTime(at), code, errText, d.Webhook.ID); err != nil {

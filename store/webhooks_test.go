@@ -21,14 +21,14 @@ func TestWebhooks(t *testing.T) {
 	ctx := context.Background()
 	for _, bad := range []site.Webhook{{TeamID: 1, URL: "ftp://x"}, {TeamID: 1, URL: "https://x.example/", Format: "xml"},
 		{TeamID: 1, URL: "https://x.example/", Events: []string{"deploy"}}} {
-		if err := db.AddWebhook(ctx, &bad); site.ErrorCode(err) != site.EInvalid {
+		if err := db.Webhooks.AddWebhook(ctx, &bad); site.ErrorCode(err) != site.EInvalid {
 			t.Errorf("%+v: %v", bad, err)
 		}
 	}
 	all := site.Webhook{TeamID: 1, URL: "https://hooks.example/all"}
 	signoffs := site.Webhook{TeamID: 1, URL: "https://hooks.example/signoffs", Format: site.WebhookSlack, Events: []string{site.EventSignoff}, Secret: "s3cret"}
 	for _, w := range []*site.Webhook{&all, &signoffs} {
-		if err := db.AddWebhook(ctx, w); err != nil {
+		if err := db.Webhooks.AddWebhook(ctx, w); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -36,24 +36,24 @@ func TestWebhooks(t *testing.T) {
 		t.Errorf("secrets %q %q", all.Secret, signoffs.Secret)
 	}
 	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Carla Client", Body: "Three tiers?"}
-	if err := db.AddComment(ctx, &c, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &c, 0); err != nil {
 		t.Fatal(err)
 	}
 	r := site.Comment{ProjectID: pid, PageID: ids["Pricing"], ParentID: c.ID, Author: "Olive", Body: "Yes."}
-	if err := db.AddComment(ctx, &r, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &r, 0); err != nil {
 		t.Fatal(err)
 	}
-	v, err := db.CreateVersion(anna, pid, "Client review")
+	v, err := db.History.CreateVersion(anna, pid, "Client review")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Approve(ctx, pid, v.Number, ids["Products"], "Carla Client"); err != nil {
+	if _, err := db.History.Approve(ctx, pid, v.Number, ids["Products"], "Carla Client"); err != nil {
 		t.Fatal(err)
 	}
 	now := time.Now().Add(time.Second)
 	var got []string
 	for {
-		ds, err := db.ClaimDeliveries(ctx, now, time.Minute, 10)
+		ds, err := db.Webhooks.ClaimDeliveries(ctx, now, time.Minute, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestWebhooks(t *testing.T) {
 		}
 		for _, d := range ds {
 			got = append(got, strings.TrimPrefix(d.Webhook.URL, "https://hooks.example/")+": "+d.Event.Text+" "+d.Event.Path)
-			if err := db.FinishDelivery(ctx, d, now, 200, "", time.Time{}); err != nil {
+			if err := db.Webhooks.FinishDelivery(ctx, d, now, 200, "", time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -84,36 +84,36 @@ func TestWebhooks(t *testing.T) {
 
 	// A failed try waits for its retry; a lease keeps others off it.
 	c2 := site.Comment{ProjectID: pid, PageID: ids["Team"], Author: "Carla Client", Body: "Photos?"}
-	if err := db.AddComment(ctx, &c2, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &c2, 0); err != nil {
 		t.Fatal(err)
 	}
-	ds, _ := db.ClaimDeliveries(ctx, now, time.Minute, 10)
+	ds, _ := db.Webhooks.ClaimDeliveries(ctx, now, time.Minute, 10)
 	if len(ds) != 1 {
 		t.Fatalf("claimed %d", len(ds))
 	}
-	if again, _ := db.ClaimDeliveries(ctx, now, time.Minute, 10); len(again) != 0 {
+	if again, _ := db.Webhooks.ClaimDeliveries(ctx, now, time.Minute, 10); len(again) != 0 {
 		t.Errorf("a leased delivery was claimed again")
 	}
-	if err := db.FinishDelivery(ctx, ds[0], now, 503, "answered 503", now.Add(time.Hour)); err != nil {
+	if err := db.Webhooks.FinishDelivery(ctx, ds[0], now, 503, "answered 503", now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if again, _ := db.ClaimDeliveries(ctx, now.Add(time.Minute), time.Minute, 10); len(again) != 0 {
+	if again, _ := db.Webhooks.ClaimDeliveries(ctx, now.Add(time.Minute), time.Minute, 10); len(again) != 0 {
 		t.Errorf("a delivery was claimed before its retry")
 	}
-	if again, _ := db.ClaimDeliveries(ctx, now.Add(2*time.Hour), time.Minute, 10); len(again) != 1 || again[0].Attempts != 1 {
+	if again, _ := db.Webhooks.ClaimDeliveries(ctx, now.Add(2*time.Hour), time.Minute, 10); len(again) != 1 || again[0].Attempts != 1 {
 		t.Errorf("the retry: %+v", again)
 	}
-	ws, _ := db.Webhooks(ctx, 1)
+	ws, _ := db.Webhooks.Webhooks(ctx, 1)
 	if len(ws) != 2 || ws[0].LastCode != 503 || ws[0].LastError != "answered 503" || ws[0].Pending != 1 || ws[1].Pending != 0 {
 		t.Errorf("webhooks %+v", ws)
 	}
-	if err := db.DeleteWebhook(ctx, 1, all.ID); err != nil {
+	if err := db.Webhooks.DeleteWebhook(ctx, 1, all.ID); err != nil {
 		t.Fatal(err)
 	}
-	if ds, _ := db.ClaimDeliveries(ctx, now.Add(3*time.Hour), time.Minute, 10); len(ds) != 0 {
+	if ds, _ := db.Webhooks.ClaimDeliveries(ctx, now.Add(3*time.Hour), time.Minute, 10); len(ds) != 0 {
 		t.Errorf("a deleted webhook's delivery: %+v", ds)
 	}
-	if err := db.DeleteWebhook(ctx, 2, signoffs.ID); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Webhooks.DeleteWebhook(ctx, 2, signoffs.ID); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("another team's webhook: %v", err)
 	}
 }
@@ -126,40 +126,40 @@ func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 func TestDeliveriesFairAcrossTeams(t *testing.T) {
 	db := openTest(t)
 	ctx := context.Background()
-	noisy, _, err := db.AddUser(ctx, "noisy@a.example", "Noisy", "a long test password", "Noisy", site.RoleOwner)
+	noisy, _, err := db.Accounts.AddUser(ctx, "noisy@a.example", "Noisy", "a long test password", "Noisy", site.RoleOwner)
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet, _, err := db.AddUser(ctx, "quiet@b.example", "Quiet", "a long test password", "Quiet", site.RoleOwner)
+	quiet, _, err := db.Accounts.AddUser(ctx, "quiet@b.example", "Quiet", "a long test password", "Quiet", site.RoleOwner)
 	if err != nil {
 		t.Fatal(err)
 	}
 	team := func(u site.User) int64 {
-		ms, _ := db.Memberships(ctx, u.ID)
+		ms, _ := db.Teams.Memberships(ctx, u.ID)
 		return ms[0].ID
 	}
 	a, b := team(noisy), team(quiet)
 	for i := range 10 {
-		if err := db.AddWebhook(ctx, &site.Webhook{TeamID: a, URL: "https://dead.example/" + strconv.Itoa(i)}); err != nil {
+		if err := db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: a, URL: "https://dead.example/" + strconv.Itoa(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := db.AddWebhook(ctx, &site.Webhook{TeamID: b, URL: "https://alive.example/"}); err != nil {
+	if err := db.Webhooks.AddWebhook(ctx, &site.Webhook{TeamID: b, URL: "https://alive.example/"}); err != nil {
 		t.Fatal(err)
 	}
 	version := func(teamID int64, name string) {
 		p := site.Project{TeamID: teamID, Name: name, BaseURL: "https://" + name + ".example/"}
-		if err := db.CreateProject(ctx, &p); err != nil {
+		if err := db.Projects.CreateProject(ctx, &p); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.CreateVersion(ctx, p.ID, "v"); err != nil {
+		if _, err := db.History.CreateVersion(ctx, p.ID, "v"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	version(a, "noisy") // ten deliveries, older than the quiet team's one
 	version(b, "quiet")
 	now := time.Now().Add(time.Second)
-	ds, err := db.ClaimDeliveries(ctx, now, time.Minute, 4)
+	ds, err := db.Webhooks.ClaimDeliveries(ctx, now, time.Minute, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestDeliveriesFairAcrossTeams(t *testing.T) {
 	}
 	// While the noisy team's try is under way, none of its others is
 	// handed out.
-	if again, _ := db.ClaimDeliveries(ctx, now, time.Minute, 4); len(again) != 0 {
+	if again, _ := db.Webhooks.ClaimDeliveries(ctx, now, time.Minute, 4); len(again) != 0 {
 		t.Errorf("claimed %d more while each team has one under way", len(again))
 	}
 }
@@ -193,21 +193,21 @@ func TestQueuedRings(t *testing.T) {
 		}
 	}
 	bell := db.Queued()
-	if _, err := db.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
+	if _, err := db.Pages.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
 	if rang(bell) {
 		t.Error("a rename, which queues nothing, rang")
 	}
 	bad := site.Comment{ProjectID: pid, PageID: -1, Author: "Carla Client", Body: "Gone?"}
-	if err := db.AddComment(ctx, &bad, 0); site.ErrorCode(err) != site.ENotFound {
+	if err := db.Comments.AddComment(ctx, &bad, 0); site.ErrorCode(err) != site.ENotFound {
 		t.Fatalf("a comment on no page: %v", err)
 	}
 	if rang(bell) {
 		t.Error("a comment refused rang")
 	}
 	c := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Carla Client", Body: "Three tiers?"}
-	if err := db.AddComment(ctx, &c, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &c, 0); err != nil {
 		t.Fatal(err)
 	}
 	if !rang(bell) {

@@ -60,7 +60,7 @@ func buildWorld(t *testing.T) *world {
 	w.ids["project"] = pid
 	var logo bytes.Buffer
 	png.Encode(&logo, image.NewGray(image.Rect(0, 0, 4, 2)))
-	if err := db.SetTheme(ctx, pid, site.Theme{Agency: "Agency", Logo: logo.Bytes()}); err != nil {
+	if err := db.Themes.SetTheme(ctx, pid, site.Theme{Agency: "Agency", Logo: logo.Bytes()}); err != nil {
 		t.Fatal(err)
 	}
 	users := map[string]site.User{
@@ -72,8 +72,8 @@ func buildWorld(t *testing.T) *world {
 	addUser(t, db, "otto@agency.example", "Otto Owner", "1", site.RoleOwner) // so an owner may leave
 	w.ids["user"] = users[viewerRole].ID
 	for a, u := range users {
-		ms, _ := db.Memberships(ctx, u.ID)
-		tok, err := db.CreateSession(ctx, u.ID, ms[0].ID)
+		ms, _ := db.Teams.Memberships(ctx, u.ID)
+		tok, err := db.Accounts.CreateSession(ctx, u.ID, ms[0].ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func buildWorld(t *testing.T) *world {
 	}
 	for a, role := range map[string]string{shareView: site.ShareView, shareComment: site.ShareComment} {
 		l := site.ShareLink{ProjectID: pid, Role: role}
-		tok, err := db.CreateShareLink(ctx, &l)
+		tok, err := db.Sharing.CreateShareLink(ctx, &l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,50 +90,50 @@ func buildWorld(t *testing.T) *world {
 		w.tokens[role] = tok
 	}
 	cm := site.Comment{ProjectID: pid, PageID: ids["Pricing"], Author: "Client", Body: "Yearly prices?"}
-	if err := db.AddComment(ctx, &cm, 0); err != nil {
+	if err := db.Comments.AddComment(ctx, &cm, 0); err != nil {
 		t.Fatal(err)
 	}
 	w.ids["comment"] = cm.ID
 	l := site.Link{ProjectID: pid, FromID: ids["Team"], ToID: ids["Blog"]}
-	if err := db.AddLink(ctx, &l); err != nil {
+	if err := db.Links.AddLink(ctx, &l); err != nil {
 		t.Fatal(err)
 	}
 	w.ids["link"] = l.ID
-	if _, err := db.DeletePage(ctx, ids["Later"]); err != nil {
+	if _, err := db.Pages.DeletePage(ctx, ids["Later"]); err != nil {
 		t.Fatal(err)
 	}
-	hist, err := db.History(ctx, pid, 0, 0, 1)
+	hist, err := db.History.History(ctx, pid, 0, 0, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.ids["deletion"] = hist[0].ID
-	if _, err := db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+	if _, err := db.History.CreateVersion(ctx, pid, "Kickoff"); err != nil {
 		t.Fatal(err)
 	}
-	signed, err := db.Approve(ctx, pid, 1, 0, "Carla Client")
+	signed, err := db.History.Approve(ctx, pid, 1, 0, "Carla Client")
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.ids["approval"] = signed.ID
-	inv, err := db.CreateInvite(ctx, 1, users[ownerRole].ID, site.RoleViewer, time.Hour)
+	inv, err := db.Sharing.CreateInvite(ctx, 1, users[ownerRole].ID, site.RoleViewer, time.Hour)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.tokens["invite"] = inv
-	invs, _ := db.Invites(ctx, 1)
+	invs, _ := db.Sharing.Invites(ctx, 1)
 	w.ids["invite"] = invs[0].ID
-	ms, _ := db.Memberships(ctx, users[otherTeam].ID)
+	ms, _ := db.Teams.Memberships(ctx, users[otherTeam].ID)
 	w.ids["team2"] = ms[0].ID
 	rival := site.Project{TeamID: ms[0].ID, Name: "Rival secret plan", BaseURL: "https://rival.example/"}
-	if err := db.CreateProject(ctx, &rival); err != nil {
+	if err := db.Projects.CreateProject(ctx, &rival); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.RenameProject(ctx, pid, "Acme Zebra-7 relaunch"); err != nil {
+	if err := db.Projects.RenameProject(ctx, pid, "Acme Zebra-7 relaunch"); err != nil {
 		t.Fatal(err)
 	}
-	pr, _ := db.Project(ctx, pid)
+	pr, _ := db.Projects.Project(ctx, pid)
 	w.ids["version"] = pr.Version
-	pg, _ := db.Page(ctx, ids["Pricing"])
+	pg, _ := db.Pages.Page(ctx, ids["Pricing"])
 	w.ids["pageVersion"] = pg.Version
 	db.Close()
 	if w.file, err = os.ReadFile(path); err != nil {
@@ -154,7 +154,7 @@ func (w *world) serve(t *testing.T, actor, method, path string, form url.Values)
 		t.Fatal(err)
 	}
 	defer db.Close()
-	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	srv := New(partsOf(db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	defer srv.Close() // its background workers end before the database closes and its directory goes
 	var body io.Reader
 	if form != nil {
@@ -373,7 +373,7 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/redirects/traffic":               {path: p + "/redirects/traffic", form: v(), ok: 422},
 		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/png?from=1", ok: 200},
 	}
-	srv := New(nil, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	srv := New(Stores{}, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	needs := map[string]need{}
 	for _, r := range srv.routeTable() {
 		needs[r.method+" "+r.path] = r.need

@@ -20,18 +20,11 @@ type accountStore interface {
 	HasUsers(ctx context.Context) (bool, error)
 	SignUpFirst(ctx context.Context, email, name, password, team string) (site.User, site.Team, error)
 	Authenticate(ctx context.Context, email, password string) (site.User, error)
-	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
 	CreateSession(ctx context.Context, userID, teamID int64) (string, error)
 	Session(ctx context.Context, token string) (site.Session, site.User, error)
 	LiveSessions(ctx context.Context, tokens []string) (map[string]bool, error)
 	SwitchTeam(ctx context.Context, token string, teamID int64) error
 	DeleteSession(ctx context.Context, token string) error
-	Invite(ctx context.Context, token string) (site.Invite, site.Team, error)
-	AcceptInvite(ctx context.Context, token string, userID int64) (int64, error)
-	SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error)
-	UseShareLink(ctx context.Context, token string) (site.ShareLink, error)
-	Project(ctx context.Context, id int64) (site.Project, error)
-	ProjectWithPalette(ctx context.Context, id int64) (site.Project, site.Palette, error)
 }
 
 // Cookies. The session and share cookies hold tokens whose hashes the
@@ -178,7 +171,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 				return site.Errorf(site.ENotFound, "No such project.")
 			}
 			ctx := c.Request().Context()
-			p, pal, err := s.store.accounts.ProjectWithPalette(ctx, id) // the views and drawings colour types by the palette
+			p, pal, err := s.store.projects.ProjectWithPalette(ctx, id) // the views and drawings colour types by the palette
 			if err != nil && site.ErrorCode(err) != site.ENotFound {
 				return err
 			}
@@ -190,7 +183,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			}
 			var shareErr error
 			if ck, cerr := c.Cookie(shareCookie); access == site.AccessNone && cerr == nil && ck.Value != "" {
-				l, err := s.store.accounts.UseShareLink(ctx, ck.Value)
+				l, err := s.store.shares.UseShareLink(ctx, ck.Value)
 				switch {
 				case site.ErrorCode(err) == site.ENotFound:
 					shareErr = err
@@ -311,7 +304,7 @@ func (s *Server) startSession(c echo.Context, userID, team int64) error {
 		s.hub.logout(ck.Value)
 	}
 	if team == 0 {
-		teams, err := s.store.accounts.Memberships(ctx, userID)
+		teams, err := s.store.teams.Memberships(ctx, userID)
 		if err != nil {
 			return err
 		}
@@ -371,7 +364,7 @@ func (s *Server) signUp(c echo.Context) error {
 }
 
 func (s *Server) invitePage(c echo.Context) error {
-	inv, t, err := s.store.accounts.Invite(c.Request().Context(), c.Param("token"))
+	inv, t, err := s.store.shares.Invite(c.Request().Context(), c.Param("token"))
 	if err != nil {
 		return err
 	}
@@ -383,7 +376,7 @@ func (s *Server) acceptInvite(c echo.Context) error {
 	ctx := c.Request().Context()
 	token := c.Param("token")
 	if v := viewer(c); v.UserID != 0 {
-		team, err := s.store.accounts.AcceptInvite(ctx, token, v.UserID)
+		team, err := s.store.shares.AcceptInvite(ctx, token, v.UserID)
 		if err != nil {
 			return err
 		}
@@ -395,9 +388,9 @@ func (s *Server) acceptInvite(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, "/")
 	}
 	f := views.AuthForm{Email: c.FormValue("email"), Name: c.FormValue("name")}
-	u, team, err := s.store.accounts.SignUpWithInvite(ctx, token, f.Email, f.Name, c.FormValue("password"))
+	u, team, err := s.store.shares.SignUpWithInvite(ctx, token, f.Email, f.Name, c.FormValue("password"))
 	if err != nil {
-		inv, t, ierr := s.store.accounts.Invite(ctx, token)
+		inv, t, ierr := s.store.shares.Invite(ctx, token)
 		if ierr != nil {
 			return ierr
 		}

@@ -30,7 +30,7 @@ func freshClient(t *testing.T) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	c := &client{t: t, db: db, srv: New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), cookies: map[string]*http.Cookie{}}
+	c := &client{t: t, db: db, srv: New(partsOf(db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{}), cookies: map[string]*http.Cookie{}}
 	t.Cleanup(c.srv.Close) // before the database closes: its background workers read it
 	rec := c.do("GET", "/signup", nil, false)
 	if rec.Code != 200 {
@@ -93,7 +93,7 @@ func TestSessionRotatesAtLoginAndEndsAtLogout(t *testing.T) {
 
 	current := c.cookies[sessionCookie].Value
 	wantStatus(t, c.do("POST", "/logout", nil, false), 303, "logout")
-	if _, _, err := c.db.Session(context.Background(), current); site.ErrorCode(err) != site.EUnauthorized {
+	if _, _, err := c.db.Accounts.Session(context.Background(), current); site.ErrorCode(err) != site.EUnauthorized {
 		t.Errorf("the session still exists on the server after logout: %v", err)
 	}
 	stale.cookies[sessionCookie] = &http.Cookie{Name: sessionCookie, Value: current}
@@ -249,7 +249,7 @@ func TestCSRFOnLoginAndEdits(t *testing.T) {
 		rec := forged.do(method, path, url.Values{"email": {"owner@test.example"}, "password": {testPassword}, "title": {"Hacked"}, "version": {"1"}}, false)
 		wantStatus(t, rec, 403, method+" "+path+" without the CSRF token")
 	}
-	if pg, _ := c.db.Page(context.Background(), ids["Home"]); pg.Title != "Home" {
+	if pg, _ := c.db.Pages.Page(context.Background(), ids["Home"]); pg.Title != "Home" {
 		t.Errorf("a forged request renamed the page to %q", pg.Title)
 	}
 }
@@ -297,7 +297,7 @@ func TestInviteIsSingleUseAndExpires(t *testing.T) {
 	c := newClient(t)
 	pid, _ := c.fixture()
 	path := c.inviteURL("viewer", "1")
-	if stored, _ := c.db.Invites(context.Background(), 1); len(stored) != 1 {
+	if stored, _ := c.db.Sharing.Invites(context.Background(), 1); len(stored) != 1 {
 		t.Fatalf("got %d invites listed, want 1", len(stored))
 	}
 	joiner := c.peer()
@@ -364,7 +364,7 @@ func TestShareLinkRevocationAndExpiryTakeEffectAtOnce(t *testing.T) {
 	// The name is remembered for the next comment, accents and comma kept.
 	rec = visitor.do("POST", "/projects/"+itoa(pid)+"/pages/"+itoa(ids["About us"])+"/comments", url.Values{"body": {"And a team photo?"}}, true)
 	wantStatus(t, rec, 201, "second comment without typing the name")
-	if threads, _ := c.db.Comments(context.Background(), ids["About us"]); len(threads) != 1 || threads[0].Author != "Zoë, Client" {
+	if threads, _ := c.db.Comments.Comments(context.Background(), ids["About us"]); len(threads) != 1 || threads[0].Author != "Zoë, Client" {
 		t.Errorf("second comment went under %+v, want Zoë, Client", threads)
 	}
 	rec = c.do("GET", "/projects/"+itoa(pid)+"/comments", nil, true)
@@ -393,7 +393,7 @@ func TestIDsOfAnotherProjectAreRefused(t *testing.T) {
 	pid, ids := c.fixture()
 	qid, qids := c.fixture()
 	cm := site.Comment{ProjectID: qid, PageID: qids["Pricing"], Author: "X", Body: "other project"}
-	if err := c.db.AddComment(context.Background(), &cm, 0); err != nil {
+	if err := c.db.Comments.AddComment(context.Background(), &cm, 0); err != nil {
 		t.Fatal(err)
 	}
 	p := "/projects/" + itoa(pid)
@@ -413,7 +413,7 @@ func TestIDsOfAnotherProjectAreRefused(t *testing.T) {
 			t.Errorf("%s %s with another project's id: got %d, want 404 or 422", r.method, r.path, rec.Code)
 		}
 	}
-	if open, _ := c.db.OpenComments(context.Background(), qid); len(open) != 1 {
+	if open, _ := c.db.Comments.OpenComments(context.Background(), qid); len(open) != 1 {
 		t.Errorf("the other project's comment was resolved through this one")
 	}
 }
@@ -473,7 +473,7 @@ func TestLiveUpdates(t *testing.T) {
 	if e := next("presence"); !strings.HasPrefix(e, "presence ") || !strings.Contains(e, `"Vi Viewer"`) {
 		t.Errorf("first event %q, want presence with Vi", e)
 	}
-	pg, _ := c.db.Page(ctx, ids["Pricing"])
+	pg, _ := c.db.Pages.Page(ctx, ids["Pricing"])
 	req2 := url.Values{"title": {"Plans & prices"}, "version": {itoa(pg.Version)}}
 	wantStatus(t, c.do("PATCH", "/projects/"+itoa(pid)+"/pages/"+itoa(pg.ID)+"/title", req2, true), 200, "rename")
 	e := next("change")
@@ -710,7 +710,7 @@ func TestStreamsEndWithAccess(t *testing.T) {
 	defer ts.Close()
 	rename := func(title string) {
 		t.Helper()
-		pg, _ := c.db.Page(context.Background(), ids["Pricing"])
+		pg, _ := c.db.Pages.Page(context.Background(), ids["Pricing"])
 		wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {title}, "version": {itoa(pg.Version)}}, true), 200, "rename")
 	}
 	first := func(events <-chan string) {
@@ -730,14 +730,14 @@ func TestStreamsEndWithAccess(t *testing.T) {
 	v.login("vi@test.example")
 	events = openEvents(t, ts.URL, pid, v.cookies[sessionCookie])
 	first(events)
-	if _, _, err := c.db.AddUser(context.Background(), "vi@test.example", "Vi Viewer", "another long password", "1", site.RoleViewer); err != nil {
+	if _, _, err := c.db.Accounts.AddUser(context.Background(), "vi@test.example", "Vi Viewer", "another long password", "1", site.RoleViewer); err != nil {
 		t.Fatal(err) // what siteplan user add does to reset a password
 	}
 	rename("After the reset")
 	ended(t, events, "after a password reset")
 
 	l := site.ShareLink{ProjectID: pid, Role: "view", ExpiresAt: c.db.Now().Add(time.Hour)}
-	token, err := c.db.CreateShareLink(context.Background(), &l)
+	token, err := c.db.Sharing.CreateShareLink(context.Background(), &l)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,11 +16,11 @@ import (
 func bench10k(b *testing.B) (*client, int64, int64, int64) {
 	c := newClient(b)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99)) // 10,111 pages
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Bench", 10, 10, 99)) // 10,111 pages
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := c.db.Tree(ctx, pid)
+	tr, err := c.db.Pages.Tree(ctx, pid)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,11 +51,11 @@ func BenchmarkEditorBriefs10k(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			c := newClient(b)
 			ctx := context.Background()
-			pid, err := c.db.ImportDocument(ctx, 1, tc.doc)
+			pid, err := c.db.Projects.ImportDocument(ctx, 1, tc.doc)
 			if err != nil {
 				b.Fatal(err)
 			}
-			tr, _ := c.db.Tree(ctx, pid)
+			tr, _ := c.db.Pages.Tree(ctx, pid)
 			topic := tr.Children(tr.Children(tr.Roots(site.PlacementMain)[0].ID)[3].ID)[4]
 			for _, level := range []string{"", "99"} {
 				name := "editor-default"
@@ -71,7 +71,7 @@ func BenchmarkEditorBriefs10k(b *testing.B) {
 			}
 			b.Run("save", func(b *testing.B) {
 				for i := 0; i < b.N; i++ {
-					pg, _ := c.db.Page(ctx, topic.ID)
+					pg, _ := c.db.Pages.Page(ctx, topic.ID)
 					form := url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug_auto": {"1"}, "kind": {"page"},
 						"status": {"planned"}, "in_sitemap": {"1"}, "notes": {strconv.Itoa(i)},
 						"brief.seo_title": {pg.Brief.SEOTitle}, "brief.meta_description": {pg.Brief.MetaDescription}, "brief.h1": {pg.Brief.H1},
@@ -127,7 +127,7 @@ func BenchmarkExpandBranch10k(b *testing.B) {
 // (target: under 10 ms).
 func BenchmarkMove10k(b *testing.B) {
 	c, pid, section, topic := bench10k(b)
-	tr, _ := c.db.Tree(context.Background(), pid)
+	tr, _ := c.db.Pages.Tree(context.Background(), pid)
 	target := tr.Children(tr.Page(section).ParentID)[7].ID
 	parents := []int64{target, section}
 	b.ResetTimer()
@@ -168,7 +168,7 @@ func BenchmarkSavePage10k(b *testing.B) {
 // 5 ms). The first, drawing request is reported apart.
 func BenchmarkDiagramCachedHit(b *testing.B) {
 	c, pid, _, _ := bench10k(b)
-	tr, _ := c.db.Tree(context.Background(), pid)
+	tr, _ := c.db.Pages.Tree(context.Background(), pid)
 	var collapsed []string
 	tr.Walk(func(p *site.Page, depth int) bool {
 		if depth == 2 && p.ChildCount > 0 {
@@ -195,7 +195,7 @@ func BenchmarkDiagramCachedHit(b *testing.B) {
 // as garbage-collection work while those reads run beside them.
 func BenchmarkHeavyReads100k(b *testing.B) {
 	c := newClient(b)
-	pid, err := c.db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 100, 99))
+	pid, err := c.db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 100, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func BenchmarkOutlineAll(b *testing.B) {
 	}{{"10k", 10, 10, 99}, {"100k", 10, 100, 99}} {
 		b.Run(size.name, func(b *testing.B) {
 			c := newClient(b)
-			pid, err := c.db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", size.sections, size.topics, size.leaves))
+			pid, err := c.db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Bench", size.sections, size.topics, size.leaves))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -245,17 +245,17 @@ func BenchmarkOutlineAll(b *testing.B) {
 func BenchmarkComparePage10k(b *testing.B) {
 	c, pid, _, _ := bench10k(b)
 	ctx := context.Background()
-	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Kickoff"); err != nil {
 		b.Fatal(err)
 	}
-	tr, err := c.db.Tree(ctx, pid)
+	tr, err := c.db.Pages.Tree(ctx, pid)
 	if err != nil {
 		b.Fatal(err)
 	}
 	n := 0
 	tr.Walk(func(p *site.Page, depth int) bool {
 		if depth == 4 && n%20 == 0 && n < 2000 {
-			if _, err := c.db.RenamePage(ctx, p.ID, p.Title+" (new)", p.Version); err != nil {
+			if _, err := c.db.Pages.RenamePage(ctx, p.ID, p.Title+" (new)", p.Version); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -264,7 +264,7 @@ func BenchmarkComparePage10k(b *testing.B) {
 		}
 		return true
 	})
-	if _, err := c.db.CreateVersion(ctx, pid, "Review"); err != nil {
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Review"); err != nil {
 		b.Fatal(err)
 	}
 	for _, tc := range []struct{ name, query string }{{"changed", ""}, {"whole", "&whole=1"}} {

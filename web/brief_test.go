@@ -18,7 +18,7 @@ func TestSavePageBrief(t *testing.T) {
 	pid, ids := c.fixture()
 	ctx := context.Background()
 	form := func() url.Values {
-		pg, _ := c.db.Page(ctx, ids["Contact"])
+		pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 		return url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {pg.Slug}, "slug_auto": {"1"}, "kind": {"page"},
 			"status": {"planned"}, "in_sitemap": {"1"},
 			"brief.seo_title": {"Contact Acme | Tools since 1987"}, "brief.meta_description": {"Write, call or visit."},
@@ -30,7 +30,7 @@ func TestSavePageBrief(t *testing.T) {
 	if rec.Code != 200 {
 		t.Fatalf("save: %d %.300s", rec.Code, rec.Body.String())
 	}
-	pg, _ := c.db.Page(ctx, ids["Contact"])
+	pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 	want := site.Brief{SEOTitle: "Contact Acme | Tools since 1987", MetaDescription: "Write, call or visit.", H1: "Contact us", Keyword: "contact acme",
 		Intent: site.IntentNavigational, WordTarget: 1200, Owner: "Mara", Due: "2026-12-15",
 		Blocks: []site.Block{{Kind: "form", Note: "Name, email, message"}, {Kind: "text"}, {Kind: "faq", Note: "Opening hours"}}}
@@ -73,7 +73,7 @@ func TestSavePageBrief(t *testing.T) {
 	if rec.Code != 422 || bad.Length() != 1 || !strings.Contains(bad.Text(), `Block 2: kind "carousel"`) || d.Find(`input[name=block_note][value=typed]`).Length() != 1 {
 		t.Errorf("a wrong block: %d, %q", rec.Code, bad.Text())
 	}
-	if pg2, _ := c.db.Page(ctx, ids["Contact"]); !pg2.Brief.Equal(&want) {
+	if pg2, _ := c.db.Pages.Page(ctx, ids["Contact"]); !pg2.Brief.Equal(&want) {
 		t.Errorf("a refused form changed the brief: %+v", pg2.Brief)
 	}
 }
@@ -90,9 +90,9 @@ func TestLintPage(t *testing.T) {
 		t.Errorf("%d pages without an H1, want 8: %s", got, d.Find("#lint-summary").Text())
 	}
 	for _, title := range []string{"Pricing", "Contact"} {
-		pg, _ := c.db.Page(ctx, ids[title])
+		pg, _ := c.db.Pages.Page(ctx, ids[title])
 		pg.Brief = site.Brief{SEOTitle: "Acme tools for every workshop", H1: title}
-		if err := c.db.UpdatePage(ctx, &pg); err != nil {
+		if err := c.db.Pages.UpdatePage(ctx, &pg); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -132,10 +132,10 @@ func TestTypeTemplatesForm(t *testing.T) {
 	}
 	p := site.NewPage("Spring sale")
 	p.ProjectID, p.Type = pid, "landing"
-	if err := c.db.CreatePage(ctx, &p); err != nil {
+	if err := c.db.Pages.CreatePage(ctx, &p); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := c.db.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Big photo · FAQ: Questions · Call to action" {
+	if got, _ := c.db.Pages.Page(ctx, p.ID); site.BlocksText(got.Brief.Blocks) != "Hero: Big photo · FAQ: Questions · Call to action" {
 		t.Errorf("a new landing page starts with %+v", got.Brief.Blocks)
 	}
 	// The WordPress post type the type hands off as.
@@ -160,9 +160,9 @@ func TestStarterPlans(t *testing.T) {
 	c := newClient(t)
 	pid, ids := c.fixture()
 	ctx := context.Background()
-	pg, _ := c.db.Page(ctx, ids["Pricing"])
+	pg, _ := c.db.Pages.Page(ctx, ids["Pricing"])
 	pg.Brief = site.Brief{H1: "Plans", Blocks: []site.Block{{Kind: "table", Note: "Tiers"}}}
-	if err := c.db.UpdatePage(ctx, &pg); err != nil {
+	if err := c.db.Pages.UpdatePage(ctx, &pg); err != nil {
 		t.Fatal(err)
 	}
 	rec := c.do("POST", "/projects/"+itoa(pid)+"/starter", url.Values{"name": {"Agency site"}}, true)
@@ -173,7 +173,7 @@ func TestStarterPlans(t *testing.T) {
 		!strings.Contains(doc(t, rec).Find(".field-error").Text(), "already named") {
 		t.Errorf("a name taken: %d", rec.Code)
 	}
-	list, _ := c.db.Starters(ctx, 1)
+	list, _ := c.db.Projects.Starters(ctx, 1)
 	opt := doc(t, c.do("GET", "/", nil, false)).Find(`#f-starter option[value="` + itoa(list[0].ID) + `"]`)
 	if !strings.Contains(opt.Text(), "Agency site") {
 		t.Fatalf("the projects page does not offer the starter")
@@ -183,8 +183,8 @@ func TestStarterPlans(t *testing.T) {
 		t.Fatalf("create from the starter: %d %.300s", rec.Code, rec.Body.String())
 	}
 	id, _ := strconv.ParseInt(strings.TrimPrefix(rec.Header().Get("Location"), "/projects/"), 10, 64)
-	pr, _ := c.db.Project(ctx, id)
-	tr, _ := c.db.Tree(ctx, id)
+	pr, _ := c.db.Projects.Project(ctx, id)
+	tr, _ := c.db.Pages.Tree(ctx, id)
 	var brief site.Brief
 	tr.Walk(func(p *site.Page, _ int) bool {
 		if p.Title == "Pricing" {

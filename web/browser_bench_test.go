@@ -20,7 +20,7 @@ import (
 // is 16.7 ms).
 func BenchmarkBrowserOutline10k(b *testing.B) {
 	ctx, base, db := browser(b)
-	pid, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 10, 99))
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Bench", 10, 10, 99))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -71,11 +71,11 @@ func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.
 func BenchmarkBrowserDiagram5k(b *testing.B) {
 	ctx, base, db := browser(b)
 	bg := context.Background()
-	pid, err := db.ImportDocument(bg, 1, sitegen.Document("Bench", 10, 10, 49))
+	pid, err := db.Projects.ImportDocument(bg, 1, sitegen.Document("Bench", 10, 10, 49))
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr, err := db.Tree(bg, pid)
+	tr, err := db.Pages.Tree(bg, pid)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,11 +98,11 @@ func BenchmarkBrowserDiagram5k(b *testing.B) {
 	var cards int
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pg, err := db.Page(bg, home.ID)
+		pg, err := db.Pages.Page(bg, home.ID)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := db.RenamePage(bg, pg.ID, fmt.Sprintf("Home %d", i), pg.Version); err != nil {
+		if _, err := db.Pages.RenamePage(bg, pg.ID, fmt.Sprintf("Home %d", i), pg.Version); err != nil {
 			b.Fatal(err)
 		}
 		var o, z, zr, k float64

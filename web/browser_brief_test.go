@@ -18,7 +18,7 @@ import (
 func TestBrowserBrief(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
-	tr, _ := db.Tree(context.Background(), pid)
+	tr, _ := db.Pages.Tree(context.Background(), pid)
 	contact := pageID(tr, "Contact")
 	run(t, ctx, "open the page",
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/pages/%d", base, pid, contact)),
@@ -55,7 +55,7 @@ func TestBrowserBrief(t *testing.T) {
 		waitJS(`document.querySelector("#page-form .alert-ok")?.textContent === "Saved."`),
 	)
 	noProblems(t, ctx, "brief")
-	pg, _ := db.Page(context.Background(), contact)
+	pg, _ := db.Pages.Page(context.Background(), contact)
 	if got := site.BlocksText(pg.Brief.Blocks); got != "Hero: Map · Form: Name, email" || pg.Brief.SEOTitle != "Contact Acme | Tools since 1987" {
 		t.Errorf("saved %q, %q", got, pg.Brief.SEOTitle)
 	}
@@ -66,11 +66,11 @@ func TestBrowserBrief(t *testing.T) {
 func TestBrowserContentView(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
-	tr, _ := db.Tree(context.Background(), pid)
+	tr, _ := db.Pages.Tree(context.Background(), pid)
 	pricing := pageID(tr, "Pricing")
-	pg, _ := db.Page(context.Background(), pricing)
+	pg, _ := db.Pages.Page(context.Background(), pricing)
 	pg.Brief.Blocks = []site.Block{{Kind: "hero", Note: "Team at work"}, {Kind: "table", Note: "Three tiers"}}
-	if err := db.UpdatePage(context.Background(), &pg); err != nil {
+	if err := db.Pages.UpdatePage(context.Background(), &pg); err != nil {
 		t.Fatal(err)
 	}
 	node := fmt.Sprintf(`#diagram svg g.node[id="p%d"]`, pricing)
@@ -98,11 +98,11 @@ func TestBrowserApproveFromList(t *testing.T) {
 	owner, base, db := browser(t)
 	bg := context.Background()
 	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
-	if _, err := db.CreateVersion(site.WithViewer(bg, site.Viewer{UserID: 1, Name: "Olive Owner"}), pid, "Client review"); err != nil {
+	if _, err := db.History.CreateVersion(site.WithViewer(bg, site.Viewer{UserID: 1, Name: "Olive Owner"}), pid, "Client review"); err != nil {
 		t.Fatal(err)
 	}
 	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
-	token, err := db.CreateShareLink(bg, &l)
+	token, err := db.Sharing.CreateShareLink(bg, &l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestBrowserApproveFromList(t *testing.T) {
 		waitJS(`[...document.querySelectorAll(".version .signoff")].some(s => s.textContent.includes("Carla Client") && s.textContent.includes("the whole plan"))`),
 	)
 	noProblems(t, client, "approve from the list")
-	if vs, _ := db.Versions(bg, pid); len(vs) != 1 || len(vs[0].Approvals) != 1 || vs[0].Approvals[0].Name != "Carla Client" {
+	if vs, _ := db.History.Versions(bg, pid); len(vs) != 1 || len(vs[0].Approvals) != 1 || vs[0].Approvals[0].Name != "Carla Client" {
 		t.Errorf("approvals %+v", vs)
 	}
 }
@@ -133,7 +133,7 @@ func TestBrowserMention(t *testing.T) {
 	bg := context.Background()
 	addUser(t, db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
 	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
-	tr, _ := db.Tree(bg, pid)
+	tr, _ := db.Pages.Tree(bg, pid)
 	pricing := pageID(tr, "Pricing")
 	run(t, owner, "mention Ana in a comment",
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d/pages/%d", base, pid, pricing)),

@@ -82,9 +82,9 @@ func dragCard(t *testing.T, ctx context.Context, step string, from, to point) {
 }
 
 // titled is the page of project pid titled title, or nil.
-func titled(t *testing.T, db *store.DB, pid int64, title string) *site.Page {
+func titled(t *testing.T, db *store.Store, pid int64, title string) *site.Page {
 	t.Helper()
-	tr, err := db.Tree(context.Background(), pid)
+	tr, err := db.Pages.Tree(context.Background(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +99,9 @@ func titled(t *testing.T, db *store.DB, pid int64, title string) *site.Page {
 }
 
 // pageOf reads a page from the store.
-func pageOf(t *testing.T, db *store.DB, id int64) site.Page {
+func pageOf(t *testing.T, db *store.Store, id int64) site.Page {
 	t.Helper()
-	pg, err := db.Page(context.Background(), id)
+	pg, err := db.Pages.Page(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func testCanvas(t *testing.T, paint string) {
 	ctx, base, db := browser(t)
 	pid, ids := (&client{t: t, db: db}).fixture()
 	c := site.Comment{ProjectID: pid, PageID: ids["Contact"], Author: "Client", Body: "Add a map?"}
-	if err := db.AddComment(context.Background(), &c, 0); err != nil {
+	if err := db.Comments.AddComment(context.Background(), &c, 0); err != nil {
 		t.Fatal(err)
 	}
 	pricing, products, about, home := ids["Pricing"], ids["Products"], ids["About us"], ids["Home"]
@@ -274,7 +274,7 @@ func testCanvas(t *testing.T, paint string) {
 		chromedp.KeyEvent(kb.Delete),
 		waitJS(goneJS(faq)),
 	)
-	if _, err := db.Page(context.Background(), faq); site.ErrorCode(err) != site.ENotFound {
+	if _, err := db.Pages.Page(context.Background(), faq); site.ErrorCode(err) != site.ENotFound {
 		t.Fatalf("after Del on the canvas Plan FAQ is still there (%v)", err)
 	}
 

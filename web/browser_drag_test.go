@@ -103,7 +103,7 @@ func TestBrowserDrag(t *testing.T) {
 			{Title: "About", Children: []*site.DocPage{{Title: "Team"}, {Title: "Jobs"}}},
 			{Title: "Products"}, {Title: "Pricing"}, {Title: "Contact"},
 		}}}}
-	pid, err := db.ImportDocument(bg, 1, doc)
+	pid, err := db.Projects.ImportDocument(bg, 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,13 +229,13 @@ func ptr[T any](v T) *T { return &v }
 
 // longPlan imports a plan whose home page has n children, "Page 0" to
 // "Page n-1", and returns its id.
-func longPlan(t *testing.T, db *store.DB, name string, n int) int64 {
+func longPlan(t *testing.T, db *store.Store, name string, n int) int64 {
 	t.Helper()
 	home := &site.DocPage{Title: "Home", Slug: ptr("")}
 	for i := range n {
 		home.Children = append(home.Children, &site.DocPage{Title: fmt.Sprintf("Page %d", i)})
 	}
-	pid, err := db.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, &site.Document{Format: site.FormatV1,
 		Project: site.DocProject{Name: name, BaseURL: "https://" + strings.ToLower(name) + ".example/"}, Pages: []*site.DocPage{home}})
 	if err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func TestBrowserUnsavedGuard(t *testing.T) {
 	run(t, ctx, "select Pricing and leave the notes", chromedp.Click(titleSel("Pricing"), chromedp.BySearch))
 	waitDialog(t, opened, "confirm")
 	run(t, ctx, "Pricing shows", shown(ids["Pricing"]), settled())
-	if pg, _ := db.Page(bg, ids["Contact"]); strings.Contains(pg.Notes, "Map and opening hours") {
+	if pg, _ := db.Pages.Page(bg, ids["Contact"]); strings.Contains(pg.Notes, "Map and opening hours") {
 		t.Errorf("notes left unsaved were saved: %q", pg.Notes)
 	}
 

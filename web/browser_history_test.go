@@ -61,7 +61,7 @@ func TestBrowserUndoHistory(t *testing.T) {
 		clickAt(`#dialog #confirm`),
 		waitJS(gone(products)), waitJS(gone(pricing)),
 	)
-	waitFor(t, func() bool { _, err := db.Page(bg, pricing); return site.ErrorCode(err) == site.ENotFound }, "the deletion to be stored")
+	waitFor(t, func() bool { _, err := db.Pages.Page(bg, pricing); return site.ErrorCode(err) == site.ENotFound }, "the deletion to be stored")
 	run(t, editor, "the colleague sees it go", waitJS(gone(products)))
 
 	ctrl := chromedp.KeyModifiers(input.ModifierCtrl)
@@ -70,7 +70,7 @@ func TestBrowserUndoHistory(t *testing.T) {
 		waitJS(shown(products)),
 		waitJS(`document.getElementById("flash").textContent.includes("Undone: Olive Owner deleted “Products” and the 2 pages below it")`),
 	)
-	out, in, err := db.PageLinks(bg, pricing)
+	out, in, err := db.Links.PageLinks(bg, pricing)
 	if err != nil || len(out) != 1 || len(in) != 1 {
 		t.Errorf("Pricing came back with %d links out and %d in (%v), want 1 and 1", len(out), len(in), err)
 	}
@@ -106,7 +106,7 @@ func TestBrowserUndoHistory(t *testing.T) {
 	addRoot(t, owner, "Newsroom")
 	var newsroom int64
 	waitFor(t, func() bool {
-		tr, err := db.Tree(bg, pid)
+		tr, err := db.Pages.Tree(bg, pid)
 		if err != nil {
 			return false
 		}
@@ -134,12 +134,12 @@ func TestBrowserUndoHistory(t *testing.T) {
 		clickAt(`form.inline-form button[type=submit]`),
 		waitJS(`document.querySelector(".version h2")?.textContent === "Version 1 “Kickoff”"`),
 	)
-	if _, err := db.RenamePage(bg, pricing, "Plans", 1); err != nil {
+	if _, err := db.Pages.RenamePage(bg, pricing, "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
 	careers := site.NewPage("Careers")
 	careers.ProjectID, careers.ParentID = pid, ids["Home"]
-	if err := db.CreatePage(bg, &careers); err != nil {
+	if err := db.Pages.CreatePage(bg, &careers); err != nil {
 		t.Fatal(err)
 	}
 	run(t, owner, "owner compares it with now",
@@ -171,7 +171,7 @@ func TestBrowserUndoHistory(t *testing.T) {
 	noProblems(t, owner, "compare")
 
 	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
-	token, err := db.CreateShareLink(bg, &l)
+	token, err := db.Sharing.CreateShareLink(bg, &l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestBrowserUndoHistory(t *testing.T) {
 	run(t, client, "the name is remembered", waitJS(`document.getElementById("f-approver").value === "Carla Client"`))
 	screenshot(t, client, "signoff.png")
 	noProblems(t, client, "sign-off")
-	vs, err := db.Versions(bg, pid)
+	vs, err := db.History.Versions(bg, pid)
 	if err != nil || len(vs) != 1 || len(vs[0].Approvals) != 1 || vs[0].Approvals[0].PageID != ids["About us"] {
 		t.Errorf("stored approvals: %+v (%v)", vs, err)
 	}

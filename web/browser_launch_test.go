@@ -19,7 +19,7 @@ import (
 func TestBrowserLaunchCheck(t *testing.T) {
 	ctx, base, db := browserWith(t, func(s *Server) { s.AllowPrivateFetch() })
 	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
-	tr, _ := db.Tree(context.Background(), pid)
+	tr, _ := db.Pages.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)
 	bs.set("/about-us/team", http.NotFound)
 	bs.hold = true

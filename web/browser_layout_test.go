@@ -50,7 +50,7 @@ func TestBrowserLaptopLayout(t *testing.T) {
 			chips("About our company and the people behind it"),
 			chips("Contact"),
 		}}}}
-	pid, err := db.ImportDocument(context.Background(), 1, doc)
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestBrowserLaptopLayout(t *testing.T) {
 	for i := range 12 { // a History longer than the panel
 		pg := site.NewPage(fmt.Sprintf("Landing page %d", i))
 		pg.ProjectID, pg.Position = pid, -1
-		if err := db.CreatePage(context.Background(), &pg); err != nil {
+		if err := db.Pages.CreatePage(context.Background(), &pg); err != nil {
 			t.Fatal(err)
 		}
 	}

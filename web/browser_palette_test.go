@@ -20,7 +20,7 @@ func TestBrowserTypeColours(t *testing.T) {
 	for _, ty := range []string{"landing", "product", "blog index"} {
 		d.Pages = append(d.Pages, &site.DocPage{Title: "A " + ty, Type: ty})
 	}
-	pid, err := db.ImportDocument(context.Background(), 1, d)
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}

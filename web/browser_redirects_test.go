@@ -16,18 +16,18 @@ import (
 // relaunchPlan imports the acme plan and attaches 240 old URLs to it:
 // 200 accepted redirects to Pricing, 30 proposed to Contact below the
 // matcher's bar, 10 with no proposal; the most clicked first.
-func relaunchPlan(t *testing.T, db *store.DB) (int64, map[string]int64) {
+func relaunchPlan(t *testing.T, db *store.Store) (int64, map[string]int64) {
 	t.Helper()
 	ctx := context.Background()
 	doc, err := site.ReadDocumentFile("../store/testdata/acme.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, err := db.ImportDocument(ctx, 1, doc)
+	pid, err := db.Projects.ImportDocument(ctx, 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(ctx, pid)
+	tr, _ := db.Pages.Tree(ctx, pid)
 	ids := map[string]int64{}
 	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
 	var olds []site.OldPage
@@ -43,7 +43,7 @@ func relaunchPlan(t *testing.T, db *store.DB) (int64, map[string]int64) {
 		}
 		olds, maps = append(olds, o), append(maps, m)
 	}
-	if _, err := db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+	if _, err := db.Redirects.AttachOldSite(ctx, pid, olds, maps); err != nil {
 		t.Fatal(err)
 	}
 	return pid, ids
@@ -56,7 +56,7 @@ func TestBrowserRedirects(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, ids := relaunchPlan(t, db)
 	status := func() site.RedirectStatus {
-		st, err := db.RedirectStatus(context.Background(), pid)
+		st, err := db.Redirects.RedirectStatus(context.Background(), pid)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,20 +139,20 @@ func TestBrowserRedirects(t *testing.T) {
 }
 
 // oldID is the id of the old URL whose URL holds part.
-func oldID(t *testing.T, db *store.DB, pid int64, part string) string {
+func oldID(t *testing.T, db *store.Store, pid int64, part string) string {
 	t.Helper()
-	list, _, err := db.OldURLs(context.Background(), pid, site.OldFilter{Search: part})
+	list, _, err := db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{Search: part})
 	if err != nil || len(list) != 1 {
 		t.Fatalf("old URL %q: %v, %d found", part, err, len(list))
 	}
 	return fmt.Sprint(list[0].ID)
 }
 
-func oldURL(t *testing.T, db *store.DB, pid int64, id string) site.OldURL {
+func oldURL(t *testing.T, db *store.Store, pid int64, id string) site.OldURL {
 	t.Helper()
 	var n int64
 	fmt.Sscan(id, &n)
-	o, err := db.OldURL(context.Background(), pid, n)
+	o, err := db.Redirects.OldURL(context.Background(), pid, n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,11 +169,11 @@ func TestBrowserRenameKeepsURL(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, ids := relaunchPlan(t, db)
 	bg := context.Background()
-	if _, err := db.LaunchVersion(bg, pid, "Live"); err != nil {
+	if _, err := db.History.LaunchVersion(bg, pid, "Live"); err != nil {
 		t.Fatal(err)
 	}
 	redirects := func() int {
-		list, _, err := db.OldURLs(bg, pid, site.OldFilter{Search: "/about-us"})
+		list, _, err := db.Redirects.OldURLs(bg, pid, site.OldFilter{Search: "/about-us"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestBrowserRenameKeepsURL(t *testing.T) {
 		chromedp.Click(`#keep-url`, chromedp.ByQuery),
 		waitJS(`document.getElementById("url-notices").textContent.includes("Kept the old URL")`),
 	)
-	p, err := db.Page(bg, ids["About us"])
+	p, err := db.Pages.Page(bg, ids["About us"])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +226,7 @@ func TestBrowserDeleteLaunched(t *testing.T) {
 	ctx, base, db := browser(t)
 	pid, ids := relaunchPlan(t, db)
 	bg := context.Background()
-	if _, err := db.LaunchVersion(bg, pid, "Live"); err != nil {
+	if _, err := db.History.LaunchVersion(bg, pid, "Live"); err != nil {
 		t.Fatal(err)
 	}
 	run(t, ctx, "delete Imprint",
@@ -246,7 +246,7 @@ func TestBrowserDeleteLaunched(t *testing.T) {
 		waitJS(fmt.Sprintf(`!document.getElementById("node-%d")`, ids["Imprint"])),
 	)
 	gone := func() int {
-		_, n, err := db.OldURLs(bg, pid, site.OldFilter{Show: site.ShowRetired, Search: "/imprint"})
+		_, n, err := db.Redirects.OldURLs(bg, pid, site.OldFilter{Show: site.ShowRetired, Search: "/imprint"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,19 +23,19 @@ func TestBrowserReview(t *testing.T) {
 	bg := context.Background()
 	pid, ids := (&client{t: t, db: db}).fixture() // the sample plan, its page IDs by title
 	pricing := ids["Pricing"]
-	pg, _ := db.Page(bg, pricing)
+	pg, _ := db.Pages.Page(bg, pricing)
 	pg.Notes, pg.Type = "Monthly and yearly plans side by side.", "landing"
 	pg.Brief = site.Brief{H1: "Plans for every team", Blocks: []site.Block{{Kind: "table", Note: "Three plans side by side"}}}
-	if err := db.UpdatePage(bg, &pg); err != nil {
+	if err := db.Pages.UpdatePage(bg, &pg); err != nil {
 		t.Fatal(err)
 	}
 	team := site.Comment{ProjectID: pid, PageID: pricing, Author: "Olive Owner", UserID: 1, Body: "Three tiers, as agreed?"} // the owner browser() logs in
-	if err := db.AddComment(bg, &team, 0); err != nil {
+	if err := db.Comments.AddComment(bg, &team, 0); err != nil {
 		t.Fatal(err)
 	}
 	link := func(role string) string {
 		l := site.ShareLink{ProjectID: pid, Role: role, Label: "Client"}
-		token, err := db.CreateShareLink(bg, &l)
+		token, err := db.Sharing.CreateShareLink(bg, &l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +189,7 @@ func TestBrowserReview(t *testing.T) {
 	if resolvers != 0 {
 		t.Errorf("the client is offered %d Resolve/Reopen buttons", resolvers)
 	}
-	threads, _ := db.Comments(bg, pricing)
+	threads, _ := db.Comments.Comments(bg, pricing)
 	if len(threads) != 2 || len(threads[0].Replies) != 1 || threads[0].Replies[0].Author != "Carla Client" {
 		t.Errorf("stored threads %+v, want the team's with Carla's reply and Carla's own", threads)
 	}

@@ -37,13 +37,13 @@ const chromiumPath = "/usr/bin/chromium"
 
 // browser starts the real app on a test server and a headless Chromium.
 // Without Chromium the test skips, except in CI where it fails.
-func browser(t testing.TB) (context.Context, string, *store.DB) {
+func browser(t testing.TB) (context.Context, string, *store.Store) {
 	t.Helper()
 	return browserWith(t, nil)
 }
 
 // browserWith is browser with setup run on the server before it serves.
-func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *store.DB) {
+func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *store.Store) {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -62,7 +62,7 @@ func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *s
 	}
 	t.Cleanup(func() { db.Close() })
 	addUser(t, db, "olive@test.example", "Olive Owner", "1", site.RoleOwner)
-	srv := New(db, static.FS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	srv := New(partsOf(db), static.FS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	if setup != nil {
 		setup(srv)
 	}
@@ -286,7 +286,7 @@ func TestBrowserEditor(t *testing.T) {
 	if h1 != "Browser plan" {
 		t.Fatalf("editor heading = %q", h1)
 	}
-	projects, _ := db.Projects(bg, 1)
+	projects, _ := db.Projects.Projects(bg, 1)
 	if len(projects) != 1 {
 		t.Fatalf("projects after create = %d", len(projects))
 	}
@@ -332,7 +332,7 @@ func TestBrowserEditor(t *testing.T) {
 			renamedSelected("Plans & pricing"), // at once: the outline shows a rename before it is saved
 		)
 		waitFor(t, func() bool {
-			tr, _ := db.Tree(bg, pid)
+			tr, _ := db.Pages.Tree(bg, pid)
 			found := false
 			tr.Walk(func(p *site.Page, _ int) bool {
 				found = found || p.Title == "Plans & pricing" && p.Slug == "plans-and-pricing"
@@ -351,7 +351,7 @@ func TestBrowserEditor(t *testing.T) {
 			chromedp.Sleep(300*time.Millisecond),
 		)
 		waitFor(t, func() bool {
-			tr, _ := db.Tree(bg, pid)
+			tr, _ := db.Pages.Tree(bg, pid)
 			for _, c := range tr.Roots(site.PlacementMain) {
 				if c.Title == "Products" {
 					kids := tr.Children(c.ID)
@@ -394,7 +394,7 @@ func TestBrowserEditor(t *testing.T) {
 			chromedp.Click(`//ul[@id="link-picker"]//button[starts-with(normalize-space(.), "Plans & pricing")]`, chromedp.BySearch),
 			waitJS(`document.getElementById('links-out').textContent.includes('Plans & pricing')`),
 		)
-		links, _ := db.Links(bg, pid)
+		links, _ := db.Links.Links(bg, pid)
 		if len(links) != 1 || links[0].FromTitle != "Products" || links[0].ToTitle != "Plans & pricing" || links[0].Label != "compare" {
 			t.Errorf("links = %+v", links)
 		}
@@ -469,8 +469,8 @@ func waitFor(t *testing.T, cond func() bool, what string) {
 }
 
 // shapeOf renders a project's tree as "A(B C) D" for failure messages.
-func shapeOf(db *store.DB, pid int64) string {
-	tr, err := db.Tree(context.Background(), pid)
+func shapeOf(db *store.Store, pid int64) string {
+	tr, err := db.Pages.Tree(context.Background(), pid)
 	if err != nil {
 		return err.Error()
 	}
@@ -501,11 +501,11 @@ func TestBrowserDiagram(t *testing.T) {
 			c.Children = append(c.Children, &site.DocPage{Title: "Support"})
 		}
 	}
-	pid, err := db.ImportDocument(context.Background(), 1, doc)
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(context.Background(), pid)
+	tr, _ := db.Pages.Tree(context.Background(), pid)
 	var pricing int64
 	tr.Walk(func(p *site.Page, _ int) bool {
 		if p.Title == "Pricing" {
@@ -667,11 +667,11 @@ func TestBrowserCollaboration(t *testing.T) {
 	bg := context.Background()
 	addUser(t, db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
 	doc := acmeDoc(t)
-	pid, err := db.ImportDocument(bg, 1, doc)
+	pid, err := db.Projects.ImportDocument(bg, 1, doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(bg, pid)
+	tr, _ := db.Pages.Tree(bg, pid)
 	var pricing int64
 	tr.Walk(func(p *site.Page, _ int) bool {
 		if p.Title == "Pricing" {
@@ -724,7 +724,7 @@ func TestBrowserCollaboration(t *testing.T) {
 	)
 
 	l := site.ShareLink{ProjectID: pid, Role: site.ShareComment, Label: "Client"}
-	token, err := db.CreateShareLink(bg, &l)
+	token, err := db.Sharing.CreateShareLink(bg, &l)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -792,7 +792,7 @@ func TestBrowserOwnEdits(t *testing.T) {
 		chromedp.KeyEvent(kb.Escape),
 		titleShown("Webinars"),
 	)
-	tr, _ := db.Tree(bg, pid)
+	tr, _ := db.Pages.Tree(bg, pid)
 	for _, c := range tr.Children(ids["Products"]) {
 		if strings.Contains(c.Title, "New page") {
 			t.Errorf("the new page was saved as %q", c.Title)
@@ -863,10 +863,10 @@ func TestBrowserKeyboardOutline(t *testing.T) {
 	ctx, base, db := browser(t)
 	bg := context.Background()
 	pr := &site.Project{TeamID: 1, Name: "Workshop", BaseURL: "https://workshop.example/"}
-	if err := db.CreateProject(bg, pr); err != nil {
+	if err := db.Projects.CreateProject(bg, pr); err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := db.Tree(bg, pr.ID)
+	tr, _ := db.Pages.Tree(bg, pr.ID)
 	home := tr.Roots(site.PlacementMain)[0]
 	run(t, ctx, "open the plan and select Home",
 		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pr.ID)),
@@ -927,7 +927,7 @@ func TestBrowserKeyboardOutline(t *testing.T) {
 // page that offers the SVG, the PDF or a branch, not to an error.
 func TestBrowserPNGTooLarge(t *testing.T) {
 	ctx, base, db := browser(t)
-	pid, err := db.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 9))
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -944,7 +944,7 @@ func TestBrowserPNGTooLarge(t *testing.T) {
 // name and shows the logo once saved.
 func TestBrowserTheme(t *testing.T) {
 	ctx, base, db := browser(t)
-	pid, err := db.ImportDocument(context.Background(), 1, acmeDoc(t))
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, acmeDoc(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestBrowserWriteWhileLoading(t *testing.T) {
 		chromedp.KeyEvent(kb.Delete),
 	)
 	waitFor(t, func() bool {
-		_, err := db.Page(context.Background(), contact)
+		_, err := db.Pages.Page(context.Background(), contact)
 		return site.ErrorCode(err) == site.ENotFound
 	}, "Contact deleted while the redraw is held")
 

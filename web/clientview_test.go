@@ -28,13 +28,13 @@ var internalMarkers = []string{"MKASSIGNEE", "MKNOTES", "MKOWNER", "mkkeyword", 
 func seedInternals(t *testing.T, c *client, pid int64) (publicNote string) {
 	t.Helper()
 	ctx := context.Background()
-	tr, err := c.db.Tree(ctx, pid)
+	tr, err := c.db.Pages.Tree(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mark := func(round string) {
 		for _, p := range tr.Pages() {
-			pg, err := c.db.Page(ctx, p.ID)
+			pg, err := c.db.Pages.Page(ctx, p.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,18 +44,18 @@ func seedInternals(t *testing.T, c *client, pid int64) (publicNote string) {
 			if pg.Title == "Pricing" {
 				pg.Notes, pg.NotesPublic = "CLIENTNOTE prices include VAT", true
 			}
-			if err := c.db.UpdatePage(ctx, &pg); err != nil {
+			if err := c.db.Pages.UpdatePage(ctx, &pg); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	mark("A")
-	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Kickoff"); err != nil {
 		t.Fatal(err)
 	}
 	mark("B")
 	w := site.Webhook{TeamID: 1, URL: "https://mkhook.example/hook", Format: "json", Secret: "MKHOOKSECRET-0123456789"}
-	if err := c.db.AddWebhook(ctx, &w); err != nil {
+	if err := c.db.Webhooks.AddWebhook(ctx, &w); err != nil {
 		t.Fatal(err)
 	}
 	return "CLIENTNOTE"
@@ -233,7 +233,7 @@ func TestClientSeesNoInternals(t *testing.T) {
 			t.Fatalf("events: %d", status)
 		}
 		ctx := context.Background()
-		pg, _ := c.db.Page(ctx, ids["Pricing"])
+		pg, _ := c.db.Pages.Page(ctx, ids["Pricing"])
 		pg.Notes, pg.NotesPublic, pg.Assignee = "MKNOTES stream", false, "MKASSIGNEE stream"
 		// The team edits through the server, so the hub tells the stream.
 		form := url.Values{"title": {pg.Title}, "kind": {pg.Kind}, "status": {"in_progress"}, "version": {itoa(pg.Version)}, "slug_auto": {"1"},

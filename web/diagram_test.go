@@ -94,7 +94,7 @@ func TestDiagramRoutes(t *testing.T) {
 	if renders != 1 {
 		t.Errorf("two requests for an unchanged diagram drew it %d times, want once", renders)
 	}
-	if _, err := c.db.RenamePage(context.Background(), ids["Pricing"], "Plans & prices", 1); err != nil {
+	if _, err := c.db.Pages.RenamePage(context.Background(), ids["Pricing"], "Plans & prices", 1); err != nil {
 		t.Fatal(err)
 	}
 	body := c.do("GET", p+"/diagram/svg?depth=3", nil, false).Body.String()
@@ -130,7 +130,7 @@ func TestDiagramDownloadsScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, err := c.db.ImportDocument(context.Background(), 1, d)
+	pid, err := c.db.Projects.ImportDocument(context.Background(), 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestDiagramPDFOptions(t *testing.T) {
 func TestPNGTooLargePage(t *testing.T) {
 	c := newClient(t)
 	c.fixture()
-	pid, err := c.db.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 9)) // 1,011 pages
+	pid, err := c.db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 9)) // 1,011 pages
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestPNGTooLargePage(t *testing.T) {
 	// is one branch: its sections are offered, not the whole plan again.
 	gen := sitegen.Document("Rooted", 10, 10, 9)
 	gen.Pages[0].Slug = ptr("home")
-	rooted, err := c.db.ImportDocument(context.Background(), 1, gen)
+	rooted, err := c.db.Projects.ImportDocument(context.Background(), 1, gen)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,6 @@ type historyStore interface {
 	LaunchVersion(ctx context.Context, projectID int64, name string) (site.Version, error)
 	Versions(ctx context.Context, projectID int64) ([]site.Version, error)
 	Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error)
-	VersionOldURLs(ctx context.Context, projectID int64, number int) ([]site.OldURL, error)
 	RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error)
 	Approve(ctx context.Context, projectID int64, number int, pageID int64, name string) (site.Approval, error)
 	VoidApproval(ctx context.Context, projectID int64, number int, id int64) error

@@ -28,7 +28,7 @@ func TestUndoRedoHTTP(t *testing.T) {
 	project := "/projects/" + itoa(pid)
 	products, pricing := ids["Products"], ids["Pricing"]
 	wantStatus(t, c.do("DELETE", pagePath(pid, products), nil, true), http.StatusOK, "delete Products")
-	if _, err := c.db.Page(ctx, pricing); site.ErrorCode(err) != site.ENotFound {
+	if _, err := c.db.Pages.Page(ctx, pricing); site.ErrorCode(err) != site.ENotFound {
 		t.Fatalf("Pricing is still there: %v", err)
 	}
 	rec := c.do("POST", project+"/undo", nil, true)
@@ -36,15 +36,15 @@ func TestUndoRedoHTTP(t *testing.T) {
 	if got := doc(t, rec).Find("#undo-result").Text(); got != "Undone: Olive Owner deleted “Products” and the 2 pages below it" {
 		t.Errorf("undo said %q", got)
 	}
-	out, in, err := c.db.PageLinks(ctx, pricing)
+	out, in, err := c.db.Links.PageLinks(ctx, pricing)
 	if err != nil || len(out) != 1 || len(in) != 1 || out[0].ToTitle != "Contact" || in[0].FromTitle != "Home" {
 		t.Errorf("Pricing came back with links out %v, in %v (%v), want to Contact and from Home", out, in, err)
 	}
-	if pg, err := c.db.Page(ctx, pricing); err != nil || pg.ParentID != products {
+	if pg, err := c.db.Pages.Page(ctx, pricing); err != nil || pg.ParentID != products {
 		t.Errorf("Pricing is back as %+v (%v), under another id or parent", pg, err)
 	}
 	wantStatus(t, c.do("POST", project+"/redo", nil, true), http.StatusOK, "redo")
-	if _, err := c.db.Page(ctx, products); site.ErrorCode(err) != site.ENotFound {
+	if _, err := c.db.Pages.Page(ctx, products); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("redo left Products: %v", err)
 	}
 	wantStatus(t, c.do("POST", project+"/undo", nil, true), http.StatusOK, "undo again")
@@ -58,16 +58,16 @@ func TestUndoRedoHTTP(t *testing.T) {
 	addUser(t, c.db, "ed@test.example", "Ed Editor", "1", site.RoleEditor)
 	ed := anonymous(t, c.srv, c.db)
 	ed.login("ed@test.example")
-	pg, _ := c.db.Page(ctx, ids["Contact"])
+	pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 	wantStatus(t, ed.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Get in touch"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "Ed renames")
-	pg, _ = c.db.Page(ctx, ids["Contact"])
+	pg, _ = c.db.Pages.Page(ctx, ids["Contact"])
 	wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Talk to us"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "Olive renames")
 	rec = ed.do("POST", project+"/undo", nil, true)
 	wantStatus(t, rec, http.StatusConflict, "Ed's undo after Olive's rename")
 	if msg := doc(t, rec).Find(".alert-error span").Text(); msg != "Nothing was undone: “Talk to us” has changed since: Olive Owner renamed “Get in touch” to “Talk to us”." {
 		t.Errorf("conflict says %q", msg)
 	}
-	if pg, _ := c.db.Page(ctx, ids["Contact"]); pg.Title != "Talk to us" {
+	if pg, _ := c.db.Pages.Page(ctx, ids["Contact"]); pg.Title != "Talk to us" {
 		t.Errorf("the refused undo changed the title to %q", pg.Title)
 	}
 }
@@ -80,7 +80,7 @@ func TestHistoryPanel(t *testing.T) {
 	project := "/projects/" + itoa(pid)
 	wantStatus(t, c.do("POST", pagePath(pid, ids["Pricing"], "move"), url.Values{"parent": {itoa(ids["About us"])}, "position": {"0"}}, true), http.StatusNoContent, "move")
 	wantStatus(t, c.do("DELETE", pagePath(pid, ids["Products"]), nil, true), http.StatusOK, "delete")
-	pg, _ := c.db.Page(context.Background(), ids["Team"])
+	pg, _ := c.db.Pages.Page(context.Background(), ids["Team"])
 	wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"People"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "rename")
 
 	rec := c.do("GET", project+"/history", nil, true)
@@ -110,7 +110,7 @@ func TestHistoryPanel(t *testing.T) {
 	if got := doc(t, rec).Find("#history .alert-ok").Text(); got != "Olive Owner restored “Products” and the page below it." {
 		t.Errorf("the notice says %q", got)
 	}
-	if _, err := c.db.Page(context.Background(), ids["Products"]); err != nil {
+	if _, err := c.db.Pages.Page(context.Background(), ids["Products"]); err != nil {
 		t.Errorf("Products is not back: %v", err)
 	}
 	if doc(t, rec).Find("#history li.change button[hx-post$='/restore']").Length() != 0 {
@@ -135,10 +135,10 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	wantStatus(t, c.do("POST", project+"/versions", url.Values{"name": {"Kickoff"}}, false), http.StatusSeeOther, "create version 1")
 	careers := site.NewPage("Careers")
 	careers.ProjectID, careers.ParentID = pid, ids["Home"]
-	if err := c.db.CreatePage(ctx, &careers); err != nil {
+	if err := c.db.Pages.CreatePage(ctx, &careers); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.db.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
+	if _, err := c.db.Pages.RenamePage(ctx, ids["Pricing"], "Plans", 1); err != nil {
 		t.Fatal(err)
 	}
 
@@ -198,12 +198,12 @@ func TestVersionsCompareSignOff(t *testing.T) {
 	}
 	// A change the client sees outside About us, and one inside it that
 	// only the team sees (who writes the page).
-	if _, err := c.db.RenamePage(ctx, careers.ID, "Jobs", careers.Version); err != nil {
+	if _, err := c.db.Pages.RenamePage(ctx, careers.ID, "Jobs", careers.Version); err != nil {
 		t.Fatal(err)
 	}
-	about, _ := c.db.Page(ctx, ids["About us"])
+	about, _ := c.db.Pages.Page(ctx, ids["About us"])
 	about.Assignee, about.Notes = "Mats", "INTERNAL: margin 12%"
-	if err := c.db.UpdatePage(ctx, &about); err != nil {
+	if err := c.db.Pages.UpdatePage(ctx, &about); err != nil {
 		t.Fatal(err)
 	}
 	if signoffs := signoffs(); len(signoffs) != 2 || !strings.Contains(signoffs[0], "Carla Client via a share link approved the whole plan") || !strings.Contains(signoffs[0], "changed since approval") ||
@@ -284,14 +284,14 @@ func keepFile(t *testing.T, name string, b []byte) {
 func TestCompareChangedBranches(t *testing.T) {
 	c := newClient(t)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, sitegen.Document("Big", 5, 4, 3)) // 1 + 5 + 20 + 60 pages
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Big", 5, 4, 3)) // 1 + 5 + 20 + 60 pages
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Kickoff"); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := c.db.Tree(ctx, pid)
+	tr, err := c.db.Pages.Tree(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func TestCompareChangedBranches(t *testing.T) {
 	section := tr.Children(home.ID)[2]
 	topic := tr.Children(section.ID)[1]
 	leaf := tr.Children(topic.ID)[0]
-	if _, err := c.db.RenamePage(ctx, leaf.ID, "Renamed leaf", leaf.Version); err != nil {
+	if _, err := c.db.Pages.RenamePage(ctx, leaf.ID, "Renamed leaf", leaf.Version); err != nil {
 		t.Fatal(err)
 	}
 	other := tr.Children(home.ID)[0] // an unchanged section

@@ -22,7 +22,7 @@ import (
 // instance is one siteplan server on a shared database, reached over
 // HTTP as a load balancer would.
 type instance struct {
-	db  *store.DB
+	db  *store.Store
 	srv *Server
 	url string
 	dsn string // the database's
@@ -40,10 +40,10 @@ func twoInstances(t *testing.T) (a, b instance) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { db.Close() })
-		if !db.SharedLive() {
+		if !db.Live.SharedLive() {
 			t.Skip("several instances share a PostgreSQL database, not a SQLite file")
 		}
-		srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+		srv := New(partsOf(db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 		t.Cleanup(srv.Close)
 		ts := httptest.NewServer(srv.Echo)
 		t.Cleanup(ts.Close)
@@ -108,7 +108,7 @@ func TestTwoInstances(t *testing.T) {
 	until(t, onB, 2*time.Second, "presence of both on B", both)
 	until(t, onA, 2*time.Second, "presence of both on A", both)
 
-	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
+	pg, _ := a.db.Pages.Page(context.Background(), ids["Pricing"])
 	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Plans"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
 	e := until(t, onB, time.Second, "rename on B", func(e string) bool { return strings.HasPrefix(e, "change ") })
 	if want := `change {"kind":"rename","page":` + itoa(pg.ID) + `,"title":"Plans","by":"Olive Owner"}`; e != want {
@@ -170,7 +170,7 @@ func TestRelayReconnects(t *testing.T) {
 		WHERE application_name = 'siteplan-live' AND datname = current_database()`).Scan(&cut); err != nil || cut != 2 {
 		t.Fatalf("cut %d listeners, %v; want both instances'", cut, err)
 	}
-	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
+	pg, _ := a.db.Pages.Page(context.Background(), ids["Pricing"])
 	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"After the cut"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
 	e := until(t, onB, 5*time.Second, "rename on B after its listener reconnected", func(e string) bool { return strings.HasPrefix(e, "change ") })
 	if !strings.Contains(e, "After the cut") {
@@ -192,7 +192,7 @@ func TestCachesFollowOtherInstances(t *testing.T) {
 	if first := svg(); !strings.Contains(first, "Pricing") || svg() != first {
 		t.Fatal("the diagram on B does not show Pricing, or is not kept")
 	}
-	pg, _ := a.db.Page(context.Background(), ids["Pricing"])
+	pg, _ := a.db.Pages.Page(context.Background(), ids["Pricing"])
 	wantStatus(t, oa.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Plans and prices"}, "version": {itoa(pg.Version)}}, true), 200, "rename on A")
 	if after := svg(); !strings.Contains(after, "Plans and prices") {
 		t.Error("B served the diagram it kept from before the rename on A")

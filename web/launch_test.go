@@ -101,7 +101,7 @@ func (c *client) launch(pid int64, form url.Values) *goquery.Document {
 	}
 	// The job's stream ends at once for a check that has ended already: a
 	// loopback site of nine pages may be checked before the page is read.
-	j, ok, err := c.db.NewestLaunchJob(context.Background(), 1, pid) // the owner newClient logs in, the database's first account
+	j, ok, err := c.db.Jobs.NewestLaunchJob(context.Background(), 1, pid) // the owner newClient logs in, the database's first account
 	if !ok {
 		c.t.Fatalf("no check started (%v)", err)
 	}
@@ -126,7 +126,7 @@ func texts(s *goquery.Selection) []string {
 func TestLaunchCheck(t *testing.T) {
 	c := siteClient(t)
 	pid, ids := c.fixture()
-	tr, _ := c.db.Tree(context.Background(), pid)
+	tr, _ := c.db.Pages.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)
 
 	page := c.launch(pid, url.Values{"base": {bs.URL + "/"}})
@@ -248,7 +248,7 @@ func TestLaunchCheckRefused(t *testing.T) {
 func TestLaunchCheckCancel(t *testing.T) {
 	c := siteClient(t)
 	pid, _ := c.fixture()
-	tr, _ := c.db.Tree(context.Background(), pid)
+	tr, _ := c.db.Pages.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)
 	bs.hold = true
 	path := "/projects/" + itoa(pid) + "/launch"
@@ -272,7 +272,7 @@ func TestLaunchCheckCancel(t *testing.T) {
 	if got := page.Find("#job-error").Text(); !strings.Contains(got, "Cancelled.") || page.Find("#launch-report").Length() != 0 {
 		t.Errorf("after cancel: %q, report %d", got, page.Find("#launch-report").Length())
 	}
-	if cs, _ := c.db.LaunchChecks(context.Background(), pid, 5); len(cs) != 0 {
+	if cs, _ := c.db.History.LaunchChecks(context.Background(), pid, 5); len(cs) != 0 {
 		t.Errorf("a cancelled check kept %d reports", len(cs))
 	}
 }
@@ -283,7 +283,7 @@ func TestLaunchCheckCancel(t *testing.T) {
 func TestLaunchCheckTakesItsPlansTurn(t *testing.T) {
 	c := siteClient(t)
 	pid, _ := c.fixture()
-	tr, _ := c.db.Tree(context.Background(), pid)
+	tr, _ := c.db.Pages.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)
 	bs.hold = true
 	addUser(t, c.db, "ed@test.example", "Ed", "1", site.RoleEditor)
@@ -298,11 +298,11 @@ func TestLaunchCheckTakesItsPlansTurn(t *testing.T) {
 	}
 	<-bs.held
 	job := strings.TrimSuffix(doc(t, ed.do("GET", path, nil, false)).Find("#launch-job").AttrOr("sse-connect", ""), "/events")
-	j, err := c.db.Job(context.Background(), strings.TrimPrefix(job, "/sites/jobs/"), false)
+	j, err := c.db.Jobs.Job(context.Background(), strings.TrimPrefix(job, "/sites/jobs/"), false)
 	if err != nil {
 		t.Fatalf("job %q: %v", job, err)
 	}
-	if p, _ := c.db.Project(context.Background(), pid); j.TeamID != p.TeamID {
+	if p, _ := c.db.Projects.Project(context.Background(), pid); j.TeamID != p.TeamID {
 		t.Errorf("the check is team %d's job, want the plan's team %d", j.TeamID, p.TeamID)
 	}
 	ed.do("POST", job+"/cancel", nil, false)
@@ -315,7 +315,7 @@ func TestLaunchCheckTakesItsPlansTurn(t *testing.T) {
 func TestLaunchCheckCredentials(t *testing.T) {
 	c := siteClient(t)
 	pid, _ := c.fixture()
-	tr, _ := c.db.Tree(context.Background(), pid)
+	tr, _ := c.db.Pages.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)
 	bs.auth = "staging:s3cr3t-PW"
 	base := strings.Replace(bs.URL, "http://", "http://staging:s3cr3t-PW@", 1) + "/"
@@ -339,7 +339,7 @@ func TestLaunchCheckCredentials(t *testing.T) {
 			}
 		}
 	}
-	j, _, _ := c.db.NewestLaunchJob(context.Background(), 1, pid)
+	j, _, _ := c.db.Jobs.NewestLaunchJob(context.Background(), 1, pid)
 	if strings.Contains(j.Source, "s3cr3t") || j.Credentials != "" {
 		t.Errorf("the ended job keeps %q, credentials %q", j.Source, j.Credentials)
 	}
@@ -357,7 +357,7 @@ func TestLaunchCheckUnreachable(t *testing.T) {
 	if rec := c.do("POST", path, url.Values{"base": {closed.URL + "/"}}, false); rec.Code != http.StatusSeeOther {
 		t.Fatalf("start: %d", rec.Code)
 	}
-	j, ok, _ := c.db.NewestLaunchJob(context.Background(), 1, pid)
+	j, ok, _ := c.db.Jobs.NewestLaunchJob(context.Background(), 1, pid)
 	if !ok {
 		t.Fatal("no check started")
 	}
@@ -366,7 +366,7 @@ func TestLaunchCheckUnreachable(t *testing.T) {
 	if got := page.Find("#job-error").Text(); !strings.Contains(got, "could not be reached") || !strings.Contains(got, "refused the connection") {
 		t.Errorf("the check's end says %q", got)
 	}
-	if cs, _ := c.db.LaunchChecks(context.Background(), pid, 5); len(cs) != 0 || page.Find("#launch-report").Length() != 0 {
+	if cs, _ := c.db.History.LaunchChecks(context.Background(), pid, 5); len(cs) != 0 || page.Find("#launch-report").Length() != 0 {
 		t.Errorf("a check that could not run was kept: %d", len(cs))
 	}
 }

@@ -480,7 +480,7 @@ func (s *Server) stillAllowed(ctx context.Context, sub *subscriber) bool {
 		return false
 	}
 	if sub.shareToken != "" {
-		if _, err := s.store.accounts.UseShareLink(ctx, sub.shareToken); err != nil {
+		if _, err := s.store.shares.UseShareLink(ctx, sub.shareToken); err != nil {
 			return false
 		}
 	}

@@ -17,7 +17,7 @@ func TestUnsubscribeLink(t *testing.T) {
 	ctx := context.Background()
 	ana := addUser(t, c.db, "ana@test.example", "Ana Editor", "1", site.RoleEditor)
 	bob := addUser(t, c.db, "bob@test.example", "Bob Editor", "1", site.RoleEditor)
-	key, err := c.db.ServerKey(ctx, site.UnsubscribeKey)
+	key, err := c.db.Notifications.ServerKey(ctx, site.UnsubscribeKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,10 +33,10 @@ func TestUnsubscribeLink(t *testing.T) {
 	if rec := visitor.do("POST", path, nil, false); rec.Code != 200 || doc(t, rec).Find("#unsubscribed").Length() != 1 {
 		t.Errorf("unsubscribe: %d", rec.Code)
 	}
-	if m, _ := c.db.MailSettings(ctx, ana.ID); m.Mode != site.MailOff {
+	if m, _ := c.db.Notifications.MailSettings(ctx, ana.ID); m.Mode != site.MailOff {
 		t.Errorf("Ana's mode is %q", m.Mode)
 	}
-	if m, _ := c.db.MailSettings(ctx, bob.ID); m.Mode == site.MailOff {
+	if m, _ := c.db.Notifications.MailSettings(ctx, bob.ID); m.Mode == site.MailOff {
 		t.Errorf("Bob's e-mails stopped too")
 	}
 }
@@ -73,7 +73,7 @@ func TestMailSettingsForm(t *testing.T) {
 	c.login("ana@test.example")
 	rec := c.do("POST", "/inbox/mail", url.Values{"mode": {"digest"}, "digest_hour": {"9"}, "time_zone": {"Europe/Berlin"}}, false)
 	wantStatus(t, rec, 303, "save the settings")
-	if m, err := c.db.MailSettings(context.Background(), owner.ID); err != nil || m != (site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}) {
+	if m, err := c.db.Notifications.MailSettings(context.Background(), owner.ID); err != nil || m != (site.MailSettings{Mode: site.MailDigest, DigestHour: 9, TimeZone: "Europe/Berlin"}) {
 		t.Errorf("saved %+v %v", m, err)
 	}
 	d := doc(t, c.do("GET", "/inbox", nil, false))

@@ -41,7 +41,7 @@ func TestOutlineKept(t *testing.T) {
 	if got := count(); got == "" {
 		t.Fatal("the outline kept from before the comment has no count")
 	}
-	cs, err := c.db.OpenComments(context.Background(), pid)
+	cs, err := c.db.Comments.OpenComments(context.Background(), pid)
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("open comments %v %v", cs, err)
 	}
@@ -51,14 +51,14 @@ func TestOutlineKept(t *testing.T) {
 	}
 
 	// A rename.
-	pg, _ := c.db.Page(context.Background(), ids["Pricing"])
+	pg, _ := c.db.Pages.Page(context.Background(), ids["Pricing"])
 	wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Plans and prices"}, "version": {itoa(pg.Version)}}, true), 200, "rename")
 	if !strings.Contains(get(c), "Plans and prices") {
 		t.Error("the outline kept from before the rename was served")
 	}
 
 	// The team's type colours.
-	pal, err := c.db.TeamPalette(context.Background(), 1)
+	pal, err := c.db.Themes.TeamPalette(context.Background(), 1)
 	if err != nil || len(pal.Types) == 0 {
 		t.Fatalf("palette %v %v", pal, err)
 	}

@@ -41,7 +41,7 @@ func TestTypeColoursTeamWide(t *testing.T) {
 	for _, ty := range types {
 		d.Pages = append(d.Pages, &site.DocPage{Title: "A " + ty, Type: ty})
 	}
-	pid, err := c.db.ImportDocument(context.Background(), 1, d)
+	pid, err := c.db.Projects.ImportDocument(context.Background(), 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestTypeColoursTeamWide(t *testing.T) {
 
 	// Product takes landing's colour: both show it, product with a mark.
 	form := url.Values{}
-	pal, _ := c.db.TeamPalette(context.Background(), 1)
+	pal, _ := c.db.Themes.TeamPalette(context.Background(), 1)
 	for _, ty := range pal.Types {
 		form.Add("type", ty.Type)
 		form.Add("color", ty.Color)

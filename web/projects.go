@@ -22,6 +22,8 @@ type projectStore interface {
 	DeleteProject(ctx context.Context, id int64) error
 	ImportDocument(ctx context.Context, teamID int64, d *site.Document) (int64, error)
 	Document(ctx context.Context, projectID int64) (*site.Document, error)
+	Project(ctx context.Context, id int64) (site.Project, error)
+	ProjectWithPalette(ctx context.Context, id int64) (site.Project, site.Palette, error)
 }
 
 // idParam parses a numeric path parameter. Errors: ENotFound.
@@ -160,7 +162,7 @@ func (s *Server) renameProject(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if p, err = s.store.accounts.Project(ctx, p.ID); err != nil {
+	if p, err = s.store.projects.Project(ctx, p.ID); err != nil {
 		return err
 	}
 	setChange(c, change{Kind: "project"})
@@ -233,7 +235,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 		props.Project, props.Errors = p, site.ErrorFields(err)
 		return rerender(c, err, views.SettingsForm(props))
 	case site.EConflict:
-		fresh, ferr := s.store.accounts.Project(c.Request().Context(), p.ID)
+		fresh, ferr := s.store.projects.Project(c.Request().Context(), p.ID)
 		if ferr != nil {
 			return ferr
 		}

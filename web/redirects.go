@@ -33,6 +33,7 @@ type redirectStore interface {
 	SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (int, []string, int, error)
 	TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error)
 	Landings(ctx context.Context, projectID int64) (map[int64]int, error)
+	VersionOldURLs(ctx context.Context, projectID int64, number int) ([]site.OldURL, error)
 }
 
 // redirectFilter reads the view's filter from the request (query or

@@ -45,7 +45,7 @@ func TestRedirectsAttach(t *testing.T) {
 	if rec := upload(base+"/traffic", "pages.csv", "../testdata/relaunch/search-console.csv"); rec.Code != 303 {
 		t.Fatalf("traffic: %d %.500s", rec.Code, rec.Body.String())
 	}
-	st, _ := c.db.RedirectStatus(context.Background(), pid)
+	st, _ := c.db.Redirects.RedirectStatus(context.Background(), pid)
 	if want := (site.RedirectStatus{OldURLs: 5, Accepted: 4, Awaiting: 1, Unmatched: 1, Clicks: 1500, ClicksAtRisk: 300}); st != want {
 		t.Errorf("status %+v, want %+v", st, want)
 	}
@@ -66,7 +66,7 @@ func TestRedirectsAttach(t *testing.T) {
 	if msg := doc(t, rec).Find(".alert-error").Text(); rec.Code != 422 || !strings.Contains(msg, "url column") {
 		t.Errorf("a wrong file: %d %q", rec.Code, msg)
 	}
-	if st2, _ := c.db.RedirectStatus(context.Background(), pid); st2 != st {
+	if st2, _ := c.db.Redirects.RedirectStatus(context.Background(), pid); st2 != st {
 		t.Errorf("a refused file changed the map: %+v", st2)
 	}
 }
@@ -79,7 +79,7 @@ func TestRenameSaysURLsChanged(t *testing.T) {
 	pid, ids := c.fixture()
 	ctx := context.Background()
 	save := func(title string, slugAuto bool) *httptest.ResponseRecorder {
-		pg, _ := c.db.Page(ctx, ids["About us"])
+		pg, _ := c.db.Pages.Page(ctx, ids["About us"])
 		form := url.Values{"version": {itoa(pg.Version)}, "title": {title}, "slug": {pg.Slug}, "kind": {"page"}, "status": {"planned"}, "in_sitemap": {"1"}}
 		if slugAuto {
 			form.Set("slug_auto", "1")
@@ -95,7 +95,7 @@ func TestRenameSaysURLsChanged(t *testing.T) {
 		t.Errorf("a rename with a typed slug said URLs changed")
 	}
 	rec = c.do("POST", pagePath(pid, ids["About us"], "keep-url"), url.Values{"slug": {"about-us"}, "path": {""}}, true)
-	if pg, _ := c.db.Page(ctx, ids["About us"]); rec.Code != 200 || pg.Slug != "about-us" || pg.SlugAuto {
+	if pg, _ := c.db.Pages.Page(ctx, ids["About us"]); rec.Code != 200 || pg.Slug != "about-us" || pg.SlugAuto {
 		t.Errorf("keep the old URL: %d, slug %q derived %v", rec.Code, pg.Slug, pg.SlugAuto)
 	}
 }
@@ -113,12 +113,12 @@ func TestLaunchFromVersions(t *testing.T) {
 	if chip := doc(t, c.do("GET", project+"/versions", nil, false)).Find(".version .chip.launched").Text(); chip != "launched" {
 		t.Errorf("the version is listed with %q", chip)
 	}
-	pg, _ := c.db.Page(ctx, ids["Contact"])
+	pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 	rec := c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"Get in touch"}, "version": {itoa(pg.Version)}}, true)
 	if rec.Code != 200 || !strings.Contains(doc(t, rec).Find(".url-notice").Text(), "redirect") {
 		t.Fatalf("rename after launch: %d %s", rec.Code, rec.Body.String())
 	}
-	list, _, _ := c.db.OldURLs(ctx, pid, site.OldFilter{Show: site.ShowAccepted})
+	list, _, _ := c.db.Redirects.OldURLs(ctx, pid, site.OldFilter{Show: site.ShowAccepted})
 	if len(list) != 1 || list[0].URL != "https://www.acme.example/contact" || list[0].PageID != pg.ID {
 		t.Errorf("redirects after the rename: %+v", list)
 	}
@@ -136,7 +136,7 @@ func TestClientSeesTheMap(t *testing.T) {
 		{From: olds[0].URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.95, Accepted: true},
 		{From: olds[1].URL, Disposition: site.DispositionReview},
 	}
-	if _, err := c.db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+	if _, err := c.db.Redirects.AttachOldSite(ctx, pid, olds, maps); err != nil {
 		t.Fatal(err)
 	}
 	project := "/projects/" + itoa(pid)
@@ -173,14 +173,14 @@ func TestCompareShowsTheMap(t *testing.T) {
 		{From: olds[0].URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.6},
 		{From: olds[1].URL, Disposition: site.DispositionReview},
 	}
-	if _, err := c.db.AttachOldSite(ctx, pid, olds, maps); err != nil {
+	if _, err := c.db.Redirects.AttachOldSite(ctx, pid, olds, maps); err != nil {
 		t.Fatal(err)
 	}
 	project := "/projects/" + itoa(pid)
 	if rec := c.do("POST", project+"/versions", url.Values{"name": {"Map proposed"}}, false); rec.Code != 303 {
 		t.Fatal(rec.Code)
 	}
-	if _, err := c.db.Decide(ctx, pid, nil, &site.OldFilter{}, site.Decision{Verb: site.DecideAccept}); err != nil {
+	if _, err := c.db.Redirects.Decide(ctx, pid, nil, &site.OldFilter{}, site.Decision{Verb: site.DecideAccept}); err != nil {
 		t.Fatal(err)
 	}
 	d := doc(t, c.do("GET", project+"/compare?from=1&to=now", nil, false))
@@ -224,7 +224,7 @@ func TestAttachLiveSite(t *testing.T) {
 	if !strings.Contains(note, "3 new URLs matched, 0 gone") {
 		t.Errorf("the view says %q", note)
 	}
-	if _, n, _ := c.db.OldURLs(context.Background(), pid, site.OldFilter{}); n != 3 {
+	if _, n, _ := c.db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{}); n != 3 {
 		t.Errorf("%d old URLs attached, want 3", n)
 	}
 }
@@ -234,7 +234,7 @@ func TestAttachLiveSite(t *testing.T) {
 func TestDecideKeepsThePage(t *testing.T) {
 	c := newClient(t)
 	pid, _ := relaunchPlan(t, c.db)
-	list, _, err := c.db.OldURLs(context.Background(), pid, site.OldFilter{Offset: 150, Limit: 1})
+	list, _, err := c.db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{Offset: 150, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,20 +269,20 @@ func TestDecideKeepsThePage(t *testing.T) {
 func TestDeleteLaunchedChoice(t *testing.T) {
 	c := newClient(t)
 	pid, ids := c.fixture()
-	if _, err := c.db.LaunchVersion(context.Background(), pid, "Live"); err != nil {
+	if _, err := c.db.History.LaunchVersion(context.Background(), pid, "Live"); err != nil {
 		t.Fatal(err)
 	}
 	rec := c.do("DELETE", pagePath(pid, ids["Imprint"])+"?gone=page&target=", nil, true)
 	if msg := doc(t, rec).Find("#delete-launched .field-error").Text(); rec.Code != 422 || !strings.Contains(msg, "Choose the page") {
 		t.Errorf("a half-made choice: %d %q", rec.Code, msg)
 	}
-	if _, err := c.db.Page(context.Background(), ids["Imprint"]); err != nil {
+	if _, err := c.db.Pages.Page(context.Background(), ids["Imprint"]); err != nil {
 		t.Fatalf("a half-made choice deleted the page: %v", err)
 	}
 	if rec := c.do("DELETE", pagePath(pid, ids["Imprint"])+"?gone=retire", nil, true); rec.Code != 200 {
 		t.Errorf("retire: %d %s", rec.Code, rec.Body.String())
 	}
-	if _, n, _ := c.db.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowRetired}); n != 1 {
+	if _, n, _ := c.db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowRetired}); n != 1 {
 		t.Errorf("%d retired URLs after the deletion, want 1", n)
 	}
 }
@@ -299,9 +299,9 @@ func TestAttachOldSiteIsAJob(t *testing.T) {
 	rival := c.peer()
 	rex := addUser(t, c.db, "rex@rival.example", "Rex", "Rival studio", site.RoleOwner)
 	rival.login("rex@rival.example")
-	ms, _ := c.db.Memberships(context.Background(), rex.ID)
+	ms, _ := c.db.Teams.Memberships(context.Background(), rex.ID)
 	theirs := site.Project{TeamID: ms[0].ID, Name: "Rival plan", BaseURL: "https://rival.example/"}
-	if err := c.db.CreateProject(context.Background(), &theirs); err != nil {
+	if err := c.db.Projects.CreateProject(context.Background(), &theirs); err != nil {
 		t.Fatal(err)
 	}
 	started := make(chan *httptest.ResponseRecorder, 1)
@@ -323,7 +323,7 @@ func TestAttachOldSiteIsAJob(t *testing.T) {
 	if !strings.HasPrefix(link, "/projects/"+itoa(pid)+"/redirects?added=") {
 		t.Errorf("the job's page leads to %q: %s", link, page.Find("#job-status").Text())
 	}
-	if st, _ := c.db.RedirectStatus(context.Background(), pid); st.OldURLs != 7 {
+	if st, _ := c.db.Redirects.RedirectStatus(context.Background(), pid); st.OldURLs != 7 {
 		t.Errorf("%d old URLs attached, want 7", st.OldURLs)
 	}
 }

@@ -21,14 +21,14 @@ func TestReviewView(t *testing.T) {
 	pid, ids := c.fixture()
 	ctx := context.Background()
 	pricing := ids["Pricing"]
-	pg, _ := c.db.Page(ctx, pricing)
+	pg, _ := c.db.Pages.Page(ctx, pricing)
 	pg.Notes, pg.Type, pg.Status = "Monthly and yearly plans side by side.", "landing", "review"
 	pg.Brief = site.Brief{H1: "Plans for every team", Owner: "Mara", Blocks: []site.Block{{Kind: "table", Note: "Three tiers"}}}
-	if err := c.db.UpdatePage(ctx, &pg); err != nil {
+	if err := c.db.Pages.UpdatePage(ctx, &pg); err != nil {
 		t.Fatal(err)
 	}
 	team := site.Comment{ProjectID: pid, PageID: pricing, Author: "Olive Owner", Body: "Three tiers, as agreed?"}
-	if err := c.db.AddComment(ctx, &team, 0); err != nil {
+	if err := c.db.Comments.AddComment(ctx, &team, 0); err != nil {
 		t.Fatal(err)
 	}
 	// The links show the status the page is in ("review"); assignees and
@@ -105,7 +105,7 @@ func TestReviewView(t *testing.T) {
 	wantStatus(t, reader.do("POST", pagePath(pid, pricing, "comments"), reply, true), http.StatusForbidden, "a view link replies")
 	wantStatus(t, reader.do("POST", resolve, nil, true), http.StatusForbidden, "a view link resolves")
 
-	threads, err := c.db.Comments(ctx, pricing)
+	threads, err := c.db.Comments.Comments(ctx, pricing)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestReviewView(t *testing.T) {
 	// A guest has no inbox: the review view tells them where they are
 	// mentioned, by the name they comment under.
 	ask := site.Comment{ProjectID: pid, PageID: ids["About us"], Author: "Olive Owner", Body: "@carla client, is the team photo final?"}
-	if err := c.db.AddComment(ctx, &ask, 0); err != nil {
+	if err := c.db.Comments.AddComment(ctx, &ask, 0); err != nil {
 		t.Fatal(err)
 	}
 	if got := doc(t, commenter.do("GET", project, nil, false)).Find("#mentions-notice"); !strings.Contains(got.Text(), "mentioned in 1 open thread") ||
@@ -150,7 +150,7 @@ func (c *client) visitor(pid int64, role string) *client {
 func (c *client) visitorWith(pid int64, role string, downloads, statuses []string) *client {
 	c.t.Helper()
 	l := site.ShareLink{ProjectID: pid, Role: role, Downloads: downloads, Statuses: statuses}
-	token, err := c.db.CreateShareLink(context.Background(), &l)
+	token, err := c.db.Sharing.CreateShareLink(context.Background(), &l)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestPublicNotes(t *testing.T) {
 	client := c.visitor(pid, site.ShareView)
 	save := func(public bool) {
 		t.Helper()
-		pg, _ := c.db.Page(ctx, ids["Contact"])
+		pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 		form := url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {pg.Slug}, "kind": {"page"}, "status": {"planned"},
 			"in_sitemap": {"1"}, "notes": {"Opening hours from the client, 9 to 5."}}
 		if public {
@@ -225,12 +225,12 @@ func TestPublicNotes(t *testing.T) {
 	if !strings.Contains(card(), "Opening hours from the client, 9 to 5.") {
 		t.Error("notes visible to the client do not reach the card")
 	}
-	d, _ := c.db.Document(ctx, pid)
-	again, err := c.db.ImportDocument(ctx, 1, d)
+	d, _ := c.db.Projects.Document(ctx, pid)
+	again, err := c.db.Projects.ImportDocument(ctx, 1, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr, _ := c.db.Tree(ctx, again)
+	tr, _ := c.db.Pages.Tree(ctx, again)
 	if p := tr.Page(pageID(tr, "Contact")); p == nil || !p.NotesPublic {
 		t.Error("the switch does not round-trip through the document")
 	}
@@ -244,10 +244,10 @@ func TestApproveWhereTheClientIs(t *testing.T) {
 	c := newClient(t)
 	pid, ids := c.fixture()
 	ctx := site.WithViewer(context.Background(), site.Viewer{UserID: 1, Name: "Olive Owner"})
-	if _, err := c.db.CreateVersion(ctx, pid, "Kickoff"); err != nil {
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Kickoff"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.db.CreateVersion(ctx, pid, "Client review"); err != nil {
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Client review"); err != nil {
 		t.Fatal(err)
 	}
 	client := c.visitor(pid, site.ShareComment)
@@ -274,7 +274,7 @@ func TestApproveWhereTheClientIs(t *testing.T) {
 	if doc(t, client.do("GET", project+"/versions?approved=1", nil, false)).Find(".version #approved-notice").Length() != 1 {
 		t.Error("the list does not say the approval is recorded")
 	}
-	vs, _ := c.db.Versions(context.Background(), pid)
+	vs, _ := c.db.History.Versions(context.Background(), pid)
 	if len(vs) != 2 || len(vs[0].Approvals) != 1 || len(vs[1].Approvals) != 1 {
 		t.Fatalf("approvals %+v", vs)
 	}

@@ -30,33 +30,43 @@ import (
 	"siteplan/views"
 )
 
-// Store is everything the server needs from persistence; *store.DB has
-// it. Each part is declared beside the handlers that use it, and the
-// handlers reach it through that part only (stores).
-type Store interface {
-	accountStore
-	teamStore
-	shareStore
-	commentStore
-	projectStore
-	pageStore
-	linkStore
-	historyStore
-	themeStore
-	siteStore
-	paletteStore
-	redirectStore
-	launchStore
-	lintStore
-	templateStore
-	starterStore
-	webhookStore
-	inboxStore
-	mailStore
-	limitStore
-	liveStore
-	jobStore
-	Ping(ctx context.Context) error
+// Stores are the parts of the store the server uses, one a concept of
+// the store (*store.Store's fields). Each field's interface lists what
+// the handlers use of that part and is declared beside them, so that a
+// test may fake one part.
+type Stores struct {
+	Accounts accountStore
+	Teams    teamStore
+	Sharing  shareStore
+	Projects interface {
+		projectStore
+		siteStore
+		starterStore
+	}
+	Pages   pageStore
+	Links   linkStore
+	History interface {
+		historyStore
+		launchStore
+	}
+	Redirects     redirectStore
+	Comments      commentStore
+	Notifications interface {
+		inboxStore
+		mailStore
+	}
+	Webhooks webhookStore
+	Jobs     jobStore
+	Live     liveStore
+	Limits   limitStore
+	Themes   interface {
+		themeStore
+		paletteStore
+		templateStore
+		lintStore
+	}
+	// Ping reaches the database (the health check).
+	Ping func(ctx context.Context) error
 }
 
 // stores are the parts of the Store, one for each group of handlers, so
@@ -84,8 +94,11 @@ type stores struct {
 	limits    limitStore
 }
 
-func storesOf(st Store) stores {
-	return stores{accounts: st, teams: st, shares: st, comments: st, projects: st, pages: st, links: st, history: st, themes: st, sites: st, palettes: st, redirects: st, launch: st, lint: st, templates: st, starters: st, webhooks: st, inbox: st, mail: st, limits: st}
+func storesOf(st Stores) stores {
+	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
+		links: st.Links, history: st.History, themes: st.Themes, sites: st.Projects, palettes: st.Themes, redirects: st.Redirects,
+		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
+		mail: st.Notifications, limits: st.Limits}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -192,21 +205,21 @@ type Config struct {
 
 // New builds the server with its middleware and routes. static holds the
 // embedded assets. The background jobs (package jobs) run beside it.
-func New(st Store, static fs.FS, log *slog.Logger, cfg Config) *Server {
+func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), outlines: newRenderCache(OutlineCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
-		hub:  newHub(), logins: &loginLimiter{st: st, now: time.Now}, now: time.Now,
-		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log, st)}
+		hub:  newHub(), logins: &loginLimiter{st: st.Limits, now: time.Now}, now: time.Now,
+		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log, st.Jobs)}
 	s.fetch, s.lines, s.checks = fetchers(cfg.AllowPrivateFetch)
 	s.mailing = cfg.Mailing
-	if st != nil { // a server built only for its route table has no store to deliver from
+	if st.Ping != nil { // a server built only for its route table has no store
 		s.ping = st.Ping
-		s.sessions = newSessionChecks(st.LiveSessions)
+		s.sessions = newSessionChecks(st.Accounts.LiveSessions)
 		s.siteJobs.start(s.runSiteJob)
-		if st.SharedLive() {
-			s.relay = startRelay(st, s.hub, log)
+		if st.Live.SharedLive() {
+			s.relay = startRelay(st.Live, s.hub, log)
 		}
 	}
 	e.HTTPErrorHandler = s.handleError

@@ -17,6 +17,13 @@ type shareStore interface {
 	CreateShareLink(ctx context.Context, l *site.ShareLink) (string, error)
 	ShareLinks(ctx context.Context, projectID int64) ([]site.ShareLink, error)
 	RevokeShareLink(ctx context.Context, projectID, id int64) error
+	Invite(ctx context.Context, token string) (site.Invite, site.Team, error)
+	AcceptInvite(ctx context.Context, token string, userID int64) (int64, error)
+	SignUpWithInvite(ctx context.Context, token, email, name, password string) (site.User, int64, error)
+	UseShareLink(ctx context.Context, token string) (site.ShareLink, error)
+	CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error)
+	Invites(ctx context.Context, teamID int64) ([]site.Invite, error)
+	DeleteInvite(ctx context.Context, teamID, id int64) error
 }
 
 // openShareLink is where a share link leads: it remembers the link in a
@@ -24,7 +31,7 @@ type shareStore interface {
 // request, so revoking or expiry takes effect at once.
 func (s *Server) openShareLink(c echo.Context) error {
 	token := c.Param("token")
-	l, err := s.store.accounts.UseShareLink(c.Request().Context(), token)
+	l, err := s.store.shares.UseShareLink(c.Request().Context(), token)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ import (
 // job returns the job whose page is page, with its report.
 func (c *client) job(page string) site.Job {
 	c.t.Helper()
-	j, err := c.db.Job(context.Background(), strings.TrimPrefix(page, "/sites/jobs/"), true)
+	j, err := c.db.Jobs.Job(context.Background(), strings.TrimPrefix(page, "/sites/jobs/"), true)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestLiveSiteUploadKept(t *testing.T) {
 	c.startJob("/sites/check", url.Values{"source": {ls.URL}}) // holds the one reader, and team 1's turn
 	<-ls.holding
 	uploaded := func(page string) int {
-		b, err := io.ReadAll(c.db.JobUpload(context.Background(), strings.TrimPrefix(page, "/sites/jobs/")))
+		b, err := io.ReadAll(c.db.Jobs.JobUpload(context.Background(), strings.TrimPrefix(page, "/sites/jobs/")))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestLiveSiteUploadKept(t *testing.T) {
 	if j := c.job(queued); j.State != site.JobWaiting || uploaded(queued) != len(file) {
 		t.Fatalf("after its server stopped, the waiting upload is %s with %d bytes", j.State, uploaded(queued))
 	}
-	next := New(c.db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	next := New(partsOf(c.db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	next.AllowPrivateFetch()
 	defer next.Close()
 	doc := c2.on(instance{db: c.db, srv: next}).finished(queued)

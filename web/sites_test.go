@@ -228,7 +228,7 @@ func TestImportLiveSite(t *testing.T) {
 	}
 	var pid int64
 	fmt.Sscanf(href, "/projects/%d", &pid)
-	tr, err := c.db.Tree(context.Background(), pid)
+	tr, err := c.db.Pages.Tree(context.Background(), pid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestImportLiveSite(t *testing.T) {
 func TestCheckLiveSite(t *testing.T) {
 	ls := newLiveSite(t)
 	c := siteClient(t)
-	before, _ := c.db.Projects(context.Background(), 1)
+	before, _ := c.db.Projects.Projects(context.Background(), 1)
 	doc := c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}}))
 	if got := doc.Find(".report-summary").Text(); !strings.Contains(got, "1 file") || !strings.Contains(got, "2 errors") {
 		t.Errorf("summary %q", got)
@@ -275,7 +275,7 @@ func TestCheckLiveSite(t *testing.T) {
 	if doc.Find("#new-plan").Length() != 0 {
 		t.Error("a check shows a new plan")
 	}
-	after, _ := c.db.Projects(context.Background(), 1)
+	after, _ := c.db.Projects.Projects(context.Background(), 1)
 	if len(after) != len(before) {
 		t.Errorf("a check made a project: %d projects, were %d", len(after), len(before))
 	}
@@ -287,7 +287,7 @@ func TestCheckLiveSite(t *testing.T) {
 func TestCancelLiveSite(t *testing.T) {
 	ls := newLiveSite(t)
 	c := siteClient(t)
-	before, _ := c.db.Projects(context.Background(), 1)
+	before, _ := c.db.Projects.Projects(context.Background(), 1)
 	page := c.startJob("/sites/import", url.Values{"source": {ls.URL + "/hold.xml"}})
 	<-ls.holding
 	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
@@ -303,7 +303,7 @@ func TestCancelLiveSite(t *testing.T) {
 	if got := doc.Find(".files tr.failed").Text(); !strings.Contains(got, "hold.xml") || !strings.Contains(got, "stopped while this file was read") {
 		t.Errorf("the file being read when cancelled: %q", got)
 	}
-	after, _ := c.db.Projects(context.Background(), 1)
+	after, _ := c.db.Projects.Projects(context.Background(), 1)
 	if len(after) != len(before) {
 		t.Errorf("a cancelled import made a project")
 	}
@@ -339,7 +339,7 @@ func TestImportUploadedSitemap(t *testing.T) {
 	if got := doc.Find("#new-plan").Text(); doc.Find("#new-plan strong").Text() != "old.example" || !strings.Contains(got, "2 pages") {
 		t.Errorf("new plan %q, named after the site's host? (%s)", got, doc.Find("#job-error").Text())
 	}
-	if b, _ := io.ReadAll(c.db.JobUpload(context.Background(), strings.TrimPrefix(rec.Header().Get("Location"), "/sites/jobs/"))); len(b) != 0 {
+	if b, _ := io.ReadAll(c.db.Jobs.JobUpload(context.Background(), strings.TrimPrefix(rec.Header().Get("Location"), "/sites/jobs/"))); len(b) != 0 {
 		t.Errorf("the upload was not removed after its reading: %d bytes kept", len(b))
 	}
 	// The lines around its problems were kept before it went.

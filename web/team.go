@@ -18,9 +18,7 @@ type teamStore interface {
 	SetRole(ctx context.Context, teamID, userID int64, role string) error
 	RemoveMember(ctx context.Context, teamID, userID int64) error
 	CreateTeam(ctx context.Context, userID int64, name string) (site.Team, error)
-	CreateInvite(ctx context.Context, teamID, byUserID int64, role string, ttl time.Duration) (string, error)
-	Invites(ctx context.Context, teamID int64) ([]site.Invite, error)
-	DeleteInvite(ctx context.Context, teamID, id int64) error
+	Memberships(ctx context.Context, userID int64) ([]site.Membership, error)
 }
 
 // absURL is path on the host the request came to.
@@ -57,7 +55,7 @@ func (s *Server) teamPage(c echo.Context) error {
 		}
 	}
 	if v.TeamRole == site.RoleOwner {
-		if props.Invites.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
+		if props.Invites.Invites, err = s.store.shares.Invites(ctx, v.Team.ID); err != nil {
 			return err
 		}
 	}
@@ -69,7 +67,7 @@ func (s *Server) createInvite(c echo.Context) error {
 	ctx := c.Request().Context()
 	days, _ := strconv.Atoi(c.FormValue("days"))
 	props := views.InvitesProps{}
-	token, err := s.store.teams.CreateInvite(ctx, v.Team.ID, v.UserID, c.FormValue("role"), time.Duration(days)*24*time.Hour)
+	token, err := s.store.shares.CreateInvite(ctx, v.Team.ID, v.UserID, c.FormValue("role"), time.Duration(days)*24*time.Hour)
 	status := http.StatusCreated
 	switch site.ErrorCode(err) {
 	case "":
@@ -79,7 +77,7 @@ func (s *Server) createInvite(c echo.Context) error {
 	default:
 		return err
 	}
-	if props.Invites, err = s.store.teams.Invites(ctx, v.Team.ID); err != nil {
+	if props.Invites, err = s.store.shares.Invites(ctx, v.Team.ID); err != nil {
 		return err
 	}
 	return render(c, status, views.Invites(props))
@@ -90,7 +88,7 @@ func (s *Server) deleteInvite(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.teams.DeleteInvite(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
+	if err := s.store.shares.DeleteInvite(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusOK)

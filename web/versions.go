@@ -328,13 +328,13 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 	}
 	props.Diff = site.Compare(ft, tt, fl, tl)
 	// The redirect map is part of the plan: what changed in it too.
-	fo, err := s.store.history.VersionOldURLs(ctx, p.ID, from)
+	fo, err := s.store.redirects.VersionOldURLs(ctx, p.ID, from)
 	if err != nil {
 		return props, nil, nil, "", err
 	}
 	var to2 []site.OldURL
 	if props.To != nil {
-		to2, err = s.store.history.VersionOldURLs(ctx, p.ID, props.To.Number)
+		to2, err = s.store.redirects.VersionOldURLs(ctx, p.ID, props.To.Number)
 	} else {
 		to2, _, err = s.store.redirects.OldURLs(ctx, p.ID, site.OldFilter{})
 	}

@@ -43,7 +43,7 @@ const testPassword = "a long test password"
 type client struct {
 	t       testing.TB
 	srv     *Server
-	db      *store.DB
+	db      *store.Store
 	token   string
 	cookies map[string]*http.Cookie
 }
@@ -59,7 +59,7 @@ func newClient(t testing.TB) *client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	srv := New(db, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+	srv := New(partsOf(db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	t.Cleanup(srv.Close) // before the database closes: its background workers read it
 	addUser(t, db, "owner@test.example", "Olive Owner", "1", site.RoleOwner)
 	c := anonymous(t, srv, db)
@@ -67,9 +67,17 @@ func newClient(t testing.TB) *client {
 	return c
 }
 
+// partsOf are the parts of db the server uses, as serve gives them
+// (cli.WebStores).
+func partsOf(db *store.Store) Stores {
+	return Stores{Accounts: db.Accounts, Teams: db.Teams, Sharing: db.Sharing, Projects: db.Projects, Pages: db.Pages,
+		Links: db.Links, History: db.History, Redirects: db.Redirects, Comments: db.Comments, Notifications: db.Notifications,
+		Webhooks: db.Webhooks, Jobs: db.Jobs, Live: db.Live, Limits: db.Limits, Themes: db.Themes, Ping: db.Ping}
+}
+
 // anonymous is a client of srv without a session that has its CSRF
 // token from the login page.
-func anonymous(t testing.TB, srv *Server, db *store.DB) *client {
+func anonymous(t testing.TB, srv *Server, db *store.Store) *client {
 	t.Helper()
 	c := &client{t: t, db: db, srv: srv, cookies: map[string]*http.Cookie{}}
 	rec := c.raw("GET", "/login", nil, "", false)
@@ -82,9 +90,9 @@ func anonymous(t testing.TB, srv *Server, db *store.DB) *client {
 }
 
 // addUser gives an account (created if new) a role in team.
-func addUser(t testing.TB, db *store.DB, email, name, team, role string) site.User {
+func addUser(t testing.TB, db *store.Store, email, name, team, role string) site.User {
 	t.Helper()
-	u, _, err := db.AddUser(context.Background(), email, name, testPassword, team, role)
+	u, _, err := db.Accounts.AddUser(context.Background(), email, name, testPassword, team, role)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,11 +166,11 @@ func (c *client) fixture() (int64, map[string]int64) {
 	c.t.Helper()
 	d := acmeDoc(c.t)
 	ctx := context.Background()
-	id, err := c.db.ImportDocument(ctx, 1, d)
+	id, err := c.db.Projects.ImportDocument(ctx, 1, d)
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	tr, _ := c.db.Tree(ctx, id)
+	tr, _ := c.db.Pages.Tree(ctx, id)
 	ids := map[string]int64{}
 	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
 	return id, ids
@@ -284,7 +292,7 @@ func TestCSRFRequired(t *testing.T) {
 	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "security token") {
 		t.Errorf("POST without token: status %d, want 403 saying why: %s", rec.Code, rec.Body.String())
 	}
-	list, _ := c.db.Projects(context.Background(), 1)
+	list, _ := c.db.Projects.Projects(context.Background(), 1)
 	if len(list) != 0 {
 		t.Errorf("a POST without CSRF token created %d projects", len(list))
 	}
@@ -339,7 +347,7 @@ func TestCreateProject(t *testing.T) {
 	if rec.Code != 200 {
 		t.Fatalf("create with a bare domain: %d %s", rec.Code, rec.Body.String())
 	}
-	list, _ := c.db.Projects(context.Background(), 1)
+	list, _ := c.db.Projects.Projects(context.Background(), 1)
 	if len(list) != 3 || list[1].BaseURL != "https://acme.example/" || list[1].PageCount != 1 {
 		t.Errorf("projects = %+v, want three with a normalised base URL and a home page", list)
 	}
@@ -359,7 +367,7 @@ func TestDeleteProject(t *testing.T) {
 	if rec.Header().Get("HX-Redirect") != "/" {
 		t.Errorf("delete: %d %v", rec.Code, rec.Header())
 	}
-	if _, err := c.db.Project(context.Background(), pid); site.ErrorCode(err) != site.ENotFound {
+	if _, err := c.db.Projects.Project(context.Background(), pid); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("project still there: %v", err)
 	}
 }
@@ -412,7 +420,7 @@ func TestSavePageValidation(t *testing.T) {
 	pid, ids := c.fixture()
 	ctx := context.Background()
 	base := func() url.Values {
-		pg, _ := c.db.Page(ctx, ids["Contact"])
+		pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 		return url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {pg.Slug}, "kind": {"page"},
 			"status": {"planned"}, "priority": {""}, "in_sitemap": {"1"}}
 	}
@@ -451,7 +459,7 @@ func TestSavePageValidation(t *testing.T) {
 			}
 		})
 	}
-	pg, _ := c.db.Page(ctx, ids["Contact"])
+	pg, _ := c.db.Pages.Page(ctx, ids["Contact"])
 	if pg.Version != 1 || pg.Notes != "form + map" {
 		t.Errorf("refused saves changed the page: %+v", pg)
 	}
@@ -467,7 +475,7 @@ func TestSavePageValidation(t *testing.T) {
 	if got := doc(t, rec).Find("#page-url").Text(); got != "https://www.acme.example/kontakt" {
 		t.Errorf("final URL = %q", got)
 	}
-	if pg, _ := c.db.Page(ctx, ids["Contact"]); pg.Priority == nil || *pg.Priority != 0.8 {
+	if pg, _ := c.db.Pages.Page(ctx, ids["Contact"]); pg.Priority == nil || *pg.Priority != 0.8 {
 		t.Errorf("priority typed as 0,8 stored as %v, want 0.8", pg.Priority)
 	}
 	// A second tab still holding version 1 must not overwrite.
@@ -484,7 +492,7 @@ func TestSavePageValidation(t *testing.T) {
 	if !strings.Contains(rec.Body.String(), "Someone else changed this page") {
 		t.Error("409 does not say why the save was refused")
 	}
-	pg, _ = c.db.Page(ctx, ids["Contact"])
+	pg, _ = c.db.Pages.Page(ctx, ids["Contact"])
 	if pg.Title != "Contact" || pg.Slug != "kontakt" || pg.Priority == nil || *pg.Priority != 0.8 {
 		t.Errorf("page after stale save = %+v", pg)
 	}
@@ -501,7 +509,7 @@ func TestMoveAndDeleteRoutes(t *testing.T) {
 	if rec.Code != 204 {
 		t.Fatalf("move: %d %s", rec.Code, rec.Body.String())
 	}
-	pg, _ := c.db.Page(context.Background(), ids["Contact"])
+	pg, _ := c.db.Pages.Page(context.Background(), ids["Contact"])
 	if pg.ParentID != ids["About us"] || pg.Position != 0 {
 		t.Errorf("after move: parent %d pos %d", pg.ParentID, pg.Position)
 	}
@@ -513,7 +521,7 @@ func TestMoveAndDeleteRoutes(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `hx-swap-oob="delete"`) {
 		t.Errorf("delete: %d %s", rec.Code, rec.Body.String())
 	}
-	if _, err := c.db.Page(context.Background(), ids["Team"]); site.ErrorCode(err) != site.ENotFound {
+	if _, err := c.db.Pages.Page(context.Background(), ids["Team"]); site.ErrorCode(err) != site.ENotFound {
 		t.Errorf("child of deleted page still there")
 	}
 }
@@ -566,12 +574,12 @@ func TestLinksRoutes(t *testing.T) {
 	if rec.Code != 422 {
 		t.Errorf("self link: %d", rec.Code)
 	}
-	links, _ := c.db.Links(context.Background(), pid)
+	links, _ := c.db.Links.Links(context.Background(), pid)
 	rec = c.do("DELETE", "/projects/"+itoa(pid)+"/links/"+itoa(links[0].ID)+"?page="+itoa(ids["Home"]), url.Values{"page": {itoa(ids["Home"])}}, true)
 	if rec.Code != 200 {
 		t.Fatalf("delete link: %d %s", rec.Code, rec.Body.String())
 	}
-	if after, _ := c.db.Links(context.Background(), pid); len(after) != len(links)-1 {
+	if after, _ := c.db.Links.Links(context.Background(), pid); len(after) != len(links)-1 {
 		t.Errorf("links after delete: %d, want %d", len(after), len(links)-1)
 	}
 }
@@ -615,7 +623,7 @@ func TestImportAndDownload(t *testing.T) {
 	if rec.Code != 422 || !strings.Contains(rec.Body.String(), "changefreq") || !strings.Contains(rec.Body.String(), "B") {
 		t.Fatalf("bad import: %d %s", rec.Code, rec.Body.String())
 	}
-	if list, _ := c.db.Projects(context.Background(), 1); len(list) != 0 {
+	if list, _ := c.db.Projects.Projects(context.Background(), 1); len(list) != 0 {
 		t.Fatalf("bad import created a project")
 	}
 	good, _ := os.ReadFile("../store/testdata/acme.json")
@@ -648,7 +656,7 @@ func TestSettings(t *testing.T) {
 	if rec.Code != 200 {
 		t.Fatalf("save settings: %d %s", rec.Code, rec.Body.String())
 	}
-	p, _ := c.db.Project(context.Background(), pid)
+	p, _ := c.db.Projects.Project(context.Background(), pid)
 	if p.BaseURL != "https://acme.example/de/" || !p.TrailingSlash || *p.DefaultPriority != 0.7 {
 		t.Errorf("settings not saved: %+v", p)
 	}
@@ -669,7 +677,7 @@ func TestSettings(t *testing.T) {
 	if rec = c.do("PUT", "/projects/"+itoa(pid)+"/settings", form, true); rec.Code != 200 {
 		t.Fatalf("save location: %d %s", rec.Code, rec.Body.String())
 	}
-	if p, _ = c.db.Project(context.Background(), pid); p.SitemapLocation != "https://acme.example/de/about-us/" {
+	if p, _ = c.db.Projects.Project(context.Background(), pid); p.SitemapLocation != "https://acme.example/de/about-us/" {
 		t.Errorf("location saved as %q", p.SitemapLocation)
 	}
 	locs := c.do("GET", "/projects/"+itoa(pid)+"/sitemap.txt", nil, false).Body.String()
@@ -687,8 +695,8 @@ func TestExportRoutes(t *testing.T) {
 	pid, ids := c.fixture()
 	p := "/projects/" + itoa(pid)
 	// A page outside the sitemap's directory produces a warning that links to it.
-	if err := c.db.UpdatePage(context.Background(), func() *site.Page {
-		pg, _ := c.db.Page(context.Background(), ids["Team"])
+	if err := c.db.Pages.UpdatePage(context.Background(), func() *site.Page {
+		pg, _ := c.db.Pages.Page(context.Background(), ids["Team"])
 		pg.Path = "https://elsewhere.example/team"
 		return &pg
 	}()); err != nil {
@@ -817,7 +825,7 @@ func TestTrickledBodyIsCut(t *testing.T) {
 func TestReadBudgets(t *testing.T) {
 	c := newClient(t)
 	ctx := context.Background()
-	pid, err := c.db.ImportDocument(ctx, 1, sitegen.Document("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than the outline shows
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than the outline shows
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -892,9 +900,9 @@ func TestPageTypeCompletion(t *testing.T) {
 	c := newClient(t)
 	pid, ids := c.fixture()
 	for _, title := range []string{"Team", "Contact"} {
-		pg, _ := c.db.Page(context.Background(), ids[title])
+		pg, _ := c.db.Pages.Page(context.Background(), ids[title])
 		pg.Type = "article"
-		if err := c.db.UpdatePage(context.Background(), &pg); err != nil {
+		if err := c.db.Pages.UpdatePage(context.Background(), &pg); err != nil {
 			t.Fatal(err)
 		}
 	}

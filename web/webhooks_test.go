@@ -37,11 +37,11 @@ func TestWebhookForm(t *testing.T) {
 		t.Errorf("the JSON webhook's status before its delivery: %q", s)
 	}
 	ctx := context.Background()
-	ds, err := c.db.ClaimDeliveries(ctx, time.Now(), time.Minute, 10)
+	ds, err := c.db.Webhooks.ClaimDeliveries(ctx, time.Now(), time.Minute, 10)
 	if err != nil || len(ds) != 1 {
 		t.Fatalf("claimed %d deliveries: %v", len(ds), err)
 	}
-	if err := c.db.FinishDelivery(ctx, ds[0], time.Now(), 200, "", time.Time{}); err != nil {
+	if err := c.db.Webhooks.FinishDelivery(ctx, ds[0], time.Now(), 200, "", time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	if s := status(0); !strings.Contains(s, "Delivered") || !strings.Contains(s, "HTTP 200") {

@@ -56,6 +56,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"siteplan/cli"
 	"siteplan/diagram"
 	"siteplan/internal/pgtest"
 	"siteplan/internal/sitegen"
@@ -167,7 +168,7 @@ func newStats() *stats {
 
 // openPlan makes a fresh database in a temporary directory with the
 // 2,021-page plan of plan() in team 1; done removes it all.
-func openPlan() (db *store.DB, pid int64, tree *site.Tree, done func(), err error) {
+func openPlan() (db *store.Store, pid int64, tree *site.Tree, done func(), err error) {
 	dir, err := os.MkdirTemp("", "siteplan-load-")
 	if err != nil {
 		return nil, 0, nil, nil, err
@@ -177,7 +178,7 @@ func openPlan() (db *store.DB, pid int64, tree *site.Tree, done func(), err erro
 
 // openPostgresPlan starts a throwaway PostgreSQL server and puts the
 // plan of plan() in a new database of it; done stops it all.
-func openPostgresPlan() (db *store.DB, url string, pid int64, tree *site.Tree, done func(), err error) {
+func openPostgresPlan() (db *store.Store, url string, pid int64, tree *site.Tree, done func(), err error) {
 	srv, err := pgtest.Start()
 	if err != nil {
 		return nil, "", 0, nil, nil, err
@@ -192,7 +193,7 @@ func openPostgresPlan() (db *store.DB, url string, pid int64, tree *site.Tree, d
 
 // openPlanAt opens the new database dsn names and imports the plan;
 // done closes it and then calls cleanup.
-func openPlanAt(dsn string, cleanup func()) (db *store.DB, pid int64, tree *site.Tree, done func(), err error) {
+func openPlanAt(dsn string, cleanup func()) (db *store.Store, pid int64, tree *site.Tree, done func(), err error) {
 	done = cleanup
 	if db, err = store.Open(dsn); err != nil {
 		done()
@@ -200,8 +201,8 @@ func openPlanAt(dsn string, cleanup func()) (db *store.DB, pid int64, tree *site
 	}
 	done = func() { db.Close(); cleanup() }
 	ctx := context.Background()
-	if pid, err = db.ImportDocument(ctx, 1, plan()); err == nil {
-		tree, err = db.Tree(ctx, pid)
+	if pid, err = db.Projects.ImportDocument(ctx, 1, plan()); err == nil {
+		tree, err = db.Pages.Tree(ctx, pid)
 	}
 	if err != nil {
 		done()
@@ -212,10 +213,10 @@ func openPlanAt(dsn string, cleanup func()) (db *store.DB, pid int64, tree *site
 
 // serve starts the server on loopback, logging to logs, and returns its
 // base URL and what stops it.
-func serve(db *store.DB, logs io.Writer) (string, func(), error) {
+func serve(db *store.Store, logs io.Writer) (string, func(), error) {
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	background := jobs.Start(context.Background(), db, jobs.Config{Log: log, AllowPrivate: true})
-	srv := web.New(db, static.FS, log, web.Config{AllowPrivateFetch: true}) // the probes' hostile sites are on loopback
+	background := jobs.Start(context.Background(), cli.JobStores(db), jobs.Config{Log: log, AllowPrivate: true})
+	srv := web.New(cli.WebStores(db), static.FS, log, web.Config{AllowPrivateFetch: true}) // the probes' hostile sites are on loopback
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		background.Close()
@@ -233,7 +234,7 @@ func newClient(timeout time.Duration) *http.Client {
 }
 
 func run(users, perPlan int, duration, think time.Duration, hostile int, postgres bool, instances int) error {
-	var db *store.DB
+	var db *store.Store
 	var dsn string
 	var pid int64
 	var tree *site.Tree
@@ -257,11 +258,11 @@ func run(users, perPlan int, duration, think time.Duration, hostile int, postgre
 	}
 	plans := []planOf{{pid: pid, tree: tree}}
 	for len(plans)*perPlan < users {
-		id, err := db.ImportDocument(ctx, 1, plan())
+		id, err := db.Projects.ImportDocument(ctx, 1, plan())
 		if err != nil {
 			return err
 		}
-		t, err := db.Tree(ctx, id)
+		t, err := db.Pages.Tree(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -285,7 +286,7 @@ func run(users, perPlan int, duration, think time.Duration, hostile int, postgre
 			if i == 0 {
 				role = site.RoleOwner
 			}
-			if _, _, err := db.AddUser(ctx, fmt.Sprintf("user%d@load.example", i), fmt.Sprintf("User %d", i), password, "1", role); err != nil {
+			if _, _, err := db.Accounts.AddUser(ctx, fmt.Sprintf("user%d@load.example", i), fmt.Sprintf("User %d", i), password, "1", role); err != nil {
 				errc <- err
 			}
 		})
@@ -378,21 +379,21 @@ func run(users, perPlan int, duration, think time.Duration, hostile int, postgre
 
 // bigPlan imports a 100,000-page plan into a team of its own and makes
 // view links to it, for the hostile visitors.
-func bigPlan(ctx context.Context, db *store.DB) (string, []string, error) {
-	if _, _, err := db.AddUser(ctx, "other@load.example", "Other team", password, "Other team", site.RoleOwner); err != nil {
+func bigPlan(ctx context.Context, db *store.Store) (string, []string, error) {
+	if _, _, err := db.Accounts.AddUser(ctx, "other@load.example", "Other team", password, "Other team", site.RoleOwner); err != nil {
 		return "", nil, err
 	}
-	team, err := db.FindTeam(ctx, "Other team")
+	team, err := db.Teams.FindTeam(ctx, "Other team")
 	if err != nil {
 		return "", nil, err
 	}
-	id, err := db.ImportDocument(ctx, team.ID, sitegen.Document("Big plan", 10, 100, 99))
+	id, err := db.Projects.ImportDocument(ctx, team.ID, sitegen.Document("Big plan", 10, 100, 99))
 	if err != nil {
 		return "", nil, err
 	}
 	var links []string
 	for range 4 {
-		token, err := db.CreateShareLink(ctx, &site.ShareLink{ProjectID: id, Role: "view"})
+		token, err := db.Sharing.CreateShareLink(ctx, &site.ShareLink{ProjectID: id, Role: "view"})
 		if err != nil {
 			return "", nil, err
 		}

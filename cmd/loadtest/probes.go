@@ -39,27 +39,27 @@ func probes() error {
 	}
 	defer cleanup()
 	ctx := context.Background()
-	if _, _, err := db.AddUser(ctx, "editor@load.example", "Editor", password, "1", site.RoleEditor); err != nil {
+	if _, _, err := db.Accounts.AddUser(ctx, "editor@load.example", "Editor", password, "1", site.RoleEditor); err != nil {
 		return err
 	}
-	if _, _, err := db.AddUser(ctx, "other@load.example", "Other", password, "Other team", site.RoleOwner); err != nil {
+	if _, _, err := db.Accounts.AddUser(ctx, "other@load.example", "Other", password, "Other team", site.RoleOwner); err != nil {
 		return err
 	}
-	team, err := db.FindTeam(ctx, "Other team")
+	team, err := db.Teams.FindTeam(ctx, "Other team")
 	if err != nil {
 		return err
 	}
 	fmt.Println("importing a 300,000-page and a 19,811-page plan for the visitors...")
-	big, err := db.ImportDocument(ctx, team.ID, sitegen.Document("300k plan", 10, 300, 99))
+	big, err := db.Projects.ImportDocument(ctx, team.ID, sitegen.Document("300k plan", 10, 300, 99))
 	if err != nil {
 		return err
 	}
-	pdf, err := db.ImportDocument(ctx, team.ID, sitegen.Document("20k plan", 10, 20, 98))
+	pdf, err := db.Projects.ImportDocument(ctx, team.ID, sitegen.Document("20k plan", 10, 20, 98))
 	if err != nil {
 		return err
 	}
 	link := func(id int64) (string, error) {
-		token, err := db.CreateShareLink(ctx, &site.ShareLink{ProjectID: id, Role: "view"})
+		token, err := db.Sharing.CreateShareLink(ctx, &site.ShareLink{ProjectID: id, Role: "view"})
 		return "/s/" + token, err
 	}
 	bigLink, err := link(big)

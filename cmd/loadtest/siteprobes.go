@@ -36,12 +36,12 @@ import (
 //     20 times;
 //  7. one account loops "show lines" against a site that no longer
 //     answers while another team downloads, searches and exports.
-func siteProbes(db *store.DB, base string) error {
+func siteProbes(db *store.Store, base string) error {
 	ctx := context.Background()
 	for _, u := range []struct{ email, team string }{
 		{"a1@load.example", "Team A"}, {"a2@load.example", "Team A"}, {"b@load.example", "Team B"},
 	} {
-		if _, _, err := db.AddUser(ctx, u.email, "User "+u.email, password, u.team, site.RoleOwner); err != nil {
+		if _, _, err := db.Accounts.AddUser(ctx, u.email, "User "+u.email, password, u.team, site.RoleOwner); err != nil {
 			return err
 		}
 	}
