@@ -109,7 +109,7 @@ func TestSessionCookieSecureBehindTLS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.srv.TrustProxies(nets)
+	c.srv.trustProxies(nets)
 	for _, tt := range []struct {
 		peer   string
 		secure bool
@@ -198,7 +198,7 @@ func TestLoginLimitBehindABalancer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.srv.TrustProxies(nets)
+	c.srv.trustProxies(nets)
 	// The attacker's balancer-appended address is the rightmost; what
 	// they put in the header themselves comes before it.
 	attack(balancer, "198.51.100.8, 203.0.113.9")

@@ -17,7 +17,7 @@ import (
 // when the check ends; a problem's page link opens that page in the
 // editor.
 func TestBrowserLaunchCheck(t *testing.T) {
-	ctx, base, db := browserWith(t, func(s *Server) { s.AllowPrivateFetch() })
+	ctx, base, db := browserWith(t, allowPrivate)
 	pid, _ := (&client{t: t, db: db}).fixture() // the sample plan
 	tr, _ := db.Pages.Tree(context.Background(), pid)
 	bs := newBuiltSite(t, tr)

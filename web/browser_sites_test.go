@@ -14,7 +14,7 @@ import (
 func TestBrowserLiveSite(t *testing.T) {
 	ls := newLiveSite(t)
 	ls.holdInIndex = true
-	ctx, base, _ := browserWith(t, (*Server).AllowPrivateFetch)
+	ctx, base, _ := browserWith(t, allowPrivate)
 
 	run(t, ctx, "start from the live site",
 		chromedp.Navigate(base+"/"),

@@ -247,8 +247,8 @@ func TestPresenceAcrossInstances(t *testing.T) {
 // and the living server runs the new reading.
 func TestLiveSiteJobsAcrossInstances(t *testing.T) {
 	a, b := twoInstances(t)
-	a.srv.AllowPrivateFetch()
-	b.srv.AllowPrivateFetch()
+	allowPrivate(a.srv)
+	allowPrivate(b.srv)
 	ls := newLiveSite(t)
 	ls.holdInIndex = true
 	t.Cleanup(ls.release) // before the servers close, which wait for their readings

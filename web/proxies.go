@@ -45,11 +45,11 @@ func ParseProxies(list string) ([]*net.IPNet, error) {
 	return nets, nil
 }
 
-// TrustProxies believes X-Forwarded-For, read from the right (the first
+// trustProxies believes X-Forwarded-For, read from the right (the first
 // address that is not a trusted proxy is the visitor's), and
 // X-Forwarded-Proto only on connections from nets. With none, the
 // connection's own address and TLS state are used.
-func (s *Server) TrustProxies(nets []*net.IPNet) {
+func (s *Server) trustProxies(nets []*net.IPNet) {
 	trusted := func(r *http.Request) bool {
 		host, _, err := net.SplitHostPort(r.RemoteAddr)
 		ip := net.ParseIP(host)

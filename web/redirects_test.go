@@ -195,7 +195,7 @@ func TestCompareShowsTheMap(t *testing.T) {
 // attaching changed.
 func TestAttachLiveSite(t *testing.T) {
 	c := newClient(t)
-	c.srv.AllowPrivateFetch()
+	allowPrivate(c.srv)
 	pid, _ := c.fixture()
 	var old *httptest.Server
 	old = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

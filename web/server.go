@@ -166,12 +166,6 @@ const OutlineCacheBytes = 16 << 20
 // DiagramCacheBytes is the memory kept for rendered diagrams.
 const DiagramCacheBytes = 64 << 20
 
-// AllowPrivateFetch lets visitors read sites on loopback, private and
-// link-local addresses (serve --allow-private-fetch, for an intranet).
-func (s *Server) AllowPrivateFetch() {
-	s.fetch, s.lines, s.checks = fetchers(true)
-}
-
 // fetchers returns the clients that read the web for visitors: one for
 // the live-site jobs, with two requests for each reader (its file and
 // the next, read ahead), so that slow sites of other teams cannot take
@@ -226,7 +220,7 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	// The address and scheme are the connection's until the operator names
 	// the proxies to believe (proxies.go), so the login limiter cannot be
 	// dodged by a made-up header.
-	s.TrustProxies(cfg.TrustedProxies)
+	s.trustProxies(cfg.TrustedProxies)
 	e.Use(middleware.Recover())
 	e.Use(middleware.SecureWithConfig(middleware.SecureConfig{
 		XSSProtection:         "0",
@@ -582,7 +576,7 @@ func noStore(next echo.HandlerFunc) echo.HandlerFunc {
 // secureCookies marks every cookie of an answer over HTTPS Secure,
 // the CSRF middleware's too (its configuration has one setting for all
 // requests): behind a TLS proxy the scheme is the one the trusted proxy
-// says (TrustProxies).
+// says (Config.TrustedProxies).
 func secureCookies(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if c.Scheme() == "https" {

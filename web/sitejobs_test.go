@@ -271,7 +271,7 @@ func TestLiveSiteUploadKept(t *testing.T) {
 		t.Fatalf("after its server stopped, the waiting upload is %s with %d bytes", j.State, uploaded(queued))
 	}
 	next := New(partsOf(c.db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
-	next.AllowPrivateFetch()
+	allowPrivate(next)
 	defer next.Close()
 	doc := c2.on(instance{db: c.db, srv: next}).finished(queued)
 	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != site.JobDone || doc.Find("#new-plan strong").Text() != "old.example" {

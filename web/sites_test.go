@@ -87,7 +87,7 @@ func newLiveSite(t *testing.T) *liveSite {
 // siteClient is a logged-in owner of a server that may read loopback.
 func siteClient(t *testing.T) *client {
 	c := newClient(t)
-	c.srv.AllowPrivateFetch()
+	allowPrivate(c.srv)
 	return c
 }
 

@@ -75,6 +75,11 @@ func partsOf(db *store.Store) Stores {
 		Webhooks: db.Webhooks, Jobs: db.Jobs, Live: db.Live, Limits: db.Limits, Themes: db.Themes, Ping: db.Ping}
 }
 
+// allowPrivate lets s read sites on loopback, as serve
+// --allow-private-fetch (Config.AllowPrivateFetch) does: the tests' sites
+// are httptest servers.
+func allowPrivate(s *Server) { s.fetch, s.lines, s.checks = fetchers(true) }
+
 // anonymous is a client of srv without a session that has its CSRF
 // token from the login page.
 func anonymous(t testing.TB, srv *Server, db *store.Store) *client {
