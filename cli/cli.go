@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,24 +68,24 @@ var verbs = map[string]verb{
 	"serve":          serveCmd,
 	"import":         importCmd,
 	"check":          checkCmd,
-	"dump":           dumpCmd,
-	"export":         exportCmd,
-	"diagram":        diagramCmd,
+	"dump":           onProject(dumpCmd),
+	"export":         onProject(exportCmd),
+	"diagram":        onProject(diagramCmd),
 	"user add":       userAddCmd,
-	"share create":   shareCreateCmd,
-	"version create": versionCreateCmd,
-	"version list":   versionListCmd,
-	"diff":           diffCmd,
-	"restore":        restoreCmd,
+	"share create":   onProject(shareCreateCmd),
+	"version create": onProject(versionCreateCmd),
+	"version list":   onProject(versionListCmd),
+	"diff":           onProject(diffCmd),
+	"restore":        onProject(restoreCmd),
 	// A relaunch's redirect map (redirects.go).
-	"redirects match":   redirectsMatchCmd,
-	"redirects traffic": redirectsTrafficCmd,
-	"redirects export":  redirectsExportCmd,
-	"redirects import":  redirectsImportCmd,
-	"redirects status":  redirectsStatusCmd,
+	"redirects match":   onProject(redirectsMatchCmd),
+	"redirects traffic": onProject(redirectsTrafficCmd),
+	"redirects export":  onProject(redirectsExportCmd),
+	"redirects import":  onProject(redirectsImportCmd),
+	"redirects status":  onProject(redirectsStatusCmd),
 	"verify":            verifyCmd,
-	"lint":              lintCmd,
-	"handoff":           handoffCmd,
+	"lint":              onProject(lintCmd),
+	"handoff":           onProject(handoffCmd),
 	"webhook add":       webhookAddCmd,
 	"migrate":           migrateCmd,
 	"backup":            backupCmd,
@@ -147,6 +148,35 @@ func defaultDB() string {
 // openDB opens the database named by the verb's --db flag.
 func openDB(fs *flag.FlagSet) (*store.Store, error) {
 	return store.Open(fs.Lookup("db").Value.String())
+}
+
+// projectRun does a verb on project id of db.
+type projectRun func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error
+
+// onProject is a verb on one project, the prologue they share in one
+// place: setup adds the verb's own flags to fs and returns check, what
+// the verb does once they are parsed and before its database is opened
+// (what is wrong with its flags; a read of the web), nil for nothing,
+// and run.
+func onProject(setup func(fs *flag.FlagSet) (check func() error, run projectRun)) verb {
+	return func(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
+		project := fs.String("project", "", "project ID")
+		check, run := setup(fs)
+		if err := parse(fs, args); err != nil {
+			return err
+		}
+		if check != nil {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		db, id, err := openProject(fs, *project)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return run(context.Background(), db, id, stdout)
+	}
 }
 
 // openProject opens the database of a verb on one project and reads its

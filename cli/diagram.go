@@ -9,12 +9,12 @@ import (
 	"os"
 
 	"siteplan/diagram"
+	"siteplan/store"
 )
 
 // diagramCmd draws a project's diagram into a file. diagram.Render checks
 // the options; a failed render leaves no file behind.
-func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
-	project := fs.String("project", "", "project ID")
+func diagramCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 	out := fs.String("out", "", "output file")
 	var opt diagram.Options
 	fs.StringVar(&opt.Format, "format", "", "svg, png, pdf, dot or graphml")
@@ -29,47 +29,43 @@ func diagramCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) 
 	fs.IntVar(&opt.Depth, "depth", 0, "levels to draw; 0: all")
 	fs.Int64Var(&opt.Root, "root", 0, "draw only this page's branch")
 	fs.BoolVar(&opt.Links, "links", true, "draw cross-links")
-	if err := parse(fs, args); err != nil {
-		return err
+	check = func() error {
+		switch {
+		case opt.Format == "":
+			return errors.New("diagram: --format is required: svg, png, pdf, dot or graphml")
+		case *out == "":
+			return errors.New("diagram: --out FILE is required")
+		}
+		return nil
 	}
-	switch {
-	case opt.Format == "":
-		return errors.New("diagram: --format is required: svg, png, pdf, dot or graphml")
-	case *out == "":
-		return errors.New("diagram: --out FILE is required")
+	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
+		t, err := db.Pages.Tree(ctx, id)
+		if err != nil {
+			return fmt.Errorf("diagram: %w", err)
+		}
+		links, err := db.Links.Links(ctx, id)
+		if err != nil {
+			return fmt.Errorf("diagram: %w", err)
+		}
+		if opt.Palette, err = db.Themes.ProjectPalette(ctx, id); err != nil { // the team's type colours, as the app draws them
+			return fmt.Errorf("diagram: %w", err)
+		}
+		if opt.Landings, err = db.Redirects.Landings(ctx, id); err != nil { // a relaunch's old URLs on each card, as the app draws them
+			return fmt.Errorf("diagram: %w", err)
+		}
+		var res diagram.Result
+		err = writeFileWhole(*out, func(w io.Writer) (err error) {
+			res, err = diagram.Render(ctx, w, t, links, opt)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("diagram: %w", err)
+		}
+		st, err := os.Stat(*out)
+		if err != nil {
+			return fmt.Errorf("diagram: %w", err)
+		}
+		fmt.Fprintf(stdout, "Wrote %s: %d bytes, %d of %d pages drawn\n", *out, st.Size(), res.Pages, t.Len())
+		return nil
 	}
-	db, id, err := openProject(fs, *project)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	ctx := context.Background()
-	t, err := db.Pages.Tree(ctx, id)
-	if err != nil {
-		return fmt.Errorf("diagram: %w", err)
-	}
-	links, err := db.Links.Links(ctx, id)
-	if err != nil {
-		return fmt.Errorf("diagram: %w", err)
-	}
-	if opt.Palette, err = db.Themes.ProjectPalette(ctx, id); err != nil { // the team's type colours, as the app draws them
-		return fmt.Errorf("diagram: %w", err)
-	}
-	if opt.Landings, err = db.Redirects.Landings(ctx, id); err != nil { // a relaunch's old URLs on each card, as the app draws them
-		return fmt.Errorf("diagram: %w", err)
-	}
-	var res diagram.Result
-	err = writeFileWhole(*out, func(w io.Writer) (err error) {
-		res, err = diagram.Render(ctx, w, t, links, opt)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("diagram: %w", err)
-	}
-	st, err := os.Stat(*out)
-	if err != nil {
-		return fmt.Errorf("diagram: %w", err)
-	}
-	fmt.Fprintf(stdout, "Wrote %s: %d bytes, %d of %d pages drawn\n", *out, st.Size(), res.Pages, t.Len())
-	return nil
 }

@@ -5,22 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"siteplan/store"
 )
 
 // dumpCmd writes a project as a siteplan/1 document to stdout.
-func dumpCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
-	project := fs.String("project", "", "project ID")
-	if err := parse(fs, args); err != nil {
-		return err
+func dumpCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
+	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
+		d, err := db.Projects.Document(ctx, id)
+		if err != nil {
+			return fmt.Errorf("dump: %w", err)
+		}
+		return d.Encode(stdout)
 	}
-	db, id, err := openProject(fs, *project)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	d, err := db.Projects.Document(context.Background(), id)
-	if err != nil {
-		return fmt.Errorf("dump: %w", err)
-	}
-	return d.Encode(stdout)
 }

@@ -10,12 +10,12 @@ import (
 
 	"siteplan/export"
 	"siteplan/site"
+	"siteplan/store"
 )
 
 // exportCmd writes the launch files of a project into a directory and
 // prints a report.
-func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
-	project := fs.String("project", "", "project ID")
+func exportCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 	dir := fs.String("out", "", "output directory")
 	var cfg export.Config
 	fs.BoolVar(&cfg.Gzip, "gzip", false, "gzip each sitemap file")
@@ -25,34 +25,31 @@ func exportCmd(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) e
 	fs.Int64Var(&cfg.Section, "section", 0, "export only this page's subtree")
 	fs.StringVar(&cfg.Location, "location", "", "URL of the directory the sitemap is published in")
 	fs.IntVar(&cfg.FooterDepth, "footer-depth", 2, "levels of the main tree in footer.html (1 or 2)")
-	if err := parse(fs, args); err != nil {
-		return err
+	check = func() error {
+		if *dir == "" {
+			return errors.New("export: --out DIR is required")
+		}
+		if err := site.CheckMaxURLs(cfg.MaxURLs); err != nil {
+			return fmt.Errorf("export: --max-urls: %s", site.ErrorMessage(err))
+		}
+		if err := os.MkdirAll(*dir, 0o755); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
 	}
-	if *dir == "" {
-		return errors.New("export: --out DIR is required")
+	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
+		plan, err := db.Pages.Outline(ctx, id) // read as it is written: memory stays flat
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		rep, err := export.Export(export.DirOutput(*dir), plan, cfg)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, plan.Project().Name, *dir)
+		printReport(stdout, rep)
+		return nil
 	}
-	if err := site.CheckMaxURLs(cfg.MaxURLs); err != nil {
-		return fmt.Errorf("export: --max-urls: %s", site.ErrorMessage(err))
-	}
-	if err := os.MkdirAll(*dir, 0o755); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	db, id, err := openProject(fs, *project)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	plan, err := db.Pages.Outline(context.Background(), id) // read as it is written: memory stays flat
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	rep, err := export.Export(export.DirOutput(*dir), plan, cfg)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, plan.Project().Name, *dir)
-	printReport(stdout, rep)
-	return nil
 }
 
 // printReport prints an export's files, robots.txt lines and warnings.
