@@ -326,7 +326,7 @@ func (j *journal) retarget(ids []int64, title string) error {
 
 // LaunchedCount is how many URLs of the branch at id (itself included)
 // the launched site has: what deleting the branch would take from it.
-// Errors: none of its own; a database error as it is.
+// Errors: ENotFound (no such project).
 func (db *Pages) LaunchedCount(ctx context.Context, projectID, id int64) (int, error) {
 	pr, err := db.parts.Projects.Project(ctx, projectID)
 	if err != nil {

@@ -526,7 +526,7 @@ func (db *History) VoidApproval(ctx context.Context, projectID int64, number int
 // signer saw when signing (Approval.Seen), so never by an edit made
 // before. A sign-off made before fingerprints were kept compares the
 // version with the plan, in the same projection.
-// Errors: none of its own; a database error as it is.
+// Errors: ENotFound (no such project).
 func (db *History) MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error {
 	whole := site.WithViewer(ctx, site.Viewer{}) // the plan as it is: each signer's projection is applied below
 	var now *site.Tree
