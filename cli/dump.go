@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+
 	"siteplan/store"
 )
 

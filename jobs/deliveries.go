@@ -9,7 +9,6 @@ import (
 	"errors"
 	"log/slog"
 	"net"
-	"siteplan/internal/loop"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"siteplan/fetch"
+	"siteplan/internal/loop"
 	"siteplan/site"
 )
 
@@ -65,8 +65,8 @@ type deliverer struct {
 	tries sync.WaitGroup // those tries, waited for on stop
 }
 
-func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base string) *deliverer {
-	return &deliverer{store: st, client: client, log: log, base: base, backoff: DeliveryBackoff, Loop: loop.New()}
+func newDeliverer(st deliveryStore, client *fetch.Client, log *slog.Logger, base string, backoff []time.Duration) *deliverer {
+	return &deliverer{store: st, client: client, log: log, base: base, backoff: backoff, Loop: loop.New()}
 }
 
 // round claims as many due deliveries as senders are free and starts

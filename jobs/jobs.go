@@ -11,11 +11,11 @@ package jobs
 import (
 	"context"
 	"log/slog"
-	"siteplan/internal/loop"
 	"strings"
 	"time"
 
 	"siteplan/fetch"
+	"siteplan/internal/loop"
 )
 
 // Stores are the parts of the store the jobs use (*store.Store's
@@ -70,11 +70,10 @@ func Start(ctx context.Context, st Stores, cfg Config) *Jobs {
 	base := strings.TrimSuffix(cfg.PublicURL, "/")
 	ctx = context.WithoutCancel(ctx)
 	j := &Jobs{
-		hooks:    newDeliverer(st.Webhooks, hookClient(cfg.AllowPrivate), cfg.Log, base),
+		hooks:    newDeliverer(st.Webhooks, hookClient(cfg.AllowPrivate), cfg.Log, base, cfg.Retries),
 		signoffs: newSignoffWatch(st.Notifications, cfg.Log),
 		sweep:    loop.New(),
 	}
-	j.hooks.backoff = cfg.Retries
 	j.hooks.Start(ctx, deliveryPoll, st.Queued, func(ctx context.Context) bool { return j.hooks.round(ctx) > 0 }) // more may be due
 	j.signoffs.Start(ctx, signoffPoll, nil, j.signoffs.round)
 	if cfg.SMTP != nil {

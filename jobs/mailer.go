@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-	"siteplan/internal/loop"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/wneessen/go-mail"
 
+	"siteplan/internal/loop"
 	"siteplan/site"
 )
 

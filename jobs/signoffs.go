@@ -3,8 +3,9 @@ package jobs
 import (
 	"context"
 	"log/slog"
-	"siteplan/internal/loop"
 	"time"
+
+	"siteplan/internal/loop"
 )
 
 // The sign-off watcher tells a plan's watchers, and the member who

@@ -15,9 +15,10 @@ import (
 	"net/url"
 	"os"
 	"path"
-	"siteplan/site"
 	"strings"
 	"sync"
+
+	"siteplan/site"
 )
 
 // Opener fetches a URL from the web: its body, and the address it came

@@ -9,11 +9,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"siteplan/site"
 	"strings"
 	"sync"
 	"testing"
 	"unicode/utf8"
+
+	"siteplan/site"
 )
 
 // web is a fake web for the reader: bodies by URL, and redirects.

@@ -441,21 +441,21 @@ func (db *Pages) Rename(ctx context.Context, projectID, id int64, title string, 
 		if err := j.inProject(projectID); err != nil {
 			return err
 		}
-		p, err := newPageScanner(true).scan(j.tx.QueryRowContext(j.ctx, `SELECT `+pageCols+countCols+` FROM pages WHERE id = ? AND project_id = ?`, id, projectID))
-		if err != nil {
-			return notFound(err, "Page %d does not exist.", id)
+		if err := j.touch(id); err != nil {
+			return err
 		}
-		if p.Version != version {
-			return site.Errorf(site.EConflict, "Someone else renamed this page to “%s” meanwhile: rename it again to keep your title.", p.Title)
+		now := j.pages[id].Before // the page as it is, read once, in the project
+		if now == nil {
+			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
 		}
-		p.Title = title
+		p := now.page(id, projectID)
+		p.Title, p.Version = title, version
 		if err := p.Validate(); err != nil {
 			return err
 		}
-		if err := j.touch(p.ID); err != nil {
-			return err
-		}
-		if err := j.savePage(&p, &e); err != nil {
+		if err := j.savePage(&p, &e); site.ErrorCode(err) == site.EConflict {
+			return site.Errorf(site.EConflict, "Someone else renamed this page to “%s” meanwhile: rename it again to keep your title.", now.Title)
+		} else if err != nil {
 			return err
 		}
 		seen := site.ProjectionFrom(j.ctx)

@@ -8,11 +8,12 @@ import (
 	"io"
 	"mime"
 	"net/http/httptest"
+	"strings"
+	"testing"
+
 	"siteplan/diagram"
 	"siteplan/internal/sitegen"
 	"siteplan/site"
-	"strings"
-	"testing"
 )
 
 // TestDiagramRoutes: the pane inlines the SVG with one node per drawn

@@ -5,9 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"log/slog"
-	"siteplan/internal/loop"
 	"sync"
 	"time"
+
+	"siteplan/internal/loop"
 )
 
 // Several instances may serve one PostgreSQL database behind a load

@@ -69,7 +69,7 @@ type Stores struct {
 	Ping func(ctx context.Context) error
 }
 
-// stores are the parts of the Store, one for each group of handlers, so
+// stores are the Stores again, a field for each group of handlers, so
 // that a call names the part it needs: s.store.pages.MovePage.
 type stores struct {
 	accounts  accountStore

@@ -8,12 +8,12 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
-	"siteplan/internal/loop"
 	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"siteplan/internal/loop"
 	"siteplan/site"
 	"siteplan/sitemap"
 	"siteplan/verify"
