@@ -100,6 +100,7 @@ type mailer struct {
 	log   *slog.Logger
 	base  string // the server's public address, for links
 	now   func() time.Time
+	key   []byte // the unsubscribe key, once read
 	loop.Loop
 }
 
@@ -107,9 +108,12 @@ func newMailer(st mailStore, s SMTP, log *slog.Logger, base string) *mailer {
 	return &mailer{store: st, smtp: s, log: log, base: base, now: time.Now, Loop: loop.New()}
 }
 
-// round sends what waits at once, and the digests that are due.
+// round sends what waits at once, and the digests that are due. A stop
+// waits for the round, within its budget, instead of cutting it: a
+// claim cut half-way (on PostgreSQL, a commit whose answer was lost)
+// would hold the e-mails from the other instances for mailLease.
 func (m *mailer) round(ctx context.Context) bool {
-	ctx, cancel := context.WithTimeout(ctx, mailBudget)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mailBudget)
 	defer cancel()
 	m.send(ctx, site.MailInstant, mailLate)
 	now := m.now()
@@ -126,6 +130,13 @@ func (m *mailer) round(ctx context.Context) bool {
 // mailed. It reports whether all that waited went (or nothing waited):
 // only then is a digest done for the day.
 func (m *mailer) send(ctx context.Context, mode string, late time.Duration) bool {
+	// The key is read before anything is claimed: a round that cannot
+	// read it holds nothing from the other instances.
+	key, err := m.unsubscribeKey(ctx)
+	if err != nil {
+		m.log.Error("reading the unsubscribe key", "err", err)
+		return false
+	}
 	now := m.now()
 	batches, held, err := m.store.ClaimMail(ctx, mode, now.Add(-late), now, mailLease, mailBatch)
 	if err != nil || len(batches) == 0 {
@@ -133,11 +144,6 @@ func (m *mailer) send(ctx context.Context, mode string, late time.Duration) bool
 			m.log.Error("reading the notifications to e-mail", "err", err)
 		}
 		return err == nil && !held // what another instance holds may yet fail
-	}
-	key, err := m.store.ServerKey(ctx, site.UnsubscribeKey)
-	if err != nil {
-		m.log.Error("reading the unsubscribe key", "err", err)
-		return false
 	}
 	var msgs []*mail.Msg
 	var ids []int64
@@ -175,6 +181,19 @@ func (m *mailer) markMailed(ctx context.Context, ids []int64) bool {
 		return false
 	}
 	return true
+}
+
+// unsubscribeKey is the server's key that signs the links that stop
+// the e-mails; it never changes, so it is read once.
+func (m *mailer) unsubscribeKey(ctx context.Context) ([]byte, error) {
+	if m.key != nil {
+		return m.key, nil
+	}
+	key, err := m.store.ServerKey(ctx, site.UnsubscribeKey)
+	if err == nil {
+		m.key = key
+	}
+	return key, err
 }
 
 // client is an SMTP client for the configured server.

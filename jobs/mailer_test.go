@@ -336,3 +336,46 @@ func TestMailedMentionsWait(t *testing.T) {
 		t.Errorf("after the window: %s", later.body)
 	}
 }
+
+// keyless is a store whose key cannot be read: the mailer of a server
+// that is being stopped (a deploy) in the middle of a round.
+type keyless struct{ mailStore }
+
+func (keyless) ServerKey(context.Context, string) ([]byte, error) { return nil, context.Canceled }
+
+// TestStoppedMailerHoldsNothing: a round that fails before it sends
+// holds no e-mail, so another instance sends it at its next round, not
+// when a claim runs out.
+func TestStoppedMailerHoldsNothing(t *testing.T) {
+	f := newFixture(t)
+	f.addUser("alice@test.example", "Alice", site.RoleEditor)
+	conf, got := smtpServer(t)
+	f.comment("Pricing", "@Alice is this final?")
+	stopping := newMailer(keyless{f.db.Notifications}, conf, quiet, "https://plans.agency.example")
+	if stopping.send(context.Background(), site.MailInstant, mailLate) {
+		t.Fatal("a round that could not read its key says it is done")
+	}
+	other := newMailer(f.db.Notifications, conf, quiet, "https://plans.agency.example")
+	if !other.send(context.Background(), site.MailInstant, mailLate) {
+		t.Fatal("the other instance's round failed")
+	}
+	if m := nextMail(t, got, "the mention, from the other instance"); m.to != "alice@test.example" {
+		t.Errorf("the mail went to %q", m.to)
+	}
+}
+
+// TestStoppingMailerEndsItsRound: a server that stops (a deploy) while
+// its mailer claims lets the round end, so it sends what it claimed
+// instead of holding it from the other instances for mailLease.
+func TestStoppingMailerEndsItsRound(t *testing.T) {
+	f := newFixture(t)
+	f.addUser("alice@test.example", "Alice", site.RoleEditor)
+	conf, got := smtpServer(t)
+	f.comment("Pricing", "@Alice is this final?")
+	stopping, stop := context.WithCancel(context.Background())
+	stop()
+	newMailer(f.db.Notifications, conf, quiet, "https://plans.agency.example").round(stopping)
+	if m := nextMail(t, got, "the mention, from the stopping round"); m.to != "alice@test.example" {
+		t.Errorf("the mail went to %q", m.to)
+	}
+}
