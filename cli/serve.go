@@ -59,10 +59,12 @@ func serveCmd(fs *flag.FlagSet, args []string, _ io.Reader, _ io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	background := jobs.Start(ctx, JobStores(db), jobs.Config{Log: log, PublicURL: *publicURL, AllowPrivate: *allowPrivate, SMTP: mailer})
-	defer background.Close() // before the database closes
 	srv := web.New(WebStores(db), static.FS, log, web.Config{AllowPrivateFetch: *allowPrivate, TrustedProxies: proxies, Mailing: mailer != nil})
-	defer srv.Close() // before the database closes: readings cancelled, their imports removed
+	srv.Start()
+	defer srv.Close() // before the database closes
+	background := jobs.Start(ctx, JobStores(db), jobs.Config{Log: log, PublicURL: *publicURL, AllowPrivate: *allowPrivate, SMTP: mailer,
+		Published: srv.Published})
+	defer background.Close() // first: readings cancelled, their imports removed
 	hs := srv.HTTPServer(*addr)
 	errc := make(chan error, 1)
 	go func() { errc <- hs.ListenAndServe() }()

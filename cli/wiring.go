@@ -15,5 +15,6 @@ func WebStores(st *store.Store) web.Stores {
 
 // JobStores are the parts of st the background jobs use.
 func JobStores(st *store.Store) jobs.Stores {
-	return jobs.Stores{Webhooks: st.Webhooks, Notifications: st.Notifications, Projects: st.Projects, Queued: st.Queued}
+	return jobs.Stores{Webhooks: st.Webhooks, Notifications: st.Notifications, Projects: st.Projects, Jobs: st.Jobs, Pages: st.Pages,
+		Redirects: st.Redirects, History: st.History, Queued: st.Queued}
 }

@@ -82,5 +82,6 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // storesOf are the parts of db the jobs use, as serve gives them.
 func storesOf(db *store.Store) Stores {
-	return Stores{Webhooks: db.Webhooks, Notifications: db.Notifications, Projects: db.Projects, Queued: db.Queued}
+	return Stores{Webhooks: db.Webhooks, Notifications: db.Notifications, Projects: db.Projects, Jobs: db.Jobs, Pages: db.Pages,
+		Redirects: db.Redirects, History: db.History, Queued: db.Queued}
 }

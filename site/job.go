@@ -65,3 +65,41 @@ type JobLimits struct {
 	// What a job failed by Stale or by Wait says.
 	StaleMsg, WaitMsg string
 }
+
+// PlanSummary is what an import of a live site made, as its job keeps
+// it and its page shows it.
+type PlanSummary struct {
+	ProjectID int64
+	Name      string
+	BaseURL   string
+	Pages     int
+	Groups    int
+	Sections  []SectionSummary // the first SummarySections
+	More      int              // sections past them
+}
+
+// SummarySections is how many sections a PlanSummary lists.
+const SummarySections = 12
+
+// SectionSummary is a page below the home page, with how many pages are
+// below it.
+type SectionSummary struct {
+	Title string
+	Pages int
+}
+
+// Count counts page p, depth levels down (1 the roots), into s.
+func (s *PlanSummary) Count(depth int, p Page) {
+	s.Pages++
+	if p.Kind == KindGroup {
+		s.Groups++
+	}
+	switch {
+	case depth == 2 && len(s.Sections) < SummarySections:
+		s.Sections = append(s.Sections, SectionSummary{Title: p.Title})
+	case depth == 2:
+		s.More++
+	case depth > 2 && s.More == 0 && len(s.Sections) > 0:
+		s.Sections[len(s.Sections)-1].Pages++
+	}
+}

@@ -86,6 +86,7 @@ func (db *Jobs) CreateJob(ctx context.Context, j site.Job, upload io.Reader) (si
 			}
 		}
 	})
+	db.changed(err)
 	return j, err
 }
 
@@ -150,6 +151,9 @@ func (db *Jobs) ClaimJob(ctx context.Context) (site.Job, bool, error) {
 		// team reads one site at a time.
 		return site.Job{}, false, nil
 	}
+	if found && err == nil {
+		db.jobsChanged.ring()
+	}
 	return j, found && err == nil, err
 }
 
@@ -164,6 +168,7 @@ func (db *Jobs) BeatJob(ctx context.Context, id, state string, progress []byte) 
 			WHERE id = ? AND instance = ? AND ended IS NULL RETURNING cancel`,
 			db.Now().UTC().Format(jobTime), state, progress, id, db.owner).Scan(&c)
 	})
+	db.changed(err)
 	return c != 0, err
 }
 
@@ -172,6 +177,7 @@ func (db *Jobs) BeatJob(ctx context.Context, id, state string, progress []byte) 
 // team or allBytes of all, the oldest others are let go, as
 // keepReports says. Errors: ENotFound (no longer this server's).
 func (db *Jobs) EndJob(ctx context.Context, id, state, errMsg string, progress, report []byte, teamBytes, allBytes int64) error {
+	defer db.jobsChanged.ring() // ended, or no longer this server's: either way its stream looks again
 	return db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
 		err := tx.QueryRowContext(ctx, `UPDATE site_jobs SET state = ?, error = ?, ended = ?, progress = ?, report = ?, report_bytes = ?, credentials = ''
@@ -239,6 +245,8 @@ func (db *Jobs) CancelJob(ctx context.Context, id string, userID int64) (site.Jo
 	if err != nil {
 		return site.Job{}, err
 	}
+	db.jobsCancelled.ring()
+	db.jobsChanged.ring()
 	return db.Job(ctx, id, false)
 }
 
@@ -273,7 +281,28 @@ func (db *Jobs) SweepJobs(ctx context.Context, lim site.JobLimits) (failed int64
 		_, err := tx.ExecContext(ctx, `DELETE FROM site_jobs WHERE ended < ?`, at(lim.Kept))
 		return err
 	})
+	if failed > 0 {
+		db.changed(err)
+	}
 	return failed, err
+}
+
+// Changed is closed after this process next creates, claims, beats,
+// ends, cancels or fails a live-site job; ask again for the next time.
+// A job another server runs changes without it: look again now and
+// then. Errors: none.
+func (db *Jobs) Changed() <-chan struct{} { return db.jobsChanged.wait() }
+
+// Cancelled is closed after this process next asks a job to stop
+// (CancelJob), so that the job, if this process runs it, stops at once;
+// another server hears of it at its next beat. Errors: none.
+func (db *Jobs) Cancelled() <-chan struct{} { return db.jobsCancelled.wait() }
+
+// changed rings Changed after a write that worked.
+func (db *Jobs) changed(err error) {
+	if err == nil {
+		db.jobsChanged.ring()
+	}
 }
 
 // JobUpload reads the file kept with job id, a piece at a time.

@@ -59,6 +59,9 @@ type conn struct {
 	// rings when one of them commits.
 	queuing sync.Map // *sql.Tx -> struct{}
 	queued  bell
+	// jobsChanged rings after this process changes a live-site job;
+	// jobsCancelled after it asks one to stop.
+	jobsChanged, jobsCancelled bell
 }
 
 // bell wakes whoever waits on it: a channel closed, and replaced, at

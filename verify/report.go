@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -76,4 +77,36 @@ func (r *Report) JUnit(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, "\n")
 	return err
+}
+
+// Kept is a check as a server keeps it (site.LaunchCheck.Report): the
+// report, what it checked in words, and the pages it checked (for their
+// results, ok included), by id.
+type Kept struct {
+	*Report
+	What    string  `json:"what"`
+	Checked []int64 `json:"checked"`
+}
+
+// Keep is rep as a server keeps it, what naming the plan or version
+// checked.
+func Keep(rep *Report, what string) Kept {
+	k := Kept{Report: rep, What: what, Checked: make([]int64, len(rep.Checked))}
+	for i, c := range rep.Checked {
+		k.Checked[i] = c.ID
+	}
+	return k
+}
+
+// ReadKept reads a kept check, id naming it in an error. Errors: the
+// decoder's, as they are.
+func ReadKept(blob []byte, id int64) (*Report, string, error) {
+	k := Kept{Report: &Report{}}
+	if err := json.Unmarshal(blob, &k); err != nil {
+		return nil, "", fmt.Errorf("launch check %d: %w", id, err)
+	}
+	for _, id := range k.Checked {
+		k.Report.Checked = append(k.Report.Checked, CheckedPage{ID: id})
+	}
+	return k.Report, k.What, nil
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"siteplan/internal/sitegen"
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -69,6 +70,7 @@ func browserWith(t testing.TB, setup func(*Server)) (context.Context, string, *s
 	ts := httptest.NewServer(srv.Echo)
 	t.Cleanup(ts.Close)
 	t.Cleanup(srv.Close) // end event streams before the server closes
+	runJobs(t, db, srv, jobs.Config{AllowPrivate: true})
 	// Chromium may still write to its profile for a moment after it is
 	// told to exit, so the profile is removed by hand, after the browser.
 	profile, err := os.MkdirTemp("", "siteplan-chromium-")

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"siteplan/internal/pgtest"
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/store"
 )
@@ -44,6 +45,7 @@ func twoInstances(t *testing.T) (a, b instance) {
 			t.Skip("several instances share a PostgreSQL database, not a SQLite file")
 		}
 		srv := New(partsOf(db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
+		srv.Start()
 		t.Cleanup(srv.Close)
 		ts := httptest.NewServer(srv.Echo)
 		t.Cleanup(ts.Close)
@@ -247,8 +249,6 @@ func TestPresenceAcrossInstances(t *testing.T) {
 // and the living server runs the new reading.
 func TestLiveSiteJobsAcrossInstances(t *testing.T) {
 	a, b := twoInstances(t)
-	allowPrivate(a.srv)
-	allowPrivate(b.srv)
 	ls := newLiveSite(t)
 	ls.holdInIndex = true
 	t.Cleanup(ls.release) // before the servers close, which wait for their readings
@@ -261,8 +261,8 @@ func TestLiveSiteJobsAcrossInstances(t *testing.T) {
 		return doc.Find("#job-status").AttrOr("data-state", "") + " " + doc.Find("#job-error").Text()
 	}
 
-	// Started on a, which has no reader free: b reads it.
-	a.srv.siteJobs.setReaders(0)
+	// Started on a, which runs no jobs: b reads it.
+	runJobs(t, b.db, b.srv, jobs.Config{AllowPrivate: true})
 	page := c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
 	if got := state(c.finished(page)); got != "done " {
 		t.Fatalf("the check started on a: %q", got)
@@ -286,21 +286,12 @@ func TestLiveSiteJobsAcrossInstances(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	b.db.Close()
-	a.srv.siteJobs.mu.Lock()
-	a.srv.siteJobs.stale = 500 * time.Millisecond
-	a.srv.siteJobs.mu.Unlock()
-	deadline := time.Now().Add(30 * time.Second)
-	for c.job(page).Running() {
-		if time.Now().After(deadline) {
-			t.Fatal("the dead server's reading was not failed")
-		}
-		a.srv.siteJobs.sweep(context.Background())
-		time.Sleep(100 * time.Millisecond) // the scenario: b has been silent for stale
-	}
+	// a starts its jobs, and sweeps: b has been silent for longer than
+	// a's bound.
+	runJobs(t, a.db, a.srv, jobs.Config{AllowPrivate: true, Readings: jobs.Readings{Stale: 500 * time.Millisecond}})
 	if got := state(c.finished(page)); !strings.Contains(got, "failed The server reading it stopped") {
 		t.Errorf("the dead server's reading, seen on a: %q", got)
 	}
-	a.srv.siteJobs.setReaders(1)
 	if got := state(c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/pages.xml"}}))); got != "done " {
 		t.Errorf("the next check, which a runs: %q", got)
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -13,8 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"siteplan/diagram"
-	"siteplan/fetch"
 	"siteplan/site"
+	"siteplan/sitemap"
 	"siteplan/verify"
 	"siteplan/views"
 )
@@ -25,45 +24,13 @@ import (
 // site.LaunchChecksKept of each plan, so that the next check says what
 // changed.
 
-// launchStore is what the launch check reads and keeps.
+// launchStore is what the launch check's pages read.
 type launchStore interface {
-	PlanAt(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.OldURL, error)
-	SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (site.LaunchCheck, error)
 	LaunchChecks(ctx context.Context, projectID int64, n int) ([]site.LaunchCheck, error)
 }
 
-const (
-	// launchConcurrency is the requests a check makes at once, on a
-	// client of its own with room for every reader's check: a polite
-	// load on the site, and no check waits on another's requests.
-	launchConcurrency = 4
-	// launchProblemsKept is how many problems a kept check lists (its
-	// counts stay whole): a report of some 2 MB at most.
-	launchProblemsKept = 5_000
-	// launchPerGroup is how many problems of a rule the page lists.
-	launchPerGroup = 100
-)
-
-// keptCheck is a check as the store keeps it: the report, what it
-// checked, and the pages it checked (for their results, ok included).
-type keptCheck struct {
-	*verify.Report
-	What    string  `json:"what"`
-	Checked []int64 `json:"checked"`
-}
-
-// readCheck reads a kept check's report. Errors: EInternal (it does not
-// decode).
-func readCheck(lc site.LaunchCheck) (*verify.Report, string, error) {
-	k := keptCheck{Report: &verify.Report{}}
-	if err := json.Unmarshal(lc.Report, &k); err != nil {
-		return nil, "", fmt.Errorf("launch check %d: %w", lc.ID, err)
-	}
-	for _, id := range k.Checked {
-		k.Report.Checked = append(k.Report.Checked, verify.CheckedPage{ID: id})
-	}
-	return k.Report, k.What, nil
-}
+// launchPerGroup is how many problems of a rule the page lists.
+const launchPerGroup = 100
 
 // launchVersion is the version the form names: "" the plan now,
 // "approved" the newest signed off, else a number. Errors: EInvalid.
@@ -100,16 +67,6 @@ func launchBase(s string) (base, userinfo string, err error) {
 	return u.String(), userinfo, nil
 }
 
-// launchCredentials are the credentials a check kept apart from its base
-// (launchBase), for the fetch client to send to the base's host.
-func launchCredentials(base, userinfo string) fetch.Credentials {
-	if userinfo == "" {
-		return fetch.Credentials{}
-	}
-	_, c := fetch.SplitCredentials(strings.Replace(base, "://", "://"+userinfo+"@", 1))
-	return c
-}
-
 // startLaunchCheck starts a check of the site at the form's base URL
 // against the plan or the version it names, and shows its progress.
 func (s *Server) startLaunchCheck(c echo.Context) error {
@@ -129,48 +86,10 @@ func (s *Server) startLaunchCheck(c echo.Context) error {
 	return s.startSiteJob(c, site.Job{Kind: site.JobLaunch, Source: base, Credentials: userinfo, ProjectID: p.ID, Version: n}, nil)
 }
 
-// runLaunchCheck is a launch check's job: it checks the site and keeps
-// the report.
-func (s *Server) runLaunchCheck(ctx context.Context, j *siteJob) error {
-	v, t, olds, err := s.store.launch.PlanAt(ctx, j.ProjectID, j.Version)
-	if err != nil {
-		return err
-	}
-	what := "The plan"
-	if j.Version > 0 {
-		what = v.Label()
-		j.set(func() { j.progress.What = what })
-	}
-	ctx = fetch.WithCredentials(ctx, launchCredentials(j.Source, j.Credentials))
-	rep, err := verify.Check(ctx, verify.Config{Base: j.Source, Concurrency: launchConcurrency, Open: s.checks.Open,
-		MaxProblems: launchProblemsKept,
-		Hop: func(ctx context.Context, method, url string, maxBody int64) (verify.Answer, error) {
-			a, err := s.checks.Hop(ctx, method, url, maxBody)
-			return verify.Answer(a), err
-		},
-		Progress: func(done, total int) { j.set(func() { j.progress.Done, j.progress.Total = done, total }) },
-	}, t, olds)
-	if err != nil {
-		return err
-	}
-	j.set(func() { j.State = site.JobWriting })
-	k := keptCheck{Report: rep, What: what, Checked: make([]int64, len(rep.Checked))}
-	for i, c := range rep.Checked {
-		k.Checked[i] = c.ID
-	}
-	blob, err := json.Marshal(k)
-	if err != nil {
-		return err
-	}
-	_, err = s.store.launch.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: j.ProjectID, By: j.By, Base: rep.Base,
-		Version: j.Version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
-	return err
-}
-
 // launchView is a launch check job as the page shows it. Errors:
 // EInternal (its progress does not decode).
 func launchView(j site.Job) (views.LaunchJob, error) {
-	var pr jobProgress
+	var pr sitemap.JobProgress
 	err := unmarshalIf(j.Progress, &pr)
 	if pr.What == "" {
 		pr.What = "the plan"
@@ -205,7 +124,7 @@ func (s *Server) launchProps(c echo.Context) (views.LaunchProps, error) {
 	if err != nil {
 		return props, err
 	}
-	j, ok, err := s.siteJobs.store.NewestLaunchJob(ctx, viewer(c).UserID, p.ID)
+	j, ok, err := s.store.jobs.NewestLaunchJob(ctx, viewer(c).UserID, p.ID)
 	if err != nil {
 		return props, err
 	}
@@ -223,7 +142,7 @@ func (s *Server) launchProps(c echo.Context) (views.LaunchProps, error) {
 		return props, nil
 	}
 	props.Base = cs[0].Base
-	rep, what, err := readCheck(cs[0])
+	rep, what, err := verify.ReadKept(cs[0].Report, cs[0].ID)
 	if err != nil {
 		return props, err
 	}
@@ -233,7 +152,7 @@ func (s *Server) launchProps(c echo.Context) (views.LaunchProps, error) {
 	}
 	props.Check = launchReport(cs[0], rep, what, t)
 	if len(cs) > 1 {
-		before, _, err := readCheck(cs[1])
+		before, _, err := verify.ReadKept(cs[1].Report, cs[1].ID)
 		if err != nil {
 			return props, err
 		}
@@ -414,7 +333,7 @@ func (s *Server) newestCheck(c echo.Context) (site.LaunchCheck, *verify.Report, 
 	if len(cs) == 0 {
 		return site.LaunchCheck{}, nil, "", site.Errorf(site.ENotFound, "This plan has no launch check yet: run one first.")
 	}
-	rep, what, err := readCheck(cs[0])
+	rep, what, err := verify.ReadKept(cs[0].Report, cs[0].ID)
 	return cs[0], rep, what, err
 }
 

@@ -380,15 +380,29 @@ func (h *hub) close() {
 	h.endHere(func(*subscriber) bool { return true })
 }
 
+// Start links the server's live hub to the other servers on a
+// PostgreSQL database (the relay), from the live events that come after
+// now; on SQLite there are none. Close stops it.
+func (s *Server) Start() {
+	if s.live != nil && s.live.SharedLive() && s.relay == nil {
+		s.relay = startRelay(s.live, s.hub, s.log)
+	}
+}
+
+// Published tells the editors of project pid that it changed (kind as a
+// change names it) by whom, on this server and, through the relay, on
+// the others: for work done outside a request (package jobs).
+func (s *Server) Published(pid int64, kind, by string) {
+	s.hub.publish(pid, change{Kind: kind, By: by})
+}
+
 // Close ends the live-update streams so a graceful shutdown need not
-// wait for them, and cancels the live-site readings, waiting until each
-// has removed what it had begun to import.
+// wait for them, and stops the relay.
 func (s *Server) Close() {
 	s.hub.close()
 	if s.relay != nil {
 		s.relay.close()
 	}
-	s.siteJobs.close()
 }
 
 // heartbeat keeps idle streams open through proxies.

@@ -231,7 +231,7 @@ func lastSegment(u string) string {
 // view then says what changed.
 //
 // An old site named by its address is read from the web as a live-site
-// job (runAttach): with the readers' turns, a team's one at a time, and
+// job (package jobs): with the readers' turns, a team's one at a time, and
 // their budget, never holding the heavy-work gate while another site
 // answers slowly. An uploaded file is read here, at the gate.
 func (s *Server) attachOldSite(c echo.Context) error {
@@ -271,32 +271,6 @@ func attachedPath(projectID int64, got site.AttachReport) string {
 	q := url.Values{"added": {strconv.Itoa(got.Added)}, "gone": {strconv.Itoa(got.Removed)}, "kept": {strconv.Itoa(got.Kept)},
 		"decided": {strconv.Itoa(got.KeptDecided)}}
 	return projectPath(projectID, "redirects") + "?" + q.Encode()
-}
-
-// runAttach reads a relaunch's old site from the web and attaches it to
-// its plan: a live-site job's work, as the one who started it (their
-// name on the change).
-func (s *Server) runAttach(ctx context.Context, j *siteJob) error {
-	olds, reps, err := s.siteReader(j, site.MaxOldURLs).ReadOld(ctx, []string{j.Source}, site.MaxOldURLs)
-	if len(reps) > 0 {
-		j.set(func() { j.report.Reading = reps[0] })
-	}
-	if err != nil {
-		return err
-	}
-	j.set(func() { j.State = site.JobWriting })
-	ctx = site.WithViewer(ctx, site.Viewer{UserID: j.UserID, Name: j.By})
-	t, err := s.store.pages.Tree(ctx, j.ProjectID)
-	if err != nil {
-		return err
-	}
-	got, err := s.store.redirects.AttachOldSite(ctx, j.ProjectID, olds, sitemap.Match(t, olds))
-	if err != nil {
-		return err
-	}
-	s.hub.publish(j.ProjectID, change{Kind: "redirects", By: j.By})
-	j.set(func() { j.progress.Attached = &views.SiteAttach{Path: attachedPath(j.ProjectID, got), URLs: len(olds)} })
-	return nil
 }
 
 // readOldSite reads the old site the attach form names: its file, else

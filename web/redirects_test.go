@@ -194,8 +194,7 @@ func TestCompareShowsTheMap(t *testing.T) {
 // then the sitemap it names, on loopback) and the view says what
 // attaching changed.
 func TestAttachLiveSite(t *testing.T) {
-	c := newClient(t)
-	allowPrivate(c.srv)
+	c := siteClient(t)
 	pid, _ := c.fixture()
 	var old *httptest.Server
 	old = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

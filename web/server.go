@@ -40,7 +40,6 @@ type Stores struct {
 	Sharing  shareStore
 	Projects interface {
 		projectStore
-		siteStore
 		starterStore
 	}
 	Pages   pageStore
@@ -81,7 +80,6 @@ type stores struct {
 	links     linkStore
 	history   historyStore
 	themes    themeStore
-	sites     siteStore
 	palettes  paletteStore
 	redirects redirectStore
 	launch    launchStore
@@ -92,13 +90,14 @@ type stores struct {
 	inbox     inboxStore
 	mail      mailStore
 	limits    limitStore
+	jobs      jobStore
 }
 
 func storesOf(st Stores) stores {
 	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
-		links: st.Links, history: st.History, themes: st.Themes, sites: st.Projects, palettes: st.Themes, redirects: st.Redirects,
+		links: st.Links, history: st.History, themes: st.Themes, palettes: st.Themes, redirects: st.Redirects,
 		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
-		mail: st.Notifications, limits: st.Limits}
+		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -116,16 +115,16 @@ type Server struct {
 	gate     *gate        // heavy work: renders and large reads
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
-	relay    *relay // nil on SQLite
+	live     liveStore // carries the hub's events to the other servers (Start)
+	relay    *relay    // nil on SQLite, or until Start
 	logins   *loginLimiter
-	fetch    *fetch.Client               // reads other sites for visitors' live-site jobs
+	fetch    *fetch.Client               // reads an old site for its plan's redirect map
 	lines    *fetch.Client               // reads a file of a report again for the lines around a problem
-	checks   *fetch.Client               // reads the sites of launch checks
 	mailing  bool                        // the notifications are e-mailed too (serve --smtp)
 	linesIn  *gate                       // a place for each such reading
 	ping     func(context.Context) error // reaches the database (health)
 	sessions *sessionChecks              // the live streams' sessions, looked up together
-	siteJobs *siteJobs
+	watchers watchers                    // the streams of live-site jobs
 	now      func() time.Time
 }
 
@@ -166,18 +165,15 @@ const OutlineCacheBytes = 16 << 20
 // DiagramCacheBytes is the memory kept for rendered diagrams.
 const DiagramCacheBytes = 64 << 20
 
-// fetchers returns the clients that read the web for visitors: one for
-// the live-site jobs, with two requests for each reader (its file and
-// the next, read ahead), so that slow sites of other teams cannot take
-// a reader's requests; and one for reading a file again for the lines
-// around a problem, with a short time limit, so that it is neither heavy
-// work nor a wait on the jobs; and one for launch checks, with room for
-// each reader's check's requests.
-func fetchers(allowPrivate bool) (jobs, lines, checks *fetch.Client) {
-	jobs = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: 2 * siteReaders})
+// fetchers returns the clients that read the web for visitors (the
+// live-site jobs have their own): one for the sitemaps an uploaded old
+// site's index names, read at the heavy-work gate; and one for reading
+// a file again for the lines around a problem, with a short time limit,
+// so that it is neither heavy work nor a wait on the jobs.
+func fetchers(allowPrivate bool) (uploads, lines *fetch.Client) {
+	uploads = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: 4})
 	lines = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: linesReaders, Timeout: linesBudget})
-	checks = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: serveAllowFlag, Parallel: launchConcurrency * siteReaders})
-	return jobs, lines, checks
+	return uploads, lines
 }
 
 // serveAllowFlag is how an operator lets the server read private
@@ -205,16 +201,13 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	s := &Server{Echo: e, store: storesOf(st), log: log, static: static, diagrams: newRenderCache(DiagramCacheBytes), outlines: newRenderCache(OutlineCacheBytes), draw: diagram.Render,
 		gate: newGate(1, 2),
 		hub:  newHub(), logins: &loginLimiter{st: st.Limits, now: time.Now}, now: time.Now,
-		linesIn: newGate(linesReaders, 1), siteJobs: newSiteJobs(log, st.Jobs)}
-	s.fetch, s.lines, s.checks = fetchers(cfg.AllowPrivateFetch)
+		linesIn: newGate(linesReaders, 1)}
+	s.fetch, s.lines = fetchers(cfg.AllowPrivateFetch)
 	s.mailing = cfg.Mailing
 	if st.Ping != nil { // a server built only for its route table has no store
 		s.ping = st.Ping
 		s.sessions = newSessionChecks(st.Accounts.LiveSessions)
-		s.siteJobs.start(s.runSiteJob)
-		if st.Live.SharedLive() {
-			s.relay = startRelay(st.Live, s.hub, log)
-		}
+		s.live = st.Live
 	}
 	e.HTTPErrorHandler = s.handleError
 	// The address and scheme are the connection's until the operator names

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -30,13 +30,6 @@ func (c *client) job(page string) site.Job {
 		c.t.Fatal(err)
 	}
 	return j
-}
-
-// setReaders gives the server n readers; no job may have started.
-func (js *siteJobs) setReaders(n int) {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	js.free = n
 }
 
 // teamClient logs in a new account of a team of its own (or of team, if
@@ -120,20 +113,18 @@ func (c *client) page(path string) *goquery.Document {
 // pages say so.
 func TestLiveSiteReportMemory(t *testing.T) {
 	ls := newLiveSite(t)
-	a := siteClient(t)
-	b := a.teamClient("b@test.example", "")
-	js := a.srv.siteJobs
 	check := func(c *client) string {
 		t.Helper()
 		page := c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
 		c.finished(page)
 		return page
 	}
+	first := siteClient(t)
+	r := int64(len(first.job(check(first)).Report))                 // each report's size: the same site
+	lim := jobs.Readings{TeamBytes: 2*r + r/2, AllBytes: 3*r + r/2} // two reports a team, three in all
+	a := siteClientWith(t, lim)
+	b := a.teamClient("b@test.example", "")
 	a1 := check(a)
-	r := int64(len(a.job(a1).Report))
-	js.mu.Lock()
-	js.teamBytes, js.allBytes = 2*r+r/2, 3*r+r/2 // two reports a team, three in all
-	js.mu.Unlock()
 	a2, b1 := check(a), check(b)
 	b2 := check(b) // four in all: a1 goes
 	a3 := check(a) // a2, b1, b2, a3: a2 goes
@@ -151,8 +142,8 @@ func TestLiveSiteReportMemory(t *testing.T) {
 	for _, p := range []string{a1, a2, b1, b2, a3} {
 		all += int64(len(a.job(p).Report))
 	}
-	if all > js.allBytes {
-		t.Errorf("the reports kept take %d bytes, past %d", all, js.allBytes)
+	if all > lim.AllBytes {
+		t.Errorf("the reports kept take %d bytes, past %d", all, lim.AllBytes)
 	}
 }
 
@@ -184,8 +175,7 @@ func TestLiveSiteTurns(t *testing.T) {
 	a2.finished(queued)
 
 	// One reader: the team served longest ago goes first.
-	c := siteClient(t)
-	c.srv.siteJobs.setReaders(1)
+	c := siteClientWith(t, jobs.Readings{Readers: 1})
 	c2 := c.teamClient("c2@test.example", "1")
 	d := c.teamClient("d@test.example", "")
 	ls = newLiveSite(t)
@@ -201,21 +191,19 @@ func TestLiveSiteTurns(t *testing.T) {
 		t.Errorf("the team that just had a turn went first: %v, the other team %v", f.Started, s.Started)
 	}
 
-	// The budget counts from the turn: a job that waited longer than its
-	// budget behind another still has all of it when its turn comes.
-	e := siteClient(t)
-	e.srv.siteJobs.setReaders(1)
+	// The budget counts from the turn: a job that waited its whole
+	// budget behind another (held until its budget ran out) still has
+	// all of it when its turn comes.
+	e := siteClientWith(t, jobs.Readings{Readers: 1, Budget: time.Second})
 	e2 := e.teamClient("e2@test.example", "1")
 	ls = newLiveSite(t)
 	ls.holdInIndex = true
 	held = e.startJob("/sites/check", url.Values{"source": {ls.URL}})
 	<-ls.holding
-	e.srv.siteJobs.mu.Lock()
-	e.srv.siteJobs.budget = time.Second // the next job's
-	e.srv.siteJobs.mu.Unlock()
 	next := e2.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}})
-	time.Sleep(1200 * time.Millisecond) // the scenario: it waits longer than its budget
-	e.do("POST", held+"/cancel", url.Values{}, false)
+	if doc := e.finished(held); !strings.Contains(doc.Find("#job-error").Text(), "took longer than 1s") {
+		t.Errorf("the held reading: %q", doc.Find("#job-error").Text())
+	}
 	if doc := e2.finished(next); doc.Find("#job-status").AttrOr("data-state", "") != site.JobDone {
 		t.Errorf("the reading that waited longer than its budget: %q", doc.Find("#job-error").Text())
 	}
@@ -228,8 +216,7 @@ func TestLiveSiteTurns(t *testing.T) {
 func TestLiveSiteUploadKept(t *testing.T) {
 	ls := newLiveSite(t)
 	ls.holdInIndex = true
-	c := siteClient(t)
-	c.srv.siteJobs.setReaders(1)
+	c := siteClientWith(t, jobs.Readings{Readers: 1})
 	c2 := c.teamClient("c2@test.example", "1")
 	c.startJob("/sites/check", url.Values{"source": {ls.URL}}) // holds the one reader, and team 1's turn
 	<-ls.holding
@@ -266,14 +253,12 @@ func TestLiveSiteUploadKept(t *testing.T) {
 		t.Errorf("after a cancel while waiting: %d bytes kept", n)
 	}
 	queued = upload()
-	c.srv.Close()
+	c.jobs.Close()
 	if j := c.job(queued); j.State != site.JobWaiting || uploaded(queued) != len(file) {
 		t.Fatalf("after its server stopped, the waiting upload is %s with %d bytes", j.State, uploaded(queued))
 	}
-	next := New(partsOf(c.db), staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
-	allowPrivate(next)
-	defer next.Close()
-	doc := c2.on(instance{db: c.db, srv: next}).finished(queued)
+	runJobs(t, c.db, c.srv, jobs.Config{AllowPrivate: true}) // the server starts again
+	doc := c2.finished(queued)
 	if st := doc.Find("#job-status").AttrOr("data-state", ""); st != site.JobDone || doc.Find("#new-plan strong").Text() != "old.example" {
 		t.Errorf("the next server's import: %s %q", st, doc.Find("#job-error").Text())
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"iter"
 	"net/http"
 	"path"
 	"strconv"
@@ -22,11 +21,6 @@ import (
 	"siteplan/views"
 )
 
-// siteStore is what a new project from a live site needs.
-type siteStore interface {
-	ImportPages(ctx context.Context, teamID int64, p site.Project, pages iter.Seq2[int, site.Page]) (int64, error)
-}
-
 // onWeb reports whether file n of job j's reading is on the web, to be
 // read again: all but an uploaded file, the first, whose lines around
 // its problems are kept instead (keepExcerpts).
@@ -35,26 +29,6 @@ func onWeb(j site.Job) func(n int) bool { return func(n int) bool { return !j.Up
 // linesAround is how many lines before and after a problem's line its
 // page shows.
 const linesAround = 6
-
-// keepExcerpts keeps the lines around the problems of an uploaded file,
-// file 0 of the reading, for the report's line links: the file itself
-// goes when its reading ends.
-func (j *siteJob) keepExcerpts(file io.Reader, rep *sitemap.Reading) {
-	if rep == nil || len(rep.Files) == 0 {
-		return
-	}
-	var lines []int
-	for _, p := range rep.Files[0].Problems {
-		if p.Line > 0 {
-			lines = append(lines, p.Line)
-		}
-	}
-	if len(lines) == 0 {
-		return
-	}
-	ex, _ := sitemap.Excerpts(file, lines, linesAround) // what was read before an error is still worth showing
-	j.set(func() { j.report.Excerpts = ex })
-}
 
 // Reading a file again for the lines around a problem takes one of
 // linesReaders places, one a visitor, for at most linesBudget: outside
@@ -69,7 +43,7 @@ const (
 // web, or kept from an upload. Errors: ENotFound, ETooMany, EInvalid (the
 // file cannot be read again).
 func (s *Server) excerpt(c echo.Context, j site.Job, n, line int) (loc string, ex sitemap.Excerpt, err error) {
-	var r jobReport
+	var r sitemap.JobReport
 	if err := unmarshalIf(j.Report, &r); err != nil {
 		return "", ex, err
 	}
@@ -109,8 +83,8 @@ func (s *Server) excerpt(c echo.Context, j site.Job, n, line int) (loc string, e
 // report if it was read with it. Errors: EInternal (what the database
 // keeps does not decode).
 func jobView(j site.Job, page int) (views.SiteJob, error) {
-	var pr jobProgress
-	var r jobReport
+	var pr sitemap.JobProgress
+	var r sitemap.JobReport
 	if err := unmarshalIf(j.Progress, &pr); err != nil {
 		return views.SiteJob{}, err
 	}
@@ -123,7 +97,9 @@ func jobView(j site.Job, page int) (views.SiteJob, error) {
 	if pr.Plan != nil {
 		v.Plan = *pr.Plan
 	}
-	v.Attached = pr.Attached
+	if a := pr.Attached; a != nil {
+		v.Attached = &views.SiteAttach{Path: attachedPath(j.ProjectID, a.AttachReport), URLs: a.URLs}
+	}
 	for _, w := range r.Warns {
 		v.Notes = append(v.Notes, w.Reason)
 	}
@@ -211,94 +187,8 @@ func formUpload(c echo.Context) (io.ReadCloser, string, error) {
 	return f, path.Base(fh.Filename), err
 }
 
-// runSiteJob runs a job of any kind, on whichever server claimed it.
-func (s *Server) runSiteJob(ctx context.Context, j *siteJob) error {
-	switch j.Kind {
-	case site.JobCheck:
-		rep, err := s.siteReader(j, siteCheckURLs).Read(ctx, j.Source, nil)
-		j.set(func() { j.report.Reading = rep })
-		return err
-	case site.JobImport:
-		return s.runImport(ctx, j)
-	case site.JobLaunch:
-		return s.runLaunchCheck(ctx, j)
-	case site.JobAttach:
-		return s.runAttach(ctx, j)
-	}
-	return fmt.Errorf("a live-site job of kind %q", j.Kind)
-}
-
-// runImport reads a site, its sitemap or an uploaded file into a new
-// project.
-func (s *Server) runImport(ctx context.Context, j *siteJob) error {
-	var file io.Reader
-	if j.Upload {
-		file = s.siteJobs.store.JobUpload(ctx, j.ID)
-	}
-	rep, plan, warns, err := s.siteReader(j, siteImportURLs).ReadPlan(ctx, j.Source, file, j.Name)
-	if j.Upload {
-		j.keepExcerpts(s.siteJobs.store.JobUpload(ctx, j.ID), rep)
-	}
-	j.set(func() { j.report.Reading = rep })
-	if err != nil {
-		return err
-	}
-	j.set(func() { j.State, j.report.Warns = site.JobWriting, warns })
-	sp := views.SitePlan{Name: plan.Project.Name, BaseURL: plan.Project.BaseURL}
-	id, err := s.store.sites.ImportPages(ctx, j.TeamID, plan.Project, countPages(plan.Pages(), &sp))
-	if err != nil {
-		return err
-	}
-	sp.ProjectID = id
-	j.set(func() { j.progress.Plan = &sp })
-	return nil
-}
-
-// countPages passes pages on, counting them and the sections below the
-// home page into sp as they go.
-func countPages(pages iter.Seq2[int, site.Page], sp *views.SitePlan) iter.Seq2[int, site.Page] {
-	return func(yield func(int, site.Page) bool) {
-		for depth, p := range pages {
-			sp.Pages++
-			if p.Kind == site.KindGroup {
-				sp.Groups++
-			}
-			switch {
-			case depth == 2 && len(sp.Sections) < views.MaxSections:
-				sp.Sections = append(sp.Sections, views.SiteSection{Title: p.Title})
-			case depth == 2:
-				sp.More++
-			case depth > 2 && sp.More == 0 && len(sp.Sections) > 0:
-				sp.Sections[len(sp.Sections)-1].Pages++
-			}
-			if !yield(depth, p) {
-				return
-			}
-		}
-	}
-}
-
-// siteReader reads for job j from the web, never from this machine's
-// files, up to maxURLs, holds every URL to the protocol's rules and
-// reports its progress to j.
-func (s *Server) siteReader(j *siteJob, maxURLs int) *sitemap.Reader {
-	return &sitemap.Reader{Web: s.fetch.Open, Check: true, MaxURLs: maxURLs, Progress: func(p sitemap.Progress) {
-		j.set(func() { j.progress.Progress = p })
-	}}
-}
-
-// startSiteJob keeps job j, with its upload if not nil, for a server to
-// claim, and sends the visitor to its page.
-func (s *Server) startSiteJob(c echo.Context, j site.Job, upload io.Reader) error {
-	j, err := s.siteJobs.create(c, j, upload)
-	if err != nil {
-		return err
-	}
-	return redirect(c, jobPage(j))
-}
-
 func (s *Server) siteJobPage(c echo.Context) error {
-	j, err := s.siteJobs.get(c, true)
+	j, err := s.siteJob(c, true)
 	if err != nil {
 		return err
 	}
@@ -327,14 +217,14 @@ func (s *Server) siteJobPage(c echo.Context) error {
 // this server changes, and every jobPoll for one another server runs.
 // It ends too when the visitor's session does.
 func (s *Server) siteJobEvents(c echo.Context) error {
-	j, err := s.siteJobs.get(c, false)
+	j, err := s.siteJob(c, false)
 	if err != nil {
 		return err
 	}
-	if !s.siteJobs.watching(j.ID, 1) {
+	if !s.watchers.watch(j.ID, 1) {
 		return site.Errorf(site.ETooMany, "This reading is open in too many tabs of your browser: close some and reload.")
 	}
-	defer s.siteJobs.watching(j.ID, -1)
+	defer s.watchers.watch(j.ID, -1)
 	sub := &subscriber{}
 	if ck, err := c.Cookie(sessionCookie); err == nil {
 		sub.session = ck.Value
@@ -348,8 +238,8 @@ func (s *Server) siteJobEvents(c echo.Context) error {
 	defer poll.Stop()
 	sent := ""
 	for {
-		bell := s.siteJobs.bellNow()
-		if j, err = s.siteJobs.store.Job(ctx, j.ID, false); err != nil {
+		bell := s.store.jobs.Changed()
+		if j, err = s.store.jobs.Job(ctx, j.ID, false); err != nil {
 			return nil // deleted, or the stream has ended
 		}
 		if now := j.State + j.Error + string(j.Progress); now != sent {
@@ -402,7 +292,7 @@ func (s *Server) jobFrame(ctx context.Context, j site.Job) (string, templ.Compon
 	}
 	if !j.Running() { // with its report
 		var err error
-		if j, err = s.siteJobs.store.Job(ctx, j.ID, true); err != nil {
+		if j, err = s.store.jobs.Job(ctx, j.ID, true); err != nil {
 			return "", nil, err
 		}
 	}
@@ -414,21 +304,20 @@ func (s *Server) jobFrame(ctx context.Context, j site.Job) (string, templ.Compon
 }
 
 func (s *Server) cancelSiteJob(c echo.Context) error {
-	j, err := s.siteJobs.get(c, false)
+	j, err := s.siteJob(c, false)
 	if err != nil {
 		return err
 	}
-	if _, err := s.siteJobs.store.CancelJob(c.Request().Context(), j.ID, j.UserID); err != nil {
+	if _, err := s.store.jobs.CancelJob(c.Request().Context(), j.ID, j.UserID); err != nil {
 		return err
 	}
-	s.siteJobs.cancelHere(j.ID)
 	return redirect(c, jobPage(j))
 }
 
 // siteFileLines shows the lines of a file of a job's reading around the
 // line a problem is on.
 func (s *Server) siteFileLines(c echo.Context) error {
-	j, err := s.siteJobs.get(c, true)
+	j, err := s.siteJob(c, true)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"log/slog"
 	"maps"
 	"mime/multipart"
 	"net/http"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/views"
 )
@@ -85,9 +85,13 @@ func newLiveSite(t *testing.T) *liveSite {
 }
 
 // siteClient is a logged-in owner of a server that may read loopback.
-func siteClient(t *testing.T) *client {
+func siteClient(t *testing.T) *client { return siteClientWith(t, jobs.Readings{}) }
+
+// siteClientWith is siteClient with the live-site jobs bounded by lim.
+func siteClientWith(t *testing.T, lim jobs.Readings) *client {
 	c := newClient(t)
 	allowPrivate(c.srv)
+	c.jobs = runJobs(t, c.db, c.srv, jobs.Config{AllowPrivate: true, Readings: lim})
 	return c
 }
 
@@ -369,26 +373,32 @@ func TestImportUploadedSitemap(t *testing.T) {
 func TestLiveSiteGuard(t *testing.T) {
 	ls := newLiveSite(t)
 	c := newClient(t)
+	runJobs(t, c.db, c.srv, jobs.Config{}) // as serve without --allow-private-fetch
 	doc := c.finished(c.startJob("/sites/check", url.Values{"source": {ls.URL + "/blog.xml"}}))
 	if got := doc.Find("#job-error").Text(); doc.Find("#job-status").AttrOr("data-state", "") != site.JobFailed || !strings.Contains(got, "loopback") {
 		t.Errorf("a loopback sitemap: %s %q", doc.Find("#job-status").AttrOr("data-state", ""), got)
 	}
 }
 
-// TestLiveSiteShutdown: closing the server cancels a reading and waits
-// until what it had begun to import is gone; no new reading starts.
+// TestLiveSiteShutdown: stopping the jobs cancels a reading and waits
+// until what it had begun to import is gone; a reading started after
+// waits for a server to run it.
 func TestLiveSiteShutdown(t *testing.T) {
 	ls := newLiveSite(t)
 	ls.holdInIndex = true
 	c := siteClient(t)
 	page := c.startJob("/sites/import", url.Values{"source": {ls.URL}})
 	<-ls.holding
-	c.srv.Close()
+	c.jobs.Close()
 	if j := c.job(page); j.State != site.JobFailed || !strings.Contains(j.Error, "The server stopped") {
 		t.Errorf("after Close the reading is %q: %q", j.State, j.Error)
 	}
-	if rec := c.do("POST", "/sites/check", url.Values{"source": {ls.URL}}, false); rec.Code != http.StatusTooManyRequests {
-		t.Errorf("a reading after Close: %d", rec.Code)
+	projects, err := c.db.Projects.Projects(context.Background(), 1)
+	if err != nil || len(projects) != 0 {
+		t.Errorf("after Close: %d projects (%v), want none half-imported", len(projects), err)
+	}
+	if j := c.job(c.startJob("/sites/check", url.Values{"source": {ls.URL}})); j.State != site.JobWaiting {
+		t.Errorf("a reading after Close is %s, want waiting", j.State)
 	}
 }
 
@@ -501,25 +511,6 @@ func TestHTMLEvent(t *testing.T) {
 	want := "<section id=\"a\">\n<p title=\"x&#13;y\">one&#13;\ntwo</p>\n</section>"
 	if len(got) != 1 || got[0].name != "status" || got[0].data != want {
 		t.Errorf("got %q, want one status event of %q", got, want)
-	}
-}
-
-// TestSiteJobPanic: a panic in a reading ends that job as failed with
-// the internal error's safe message, logged with its stack; the server
-// goes on.
-func TestSiteJobPanic(t *testing.T) {
-	var logged bytes.Buffer
-	j := &siteJob{Job: site.Job{Kind: site.JobImport}}
-	ctx := context.Background()
-	err := safely(ctx, j, func(context.Context, *siteJob) error { panic("a bug in a reader") })
-	if err == nil || !strings.Contains(err.Error(), "a bug in a reader") {
-		t.Fatalf("safely returned %v, want the panic as an error", err)
-	}
-	if state, msg := j.outcome(ctx, err, slog.New(slog.NewTextHandler(&logged, nil))); state != site.JobFailed || msg != "Internal error. Nothing was imported." {
-		t.Errorf("the job is %q with %q, want failed with the internal error's message", state, msg)
-	}
-	if !strings.Contains(logged.String(), "a bug in a reader") || !strings.Contains(logged.String(), "sites_test.go") {
-		t.Errorf("the log has not the panic and its stack: %.500s", logged.String())
 	}
 }
 

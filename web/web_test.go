@@ -28,6 +28,7 @@ import (
 
 	"siteplan/internal/pgtest"
 	"siteplan/internal/sitegen"
+	"siteplan/jobs"
 	"siteplan/site"
 	"siteplan/static"
 	"siteplan/store"
@@ -46,6 +47,7 @@ type client struct {
 	db      *store.Store
 	token   string
 	cookies map[string]*http.Cookie
+	jobs    *jobs.Jobs // the background jobs beside srv, if the test runs them (runJobs)
 }
 
 var staticFS = static.FS
@@ -78,7 +80,19 @@ func partsOf(db *store.Store) Stores {
 // allowPrivate lets s read sites on loopback, as serve
 // --allow-private-fetch (Config.AllowPrivateFetch) does: the tests' sites
 // are httptest servers.
-func allowPrivate(s *Server) { s.fetch, s.lines, s.checks = fetchers(true) }
+func allowPrivate(s *Server) { s.fetch, s.lines = fetchers(true) }
+
+// runJobs starts the background jobs beside srv on db, as serve does,
+// with cfg (its log and srv's live hub filled in). They stop before srv
+// and db do.
+func runJobs(t testing.TB, db *store.Store, srv *Server, cfg jobs.Config) *jobs.Jobs {
+	t.Helper()
+	cfg.Log, cfg.Published = slog.New(slog.NewTextHandler(io.Discard, nil)), srv.Published
+	j := jobs.Start(context.Background(), jobs.Stores{Webhooks: db.Webhooks, Notifications: db.Notifications, Projects: db.Projects,
+		Jobs: db.Jobs, Pages: db.Pages, Redirects: db.Redirects, History: db.History, Queued: db.Queued}, cfg)
+	t.Cleanup(j.Close)
+	return j
+}
 
 // anonymous is a client of srv without a session that has its CSRF
 // token from the login page.

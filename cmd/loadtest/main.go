@@ -215,16 +215,18 @@ func openPlanAt(dsn string, cleanup func()) (db *store.Store, pid int64, tree *s
 // base URL and what stops it.
 func serve(db *store.Store, logs io.Writer) (string, func(), error) {
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	background := jobs.Start(context.Background(), cli.JobStores(db), jobs.Config{Log: log, AllowPrivate: true})
 	srv := web.New(cli.WebStores(db), static.FS, log, web.Config{AllowPrivateFetch: true}) // the probes' hostile sites are on loopback
+	srv.Start()
+	background := jobs.Start(context.Background(), cli.JobStores(db), jobs.Config{Log: log, AllowPrivate: true, Published: srv.Published})
+	stop := func() { background.Close(); srv.Close() }
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		background.Close()
+		stop()
 		return "", nil, err
 	}
 	hs := srv.HTTPServer(ln.Addr().String())
 	go hs.Serve(ln)
-	return "http://" + ln.Addr().String(), func() { hs.Shutdown(context.Background()); background.Close() }, nil
+	return "http://" + ln.Addr().String(), func() { hs.Shutdown(context.Background()); stop() }, nil
 }
 
 // newClient is a client with its own cookies, as a browser is.

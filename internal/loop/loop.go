@@ -1,6 +1,6 @@
 // Package loop is the life of a background worker: rounds run in a
 // goroutine of their own, woken by a poke, a bell or a poll, until
-// stopped. The background jobs and the web server's own workers share it.
+// stopped. The background jobs and the web server's relay share it.
 package loop
 
 import (
