@@ -126,14 +126,40 @@ func (c *card) moreLineH() float64 { return c.moreSize + 4.5 }
 // leaf reports whether the card is drawn with nothing below it.
 func (c *card) leaf(t *site.Tree) bool { return c.hidden == 0 && len(t.Children(c.page.ID)) == 0 }
 
-// newCard measures the card of a page.
+// cardFace names a card's face: its page's, full or compact.
+type cardFace struct {
+	page    int64
+	compact bool
+}
+
+// newCard measures the card of a page: its face, measured once a
+// drawing (or once for all the trial drawings of a PDF's sheets, which
+// share d.faces), and what is below it.
 func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
-	c := &card{page: p, depth: depth, hidden: hidden, fill: d.fill(p), w: cardW, bandH: bandH, moreSize: smallSize}
+	k := cardFace{p.ID, d.opt.compact}
+	face, ok := d.faces[k]
+	if !ok {
+		face = d.face(p)
+		if d.faces != nil {
+			d.faces[k] = face
+		}
+	}
+	c := face // a copy: the face's slices are never written
+	c.depth, c.hidden = depth, hidden
+	if hidden > 0 {
+		c.h += c.moreLineH()
+	}
+	return &c
+}
+
+// face measures the card of a page with nothing below it.
+func (d *diagram) face(p *site.Page) card {
+	c := card{page: p, fill: d.fill(p), w: cardW, bandH: bandH, moreSize: smallSize}
 	lines := maxTitleLines
 	if d.opt.compact { // the title alone: no band label, path or status
 		c.bandH, c.moreSize, lines = compactBandH, titleSize, compactLines
 	} else {
-		d.details(c)
+		d.details(&c)
 	}
 	title := p.Title
 	switch {
@@ -155,9 +181,6 @@ func (d *diagram) newCard(p *site.Page, depth, hidden int) *card {
 		if len(c.blocks) > 0 {
 			c.h += blockGap + blockLineH*float64(len(c.blocks))
 		}
-	}
-	if hidden > 0 {
-		c.h += c.moreLineH()
 	}
 	return c
 }

@@ -85,12 +85,11 @@ type legendItem struct {
 // whole by newDiagram; Render then arranges it (chart) or groups it for
 // Graphviz's radial layout (items).
 type diagram struct {
-	tree   *site.Tree
-	opt    Options
-	links  []site.Link
-	legend []legendItem
-	fills  map[string]string
-	marks  map[string]string // page type -> the mark that tells it from a type of the same colour
+	tree  *site.Tree
+	opt   Options
+	links []site.Link
+	colouring
+	faces  map[cardFace]card // the cards' faces measured, shared by a PDF's trial drawings; nil: not kept
 	origin string
 
 	placed map[string][]*card // the cards of each placement, in outline order
@@ -104,31 +103,46 @@ type diagram struct {
 // newDiagram prepares a diagram of t with its cross-links, with options
 // already normalised.
 func newDiagram(t *site.Tree, links []site.Link, opt Options) *diagram {
-	d := &diagram{tree: t, opt: opt, links: links, fills: map[string]string{}, marks: map[string]string{}, origin: site.Origin(t.Project.BaseURL)}
-	d.colours()
+	return newDiagramIn(t, links, opt, colouringOf(t, opt), nil)
+}
+
+// newDiagramIn is newDiagram with the colours of t already picked, and
+// the cards' faces kept in faces if not nil: the trial drawings of a
+// PDF's sheets share them.
+func newDiagramIn(t *site.Tree, links []site.Link, opt Options, col colouring, faces map[cardFace]card) *diagram {
+	d := &diagram{tree: t, opt: opt, links: links, colouring: col, faces: faces, origin: site.Origin(t.Project.BaseURL)}
 	d.place()
 	return d
 }
 
-// colours picks the band colour of each page type, status or change,
-// and the legend. A type has the colour it has in the outline.
-func (d *diagram) colours() {
-	if marks, ok := map[string][]legendItem{ColorByChange: markFills, ColorByCheck: checkFills}[d.opt.ColorBy]; ok {
+// colouring is the band colour of each page type, status or change, and
+// the legend.
+type colouring struct {
+	legend []legendItem
+	fills  map[string]string
+	marks  map[string]string // page type -> the mark that tells it from a type of the same colour
+}
+
+// colouringOf picks t's colours as opt colours it: a type has the colour
+// it has in the outline. It reads the whole plan for its types.
+func colouringOf(t *site.Tree, opt Options) colouring {
+	c := colouring{fills: map[string]string{}, marks: map[string]string{}}
+	if marks, ok := map[string][]legendItem{ColorByChange: markFills, ColorByCheck: checkFills}[opt.ColorBy]; ok {
 		for _, it := range marks {
-			d.fills[it.Label] = it.Fill
-			d.legend = append(d.legend, legendItem{marked(checkSigns[it.Label], it.Label), it.Fill})
+			c.fills[it.Label] = it.Fill
+			c.legend = append(c.legend, legendItem{marked(checkSigns[it.Label], it.Label), it.Fill})
 		}
-		return
+		return c
 	}
-	if d.opt.ColorBy == ColorByStatus {
+	if opt.ColorBy == ColorByStatus {
 		for _, s := range site.Statuses {
-			d.fills[s] = statusFills[s]
-			d.legend = append(d.legend, legendItem{statusLabel(s), statusFills[s]})
+			c.fills[s] = statusFills[s]
+			c.legend = append(c.legend, legendItem{statusLabel(s), statusFills[s]})
 		}
-		return
+		return c
 	}
 	seen := map[string]bool{}
-	d.tree.Walk(func(p *site.Page, _ int) bool {
+	t.Walk(func(p *site.Page, _ int) bool {
 		seen[p.Type] = p.Type != ""
 		return true
 	})
@@ -139,13 +153,14 @@ func (d *diagram) colours() {
 		}
 	}
 	slices.Sort(types)
-	pal := d.opt.Palette.With(types)
+	pal := opt.Palette.With(types)
 	for _, ty := range types {
 		look := pal.Of(ty)
-		d.fills[ty], d.marks[ty] = look.Color, look.Mark
-		d.legend = append(d.legend, legendItem{marked(look.Mark, ty), look.Color})
+		c.fills[ty], c.marks[ty] = look.Color, look.Mark
+		c.legend = append(c.legend, legendItem{marked(look.Mark, ty), look.Color})
 	}
-	d.legend = append(d.legend, legendItem{"no type", untypedFill})
+	c.legend = append(c.legend, legendItem{"no type", untypedFill})
+	return c
 }
 
 // marked puts a type's mark, if it has one, before words about it.

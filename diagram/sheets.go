@@ -66,6 +66,8 @@ type book struct {
 	opt    Options
 	area   point // a sheet's drawing area, points
 	sheets []*sheet
+	col    *colouring        // the plan's colours, picked once for every trial drawing
+	faces  map[cardFace]card // the cards' faces, measured once for every trial drawing
 }
 
 // draw lays out root's branch (0: the whole drawing) to levels (0: all)
@@ -80,7 +82,11 @@ func (b *book) draw(root int64, levels int, compact bool, kids []int64, cut map[
 func (b *book) drawIn(area point, root int64, levels int, compact bool, kids []int64, cut map[int64]bool) (*diagram, picture, error) {
 	o := b.opt
 	o.Root, o.Depth, o.compact, o.kids, o.cut, o.refs = root, levels, compact, kids, cut, true
-	d := newDiagram(b.t, b.links, o)
+	if b.col == nil {
+		col := colouringOf(b.t, b.opt)
+		b.col, b.faces = &col, map[cardFace]card{}
+	}
+	d := newDiagramIn(b.t, b.links, o, *b.col, b.faces)
 	d.sheet = &area
 	if !b.opt.OneSheet && d.cardArea()*legible(compact)*legible(compact) > area.X*area.Y {
 		return d, nil, nil
