@@ -319,3 +319,41 @@ func BenchmarkCopy100k(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkSearch searches a 10,000- and a 100,000-page plan from the
+// index (target: under 5 ms), by a title's start ("Article 5.5", the
+// pages 5.5.x) and by a word inside titles ("5.5"), beside the read of
+// the whole plan that search was before (tree), in the same run.
+func BenchmarkSearch(b *testing.B) {
+	for _, size := range []struct {
+		name string
+		doc  *site.Document
+	}{
+		{"10k", sitegen.Document("Bench", 10, 10, 99)},
+		{"100k", sitegen.Document("Bench", 10, 100, 99)},
+	} {
+		db := openTest(b)
+		ctx := context.Background()
+		id, err := db.Projects.ImportDocument(ctx, 1, size.doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, q := range []struct{ name, q string }{{"title", "Article 5.5"}, {"word", "5.5"}} {
+			b.Run(size.name+"/"+q.name, func(b *testing.B) {
+				for b.Loop() {
+					found, err := db.Pages.Search(ctx, id, q.q, 0, 30)
+					if err != nil || len(found) != 30 {
+						b.Fatalf("found %d (%v), want 30", len(found), err)
+					}
+				}
+			})
+		}
+		b.Run(size.name+"/tree", func(b *testing.B) {
+			for b.Loop() {
+				if _, err := db.Pages.Tree(ctx, id); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -157,3 +157,17 @@ func (d dialect) vacuumInto() bool { return !d.pg }
 // historyInOneStatement: a change's history is written in one statement
 // (recordPG) so that concurrent writers of other plans wait on nothing.
 func (d dialect) historyInOneStatement() bool { return d.pg }
+
+// wordsMatch is what a query of pages p reads them from, and the
+// condition, with its argument, that their words (search_words) hold
+// words in that order, the last one cut short or not: SQLite's
+// full-text table (page_search, 0034_page_search.sql) joined to the
+// pages, so that its matches come in turn and a LIMIT stops them;
+// PostgreSQL's GIN index of to_tsvector. The words are site.SearchKey's:
+// letters and digits, nothing to escape.
+func (d dialect) wordsMatch(words []string) (from, cond string, arg any) {
+	if d.pg {
+		return `pages p`, `to_tsvector('simple', p.search_words) @@ to_tsquery('simple', ?)`, strings.Join(words, " <-> ") + ":*"
+	}
+	return `page_search JOIN pages p ON p.id = page_search.rowid`, `page_search MATCH ?`, `"` + strings.Join(words, " ") + `"*`
+}

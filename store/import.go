@@ -268,7 +268,7 @@ func (im *Import) insert(pages []site.Page) error {
 		// Whole statements of importRows pages, then the tail a page a
 		// statement. Pages whose seldom-set fields are all their columns'
 		// defaults (most pages of an imported sitemap) go by the short
-		// statement: 11 values a page to bind, not 19.
+		// statement: 13 values a page to bind, not 23.
 		batched := len(pages) / importRows * importRows
 		type shape struct {
 			rows  int
@@ -300,7 +300,7 @@ func (im *Import) insert(pages []site.Page) error {
 			for i := at; i < at+sh.rows; i++ {
 				p := &pages[i]
 				im.args = append(im.args, im.id(p.ID), im.project.ID, nullID(im.id(p.ParentID)), p.Position, p.Title, p.Slug, p.SlugAuto,
-					p.Kind, nullFloat(p.Priority), p.Changefreq, p.Lastmod)
+					p.Kind, nullFloat(p.Priority), p.Changefreq, p.Lastmod, site.SearchKey(p.Title), site.SearchWords(p.Title, p.Slug))
 				if !sh.short {
 					im.args = append(im.args, p.Path, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, briefText(&p.Brief), p.NotesPublic)
 				}
@@ -348,7 +348,7 @@ func (im *Import) copy(pages []site.Page) error {
 		for i := range pages {
 			p := &pages[i]
 			rows[i] = []any{im.id(p.ID), im.project.ID, nullID(im.id(p.ParentID)), p.Position, p.Title, p.Slug, bit(p.SlugAuto),
-				p.Kind, nullFloat(p.Priority), p.Changefreq, p.Lastmod,
+				p.Kind, nullFloat(p.Priority), p.Changefreq, p.Lastmod, site.SearchKey(p.Title), site.SearchWords(p.Title, p.Slug),
 				p.Path, p.Placement, p.Type, p.Status, p.Assignee, p.Notes, bit(p.InSitemap), bit(p.InHTMLSitemap), briefText(&p.Brief), bit(p.NotesPublic)}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"pages"}, importCols, pgx.CopyFromRows(rows)); err != nil {
@@ -364,7 +364,7 @@ func (im *Import) copy(pages []site.Page) error {
 // importCols are the columns an imported page fills, in insertPages'
 // and copy's order.
 var importCols = []string{"id", "project_id", "parent_id", "position", "title", "slug", "slug_auto", "kind", "priority", "changefreq", "lastmod",
-	"path", "placement", "type", "status", "assignee", "notes", "in_sitemap", "in_html_sitemap", "brief", "notes_public"}
+	"search_key", "search_words", "path", "placement", "type", "status", "assignee", "notes", "in_sitemap", "in_html_sitemap", "brief", "notes_public"}
 
 // bit is a boolean as the schema keeps it, 0 or 1.
 func bit(b bool) int64 {
@@ -387,7 +387,7 @@ func (im *Import) id(num int64) int64 {
 // insertPages is an INSERT of n pages: with the columns of defaultRest,
 // or without them (short).
 func insertPages(n int, short bool) string {
-	cols := strings.Join(importCols[:11], ", ")
+	cols := strings.Join(importCols[:13], ", ")
 	if !short {
 		cols = strings.Join(importCols, ", ")
 	}

@@ -322,4 +322,11 @@ var schemaDifferences = map[string]string{
 	"table live_events":  "the live hub's events between servers: SQLite has one server (web/relay.go)",
 	"index users(email)": "one account an address in any case: SQLite's UNIQUE email COLLATE NOCASE, PostgreSQL's unique index on lower(email)",
 	"index users(expr)":  "SQLite's lower(email) index serves the lookups; PostgreSQL's is the unique one",
+	// The search's full-text index of the pages' words: SQLite's FTS5
+	// table, kept by triggers; PostgreSQL's GIN index of to_tsvector.
+	"table page_search":        "SQLite's full-text table of the pages' words (0034_page_search.sql)",
+	"table page_search_config": "FTS5's own, of page_search",
+	"table page_search_data":   "FTS5's own, of page_search",
+	"table page_search_idx":    "FTS5's own, of page_search",
+	"index pages(expr)":        "PostgreSQL's GIN index of the pages' words, SQLite's page_search",
 }

@@ -910,10 +910,13 @@ func (db *Redirects) TreeOf(ctx context.Context, projectID int64, ids []int64) (
 	if err != nil {
 		return nil, err
 	}
+	// +project_id: the pages are found by their ids, the plan only
+	// checked; SQLite's planner would otherwise read the whole plan by
+	// its index.
 	pages, err := queryPages(ctx, db.r, false, `WITH RECURSIVE up(id) AS (
 			SELECT CAST(value AS BIGINT) FROM json_each(?)
 			UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
-		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up) AND project_id = ?`, string(list), projectID)
+		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up) AND +project_id = ?`, string(list), projectID)
 	if err != nil {
 		return nil, err
 	}

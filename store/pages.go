@@ -264,10 +264,11 @@ func (db *Pages) PageTypes(ctx context.Context, projectID int64, limit int) ([]s
 
 func insertPage(ctx context.Context, tx *sql.Tx, p *site.Page) error {
 	err := tx.QueryRowContext(ctx, `INSERT INTO pages (project_id, parent_id, position, title, slug, slug_auto, path, kind, placement,
-		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief, notes_public)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief, notes_public, search_key, search_words)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		p.ProjectID, nullID(p.ParentID), p.Position, p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Placement,
-		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic).Scan(&p.ID)
+		p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap, nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic,
+		site.SearchKey(p.Title), site.SearchWords(p.Title, p.Slug)).Scan(&p.ID)
 	p.Version = 1
 	return err
 }
@@ -489,10 +490,11 @@ func (j *journal) savePage(p *site.Page, e *site.PageEdit) error {
 	}
 	res, err := tx.ExecContext(ctx, `UPDATE pages SET title = ?, slug = ?, slug_auto = ?, path = ?, kind = ?, type = ?, status = ?,
 		assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?, changefreq = ?, lastmod = ?, brief = ?, notes_public = ?,
-		placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, version = version + 1
+		placement = CASE WHEN parent_id IS NULL THEN ? ELSE 'main' END, search_key = ?, search_words = ?, version = version + 1
 		WHERE id = ? AND version = ?`,
 		p.Title, p.Slug, p.SlugAuto, p.Path, p.Kind, p.Type, p.Status, p.Assignee, p.Notes, p.InSitemap, p.InHTMLSitemap,
-		nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic, p.Placement, p.ID, p.Version)
+		nullFloat(p.Priority), p.Changefreq, p.Lastmod, briefText(&p.Brief), p.NotesPublic, p.Placement,
+		site.SearchKey(p.Title), site.SearchWords(p.Title, p.Slug), p.ID, p.Version)
 	if err != nil {
 		return err
 	}

@@ -378,6 +378,11 @@ func migrateOne(ctx context.Context, conn *sql.Conn, name string, v int, body st
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
+	if step := goSteps[v]; step != nil {
+		if err := step(ctx, tx); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	if checkKeys {
 		var bad int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&bad); err != nil {

@@ -446,9 +446,10 @@ func (a *applier) setFields(st *steps) (moved []*step, err error) {
 		}
 		if _, err := a.tx.ExecContext(a.ctx, `UPDATE pages SET parent_id = ?, placement = ?, position = coalesce(?, position), title = ?, slug = ?, slug_auto = ?,
 			path = ?, kind = ?, type = ?, status = ?, assignee = ?, notes = ?, in_sitemap = ?, in_html_sitemap = ?, priority = ?,
-			changefreq = ?, lastmod = ?, brief = ?, notes_public = ?, version = version + 1 WHERE id = ?`,
+			changefreq = ?, lastmod = ?, brief = ?, notes_public = ?, search_key = ?, search_words = ?, version = version + 1 WHERE id = ?`,
 			nullID(m.Parent), m.Placement, pos, m.Title, m.Slug, m.Auto, m.Path, m.Kind, m.Type, m.Status, m.Assignee, m.Notes,
-			m.InSitemap, m.InHTML, nullFloat(m.Priority), m.Changefreq, m.Lastmod, m.briefText(), m.Public, s.id); err != nil {
+			m.InSitemap, m.InHTML, nullFloat(m.Priority), m.Changefreq, m.Lastmod, m.briefText(), m.Public,
+			site.SearchKey(m.Title), site.SearchWords(m.Title, m.Slug), s.id); err != nil {
 			return nil, err
 		}
 	}
@@ -562,8 +563,9 @@ func (a *applier) insert(st *steps, made []*step) error {
 		byID[s.id] = s.t
 	}
 	stmt, err := a.tx.PrepareContext(a.ctx, `INSERT INTO pages (id, project_id, parent_id, position, title, slug, slug_auto, path, kind,
-		placement, type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief, notes_public)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		placement, type, status, assignee, notes, in_sitemap, in_html_sitemap, priority, changefreq, lastmod, brief, notes_public,
+		search_key, search_words)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -584,7 +586,8 @@ func (a *applier) insert(st *steps, made []*step) error {
 			pos = t.Pos
 		}
 		_, err := stmt.ExecContext(a.ctx, id, a.projectID, nullID(t.Parent), pos, t.Title, t.Slug, t.Auto, t.Path, t.Kind,
-			t.Placement, t.Type, t.Status, t.Assignee, t.Notes, t.InSitemap, t.InHTML, nullFloat(t.Priority), t.Changefreq, t.Lastmod, t.briefText(), t.Public)
+			t.Placement, t.Type, t.Status, t.Assignee, t.Notes, t.InSitemap, t.InHTML, nullFloat(t.Priority), t.Changefreq, t.Lastmod, t.briefText(), t.Public,
+			site.SearchKey(t.Title), site.SearchWords(t.Title, t.Slug))
 		return err
 	}
 	for _, s := range made {

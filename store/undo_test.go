@@ -410,6 +410,17 @@ func TestMigrationKeepsPagesAndNeverReusesIDs(t *testing.T) {
 	if pr.PageCount != 11 || len(links) != 2 {
 		t.Fatalf("got %d pages and %d links, want 11 and 2", pr.PageCount, len(links))
 	}
+	// The pages kept before the search index are found (0034, 0035).
+	tr, err := db.Pages.Tree(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if found, err := db.Pages.Search(ctx, 1, p.Title, 0, 30); err != nil || len(found) == 0 || found[0].Page.Title != p.Title {
+			t.Errorf("search %q after the migration: %+v %v", p.Title, found, err)
+		}
+		return true
+	})
 	for _, want := range []int64{13, 14} {
 		p := site.NewPage("New")
 		p.ProjectID = 1

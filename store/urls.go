@@ -42,7 +42,7 @@ func claimURLs(ctx context.Context, tx *sql.Tx, j *journal, projectID int64, roo
 		}
 	}
 	for _, p := range renamed {
-		if _, err := tx.ExecContext(ctx, `UPDATE pages SET slug = ? WHERE id = ?`, p.Slug, p.ID); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE pages SET slug = ?, search_words = ? WHERE id = ?`, p.Slug, site.SearchWords(p.Title, p.Slug), p.ID); err != nil {
 			return nil, err
 		}
 		slugs[p.ID] = p.Slug

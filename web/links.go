@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"strings"
@@ -22,28 +23,16 @@ type linkStore interface {
 // maxHits bounds search and picker results.
 const maxHits = 30
 
-// findPages returns pages whose title or URL contains q (case-insensitive),
-// in outline order, skipping except.
-func findPages(t *site.Tree, q string, except int64) []views.SearchHit {
-	q = strings.ToLower(strings.TrimSpace(q))
-	var hits []views.SearchHit
-	t.Walk(func(p *site.Page, _ int) bool {
-		if len(hits) >= maxHits {
-			return false
-		}
-		if p.ID == except {
-			return true
-		}
-		where := t.Location(p.ID)
-		if q == "" || strings.Contains(strings.ToLower(p.Title), q) || strings.Contains(strings.ToLower(where), q) {
-			if where == "" {
-				where = p.Kind
-			}
-			hits = append(hits, views.SearchHit{Page: *p, Where: where})
-		}
-		return true
-	})
-	return hits
+// findPages returns the pages of project pid that match q, but not
+// page except, as search shows them (Pages.Search: titles that start
+// with q first; a blank q, the first pages by title).
+func (s *Server) findPages(c echo.Context, pid int64, q string, except int64) ([]views.SearchHit, error) {
+	found, err := s.store.pages.Search(c.Request().Context(), pid, q, except, maxHits)
+	hits := make([]views.SearchHit, len(found))
+	for i, f := range found {
+		hits[i] = views.SearchHit{Page: f.Page, Where: cmp.Or(f.URL, f.Page.Kind)}
+	}
+	return hits, err
 }
 
 func (s *Server) search(c echo.Context) error {
@@ -55,11 +44,11 @@ func (s *Server) search(c echo.Context) error {
 	if strings.TrimSpace(q) == "" {
 		return render(c, http.StatusOK, views.SearchResults(nil, ""))
 	}
-	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
+	hits, err := s.findPages(c, p.ID, q, 0)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.SearchResults(findPages(t, q, 0), q))
+	return render(c, http.StatusOK, views.SearchResults(hits, q))
 }
 
 func (s *Server) summary(c echo.Context) error {
@@ -75,11 +64,11 @@ func (s *Server) linkPicker(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.pages.Tree(c.Request().Context(), p.ID)
+	hits, err := s.findPages(c, p.ID, c.QueryParam("q"), pg.ID)
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.LinkPicker(pg, findPages(t, c.QueryParam("q"), pg.ID)))
+	return render(c, http.StatusOK, views.LinkPicker(pg, hits))
 }
 
 func (s *Server) addLink(c echo.Context) error {

@@ -37,6 +37,7 @@ type pageStore interface {
 	LaunchedCount(ctx context.Context, projectID, id int64) (int, error)
 	DuplicatePage(ctx context.Context, id int64) (int64, error)
 	InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error)
+	Search(ctx context.Context, projectID int64, q string, except int64, limit int) ([]site.Found, error)
 }
 
 // page loads the :pid page and checks it belongs to the :id project.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -183,27 +184,20 @@ func (s *Server) redirectPicker(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	t, err := s.store.pages.Tree(ctx, p.ID)
-	if err != nil {
-		return err
-	}
-	withURL := func(q string) []views.SearchHit {
-		var hits []views.SearchHit
-		for _, h := range findPages(t, q, 0) {
-			if u := t.URL(h.Page.ID); u != "" {
-				h.Where = u
-				hits = append(hits, h)
-			}
-		}
-		return hits
+	withURL := func(q string) ([]views.SearchHit, error) { // a redirect's targets
+		found, err := s.findPages(c, p.ID, q, 0)
+		return slices.DeleteFunc(found, func(h views.SearchHit) bool { return !h.Page.HasURL() }), err
 	}
 	q := c.QueryParam("q")
 	if q == "" && c.QueryParam("results") == "" {
 		q = lastSegment(old.URL) // start from what the old URL was called
 	}
-	hits := withURL(q)
-	if len(hits) == 0 && c.QueryParam("q") == "" {
-		hits = withURL("")
+	hits, err := withURL(q)
+	if len(hits) == 0 && err == nil && c.QueryParam("q") == "" {
+		hits, err = withURL("")
+	}
+	if err != nil {
+		return err
 	}
 	if c.QueryParam("results") != "" {
 		return render(c, http.StatusOK, views.RedirectPickerResults(p.ID, old, hits))

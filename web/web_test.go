@@ -621,9 +621,15 @@ func TestSummaryAndSearch(t *testing.T) {
 			t.Errorf("summary %s = %q, want %s", k, counts[k], want)
 		}
 	}
+	// A page is found by its slug too, with its URL beside it; a title
+	// that starts with what was typed comes before a word that does.
 	d = doc(t, c.do("GET", "/projects/"+itoa(pid)+"/search?q=produkte", nil, true))
-	if got := d.Find(".search-results li a").Length(); got != 3 {
-		t.Errorf("search by path 'produkte' found %d, want 3 (Products, Pricing, Café)", got)
+	if got := d.Find(".search-results li").Text(); d.Find(".search-results li a").Length() != 1 || !strings.Contains(got, "Products") {
+		t.Errorf("search by slug 'produkte' found %q, want Products", got)
+	}
+	d = doc(t, c.do("GET", "/projects/"+itoa(pid)+"/search?q=us", nil, true))
+	if got := d.Find(".search-results li").Text(); !strings.Contains(got, "About us") || !strings.Contains(got, "https://www.acme.example/about-us") {
+		t.Errorf("search 'us' found %q, want About us at its URL", got)
 	}
 }
 

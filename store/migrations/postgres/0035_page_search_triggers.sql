@@ -1,0 +1,1 @@
+-- sqlite only: the triggers that keep SQLite's full-text table; PostgreSQL's GIN index follows the column itself.
