@@ -106,7 +106,15 @@ const problemWatch = `window.__problems = [];
 document.addEventListener("securitypolicyviolation", (e) => __problems.push("CSP " + e.violatedDirective + " at " + e.sourceFile + ":" + e.lineNumber + " " + e.sample));
 window.addEventListener("error", (e) => __problems.push("error: " + e.message + " at " + e.filename + ":" + e.lineno));
 window.addEventListener("unhandledrejection", (e) => __problems.push("unhandled rejection: " + e.reason));
-document.addEventListener("htmx:oobErrorNoTarget", (e) => __problems.push("htmx:oobErrorNoTarget #" + e.detail.content?.id));`
+document.addEventListener("htmx:oobErrorNoTarget", (e) => __problems.push("htmx:oobErrorNoTarget #" + e.detail.content?.id));
+// The trail is what a failed step prints (run): the last clicks and
+// requests, to tell a lost click from a failed or dropped request.
+window.__trail = [];
+const trail = (s) => { __trail.push(Math.round(performance.now()) + " " + s); if (__trail.length > 40) __trail.shift(); };
+document.addEventListener("click", (e) => trail("click " + (e.target.id || e.target.className || e.target.tagName)), true);
+for (const ev of ["htmx:beforeRequest", "htmx:afterRequest", "htmx:responseError", "htmx:sendError", "htmx:afterSwap"]) {
+  document.addEventListener(ev, (e) => trail(ev + " " + (e.detail.requestConfig?.verb || "") + " " + (e.detail.pathInfo?.requestPath || "") + " " + (e.detail.xhr?.status ?? "") + " -> " + (e.detail.target?.id || "")));
+}`
 
 // watchProblems installs problemWatch in every document the tab opens.
 func watchProblems(t testing.TB, ctx context.Context) {
@@ -170,9 +178,11 @@ func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Act
 	t.Helper()
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		var state string
-		dctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		// Not ctx's clock, which a step that waited its whole budget has
+		// used up: the state is what tells why.
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		_ = chromedp.Run(dctx, chromedp.Evaluate(`location.href + "\n" + (document.getElementById("flash")||{}).innerHTML + "\n" + (document.getElementById("details")||document.body).outerHTML.slice(-2500)`, &state))
+		_ = chromedp.Run(dctx, chromedp.Evaluate(`location.href + "\n" + (document.getElementById("flash")||{}).innerHTML + "\n" + (window.__trail||[]).join("\n") + "\n" + (document.getElementById("details")||document.body).outerHTML.slice(-2500)`, &state))
 		t.Fatalf("%s: %v\npage state: %s", step, err, state)
 	}
 }
