@@ -193,22 +193,38 @@ func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Act
 // reload that replaces the element does not leave the click waiting on a
 // node that is gone; and it waits until the element is hit at that point
 // (a row that has just come on screen is laid out a frame later, when
-// content-visibility stops skipping it).
+// content-visibility stops skipping it). If the page moved between the
+// look and the click (a live update, the viewers' bar coming in), so
+// that the click reached something else, it looks and clicks again.
 func clickAt(sel string) chromedp.Action {
 	return chromedp.ActionFunc(func(ctx context.Context) error {
-		var p struct{ X, Y float64 }
 		// Not before the page has its styles and fonts: a button placed
 		// without them moves when they come, and the click misses it.
-		find := fmt.Sprintf(`(() => { const e = document.querySelector(%s); if (!e || !e.getClientRects().length || document.readyState !== "complete" || document.fonts.status !== "loaded") return false;
+		find := fmt.Sprintf(`(() => { const e = document.querySelector(%[1]s); if (!e || !e.getClientRects().length || document.readyState !== "complete" || document.fonts.status !== "loaded") return false;
 			e.scrollIntoView({block: "nearest"}); const r = e.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
-			return e.contains(document.elementFromPoint(x, y)) && {X: x, Y: y}; })()`, strconv.Quote(sel))
-		if err := waitJS("!!" + find).Do(ctx); err != nil {
-			return err
+			if (!e.contains(document.elementFromPoint(x, y))) return false;
+			window.__clickReached = false; // the next click says whether it reached sel (a new document: it left, so it did)
+			document.addEventListener("click", (ev) => { window.__clickReached = !!ev.target.closest?.(%[1]s); }, {capture: true, once: true});
+			return {X: x, Y: y}; })()`, strconv.Quote(sel))
+		for {
+			if err := waitJS("!!" + find).Do(ctx); err != nil {
+				return err
+			}
+			var p *struct{ X, Y float64 }
+			if err := chromedp.Evaluate(find+` || null`, &p).Do(ctx); err != nil {
+				return err
+			}
+			if p == nil {
+				continue // it moved since: look again
+			}
+			if err := chromedp.MouseClickXY(p.X, p.Y).Do(ctx); err != nil {
+				return err
+			}
+			var reached bool
+			if err := chromedp.Evaluate(`window.__clickReached !== false`, &reached).Do(ctx); err != nil || reached {
+				return err
+			}
 		}
-		if err := chromedp.Evaluate(find, &p).Do(ctx); err != nil {
-			return err
-		}
-		return chromedp.MouseClickXY(p.X, p.Y).Do(ctx)
 	})
 }
 
