@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -407,13 +408,25 @@ func TestOutlineExportsTheSame(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := site.NewPage("Extra")
-	p.ProjectID, p.ParentID, p.Notes, p.Assignee = id, team, "a note, \"quoted\"", "Ana"
+	p.ProjectID, p.ParentID, p.Notes, p.Assignee = id, team, "a note, \"quoted\"\non two lines", "Ana"
 	if err := db.Pages.CreatePage(ctx, &p); err != nil {
 		t.Fatal(err)
 	}
 	full, _ = db.Pages.Tree(ctx, id)
 	outline, err := db.Pages.Outline(ctx, id)
 	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields no export writes come as the tree has them too.
+	fields := func(p *site.Page) string {
+		return fmt.Sprintf("%q %v %q %q %q %q", p.Path, site.FormatPriority(*cmp.Or(p.Priority, new(float64))), p.Changefreq, p.Lastmod, p.Assignee, p.Notes)
+	}
+	if err := outline.Walk(0, func(p *site.Page, _ string, _ int) error {
+		if got, want := fields(p), fields(full.Page(p.ID)); got != want {
+			t.Errorf("page %d from the outline: %s, want %s", p.ID, got, want)
+		}
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	for _, cfg := range []export.Config{
