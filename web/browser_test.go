@@ -1000,3 +1000,38 @@ func TestBrowserTheme(t *testing.T) {
 	screenshot(t, ctx, "theme.png")
 	noProblems(t, ctx, "the theme form")
 }
+
+// TestBrowserSearchByKeyboard: the search's results are reached from the
+// box with ↓, gone through with ↓ and ↑ (↑ from the first: the box), and
+// Enter opens the page, without the mouse.
+func TestBrowserSearchByKeyboard(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := (&client{t: t, db: db}).fixture()
+	const box = `input[data-search]`
+	active := func(js string) chromedp.Action {
+		return waitJS(`(() => { const a = document.activeElement; return ` + js + `; })()`)
+	}
+	run(t, ctx, "search for pri",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#summary`),
+		settled(),
+		chromedp.SendKeys(box, "pri"),
+		waitJS(`[...document.querySelectorAll("#search-results a")].some(a => a.textContent === "Pricing")`),
+	)
+	run(t, ctx, "↓ to the results and ↑ back to the box",
+		chromedp.KeyEvent(kb.ArrowDown),
+		active(`a.matches("#search-results a") && a.textContent === "Pricing"`),
+		chromedp.KeyEvent(kb.ArrowUp),
+		active(`a.matches("input[data-search]")`),
+		chromedp.KeyEvent(kb.ArrowDown),
+		active(`a.textContent === "Pricing"`),
+		chromedp.KeyEvent(kb.Escape),
+		active(`a.matches("input[data-search]")`),
+	)
+	run(t, ctx, "↓ and Enter open the page",
+		chromedp.KeyEvent(kb.ArrowDown),
+		active(`a.textContent === "Pricing"`),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(fmt.Sprintf(`location.pathname === "/projects/%d/pages/%d" && document.getElementById("details-inner")?.dataset.page === "%d"`, pid, ids["Pricing"], ids["Pricing"])),
+	)
+}

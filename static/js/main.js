@@ -12,6 +12,7 @@ import "./blocks.js";
 import "./counter.js";
 import "./signoff.js";
 import "./mention.js";
+import "./searchnav.js";
 import "./outline.js";
 import "./outliner.js";
 import "./titles.js";
