@@ -1035,3 +1035,22 @@ func TestBrowserSearchByKeyboard(t *testing.T) {
 		waitJS(fmt.Sprintf(`location.pathname === "/projects/%d/pages/%d" && document.getElementById("details-inner")?.dataset.page === "%d"`, pid, ids["Pricing"], ids["Pricing"])),
 	)
 }
+
+// TestBrowserSkipToOutline: from the editor's load, Tab reaches the skip
+// link first, and Enter on it puts the keyboard on the outline's first
+// row, selected, whose details then show; two keys, not the toolbar's
+// twenty.
+func TestBrowserSkipToOutline(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := (&client{t: t, db: db}).fixture()
+	run(t, ctx, "open the plan and press Tab, then Enter",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#summary`),
+		settled(),
+		chromedp.KeyEvent(kb.Tab),
+		waitJS(`document.activeElement.matches("a.skip-link") && document.activeElement.getBoundingClientRect().top >= 0`),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(fmt.Sprintf(`document.activeElement.id === "title-%d" && document.querySelector("#node-%d > .row").classList.contains("selected")`, ids["Home"], ids["Home"])),
+		waitJS(fmt.Sprintf(`document.getElementById("details-inner")?.dataset.page === "%d"`, ids["Home"])),
+	)
+}

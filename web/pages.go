@@ -132,6 +132,7 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		return render(c, http.StatusOK, views.Review(props))
 	}
 	props := views.EditorProps{Layout: s.layout(c, p.Name), Project: p, Outline: outline}
+	props.Layout.SkipTo, props.Layout.SkipLabel = skipTo(outline, selected), "Skip to the outline"
 	if props.Watching, err = s.store.inbox.Watching(ctx, viewer(c).UserID, p.ID); err != nil {
 		return err
 	}
@@ -143,6 +144,21 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 		props.Details = &d
 	}
 	return render(c, http.StatusOK, views.Editor(props))
+}
+
+// skipTo is the outline row the editor's skip link goes to: the selected
+// page's title, else the first page's; "" in a plan with no pages. A
+// link to it focuses it, which selects it, as a click would.
+func skipTo(o views.OutlineProps, selected *site.Page) string {
+	if selected != nil {
+		return "title-" + strconv.FormatInt(selected.ID, 10)
+	}
+	for _, pl := range site.Placements {
+		if roots := o.Tree.Roots(pl); len(roots) > 0 {
+			return "title-" + strconv.FormatInt(roots[0].ID, 10)
+		}
+	}
+	return ""
 }
 
 // maxOutlineRows is the most pages one outline answer shows: a plan of
