@@ -1054,3 +1054,52 @@ func TestBrowserSkipToOutline(t *testing.T) {
 		waitJS(fmt.Sprintf(`document.getElementById("details-inner")?.dataset.page === "%d"`, ids["Home"])),
 	)
 }
+
+// TestBrowserOutlineTree: the outline is an ARIA tree with one Tab stop
+// (a roving tabindex): its rows are out of the Tab order but for the one
+// the keyboard was last on, which Shift+Tab and Tab come back to; each
+// branch says whether it is open, and ← and → change what it says.
+func TestBrowserOutlineTree(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, ids := (&client{t: t, db: db}).fixture()
+	// stops counts the outline's rows and toggles in the Tab order.
+	const stops = `[...document.querySelectorAll("#outline ul.roots a, #outline ul.roots button")].filter(e => e.tabIndex >= 0).length`
+	focused := func(title string) chromedp.Action {
+		return waitJS(fmt.Sprintf(`document.activeElement.id === "title-%d" && document.activeElement.tabIndex === 0 && %s === 1`, ids[title], stops))
+	}
+	var roles string
+	run(t, ctx, "open the plan: one stop, the tree's roles",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#summary`),
+		settled(),
+		waitJS(stops+` === 1`),
+		chromedp.Evaluate(`[document.querySelector("#roots-main").getAttribute("role"), document.querySelector("#title-`+itoa(ids["Home"])+`").getAttribute("role"),
+			document.querySelector("#title-`+itoa(ids["Home"])+`").getAttribute("aria-expanded")].join(" ")`, &roles),
+	)
+	if roles != "tree treeitem true" {
+		t.Errorf("the outline's roles: %q, want tree, treeitem, expanded", roles)
+	}
+	run(t, ctx, "skip to the outline, ↓ to the third row: the stop follows",
+		chromedp.KeyEvent(kb.Tab),
+		waitJS(`document.activeElement.matches("a.skip-link")`),
+		chromedp.KeyEvent(kb.Enter),
+		focused("Home"),
+		chromedp.KeyEvent(kb.ArrowDown),
+		chromedp.KeyEvent(kb.ArrowDown),
+		focused("Team"),
+	)
+	run(t, ctx, "Shift+Tab leaves the outline, Tab comes back to the same row",
+		chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(input.ModifierShift)),
+		waitJS(`!document.activeElement.closest("#outline ul.roots")`),
+		chromedp.KeyEvent(kb.Tab),
+		focused("Team"),
+	)
+	run(t, ctx, "← closes About us, and it says so; → opens it",
+		chromedp.KeyEvent(kb.ArrowUp),
+		focused("About us"),
+		chromedp.KeyEvent(kb.ArrowLeft),
+		waitJS(fmt.Sprintf(`document.getElementById("title-%d").getAttribute("aria-expanded") === "false"`, ids["About us"])),
+		chromedp.KeyEvent(kb.ArrowRight),
+		waitJS(fmt.Sprintf(`document.getElementById("title-%d").getAttribute("aria-expanded") === "true"`, ids["About us"])),
+	)
+}

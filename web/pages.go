@@ -549,9 +549,9 @@ func (s *Server) rename(c echo.Context) error {
 	setChange(c, change{Kind: "rename", Page: renamed.ID, Title: renamed.Title})
 	trigger(c, "page-changed", renamed.ID)
 	if edit.URLs == 0 {
-		return render(c, http.StatusOK, views.Title(&renamed))
+		return render(c, http.StatusOK, views.Title(&renamed, false))
 	}
-	return render(c, http.StatusOK, views.Title(&renamed), urlNotice(edit))
+	return render(c, http.StatusOK, views.Title(&renamed, false), urlNotice(edit))
 }
 
 // urlNotice says that an edit gave a page and the pages below it new

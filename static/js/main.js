@@ -13,6 +13,7 @@ import "./counter.js";
 import "./signoff.js";
 import "./mention.js";
 import "./searchnav.js";
+import "./tree.js";
 import "./outline.js";
 import "./outliner.js";
 import "./titles.js";
