@@ -38,12 +38,21 @@ if (typeof document !== "undefined") {
     if (ul) ul.setAttribute("role", "group");
   };
 
-  // ensureStop gives the Tab stop to a title if none holds it.
+  // holder is the title holding the Tab stop: kept, not looked for, as
+  // a look goes through every row (a ↓ key's time at 10,000 rows).
+  let holder = null;
+  const give = (a) => {
+    if (holder && holder !== a) holder.tabIndex = -1;
+    a.tabIndex = 0;
+    holder = a;
+  };
+  // ensureStop gives the Tab stop to a title if none holds it (the one
+  // that did left with its row, or was swapped out).
   const ensureStop = () => {
     const outline = document.getElementById("outline");
-    if (!outline || outline.querySelector("a.title[tabindex='0']")) return;
-    const a = stopHolder(outline.querySelector(".row.selected > a.title"), outline.querySelector("a.title"));
-    if (a) a.tabIndex = 0;
+    if (!outline || (holder?.isConnected && holder.tabIndex === 0)) return;
+    const a = stopHolder(outline.querySelector("a.title[tabindex='0']"), outline.querySelector(".row.selected > a.title"), outline.querySelector("a.title"));
+    if (a) give(a);
   };
 
   const pending = new Set();
@@ -79,8 +88,6 @@ if (typeof document !== "undefined") {
   // The title focused takes the Tab stop.
   document.addEventListener("focusin", (e) => {
     const a = e.target.closest?.("#outline a.title");
-    if (!a || a.tabIndex === 0) return;
-    document.querySelectorAll("#outline a.title[tabindex='0']").forEach((o) => { o.tabIndex = -1; });
-    a.tabIndex = 0;
+    if (a && a !== holder) give(a);
   });
 }
