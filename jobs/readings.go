@@ -43,9 +43,6 @@ const (
 	// launchProblemsKept is how many problems a kept check lists (its
 	// counts stay whole): a report of some 2 MB at most.
 	launchProblemsKept = 5_000
-	// linesAround is how many lines before and after a problem's line
-	// an uploaded file's excerpts keep.
-	linesAround = 6
 )
 
 // work is what a live-site job does, with what it reads and writes.
@@ -133,7 +130,7 @@ func (j *siteJob) keepExcerpts(file io.Reader, rep *sitemap.Reading) {
 	if len(lines) == 0 {
 		return
 	}
-	ex, _ := sitemap.Excerpts(file, lines, linesAround) // what was read before an error is still worth showing
+	ex, _ := sitemap.Excerpts(file, lines, sitemap.LinesAround) // what was read before an error is still worth showing
 	j.set(func() { j.report.Excerpts = ex })
 }
 

@@ -30,6 +30,11 @@ type Excerpt struct {
 	Lines []string // Line-around to Line+around, fewer at the file's end
 }
 
+// LinesAround is how many lines before and after a problem's line a
+// report shows: kept with an uploaded file's reading, read again from a
+// file on the web.
+const LinesAround = 6
+
 // Excerpts reads a file once, as Lines does, and returns the lines
 // around each of lines, in their order. Errors: as Lines.
 func Excerpts(r io.Reader, lines []int, around int) ([]Excerpt, error) {

@@ -23,12 +23,8 @@ import (
 
 // onWeb reports whether file n of job j's reading is on the web, to be
 // read again: all but an uploaded file, the first, whose lines around
-// its problems are kept instead (keepExcerpts).
+// its problems are kept instead (package jobs keeps them).
 func onWeb(j site.Job) func(n int) bool { return func(n int) bool { return !j.Upload || n > 0 } }
-
-// linesAround is how many lines before and after a problem's line its
-// page shows.
-const linesAround = 6
 
 // Reading a file again for the lines around a problem takes one of
 // linesReaders places, one a visitor, for at most linesBudget: outside
@@ -72,7 +68,7 @@ func (s *Server) excerpt(c echo.Context, j site.Job, n, line int) (loc string, e
 		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
 	}
 	defer body.Close()
-	exs, err := sitemap.Excerpts(body, []int{line}, linesAround)
+	exs, err := sitemap.Excerpts(body, []int{line}, sitemap.LinesAround)
 	if err != nil {
 		return "", ex, site.Errorf(site.EInvalid, "%s could not be read again: %s", loc, err.Error())
 	}
