@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
+
 	"siteplan/site"
 )
 
@@ -128,4 +130,14 @@ func CommentCountLabel(open int) string {
 		return ""
 	}
 	return "💬 " + itoa(open)
+}
+
+// branchOf is what an outline title with pages below it says of its
+// branch as an ARIA tree item: that it owns their list, and whether it
+// is open (tree.js keeps it true as rows change); nothing for a leaf.
+func branchOf(pg *site.Page, open bool) templ.Attributes {
+	if pg.ChildCount == 0 {
+		return nil
+	}
+	return templ.Attributes{"aria-owns": "children-" + itoa(pg.ID), "aria-expanded": boolStr(open)}
 }
