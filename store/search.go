@@ -16,7 +16,8 @@ import (
 // (site.SearchKey); a blank q, the first pages in title
 // order. It reads an index, never the whole plan, and each found page's
 // ancestors for its URL. A guest's viewer sees the pages as their
-// projection shows them. Errors: ENotFound (no such plan).
+// projection shows them. Errors: none of its own (a plan that is not
+// there has no pages to find); a database error as it is.
 func (db *Pages) Search(ctx context.Context, projectID int64, q string, except int64, limit int) ([]site.Found, error) {
 	key := site.SearchKey(q)
 	if key == "" && strings.TrimSpace(q) != "" {
