@@ -194,7 +194,9 @@ type Config struct {
 }
 
 // New builds the server with its middleware and routes. static holds the
-// embedded assets. The background jobs (package jobs) run beside it.
+// embedded assets. It starts nothing: Start links its live hub to the
+// other servers (PostgreSQL), and the background jobs (package jobs) run
+// beside it.
 func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
