@@ -42,16 +42,18 @@ func receiver(t *testing.T, fail int32) (*httptest.Server, <-chan received) {
 	return srv, got
 }
 
-// next waits for the receiver's next request.
-func next(t *testing.T, got <-chan received, what string) received {
+// next waits for what a test server (a webhook's receiver, the SMTP
+// server) receives next.
+func next[T any](t *testing.T, got <-chan T, what string) T {
 	t.Helper()
 	select {
 	case r := <-got:
 		return r
 	case <-time.After(20 * time.Second):
-		t.Fatalf("no delivery of %s", what)
+		t.Fatalf("nothing received: %s", what)
 	}
-	return received{}
+	var zero T
+	return zero
 }
 
 // TestWebhookDeliveries: a comment reaches a signed JSON webhook, its

@@ -98,17 +98,6 @@ func smtpServerWith(t *testing.T, with func(*smtp.Server), implicit bool) (SMTP,
 	return SMTP{Host: "127.0.0.1", Port: l.Addr().(*net.TCPAddr).Port, User: "siteplan", Password: "s3cret", Auth: "plain", From: "siteplan@agency.example"}, got
 }
 
-func nextMail(t *testing.T, got <-chan mailed, what string) mailed {
-	t.Helper()
-	select {
-	case m := <-got:
-		return m
-	case <-time.After(20 * time.Second):
-		t.Fatalf("no e-mail of %s", what)
-	}
-	return mailed{}
-}
-
 // TestMailNotifications: a mention is e-mailed at once through the SMTP
 // server (logged in), with a link to the page and the signed link that
 // stops the e-mails; a member who chose the digest gets the day's
@@ -125,7 +114,7 @@ func TestMailNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.comment("Pricing", "@Ana Editor and @Bob Editor, the tiers?")
-	m := nextMail(t, got, "the mention")
+	m := next(t, got, "the mention")
 	subject, _ := new(mime.WordDecoder).DecodeHeader(m.msg.Header.Get("Subject"))
 	if m.to != "ana@test.example" || m.from != "siteplan@agency.example" || m.user != "siteplan" ||
 		!strings.HasPrefix(subject, "Olive Owner mentioned you on “Pricing” in Acme relaunch") {
@@ -159,7 +148,7 @@ func TestMailNotifications(t *testing.T) {
 	if !digests.send(context.Background(), site.MailDigest, digestLate) {
 		t.Fatal("the digest's round failed")
 	}
-	d := nextMail(t, got, "the digest")
+	d := next(t, got, "the digest")
 	subject, _ = new(mime.WordDecoder).DecodeHeader(d.msg.Header.Get("Subject"))
 	if d.to != "bob@test.example" || subject != "siteplan: 1 thing since yesterday" || !strings.Contains(d.body, "Olive Owner mentioned you") {
 		t.Errorf("the digest: to %q, %q\n%s", d.to, subject, d.body)
@@ -176,7 +165,7 @@ func TestMailNotifications(t *testing.T) {
 	noMail(t, got, "a second digest the same day")
 	at(due.Add(24*time.Hour + time.Minute))
 	digests.send(context.Background(), site.MailDigest, digestLate)
-	if d := nextMail(t, got, "the next day's digest"); !strings.Contains(d.body, "one more") {
+	if d := next(t, got, "the next day's digest"); !strings.Contains(d.body, "one more") {
 		t.Errorf("the next digest:\n%s", d.body)
 	}
 	noMail(t, got, "after the next day's digest")
@@ -218,7 +207,7 @@ func TestMailTLS(t *testing.T) {
 			if !m.send(context.Background(), site.MailInstant, mailLate) {
 				t.Fatal("the round failed")
 			}
-			got1 := nextMail(t, got, "the mention")
+			got1 := next(t, got, "the mention")
 			if got1.to != ana.Email || !got1.tls || !strings.Contains(got1.body, "over "+tc.name) {
 				t.Errorf("to %q, over TLS %t:\n%s", got1.to, got1.tls, got1.body)
 			}
@@ -317,7 +306,7 @@ func TestMailedMentionsWait(t *testing.T) {
 	if !m.send(context.Background(), site.MailInstant, mailLate) {
 		t.Fatal("the round failed")
 	}
-	mail := nextMail(t, got, "the mentions")
+	mail := next(t, got, "the mentions")
 	if mail.to != "alice@test.example" || strings.Count(mail.body, "Mallory (guest) mentioned you") != burst {
 		t.Errorf("the e-mail to %s has %d of %d mentions", mail.to, strings.Count(mail.body, "Mallory (guest) mentioned you"), burst)
 	}
@@ -332,7 +321,7 @@ func TestMailedMentionsWait(t *testing.T) {
 	f.db.Now = func() time.Time { return time.Now().Add(site.MailInstantEvery + time.Second) }
 	m.now = f.db.Now
 	m.send(context.Background(), site.MailInstant, mailLate)
-	if later := nextMail(t, got, "the mention after the window"); !strings.Contains(later.body, "and one more") {
+	if later := next(t, got, "the mention after the window"); !strings.Contains(later.body, "and one more") {
 		t.Errorf("after the window: %s", later.body)
 	}
 }
@@ -359,7 +348,7 @@ func TestStoppedMailerHoldsNothing(t *testing.T) {
 	if !other.send(context.Background(), site.MailInstant, mailLate) {
 		t.Fatal("the other instance's round failed")
 	}
-	if m := nextMail(t, got, "the mention, from the other instance"); m.to != "alice@test.example" {
+	if m := next(t, got, "the mention, from the other instance"); m.to != "alice@test.example" {
 		t.Errorf("the mail went to %q", m.to)
 	}
 }
@@ -375,7 +364,7 @@ func TestStoppingMailerEndsItsRound(t *testing.T) {
 	stopping, stop := context.WithCancel(context.Background())
 	stop()
 	newMailer(f.db.Notifications, conf, quiet, "https://plans.agency.example").round(stopping)
-	if m := nextMail(t, got, "the mention, from the stopping round"); m.to != "alice@test.example" {
+	if m := next(t, got, "the mention, from the stopping round"); m.to != "alice@test.example" {
 		t.Errorf("the mail went to %q", m.to)
 	}
 }
