@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/color"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/accessibility"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/input"
@@ -1079,6 +1081,12 @@ func TestBrowserOutlineTree(t *testing.T) {
 	if roles != "tree treeitem true" {
 		t.Errorf("the outline's roles: %q, want tree, treeitem, expanded", roles)
 	}
+	// What a screen reader is told is Chromium's accessibility tree, not
+	// the attributes: Team, under About us under Home, is an item of
+	// level 3.
+	if got := axItem(t, ctx, fmt.Sprintf("#title-%d", ids["Team"])); got != "treeitem level 3" {
+		t.Errorf("Chromium's accessibility tree says Team is %q, want treeitem level 3", got)
+	}
 	run(t, ctx, "skip to the outline, ↓ to the third row: the stop follows",
 		chromedp.KeyEvent(kb.Tab),
 		waitJS(`document.activeElement.matches("a.skip-link")`),
@@ -1102,4 +1110,28 @@ func TestBrowserOutlineTree(t *testing.T) {
 		chromedp.KeyEvent(kb.ArrowRight),
 		waitJS(fmt.Sprintf(`document.getElementById("title-%d").getAttribute("aria-expanded") === "true"`, ids["About us"])),
 	)
+}
+
+// axItem is what Chromium's accessibility tree says of the element sel
+// finds: its role and, if it has one, its level ("treeitem level 3").
+func axItem(t *testing.T, ctx context.Context, sel string) string {
+	t.Helper()
+	var nodes []*cdp.Node
+	var out string
+	run(t, ctx, "read the accessibility tree of "+sel, chromedp.Nodes(sel, &nodes, chromedp.ByQuery), chromedp.ActionFunc(func(ctx context.Context) error {
+		ax, err := accessibility.GetPartialAXTree().WithBackendNodeID(nodes[0].BackendNodeID).WithFetchRelatives(false).Do(ctx)
+		if err != nil || len(ax) == 0 || ax[0].Role == nil {
+			return fmt.Errorf("no accessibility node: %v", err)
+		}
+		var role string
+		json.Unmarshal(ax[0].Role.Value, &role)
+		out = role
+		for _, p := range ax[0].Properties {
+			if p.Name == accessibility.PropertyNameLevel {
+				out += " level " + string(p.Value.Value)
+			}
+		}
+		return nil
+	}))
+	return out
 }
