@@ -101,9 +101,9 @@ type siteJobStore interface {
 	Cancelled() <-chan struct{}
 }
 
-// StaleMsg is what a job says whose server stopped beating: failed by
+// staleMsg is what a job says whose server stopped beating: failed by
 // another server's sweep, or by its own server once it hears so.
-const StaleMsg = "The server reading it stopped: start it again."
+const staleMsg = "The server reading it stopped: start it again."
 
 // errStopping ends the jobs a server runs when it shuts down; errLost a
 // job another server failed (this one was silent too long) or that was
@@ -194,7 +194,7 @@ func (js *siteJobs) claim(ctx context.Context) bool {
 // long, and deletes those kept long enough: a round of the sweeps loop.
 func (js *siteJobs) sweep(ctx context.Context) bool {
 	_, err := js.store.SweepJobs(ctx, site.JobLimits{Stale: js.lim.Stale, Wait: js.lim.Wait, Kept: jobKept,
-		StaleMsg: StaleMsg,
+		StaleMsg: staleMsg,
 		WaitMsg:  "The server was busy reading other sites for " + js.lim.Wait.String() + ": try again later."})
 	if err != nil && ctx.Err() == nil {
 		js.log.Error("sweeping live-site jobs", "err", err)
@@ -350,7 +350,7 @@ func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (sta
 	case errors.Is(context.Cause(ctx), errStopping):
 		msg = "The server stopped during the reading: start it again."
 	case errors.Is(context.Cause(ctx), errLost):
-		msg = StaleMsg
+		msg = staleMsg
 	case context.Cause(ctx) == context.Canceled:
 		state, msg = site.JobCancelled, "Cancelled."
 	case errors.As(err, &ue) || errors.As(err, &unreached) || site.ErrorCode(err) != site.EInternal:
@@ -368,10 +368,10 @@ func (j *siteJob) outcome(ctx context.Context, err error, log *slog.Logger) (sta
 	return state, msg
 }
 
-// readersClients: reads reads sites for the live-site jobs, two requests for
-// each reader (its file and the next, read ahead), so that slow sites of
-// other teams cannot take a reader's requests; checks has room
-// for each reader's launch check's requests.
+// readersClients are the clients the live-site jobs read the web with:
+// reads has two requests for each reader (its file and the next, read
+// ahead), so that slow sites of other teams cannot take a reader's
+// requests; checks has room for each reader's launch check's requests.
 func readersClients(readers int, allowPrivate bool) (reads, checks *fetch.Client) {
 	reads = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: allowFlag, Parallel: 2 * readers})
 	checks = fetch.New(fetch.Options{AllowPrivate: allowPrivate, Allow: allowFlag, Parallel: launchConcurrency * readers})
