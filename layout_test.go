@@ -189,7 +189,6 @@ var longFunctions = map[string]int{
 	"cmd/loadtest/probes.go probes":         192,
 	"cmd/loadtest/siteprobes.go siteProbes": 152,
 	"cmd/loadtest/main.go run":              143,
-	"web/server.go Server.routeTable":       126, // the route table, one row a route
 	"sitemap/read.go readXML":               126,
 	"diagram/radial.go diagram.radial":      123,
 	"export/handoff.go WriteWXR":            120,

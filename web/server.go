@@ -271,8 +271,12 @@ type route struct {
 
 // routeTable lists every route; routes registers each behind the guard
 // its need asks for, and the access test walks it with every actor.
-func (s *Server) routeTable() []route {
-	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
+func (s *Server) routeTable() []route { return append(s.accountRoutes(), s.projectRoutes()...) }
+
+// accountRoutes are the routes outside any one project: signing in, the
+// projects list, reading live sites, the inbox and the team.
+func (s *Server) accountRoutes() []route {
+	const get, post, put, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
 	return []route{
 		{get, "/healthz", s.health, public, nil},
 		{get, "/favicon.ico", s.favicon, public, nil},
@@ -316,7 +320,14 @@ func (s *Server) routeTable() []route {
 		{del, "/team/members/:uid", s.removeMember, teamOwner, nil},
 		{post, "/teams", s.createTeam, account, nil},
 		{post, "/teams/:tid/switch", s.switchTeam, account, nil},
+	}
+}
 
+// projectRoutes are the routes of one project: what any viewer of it
+// reads, then what commenting, editing and managing it take.
+func (s *Server) projectRoutes() []route {
+	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
+	return []route{
 		{get, "/projects/:id", s.editor, projectRead, nil},
 		{get, "/projects/:id/events", s.events, projectRead, nil},
 		{get, "/projects/:id/document.json", s.heavy(s.downloadDocument), projectRead, fixed(site.DownloadDocument)},
@@ -324,6 +335,7 @@ func (s *Server) routeTable() []route {
 		{get, "/projects/:id/types", s.pageTypes, projectEdit, nil},
 		{get, "/projects/:id/search", s.heavy(s.search), projectRead, nil},
 		{get, "/projects/:id/outline", s.outline, projectRead, nil},
+		{get, "/projects/:id/outline/more", s.moreRows, projectRead, nil},
 		{get, "/projects/:id/comments", s.openComments, projectRead, nil},
 		{get, "/projects/:id/pages/:pid", s.pageDetails, projectRead, nil},
 		{get, "/projects/:id/pages/:pid/children", s.children, projectRead, nil},
