@@ -356,3 +356,13 @@ func (pr *Project) resolveOverride(o string) string {
 	}
 	return u
 }
+
+// OutlineFrom is where a stretch of the outline starts or goes on: the
+// children of Parent (0: the roots of Placement) after the child After
+// (0: from the first), which are at Depth (roots are 1).
+type OutlineFrom struct {
+	Parent    int64
+	Placement string
+	After     int64
+	Depth     int
+}

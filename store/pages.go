@@ -177,21 +177,6 @@ func (db *Pages) Children(ctx context.Context, projectID, parentID int64, limit 
 		FROM pages WHERE project_id = ? AND `+parent+` ORDER BY placement, position LIMIT ?`, append(append([]any{projectID}, args...), limit)...)
 }
 
-// ChildrenOf returns the children of every page in parentIDs, with their
-// child counts, in one query, at most limit of them.
-// Errors: none of its own; a database error as it is.
-func (db *Pages) ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error) {
-	if len(parentIDs) == 0 || limit <= 0 {
-		return nil, nil
-	}
-	ids, err := json.Marshal(parentIDs)
-	if err != nil {
-		return nil, err
-	}
-	return queryPages(ctx, db.r, true, `SELECT `+pageCols+countCols+`
-		FROM pages WHERE project_id = ? AND parent_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) LIMIT ?`, projectID, string(ids), limit)
-}
-
 // PagesToDepth returns the pages of a project down to depth (roots are
 // 1), each with its child count, so a large tree can be shown collapsed;
 // but at most limit pages: it goes as deep as limit allows and says how

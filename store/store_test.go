@@ -458,27 +458,70 @@ func TestOutlineExportsTheSame(t *testing.T) {
 	}
 }
 
-func TestChildrenOf(t *testing.T) {
+// TestOutlineRows: the outline comes a stretch at a time, and going on
+// from where each stretch says gives every row of the open branches
+// once, in outline order, and no other project's.
+func TestOutlineRows(t *testing.T) {
+	ctx := context.Background()
 	db := openTest(t)
-	p, ids := newProject(t, db, "A\n  A1\n  A2\nB\n  B1\nC\n  C1")
-	q, qids := newProject(t, db, "X\n  X1")
-	got, err := db.Pages.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], qids["X"]}, 100)
+	p, ids := newProject(t, db, "A\n  A1\n    A1a\n    A1b\n  A2\nB\n  B1\n    B1a\nC\n  C1\nD")
+	newProject(t, db, "X\n  X1")
+	tr, err := db.Pages.Tree(ctx, p.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var titles []string
-	for _, pg := range got {
-		titles = append(titles, pg.Title)
+	for _, level := range []int{1, 2, 3} {
+		var want []string
+		tr.Walk(func(pg *site.Page, depth int) bool {
+			want = append(want, pg.Title)
+			return depth < level
+		})
+		open := func(_ *site.Page, depth int) bool { return depth < level }
+		for _, limit := range []int{1, 2, 3, 100} {
+			// rows is the list from goes on with, as the page ends up
+			// once every "more" row has been loaded in its place.
+			var rows func(from site.OutlineFrom) []string
+			rows = func(from site.OutlineFrom) []string {
+				pages, more, err := db.Pages.OutlineRows(ctx, p.ID, from, open, limit)
+				if err != nil || len(pages) > limit {
+					t.Fatalf("level %d, %d rows from %+v: %d pages, %v", level, limit, from, len(pages), err)
+				}
+				part := site.NewTree(*p, pages)
+				var out []string
+				var list func(parent int64)
+				list = func(parent int64) {
+					for _, pg := range part.Children(parent) {
+						out = append(out, pg.Title)
+						list(pg.ID)
+					}
+					for _, m := range more {
+						if m.Parent == parent {
+							out = append(out, rows(m)...)
+						}
+					}
+				}
+				list(from.Parent)
+				return out
+			}
+			got := rows(site.OutlineFrom{Placement: site.PlacementMain, Depth: 1})
+			if !slices.Equal(got, want) {
+				t.Errorf("level %d, %d rows at a time: %v, want %v", level, limit, got, want)
+			}
+		}
 	}
-	slices.Sort(titles)
-	if want := []string{"A1", "A2", "B1"}; !slices.Equal(titles, want) {
-		t.Errorf("got %v, want %v (another project's branch left out)", titles, want)
+
+	// A list goes on after a page that has since moved away: nothing.
+	if err := db.Pages.MovePage(ctx, ids["A1"], ids["C"], site.PlacementMain, 0); err != nil {
+		t.Fatal(err)
 	}
-	if two, _ := db.Pages.ChildrenOf(context.Background(), p.ID, []int64{ids["A"], ids["B"], ids["C"]}, 2); len(two) != 2 {
-		t.Errorf("limit 2: %d pages", len(two))
+	never := func(*site.Page, int) bool { return false }
+	pages, more, err := db.Pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Parent: ids["A"], Placement: site.PlacementMain, After: ids["A1"], Depth: 2}, never, 10)
+	if err != nil || len(pages) != 0 || len(more) != 0 {
+		t.Errorf("going on after a page moved away: %d pages, %v, %v", len(pages), more, err)
 	}
-	if none, err := db.Pages.ChildrenOf(context.Background(), q.ID, nil, 100); err != nil || len(none) != 0 {
-		t.Errorf("no parents: got %v, %v", none, err)
+	pages, _, err = db.Pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Parent: ids["C"], Placement: site.PlacementMain, After: ids["A1"], Depth: 2}, never, 10)
+	if err != nil || len(pages) != 1 || pages[0].Title != "C1" || pages[0].ChildCount != 0 {
+		t.Errorf("C's children after A1: %+v, %v", pages, err)
 	}
 }
 

@@ -15,7 +15,7 @@ type ReviewProps struct {
 	Layout  LayoutProps
 	Project site.Project
 	Pages   int // in the whole plan
-	Outline OutlineProps
+	Outline Rows
 	Card    *PageCardProps // the selected page, if any
 	// Redirects: the relaunch's map, when the plan has an old site.
 	Redirects *site.RedirectStatus

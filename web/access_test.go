@@ -305,6 +305,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/types":                  {path: p + "/types", ok: 200},
 		"GET /projects/:id/search":                 {path: p + "/search?q=pri", ok: 200},
 		"GET /projects/:id/outline":                {path: p + "/outline", ok: 200},
+		"GET /projects/:id/outline/more":           {path: p + "/outline/more?placement=main&depth=1&level=2", ok: 200},
 		"GET /projects/:id/comments":               {path: p + "/comments", ok: 200},
 		"GET /projects/:id/pages/:pid":             {path: pg, ok: 200},
 		"GET /projects/:id/pages/:pid/children":    {path: p + "/pages/" + id("Home") + "/children", ok: 200},

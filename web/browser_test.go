@@ -194,8 +194,8 @@ func run(t testing.TB, ctx context.Context, step string, actions ...chromedp.Act
 // chromedp.Click it finds the element anew each time it looks, so a live
 // reload that replaces the element does not leave the click waiting on a
 // node that is gone; and it waits until the element is hit at that point
-// (a row that has just come on screen is laid out a frame later, when
-// content-visibility stops skipping it). If the page moved between the
+// (a row that has just come is placed when the page is next laid out).
+// If the page moved between the
 // look and the click (a live update, the viewers' bar coming in), so
 // that the click reached something else, it looks and clicks again.
 func clickAt(sel string) chromedp.Action {

@@ -143,6 +143,7 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/summary":                     {p + "/summary"},
 		"/projects/:id/search":                      {p + "/search?q=supplier+margin", p + "/search?q=pri"},
 		"/projects/:id/outline":                     {p + "/outline", p + "/outline?level=100"},
+		"/projects/:id/outline/more":                {p + "/outline/more?parent=" + itoa(ids["Home"]) + "&placement=main&after=0&depth=2&level=99"},
 		"/projects/:id/comments":                    {p + "/comments"},
 		"/projects/:id/pages/:pid":                  {p + "/pages/" + pricing, p + "/pages/" + itoa(ids["Home"])},
 		"/projects/:id/pages/:pid/children":         {p + "/pages/" + itoa(ids["Home"]) + "/children"},

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,7 @@ type pageStore interface {
 	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
 	Outline(ctx context.Context, projectID int64) (site.PlanReader, error)
 	Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error)
-	ChildrenOf(ctx context.Context, projectID int64, parentIDs []int64, limit int) ([]site.Page, error)
+	OutlineRows(ctx context.Context, projectID int64, from site.OutlineFrom, open func(*site.Page, int) bool, limit int) ([]site.Page, []site.OutlineFrom, error)
 	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
 	DescendantCount(ctx context.Context, id int64) (int, error)
@@ -149,7 +150,7 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 // skipTo is the outline row the editor's skip link goes to: the selected
 // page's title, else the first page's; "" in a plan with no pages. A
 // link to it focuses it, which selects it, as a click would.
-func skipTo(o views.OutlineProps, selected *site.Page) string {
+func skipTo(o views.Rows, selected *site.Page) string {
 	if selected != nil {
 		return "title-" + strconv.FormatInt(selected.ID, 10)
 	}
@@ -161,67 +162,95 @@ func skipTo(o views.OutlineProps, selected *site.Page) string {
 	return ""
 }
 
-// maxOutlineRows is the most pages one outline answer shows: a plan of
-// hundreds of thousands of pages to its last level would be hundreds of
-// MB of HTML (docs/benchmarks.md, the hostile probes); 12,000 rows let a
-// 10,000-page plan open whole.
-const maxOutlineRows = 12000
+// outlineChunk is how many rows of a list the outline is sent at once
+// in each navigation area: the rest of a list shown in part follows as it
+// comes into view (views.Rows), so expanding a 10,000-page plan whole
+// paints as soon as a 1,000-page one. maxOutlineRows bounds a reload that
+// asks for as many rows as its viewer had loaded.
+const (
+	outlineChunk   = 200
+	maxOutlineRows = 12000
+)
 
 // outlineProps loads the outline to level (outlineLevel), with the
-// branches in open opened, within maxOutlineRows, and says what it left
-// out.
-func (s *Server) outlineProps(c echo.Context, p site.Project, level int, open []int64) (views.OutlineProps, error) {
+// branches in open opened too: in each navigation area its first rows
+// in outline order, at least outlineChunk, as many as the viewer had
+// loaded (the query's rows) up to maxOutlineRows.
+func (s *Server) outlineProps(c echo.Context, p site.Project, level int, open []int64) (views.Rows, error) {
 	ctx := c.Request().Context()
-	if heavyOutline(level, p) {
+	rows := outlineRowsAsked(c)
+	if heavyOutline(rows, p) {
 		var done func()
 		var err error
 		if ctx, done, err = s.heavyTurn(c, readBudget); err != nil {
-			return views.OutlineProps{}, err
+			return views.Rows{}, err
 		}
 		defer done()
 	}
-	pages, shown, err := s.store.pages.PagesToDepth(ctx, p.ID, level, maxOutlineRows)
-	if err != nil {
-		return views.OutlineProps{}, err
+	opened := make(map[int64]bool, len(open))
+	for _, id := range open {
+		opened[id] = true
 	}
-	budget := maxOutlineRows - len(pages)
-	kids, err := s.store.pages.ChildrenOf(ctx, p.ID, open, budget+1)
-	if err != nil {
-		return views.OutlineProps{}, err
+	within := func(pg *site.Page, depth int) bool { return depth < level || opened[pg.ID] }
+	var pages []site.Page
+	r := views.Rows{ProjectID: p.ID, Level: level}
+	for _, pl := range site.Placements {
+		got, more, err := s.store.pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Placement: pl, Depth: 1}, within, rows)
+		if err != nil {
+			return views.Rows{}, err
+		}
+		pages, r.More = append(pages, got...), append(r.More, more...)
 	}
-	partial := len(kids) > budget
-	if partial {
-		kids = kids[:budget]
-	}
-	props := views.OutlineProps{ProjectID: p.ID, Level: level}
-	switch {
-	case shown == 0:
-		props.Notice = "This plan has more top-level pages than the outline shows at once: here are the first " + site.Plural(len(pages), "page", "pages") + ". Search to find the others."
-	case shown < level:
-		props.Level = shown
-		props.Notice = fmt.Sprintf("The outline shows levels 1 to %d: the next level holds more pages than it shows at once (%s). Open branches one at a time, or search.", shown, site.Thousands(maxOutlineRows))
-	case partial:
-		props.Notice = "The open branches hold more pages than the outline shows at once: some are shown in part. Close some, or search."
-	}
-	props.Tree = site.NewTree(p, dedupe(append(pages, kids...)))
-	return props, nil
+	r.Tree = site.NewTree(p, pages)
+	return r, nil
 }
 
-// heavyOutline reports whether the outline of p to level is a heavy read:
-// the deep outline of a large plan is megabytes of HTML, so it waits its
-// turn with the other heavy reads, within their budget, and is not kept.
-func heavyOutline(level int, p site.Project) bool { return level > 3 && p.PageCount > largePlan }
+// outlineRowsAsked is how many rows of each navigation area an outline
+// answer shows: the query's rows (what the viewer had loaded, when
+// reloading), within outlineChunk and maxOutlineRows.
+func outlineRowsAsked(c echo.Context) int {
+	n, _ := strconv.Atoi(c.QueryParam("rows"))
+	return min(max(n, outlineChunk), maxOutlineRows)
+}
 
-func dedupe(pages []site.Page) []site.Page {
-	seen := make(map[int64]bool, len(pages))
-	out := pages[:0]
-	for _, pg := range pages {
-		if !seen[pg.ID] {
-			seen[pg.ID] = true
-			out = append(out, pg)
-		}
+// heavyOutline reports whether an outline answer of rows rows of p is a
+// heavy read: more than a chunk of a large plan is megabytes of HTML, so
+// it waits its turn with the other heavy reads, within their budget, and
+// is not kept.
+func heavyOutline(rows int, p site.Project) bool {
+	return rows > outlineChunk && p.PageCount > largePlan
+}
+
+// moreRows is the rest of a list the outline showed in part, from where
+// its last row says it goes on (views.Rows), a chunk at a time, each row
+// opened down to the outline's level.
+func (s *Server) moreRows(c echo.Context) error {
+	p, err := s.project(c)
+	if err != nil {
+		return err
 	}
-	return out
+	var m site.OutlineFrom
+	var level int
+	err = echo.QueryParamsBinder(c).Int64("parent", &m.Parent).String("placement", &m.Placement).
+		Int64("after", &m.After).Int("depth", &m.Depth).Int("level", &level).BindError()
+	if err != nil || !slices.Contains(site.Placements, m.Placement) || m.Depth < 1 {
+		return site.Errorf(site.EInvalid, "Which rows to load next is not clear: reload the page.")
+	}
+	within := func(_ *site.Page, depth int) bool { return depth < level }
+	pages, more, err := s.store.pages.OutlineRows(c.Request().Context(), p.ID, m, within, outlineChunk)
+	if err != nil {
+		return err
+	}
+	r := views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level, More: more}
+	return render(c, http.StatusOK, views.MoreRows(r, m))
+}
+
+// childRows is the first chunk of parent's children, each closed, and
+// where the list goes on if it does.
+func (s *Server) childRows(ctx context.Context, p site.Project, parent int64) (views.Rows, error) {
+	never := func(*site.Page, int) bool { return false }
+	pages, more, err := s.store.pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Parent: parent, Placement: site.PlacementMain, Depth: 1}, never, outlineChunk)
+	return views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, pages), More: more}, err
 }
 
 // maxPageTypes is the most page types the details form offers.
@@ -323,7 +352,7 @@ func (s *Server) outline(c echo.Context) error {
 	}
 	level := outlineLevel(c, p)
 	key := outlineKey(c, p, level, open)
-	keep := !heavyOutline(level, p)
+	keep := !heavyOutline(outlineRowsAsked(c), p)
 	if keep {
 		if b, ok := s.outlines.get(key); ok {
 			return c.HTMLBlob(http.StatusOK, b)
@@ -350,7 +379,7 @@ func (s *Server) outline(c echo.Context) error {
 // server makes a new key.
 func outlineKey(c echo.Context, p site.Project, level int, open []int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%d|%d|%d|%t|%s|%s|", p.ID, p.Version, p.CommentVersion, level,
+	fmt.Fprintf(&b, "%d|%d|%d|%d|%d|%t|%s|%s|", p.ID, p.Version, p.CommentVersion, level, outlineRowsAsked(c),
 		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key(), viewer(c).Projection().Key())
 	for _, id := range open {
 		b.WriteString(strconv.FormatInt(id, 10) + ",")
@@ -366,15 +395,11 @@ func (s *Server) children(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	kids, err := s.store.pages.Children(c.Request().Context(), p.ID, pg.ID, maxOutlineRows+1)
+	r, err := s.childRows(c.Request().Context(), p, pg.ID)
 	if err != nil {
 		return err
 	}
-	more := 0
-	if len(kids) > maxOutlineRows {
-		kids, more = kids[:maxOutlineRows], pg.ChildCount-maxOutlineRows
-	}
-	return render(c, http.StatusOK, views.NodeList(site.NewTree(p, kids), pg.ID), views.MorePages(more))
+	return render(c, http.StatusOK, views.NodeList(r, pg.ID))
 }
 
 // formID reads an optional numeric form value; absent or bad is 0.
@@ -415,15 +440,15 @@ func (s *Server) createPage(c echo.Context) error {
 	// Adding under a collapsed branch whose children are not on the page:
 	// send the whole list so the branch opens complete.
 	if pg.ParentID != 0 && c.FormValue("loaded") == "0" {
-		kids, err := s.store.pages.Children(ctx, p.ID, pg.ParentID, maxOutlineRows)
+		r, err := s.childRows(ctx, p, pg.ParentID)
 		if err != nil {
 			return err
 		}
 		c.Response().Header().Set("HX-Retarget", "#children-"+strconv.FormatInt(pg.ParentID, 10))
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
-		return render(c, http.StatusCreated, views.NodeList(site.NewTree(p, kids), pg.ParentID))
+		return render(c, http.StatusCreated, views.NodeList(r, pg.ParentID))
 	}
-	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{pg}), &pg))
+	return render(c, http.StatusCreated, views.Node(views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, []site.Page{pg})}, &pg))
 }
 
 // readPageForm copies the details form onto pg, keeping the raw priority
@@ -736,7 +761,7 @@ func (s *Server) duplicatePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusCreated, views.Node(site.NewTree(p, []site.Page{cp}), &cp))
+	return render(c, http.StatusCreated, views.Node(views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, []site.Page{cp})}, &cp))
 }
 
 func (s *Server) pasteForm(c echo.Context) error {

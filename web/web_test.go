@@ -844,23 +844,71 @@ func TestTrickledBodyIsCut(t *testing.T) {
 	}
 }
 
-// TestReadBudgets: an outline shows at most maxOutlineRows pages and says
-// what it left out; a viewer with a heavy read running is refused another
-// at once (429), and another viewer is not; a heavy read has a deadline.
-func TestReadBudgets(t *testing.T) {
+// TestOutlineInChunks: the outline comes a chunk at a time; loading each
+// "more" row in its place, as the page does, gives every row of the
+// plan once, in the plan's order, open to the level asked for; a reload
+// asks for as many rows as it had and gets them at once.
+func TestOutlineInChunks(t *testing.T) {
 	c := newClient(t)
 	ctx := context.Background()
-	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than the outline shows
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Wide", 3, 4, 99)) // 1,204 pages
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := c.db.Pages.Tree(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := "/projects/" + itoa(pid)
-	d := doc(t, c.do("GET", p+"/outline?level=99", nil, true))
-	if n := d.Find("li.node").Length(); n > maxOutlineRows || n == 0 {
-		t.Errorf("the outline to level 99 shows %d pages, want at most %d", n, maxOutlineRows)
+	for _, level := range []int{2, 3, 99} {
+		var want []string
+		tr.Walk(func(pg *site.Page, depth int) bool {
+			want = append(want, "node-"+itoa(pg.ID))
+			return depth < level
+		})
+		d := doc(t, c.do("GET", p+"/outline?level="+strconv.Itoa(level), nil, true))
+		if n := d.Find("li.node").Length(); n > outlineChunk {
+			t.Errorf("level %d: the first answer has %d rows, want at most %d", level, n, outlineChunk)
+		}
+		loads := 0
+		for more := d.Find("li.node-more[data-more]").First(); more.Length() > 0; more = d.Find("li.node-more[data-more]").First() {
+			rec := c.do("GET", more.AttrOr("data-more", ""), nil, true)
+			wantStatus(t, rec, http.StatusOK, "more rows")
+			more.ReplaceWithHtml(rec.Body.String())
+			if loads++; loads > 100 {
+				t.Fatalf("level %d: still more rows after %d loads", level, loads)
+			}
+		}
+		got := d.Find("li.node").Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("id", "") })
+		if !slices.Equal(got, want) {
+			t.Errorf("level %d: %d rows after %d loads, want the plan's %d in order", level, len(got), loads, len(want))
+		}
+		if level == 99 && (loads < 2 || d.Find("li.node.collapsed").Length() != 0) {
+			t.Errorf("level 99: %d loads, %d rows closed", loads, d.Find("li.node.collapsed").Length())
+		}
+		reload := doc(t, c.do("GET", p+"/outline?level="+strconv.Itoa(level)+"&rows="+strconv.Itoa(len(want)), nil, true))
+		if n := reload.Find("li.node").Length(); n != len(want) || reload.Find("li.node-more").Length() != 0 {
+			t.Errorf("level %d: a reload asking for %d rows has %d", level, len(want), n)
+		}
 	}
-	if !strings.Contains(d.Find(".outline-notice").Text(), "levels 1 to") {
-		t.Errorf("no notice of what the outline left out: %q", d.Find(".outline-notice").Text())
+	rec := c.do("GET", p+"/outline/more?parent=1&placement=sideways&after=0&depth=1&level=2", nil, true)
+	wantStatus(t, rec, http.StatusUnprocessableEntity, "more rows of no placement")
+}
+
+// TestReadBudgets: an outline answer of more than a chunk of a large plan
+// is a heavy read; a viewer with a heavy read running is refused another
+// at once (429), and another viewer is not; a heavy read has a deadline.
+func TestReadBudgets(t *testing.T) {
+	c := newClient(t)
+	ctx := context.Background()
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Wide", 1, maxOutlineRows/99+2, 99)) // more pages under one section than a reload shows
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/projects/" + itoa(pid)
+	d := doc(t, c.do("GET", p+"/outline?level=99&rows=99999", nil, true))
+	if n := d.Find("li.node").Length(); n != maxOutlineRows || d.Find("li.node-more").Length() == 0 {
+		t.Errorf("a reload of the outline to level 99 asking for every row shows %d, want %d and a more row", n, maxOutlineRows)
 	}
 	var deadline time.Time
 	h := c.srv.heavy(func(ec echo.Context) error {
@@ -884,11 +932,11 @@ func TestReadBudgets(t *testing.T) {
 	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" {
 		t.Errorf("a third heavy read: %d, Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
-	if code := c.do("GET", p+"/outline?level=99", nil, true).Code; code != 429 {
-		t.Errorf("the whole outline of a large plan beside a heavy read: %d, want 429", code)
+	if code := c.do("GET", p+"/outline?level=99&rows=5000", nil, true).Code; code != 429 {
+		t.Errorf("5,000 rows of the outline of a large plan beside a heavy read: %d, want 429", code)
 	}
-	if code := c.do("GET", p+"/outline?level=2", nil, true).Code; code != 200 {
-		t.Errorf("the outline to level 2 beside a heavy read: %d, want 200", code)
+	if code := c.do("GET", p+"/outline?level=99", nil, true).Code; code != 200 {
+		t.Errorf("the outline's first chunk beside a heavy read: %d, want 200", code)
 	}
 	// Versions of a large plan are whole snapshots: they wait their turn too.
 	for _, path := range []string{p + "/versions", p + "/compare?from=1", p + "/versions/1", p + "/history"} {

@@ -14,6 +14,7 @@ import "./signoff.js";
 import "./mention.js";
 import "./searchnav.js";
 import "./tree.js";
+import "./more.js";
 import "./outline.js";
 import "./outliner.js";
 import "./titles.js";

@@ -8,6 +8,7 @@ import { writes } from "./writes.js";
 import { selection } from "./selection.js";
 import { detailsOf, leaveDetails, markSelected } from "./details.js";
 import { redrawSoon } from "./diagram.js";
+import { isMore, loadMore } from "./more.js";
 
 // expand shows li's children, loading them first if needed.
 export function expand(li) {
@@ -68,16 +69,18 @@ document.addEventListener("click", (e) => {
 // around it, so a key press on a 10,000-row outline does not look at
 // every row. Across the navigation areas it falls back to the list of
 // rows on screen.
+// Going down, a list shown in part ends the way at its "more" row
+// (more.js), which rowBelow gives instead of a row.
 const isRow = (el) => el?.matches?.("li.node:not(.draft)");
 function sibling(li, dir) {
   let n = li[dir];
-  while (n && !isRow(n)) n = n[dir];
+  while (n && !isRow(n) && !(dir === "nextElementSibling" && isMore(n))) n = n[dir];
   return n;
 }
 function edgeChild(li, last) {
   const ul = !li.classList.contains("collapsed") && peek(li);
   let n = ul && (last ? ul.lastElementChild : ul.firstElementChild);
-  while (n && !isRow(n)) n = last ? n.previousElementSibling : n.nextElementSibling;
+  while (n && !isRow(n) && !(!last && isMore(n))) n = last ? n.previousElementSibling : n.nextElementSibling;
   return n;
 }
 export function rowBelow(li) {
@@ -88,6 +91,13 @@ export function rowBelow(li) {
     if (s) return s;
   }
   return acrossAreas(li, 1);
+}
+// below calls go with the row below li: at once when it is on the page,
+// else once the rows that follow are loaded.
+export function below(li, go) {
+  const n = rowBelow(li);
+  if (!isMore(n)) return go(n);
+  loadMore(n).then(() => li.isConnected && below(li, go));
 }
 export function rowAbove(li) {
   let n = sibling(li, "previousElementSibling");
@@ -172,7 +182,9 @@ export function refreshOutline(alsoOpen) {
   const closed = new Set([...document.querySelectorAll("#outline li.node.collapsed")].map((li) => li.dataset.id));
   for (const id of alsoOpen || []) closed.delete(String(id));
   const sel = document.querySelector(".toolbar select[name=level]");
-  const q = new URLSearchParams({ level: sel ? sel.value : "2", open: [...openIDs(), ...(alsoOpen || [])].join(",") });
+  // As many rows as are loaded come back, so the place read stays.
+  const rows = document.querySelectorAll("#outline li.node").length;
+  const q = new URLSearchParams({ level: sel ? sel.value : "2", rows, open: [...openIDs(), ...(alsoOpen || [])].join(",") });
   return ajax("GET", `/projects/${projectID()}/outline?${q}`, { target: "#outline", swap: "outerHTML" }).then(() => {
     for (const id of closed) {
       const li = document.getElementById("node-" + id);

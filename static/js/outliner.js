@@ -7,7 +7,7 @@ import { hasToggle, isEditor, listOf, nodeOf, peek, projectID, titleOf, visibleT
 import { titleKey } from "./keys.js";
 import { queue } from "./writes.js";
 import { selectNode, selectTitle } from "./select.js";
-import { expand, rowAbove, rowBelow, setExpanded } from "./outline.js";
+import { below, expand, rowAbove, setExpanded } from "./outline.js";
 import { deleteNode, moveByKey } from "./edit.js";
 import { newDraft, openField } from "./titles.js";
 import { showHelp } from "./dialogs.js";
@@ -26,7 +26,7 @@ document.addEventListener("keydown", async (e) => {
       setTimeout(() => document.getElementById("title-" + li.dataset.id)?.focus(), 0);
       return;
     }
-    case "down": selectNode(rowBelow(li)); break;
+    case "down": below(li, selectNode); break;
     case "up": selectNode(rowAbove(li)); break;
     case "first": selectTitle(visibleTitles()[0]); break;
     case "last": selectTitle(visibleTitles().at(-1)); break;

@@ -11,7 +11,8 @@ import { flash } from "./flash.js";
 import { queue } from "./writes.js";
 import { fieldKey } from "./keys.js";
 import { selectNode } from "./select.js";
-import { expand, ensureToggle, reloadIfPending, rowAbove, rowBelow, setExpanded } from "./outline.js";
+import { below, expand, ensureToggle, reloadIfPending, rowAbove, rowBelow, setExpanded } from "./outline.js";
+import { isMore } from "./more.js";
 import { indent, moving, outdent } from "./edit.js";
 import { refreshDetails, shownPage } from "./details.js";
 
@@ -190,12 +191,16 @@ document.addEventListener("keydown", async (e) => {
     }
     case "save-up": case "save-down": {
       e.preventDefault();
+      const go = (target) => {
+        if (!selectNode(target)) {
+          if (li.dataset.id) selectNode(li);
+          else if (li.isConnected) li.dataset.focus = "1"; // saving: select it once saved
+        }
+      };
       const target = e.key === "ArrowUp" ? rowAbove(li) : rowBelow(li);
       closeField(li, true);
-      if (!selectNode(target)) {
-        if (li.dataset.id) selectNode(li);
-        else if (li.isConnected) li.dataset.focus = "1"; // saving: select it once saved
-      }
+      if (isMore(target)) below(li, go);
+      else go(target);
       return;
     }
   }
