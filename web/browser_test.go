@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto"
 	"github.com/chromedp/cdproto/accessibility"
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/cdp"
@@ -223,11 +225,22 @@ func clickAt(sel string) chromedp.Action {
 				return err
 			}
 			var reached bool
-			if err := chromedp.Evaluate(`window.__clickReached !== false`, &reached).Do(ctx); err != nil || reached {
+			err := chromedp.Evaluate(`window.__clickReached !== false`, &reached).Do(ctx)
+			if left(err) {
+				return nil // the click opened another page while it was asked: it reached
+			}
+			if err != nil || reached {
 				return err
 			}
 		}
 	})
+}
+
+// left reports whether err says the tab's document was left while
+// the browser was asked something (a navigation the step started).
+func left(err error) bool {
+	var e *cdproto.Error
+	return errors.As(err, &e) && strings.Contains(e.Message, "navigated or closed")
 }
 
 // titleSel finds an outline title by its text.
