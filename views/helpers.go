@@ -141,3 +141,14 @@ func branchOf(pg *site.Page, open bool) templ.Attributes {
 	}
 	return templ.Attributes{"aria-owns": "children-" + itoa(pg.ID), "aria-expanded": boolStr(open)}
 }
+
+// rowsBelow counts the outline's rows below page id as far as they are
+// loaded: the height a list has before the browser lays it out (its
+// data-rows, which the style sheet reads).
+func rowsBelow(t *site.Tree, id int64) int {
+	n := 0
+	for _, c := range t.Children(id) {
+		n += 1 + rowsBelow(t, c.ID)
+	}
+	return n
+}

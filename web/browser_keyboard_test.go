@@ -146,6 +146,22 @@ func TestBrowserOutlineMore(t *testing.T) {
 		chromedp.KeyEvent(kb.ArrowDown),
 		waitJS(`document.activeElement.closest("li.node")?.id === `+strconv.Quote(order[outlineChunk])),
 	)
+	// The rows came in the place of the row that loaded them, so the
+	// swap's events went to a row no longer on the page: their own "more"
+	// rows are watched all the same, nothing else having happened since.
+	var watched bool
+	var sized bool
+	run(t, ctx, "the next chunk's more rows are watched",
+		chromedp.Evaluate(`[...document.querySelectorAll("#outline li.node-more")].every(li => li.dataset.watched)`, &watched),
+		// A list not laid out yet is as tall as its rows: 99 rows of 1.65rem.
+		chromedp.Evaluate(`(() => { const h = parseFloat(getComputedStyle(document.querySelector("#outline ul.children[data-rows='99']")).containIntrinsicHeight.replace("auto ", ""));
+			return Math.abs(h - 99 * 1.65 * parseFloat(getComputedStyle(document.documentElement).fontSize)) < 1; })()`, &sized))
+	if !sized {
+		t.Errorf("a list's height before it is laid out is not its rows' (data-rows)")
+	}
+	if !watched {
+		t.Errorf("the more rows of the rows ↓ loaded are not watched: scrolling to them would load nothing")
+	}
 	for i := 0; i < 10; i++ {
 		var more bool
 		run(t, ctx, "scroll to the end", chromedp.Evaluate(`(() => { const m = window.__more = document.querySelector("#outline li.node-more"); m?.scrollIntoView(); return !!m; })()`, &more))

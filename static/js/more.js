@@ -24,29 +24,34 @@ export const isMore = (el) => !!el?.matches?.("li.node-more[data-more]");
 
 const pending = new WeakMap();
 // loadMore loads the rows a "more" row stands for, in its place; the
-// promise ends when they are on the page.
+// promise ends when they are on the page and their own "more" rows are
+// watched (the swap's events go to the row it replaced, which has left
+// the page, so they are watched from here).
 export const loadMore = (li) =>
-  once(pending, li, () => htmx.ajax("GET", li.dataset.more, { source: li, target: li, swap: "outerHTML" }));
+  once(pending, li, () => htmx.ajax("GET", li.dataset.more, { source: li, target: li, swap: "outerHTML" }).then(watch));
+
+let observer = null, root = null;
+// watch has the "more" rows not yet watched loaded as they come near the
+// view.
+function watch() {
+  const outline = document.getElementById("outline");
+  if (!outline) return;
+  const r = scrollRoot(outline, getComputedStyle(outline).overflowY);
+  if (!observer || root !== r) {
+    observer?.disconnect();
+    document.querySelectorAll("li.node-more[data-watched]").forEach((li) => delete li.dataset.watched);
+    root = r;
+    observer = new IntersectionObserver((entries) => {
+      for (const e of entries) if (e.isIntersecting) { observer.unobserve(e.target); loadMore(e.target); }
+    }, { root, rootMargin: "0px 0px 100% 0px" });
+  }
+  for (const li of outline.querySelectorAll("li.node-more[data-more]:not([data-watched])")) {
+    li.dataset.watched = "1";
+    observer.observe(li);
+  }
+}
 
 if (typeof document !== "undefined") {
-  let observer = null, root = null;
-  const watch = () => {
-    const outline = document.getElementById("outline");
-    if (!outline) return;
-    const r = scrollRoot(outline, getComputedStyle(outline).overflowY);
-    if (!observer || root !== r) {
-      observer?.disconnect();
-      document.querySelectorAll("li.node-more[data-watched]").forEach((li) => delete li.dataset.watched);
-      root = r;
-      observer = new IntersectionObserver((entries) => {
-        for (const e of entries) if (e.isIntersecting) { observer.unobserve(e.target); loadMore(e.target); }
-      }, { root, rootMargin: "0px 0px 100% 0px" });
-    }
-    for (const li of outline.querySelectorAll("li.node-more[data-more]:not([data-watched])")) {
-      li.dataset.watched = "1";
-      observer.observe(li);
-    }
-  };
   watch();
   document.addEventListener("htmx:afterSettle", watch);
   window.addEventListener("resize", watch);
