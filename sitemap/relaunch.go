@@ -52,15 +52,18 @@ type oldURL struct {
 	canon string     // segs and query: what variants of one URL share
 	title string     // the title without the site's name, normalised
 	h1    string
-	m     site.Mapping
+	m     *site.Mapping // its place in Match's answer
 }
 
-// newPage is a page of the plan with a URL.
+// newPage is a page of the plan with a URL: what the rules read of it,
+// so that the plan itself is not held while old URLs are matched (at
+// 200,000 old URLs and a 150,000-page plan, the plan was a quarter of
+// the match's memory).
 type newPage struct {
-	p    *site.Page
-	url  string
-	segs []string
-	key  string // segs joined
+	id, parent int64
+	url        string
+	segs       []string
+	key        string // segs joined
 }
 
 // matcher holds the plan's pages by what an old URL may share with them.
@@ -72,7 +75,7 @@ type matcher struct {
 	byWords map[string][]int
 	byNum   map[string][]int
 	byID    map[int64]int
-	tree    *site.Tree
+	others  map[int64]string // the titles of the pages without a URL of their own here (groups)
 	// How many old pages (variants counted once) have each title or H1:
 	// a title two old pages share is no evidence for either.
 	oldTitles map[string]int
@@ -81,10 +84,12 @@ type matcher struct {
 // Match proposes a mapping for each old page, in their order.
 func Match(t *site.Tree, old []site.OldPage) []site.Mapping {
 	m := newMatcher(t)
-	olds := make([]*oldURL, len(old))
+	out := make([]site.Mapping, len(old))
+	parsed, olds := make([]oldURL, len(old)), make([]*oldURL, len(old))
 	brand := siteName(old)
 	for i, o := range old {
-		olds[i] = parseOld(o, brand)
+		parsed[i] = parseOld(o, brand)
+		parsed[i].m, olds[i] = &out[i], &parsed[i]
 	}
 	m.countOldTitles(olds)
 	for _, o := range olds {
@@ -93,14 +98,12 @@ func Match(t *site.Tree, old []site.OldPage) []site.Mapping {
 	m.variants(olds)
 	m.sections(olds)
 	m.variants(olds)
-	out := make([]site.Mapping, len(olds))
-	for i, o := range olds {
+	for _, o := range olds {
 		if o.m.Disposition == "" {
-			o.m = site.Mapping{From: o.raw, Disposition: site.DispositionReview, Reason: "no page of the plan matches its path, slug, query or title"}
+			*o.m = site.Mapping{Disposition: site.DispositionReview, Reason: "no page of the plan matches its path, slug, query or title"}
 		}
 		o.m.From = o.raw
 		o.m.Accepted = placed(o) || o.m.Disposition == site.DispositionKeep
-		out[i] = o.m
 	}
 	return out
 }
@@ -127,20 +130,18 @@ func placed(o *oldURL) bool { return o.m.PageID != 0 && o.m.Confidence >= accept
 
 func newMatcher(t *site.Tree) *matcher {
 	m := &matcher{byPath: map[string][]int{}, bySlug: map[string][]int{}, byTitle: map[string][]int{},
-		byWords: map[string][]int{}, byNum: map[string][]int{}, byID: map[int64]int{}, tree: t}
+		byWords: map[string][]int{}, byNum: map[string][]int{}, byID: map[int64]int{}, others: map[int64]string{}}
 	base, _ := url.Parse(t.Project.BaseURL)
 	t.Walk(func(p *site.Page, _ int) bool {
 		u := t.URL(p.ID)
-		if u == "" {
-			return true
-		}
 		pu, err := url.Parse(u)
-		if err != nil || !strings.EqualFold(pu.Host, base.Host) {
+		if u == "" || err != nil || !strings.EqualFold(pu.Host, base.Host) {
+			m.others[p.ID] = p.Title
 			return true
 		}
 		segs := pathSegs(strings.TrimPrefix(pu.Path, strings.TrimSuffix(base.Path, "/")))
 		i := len(m.pages)
-		np := newPage{p: p, url: u, segs: segs, key: strings.Join(segs, "/")}
+		np := newPage{id: p.ID, parent: p.ParentID, url: u, segs: segs, key: strings.Join(segs, "/")}
 		m.pages = append(m.pages, np)
 		m.byID[p.ID] = i
 		m.byPath[np.key] = append(m.byPath[np.key], i)
@@ -168,8 +169,8 @@ func (m *matcher) section(id int64) string {
 	if i, ok := m.byID[id]; ok {
 		return "/" + m.pages[i].key
 	}
-	if p := m.tree.Page(id); p != nil {
-		return "“" + p.Title + "”"
+	if title, ok := m.others[id]; ok {
+		return "“" + title + "”"
 	}
 	return "the top level"
 }
@@ -177,7 +178,7 @@ func (m *matcher) section(id int64) string {
 // set maps o to page i by rule, with a confidence and a reason.
 func (m *matcher) set(o *oldURL, i int, conf float64, reason string) {
 	np := m.pages[i]
-	o.m = site.Mapping{Disposition: site.DispositionRedirect, PageID: np.p.ID, To: np.url, Status: 301, Confidence: conf, Reason: reason}
+	*o.m = site.Mapping{Disposition: site.DispositionRedirect, PageID: np.id, To: np.url, Status: 301, Confidence: conf, Reason: reason}
 	if np.url == o.raw {
 		o.m.Disposition, o.m.Status, o.m.Reason = site.DispositionKeep, 0, "the plan has this URL"
 	}
@@ -237,7 +238,7 @@ func (m *matcher) variants(olds []*oldURL) {
 			continue
 		}
 		if other := mapped[o.canon]; other != nil {
-			o.m = other.m
+			*o.m = *other.m
 			o.m.Disposition, o.m.Status = site.DispositionRedirect, 301
 			o.m.Confidence, o.m.Reason = confVariant, "a variant (case, tracking parameters) of "+other.raw
 		}
@@ -257,7 +258,7 @@ func (m *matcher) sections(olds []*oldURL) {
 			continue
 		}
 		dir := folderOf(o.segs)
-		parent := m.pages[m.byID[o.m.PageID]].p.ParentID
+		parent := m.pages[m.byID[o.m.PageID]].parent
 		if votes[dir] == nil {
 			votes[dir] = map[int64]int{}
 		}
@@ -318,19 +319,19 @@ func (m *matcher) sections(olds []*oldURL) {
 // i's children: by the id in its query that one of their slugs ends
 // with, or by its slug, which pages elsewhere share too.
 func (m *matcher) inFolder(o *oldURL, i int) {
-	parent := m.pages[i].p.ID
+	parent := m.pages[i].id
 	var byID, bySlug []int
 	for _, k := range slices.Sorted(maps.Keys(o.query)) {
 		if v := o.query.Get(k); isDigits(v) {
 			for _, c := range m.byNum[v] {
-				if m.pages[c].p.ParentID == parent {
+				if m.pages[c].parent == parent {
 					byID = append(byID, c)
 				}
 			}
 		}
 	}
 	for _, c := range m.bySlug[o.segs[len(o.segs)-1]] {
-		if m.pages[c].p.ParentID == parent {
+		if m.pages[c].parent == parent {
 			bySlug = append(bySlug, c)
 		}
 	}
@@ -372,7 +373,7 @@ titles:
 		if len(ps) != 1 || t == "" {
 			continue
 		}
-		page := m.pages[ps[0]].p.ID
+		page := m.pages[ps[0]].id
 		for _, other := range byTitle[t] {
 			if other == o || other.canon == o.canon {
 				continue
@@ -413,7 +414,7 @@ func (m *matcher) idNeighbours(olds []*oldURL) {
 			continue
 		}
 		if key, n, ok := templateOf(o); ok {
-			templates[key] = append(templates[key], record{n, m.pages[m.byID[o.m.PageID]].p.ParentID})
+			templates[key] = append(templates[key], record{n, m.pages[m.byID[o.m.PageID]].parent})
 		}
 	}
 	for _, rs := range templates {
@@ -434,7 +435,7 @@ func (m *matcher) idNeighbours(olds []*oldURL) {
 		}
 		var in []int
 		for _, c := range m.byTitle[o.title] {
-			if m.pages[c].p.ParentID == rs[i].section {
+			if m.pages[c].parent == rs[i].section {
 				in = append(in, c)
 			}
 		}
@@ -464,15 +465,18 @@ func listingOf(segs []string) (string, bool) {
 }
 
 // parseOld reads an old page's URL and words.
-func parseOld(o site.OldPage, brand string) *oldURL {
-	ou := &oldURL{raw: o.URL, title: normTitle(stripBrand(o.Title, brand)), h1: normTitle(o.H1)}
+func parseOld(o site.OldPage, brand string) oldURL {
+	ou := oldURL{raw: o.URL, title: normTitle(stripBrand(o.Title, brand)), h1: normTitle(o.H1)}
 	u, err := url.Parse(strings.TrimSpace(o.URL))
 	if err != nil {
 		ou.canon = strings.ToLower(o.URL)
 		return ou
 	}
 	ou.segs = dropDates(pathSegs(u.Path))
-	q := u.Query()
+	var q url.Values // most old URLs have no query: no map for them
+	if u.RawQuery != "" {
+		q = u.Query()
+	}
 	for k := range q {
 		if lk := strings.ToLower(k); strings.HasPrefix(lk, "utm_") || slices.Contains(trackingParams, lk) {
 			q.Del(k)
