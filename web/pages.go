@@ -82,7 +82,8 @@ func (s *Server) editor(c echo.Context) error {
 }
 
 // renderEditor renders the editor page; with a selected page, the outline
-// also opens the branches down to it.
+// also opens the branches down to it, and shows as many rows as it takes
+// to show it.
 // A client on a share link gets the review view instead.
 func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Page) error {
 	ctx := c.Request().Context()
@@ -97,7 +98,12 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 			open = append(open, a.ID)
 		}
 	}
-	outline, err := s.outlineProps(c, p, outlineLevel(c, p), open)
+	level := outlineLevel(c, p)
+	outline, err := s.outlineProps(c, p, level, open, outlineRowsAsked(c))
+	if err == nil && selected != nil && outline.Tree.Page(selected.ID) == nil {
+		// The page asked for is past the first rows: as many as it takes.
+		outline, err = s.outlineProps(c, p, level, open, maxOutlineRows)
+	}
 	if err != nil {
 		return err
 	}
@@ -173,12 +179,10 @@ const (
 )
 
 // outlineProps loads the outline to level (outlineLevel), with the
-// branches in open opened too: in each navigation area its first rows
-// in outline order, at least outlineChunk, as many as the viewer had
-// loaded (the query's rows) up to maxOutlineRows.
-func (s *Server) outlineProps(c echo.Context, p site.Project, level int, open []int64) (views.Rows, error) {
+// branches in open opened too: the first rows rows of each navigation
+// area, in outline order.
+func (s *Server) outlineProps(c echo.Context, p site.Project, level int, open []int64, rows int) (views.Rows, error) {
 	ctx := c.Request().Context()
-	rows := outlineRowsAsked(c)
 	if heavyOutline(rows, p) {
 		var done func()
 		var err error
@@ -358,7 +362,7 @@ func (s *Server) outline(c echo.Context) error {
 			return c.HTMLBlob(http.StatusOK, b)
 		}
 	}
-	props, err := s.outlineProps(c, p, level, open)
+	props, err := s.outlineProps(c, p, level, open, outlineRowsAsked(c))
 	if err != nil {
 		return err
 	}

@@ -895,6 +895,30 @@ func TestOutlineInChunks(t *testing.T) {
 	wantStatus(t, rec, http.StatusUnprocessableEntity, "more rows of no placement")
 }
 
+// TestOutlineShowsTheSelectedPage: a page opened by its address is on
+// the outline, and is what the skip link goes to, however far past the
+// first chunk of rows it is.
+func TestOutlineShowsTheSelectedPage(t *testing.T) {
+	c := newClient(t)
+	ctx := context.Background()
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Document("Wide", outlineChunk+50, 0, 0)) // a home and 250 sections
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := c.db.Pages.Tree(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	far := tr.Children(tr.Roots(site.PlacementMain)[0].ID)[outlineChunk+20]
+	d := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/pages/"+itoa(far.ID), nil, false))
+	if d.Find("#node-"+itoa(far.ID)).Length() != 1 {
+		t.Errorf("the page asked for, row %d, is not on the outline", outlineChunk+22)
+	}
+	if href := d.Find("a.skip-link").AttrOr("href", ""); href != "#title-"+itoa(far.ID) {
+		t.Errorf("the skip link goes to %q, want the page asked for", href)
+	}
+}
+
 // TestReadBudgets: an outline answer of more than a chunk of a large plan
 // is a heavy read; a viewer with a heavy read running is refused another
 // at once (429), and another viewer is not; a heavy read has a deadline.
