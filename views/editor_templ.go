@@ -27,7 +27,7 @@ type EditorProps struct {
 // children are in Tree is shown expanded, others with their child count.
 // A list shown in part ends in a row that loads the rest (More says
 // where each goes on), when it comes into view or the keyboard gets
-// there (more.js): a long outline is sent a few hundred rows at a time.
+// there (more.js): a long outline is sent a chunk at a time.
 type Rows struct {
 	ProjectID int64
 	Tree      *site.Tree
