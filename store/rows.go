@@ -44,10 +44,9 @@ func (w *rowWalk) list(from site.OutlineFrom) error {
 		return nil
 	}
 	where, args := siblingsOf(w.project, from.Parent, from.Placement)
-	if from.After != 0 {
-		p, a := parentIs(from.Parent)
-		where += ` AND position > (SELECT position FROM pages WHERE id = ? AND project_id = ? AND ` + p + `)`
-		args = append(append(args, from.After, w.project), a...)
+	if from.After != 0 { // its position among the same siblings: moved elsewhere, none
+		where += ` AND position > (SELECT position FROM pages WHERE id = ? AND ` + where + `)`
+		args = append(append(args, from.After), args...)
 	}
 	kids, err := queryPages(w.ctx, w.db.r, true, `SELECT `+pageCols+countCols+` FROM pages WHERE `+where+` ORDER BY position LIMIT ?`, append(args, w.left+1)...)
 	if err != nil {

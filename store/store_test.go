@@ -523,6 +523,14 @@ func TestOutlineRows(t *testing.T) {
 	if err != nil || len(pages) != 1 || pages[0].Title != "C1" || pages[0].ChildCount != 0 {
 		t.Errorf("C's children after A1: %+v, %v", pages, err)
 	}
+	// A root moved to the footer: the main roots after it are none.
+	if err := db.Pages.MovePage(ctx, ids["B"], 0, site.PlacementFooter, 0); err != nil {
+		t.Fatal(err)
+	}
+	pages, _, err = db.Pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Placement: site.PlacementMain, After: ids["B"], Depth: 1}, never, 10)
+	if err != nil || len(pages) != 0 {
+		t.Errorf("the main roots after a root now in the footer: %d pages, %v", len(pages), err)
+	}
 }
 
 // TestImportInChunks: a large import is written a chunk at a time into a

@@ -140,9 +140,23 @@ func TestBrowserOutlineMore(t *testing.T) {
 	if rows != outlineChunk {
 		t.Fatalf("the outline opened with %d rows, want the first %d", rows, outlineChunk)
 	}
-	run(t, ctx, "↓ on the last row loaded goes on to the next",
+	// The rows that follow fail to come (the server refuses the address):
+	// the key stays on its row, the page answers, the "more" row stays.
+	var stayed bool
+	run(t, ctx, "↓ on the last row loaded when its rows cannot come",
 		waitJS(`!!document.querySelector("#`+last+` + li.node-more")?.dataset.watched`),
-		chromedp.Evaluate(`document.querySelector("#`+last+` > .row a.title").focus({preventScroll: true}); document.querySelector("#outline").scrollTop = 0`, nil),
+		chromedp.Evaluate(`{ const m = document.querySelector("#`+last+` + li.node-more"); m.dataset.good = m.dataset.more; m.dataset.more = m.dataset.more.replace("placement=main", "placement=sideways");
+			document.querySelector("#`+last+` > .row a.title").focus({preventScroll: true}); document.querySelector("#outline").scrollTop = 0; 1 }`, nil),
+		chromedp.KeyEvent(kb.ArrowDown),
+		waitJS(`!!window.__trail.find(s => s.includes("htmx:afterRequest") && s.includes("placement=sideways") && s.includes(" 422 "))`),
+		settled(),
+		chromedp.Evaluate(`document.activeElement.closest("li.node")?.id === `+strconv.Quote(last)+` && !!document.querySelector("#`+last+` + li.node-more")`, &stayed),
+	)
+	if !stayed {
+		t.Errorf("after the rows failed to come, the key left its row or the more row went")
+	}
+	run(t, ctx, "↓ again, the rows come: the key goes on to the next",
+		chromedp.Evaluate(`{ const m = document.querySelector("#`+last+` + li.node-more"); m.dataset.more = m.dataset.good; 1 }`, nil),
 		chromedp.KeyEvent(kb.ArrowDown),
 		waitJS(`document.activeElement.closest("li.node")?.id === `+strconv.Quote(order[outlineChunk])),
 	)

@@ -22,7 +22,6 @@ type pageStore interface {
 	Page(ctx context.Context, id int64) (site.Page, error)
 	Tree(ctx context.Context, projectID int64) (*site.Tree, error)
 	Outline(ctx context.Context, projectID int64) (site.PlanReader, error)
-	Children(ctx context.Context, projectID, parentID int64, limit int) ([]site.Page, error)
 	OutlineRows(ctx context.Context, projectID int64, from site.OutlineFrom, open func(*site.Page, int) bool, limit int) ([]site.Page, []site.OutlineFrom, error)
 	PagesToDepth(ctx context.Context, projectID int64, depth, limit int) ([]site.Page, int, error)
 	Ancestors(ctx context.Context, id int64) ([]site.Page, error)
@@ -246,7 +245,7 @@ func (s *Server) moreRows(c echo.Context) error {
 		return err
 	}
 	r := views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level, More: more}
-	return render(c, http.StatusOK, views.MoreRows(r, m))
+	return render(c, http.StatusOK, views.List(r, m.Parent, m.Placement))
 }
 
 // childRows is the first chunk of parent's children, each closed, and
@@ -354,15 +353,15 @@ func (s *Server) outline(c echo.Context) error {
 			open = append(open, id)
 		}
 	}
-	level := outlineLevel(c, p)
-	key := outlineKey(c, p, level, open)
-	keep := !heavyOutline(outlineRowsAsked(c), p)
+	level, rows := outlineLevel(c, p), outlineRowsAsked(c)
+	key := outlineKey(c, p, level, rows, open)
+	keep := !heavyOutline(rows, p)
 	if keep {
 		if b, ok := s.outlines.get(key); ok {
 			return c.HTMLBlob(http.StatusOK, b)
 		}
 	}
-	props, err := s.outlineProps(c, p, level, open, outlineRowsAsked(c))
+	props, err := s.outlineProps(c, p, level, open, rows)
 	if err != nil {
 		return err
 	}
@@ -377,13 +376,13 @@ func (s *Server) outline(c echo.Context) error {
 }
 
 // outlineKey names an outline in the outline cache by all it shows: the
-// plan's version and comments, the level and branches asked for, whether
+// plan's version and comments, the level, rows and branches asked for, whether
 // the viewer may edit, the team's type colours and what of the plan the
 // viewer sees (a client's projection). An edit on any
 // server makes a new key.
-func outlineKey(c echo.Context, p site.Project, level int, open []int64) string {
+func outlineKey(c echo.Context, p site.Project, level, rows int, open []int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%d|%d|%d|%d|%t|%s|%s|", p.ID, p.Version, p.CommentVersion, level, outlineRowsAsked(c),
+	fmt.Fprintf(&b, "%d|%d|%d|%d|%d|%t|%s|%s|", p.ID, p.Version, p.CommentVersion, level, rows,
 		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key(), viewer(c).Projection().Key())
 	for _, id := range open {
 		b.WriteString(strconv.FormatInt(id, 10) + ",")
@@ -403,7 +402,7 @@ func (s *Server) children(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.NodeList(r, pg.ID))
+	return render(c, http.StatusOK, views.List(r, pg.ID, site.PlacementMain))
 }
 
 // formID reads an optional numeric form value; absent or bad is 0.
@@ -450,7 +449,7 @@ func (s *Server) createPage(c echo.Context) error {
 		}
 		c.Response().Header().Set("HX-Retarget", "#children-"+strconv.FormatInt(pg.ParentID, 10))
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
-		return render(c, http.StatusCreated, views.NodeList(r, pg.ParentID))
+		return render(c, http.StatusCreated, views.List(r, pg.ParentID, site.PlacementMain))
 	}
 	return render(c, http.StatusCreated, views.Node(views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, []site.Page{pg})}, &pg))
 }

@@ -4,12 +4,13 @@
 // near the view, a screen ahead so that scrolling rarely meets it, or
 // when the keyboard gets there first (outline.js waits for it).
 
-// once starts load for key unless it is already under way, and gives
-// back its promise either way.
-export function once(pending, key, load) {
+// once starts load for key unless it is under way or done, and gives
+// back its promise either way; a load after which done(key) is false (it
+// failed) is forgotten, so the next call tries again.
+export function once(pending, key, load, done = () => true) {
   let p = pending.get(key);
   if (!p) {
-    p = load();
+    p = load().finally(() => { if (!done(key)) pending.delete(key); });
     pending.set(key, p);
   }
   return p;
@@ -26,9 +27,10 @@ const pending = new WeakMap();
 // loadMore loads the rows a "more" row stands for, in its place; the
 // promise ends when they are on the page and their own "more" rows are
 // watched (the swap's events go to the row it replaced, which has left
-// the page, so they are watched from here).
+// the page, so they are watched from here). A load that failed leaves
+// the row, which loads again when asked again.
 export const loadMore = (li) =>
-  once(pending, li, () => htmx.ajax("GET", li.dataset.more, { source: li, target: li, swap: "outerHTML" }).then(watch));
+  once(pending, li, () => htmx.ajax("GET", li.dataset.more, { source: li, target: li, swap: "outerHTML" }).then(watch), (li) => !li.isConnected);
 
 let observer = null, root = null;
 // watch has the "more" rows not yet watched loaded as they come near the

@@ -14,6 +14,19 @@ test("once: a load under way is not started again", async () => {
   assert.equal(started, 2);
 });
 
+test("once: a load that failed is started again when asked again", async () => {
+  const pending = new Map();
+  let started = 0, there = true;
+  const load = () => { started++; return Promise.resolve(); };
+  await once(pending, "li", load, () => !there);
+  await once(pending, "li", load, () => !there);
+  assert.equal(started, 2, "the row was still there: the load failed");
+  there = false;
+  await once(pending, "li", load, () => !there);
+  await once(pending, "li", load, () => !there);
+  assert.equal(started, 3, "the row is gone: its rows came");
+});
+
 test("scrollRoot: the outline when it scrolls on its own, else the window", () => {
   const outline = {};
   assert.equal(scrollRoot(outline, "auto"), outline);

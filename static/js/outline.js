@@ -93,11 +93,12 @@ export function rowBelow(li) {
   return acrossAreas(li, 1);
 }
 // below calls go with the row below li: at once when it is on the page,
-// else once the rows that follow are loaded.
+// else once the rows that follow are loaded (not if that failed: the
+// key stays where it is, and the next press tries again).
 export function below(li, go) {
   const n = rowBelow(li);
   if (!isMore(n)) return go(n);
-  loadMore(n).then(() => li.isConnected && below(li, go));
+  loadMore(n).then(() => { if (li.isConnected && !n.isConnected) below(li, go); });
 }
 export function rowAbove(li) {
   let n = sibling(li, "previousElementSibling");
