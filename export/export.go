@@ -298,11 +298,12 @@ func (in *inventory) flush() error {
 // site.DefuseCell: quoted if it holds a quote, comma or line break or
 // begins with a space, quotes doubled.
 func appendCSV[T string | []byte](b []byte, f T) []byte {
-	defused := len(f) > 0 && site.FormulaStart(f[0]) // site.DefuseCell puts an apostrophe first
-	// Four scans a cell (each of them vectorised) beat a loop over its
-	// bytes: the briefs' long cells are most of a large inventory.
-	quote := string(f) == `\.` || indexByte(f, ',') >= 0 || indexByte(f, '"') >= 0 || indexByte(f, '\n') >= 0 || indexByte(f, '\r') >= 0
-	if !quote && !defused && len(f) > 0 { // a defused cell begins with the apostrophe
+	if len(f) == 0 {
+		return b
+	}
+	defused := site.FormulaStart(f[0]) // site.DefuseCell puts an apostrophe first
+	quote := string(f) == `\.` || needsQuote(f)
+	if !quote && !defused { // a defused cell begins with the apostrophe
 		quote = f[0] < utf8.RuneSelf && unicode.IsSpace(rune(f[0])) || f[0] >= utf8.RuneSelf && startsWithSpace(f)
 	}
 	if quote {
@@ -324,6 +325,24 @@ func appendCSV[T string | []byte](b []byte, f T) []byte {
 		f = f[i+1:]
 	}
 	return append(b, '"')
+}
+
+// csvSpecial are the bytes that make encoding/csv quote a cell.
+var csvSpecial = [256]bool{',': true, '"': true, '\n': true, '\r': true}
+
+// needsQuote reports whether f holds a byte of csvSpecial: a short cell
+// (most of an inventory's) in one loop over its bytes, a long one (a
+// brief's) in four vectorised scans.
+func needsQuote[T string | []byte](f T) bool {
+	if len(f) < 64 {
+		for i := 0; i < len(f); i++ {
+			if csvSpecial[f[i]] {
+				return true
+			}
+		}
+		return false
+	}
+	return indexByte(f, ',') >= 0 || indexByte(f, '"') >= 0 || indexByte(f, '\n') >= 0 || indexByte(f, '\r') >= 0
 }
 
 // indexByte is strings' and bytes' for either: the inventory's cells are

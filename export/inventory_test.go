@@ -60,7 +60,8 @@ func ptr[T any](v T) *T { return &v }
 // would write it, for the awkward ones.
 func TestAppendCSV(t *testing.T) {
 	for _, f := range []string{"", "plain", "a,b", `say "hi"`, "two\nlines", "cr\r", " lead", "\u00a0nbsp lead", "\u3000wide", `\.`,
-		"=SUM(A1)", "+1", "-x", "@me", "\tTab", "\rcr", "=a,b", `=say "x"`, "trail ", "ünïcödé", "日本", "'quoted'", "\\."} {
+		"=SUM(A1)", "+1", "-x", "@me", "\tTab", "\rcr", "=a,b", `=say "x"`, "trail ", "ünïcödé", "日本", "'quoted'", "\\.",
+		strings.Repeat("long ", 14), strings.Repeat("long ", 14) + ",", strings.Repeat("long ", 14) + "\r", `"` + strings.Repeat("long ", 14)} {
 		var want bytes.Buffer
 		cw := csv.NewWriter(&want)
 		cw.Write([]string{site.DefuseCell(f)})
