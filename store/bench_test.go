@@ -128,7 +128,7 @@ func BenchmarkExportFromStore(b *testing.B) {
 }
 
 // benchExport imports a generated plan and runs the export and its
-// yardstick on it.
+// yardsticks on it: the walk alone and gzip -6 of the same sitemaps.
 func benchExport(b *testing.B, sections, topics, leaves int) {
 	db := openTest(b)
 	id, err := db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Bench", sections, topics, leaves))
@@ -150,6 +150,17 @@ func benchExport(b *testing.B, sections, topics, leaves int) {
 				b.ReportMetric(float64(rep.URLs), "urls")
 			}
 		})
+	})
+	// The export's floor with this driver: the plan walked from the
+	// database and nothing done with its pages.
+	b.Run("walk", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			n := 0
+			if err := outline.Walk(0, func(*site.Page, string, int) error { n++; return nil }); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(n), "pages")
+		}
 	})
 	b.Run("gzip6", func(b *testing.B) {
 		raw := &export.Memory{}

@@ -212,3 +212,6 @@ func DSN(t testing.TB, file string) string {
 	t.Cleanup(func() { running.DropDatabase(context.Background(), url) })
 	return url
 }
+
+// Running reports whether the test binary runs on PostgreSQL (Run).
+func Running() bool { return running != nil }
