@@ -20,6 +20,7 @@ import (
 
 const usage = `usage:
   siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL] [--smtp smtp://user:pass@host:port --mail-from ADDR]
+                  [--allow-private-fetch] [--trusted-proxies CIDR,...]
   siteplan import [--db FILE] [--team T] [--name NAME] [--allow-private] SOURCE...
                   (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
                   source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
@@ -42,7 +43,7 @@ const usage = `usage:
                   such as Screaming Frog's Internal export, or a list of URLs)
   siteplan redirects traffic [--db FILE] --project ID FILE.csv   (Search Console's Pages export or an Analytics CSV)
   siteplan redirects export  [--db FILE] --project ID --format FORMAT --out FILE
-                  (FORMAT: csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
+                  (FORMAT: csv, nginx, apache, caddy, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
   siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
   siteplan redirects status  [--db FILE] --project ID [--json]
   siteplan verify  [--db FILE] --project ID [--version N|--approved] --base URL [--allow-private]
@@ -57,6 +58,7 @@ T is a team's id or name; import may leave it out when the database has one team
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
 
 --db (a SQLite file or a postgres:// URL) defaults to $SITEPLAN_DB, then ./siteplan.db.
+siteplan VERB --help prints a verb's flags.
 `
 
 // verb runs one command with its own flags; fs already has --db.
@@ -126,16 +128,49 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.String("db", defaultDB(), "SQLite database file")
-	return cmd(fs, args, stdin, stdout)
+	fs.String("db", defaultDB(), "the database: a SQLite file or a postgres:// URL ($SITEPLAN_DB when set)")
+	err := cmd(fs, args, stdin, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return help(fs, stdout)
+	}
+	return err
 }
 
-// parse reads the flags of a verb.
+// parse reads the flags of a verb. Errors: flag.ErrHelp for -h or
+// --help (run then prints the verb's help), or what is wrong, with the
+// usage.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%s: %v\n%s", fs.Name(), err, usage)
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		return flag.ErrHelp
 	}
-	return nil
+	return fmt.Errorf("%s: %v\n%s", fs.Name(), err, usage)
+}
+
+// help prints a verb's lines of the usage and its flags.
+func help(fs *flag.FlagSet, stdout io.Writer) error {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	in := false
+	for line := range strings.Lines(usage) {
+		switch {
+		case strings.HasPrefix(line, "  siteplan "+fs.Name()+" "):
+			in = true
+		case !strings.HasPrefix(line, "                  "):
+			in = false
+		}
+		if in {
+			b.WriteString(line)
+		}
+	}
+	b.WriteString("\nflags:\n")
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	_, err := io.WriteString(stdout, b.String())
+	return err
 }
 
 func defaultDB() string {

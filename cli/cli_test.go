@@ -83,6 +83,34 @@ func TestCLIErrors(t *testing.T) {
 	}
 }
 
+// TestVerbHelp: every verb's --help (and -h) prints its usage lines and
+// its flags on standard output and succeeds, writing nothing.
+func TestVerbHelp(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for name := range verbs {
+		for _, flag := range []string{"--help", "-h"} {
+			var out bytes.Buffer
+			args := append(strings.Fields(name), flag)
+			if err := run(args, strings.NewReader(""), &out); err != nil {
+				t.Errorf("run(%q) = %v, want its help", args, err)
+				continue
+			}
+			if !strings.HasPrefix(out.String(), "usage:\n  siteplan "+name+" ") || !strings.Contains(out.String(), "\nflags:\n") || !strings.Contains(out.String(), "\n  -db string\n") {
+				t.Errorf("run(%q) printed\n%s\nwant its usage lines and flags", args, out.String())
+			}
+		}
+	}
+	var out bytes.Buffer
+	run([]string{"serve", "--help"}, nil, &out)
+	if !strings.Contains(out.String(), "-allow-private-fetch\n") || !strings.Contains(out.String(), "[--allow-private-fetch]") {
+		t.Errorf("serve --help:\n%s\nwant --allow-private-fetch among its flags and usage", out.String())
+	}
+	if files, _ := os.ReadDir(dir); len(files) > 0 {
+		t.Errorf("help wrote %v", files)
+	}
+}
+
 func TestExportCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "cli.db")
