@@ -186,7 +186,7 @@ func TestImportTellsJSONFromSitemaps(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("https://example.com/\n"), 0o644)
-	if err := run([]string{"import", "--db", db, bad}, nil, &out); err == nil || !strings.Contains(err.Error(), "not valid siteplan JSON") {
+	if err := run([]string{"import", "--db", db, bad}, nil, &out); err == nil || !strings.Contains(err.Error(), "this is not JSON") {
 		t.Errorf("a .json file that is no JSON: %v", err)
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -111,11 +113,12 @@ func ReadDocumentFile(path string) (*Document, error) {
 }
 
 func parseDocument(r io.Reader) (*Document, error) {
-	dec := json.NewDecoder(r)
+	lines := &lineReader{r: r}
+	dec := json.NewDecoder(lines)
 	dec.DisallowUnknownFields()
 	var d Document
 	if err := dec.Decode(&d); err != nil {
-		return nil, Errorf(EInvalid, "The document is not valid siteplan JSON: %s.", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, Errorf(EInvalid, "%s", jsonProblem(err, lines, dec.InputOffset()))
 	}
 	if dec.More() {
 		return nil, Errorf(EInvalid, "The document has data after its closing brace.")
@@ -494,3 +497,128 @@ func ordered(m map[string]int, known []string) []Count {
 // PageFieldProblem says what is wrong with a page in a document's terms:
 // the JSON name of the first field Page.Validate refused, and why.
 func PageFieldProblem(err error) string { return firstField(err, pageFieldNames) }
+
+// lineReader notes where each line of what it reads begins, so that a
+// problem the JSON decoder finds at a byte offset is told by line and
+// column (4 bytes a line; the decoder holds the whole document anyway).
+type lineReader struct {
+	r      io.Reader
+	n      int64   // bytes read
+	starts []int32 // the offset at which each line after the first begins
+	head   []byte  // the first bytes read
+}
+
+func (l *lineReader) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if len(l.head) < 64 {
+		l.head = append(l.head, p[:min(n, 64-len(l.head))]...)
+	}
+	for i, c := range p[:n] {
+		if c == '\n' {
+			l.starts = append(l.starts, int32(l.n)+int32(i)+1)
+		}
+	}
+	l.n += int64(n)
+	return n, err
+}
+
+// at returns the line and column (from 1, in bytes) of an offset.
+func (l *lineReader) at(offset int64) (line, col int) {
+	i := sort.Search(len(l.starts), func(i int) bool { return int64(l.starts[i]) > offset })
+	start := int64(0)
+	if i > 0 {
+		start = int64(l.starts[i-1])
+	}
+	return i + 1, int(offset-start) + 1
+}
+
+// jsonProblem says in words what the JSON decoder found wrong with a
+// document, where: the line and column, the field by its path of keys,
+// and what the field takes.
+func jsonProblem(err error, lines *lineReader, offset int64) string {
+	where := func(off int64) string {
+		line, col := lines.at(off)
+		return fmt.Sprintf("Line %d, column %d", line, col)
+	}
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == io.EOF:
+		return "The document is empty: expected a siteplan/1 JSON object such as {\"format\": \"siteplan/1\", \"project\": {...}, \"pages\": [...]}."
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "The document ends too early: a closing } or ], or a closing quote, is missing (the document may have been cut off)."
+	case errors.As(err, &syntax) && strings.HasSuffix(syntax.Error(), "looking for beginning of value") && isSpace(lines.head[:min(len(lines.head), int(syntax.Offset)-1)]):
+		return fmt.Sprintf("%s: this is not JSON: a siteplan/1 document begins with {\"format\": \"siteplan/1\", ...}.", where(syntax.Offset-1))
+	case errors.As(err, &syntax):
+		msg := strings.TrimPrefix(syntax.Error(), "json: ")
+		hint := ""
+		switch {
+		case strings.Contains(msg, "looking for beginning of object key string"):
+			hint = "expected a key in double quotes: a comma before } or a key without quotes?"
+		case strings.Contains(msg, "looking for beginning of value"):
+			hint = "expected a value: a comma before ], a missing value, or text without double quotes?"
+		case strings.Contains(msg, "after object key:value pair"):
+			hint = "expected a comma or } after a value: a comma missing between two fields?"
+		case strings.Contains(msg, "after array element"):
+			hint = "expected a comma or ] after a list item: a comma missing between two items?"
+		case strings.Contains(msg, "after object key"):
+			hint = "expected a colon after the key"
+		case strings.Contains(msg, "in string literal"):
+			hint = "a line break or control character inside a text: write it as \\n"
+		}
+		if hint != "" {
+			msg = hint + " (" + msg + ")"
+		}
+		return fmt.Sprintf("%s: the JSON is broken: %s.", where(syntax.Offset-1), msg) // Offset is past the byte at fault
+	case errors.As(err, &typ):
+		if typ.Field == "" {
+			return fmt.Sprintf("The document must be a JSON object such as {\"format\": \"siteplan/1\", \"project\": {...}, \"pages\": [...]}, not %s.", jsonValueName(typ.Value))
+		}
+		return fmt.Sprintf("%s: %q must be %s, not %s.", where(typ.Offset-1), strings.ReplaceAll(typ.Field, ".", " › "), jsonTypeName(typ.Type), jsonValueName(typ.Value))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Sprintf("%s: unknown field %s: check its spelling against the siteplan/1 format (docs/cli.md, The native format).", where(offset), strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return fmt.Sprintf("%s: the document is not valid siteplan JSON: %s.", where(offset), strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// isSpace reports whether b is JSON's white space alone.
+func isSpace(b []byte) bool {
+	return len(bytes.TrimLeft(b, " \t\r\n")) == 0
+}
+
+// jsonTypeName is what a Go type takes, in JSON's words.
+func jsonTypeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "text in double quotes"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "a list in [ ]"
+	}
+	return "an object in { }"
+}
+
+// jsonValueName names a JSON value's kind as the decoder reports it.
+func jsonValueName(v string) string {
+	switch v {
+	case "string":
+		return "text"
+	case "number":
+		return "a number"
+	case "bool":
+		return "true or false"
+	case "array":
+		return "a list"
+	case "object":
+		return "an object"
+	}
+	return v
+}

@@ -29,9 +29,17 @@ func TestParseDocumentRefuses(t *testing.T) {
 		{"unknown status", head + `[{"title":"A","status":"done"}]}`, []string{"status"}},
 		{"lastmod without zone", head + `[{"title":"A","lastmod":"2026-11-01T10:00:00"}]}`, []string{"lastmod", "time zone"}},
 		{"footer below root", head + `[{"title":"A","children":[{"title":"B","placement":"footer"}]}]}`, []string{"placement", "root"}},
-		{"unknown field", head + `[{"title":"A","colour":"red"}]}`, []string{"colour"}},
+		{"unknown field", head + `[{"title":"A","colour":"red"}]}`, []string{"Line 1, column", `unknown field "colour"`, "spelling"}},
 		{"no pages", head + `[]}`, []string{"no pages"}},
-		{"not JSON", `<xml/>`, []string{"not valid"}},
+		{"not JSON", `<xml/>`, []string{"Line 1, column 1:", "this is not JSON", "begins with {"}},
+		{"a stray character", head + `[{"title":"A"},<b>]}`, []string{"Line 1, column", "the JSON is broken", "expected a value"}},
+		{"a trailing comma, line and column", head + "[{\"title\":\"A\",\n  \"slug\":\"a\",}]}", []string{"Line 2, column 14:", "expected a key in double quotes", "a comma before }"}},
+		{"a missing comma", head + "[{\"title\":\"A\"\n\"slug\":\"a\"}]}", []string{"Line 2, column 1:", "a comma missing between two fields"}},
+		{"a number for a title", head + "[\n{\"title\":5}]}", []string{"Line 2, column 10:", `"pages › title" must be text in double quotes, not a number`}},
+		{"text for a switch, in a child", head + `[{"title":"A","children":[{"title":"B","in_sitemap":"yes"}]}]}`, []string{`"pages › children › in_sitemap" must be true or false, not text`}},
+		{"a list for the document", `[{"title":"A"}]`, []string{"must be a JSON object", "not a list"}},
+		{"empty", ``, []string{"The document is empty"}},
+		{"cut off", head + `[{"title":"A"`, []string{"ends too early"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
