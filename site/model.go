@@ -208,6 +208,9 @@ type PageEdit struct {
 	// Launched says the plan has a launched version: each launched URL
 	// the edit moved has its redirect recorded.
 	Launched bool
+	// From and To are the page's URL before and after a move (the path
+	// its branch's URLs extend, for a page without a URL of its own).
+	From, To string
 }
 
 // HasURL reports whether the page's kind gives it a URL of its own.

@@ -507,24 +507,43 @@ func (j *journal) urlsMoved(e *site.PageEdit) error {
 	if b.Slug == a.Slug && b.Path == a.Path || b.Kind != site.KindPage && a.Kind != site.KindPage {
 		return nil
 	}
+	return j.countURLs(e)
+}
+
+// countURLs fills in an edit that moved its page's path: how many URLs
+// it moved (the page's and those below it), and whether the plan was
+// launched.
+func (j *journal) countURLs(e *site.PageEdit) error {
 	// The kind comes along the walk: a join of the walk with pages
 	// afterwards is planned by PostgreSQL as a scan of every page.
 	if err := j.tx.QueryRowContext(j.ctx, `WITH RECURSIVE sub(id, kind) AS (
 			SELECT id, kind FROM pages WHERE id = ? UNION ALL SELECT c.id, c.kind FROM pages c JOIN sub ON c.parent_id = sub.id)
-		SELECT count(*) FROM sub WHERE kind = 'page'`, a.ID).Scan(&e.URLs); err != nil || e.URLs == 0 {
+		SELECT count(*) FROM sub WHERE kind = 'page'`, e.After.ID).Scan(&e.URLs); err != nil || e.URLs == 0 {
 		return err
 	}
 	return j.tx.QueryRowContext(j.ctx, `SELECT EXISTS (SELECT 1 FROM launched_urls WHERE project_id = ?)`, j.projectID).Scan(&e.Launched)
 }
 
 // MovePage moves a page (with its subtree) to position among the children
+// of parentID (0: a root with the given placement), as Move does.
+// Errors: as Move's.
+func (db *Pages) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
+	_, err := db.Move(ctx, id, parentID, placement, position)
+	return err
+}
+
+// Move moves a page (with its subtree) to position among the children
 // of parentID (0: a root with the given placement). Positions of both
 // sibling lists stay dense. A moved page whose URL another page has is
-// numbered if its slug is derived, refused if typed. Errors: ENotFound,
-// EInvalid (a page cannot move below itself; a URL taken; the plan would
-// grow deeper than site.MaxDepth).
-func (db *Pages) MovePage(ctx context.Context, id, parentID int64, placement string, position int) error {
-	return db.change(ctx, func(j *journal) error {
+// numbered if its slug is derived, refused if typed. The edit it returns
+// says how many URLs the move changed (the page's and those below it;
+// 0 when its path stayed, as a move among the same siblings does) and
+// the page's URL before and after. Errors: ENotFound, EInvalid (a page
+// cannot move below itself; a URL taken; the plan would grow deeper than
+// site.MaxDepth).
+func (db *Pages) Move(ctx context.Context, id, parentID int64, placement string, position int) (site.PageEdit, error) {
+	var e site.PageEdit
+	err := db.change(ctx, func(j *journal) error {
 		tx := j.tx
 		from, err := pageSlot(ctx, tx, id)
 		if err != nil {
@@ -534,6 +553,10 @@ func (db *Pages) MovePage(ctx context.Context, id, parentID int64, placement str
 			return err
 		}
 		if err := j.touch(id); err != nil {
+			return err
+		}
+		was, err := j.placeOf(id)
+		if err != nil {
 			return err
 		}
 		if err := checkParent(ctx, tx, from.projectID, parentID); err != nil {
@@ -583,8 +606,48 @@ func (db *Pages) MovePage(ctx context.Context, id, parentID int64, placement str
 		}
 		j.verb, j.pageID = "move", id
 		j.summary = moveWords(ctx, tx, j.pages[id].Before, from, to)
-		return nil
+		now, err := j.placeOf(id)
+		if err != nil {
+			return err
+		}
+		e.Before, e.After, e.From, e.To = was.page, now.page, was.url, now.url
+		if was.path == now.path {
+			return nil
+		}
+		return j.countURLs(&e)
 	})
+	return e, err
+}
+
+// pagePlace is a page with the URL it has (its branch's path, for a page
+// without a URL of its own: what its children's URLs extend) and its path.
+type pagePlace struct {
+	page      site.Page
+	url, path string
+}
+
+// placeOf reads a page and its ancestors, for its URL and path.
+func (j *journal) placeOf(id int64) (pagePlace, error) {
+	pr, err := scanProject(j.tx.QueryRowContext(j.ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, j.projectID))
+	if err != nil {
+		return pagePlace{}, err
+	}
+	pages, err := queryPages(j.ctx, j.tx, false, `WITH RECURSIVE up(id) AS (
+			SELECT CAST(? AS BIGINT) UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
+		SELECT `+pageCols+` FROM pages WHERE id IN (SELECT id FROM up)`, id) // by the primary key: the page is the project's (Move's inProject)
+	if err != nil {
+		return pagePlace{}, err
+	}
+	t := site.NewTree(pr, pages)
+	p := t.Page(id)
+	if p == nil {
+		return pagePlace{}, site.Errorf(site.ENotFound, "Page %d does not exist.", id)
+	}
+	pl := pagePlace{page: *p, url: t.URL(id), path: t.Path(id)}
+	if pl.url == "" {
+		pl.url = pl.path
+	}
+	return pl, nil
 }
 
 // checkDepth refuses to put a branch of height levels (a page alone is 1)

@@ -391,8 +391,14 @@ func TestBrowserEditor(t *testing.T) {
 			settled(),
 			chromedp.Focus(titleSel("Contact"), chromedp.BySearch),
 			chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(input.ModifierAlt)),
-			chromedp.Sleep(300*time.Millisecond),
+			// The move changed Contact's URL, and says so, as a rename does.
+			waitJS(`(document.querySelector('#url-notices .url-notice')?.textContent || '').includes('Moved “Contact”: its URL changed')`),
 		)
+		var keep string
+		run(t, ctx, "the notice offers the old URL", chromedp.Text(`#url-notices #keep-url`, &keep))
+		if strings.TrimSpace(keep) != "Keep the old URL" {
+			t.Errorf("the move's notice offers %q", keep)
+		}
 		waitFor(t, func() bool {
 			tr, _ := db.Pages.Tree(bg, pid)
 			for _, c := range tr.Roots(site.PlacementMain) {

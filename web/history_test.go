@@ -78,7 +78,7 @@ func TestHistoryPanel(t *testing.T) {
 	c := newClient(t)
 	pid, ids := c.fixture()
 	project := "/projects/" + itoa(pid)
-	wantStatus(t, c.do("POST", pagePath(pid, ids["Pricing"], "move"), url.Values{"parent": {itoa(ids["About us"])}, "position": {"0"}}, true), http.StatusNoContent, "move")
+	wantStatus(t, c.do("POST", pagePath(pid, ids["Pricing"], "move"), url.Values{"parent": {itoa(ids["About us"])}, "position": {"0"}}, true), http.StatusOK, "move") // with its URL notice
 	wantStatus(t, c.do("DELETE", pagePath(pid, ids["Products"]), nil, true), http.StatusOK, "delete")
 	pg, _ := c.db.Pages.Page(context.Background(), ids["Team"])
 	wantStatus(t, c.do("PATCH", pagePath(pid, pg.ID, "title"), url.Values{"title": {"People"}, "version": {itoa(pg.Version)}}, true), http.StatusOK, "rename")

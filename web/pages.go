@@ -31,7 +31,7 @@ type pageStore interface {
 	UpdatePage(ctx context.Context, p *site.Page) error
 	EditPage(ctx context.Context, p *site.Page) (site.PageEdit, error)
 	Rename(ctx context.Context, projectID, id int64, title string, version int64) (site.PageEdit, error)
-	MovePage(ctx context.Context, id, parentID int64, placement string, position int) error
+	Move(ctx context.Context, id, parentID int64, placement string, position int) (site.PageEdit, error)
 	DeletePage(ctx context.Context, id int64) (int, error)
 	DeletePageTo(ctx context.Context, id int64, gone *site.Decision) (int, error)
 	LaunchedCount(ctx context.Context, projectID, id int64) (int, error)
@@ -586,22 +586,33 @@ func (s *Server) rename(c echo.Context) error {
 // URLs, how many, with a way to keep the old one: slugs are never
 // rewritten without a word.
 func urlNotice(e site.PageEdit) templ.Component {
-	return views.URLNotice(views.URLNoticeProps{Before: e.Before, After: e.After, URLs: e.URLs, Launched: e.Launched})
+	return views.URLNotice(views.URLNoticeProps{Before: e.Before, After: e.After, URLs: e.URLs, Launched: e.Launched, From: e.From, To: e.To})
 }
 
-// keepURL gives a page its old slug and path back, typed (POST
-// /projects/ID/pages/PID/keep-url, from the notice a rename shows).
+// keepURL gives a page its old URL back (POST
+// /projects/ID/pages/PID/keep-url, from the notice a rename or a move
+// shows): after a rename its old slug and path, typed; after a move
+// (path alone) its old URL as a path override, which the pages below it
+// extend as they did.
 func (s *Server) keepURL(c echo.Context) error {
 	_, pg, err := s.page(c)
 	if err != nil {
 		return err
 	}
-	pg.Slug, pg.SlugAuto, pg.Path = c.FormValue("slug"), false, c.FormValue("path")
+	form, _ := c.FormParams()
+	moved := !form.Has("slug")
+	if !moved {
+		pg.Slug, pg.SlugAuto = form.Get("slug"), false
+	}
+	pg.Path = form.Get("path")
 	if err := s.store.pages.UpdatePage(c.Request().Context(), &pg); err != nil {
 		return err
 	}
 	setChange(c, change{Kind: "page", Page: pg.ID})
 	trigger(c, "page-saved", pg.ID)
+	if moved {
+		return render(c, http.StatusOK, views.URLKept("Kept the old URLs: “"+pg.Title+"” keeps “"+pg.Path+"” as its path, and the pages below it their URLs."))
+	}
 	return render(c, http.StatusOK, views.URLKept("Kept the old URL: “"+pg.Title+"” keeps the slug “"+pg.Slug+"”, and the pages below it their URLs."))
 }
 
@@ -631,11 +642,15 @@ func (s *Server) movePage(c echo.Context) error {
 	if err != nil {
 		return site.Errorf(site.EInvalid, "Position must be a number.")
 	}
-	if err := s.store.pages.MovePage(c.Request().Context(), pg.ID, formID(c, "parent"), c.FormValue("placement"), pos); err != nil {
+	edit, err := s.store.pages.Move(c.Request().Context(), pg.ID, formID(c, "parent"), c.FormValue("placement"), pos)
+	if err != nil {
 		return err
 	}
 	trigger(c, "page-moved", pg.ID)
-	return c.NoContent(http.StatusNoContent)
+	if edit.URLs == 0 {
+		return c.NoContent(http.StatusNoContent)
+	}
+	return render(c, http.StatusOK, views.URLNoticeOOB(urlNotice(edit)))
 }
 
 func (s *Server) confirmDeletePage(c echo.Context) error {

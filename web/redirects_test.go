@@ -3,12 +3,14 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,6 +99,53 @@ func TestRenameSaysURLsChanged(t *testing.T) {
 	rec = c.do("POST", pagePath(pid, ids["About us"], "keep-url"), url.Values{"slug": {"about-us"}, "path": {""}}, true)
 	if pg, _ := c.db.Pages.Page(ctx, ids["About us"]); rec.Code != 200 || pg.Slug != "about-us" || pg.SlugAuto {
 		t.Errorf("keep the old URL: %d, slug %q derived %v", rec.Code, pg.Slug, pg.SlugAuto)
+	}
+}
+
+// TestMoveSaysURLsChanged: a move that gives a branch other URLs says
+// how many, as a rename does, out of band beside the move's answer; a
+// move among the same siblings says nothing; "keep the old URLs" gives
+// the moved page its old URL as a path override, which the pages below
+// it extend again.
+func TestMoveSaysURLsChanged(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	move := func(title string, parent int64, position int) *httptest.ResponseRecorder {
+		return c.do("POST", pagePath(pid, ids[title], "move"), url.Values{"parent": {itoa(parent)}, "position": {strconv.Itoa(position)}}, true)
+	}
+	urls := func() (string, string) {
+		tr, _ := c.db.Pages.Tree(ctx, pid)
+		return tr.URL(ids["About us"]), tr.URL(ids["Team"])
+	}
+	if rec := move("About us", ids["Home"], 3); rec.Code != 204 {
+		t.Errorf("a move among the same siblings: %d %q, want 204 and no word", rec.Code, rec.Body.String())
+	}
+	rec := move("About us", ids["Contact"], 0)
+	note := doc(t, rec).Find(`#url-notices[hx-swap-oob] .url-notice`)
+	if rec.Code != 200 || !strings.Contains(note.Text(), "Moved “About us”: 2 URLs changed, its own and those of the 1 page below it") ||
+		!strings.Contains(note.Text(), "“/about-us” is now “/contact/about-us”") || note.Find("#keep-url").Text() != "Keep the old URLs" {
+		t.Fatalf("a move of 2 URLs: %d, notice %q", rec.Code, note.Text())
+	}
+	if a, b := urls(); a != "https://www.acme.example/contact/about-us" || b != "https://www.acme.example/contact/about-us/team" {
+		t.Fatalf("moved: %s %s", a, b)
+	}
+	vals, _ := note.Find("#keep-url").Attr("hx-vals")
+	var keep map[string]string
+	json.Unmarshal([]byte(vals), &keep)
+	if rec := c.do("POST", pagePath(pid, ids["About us"], "keep-url"), url.Values{"path": {keep["path"]}}, true); rec.Code != 200 || !strings.Contains(rec.Body.String(), "Kept the old URLs") {
+		t.Fatalf("keep the old URLs (%q): %d %q", vals, rec.Code, rec.Body.String())
+	}
+	if a, b := urls(); a != "https://www.acme.example/about-us" || b != "https://www.acme.example/about-us/team" {
+		t.Errorf("kept: %s %s, want the URLs before the move", a, b)
+	}
+	if pg, _ := c.db.Pages.Page(ctx, ids["About us"]); pg.ParentID != ids["Contact"] || pg.Slug != "about-us" || !pg.SlugAuto {
+		t.Errorf("kept: parent %d slug %q derived %v, want it where it was moved, its slug as it was", pg.ParentID, pg.Slug, pg.SlugAuto)
+	}
+	// A group has no URL of its own: the pages below it are counted.
+	rec = move("Products", ids["Contact"], 0)
+	if note := doc(t, rec).Find(".url-notice").Text(); !strings.Contains(note, "Moved “Products”: the URLs of the 2 pages below it changed") {
+		t.Errorf("a group moved: %q", note)
 	}
 }
 
