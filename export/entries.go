@@ -117,6 +117,9 @@ func (s *Selection) pass(fn func(v *visit, url string, e *Entry) error) error {
 			s.warn(p, "")
 			return fn(v, url, nil)
 		}
+		if msg := site.SlugAdvice(p.Slug); msg != "" {
+			s.warn(p, msg)
+		}
 		if strings.IndexByte(url, '?') >= 0 && site.HasSessionParam(url) {
 			s.warn(p, "its URL carries a session-id parameter; search engines index such URLs as duplicates")
 		}

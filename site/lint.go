@@ -18,6 +18,7 @@ const (
 	LintSharedKeyword        = "shared-keyword"
 	LintKeywordUnused        = "keyword-unused"
 	LintBlockNote            = "block-note"
+	LintSlug                 = "slug"
 )
 
 // What search engines show of a title and a description, in characters:
@@ -50,8 +51,9 @@ type LintReport struct {
 // SEO would: SEO titles, descriptions and H1s no two pages share, titles
 // and descriptions of the length search engines show, an H1 and a
 // description on every page in the sitemap, one page for each keyword,
-// found in its title or H1, and a note in every block whose type's
-// template (templates, by page type) requires one. Problems come in the
+// found in its title or H1, a note in every block whose type's
+// template (templates, by page type) requires one, and a slug that reads
+// well in its URL (SlugAdvice). Problems come in the
 // plan's order, a page's in the order of its fields.
 func Lint(t *Tree, templates map[string][]Block) *LintReport {
 	type page struct {
@@ -131,6 +133,9 @@ func Lint(t *Tree, templates map[string][]Block) *LintReport {
 			if !strings.Contains(lintKey(b.SEOTitle), k) && !strings.Contains(lintKey(b.H1), k) {
 				add(LintKeywordUnused, "keyword", fmt.Sprintf("The keyword “%s” is in neither the SEO title nor the H1.", Clip(b.Keyword, 80)))
 			}
+		}
+		if msg := SlugAdvice(p.Slug); msg != "" {
+			add(LintSlug, "slug", strings.ToUpper(msg[:1])+msg[1:]+".")
 		}
 		for i, bl := range b.Blocks {
 			if bl.Note == "" && required[p.Type][bl.Kind] {

@@ -28,7 +28,10 @@ func TestLint(t *testing.T) {
 	group := page(7, "Shop", Brief{})
 	group.Kind = KindGroup
 	bare := page(8, "About", Brief{SEOTitle: "About Aurora, since 1987"})
-	pages := []Page{page(1, "Tents", good), page(2, "Tents again", dup), page(3, "Boots", short), page(4, "Backpacks", long), page(5, "Stoves", blocks), kept, group, bare}
+	typed := page(9, "Camp kitchen", good)
+	typed.Brief.SEOTitle, typed.Brief.MetaDescription, typed.Brief.H1 = "Camp kitchen gear | Aurora", "Pots, pans and stoves for cooking outdoors, tested on long trips.", "Camp kitchen"
+	typed.Brief.Keyword, typed.Slug, typed.SlugAuto = "camp kitchen", "Camp Kitchen Stuff", false
+	pages := []Page{page(1, "Tents", good), page(2, "Tents again", dup), page(3, "Boots", short), page(4, "Backpacks", long), page(5, "Stoves", blocks), kept, group, bare, typed}
 	pages[4].Type = "product"
 	rep := Lint(NewTree(pr, pages), map[string][]Block{"product": {{Kind: "table", Required: true}, {Kind: "hero"}}})
 	var got []string
@@ -42,12 +45,13 @@ func TestLint(t *testing.T) {
 		"Backpacks title-length seo_title", "Backpacks description-length meta_description",
 		"Stoves block-note blocks.1",
 		"About missing-description meta_description", "About missing-h1 h1",
+		"Camp kitchen slug slug",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems\n got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if rep.Pages != 7 {
-		t.Errorf("%d pages checked, want 7 (not the group)", rep.Pages)
+	if rep.Pages != 8 {
+		t.Errorf("%d pages checked, want 8 (not the group)", rep.Pages)
 	}
 	for _, p := range rep.Problems {
 		if p.Page == "Tents" && p.Rule == LintDuplicateTitle && p.Message != "The SEO title “Tents for every season | Aurora” is also on “Tents again”: search engines cannot tell the pages apart." {
@@ -55,6 +59,9 @@ func TestLint(t *testing.T) {
 		}
 		if p.Page == "Boots" && p.Rule == LintTitleLength && !strings.Contains(p.Message, "5 characters") {
 			t.Errorf("the short title says %q", p.Message)
+		}
+		if p.Rule == LintSlug && p.Message != "The slug “Camp Kitchen Stuff” has spaces and capitals: its URL reads “…/Camp%20Kitchen%20Stuff”; use “camp-kitchen-stuff”." {
+			t.Errorf("the slug says %q", p.Message)
 		}
 		if p.PageID == 0 || p.URL == "" {
 			t.Errorf("%+v names no page", p)

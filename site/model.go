@@ -345,6 +345,53 @@ func SlugProblem(s string) string {
 	return ""
 }
 
+// SlugAdvice says how a slug, typed by hand, reads badly in its URL, and
+// what Slugify would make of it, or "" when it reads well: spaces and
+// ASCII punctuation other than - . _ ~ print percent-encoded
+// ("Camp%20Kitchen"), and capitals make a URL that differs from the one
+// people type. Letters and digits of other scripts are the team's choice
+// and pass. A slug derived from a title always passes.
+func SlugAdvice(s string) string {
+	var spaces, capitals bool
+	var marks []string
+	for _, r := range s {
+		switch {
+		case r == ' ' || unicode.IsSpace(r):
+			spaces = true
+		case unicode.IsUpper(r):
+			capitals = true
+		case r < utf8.RuneSelf && !('a' <= r && r <= 'z' || '0' <= r && r <= '9' || strings.ContainsRune("-._~", r)) && !slices.Contains(marks, string(r)):
+			marks = append(marks, string(r))
+		}
+	}
+	var what []string
+	if spaces {
+		what = append(what, "spaces")
+	}
+	if capitals {
+		what = append(what, "capitals")
+	}
+	if len(marks) > 0 {
+		what = append(what, "“"+strings.Join(marks, "”, “")+"”")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	msg := "the slug “" + s + "” has " + joinAnd(what) + ": its URL reads “…/" + EncodeSegment(s) + "”"
+	if to := Slugify(s); to != "" && to != s {
+		msg += "; use “" + to + "”"
+	}
+	return msg
+}
+
+// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // PathProblem says what is wrong with a path override, or "" if nothing is.
 func PathProblem(s string) string {
 	if s == "" {

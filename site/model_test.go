@@ -287,3 +287,27 @@ func TestCompareOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSlugAdvice: a typed slug with spaces, capitals or ASCII marks that
+// print percent-encoded is told with what it reads as and Slugify's
+// form; one that reads well, or in another script, passes.
+func TestSlugAdvice(t *testing.T) {
+	tests := []struct{ slug, want string }{
+		{"camp-kitchen", ""},
+		{"café", ""},
+		{"日本語", ""},
+		{"v1.2_beta~x", ""},
+		{"Camp Kitchen Stuff", "the slug “Camp Kitchen Stuff” has spaces and capitals: its URL reads “…/Camp%20Kitchen%20Stuff”; use “camp-kitchen-stuff”"},
+		{"tents&tarps", "the slug “tents&tarps” has “&”: its URL reads “…/tents&tarps”; use “tentsandtarps”"},
+		{"About", "the slug “About” has capitals: its URL reads “…/About”; use “about”"},
+		{"a+b=c", "the slug “a+b=c” has “+”, “=”: its URL reads “…/a+b=c”; use “a-b-c”"},
+	}
+	for _, tt := range tests {
+		if got := SlugAdvice(tt.slug); got != tt.want {
+			t.Errorf("SlugAdvice(%q) = %q, want %q", tt.slug, got, tt.want)
+		}
+		if tt.want == "" && SlugAdvice(Slugify(tt.slug)) != "" {
+			t.Errorf("Slugify(%q) = %q is advised against", tt.slug, Slugify(tt.slug))
+		}
+	}
+}

@@ -102,6 +102,29 @@ func TestRenameSaysURLsChanged(t *testing.T) {
 	}
 }
 
+// TestTypedSlugAdvice: a slug typed with spaces and capitals is saved as
+// typed (it may be an old site's real URL) and the form says how its URL
+// reads and what would read well; a derived slug says nothing.
+func TestTypedSlugAdvice(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	pg, _ := c.db.Pages.Page(context.Background(), ids["Team"])
+	form := url.Values{"version": {itoa(pg.Version)}, "title": {pg.Title}, "slug": {"Our Team"}, "kind": {"page"}, "status": {"planned"}, "in_sitemap": {"1"}}
+	rec := c.do("PUT", pagePath(pid, pg.ID), form, true)
+	warn := doc(t, rec).Find("#warn-slug").Text()
+	if rec.Code != 200 || warn != "Check the slug: the slug “Our Team” has spaces and capitals: its URL reads “…/Our%20Team”; use “our-team”." {
+		t.Errorf("a typed slug with a space: %d, warning %q", rec.Code, warn)
+	}
+	if pg, _ := c.db.Pages.Page(context.Background(), ids["Team"]); pg.Slug != "Our Team" {
+		t.Errorf("saved slug %q, want it as typed", pg.Slug)
+	}
+	form.Set("version", itoa(pg.Version+1))
+	form.Set("slug_auto", "1")
+	if rec := c.do("PUT", pagePath(pid, pg.ID), form, true); doc(t, rec).Find("#warn-slug").Length() != 0 {
+		t.Errorf("a derived slug is warned about")
+	}
+}
+
 // TestMoveSaysURLsChanged: a move that gives a branch other URLs says
 // how many, as a rename does, out of band beside the move's answer; a
 // move among the same siblings says nothing; "keep the old URLs" gives
