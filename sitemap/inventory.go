@@ -32,11 +32,15 @@ func sniffCSV(in *bufio.Reader) *csv.Reader {
 	return cr
 }
 
-// crawlColumns are the names crawlers give the columns readCSV reads.
+// crawlColumns are the names crawlers and Search Console give the columns
+// readCSV reads: Screaming Frog's "Internal" export (Address, Title 1,
+// H1-1) and Search Console's "Pages" export (Top pages, Clicks), which is
+// all many agencies have of an old site.
 var crawlColumns = map[string][]string{
-	"url":   {"address"},
-	"title": {"title 1"},
-	"h1":    {"h1-1"},
+	"url":    {"address", "top pages"},
+	"title":  {"title 1"},
+	"h1":     {"h1-1"},
+	"clicks": {"clicks"},
 }
 
 // readCSV reads a page inventory: a header row naming the columns (url
@@ -105,6 +109,9 @@ func readCSV(in *bufio.Reader, doc *Document, ps *problems, found func(*Document
 			continue
 		}
 		f.H1 = cell(rec, "h1")
+		if c := cell(rec, "clicks"); c != "" {
+			f.Clicks, _ = clickCount(c) // a count that is no number is no count
+		}
 		if briefed {
 			b := site.BriefFromCells(func(c string) string { return cell(rec, c) })
 			f.Brief = &b

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"strconv"
@@ -20,10 +21,11 @@ import (
 // The readings are returned for their problems. Errors: as Read's;
 // EInvalid for more than max URLs, or none.
 func (r *Reader) ReadOld(ctx context.Context, sources []string, max int) ([]site.OldPage, []*Reading, error) {
-	c := oldCollector{max: max, seen: map[string]bool{}}
+	c := oldCollector{max: max, seen: map[string]bool{}, skipped: map[*SourceFile]*Problem{}}
 	var reps []*Reading
 	for _, src := range sources {
 		rep, err := r.Read(ctx, src, c.found)
+		c.note()
 		reps = append(reps, rep)
 		if err != nil {
 			return nil, reps, err
@@ -52,8 +54,9 @@ func noURLs(source string, reps ...*Reading) error {
 
 // ReadOldUpload is ReadOld for a file a visitor sent, named name.
 func (r *Reader) ReadOldUpload(ctx context.Context, name string, body io.Reader, max int) ([]site.OldPage, *Reading, error) {
-	c := oldCollector{max: max, seen: map[string]bool{}}
+	c := oldCollector{max: max, seen: map[string]bool{}, skipped: map[*SourceFile]*Problem{}}
 	rep, err := r.ReadUpload(ctx, name, body, c.found)
+	c.note()
 	if err != nil {
 		return nil, rep, err
 	}
@@ -65,12 +68,23 @@ func (r *Reader) ReadOldUpload(ctx context.Context, name string, body io.Reader,
 
 // oldCollector gathers an old site's URLs, each once, up to max.
 type oldCollector struct {
-	max  int
-	seen map[string]bool
-	out  []site.OldPage
+	max     int
+	seen    map[string]bool
+	out     []site.OldPage
+	skipped map[*SourceFile]*Problem // the entries left out, being no URL, by file
 }
 
-func (c *oldCollector) found(_ *SourceFile, f *Found) error {
+func (c *oldCollector) found(sf *SourceFile, f *Found) error {
+	if !absoluteHTTP(f.Loc) {
+		p := c.skipped[sf]
+		if p == nil {
+			p = &Problem{Rule: "not-a-url", Error: true, Line: f.Line,
+				Msg: fmt.Sprintf("Line %d: %q is no absolute http or https URL; it was left out of the old site.", f.Line, site.Clip(f.Loc, 80))}
+			c.skipped[sf] = p
+		}
+		p.Count++
+		return nil
+	}
 	if c.seen[f.Loc] {
 		return nil
 	}
@@ -78,8 +92,36 @@ func (c *oldCollector) found(_ *SourceFile, f *Found) error {
 		return site.Errorf(site.EInvalid, "The old site has more than %d URLs; a plan holds at most %d. Attach the sections that matter.", c.max, c.max)
 	}
 	c.seen[f.Loc] = true
-	c.out = append(c.out, site.OldPage{URL: f.Loc, Title: f.Title, H1: f.H1})
+	c.out = append(c.out, site.OldPage{URL: f.Loc, Title: f.Title, H1: f.H1, Clicks: f.Clicks})
 	return nil
+}
+
+// note adds to each file read the entries left out of it, being no URL.
+func (c *oldCollector) note() {
+	for sf, p := range c.skipped {
+		if sf != nil {
+			sf.Problems = append(sf.Problems, *p)
+		}
+	}
+	clear(c.skipped)
+}
+
+// clickCount reads a count of clicks as exports write it, with thousands
+// separators ("1,200", "1 200", "1'200"). Errors: a count that is no
+// number, or below 0.
+func clickCount(s string) (int, error) {
+	c, err := strconv.Atoi(strings.NewReplacer(",", "", " ", "", "\u00a0", "", "'", "").Replace(strings.TrimSpace(s)))
+	if err == nil && c < 0 {
+		err = errors.New("a negative count")
+	}
+	return c, err
+}
+
+// absoluteHTTP reports whether loc is an absolute http or https URL with
+// a host: what an old site's URL must be to be matched and redirected.
+func absoluteHTTP(loc string) bool {
+	u, err := url.Parse(loc)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // Traffic exports' columns: the page and its clicks, as Search Console's
@@ -155,12 +197,11 @@ func ReadClicks(r io.Reader, base string) (map[string]int, error) {
 		if page == "" || strings.EqualFold(page, "(not set)") || strings.EqualFold(page, "total") || strings.EqualFold(page, "grand total") {
 			continue
 		}
-		count := strings.NewReplacer(",", "", " ", "", "\u00a0", "", "'", "").Replace(strings.TrimSpace(rec[cc]))
-		if count == "" {
+		if strings.TrimSpace(rec[cc]) == "" {
 			continue
 		}
-		c, err := strconv.Atoi(count)
-		if err != nil || c < 0 {
+		c, err := clickCount(rec[cc])
+		if err != nil {
 			return nil, site.Errorf(site.EInvalid, "Line %d of the traffic file: %q is not a number of clicks.", n+line, rec[cc])
 		}
 		if !strings.Contains(page, "://") && baseURL != nil && baseURL.Host != "" {

@@ -78,3 +78,25 @@ func TestReadOldCrawl(t *testing.T) {
 		t.Errorf("past the limit: %v", err)
 	}
 }
+
+// TestReadOldRefusesJunk: a binary file attached as the old site is
+// refused with the reader's own error, and a list's line that is no
+// absolute http(s) URL is left out (the reading says why), never an old
+// URL to match.
+func TestReadOldRefusesJunk(t *testing.T) {
+	png, err := os.ReadFile("../docs/editor.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = (&Reader{Local: true}).ReadOldUpload(context.Background(), "site.png", strings.NewReader(string(png[:3000])), 100)
+	if site.ErrorCode(err) != site.EInvalid || !strings.Contains(err.Error(), "site.png lists no URL") || !strings.Contains(err.Error(), "not UTF-8") {
+		t.Errorf("a PNG: %v, want it refused with the reader's error", err)
+	}
+	olds, rep, err := (&Reader{Local: true}).ReadOldUpload(context.Background(), "urls.txt", strings.NewReader("https://old.example/a\n\x1a\nmailto:x@old.example\n/relative\nhttps://old.example/b\n"), 100)
+	if err != nil || fmt.Sprint(olds) != "[{https://old.example/a   0} {https://old.example/b   0}]" {
+		t.Errorf("a list with junk lines: %v, %v", olds, err)
+	}
+	if rep == nil || len(rep.Files) == 0 || len(rep.Files[0].Problems) == 0 {
+		t.Errorf("the junk lines are not reported: %+v", rep)
+	}
+}

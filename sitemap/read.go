@@ -37,6 +37,8 @@ type Found struct {
 	Line                               int
 	// A CSV inventory's row also gives these; a crawl's also the H1.
 	Title, Type, Status, Assignee, Notes, H1 string
+	// Clicks are a Search Console export's, 0 when the row gives none.
+	Clicks int
 	// Brief is an inventory's row's brief, when it has brief columns.
 	Brief *site.Brief
 }

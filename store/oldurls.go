@@ -390,7 +390,8 @@ func checkProject(ctx context.Context, q querier, projectID int64) error {
 // matched exactly, else without the scheme and a trailing slash. It
 // returns how many old URLs got clicks and the URLs of clicks that
 // matched none (up to 10, and how many). Recorded in the history, not
-// undoable. Errors: ENotFound.
+// undoable. A file that matches no old URL changes nothing. Errors:
+// ENotFound; EInvalid for clicks that match no old URL, or none.
 func (db *Redirects) SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (matched int, unknown []string, unknownCount int, err error) {
 	err = db.change(ctx, func(j *journal) error {
 		ctx, tx := j.ctx, j.tx
@@ -435,6 +436,13 @@ func (db *Redirects) SetClicks(ctx context.Context, projectID int64, clicks map[
 			}
 		}
 		matched = len(got)
+		switch { // a file that matches nothing changes nothing: the clicks there were stay
+		case len(clicks) == 0:
+			return site.Errorf(site.EInvalid, "The file lists no page with clicks; nothing was changed.")
+		case matched == 0:
+			return site.Errorf(site.EInvalid, "None of the file's %s is an old URL of this plan (such as %s): is it this site's export? Nothing was changed.",
+				site.Counted(len(clicks), "page", "pages"), site.Clip(unknown[0], 120))
+		}
 		j.verb, j.undoable, j.always = "traffic", false, true
 		j.summary = "attached the clicks of " + site.Counted(matched, "old URL", "old URLs")
 		return nil

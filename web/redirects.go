@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -58,7 +59,7 @@ func (s *Server) redirects(c echo.Context) error {
 	if isHTMX(c) {
 		return render(c, http.StatusOK, views.RedirectTable(props, false))
 	}
-	props.Notice = attachedWords(c)
+	props.Notice = cmp.Or(attachedWords(c), trafficWords(c))
 	return s.renderRedirects(c, http.StatusOK, props)
 }
 
@@ -343,10 +344,36 @@ func (s *Server) attachTraffic(c echo.Context) error {
 	if err != nil {
 		return s.redirectsError(c, site.Errorf(site.EInvalid, "%s: %s", fh.Filename, site.ErrorMessage(err)))
 	}
-	if _, _, _, err := s.store.redirects.SetClicks(ctx, p.ID, clicks); err != nil {
+	matched, unknown, nUnknown, err := s.store.redirects.SetClicks(ctx, p.ID, clicks)
+	if site.ErrorCode(err) == site.EInvalid {
+		return s.redirectsError(c, site.Errorf(site.EInvalid, "%s: %s", fh.Filename, site.ErrorMessage(err)))
+	}
+	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects"))
+	q := url.Values{"clicks": {strconv.Itoa(matched)}, "of": {strconv.Itoa(matched + nUnknown)}}
+	if len(unknown) > 0 {
+		q.Set("e.g.", site.Clip(unknown[0], 200))
+	}
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "redirects")+"?"+q.Encode())
+}
+
+// trafficWords is what the view says after clicks were attached
+// (?clicks=&of=&e.g.=), "" otherwise.
+func trafficWords(c echo.Context) string {
+	if c.QueryParam("clicks") == "" {
+		return ""
+	}
+	n := func(k string) int { v, _ := strconv.Atoi(c.QueryParam(k)); return max(v, 0) }
+	matched, of := n("clicks"), n("of")
+	msg := "Clicks attached: " + site.Thousands(matched) + " of the file's " + site.Counted(of, "page", "pages") + " matched old URLs"
+	if of > matched {
+		msg += "; " + site.Thousands(of-matched) + " not found among them"
+		if e := c.QueryParam("e.g."); e != "" {
+			msg += ", such as " + e
+		}
+	}
+	return msg + "."
 }
 
 // redirectsError shows the Redirects view again with what went wrong,

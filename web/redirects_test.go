@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,8 +45,23 @@ func TestRedirectsAttach(t *testing.T) {
 	if rec.Code != 303 {
 		t.Fatalf("attach: %d %.500s", rec.Code, rec.Body.String())
 	}
-	if rec := upload(base+"/traffic", "pages.csv", "../testdata/relaunch/search-console.csv"); rec.Code != 303 {
+	rec = upload(base+"/traffic", "pages.csv", "../testdata/relaunch/search-console.csv")
+	if rec.Code != 303 {
 		t.Fatalf("traffic: %d %.500s", rec.Code, rec.Body.String())
+	}
+	if note := doc(t, c.do("GET", rec.Header().Get("Location"), nil, false)).Find(".alert").Text(); !strings.Contains(note,
+		"Clicks attached: 2 of the file's 3 pages matched old URLs; 1 not found among them, such as https://www.acme.example/unknown.") {
+		t.Errorf("after the traffic file: %q", note)
+	}
+	// A traffic file of another site matches nothing: said, nothing changed.
+	other := filepath.Join(t.TempDir(), "other.csv")
+	os.WriteFile(other, []byte("Top pages,Clicks\nhttps://other.example/a,10\nhttps://other.example/b,5\n"), 0o644)
+	if rec := upload(base+"/traffic", "other.csv", other); rec.Code != 422 ||
+		!strings.Contains(doc(t, rec).Find(".alert-error").Text(), "other.csv: None of the file's 2 pages is an old URL of this plan (such as https://other.example/a): is it this site's export? Nothing was changed.") {
+		t.Errorf("a traffic file of another site: %d %q", rec.Code, doc(t, rec).Find(".alert-error").Text())
+	}
+	if st2, _ := c.db.Redirects.RedirectStatus(context.Background(), pid); st2.Clicks != 1500 {
+		t.Errorf("a traffic file that matched nothing changed the clicks: %+v", st2)
 	}
 	st, _ := c.db.Redirects.RedirectStatus(context.Background(), pid)
 	if want := (site.RedirectStatus{OldURLs: 5, Accepted: 4, Awaiting: 1, Unmatched: 1, Clicks: 1500, ClicksAtRisk: 300}); st != want {
@@ -63,13 +79,36 @@ func TestRedirectsAttach(t *testing.T) {
 		!strings.Contains(rec.Body.String(), `"/team.html" "https://www.acme.example/about-us/team"`) {
 		t.Errorf("nginx download: %d %v %.300s", rec.Code, rec.Header(), rec.Body.String())
 	}
-	// A traffic file where an old site belongs: said on the page, nothing attached.
-	rec = upload(base+"/attach", "pages.csv", "../testdata/relaunch/search-console.csv")
-	if msg := doc(t, rec).Find(".alert-error").Text(); rec.Code != 422 || !strings.Contains(msg, "url column") {
-		t.Errorf("a wrong file: %d %q", rec.Code, msg)
+	// An image where an old site belongs: the reader's error on the
+	// page, nothing attached (its bytes once made junk rows matched to
+	// the home page at 100%).
+	rec = upload(base+"/attach", "old-site.png", "../docs/editor.png")
+	if msg := doc(t, rec).Find(".alert-error").Text(); rec.Code != 422 || !strings.Contains(msg, "old-site.png lists no URL") || !strings.Contains(msg, "not UTF-8") {
+		t.Errorf("an image: %d %q", rec.Code, msg)
 	}
 	if st2, _ := c.db.Redirects.RedirectStatus(context.Background(), pid); st2 != st {
 		t.Errorf("a refused file changed the map: %+v", st2)
+	}
+}
+
+// TestRedirectsAttachSearchConsole: Search Console's "Pages" export,
+// all many agencies have of an old site, is taken as its URL list, with
+// each URL's clicks.
+func TestRedirectsAttachSearchConsole(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	b, _ := os.ReadFile("../testdata/relaunch/search-console.csv")
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	fw, _ := w.CreateFormFile("file", "Pages.csv")
+	fw.Write(b)
+	w.Close()
+	if rec := c.raw("POST", "/projects/"+itoa(pid)+"/redirects/attach", &body, w.FormDataContentType(), false); rec.Code != 303 {
+		t.Fatalf("attach: %d %.500s", rec.Code, rec.Body.String())
+	}
+	st, _ := c.db.Redirects.RedirectStatus(context.Background(), pid)
+	if st.OldURLs != 3 || st.Clicks != 1505 {
+		t.Errorf("status %+v, want the 3 URLs with their 1,505 clicks", st)
 	}
 }
 
