@@ -157,9 +157,11 @@ func (d *Decision) Validate() error {
 	return nil
 }
 
-// RedirectStatus sums up a plan's old URLs: how many, how many accepted,
-// awaiting a person, with no proposal, retired, and the clicks of the
-// ones without an accepted redirect (or kept URL): the clicks at risk.
+// RedirectStatus sums up a plan's old URLs: how many, how many accepted
+// (a redirect or a kept URL), retired (410), awaiting a person (of them,
+// with no proposal), and the clicks of the ones without an accepted
+// redirect (or kept URL): the clicks at risk. Accepted, Retired and
+// Awaiting add up to OldURLs.
 type RedirectStatus struct {
 	OldURLs      int `json:"old_urls"`
 	Accepted     int `json:"accepted"`

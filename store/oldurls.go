@@ -492,8 +492,8 @@ func oldWhere(f *site.OldFilter) (string, []any) {
 		cond = append(cond, "accepted = 0 AND disposition = 'review' AND page_id IS NULL")
 	case site.ShowRetired:
 		cond = append(cond, "disposition = 'retire'")
-	case site.ShowAccepted:
-		cond = append(cond, "accepted = 1")
+	case site.ShowAccepted: // counted apart from the retired, as the figures are
+		cond = append(cond, "accepted = 1 AND disposition != 'retire'")
 	}
 	if f.Section != "" {
 		cond = append(cond, "section = ?")
@@ -590,6 +590,20 @@ func (db *conn) oldCount(ctx context.Context, projectID int64, f site.OldFilter,
 	return n, err
 }
 
+// Proposals is how many of the old URLs f selects (every page of it) an
+// accept would change: not accepted yet, with a proposal (a page, a kept
+// URL, or retiring). Errors: EInvalid (the filter), ENotFound.
+func (db *Redirects) Proposals(ctx context.Context, projectID int64, f site.OldFilter) (int, error) {
+	if err := f.Validate(); err != nil {
+		return 0, err
+	}
+	cond, args := oldWhere(&f)
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM old_urls WHERE project_id = ? AND `+cond+
+		` AND accepted = 0 AND (disposition != 'review' OR page_id IS NOT NULL)`, append([]any{projectID}, args...)...).Scan(&n)
+	return n, err
+}
+
 // OldSections lists the sections of the project's old site (first path
 // segments), with how many old URLs each holds, largest first.
 // Errors: none of its own; a database error as it is.
@@ -606,7 +620,7 @@ func (db *Redirects) RedirectStatus(ctx context.Context, projectID int64) (site.
 	if err := checkProject(ctx, db.r, projectID); err != nil {
 		return s, err
 	}
-	err := db.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(accepted), 0), coalesce(sum(1 - accepted), 0),
+	err := db.r.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(CASE WHEN accepted = 1 AND disposition != 'retire' THEN 1 ELSE 0 END), 0), coalesce(sum(1 - accepted), 0),
 			coalesce(sum(CASE WHEN accepted = 0 AND disposition = 'review' AND page_id IS NULL THEN 1 ELSE 0 END), 0),
 			coalesce(sum(CASE WHEN accepted = 1 AND disposition = 'retire' THEN 1 ELSE 0 END), 0), coalesce(sum(clicks), 0),
 			coalesce(sum(CASE WHEN accepted = 1 AND disposition IN ('redirect', 'keep') THEN 0 ELSE clicks END), 0)

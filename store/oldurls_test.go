@@ -302,6 +302,11 @@ func checkRedirects(t *testing.T, db *Store, pid int64, want map[string]string) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	retired, _, err := db.Redirects.OldURLs(context.Background(), pid, site.OldFilter{Show: site.ShowRetired}) // counted apart
+	if err != nil {
+		t.Fatal(err)
+	}
+	list = append(list, retired...)
 	tr, _ := db.Pages.Tree(context.Background(), pid)
 	got := map[string]string{}
 	for _, o := range list {

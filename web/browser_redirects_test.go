@@ -123,9 +123,10 @@ func TestBrowserRedirects(t *testing.T) {
 	}
 
 	// Accept every proposal the filter shows: the 29 below the bar; the
-	// 10 with no proposal stay.
+	// 10 with no proposal stay, and the button counts only the 29.
 	run(t, ctx, "accept all shown",
 		chromedp.Evaluate(`window.confirm = () => true`, nil),
+		waitJS(`document.getElementById("accept-all").textContent.trim() === "Accept the 29 proposals shown"`),
 		settled(),
 		chromedp.Click(`#accept-all`, chromedp.ByQuery),
 		count("1–10 of 10"),
@@ -135,6 +136,27 @@ func TestBrowserRedirects(t *testing.T) {
 		t.Fatalf("after accepting all: %+v", st)
 	}
 	screenshot(t, ctx, "redirects-accepted.png")
+
+	// Every accepted row, on all three pages of the filter, retired at
+	// once: "all shown" ticked, then Retire. Retired and accepted are
+	// counted apart.
+	run(t, ctx, "show the accepted",
+		settled(),
+		chromedp.Click(`.show-tabs label:has(input[value=accepted])`, chromedp.ByQuery),
+		count("1–100 of 230"),
+		waitJS(`document.getElementById("select-all-shown").textContent.includes("All 230 shown, on every page of this filter")`),
+	)
+	run(t, ctx, "retire all shown",
+		settled(),
+		chromedp.Click(`#select-all-shown input`, chromedp.ByQuery),
+		chromedp.Click(`#redirect-bulk button[value=retire]`, chromedp.ByQuery),
+		count("No old URL matches this filter."),
+		waitJS(`document.querySelector("#redirect-figures div:nth-child(2) dd").textContent === "0"`),
+		waitJS(`document.querySelector("#redirect-figures div:nth-child(5) dd").textContent === "230"`),
+	)
+	if st := status(); st.Accepted != 0 || st.Retired != 230 || st.Awaiting != 10 || st.OldURLs != st.Accepted+st.Retired+st.Awaiting {
+		t.Fatalf("after retiring all shown: %+v", st)
+	}
 	noProblems(t, ctx, "the Redirects view")
 }
 

@@ -31,6 +31,7 @@ type redirectStore interface {
 	OldSections(ctx context.Context, projectID int64) ([]site.Count, error)
 	RedirectStatus(ctx context.Context, projectID int64) (site.RedirectStatus, error)
 	Decide(ctx context.Context, projectID int64, ids []int64, f *site.OldFilter, d site.Decision) (int, error)
+	Proposals(ctx context.Context, projectID int64, f site.OldFilter) (int, error)
 	AttachOldSite(ctx context.Context, projectID int64, olds []site.OldPage, proposed []site.Mapping) (site.AttachReport, error)
 	SetClicks(ctx context.Context, projectID int64, clicks map[string]int) (int, []string, int, error)
 	TreeOf(ctx context.Context, projectID int64, ids []int64) (*site.Tree, error)
@@ -87,6 +88,13 @@ func (s *Server) redirectProps(c echo.Context, f site.OldFilter) (views.Redirect
 		return s.redirectProps(c, f)
 	}
 	props.Total = total
+	if site.ViewerFrom(ctx).Access >= site.AccessEdit && total > 0 { // what "accept all proposals shown" would accept
+		all := f
+		all.Offset, all.Limit = 0, 0
+		if props.Proposals, err = s.store.redirects.Proposals(ctx, p.ID, all); err != nil {
+			return props, err
+		}
+	}
 	var ids []int64
 	for _, o := range olds {
 		if o.PageID != 0 {
@@ -130,14 +138,20 @@ func (s *Server) decide(c echo.Context) error {
 	}
 	d := site.Decision{Verb: c.FormValue("verb"), PageID: formID(c, "page")}
 	d.Status, _ = strconv.Atoi(c.FormValue("status"))
+	// Every row the filter shows, on every page of it: "accept all
+	// proposals shown", or the selected verb with "all shown" ticked.
 	var filter *site.OldFilter
 	if d.Verb == "accept-all" {
-		d.Verb, ids = site.DecideAccept, nil
+		d.Verb = site.DecideAccept
+		form.Set("all", "1")
+	}
+	if form.Get("all") != "" && (d.Verb == site.DecideAccept || d.Verb == site.DecideRetire) {
+		ids = nil
 		all := f
 		all.Offset, all.Limit = 0, 0
 		filter = &all
 	} else if len(ids) == 0 {
-		return site.Errorf(site.EInvalid, "Tick the old URLs to decide first.")
+		return site.Errorf(site.EInvalid, "Tick the old URLs to decide first, or “all shown”.")
 	}
 	n, err := s.store.redirects.Decide(c.Request().Context(), p.ID, ids, filter, d)
 	if err != nil {
