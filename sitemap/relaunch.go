@@ -100,12 +100,54 @@ func Match(t *site.Tree, old []site.OldPage) []site.Mapping {
 	m.variants(olds)
 	for _, o := range olds {
 		if o.m.Disposition == "" {
-			*o.m = site.Mapping{Disposition: site.DispositionReview, Reason: "no page of the plan matches its path, slug, query or title"}
+			*o.m = site.Mapping{Disposition: site.DispositionReview, Reason: m.unsettled(o)}
 		}
 		o.m.From = o.raw
 		o.m.Accepted = placed(o) || o.m.Disposition == site.DispositionKeep
 	}
 	return out
+}
+
+// unsettled says why no rule placed o: the pages that match it equally
+// (its path, slug, title, H1 or slug's words), for a person to choose
+// among, or that none does.
+func (m *matcher) unsettled(o *oldURL) string {
+	type clue struct {
+		ps   []int
+		what string
+	}
+	clues := []clue{{m.byPath[strings.Join(o.segs, "/")], "its path"}}
+	if len(o.segs) > 0 {
+		slug := o.segs[len(o.segs)-1]
+		clues = append(clues, clue{m.bySlug[slug], "its slug “" + slug + "”"})
+		if w := slugWords(slug); w != "" {
+			clues = append(clues, clue{m.byWords[w], "the words of its slug"})
+		}
+	}
+	if o.title != "" {
+		clues = append(clues, clue{m.byTitle[o.title], "its title"})
+	}
+	if o.h1 != "" && o.h1 != o.title {
+		clues = append(clues, clue{m.byTitle[o.h1], "its H1"})
+	}
+	for _, c := range clues {
+		if len(c.ps) < 2 {
+			continue
+		}
+		var paths []string
+		for _, i := range c.ps[:min(len(c.ps), 3)] {
+			paths = append(paths, "/"+m.pages[i].key)
+		}
+		more := ""
+		if len(c.ps) > 3 {
+			more = " and " + strconv.Itoa(len(c.ps)-3) + " more"
+		}
+		return strconv.Itoa(len(c.ps)) + " pages match " + c.what + ": " + strings.Join(paths, ", ") + more + "; choose one"
+	}
+	if ps := m.byTitle[o.title]; len(ps) == 1 && o.title != "" && m.oldTitles[o.title] > 1 {
+		return "its title is the page /" + m.pages[ps[0]].key + "'s, but " + strconv.Itoa(m.oldTitles[o.title]) + " old pages share it; choose"
+	}
+	return "no page of the plan matches its path, slug, query or title"
 }
 
 // countOldTitles counts the old pages (variants once) with each title

@@ -163,3 +163,22 @@ func BenchmarkMatchRelaunch(b *testing.B) {
 		}
 	})
 }
+
+// TestMatchSaysWhichPagesMatch: an old URL that two pages match equally
+// waits for a person, and its reason names them; one that nothing
+// matches says so.
+func TestMatchSaysWhichPagesMatch(t *testing.T) {
+	doc := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "New", BaseURL: "https://new.example/"}}
+	doc.Pages = []*site.DocPage{
+		{Title: "About", Children: []*site.DocPage{{Title: "Team"}}},
+		{Title: "Company", Children: []*site.DocPage{{Title: "Team"}}},
+	}
+	tr, _ := doc.Tree()
+	got := Match(tr, []site.OldPage{{URL: "https://old.example/people/team.html"}, {URL: "https://old.example/xyz.html"}})
+	if g := got[0]; g.Disposition != site.DispositionReview || g.Reason != "2 pages match its slug “team”: /about/team, /company/team; choose one" {
+		t.Errorf("two pages match: %s %q", g.Disposition, g.Reason)
+	}
+	if g := got[1]; g.Reason != "no page of the plan matches its path, slug, query or title" {
+		t.Errorf("none matches: %q", g.Reason)
+	}
+}

@@ -87,6 +87,9 @@ func (j *journal) launchRedirects(d *changeData) error {
 	if err := j.redirectMoved(moved, isLaunched); err != nil {
 		return err
 	}
+	if err := j.retold(moved, after); err != nil {
+		return err
+	}
 	return j.keepReturned(before, after)
 }
 
@@ -212,6 +215,45 @@ func (j *journal) redirectMoved(moved []urlMove, isLaunched map[string]bool) err
 			}
 		}
 		if err := j.setOldByURL(&s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// retold gives the old URLs that redirect to a page whose URL the change
+// moved (other than its launched URLs, which redirectMoved wrote) a
+// reason that says where the page is now: the one they had named where
+// it was.
+func (j *journal) retold(moved []urlMove, after *site.Tree) error {
+	pages := map[int64]string{} // the moved pages, to their moved-from URL
+	var ids []int64
+	for _, m := range moved {
+		if m.page != 0 {
+			pages[m.page] = m.from
+			ids = append(ids, m.page)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	list, _ := json.Marshal(ids)
+	olds, err := j.touchOldsWhere(`page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND disposition = 'redirect'`, string(list))
+	if err != nil {
+		return err
+	}
+	for _, id := range olds {
+		was := j.olds[id].Before
+		if was == nil || was.URL == pages[was.Page] {
+			continue // a launched URL itself: redirectMoved wrote it
+		}
+		s := *was
+		p := after.Page(s.Page)
+		if p == nil {
+			continue
+		}
+		s.Reason = "its page “" + p.Title + "” moved after launch to " + after.URL(s.Page) + " (" + j.summary + ")"
+		if err := putOld(j.ctx, j.tx, j.projectID, id, &s); err != nil {
 			return err
 		}
 	}

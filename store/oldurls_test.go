@@ -389,3 +389,30 @@ func TestAttachRefusesBadOldURLs(t *testing.T) {
 		t.Errorf("a refused attach changed the map: %d old URLs", len(olds))
 	}
 }
+
+// TestRetargetAfterLaunchRetold: an old URL that redirects to a page
+// keeps going there when the page moves after launch, and its reason
+// says where the page is now, not where the matcher found it.
+func TestRetargetAfterLaunchRetold(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	old := site.OldPage{URL: "https://www.acme.example/prices.html"}
+	m := site.Mapping{From: old.URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 0.9,
+		Reason: "same slug, moved to /produkte/pricing", Accepted: true}
+	if _, err := db.Redirects.AttachOldSite(anna, pid, []site.OldPage{old}, []site.Mapping{m}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.History.LaunchVersion(anna, pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pages.Move(anna, ids["Pricing"], ids["About us"], "", 0); err != nil {
+		t.Fatal(err)
+	}
+	list, _, err := db.Redirects.OldURLs(anna, pid, site.OldFilter{Search: "prices"})
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%v %v", list, err)
+	}
+	if o := list[0]; o.PageID != ids["Pricing"] || !strings.HasPrefix(o.Reason, "its page “Pricing” moved after launch to https://www.acme.example/about-us/pricing") {
+		t.Errorf("after the move: page %d, reason %q", o.PageID, o.Reason)
+	}
+}
