@@ -420,7 +420,16 @@ func (s *Server) exportRedirects(c echo.Context) error {
 	}
 	var buf bytes.Buffer
 	if _, err := export.WriteRedirects(&buf, format, t.Mappings(olds)); err != nil {
+		if isHTMX(c) && site.ErrorCode(err) == site.EInvalid { // a platform's limit: said beside its link
+			return render(c, http.StatusUnprocessableEntity, views.DownloadRefused(site.ErrorMessage(err)))
+		}
 		return err
+	}
+	if isHTMX(c) {
+		// The link asked first: the file can be made, so the browser
+		// fetches it as a download, and the page stays.
+		c.Response().Header().Set("HX-Redirect", c.Request().URL.RequestURI())
+		return c.NoContent(http.StatusOK)
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, export.RedirectContentTypes[format], buf.Bytes())

@@ -91,6 +91,41 @@ func TestRedirectsAttach(t *testing.T) {
 	}
 }
 
+// TestRedirectDownloadRefusedInline: a platform's limit refuses its file
+// beside its link (the link asks first, as htmx), not as a page of its
+// own; a file that can be made is then fetched as a download.
+func TestRedirectDownloadRefusedInline(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	var olds []site.OldPage
+	var maps []site.Mapping
+	for i := range 2100 {
+		o := site.OldPage{URL: fmt.Sprintf("https://www.acme.example/old/%d.html", i)}
+		olds = append(olds, o)
+		maps = append(maps, site.Mapping{From: o.URL, Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 1, Accepted: true})
+	}
+	if _, err := c.db.Redirects.AttachOldSite(ctx, pid, olds, maps); err != nil {
+		t.Fatal(err)
+	}
+	base := "/projects/" + itoa(pid) + "/redirects"
+	page := doc(t, c.do("GET", base, nil, false))
+	if a := page.Find(`a[download][href$="format=vercel"]`); a.AttrOr("hx-target", "") != "#refused-vercel" || page.Find("#refused-vercel").Length() != 1 {
+		t.Fatalf("the vercel link does not ask first: %v", a.Nodes)
+	}
+	rec := c.do("GET", base+"/export?format=vercel", nil, true)
+	if rec.Code != 422 || rec.Header().Get("HX-Retarget") != "" || !strings.Contains(doc(t, rec).Find(".field-error").Text(), "allows 2,048") {
+		t.Errorf("vercel, asked by the link: %d %v %q", rec.Code, rec.Header(), rec.Body.String())
+	}
+	rec = c.do("GET", base+"/export?format=nginx", nil, true)
+	if rec.Code != 200 || rec.Header().Get("HX-Redirect") != base+"/export?format=nginx" || rec.Body.Len() != 0 {
+		t.Errorf("nginx, asked by the link: %d %v", rec.Code, rec.Header())
+	}
+	if rec := c.do("GET", base+"/export?format=nginx", nil, false); rec.Code != 200 || !strings.Contains(rec.Header().Get("Content-Disposition"), "attachment") {
+		t.Errorf("nginx, fetched: %d %v", rec.Code, rec.Header())
+	}
+}
+
 // TestRedirectsAttachSearchConsole: Search Console's "Pages" export,
 // all many agencies have of an old site, is taken as its URL list, with
 // each URL's clicks.
