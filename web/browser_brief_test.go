@@ -143,7 +143,10 @@ func TestBrowserMention(t *testing.T) {
 		waitJS(`[...document.querySelectorAll(".mention-list li")].map(li => li.textContent).join("|") === "Ana Editor"`),
 		chromedp.KeyEvent(kb.Enter),
 		waitJS(`document.getElementById("f-body").value === "Can you check the tiers, @Ana Editor "`),
-		chromedp.SendKeys(`#f-body`, "?", chromedp.ByQuery),
+		// A space typed after the name, as a hand does, is the one the
+		// name brought: one space, never two.
+		chromedp.SendKeys(`#f-body`, " ?", chromedp.ByQuery),
+		waitJS(`document.getElementById("f-body").value === "Can you check the tiers, @Ana Editor ?"`),
 		chromedp.Click(`#comments form.comment-form button[type=submit]`, chromedp.ByQuery),
 		waitJS(`document.getElementById("comments")?.textContent.includes("@Ana Editor ?")`),
 	)

@@ -23,10 +23,14 @@ export function suggest(names, query, max = 6) {
 }
 
 // complete puts name in place of the mention from start to caret, with
-// a space after it; it returns the text and where the caret goes.
+// a space after it unless the text goes on with one (the caret then goes
+// past it) or with punctuation; it returns the text and where the caret
+// goes.
 export function complete(text, start, caret, name) {
-  const put = "@" + name + " ";
-  return { text: text.slice(0, start) + put + text.slice(caret), caret: start + put.length };
+  const rest = text.slice(caret);
+  const put = "@" + name + (/^[\s,.;:!?)\]]/.test(rest) ? "" : " ");
+  const skip = /^[ \t]/.test(rest) ? 1 : 0;
+  return { text: text.slice(0, start) + put + rest, caret: start + put.length + skip };
 }
 
 let open = null; // { field, list, names, start, at }
@@ -34,6 +38,10 @@ let open = null; // { field, list, names, start, at }
 // key would still put there (a line break, a tab) is kept out, whether
 // or not the browser gave up on it with its keydown.
 let took = null;
+// spaced is where a completion left the caret after the space it put
+// ({ field, caret }): a space typed there at once, as a hand does after
+// a name, is that one, not a second.
+let spaced = null;
 
 function close() {
   open?.list.remove();
@@ -69,6 +77,7 @@ function take(name) {
   const r = complete(field.value, start, field.selectionStart, name);
   field.value = r.text;
   field.setSelectionRange(r.caret, r.caret);
+  spaced = r.text[r.caret - 1] === " " ? { field, caret: r.caret } : null;
   close();
   field.dispatchEvent(new Event("input", { bubbles: true }));
 }
@@ -91,7 +100,10 @@ if (typeof document !== "undefined") {
   });
   document.addEventListener("focusout", (e) => { if (open && e.target === open.field) close(); });
   document.addEventListener("beforeinput", (e) => {
-    if (took && e.target === took && (e.inputType === "insertLineBreak" || e.data === "\t")) e.preventDefault();
+    if (took && e.target === took && (e.inputType === "insertLineBreak" || e.data === "\t")) return e.preventDefault();
+    const s = spaced;
+    spaced = null; // once: the next thing typed
+    if (s && e.target === s.field && e.data === " " && e.target.selectionStart === s.caret && e.target.selectionEnd === s.caret) e.preventDefault();
   });
   document.addEventListener("keyup", () => { took = null; });
 }

@@ -22,5 +22,8 @@ test("suggest: names whose words start with what is typed", () => {
 });
 
 test("complete: the name in place, a space after, the caret after it", () => {
-  assert.deepEqual(complete("Hi @An, see", 3, 6, "Anna Berg"), { text: "Hi @Anna Berg , see", caret: 14 });
+  assert.deepEqual(complete("Hi @An", 3, 6, "Anna Berg"), { text: "Hi @Anna Berg ", caret: 14 });
+  assert.deepEqual(complete("Hi @An and Bo", 3, 6, "Anna Berg"), { text: "Hi @Anna Berg and Bo", caret: 14 }); // one space, never two
+  assert.deepEqual(complete("Hi @Anand Bo", 3, 8, "Anna Berg"), { text: "Hi @Anna Berg d Bo", caret: 14 });
+  assert.deepEqual(complete("Hi @An, see", 3, 6, "Anna Berg"), { text: "Hi @Anna Berg, see", caret: 13 }); // no space before a comma
 });
