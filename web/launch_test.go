@@ -156,6 +156,19 @@ func TestLaunchCheck(t *testing.T) {
 	if got := page.Find("#launch-errors").Text(); got != "2" {
 		t.Errorf("%s errors, want 2", got)
 	}
+	// The page opens on the result: the figures, the problems by rule,
+	// the coloured plan, then what changed since, the form last.
+	var order []string
+	page.Find("#launch-figures, .launch-group, .launch-diagram, #launch-since, #launch-form").Each(func(_ int, s *goquery.Selection) {
+		if id := s.AttrOr("id", ""); id != "" && !strings.HasPrefix(id, "rule-") {
+			order = append(order, id)
+		} else if o := s.AttrOr("class", ""); len(order) == 0 || order[len(order)-1] != o {
+			order = append(order, o)
+		}
+	})
+	if got := strings.Join(order, " "); got != "launch-figures launch-group diagram launch-diagram launch-since launch-form" {
+		t.Errorf("the launch page in the order %q", got)
+	}
 	groups := texts(page.Find(".launch-group h3"))
 	want := []string{"Planned pages that do not answer 200 1 error, 0 warnings", "Pages hidden from search engines (noindex) 1 error, 0 warnings"}
 	if strings.Join(groups, "|") != strings.Join(want, "|") {
