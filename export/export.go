@@ -3,6 +3,7 @@ package export
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -105,6 +106,16 @@ func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
 	}
 	rep.Files = append(rep.Files, f)
 	main, footer := foot.links()
+	if n := countLinks(main) + countLinks(footer); n > FooterMaxLinks {
+		w := site.Warning{Title: "footer.html", Reason: fmt.Sprintf("it lists %s links: past %d a footer is a wall of links, not a way around the site", site.Thousands(n), FooterMaxLinks)}
+		if foot.depth != 1 {
+			one := *foot
+			one.depth = 1
+			m1, f1 := one.links()
+			w.Reason += fmt.Sprintf("; with footer depth 1 (the sections alone) it lists %s", site.Thousands(countLinks(m1)+countLinks(f1)))
+		}
+		rep.Warnings = append(rep.Warnings, w)
+	}
 	if f, err = create(out, "footer.html", 0, func(w io.Writer) error {
 		return footerTmpl.ExecuteTemplate(w, "nav", footerData{proj.Name, main, footer})
 	}); err != nil {
@@ -116,6 +127,22 @@ func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
 	}
 	rep.Files = append(rep.Files, f)
 	return rep, nil
+}
+
+// FooterMaxLinks is how many links a footer sitemap may list before the
+// export warns: past it, people scan rather than read it.
+const FooterMaxLinks = 150
+
+// countLinks counts the links of a footer's list, the children's too.
+func countLinks(ls []FooterLink) int {
+	n := 0
+	for _, l := range ls {
+		if l.Href != "" {
+			n++
+		}
+		n += countLinks(l.Children)
+	}
+	return n
 }
 
 // sideFile is a file an export writes while it reads the plan, beside

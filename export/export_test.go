@@ -403,3 +403,39 @@ func TestSeveralIndexes(t *testing.T) {
 		t.Errorf("robots.txt names %d sitemaps, want 2", got)
 	}
 }
+
+// TestFooterTooLong: a footer sitemap past FooterMaxLinks links is
+// warned of, with what depth 1 would list; one within it is not.
+func TestFooterTooLong(t *testing.T) {
+	home := &site.DocPage{Title: "Home", Slug: new(string)}
+	for s := range 20 {
+		sec := &site.DocPage{Title: "Section " + strconv.Itoa(s)}
+		for u := range 10 {
+			sec.Children = append(sec.Children, &site.DocPage{Title: "Topic " + strconv.Itoa(s) + "." + strconv.Itoa(u)})
+		}
+		home.Children = append(home.Children, sec)
+	}
+	d := &site.Document{Format: site.FormatV1, Project: site.DocProject{Name: "Big", BaseURL: "https://big.example/"}, Pages: []*site.DocPage{home}}
+	if err := d.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	warned := func(depth int) string {
+		rep, err := Export(&Memory{}, TreeSource(tr), Config{FooterDepth: depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range rep.Warnings {
+			if w.Title == "footer.html" {
+				return w.Reason
+			}
+		}
+		return ""
+	}
+	if got := warned(2); got != "it lists 221 links: past 150 a footer is a wall of links, not a way around the site; with footer depth 1 (the sections alone) it lists 21" {
+		t.Errorf("depth 2: %q", got)
+	}
+	if got := warned(1); got != "" {
+		t.Errorf("depth 1: %q", got)
+	}
+}
