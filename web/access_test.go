@@ -326,6 +326,8 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/settings":               {path: p + "/settings", ok: 200},
 		"POST /projects/:id/theme":                 {path: p + "/theme", form: v("accent", "#aa3300", "agency", "Studio"), ok: 200},
 		"GET /projects/:id/logo.png":               {path: p + "/logo.png", ok: 200},
+		"GET /projects/:id/brand.png":              {path: p + "/brand.png", ok: 200},
+		"GET /projects/:id/brand.css":              {path: p + "/brand.css", ok: 200},
 		"PUT /projects/:id/settings": {path: p + "/settings", form: v("name", "Acme Zebra-7 relaunch", "base_url", "https://www.acme.example/",
 			"version", id("version")), ok: 200},
 		"GET /projects/:id/paste":                   {path: p + "/paste", ok: 200},
@@ -336,7 +338,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/pages/:pid/delete":       {path: pg + "/delete", ok: 200},
 		"PATCH /projects/:id/pages/:pid/title":      {path: pg + "/title", form: v("title", "Prices", "version", id("pageVersion")), ok: 200},
 		"POST /projects/:id/pages/:pid/keep-url":    {path: pg + "/keep-url", form: v("slug", "pricing"), ok: 200},
-		"POST /projects/:id/pages/:pid/move":        {path: pg + "/move", form: v("parent", "0", "placement", "main", "position", "0"), ok: 204},
+		"POST /projects/:id/pages/:pid/move":        {path: pg + "/move", form: v("parent", "0", "placement", "main", "position", "0"), ok: 200}, // with the notice of its new URL
 		"POST /projects/:id/pages/:pid/duplicate":   {path: pg + "/duplicate", ok: 201},
 		"GET /projects/:id/pages/:pid/paste":        {path: pg + "/paste", ok: 200},
 		"GET /projects/:id/pages/:pid/links/picker": {path: pg + "/links/picker?q=con", ok: 200},

@@ -1,8 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -27,6 +32,14 @@ func TestBrowserReview(t *testing.T) {
 	pg.Notes, pg.Type = "Monthly and yearly plans side by side.", "landing"
 	pg.Brief = site.Brief{H1: "Plans for every team", Blocks: []site.Block{{Kind: "table", Note: "Three plans side by side"}}}
 	if err := db.Pages.UpdatePage(bg, &pg); err != nil {
+		t.Fatal(err)
+	}
+	// The agency's brand, which the client's review carries.
+	var logo bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 120, 40))
+	draw.Draw(img, img.Bounds(), &image.Uniform{color.RGBA{15, 118, 110, 255}}, image.Point{}, draw.Src)
+	png.Encode(&logo, img)
+	if err := db.Themes.SetTeamTheme(bg, 1, site.Theme{Accent: "#0f766e", Agency: "Northwind Studio", Logo: logo.Bytes()}); err != nil {
 		t.Fatal(err)
 	}
 	team := site.Comment{ProjectID: pid, PageID: pricing, Author: "Olive Owner", UserID: 1, Body: "Three tiers, as agreed?"} // the owner browser() logs in
@@ -99,6 +112,10 @@ func TestBrowserReview(t *testing.T) {
 		chromedp.Navigate(shared),
 		chromedp.WaitVisible(`main.review #diagram svg`),
 		settled(),
+		// The brand: the logo loaded, the agency named, the accent applied.
+		waitJS(`(() => { const i = document.querySelector('#review-brand img'); return i && i.complete && i.naturalWidth === 120; })()`),
+		waitJS(`document.querySelector('#review-brand .agency')?.textContent.trim() === 'Northwind Studio'`),
+		waitJS(`getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() === '#0f766e'`),
 	)
 	var first struct{ DiagramLeft, DiagramTop, CardLeft float64 }
 	run(t, client, "measure", chromedp.Evaluate(`(() => {

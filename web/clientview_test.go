@@ -167,6 +167,8 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/compare":                     {p + "/compare?from=1"},
 		"/projects/:id/compare/diagram/:format":     diagrams(p+"/compare/diagram/", "?from=1"),
 		"/projects/:id/logo.png":                    {p + "/logo.png"},
+		"/projects/:id/brand.png":                   {p + "/brand.png"},
+		"/projects/:id/brand.css":                   {p + "/brand.css"},
 		"/projects/:id/history":                     {p + "/history"},
 		"/projects/:id/lint":                        {p + "/lint"},
 	}

@@ -109,6 +109,9 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 	if viewer(c).Share {
 		props := views.ReviewProps{Layout: s.layout(c, p.Name), Project: p, Pages: p.PageCount, Outline: outline,
 			Approved: c.QueryParam("approved") != "", Signer: author(c)}
+		if props.Brand, err = s.store.themes.Brand(ctx, p.ID); err != nil { // the agency's look: the project's, else its team's
+			return err
+		}
 		if vs, err := s.store.history.Versions(ctx, p.ID); err != nil {
 			return err
 		} else if len(vs) > 0 {

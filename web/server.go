@@ -381,6 +381,8 @@ func (s *Server) projectRoutes() []route {
 		{put, "/projects/:id/settings", s.saveSettings, projectEdit, nil},
 		{post, "/projects/:id/theme", s.heavy(s.saveTheme), projectEdit, nil},
 		{get, "/projects/:id/logo.png", s.logo, projectRead, nil},
+		{get, "/projects/:id/brand.png", s.brandLogo, projectRead, nil},
+		{get, "/projects/:id/brand.css", s.brandCSS, projectRead, nil},
 		{get, "/projects/:id/paste", s.pasteForm, projectEdit, nil},
 		{post, "/projects/:id/paste", s.paste, projectEdit, nil},
 		{post, "/projects/:id/pages", s.createPage, projectEdit, nil},

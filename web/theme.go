@@ -119,6 +119,33 @@ func (s *Server) logo(c echo.Context) error {
 	return c.Blob(http.StatusOK, "image/png", logo)
 }
 
+// brandLogo serves the logo the project's review carries: its own, else
+// its team's. Errors: ENotFound when neither has one.
+func (s *Server) brandLogo(c echo.Context) error {
+	logo, err := s.store.themes.BrandLogo(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	if len(logo) == 0 {
+		return site.Errorf(site.ENotFound, "This project has no logo.")
+	}
+	return c.Blob(http.StatusOK, "image/png", logo)
+}
+
+// brandCSS is the style sheet of the brand's accent, which the review
+// view links (the content security policy allows no inline style).
+func (s *Server) brandCSS(c echo.Context) error {
+	t, err := s.store.themes.Brand(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	css := ""
+	if t.Accent != "" { // #rrggbb: Theme.Validate let nothing else in
+		css = ":root { --accent: " + t.Accent + "; }\n"
+	}
+	return c.Blob(http.StatusOK, "text/css; charset=utf-8", []byte(css))
+}
+
 // teamThemeProps is the team page's brand section.
 func (s *Server) teamThemeProps(c echo.Context) (views.TeamThemeProps, error) {
 	v := viewer(c)

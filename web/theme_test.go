@@ -128,6 +128,23 @@ func TestTeamBrand(t *testing.T) {
 	if svg := c.do("GET", p+"/diagram/svg", nil, false).Body.String(); !strings.Contains(svg, "#0f766e") {
 		t.Error("the new project's diagram is not in the team's accent")
 	}
+	// The client's review carries the brand: the logo, the agency, the
+	// accent (a style sheet of the project's: no inline style).
+	path, _ := c.shareURL(pid, "view", "7d")
+	client := c.peer()
+	wantStatus(t, client.do("GET", path, nil, false), 303, "open the share link")
+	review := doc(t, client.do("GET", p, nil, false))
+	brand := review.Find("#review-brand")
+	if !strings.HasPrefix(brand.Find("img").AttrOr("src", ""), p+"/brand.png?v=") || strings.TrimSpace(brand.Find(".agency").Text()) != "Northwind Studio" ||
+		review.Find(`link[rel=stylesheet][href^="`+p+`/brand.css"]`).Length() != 1 {
+		t.Errorf("the review's head does not carry the brand: %q", brand.Text())
+	}
+	if rec := client.do("GET", p+"/brand.css", nil, false); rec.Code != 200 || !strings.Contains(rec.Body.String(), "--accent: #0f766e") {
+		t.Errorf("brand.css: %d %q", rec.Code, rec.Body.String())
+	}
+	if rec := client.do("GET", p+"/brand.png", nil, false); rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" {
+		t.Errorf("brand.png: %d %v", rec.Code, rec.Header())
+	}
 	if _, err := exec.LookPath("pdfimages"); err == nil {
 		path := filepath.Join(t.TempDir(), "t.pdf")
 		os.WriteFile(path, c.do("GET", p+"/diagram/pdf?cover=1", nil, false).Body.Bytes(), 0o644)
