@@ -8,6 +8,7 @@ import (
 	"image/color"
 	"image/draw"
 	"image/png"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -117,6 +118,24 @@ func TestBrowserReview(t *testing.T) {
 		waitJS(`document.querySelector('#review-brand .agency')?.textContent.trim() === 'Northwind Studio'`),
 		waitJS(`getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() === '#0f766e'`),
 	)
+	// The diagram opens readable: fitted to the main tree, its titles
+	// at a size people read, every card of it in view.
+	var read struct {
+		Title  float64 // the tallest text of the Home card, on screen
+		InView bool    // every card of the main tree
+	}
+	run(t, client, "read the diagram", chromedp.Evaluate(fmt.Sprintf(`(() => {
+		const c = document.querySelector('#diagram .diagram-canvas').getBoundingClientRect();
+		const cards = %s.map(id => document.querySelector('#diagram svg g.node#p' + id));
+		return {
+			Title: Math.max(...[...cards[0].querySelectorAll('text')].map(t => t.getBoundingClientRect().height)),
+			InView: cards.every(g => { const r = g.getBoundingClientRect(); return r.left >= c.left - 1 && r.right <= c.right + 1 && r.top >= c.top - 1 && r.bottom <= Math.min(c.bottom, innerHeight) + 1; }),
+		};
+	})()`, mainTree(ids)), &read))
+	t.Logf("the review's diagram at 1280×720: title %.1f px, the main tree in view %v", read.Title, read.InView)
+	if read.Title < 11 || !read.InView {
+		t.Errorf("the diagram does not open readable: %+v", read)
+	}
 	var first struct{ DiagramLeft, DiagramTop, CardLeft float64 }
 	run(t, client, "measure", chromedp.Evaluate(`(() => {
 		const d = document.getElementById('diagram').getBoundingClientRect(), c = document.getElementById('details').getBoundingClientRect();
@@ -246,4 +265,14 @@ func TestBrowserReview(t *testing.T) {
 		t.Errorf("a view link's card has %d forms or boxes, want none", fields)
 	}
 	noProblems(t, reader, "a view link's review")
+}
+
+// mainTree lists, as a JavaScript array, the ids of the sample plan's
+// main tree, Home first.
+func mainTree(ids map[string]int64) string {
+	var out []string
+	for _, title := range []string{"Home", "About us", "Team", "Products", "Pricing", "Later", "Blog", "Contact"} {
+		out = append(out, strconv.FormatInt(ids[title], 10))
+	}
+	return "[" + strings.Join(out, ",") + "]"
 }

@@ -570,6 +570,18 @@ func TestBrowserDiagram(t *testing.T) {
 		chromedp.WaitVisible(node),
 		settled(),
 	)
+	// Hiding Details widens the canvas: a diagram still as fitted is
+	// fitted again, larger; showing them fits it back.
+	scale := `(document.querySelector('#diagram svg').style.transform.match(/scale\(([\d.]+)\)/) || [])[1]`
+	var fitScale string
+	run(t, ctx, "read the fitted scale", chromedp.Evaluate(scale, &fitScale))
+	run(t, ctx, "hide Details: the diagram fits the wider canvas",
+		chromedp.Click(`[data-details-toggle]`, chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`Number(%s) > %s`, scale, fitScale)),
+		chromedp.Click(`[data-details-toggle]`, chromedp.ByQuery),
+		waitJS(fmt.Sprintf(`%s === "%s"`, scale, fitScale)),
+		settled(),
+	)
 	run(t, ctx, "click Pricing in the diagram",
 		chromedp.Click(node+" text", chromedp.ByQuery),
 		waitJS(fmt.Sprintf(`document.getElementById('details-inner')?.dataset.page === "%d"`, pricing)),
@@ -636,9 +648,8 @@ func TestBrowserDiagram(t *testing.T) {
 
 	// Another number of levels is another drawing: it opens fitted, not
 	// at the zoom of the last one.
-	const fitted = `(() => { const c = ` + canvas + `, svg = c.querySelector('svg');
-		const k = Math.min(1, c.clientWidth / svg.width.baseVal.value, c.clientHeight / svg.height.baseVal.value);
-		return Math.abs(c.view.k - k) < 1e-6; })()`
+	const fitted = `(() => { const c = ` + canvas + `, f = c.fitted; // the view the canvas's fit made
+		return !!f && c.view.k === f.k && c.view.x === f.x && c.view.y === f.y; })()`
 	run(t, ctx, "zoom in, then draw two levels",
 		chromedp.Click(`#diagram [data-zoom=in]`),
 		chromedp.Click(`#diagram [data-zoom=in]`),

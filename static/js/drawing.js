@@ -45,6 +45,22 @@ function svgDrawing(canvas) {
       }
       return measured;
     },
+    // useful is the box of the cards outside the frames beside the main
+    // tree (utility and footer navigation) and the legend: what a fit
+    // shows first.
+    useful() {
+      const { list } = this.boxes();
+      const o = svg.getBoundingClientRect(), k = view(canvas).k;
+      const frames = [...svg.querySelectorAll("g[id^='frame-'], g[id^='nav-'], g#legend")].map((g) => {
+        const r = g.getBoundingClientRect();
+        return { x: (r.left - o.left) / k, y: (r.top - o.top) / k, w: r.width / k, h: r.height / k };
+      });
+      const main = list.filter((b) => !frames.some((f) => V.inside(f, b.x + b.w / 2, b.y + b.h / 2)));
+      if (!main.length || !frames.length) return null;
+      const x = Math.min(...main.map((b) => b.x)), y = Math.min(...main.map((b) => b.y));
+      const m = 12; // a margin around the cards
+      return { x: x - m, y: y - m, w: Math.max(...main.map((b) => b.x + b.w)) - x + 2 * m, h: Math.max(...main.map((b) => b.y + b.h)) - y + 2 * m };
+    },
     show(v) { svg.style.transform = `translate(${v.x}px, ${v.y}px) scale(${v.k})`; },
     mark(kind, id) {
       cardOf(marks[kind])?.classList.remove(kind);
@@ -82,9 +98,30 @@ export function hideHandles(canvas) {
 
 export function zoomAt(canvas, factor, cx, cy) { V.zoomAt(view(canvas), factor, cx, cy); }
 export function zoomCentre(canvas, factor) { zoomAt(canvas, factor, canvas.clientWidth / 2, canvas.clientHeight / 2); }
+// fit shows the drawing, or its useful part, in the part of the canvas
+// the window shows (a canvas taller than the window is fitted to what is
+// in view). The view it makes is kept: while it is unchanged, a canvas
+// that grows or shrinks (Details hidden, the window resized) is fitted
+// again.
 export function fit(canvas) {
   const d = drawingOf(canvas);
-  if (d) V.fit(view(canvas), d.w, d.h, canvas.clientWidth, canvas.clientHeight);
+  if (!d) return;
+  const H = Math.max(200, Math.min(canvas.clientHeight, innerHeight - canvas.getBoundingClientRect().top));
+  V.fit(view(canvas), d.w, d.h, canvas.clientWidth, H, d.useful?.());
+  canvas.fitted = { ...view(canvas) };
+  watchSize(canvas);
+}
+const fittedStill = (canvas) => {
+  const f = canvas.fitted, v = canvas.view;
+  return !!f && !!v && f.k === v.k && f.x === v.x && f.y === v.y;
+};
+const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (target.isConnected && fittedStill(target)) { fit(target); apply(target); saveView(target); }
+  }
+});
+function watchSize(canvas) {
+  if (resized && !canvas.watched) { canvas.watched = true; resized.observe(canvas); }
 }
 // zoomToPage centres the card of page id, large enough to read.
 export function zoomToPage(canvas, id) {

@@ -13,15 +13,29 @@ export function zoomAt(v, factor, cx, cy) {
   v.k = k;
 }
 
+// MAX_FIT is the most fit enlarges a drawing: a small plan fills the
+// canvas rather than sit in its corner with words a few pixels high.
+export const MAX_FIT = 2;
+
 // fit shows a w × h drawing whole in a W × H canvas: centred across,
-// from the top, never larger than its own size. A drawing so much
+// from the top, at most MAX_FIT times its size. A drawing so much
 // longer one way than the canvas that it would be a hairline whole (a
 // 5,000-page plan left to right) fills the canvas the other way instead,
-// from its start; the minimap shows the rest.
-export function fit(v, w, h, W, H) {
-  let k = Math.min(1, W / w, H / h) || 1;
-  if (w * k < W / 4) k = Math.min(1, W / w); // tall: fit its width
-  else if (h * k < H / 4) k = Math.min(1, H / h); // wide: fit its height
+// from its start; the minimap shows the rest. Given useful, the box of
+// the part that matters (the main tree, without the legend and the
+// utility and footer navigation beside it), fit shows that part instead
+// when it comes out a fifth larger or more, centred across, from its top.
+export function fit(v, w, h, W, H, useful) {
+  let k = Math.min(MAX_FIT, W / w, H / h) || 1;
+  if (w * k < W / 4) k = Math.min(MAX_FIT, W / w); // tall: fit its width
+  else if (h * k < H / 4) k = Math.min(MAX_FIT, H / h); // wide: fit its height
+  const ku = useful && useful.w > 0 && useful.h > 0 ? Math.min(MAX_FIT, W / useful.w, H / useful.h) : 0;
+  if (ku > k * 1.2 && useful.w * ku >= W / 4) {
+    v.k = Math.max(MIN_ZOOM, ku);
+    v.x = (W - useful.w * v.k) / 2 - useful.x * v.k;
+    v.y = -useful.y * v.k;
+    return;
+  }
   v.k = Math.max(MIN_ZOOM, k);
   v.x = w * v.k <= W ? (W - w * v.k) / 2 : 0;
   v.y = 0;

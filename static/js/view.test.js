@@ -18,12 +18,26 @@ test("zoomAt stops at its limits", () => {
   assert.equal(v.k, 0.05);
 });
 
-test("fit shows the whole drawing, centred across, never enlarged", () => {
+test("fit shows the whole drawing, centred across, enlarged at most twice", () => {
   const v = { k: 3, x: 5, y: 5 };
   fit(v, 2000, 500, 1000, 800);
   assert.deepEqual(v, { k: 0.5, x: 0, y: 0 });
   fit(v, 400, 300, 1000, 800);
-  assert.deepEqual(v, { k: 1, x: 300, y: 0 });
+  assert.deepEqual(v, { k: 2, x: 100, y: 0 }, "a small plan fills the canvas, its words readable");
+  fit(v, 100, 50, 1000, 800);
+  assert.equal(v.k, 2, "never more than twice");
+});
+
+test("fit shows the useful part when it comes out larger", () => {
+  const v = { k: 1, x: 0, y: 0 };
+  // The main tree 560 wide at the left, the legend and navigation
+  // beside it: whole, 1.02; the tree alone, 1.5 (the review at 1280×720).
+  fit(v, 840, 250, 860, 460, { x: 10, y: 10, w: 560, h: 160 });
+  assert.equal(v.k, 860 / 560);
+  assert.deepEqual([Math.round(v.x + 10 * v.k), Math.round(v.y + 10 * v.k)], [0, 0], "the tree at the canvas's left and top");
+  fit(v, 840, 250, 860, 460, { x: 0, y: 0, w: 800, h: 240 }); // nearly the whole: the whole
+  assert.equal(v.k, 860 / 840);
+  assert.equal(v.y, 0);
 });
 
 test("fit never makes a long drawing a hairline: it fills the other way, from the start", () => {
