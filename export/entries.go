@@ -117,20 +117,7 @@ func (s *Selection) pass(fn func(v *visit, url string, e *Entry) error) error {
 			s.warn(p, "")
 			return fn(v, url, nil)
 		}
-		if msg := site.SlugAdvice(p.Slug); msg != "" {
-			s.warn(p, msg)
-		}
-		if strings.IndexByte(url, '?') >= 0 && site.HasSessionParam(url) {
-			s.warn(p, "its URL carries a session-id parameter; search engines index such URLs as duplicates")
-		}
-		kept, ok := keptTypes[p.Type] // a plan has a few types and many pages
-		if !ok {
-			kept = site.KeptType(p.Type)
-			keptTypes[p.Type] = kept
-		}
-		if kept || site.KeptSlug(p.Slug) {
-			s.warn(p, "sites keep such pages (cart, checkout, account, login, search, wishlist) out of search; it is in the sitemap as set: untick “In sitemap” unless it should be found")
-		}
+		s.flag(p, url, keptTypes)
 		if raw := cmp.Or(p.Lastmod, proj.Lastmod); raw != rawLastmod { // most pages share one lastmod
 			rawLastmod, lastmod = raw, site.SitemapLastmod(raw)
 		}
@@ -223,6 +210,26 @@ func (s *Selection) Each(fn func(*Entry) error) error {
 		}
 		return fn(e)
 	})
+}
+
+// flag warns of what a page in the sitemap may not want there: a slug
+// that reads badly, a session id in its URL, a type or slug of the pages
+// sites keep out of search (keptTypes remembers each type's answer).
+func (s *Selection) flag(p *site.Page, url string, keptTypes map[string]bool) {
+	if msg := site.SlugAdvice(p.Slug); msg != "" {
+		s.warn(p, msg)
+	}
+	if strings.IndexByte(url, '?') >= 0 && site.HasSessionParam(url) {
+		s.warn(p, "its URL carries a session-id parameter; search engines index such URLs as duplicates")
+	}
+	kept, ok := keptTypes[p.Type] // a plan has a few types and many pages
+	if !ok {
+		kept = site.KeptType(p.Type)
+		keptTypes[p.Type] = kept
+	}
+	if kept || site.KeptSlug(p.Slug) {
+		s.warn(p, "sites keep such pages (cart, checkout, account, login, search, wishlist) out of search; it is in the sitemap as set: untick “In sitemap” unless it should be found")
+	}
 }
 
 func (s *Selection) warn(p *site.Page, reason string) {
