@@ -7,6 +7,7 @@ import (
 	"image"
 	_ "image/png" // logos
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,7 +51,7 @@ const (
 // options choose, as vector paths and selectable text: one sheet if it
 // fits legibly, else an overview and a sheet per section (sheets.go);
 // first a cover if asked for.
-func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) error {
+func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) (sheets int, textPt float64, err error) {
 	o := d.opt
 	orient := "L"
 	if o.Orientation == Portrait {
@@ -72,7 +73,15 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) e
 	ax, ay := margin, margin+headerH
 	b := &book{ctx: ctx, t: d.tree, links: links, opt: o, area: point{pageW - 2*margin, pageH - ay - margin - footerH}}
 	if err := b.plan(); err != nil {
-		return err
+		return 0, 0, err
+	}
+	textPt = math.Inf(1)
+	for _, sh := range b.sheets {
+		for _, dr := range sh.drawings() {
+			if dr.d != nil {
+				textPt = min(textPt, dr.scale*minTextPt/legible(dr.d.opt.compact))
+			}
+		}
 	}
 	if o.Cover {
 		d.cover(tx, pageW, pageH, logo, b.sheets)
@@ -90,7 +99,7 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) e
 	if len(o.Appendix) > 0 {
 		d.appendix(tx, pageW, pageH, logo)
 	}
-	return pdf.Output(w)
+	return len(b.sheets), textPt, pdf.Output(w)
 }
 
 // appendix prints the options' sections of text after the sheets, page

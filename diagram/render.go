@@ -11,6 +11,10 @@ import (
 // Result says what a render drew.
 type Result struct {
 	Pages int // pages drawn (a collapsed branch's pages are not)
+	// A PDF's sheets (the cover and appendix not counted) and the size
+	// in points its smallest words print at.
+	Sheets int
+	TextPt float64
 }
 
 // MaxNodes is the most pages one diagram draws; past it, draw a
@@ -60,7 +64,9 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 		return res, (&dotWriter{d}).write(w)
 	}
 	if format == FormatPDF { // laid out sheet by sheet
-		return res, writePDF(ctx, w, d, links)
+		var err error
+		res.Sheets, res.TextPt, err = writePDF(ctx, w, d, links)
+		return res, err
 	}
 	pic, boxes, err := d.picture(ctx, true)
 	if err != nil {

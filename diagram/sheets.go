@@ -22,6 +22,10 @@ import (
 // minTextPt is the smallest text a sheet may print, in points.
 const minTextPt = 6.0
 
+// MinTextPt is minTextPt for those who warn of a PDF: the smallest
+// words people read on paper, in points.
+const MinTextPt = minTextPt
+
 // legible is the smallest scale at which the cards' smallest words print
 // at minTextPt: the band's label on a full card, the title (and every
 // other word) on a compact one.

@@ -684,6 +684,25 @@ func TestBrowserDiagram(t *testing.T) {
 			return fmt.Errorf("no acme-relaunch-sitemap.svg in the download folder")
 		}),
 	)
+	// The PDF asks first, then arrives as a download; the page stays.
+	var where string
+	run(t, ctx, "where the page is", chromedp.Location(&where))
+	run(t, ctx, "download the PDF",
+		chromedp.Click(`#diagram .downloads a[href*="/diagram/pdf"]`),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			for ctx.Err() == nil { // until the file is whole, within the test's budget
+				if b, err := os.ReadFile(filepath.Join(dir, "acme-relaunch-sitemap.pdf")); err == nil && bytes.Contains(b, []byte("%%EOF")) {
+					return nil
+				}
+				select {
+				case <-ctx.Done():
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+			return fmt.Errorf("no acme-relaunch-sitemap.pdf in the download folder")
+		}),
+		waitJS(fmt.Sprintf(`location.href === %q && !!document.querySelector('#diagram .diagram-canvas')`, where)),
+	)
 	// "PDF on one sheet" sits beside the downloads, in view without
 	// opening the PDF options, and carries to the PDF's address.
 	run(t, ctx, "fit the PDF to one sheet beside the download",
@@ -712,7 +731,8 @@ func TestBrowserDiagram(t *testing.T) {
 	}
 	screenshot(t, ctx, "diagram-pdf-options.png")
 	run(t, ctx, "a download that fails shows why",
-		chromedp.Evaluate(`(() => { const a = document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]'), u = new URL(a.href); u.searchParams.set('paper', 'b5'); a.href = u; })()`, nil),
+		// The PDF link asks first (htmx): its address is set for both.
+		chromedp.Evaluate(`(() => { const a = document.querySelector('#diagram .downloads a[href*="/diagram/pdf"]'), u = new URL(a.href); u.searchParams.set('paper', 'b5'); a.href = u; a.setAttribute('hx-get', u.pathname + u.search); htmx.process(a); })()`, nil),
 		chromedp.Click(`#diagram .downloads a[href*="/diagram/pdf"]`),
 		waitJS(`(document.querySelector('#flash .alert-error')?.textContent || '').includes('Paper must be one of a4, a3, letter, tabloid.')`),
 	)

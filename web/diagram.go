@@ -74,7 +74,7 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 // renderDiagram returns the project's diagram in format with the
 // request's options (normalised), from the cache when the project has not
 // changed since it was drawn with them.
-func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, opt diagram.Options, b []byte, err error) {
+func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, opt diagram.Options, b []byte, res diagram.Result, err error) {
 	if p, err = s.project(c); err != nil {
 		return
 	}
@@ -91,7 +91,7 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 	// The version is read before the tree: if an edit lands in between,
 	// the drawing is filed under the older version and never served for
 	// the new.
-	b, err = s.drawCached(c, p.ID, fmt.Sprintf("%d|%d", p.ID, p.Version), opt, func(ctx context.Context) (*site.Tree, []site.Link, error) {
+	b, res, err = s.drawCachedResult(c, p.ID, fmt.Sprintf("%d|%d", p.ID, p.Version), opt, func(ctx context.Context) (*site.Tree, []site.Link, error) {
 		t, err := s.store.pages.Tree(ctx, p.ID)
 		if err != nil {
 			return nil, nil, err
@@ -108,9 +108,18 @@ func (s *Server) renderDiagram(c echo.Context, format string) (p site.Project, o
 // drawing. The theme is read on every request, the logo (keyed by its
 // sum) only to draw. Errors: those of load and diagram.Render, ETooMany.
 func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, error) {
+	b, _, err := s.drawCachedResult(c, projectID, key, opt, load)
+	return b, err
+}
+
+// drawCachedResult is drawCached with what the drawing's Render said of
+// it (a PDF's sheets and the size its smallest words print at), kept in
+// the cache beside it.
+func (s *Server) drawCachedResult(c echo.Context, projectID int64, key string, opt diagram.Options, load func(context.Context) (*site.Tree, []site.Link, error)) ([]byte, diagram.Result, error) {
+	var res diagram.Result
 	theme, err := s.store.themes.Brand(c.Request().Context(), projectID) // the project's, else its team's
 	if err != nil {
-		return nil, err
+		return nil, res, err
 	}
 	opt.Accent, opt.Agency, opt.ClientName = theme.Accent, theme.Agency, theme.ClientName
 	opt.Palette = site.PaletteFrom(c.Request().Context())
@@ -120,31 +129,35 @@ func (s *Server) drawCached(c echo.Context, projectID int64, key string, opt dia
 	opt.SetDefaults()
 	key += "|" + theme.LogoSum + "|" + opt.Key() + "|" + viewer(c).Projection().Key() // a client's is drawn from a projected plan
 	if b, ok := s.diagrams.get(key); ok {
-		return b, nil
+		if m, ok := s.diagrams.get(key + "|result"); ok {
+			fmt.Sscan(string(m), &res.Pages, &res.Sheets, &res.TextPt)
+		}
+		return b, res, nil
 	}
 	rctx, done, err := s.heavyTurn(c, RenderTimeout)
 	if err != nil {
-		return nil, err
+		return nil, res, err
 	}
 	defer done()
 	if theme.LogoSum != "" {
 		if opt.Logo, err = s.store.themes.BrandLogo(rctx, projectID); err != nil {
-			return nil, err
+			return nil, res, err
 		}
 	}
 	t, links, err := load(rctx)
 	if err != nil {
-		return nil, err
+		return nil, res, err
 	}
 	if err := opt.Normalize(t); err != nil {
-		return nil, err
+		return nil, res, err
 	}
 	var buf bytes.Buffer
-	if _, err := s.draw(rctx, &buf, t, links, opt); err != nil {
-		return nil, err
+	if res, err = s.draw(rctx, &buf, t, links, opt); err != nil {
+		return nil, res, err
 	}
 	s.diagrams.put(key, buf.Bytes())
-	return buf.Bytes(), nil
+	s.diagrams.put(key+"|result", fmt.Appendf(nil, "%d %d %g", res.Pages, res.Sheets, res.TextPt))
+	return buf.Bytes(), res, nil
 }
 
 // paints are the drawings the diagram pane can ask for: by default the
@@ -167,7 +180,7 @@ func (s *Server) diagram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, opt, b, err := s.renderDiagram(c, format)
+	p, opt, b, _, err := s.renderDiagram(c, format)
 	if err != nil && site.ErrorCode(err) != site.ETooLarge {
 		return err
 	}
@@ -200,7 +213,7 @@ func (s *Server) diagramScene(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	_, _, b, err := s.renderDiagram(c, format)
+	_, _, b, _, err := s.renderDiagram(c, format)
 	if err != nil {
 		return err
 	}
@@ -217,15 +230,49 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 	if !ok {
 		return site.Errorf(site.ENotFound, "No diagram format %q: use svg, png, pdf, dot or graphml.", format)
 	}
-	p, opt, b, err := s.renderDiagram(c, format)
+	p, opt, b, res, err := s.renderDiagram(c, format)
 	if site.ErrorCode(err) == site.ETooLarge && format == diagram.FormatPNG && !wantsJSON(c) {
 		return s.pngTooLarge(c, p, opt, err)
 	}
 	if err != nil {
 		return err
 	}
+	if isHTMX(c) { // the pane's link asks first: a PDF nobody can use is said beside it
+		if words := pdfWarning(format, opt, res); words != "" {
+			return render(c, http.StatusOK, views.DownloadWarning(words, c.Request().URL.RequestURI()))
+		}
+		return downloadNow(c)
+	}
 	attach(c, p, "-sitemap."+format)
 	return c.Blob(http.StatusOK, typ, b)
+}
+
+// downloadNow answers a download's link that asked first (htmx): the
+// file can be made, so the page fetches it as a download (the download
+// event, downloads.js), clearing what was said beside the link.
+func downloadNow(c echo.Context) error {
+	triggerWith(c, "download", map[string]any{"url": c.Request().URL.RequestURI()})
+	return c.NoContent(http.StatusOK)
+}
+
+// PDFManySheets is how many sheets a PDF may take before its download
+// warns: past it, a book nobody prints or pages through.
+const PDFManySheets = 40
+
+// pdfWarning says why a PDF would be of little use, or "": its words
+// would print below legible size (one sheet), or it would take more
+// than PDFManySheets sheets.
+func pdfWarning(format string, opt diagram.Options, res diagram.Result) string {
+	switch {
+	case format != diagram.FormatPDF || res.Sheets == 0:
+		return ""
+	case opt.OneSheet && res.TextPt < diagram.MinTextPt:
+		return fmt.Sprintf("On one %s sheet its smallest words would print %.1f pt high, below the %g pt people read: untick “PDF on one sheet” (the fewest sheets on which every word stays readable), or draw fewer levels or one section.",
+			strings.ToUpper(opt.Paper[:1])+opt.Paper[1:], res.TextPt, diagram.MinTextPt)
+	case res.Sheets > PDFManySheets:
+		return fmt.Sprintf("This PDF would be %s sheets: draw fewer levels (Levels above) or one section (“Draw this branch” in a page's menu), or a larger paper.", site.Thousands(res.Sheets))
+	}
+	return ""
 }
 
 // pngTooLarge answers a PNG too large to draw with a page of other ways

@@ -311,3 +311,36 @@ func TestPNGTooLargePage(t *testing.T) {
 		t.Errorf("JSON: %d %s", jrec.Code, jrec.Body)
 	}
 }
+
+// TestPDFWarnings: the pane's PDF link asks first; a PDF whose words
+// would print below legible size on one sheet, or of more than
+// PDFManySheets sheets, is said beside the link with the way to have it
+// anyway; a useful one is fetched at once.
+func TestPDFWarnings(t *testing.T) {
+	c := newClient(t)
+	pid, err := c.db.Projects.ImportDocument(context.Background(), 1, sitegen.Document("Big", 10, 10, 40)) // 4,111 pages: 51 A4 sheets
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "/projects/" + itoa(pid)
+	pane := doc(t, c.do("GET", base+"/diagram", nil, true))
+	if a := pane.Find(`a[download][href*="/diagram/pdf?"]`); a.AttrOr("hx-target", "") != "#pdf-warning" || pane.Find("#pdf-warning").Length() != 1 {
+		t.Fatalf("the PDF link does not ask first")
+	}
+	rec := c.do("GET", base+"/diagram/pdf?fit=one", nil, true)
+	warn := doc(t, rec).Find(".field-warn")
+	if rec.Code != 200 || !strings.Contains(warn.Text(), "On one A4 sheet its smallest words would print") || warn.Find("a[download]").AttrOr("href", "") != base+"/diagram/pdf?fit=one" {
+		t.Errorf("one sheet of 4,111 pages: %d %q", rec.Code, warn.Text())
+	}
+	rec = c.do("GET", base+"/diagram/pdf", nil, true)
+	if warn := doc(t, rec).Find(".field-warn").Text(); rec.Code != 200 || !strings.Contains(warn, "This PDF would be") || !strings.Contains(warn, "sheets: draw fewer levels") {
+		t.Errorf("every sheet of 4,111 pages: %d %q", rec.Code, warn)
+	}
+	rec = c.do("GET", base+"/diagram/pdf?depth=2", nil, true)
+	if rec.Code != 200 || !strings.Contains(rec.Header().Get("HX-Trigger"), `"url":"`+base+`/diagram/pdf?depth=2"`) {
+		t.Errorf("two levels: %d %v %q", rec.Code, rec.Header(), rec.Body.String())
+	}
+	if rec := c.do("GET", base+"/diagram/pdf?fit=one", nil, false); rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" {
+		t.Errorf("downloaded anyway: %d %v", rec.Code, rec.Header())
+	}
+}

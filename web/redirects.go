@@ -425,11 +425,8 @@ func (s *Server) exportRedirects(c echo.Context) error {
 		}
 		return err
 	}
-	if isHTMX(c) {
-		// The link asked first: the file can be made, so the browser
-		// fetches it as a download, and the page stays.
-		c.Response().Header().Set("HX-Redirect", c.Request().URL.RequestURI())
-		return c.NoContent(http.StatusOK)
+	if isHTMX(c) { // the link asked first: the file can be made
+		return downloadNow(c)
 	}
 	c.Response().Header().Set(echo.HeaderContentDisposition, `attachment; filename="`+name+`"`)
 	return c.Blob(http.StatusOK, export.RedirectContentTypes[format], buf.Bytes())

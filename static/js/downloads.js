@@ -2,10 +2,22 @@
 // page instead of a broken file in the browser's downloads.
 import { flash } from "./flash.js";
 
-document.addEventListener("click", async (e) => {
+document.addEventListener("click", (e) => {
   const a = e.target.closest?.("a[download]");
   if (!a || a.protocol === "blob:" || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
   e.preventDefault();
+  fetchDownload(a);
+});
+
+// A link that asked first (htmx: a PDF that may warn, a redirect map a
+// platform may refuse) is answered with the download event when the file
+// can be made: it is fetched as any download is.
+document.addEventListener("download", (e) => {
+  const a = e.target.closest?.("a[download]");
+  if (a && a.isConnected) fetchDownload(a);
+});
+
+async function fetchDownload(a) {
   a.setAttribute("aria-busy", "true");
   try {
     const res = await fetch(a.href, { headers: { Accept: "application/json, */*;q=0.1" } });
@@ -33,4 +45,4 @@ document.addEventListener("click", async (e) => {
   } finally {
     a.removeAttribute("aria-busy");
   }
-});
+}
