@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -418,7 +419,8 @@ func (db *Redirects) SetClicks(ctx context.Context, projectID int64, clicks map[
 		}
 		defer set.Close()
 		got := map[int64]bool{}
-		for u, n := range clicks {
+		for _, u := range slices.Sorted(maps.Keys(clicks)) { // in URL order: the examples of URLs not found are the same each time
+			n := clicks[u]
 			id, ok := exact[u]
 			if !ok {
 				id, ok = byLoose[looseURL(u)]
