@@ -250,6 +250,29 @@ func TestBrowserReview(t *testing.T) {
 	run(t, client, "back to the diagram", clickAt(`#tab-diagram`), chromedp.WaitVisible(`#diagram svg`))
 	noProblems(t, client, "a client's review")
 
+	// The team mentions Carla: her notice names the thread's page right
+	// after its sentence, not at the far end of the row.
+	ask := site.Comment{ProjectID: pid, PageID: ids["Team"], Author: "Olive Owner", UserID: 1, Body: "@Carla Client, is this the team you mean?"}
+	if err := db.Comments.AddComment(bg, &ask, 0); err != nil {
+		t.Fatal(err)
+	}
+	var gap float64
+	run(t, client, "the mention's notice",
+		chromedp.Reload(),
+		chromedp.WaitVisible(`#mentions-notice a`),
+		chromedp.Evaluate(`(() => {
+			const n = document.getElementById('mentions-notice'), a = n.querySelector('a');
+			const r = document.createRange();
+			r.setStart(n.querySelector('a').parentNode.firstChild, 0);
+			r.setEndBefore(a);
+			const words = [...r.getClientRects()].pop();
+			return a.getBoundingClientRect().left - words.right;
+		})()`, &gap),
+	)
+	if gap < 0 || gap > 12 {
+		t.Errorf("the thread's link is %.0f px from its sentence", gap)
+	}
+
 	reader := otherBrowser(t, ctx)
 	run(t, reader, "a view link",
 		chromedp.EmulateViewport(1280, 720),
