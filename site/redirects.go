@@ -172,6 +172,23 @@ type RedirectStatus struct {
 	ClicksAtRisk int `json:"clicks_at_risk"`
 }
 
+// ProposalsShown is how many of the old URLs f selects (every page of
+// it) an accept would change, not accepted yet and with a proposal, when
+// the figures tell: f selects by review state alone. ok is false when it
+// needs counting.
+func (st RedirectStatus) ProposalsShown(f OldFilter) (n int, ok bool) {
+	if f.Section != "" || f.MinClicks != 0 || f.Search != "" {
+		return 0, false
+	}
+	switch f.Show {
+	case ShowAll, ShowAwaiting, ShowLow:
+		return st.Awaiting - st.Unmatched, true
+	case ShowUnmatched, ShowAccepted:
+		return 0, true
+	}
+	return 0, false
+}
+
 // AttachReport says what attaching an old site changed: URLs new to the
 // plan, URLs no longer in the old site (removed), URLs kept, and how many
 // of the kept ones a person had decided (left as they were).

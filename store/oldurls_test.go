@@ -416,3 +416,44 @@ func TestRetargetAfterLaunchRetold(t *testing.T) {
 		t.Errorf("after the move: page %d, reason %q", o.PageID, o.Reason)
 	}
 }
+
+// TestProposalsShownFromFigures: where the figures tell how many
+// proposals a filter shows (site.RedirectStatus.ProposalsShown), they
+// tell what counting them says.
+func TestProposalsShownFromFigures(t *testing.T) {
+	db := openTest(t)
+	pid, ids, anna, _ := acmeFor(t, db)
+	var olds []site.OldPage
+	var maps []site.Mapping
+	for i, m := range []site.Mapping{
+		{Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Confidence: 1, Accepted: true},
+		{Disposition: site.DispositionRedirect, PageID: ids["Contact"], Status: 301, Confidence: 0.6},
+		{Disposition: site.DispositionReview, PageID: ids["Team"], Confidence: 0.4},
+		{Disposition: site.DispositionReview},
+		{Disposition: site.DispositionReview},
+	} {
+		o := site.OldPage{URL: fmt.Sprintf("https://www.acme.example/old/%d", i)}
+		m.From = o.URL
+		olds, maps = append(olds, o), append(maps, m)
+	}
+	if _, err := db.Redirects.AttachOldSite(anna, pid, olds, maps); err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.Redirects.RedirectStatus(anna, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, show := range site.OldShows {
+		f := site.OldFilter{Show: show}
+		want, err := db.Redirects.Proposals(anna, pid, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := st.ProposalsShown(f); ok && got != want {
+			t.Errorf("show %q: the figures say %d proposals, counting says %d", show, got, want)
+		}
+	}
+	if n, _ := st.ProposalsShown(site.OldFilter{}); n != 2 {
+		t.Errorf("%d proposals shown, want 2", n)
+	}
+}

@@ -89,10 +89,13 @@ func (s *Server) redirectProps(c echo.Context, f site.OldFilter) (views.Redirect
 	}
 	props.Total = total
 	if site.ViewerFrom(ctx).Access >= site.AccessEdit && total > 0 { // what "accept all proposals shown" would accept
-		all := f
-		all.Offset, all.Limit = 0, 0
-		if props.Proposals, err = s.store.redirects.Proposals(ctx, p.ID, all); err != nil {
-			return props, err
+		var ok bool
+		if props.Proposals, ok = st.ProposalsShown(f); !ok {
+			all := f
+			all.Offset, all.Limit = 0, 0
+			if props.Proposals, err = s.store.redirects.Proposals(ctx, p.ID, all); err != nil {
+				return props, err
+			}
 		}
 	}
 	var ids []int64
