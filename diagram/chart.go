@@ -98,6 +98,7 @@ type slot struct {
 	kids  []*slot
 	cols  [][]*entry // a stack's columns
 	depth int
+	cards int     // a stack's cards
 	size  float64 // breadth of the slot with all it holds
 	at    float64 // start of the slot, from its parent's children's start
 	// Offsets from the slot's start: the card's, the children's, and
@@ -123,7 +124,7 @@ func stackSlot(entries []*entry, depth, rows int) *slot {
 	}
 	cols := (total + rows - 1) / rows
 	per := (total + cols - 1) / cols
-	s := &slot{depth: depth}
+	s := &slot{depth: depth, cards: total}
 	var col []*entry
 	n := 0
 	for _, e := range entries { // an entry goes to the column its middle falls in
@@ -151,49 +152,108 @@ type region struct {
 // to right, with the legend and utility and footer navigation beside the
 // main tree, and routes the connectors.
 //
-// Top down, it lists branches from the level that makes the drawing's
-// shape closest to a landscape screen's: a wide plan of shallow branches
-// grows down instead of sideways. For a PDF sheet (d.sheet set) it tries
-// more: listing from the second level, and shorter columns of stacked
-// cards, and the navigation under the tree rather than beside it,
-// keeping what prints largest on the sheet.
+// The screen (canvas, SVG, PNG) and the PDF sheets share one layout: the
+// same shapes are tried (branches listed under their parents from the
+// third or fourth level down, shorter columns of stacked cards, the
+// navigation under the tree rather than beside it) and the same shape
+// wins: the most balanced (no branch hanging far below the rest), then
+// the one that draws largest in the area, a landscape screen's or the
+// sheet's. A sheet first wants its words legible, and may list from the
+// second level down for that.
 func (d *diagram) arrange(withLegend bool) *chart {
-	tries, slack := []shape{{noLists, stackMaxRows, false}}, 0.05 // how much better a later try must score
-	score := func(ch *chart) float64 {                            // lower is better
-		return math.Abs(math.Log(math.Max(ch.w, 1) / math.Max(ch.h, 1) / sheetAspect))
+	area, lowest, froms := point{sheetAspect, 1}, 0.0, []int{noLists, 4, 3} // the top two levels stay an org chart
+	if d.sheet != nil {
+		area, lowest, froms = *d.sheet, legible(d.opt.compact)-1e-9, append(froms, 2)
 	}
-	if d.opt.Layout == LayoutTree {
-		tries = append(tries, shape{4, stackMaxRows, false}, shape{3, stackMaxRows, false}) // the top two levels stay an org chart
+	deepest := 0
+	for _, c := range d.cards {
+		deepest = max(deepest, c.depth)
 	}
-	if a := d.sheet; a != nil {
-		deepest := 0
-		for _, c := range d.cards {
-			deepest = max(deepest, c.depth)
+	beside := len(d.placed[site.PlacementUtility])+len(d.placed[site.PlacementFooter]) > 0 // anything to put under the tree instead
+	var tries []shape
+	for _, from := range froms {
+		if from != noLists && (from > deepest || d.opt.Layout != LayoutTree) {
+			continue // lists nothing more than noLists
 		}
-		tries = tries[:0]
-		beside := len(d.placed[site.PlacementUtility])+len(d.placed[site.PlacementFooter]) > 0 // anything to put under the tree instead
-		for _, from := range []int{noLists, 4, 3, 2} {
-			if from != noLists && (from > deepest || d.opt.Layout != LayoutTree) {
-				continue // lists nothing more than noLists
-			}
-			for _, rows := range []int{stackMaxRows, 24, 16, 10, 6, 4, 3} {
-				tries = append(tries, shape{from, rows, false})
-				if beside {
-					tries = append(tries, shape{from, rows, true})
-				}
+		for _, rows := range []int{stackMaxRows, 24, 16, 10, 6, 4, 3} {
+			tries = append(tries, shape{from, rows, false})
+			if beside {
+				tries = append(tries, shape{from, rows, true})
 			}
 		}
-		score, slack = func(ch *chart) float64 { return -fitScale(ch.w, ch.h, a.X, a.Y) }, 0.01
 	}
-	best, bestScore := tries[0], math.Inf(1)
+	branch := d.branches()
+	best, bestOver, bestScale := tries[0], math.Inf(1), 0.0
+	tallest := map[int]int{} // the most cards in a stack, listing from a level
 	for _, t := range tries {
-		if sc := score(d.arrangeAs(withLegend, t)); sc < bestScore-slack {
-			best, bestScore = t, sc
+		if t.rows < stackMaxRows && tallest[t.listFrom] <= t.rows {
+			continue // no stack has more cards than rows: drawn as before
 		}
+		d.tallest = 0
+		ch := d.arrangeAs(withLegend, t)
+		tallest[t.listFrom] = max(tallest[t.listFrom], d.tallest)
+		over, scale := d.overhang(branch), fitScale(ch.w, ch.h, area.X, area.Y)
+		switch readable, was := scale >= lowest, bestScale >= lowest; {
+		case readable != was:
+			if !readable {
+				continue
+			}
+		case !readable && scale <= bestScale*1.01, readable && (over > bestOver || over == bestOver && scale <= bestScale*1.01):
+			continue // a later shape must be better balanced or draw 1% larger
+		}
+		best, bestOver, bestScale = t, over, scale
 	}
 	ch := d.arrangeAs(withLegend, best) // the cards hold the last try's places
 	d.routeLinks(ch)
 	return ch
+}
+
+// branches numbers the main tree's cards by the branch they are in: the
+// card on the second level and all below it; -1 for the others.
+func (d *diagram) branches() []int {
+	main := d.placed[site.PlacementMain]
+	out, of := make([]int, len(main)), map[int64]int{}
+	for i, c := range main { // outline order: a parent before its children
+		out[i] = -1
+		if c.depth == 2 {
+			out[i] = i
+		} else if b, ok := of[c.page.ParentID]; ok && c.depth > 2 {
+			out[i] = b
+		}
+		if out[i] >= 0 {
+			of[c.page.ID] = out[i]
+		}
+	}
+	return out
+}
+
+// overhang is how much taller than balanced the main tree's branches
+// are, as placed, in points: a branch is balanced when it is at most
+// twice as tall as the drawing's widest row has cards (at their mean
+// height and the gap of a stack).
+func (d *diagram) overhang(branch []int) float64 {
+	main := d.placed[site.PlacementMain]
+	if len(main) == 0 {
+		return 0
+	}
+	perRow, widest, meanH := map[float64]int{}, 0, 0.0
+	top, bottom := map[int]float64{}, map[int]float64{}
+	for i, c := range main {
+		perRow[c.y]++
+		widest, meanH = max(widest, perRow[c.y]), meanH+c.h
+		if b := branch[i]; b >= 0 {
+			if t, ok := top[b]; !ok || c.y < t {
+				top[b] = c.y
+			}
+			bottom[b] = max(bottom[b], c.y+c.h)
+		}
+	}
+	limit := 2 * float64(widest) * (meanH/float64(len(main)) + stackGap)
+	over := 0.0
+	for b, t := range top {
+		over += max(0, bottom[b]-t-limit)
+	}
+	return over
 }
 
 // shape is how arrange lays out a chart: from which level branches are
@@ -337,7 +397,9 @@ func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, sh sh
 		return out
 	}
 	if !lr && siblings[0].depth >= sh.listFrom {
-		return []*slot{stackSlot(entries(siblings), siblings[0].depth, sh.rows)}
+		s := stackSlot(entries(siblings), siblings[0].depth, sh.rows)
+		d.tallest = max(d.tallest, s.cards)
+		return []*slot{s}
 	}
 	var out []*slot
 	for i := 0; i < len(siblings); {
@@ -346,7 +408,9 @@ func (d *diagram) slots(siblings []*card, kids map[int64][]*card, lr bool, sh sh
 			j++
 		}
 		if n := j - i; !lr && (n >= stackAlways || (n >= stackMin && siblings[i].depth >= 3)) {
-			out = append(out, stackSlot(entries(siblings[i:j]), siblings[i].depth, sh.rows))
+			s := stackSlot(entries(siblings[i:j]), siblings[i].depth, sh.rows)
+			d.tallest = max(d.tallest, s.cards)
+			out = append(out, s)
 			i = j
 			continue
 		}

@@ -92,12 +92,13 @@ type diagram struct {
 	faces  map[cardFace]card // the cards' faces measured, shared by a PDF's trial drawings; nil: not kept
 	origin string
 
-	placed map[string][]*card // the cards of each placement, in outline order
-	cards  []*card            // every card, placement by placement
-	byID   map[int64]*card
-	part   map[int64]string // which of the drawing's parts each drawn page is in (drawsLink)
-	pages  int              // pages drawn
-	sheet  *point           // the drawing area of the PDF sheet it is arranged for; nil: a screen
+	placed  map[string][]*card // the cards of each placement, in outline order
+	cards   []*card            // every card, placement by placement
+	byID    map[int64]*card
+	part    map[int64]string // which of the drawing's parts each drawn page is in (drawsLink)
+	pages   int              // pages drawn
+	sheet   *point           // the drawing area of the PDF sheet it is arranged for; nil: a screen
+	tallest int              // while arranging: the most cards in a stack
 }
 
 // newDiagram prepares a diagram of t with its cross-links, with options

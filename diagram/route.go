@@ -23,6 +23,7 @@ const (
 	routePad    = 4.0     // room kept around a card
 	routeTurn   = 6       // what a turn costs, in cells
 	routeNear   = 2       // what a cell on a connector costs extra
+	routeShared = 20      // what a cell on a link routed before costs extra
 	routeRadius = 6.0     // a corner's radius
 	arrowLen    = 7.0
 )
@@ -63,12 +64,124 @@ func (d *diagram) routeLinks(ch *chart) {
 	}
 	r := newRouter(d, ch)
 	for _, l := range links {
-		cv := r.route(d.byID[l.FromID], d.byID[l.ToID])
+		a, b := d.byID[l.FromID], d.byID[l.ToID]
+		cv := r.route(a, b)
 		if l.Label != "" {
-			cv.label = r.placeLabel(cv.path, fonts.Measure(l.Label, d.labelSize(9), false)+8, d.labelSize(9)+5)
+			w, h := fonts.Measure(l.Label, d.labelSize(9), false)+8, d.labelSize(9)+5
+			var beside bool
+			if cv.label, beside = r.placeLabel(cv.path, w, h); !beside {
+				// No room beside the path: the link goes through its
+				// label, at the free place that makes it shortest, so
+				// that the label still reads as that link's.
+				bestN := math.MaxInt
+				for _, c := range r.spots(pathMiddle(cv.path), w, h) {
+					if via, n := r.routeVia(a, b, c, w, h); n < bestN {
+						cv, bestN = via, n
+					}
+				}
+			}
+			r.taken = append(r.taken, box{cv.label.X - w/2, cv.label.Y - h/2, cv.label.X + w/2, cv.label.Y + h/2})
+			r.close(r.taken[len(r.taken)-1])
 		}
+		r.share(cv.path)
 		ch.links[l.ID] = cv
 	}
+}
+
+// close shuts the cells under a label to the links routed after it.
+func (r *router) close(b box) {
+	c0, r0 := r.at(point{b.x0, b.y0})
+	c1, r1 := r.at(point{b.x1, b.y1})
+	for y := r0; y <= r1; y++ {
+		for x := c0; x <= c1; x++ {
+			r.cost[y*r.cols+x] = routeBlocked
+		}
+	}
+}
+
+// share makes the cells a link runs through dearer for the links routed
+// after it, so that two links share a lane only where there is no other.
+func (r *router) share(path []point) {
+	for i := 1; i < len(path); i++ {
+		c0, r0 := r.at(point{min(path[i-1].X, path[i].X), min(path[i-1].Y, path[i].Y)})
+		c1, r1 := r.at(point{max(path[i-1].X, path[i].X), max(path[i-1].Y, path[i].Y)})
+		for y := r0; y <= r1; y++ {
+			for x := c0; x <= c1; x++ {
+				if i := y*r.cols + x; r.cost[i] != routeBlocked {
+					r.cost[i] = max(r.cost[i], routeShared)
+				}
+			}
+		}
+	}
+}
+
+// routeVia routes a link from card a to card b through a label of w×h
+// centred at c: into one side of the label and out of the other, the
+// line hidden under the label's ground, the way out kept off the way
+// in. It returns the route and its length in cells, math.MaxInt if
+// there is no such way.
+func (r *router) routeVia(a, b *card, c point, w, h float64) (curve, int) {
+	lb := &card{x: c.X - w/2, y: c.Y - h/2, w: w, h: h}
+	in := []port{}
+	for _, p := range r.ports(lb) {
+		if math.Abs(p.on.Y-c.Y) < 0.01 || math.Abs(p.on.X-c.X) < 0.01 { // the middle of a side
+			in = append(in, p)
+		}
+	}
+	best, bestN := curve{}, math.MaxInt
+	for _, enter := range in {
+		for _, leave := range in {
+			if leave.dir != (enter.dir+2)%4 {
+				continue // straight through the label, under its ground
+			}
+			first := r.search(r.ports(a), []port{enter})
+			if first == nil {
+				continue
+			}
+			one := r.pathOf(first, r.ports(a), []port{enter})
+			saved := slices.Clone(r.cost)
+			r.share(one)
+			second := r.search([]port{leave}, r.ports(b))
+			r.cost = saved
+			if second == nil || len(first)+len(second) >= bestN {
+				continue
+			}
+			cv := r.finish(append(one, r.pathOf(second, []port{leave}, r.ports(b))...))
+			if !crosses(cv.path, box{c.X - w/2, c.Y - h/2, c.X + w/2, c.Y + h/2}) {
+				continue // it doubled back before the label
+			}
+			cv.label = c
+			best, bestN = cv, len(first)+len(second)
+		}
+	}
+	return best, bestN
+}
+
+// crosses reports whether a path of straight segments runs through b.
+func crosses(path []point, b box) bool {
+	for i := 1; i < len(path); i++ {
+		p, q := path[i-1], path[i]
+		if min(p.X, q.X) < b.x1 && max(p.X, q.X) > b.x0 && min(p.Y, q.Y) < b.y1 && max(p.Y, q.Y) > b.y0 {
+			return true
+		}
+	}
+	return false
+}
+
+// spots lists free places for a label of w×h that a link can pass
+// through, the nearest to mid in each of eight directions.
+func (r *router) spots(mid point, w, h float64) []point {
+	var out []point
+	found := [8]bool{}
+	for ring := 8.0; ring <= 480 && len(out) < 8; ring += 8 {
+		for a := 0.0; a < 2*math.Pi; a += 4 / ring {
+			dir := int(a/(math.Pi/4)) % 8
+			if c := (point{mid.X + ring*math.Cos(a), mid.Y + ring*math.Sin(a)}); !found[dir] && r.free(c, w, h, routePad+r.cell) {
+				out, found[dir] = append(out, c), true
+			}
+		}
+	}
+	return out
 }
 
 // newRouter closes the cells under the drawing's cards, legend and
@@ -177,9 +290,14 @@ func (r *router) route(a, b *card) curve {
 	if cells == nil {
 		return plainCurve(a, b)
 	}
-	// The path: out of a's side, along the cells' centres, into b's side.
-	// The straight runs next to the cards keep to the ports' lines, so
-	// that the path leaves and reaches them without a jog.
+	return r.finish(r.pathOf(cells, from, to))
+}
+
+// pathOf is the path along cells from one of the from ports to one of
+// the to ports: out of a side, along the cells' centres, into a side.
+// The straight runs next to the ends keep to the ports' lines, so that
+// the path leaves and reaches them without a jog.
+func (r *router) pathOf(cells [][2]int, from, to []port) []point {
 	first, last := cells[0], cells[len(cells)-1]
 	pa, pb := portAt(from, first), portAt(to, last)
 	pts := make([]point, len(cells))
@@ -208,7 +326,13 @@ func (r *router) route(a, b *card) curve {
 	snap(fwd, pa)
 	snap(back, pb)
 	pts = append([]point{pa.on}, pts...)
-	pts = corners(squareUp(append(pts, pb.on)))
+	return append(pts, pb.on)
+}
+
+// finish squares a path up, stops it short of its end for the arrow,
+// and rounds its corners.
+func (r *router) finish(pts []point) curve {
+	pts = corners(squareUp(pts))
 	tip := pts[len(pts)-1]
 	prev := pts[len(pts)-2]
 	dx, dy := tip.X-prev.X, tip.Y-prev.Y
@@ -418,28 +542,12 @@ func (q *stateQueue) Pop() any {
 }
 
 // placeLabel finds the centre of a label of w×h on a path: on a straight
-// stretch, the nearest the path's middle, where it covers no card and no
-// label placed before; beside the path if nowhere on it; else in the
-// free space nearest the path's middle.
-func (r *router) placeLabel(path []point, w, h float64) point {
+// stretch, the nearest the path's middle, where it covers no card, no
+// label placed before and no other link; beside the path if nowhere on
+// it. It reports false, with the path's middle, if there is no room.
+func (r *router) placeLabel(path []point, w, h float64) (c point, beside bool) {
 	mid := pathMiddle(path)
-	free := func(c point) bool {
-		b := box{c.X - w/2, c.Y - h/2, c.X + w/2, c.Y + h/2}
-		if b.x0 < 0 || b.y0 < 0 || b.x1 > r.w || b.y1 > r.h {
-			return false
-		}
-		for _, o := range r.blocked {
-			if overlap(b, o, 1) {
-				return false
-			}
-		}
-		for _, o := range r.taken {
-			if overlap(b, o, 2) {
-				return false
-			}
-		}
-		return true
-	}
+	free := func(c point) bool { return r.free(c, w, h, 1) }
 	best, bestD := mid, math.Inf(1)
 	for _, off := range []float64{0, 1, -1, 2, -2} { // on the line, then beside it
 		for i := 1; i < len(path); i++ {
@@ -461,20 +569,41 @@ func (r *router) placeLabel(path []point, w, h float64) point {
 			}
 		}
 		if !math.IsInf(bestD, 1) {
+			beside = true
 			break
 		}
 	}
-	for ring := 8.0; math.IsInf(bestD, 1) && ring <= 240; ring += 8 { // nowhere by the path: the nearest free space
-		for a := 0.0; a < 2*math.Pi; a += 4 / ring {
-			if c := (point{mid.X + ring*math.Cos(a), mid.Y + ring*math.Sin(a)}); free(c) {
-				if d := math.Hypot(c.X-mid.X, c.Y-mid.Y); d < bestD {
-					best, bestD = c, d
-				}
+	return best, beside
+}
+
+// free reports whether a label of w×h centred at c stays inside the
+// drawing, off the links routed before, and pad away from every card and
+// label (at least 2 points).
+func (r *router) free(c point, w, h, pad float64) bool {
+	b := box{c.X - w/2, c.Y - h/2, c.X + w/2, c.Y + h/2}
+	if b.x0 < 0 || b.y0 < 0 || b.x1 > r.w || b.y1 > r.h {
+		return false
+	}
+	c0, r0 := r.at(point{b.x0, b.y0})
+	c1, r1 := r.at(point{b.x1, b.y1})
+	for y := r0; y <= r1; y++ {
+		for x := c0; x <= c1; x++ {
+			if r.cost[y*r.cols+x] == routeShared {
+				return false
 			}
 		}
 	}
-	r.taken = append(r.taken, box{best.X - w/2, best.Y - h/2, best.X + w/2, best.Y + h/2})
-	return best
+	for _, o := range r.blocked {
+		if overlap(b, o, pad) {
+			return false
+		}
+	}
+	for _, o := range r.taken {
+		if overlap(b, o, max(pad, 2)) {
+			return false
+		}
+	}
+	return true
 }
 
 // overlap reports whether two boxes come within pad of each other.
