@@ -5,6 +5,7 @@ import "./flash.js";
 import "./typecolors.js";
 import "./dialogs.js";
 import "./downloads.js";
+import "./steady.js";
 import "./panes.js";
 import "./summary.js";
 import "./details.js";
