@@ -122,7 +122,7 @@ function initCanvas(root) {
   }
   const old = sec?.dataset.view;
   if (old) canvas.view = JSON.parse(old); // keep the zoom across redraws
-  else fit(canvas);
+  else fit(canvas, true);
   if (sec?.dataset.focused) canvas.focus({ preventScroll: true }); // a redraw keeps the keyboard where it was
   apply(canvas);
   if (selection.reveal && selection.picked && reveal(canvas, selection.picked)) selection.reveal = false;

@@ -100,15 +100,16 @@ export function zoomAt(canvas, factor, cx, cy) { V.zoomAt(view(canvas), factor, 
 export function zoomCentre(canvas, factor) { zoomAt(canvas, factor, canvas.clientWidth / 2, canvas.clientHeight / 2); }
 // fit shows the drawing, or its useful part, in the part of the canvas
 // the window shows (a canvas taller than the window is fitted to what is
-// in view). The view it makes is kept: while it is unchanged, a canvas
-// that grows or shrinks (Details hidden, the window resized) is fitted
-// again.
-export function fit(canvas) {
+// in view); opening (readable) it shows no smaller than people read,
+// "Fit" shows it whole. The view it makes is kept: while it is
+// unchanged, a canvas that grows or shrinks (Details hidden, the window
+// resized) is fitted again the same way.
+export function fit(canvas, readable = false) {
   const d = drawingOf(canvas);
   if (!d) return;
   const H = Math.max(200, Math.min(canvas.clientHeight, innerHeight - canvas.getBoundingClientRect().top));
-  V.fit(view(canvas), d.w, d.h, canvas.clientWidth, H, d.useful?.());
-  canvas.fitted = { ...view(canvas) };
+  V.fit(view(canvas), d.w, d.h, canvas.clientWidth, H, d.useful?.(), readable ? V.READABLE : 0, layoutOf() === "radial");
+  canvas.fitted = { ...view(canvas), readable };
   watchSize(canvas);
 }
 const fittedStill = (canvas) => {
@@ -117,7 +118,7 @@ const fittedStill = (canvas) => {
 };
 const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver((entries) => {
   for (const { target } of entries) {
-    if (target.isConnected && fittedStill(target)) { fit(target); apply(target); saveView(target); }
+    if (target.isConnected && fittedStill(target)) { fit(target, target.fitted.readable); apply(target); saveView(target); }
   }
 });
 function watchSize(canvas) {

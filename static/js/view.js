@@ -17,6 +17,11 @@ export function zoomAt(v, factor, cx, cy) {
 // canvas rather than sit in its corner with words a few pixels high.
 export const MAX_FIT = 2;
 
+// READABLE is the least scale a drawing opens at: its titles (12 units)
+// 6 pixels high at least, not 3 (a plan of 60 pages fitted whole into a
+// laptop's diagram pane beside Details).
+export const READABLE = 0.5;
+
 // fit shows a w × h drawing whole in a W × H canvas: centred across,
 // from the top, at most MAX_FIT times its size. A drawing so much
 // longer one way than the canvas that it would be a hairline whole (a
@@ -25,11 +30,24 @@ export const MAX_FIT = 2;
 // the part that matters (the main tree, without the legend and the
 // utility and footer navigation beside it), fit shows that part instead
 // when it comes out a fifth larger or more, centred across, from its top.
-export function fit(v, w, h, W, H, useful) {
+// Given least (READABLE when a drawing opens), a drawing that would come
+// out smaller shows at least that large instead, from the top of its
+// useful part (centred across, where an org chart's home page is; from
+// the left when the part is taller than wide, where a left-to-right
+// plan starts; its middle, given middle, where a radial plan's is); the
+// minimap shows the rest.
+export function fit(v, w, h, W, H, useful, least = 0, middle = false) {
   let k = Math.min(MAX_FIT, W / w, H / h) || 1;
   if (w * k < W / 4) k = Math.min(MAX_FIT, W / w); // tall: fit its width
   else if (h * k < H / 4) k = Math.min(MAX_FIT, H / h); // wide: fit its height
   const ku = useful && useful.w > 0 && useful.h > 0 ? Math.min(MAX_FIT, W / useful.w, H / useful.h) : 0;
+  const u = useful && useful.w > 0 && useful.h > 0 ? useful : { x: 0, y: 0, w, h };
+  if (Math.max(k, ku) < least) {
+    v.k = least;
+    v.x = u.w >= u.h || middle ? W / 2 - (u.x + u.w / 2) * least : -u.x * least;
+    v.y = middle ? H / 2 - (u.y + u.h / 2) * least : -u.y * least;
+    return;
+  }
   if (ku > k * 1.2 && useful.w * ku >= W / 4) {
     v.k = Math.max(MIN_ZOOM, ku);
     v.x = (W - useful.w * v.k) / 2 - useful.x * v.k;

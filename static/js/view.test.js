@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { boxAt, centre, fit, lineOf, nextBox, onScreen, reveal, toDrawing, zoomAt } from "./view.js";
+import { boxAt, centre, fit, lineOf, nextBox, onScreen, READABLE, reveal, toDrawing, zoomAt } from "./view.js";
 
 test("zoomAt keeps the point under the pointer still", () => {
   const v = { k: 1, x: 10, y: 20 };
@@ -49,6 +49,24 @@ test("fit never makes a long drawing a hairline: it fills the other way, from th
   assert.deepEqual([v.x, v.y], [0, 0], "from its left end");
   fit(v, 3000, 600, 1000, 800); // wide, but whole it still reads
   assert.equal(v.k, 1 / 3);
+});
+
+test("fit opens a drawing no smaller than people read: from the top of its main tree", () => {
+  const v = { k: 1, x: 0, y: 0 };
+  // A 61-page plan, 2,100 wide, in the editor's pane beside Details: whole
+  // it would be 0.25 (titles 3 px high); it opens at READABLE, its home
+  // page (top middle of the main tree) at the top middle of the pane.
+  fit(v, 2100, 900, 530, 520, { x: 0, y: 0, w: 2000, h: 620 }, READABLE);
+  assert.equal(v.k, READABLE);
+  assert.deepEqual([v.x + 1000 * v.k, v.y + 0], [265, 0]);
+  fit(v, 2100, 900, 530, 520, { x: 0, y: 0, w: 2000, h: 620 }); // "Fit": whole
+  assert.ok(v.k < 0.26);
+  fit(v, 1500, 20000, 530, 520, { x: 0, y: 0, w: 1500, h: 20000 }, READABLE); // left to right: from its start
+  assert.deepEqual([v.k, v.x + 0, v.y + 0], [READABLE, 0, 0]);
+  fit(v, 3000, 3000, 500, 500, undefined, READABLE, true); // radial: its middle, where its home page is
+  assert.deepEqual([v.k, v.x + 1500 * v.k, v.y + 1500 * v.k], [READABLE, 250, 250]);
+  fit(v, 400, 300, 1000, 800, undefined, READABLE); // large enough whole: as before
+  assert.deepEqual(v, { k: 2, x: 100, y: 0 });
 });
 
 test("centre puts a box in the middle, large enough to read", () => {
