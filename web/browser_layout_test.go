@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -189,4 +191,57 @@ func TestBrowserPanesScroll(t *testing.T) {
 		t.Errorf("the selected last row ends at %g, below the window (%g)", got.Last, got.Bottom)
 	}
 	noProblems(t, ctx, "panes scroll")
+}
+
+// TestBrowserDiagramOpensReadable opens a 61-page relaunch plan's diagram
+// beside Details on a 1280x720 screen: whole it would print its titles 3
+// px high; it opens with them 6 px or more, the home page in view; "Fit"
+// then shows every card of the main tree inside the window.
+func TestBrowserDiagramOpensReadable(t *testing.T) {
+	ctx, base, db := browser(t)
+	doc, err := site.ReadDocumentFile("../diagram/testdata/relaunch61.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.Projects.ImportDocument(context.Background(), 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := db.Pages.Tree(context.Background(), pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var main []string
+	tr.Walk(func(p *site.Page, _ int) bool {
+		if p.Placement == site.PlacementMain {
+			main = append(main, strconv.FormatInt(p.ID, 10))
+		}
+		return true
+	})
+	run(t, ctx, "open the diagram on a laptop",
+		chromedp.EmulateViewport(1280, 720),
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`#outline`),
+		chromedp.Evaluate(`localStorage.clear()`, nil),
+		chromedp.Reload(), chromedp.WaitVisible(`#outline`),
+		chromedp.Click(`[data-diagram-toggle]`),
+		chromedp.WaitVisible(`#diagram svg`),
+		settled(),
+	)
+	measure := fmt.Sprintf(`(() => {
+		const c = document.querySelector('#diagram .diagram-canvas').getBoundingClientRect();
+		const inView = (g) => { const r = g.getBoundingClientRect(); return r.left >= c.left - 1 && r.right <= c.right + 1 && r.top >= c.top - 1 && r.bottom <= Math.min(c.bottom, innerHeight) + 1; };
+		const cards = [%s].map(id => document.querySelector('#diagram svg g.node#p' + id));
+		const title = [...cards[0].querySelectorAll('text')].find(t => t.textContent === 'Home');
+		return {Title: title.getBoundingClientRect().height, Home: inView(cards[0]), All: cards.every(inView)};
+	})()`, strings.Join(main, ","))
+	var opened struct {
+		Title     float64
+		Home, All bool
+	}
+	run(t, ctx, "measure", chromedp.Evaluate(measure, &opened))
+	if opened.Title < 6 || !opened.Home {
+		t.Errorf("the diagram opens with %+v, want the home page in view, its title 6 px high or more", opened)
+	}
+	run(t, ctx, "Fit", chromedp.Click(`#diagram [data-zoom=fit]`), waitJS(measure+`.All`))
 }
