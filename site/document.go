@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,44 +36,85 @@ type DocProject struct {
 	DefaultPriority   *float64 `json:"default_priority,omitempty"`
 	Lastmod           string   `json:"lastmod,omitempty"`
 	SitemapLocation   string   `json:"sitemap_location,omitempty"`
+	// A localized plan: its locales, and x-default, XDefaultLocale (when
+	// absent) or the key of a page.
+	Locales  []DocLocale `json:"locales,omitempty"`
+	XDefault string      `json:"x_default,omitempty"`
+}
+
+// DocLocale is a locale in a document.
+type DocLocale struct {
+	Tag     string `json:"tag"`
+	Default bool   `json:"default,omitempty"`
+	Prefix  string `json:"prefix,omitempty"`
+	BaseURL string `json:"base_url,omitempty"`
+}
+
+// DocVariant is a page in one locale in a document.
+type DocVariant struct {
+	Title string       `json:"title,omitempty"`
+	Slug  string       `json:"slug,omitempty"`
+	Path  string       `json:"path,omitempty"`
+	State string       `json:"state,omitempty"`
+	Brief *VariantText `json:"brief,omitempty"`
+}
+
+// VariantText is the part of a brief a translation carries.
+type VariantText struct {
+	SEOTitle        string `json:"seo_title,omitempty"`
+	MetaDescription string `json:"meta_description,omitempty"`
+	H1              string `json:"h1,omitempty"`
+	Keyword         string `json:"keyword,omitempty"`
 }
 
 // DocProjectOf is a project's settings as a document (and the history
 // of its changes) keeps them.
 func DocProjectOf(p *Project) DocProject {
-	return DocProject{Name: p.Name, BaseURL: p.BaseURL, TrailingSlash: p.TrailingSlash, DefaultChangefreq: p.DefaultChangefreq,
+	d := DocProject{Name: p.Name, BaseURL: p.BaseURL, TrailingSlash: p.TrailingSlash, DefaultChangefreq: p.DefaultChangefreq,
 		DefaultPriority: p.DefaultPriority, Lastmod: p.Lastmod, SitemapLocation: p.SitemapLocation}
+	for _, l := range p.Locales {
+		d.Locales = append(d.Locales, DocLocale(l))
+	}
+	if p.XDefault != 0 {
+		d.XDefault = pageKey(p.XDefault)
+	}
+	return d
 }
 
 // Equal reports whether d and o are the same settings, their default
 // priorities compared by value.
 func (d DocProject) Equal(o DocProject) bool {
 	dp, op := d.DefaultPriority, o.DefaultPriority
-	d.DefaultPriority, o.DefaultPriority = nil, nil
-	return d == o && (dp == nil) == (op == nil) && (dp == nil || *dp == *op)
+	dl, ol := d.Locales, o.Locales
+	d.DefaultPriority, o.DefaultPriority, d.Locales, o.Locales = nil, nil, nil, nil
+	return reflect.DeepEqual(d, o) && (dp == nil) == (op == nil) && (dp == nil || *dp == *op) && slices.Equal(dl, ol)
 }
 
 // DocPage is one page of a Document with its children. Pointer fields are
 // optional: nil takes the default.
 type DocPage struct {
-	Key           string     `json:"key,omitempty"`
-	Title         string     `json:"title"`
-	Slug          *string    `json:"slug,omitempty"`
-	Kind          string     `json:"kind,omitempty"`
-	Placement     string     `json:"placement,omitempty"`
-	Type          string     `json:"type,omitempty"`
-	Status        string     `json:"status,omitempty"`
-	Assignee      string     `json:"assignee,omitempty"`
-	Notes         string     `json:"notes,omitempty"`
-	NotesPublic   bool       `json:"notes_public,omitempty"` // the client sees the notes
-	InSitemap     *bool      `json:"in_sitemap,omitempty"`
-	InHTMLSitemap *bool      `json:"in_html_sitemap,omitempty"`
-	Priority      *float64   `json:"priority,omitempty"`
-	Changefreq    string     `json:"changefreq,omitempty"`
-	Lastmod       string     `json:"lastmod,omitempty"`
-	Path          *string    `json:"path,omitempty"`
-	Brief         *Brief     `json:"brief,omitempty"`
-	Children      []*DocPage `json:"children,omitempty"`
+	Key           string   `json:"key,omitempty"`
+	Title         string   `json:"title"`
+	Slug          *string  `json:"slug,omitempty"`
+	Kind          string   `json:"kind,omitempty"`
+	Placement     string   `json:"placement,omitempty"`
+	Type          string   `json:"type,omitempty"`
+	Status        string   `json:"status,omitempty"`
+	Assignee      string   `json:"assignee,omitempty"`
+	Notes         string   `json:"notes,omitempty"`
+	NotesPublic   bool     `json:"notes_public,omitempty"` // the client sees the notes
+	InSitemap     *bool    `json:"in_sitemap,omitempty"`
+	InHTMLSitemap *bool    `json:"in_html_sitemap,omitempty"`
+	Priority      *float64 `json:"priority,omitempty"`
+	Changefreq    string   `json:"changefreq,omitempty"`
+	Lastmod       string   `json:"lastmod,omitempty"`
+	Path          *string  `json:"path,omitempty"`
+	Brief         *Brief   `json:"brief,omitempty"`
+	// A localized plan: the page's state in the default locale (absent:
+	// planned), and the page in the other locales, by tag.
+	State    string                 `json:"state,omitempty"`
+	Variants map[string]*DocVariant `json:"variants,omitempty"`
+	Children []*DocPage             `json:"children,omitempty"`
 }
 
 // DocLink is a cross-link between two keys.
@@ -142,6 +184,17 @@ func (d *Document) Validate() error {
 			"default_priority": "default_priority", "lastmod": "lastmod", "sitemap_location": "sitemap_location"}))
 	}
 	d.Project.BaseURL, d.Project.SitemapLocation = p.BaseURL, p.SitemapLocation
+	locales := p.Locales
+	if err := CheckLocales(p.BaseURL, locales); err != nil {
+		return Errorf(EInvalid, "project: locales: %s", ErrorMessage(err))
+	}
+	for i := range locales {
+		d.Project.Locales[i] = DocLocale(locales[i])
+	}
+	tags := map[string]string{} // any case: the canonical tag
+	for _, l := range locales {
+		tags[strings.ToLower(l.Tag)] = l.Tag
+	}
 	if len(d.Pages) == 0 {
 		return Errorf(EInvalid, "The document has no pages.")
 	}
@@ -179,6 +232,9 @@ func (d *Document) Validate() error {
 			if err := pg.Validate(); err != nil {
 				return Errorf(EInvalid, "%s: %s", name, PageFieldProblem(err))
 			}
+			if err := dp.checkVariants(name, tags); err != nil {
+				return err
+			}
 			if err := check(dp.Children, at+".children", depth+1); err != nil {
 				return err
 			}
@@ -187,6 +243,9 @@ func (d *Document) Validate() error {
 	}
 	if err := check(d.Pages, "pages", 1); err != nil {
 		return err
+	}
+	if x := d.Project.XDefault; x != "" && x != XDefaultLocale && !keys[x] {
+		return Errorf(EInvalid, "project: x_default: no page has key %q; use %q or the key of a page.", clip(x), XDefaultLocale)
 	}
 	seen := map[[2]string]int{} // links by their ends: their index + 1
 	for i, l := range d.Links {
@@ -205,6 +264,51 @@ func (d *Document) Validate() error {
 		seen[[2]string{l.From, l.To}] = i + 1
 	}
 	return nil
+}
+
+// checkVariants checks a page's state and variants against the plan's
+// locales (tags: each locale's tag in lower case, to its canonical
+// form), and puts the variants' tags in canonical case.
+func (dp *DocPage) checkVariants(name string, tags map[string]string) error {
+	if len(tags) == 0 && (len(dp.Variants) > 0 || dp.State != "") {
+		return Errorf(EInvalid, "%s: variants: the project lists no locales; add them under project.locales.", name)
+	}
+	if dp.State != "" {
+		if err := CheckVariant("state", &Variant{State: dp.State}); err != nil {
+			return Errorf(EInvalid, "%s: state %q must be one of %s.", name, clip(dp.State), strings.Join(VariantStates, ", "))
+		}
+	}
+	out := make(map[string]*DocVariant, len(dp.Variants))
+	for tag, v := range dp.Variants {
+		canon, ok := tags[strings.ToLower(tag)]
+		if !ok {
+			return Errorf(EInvalid, "%s: variants: %q is not one of the project's locales.", name, clip(tag))
+		}
+		if v == nil {
+			return Errorf(EInvalid, "%s: variants: %s is null.", name, canon)
+		}
+		if _, dup := out[canon]; dup {
+			return Errorf(EInvalid, "%s: variants: %s is listed twice.", name, canon)
+		}
+		vv := v.variant()
+		if err := CheckVariant(canon, &vv); err != nil {
+			return Errorf(EInvalid, "%s: %s", name, ErrorMessage(err))
+		}
+		out[canon] = v
+	}
+	if len(out) > 0 {
+		dp.Variants = out
+	}
+	return nil
+}
+
+// variant is the document's variant as a Variant.
+func (v *DocVariant) variant() Variant {
+	out := Variant{Title: strings.TrimSpace(v.Title), Slug: v.Slug, Path: v.Path, State: v.State}
+	if b := v.Brief; b != nil {
+		out.SEOTitle, out.MetaDescription, out.H1, out.Keyword = b.SEOTitle, b.MetaDescription, b.H1, b.Keyword
+	}
+	return out
 }
 
 var pageFieldNames = map[string]string{
@@ -233,8 +337,16 @@ func (dp DocProject) ToProject() Project {
 	return Project{
 		Name: dp.Name, BaseURL: dp.BaseURL, TrailingSlash: dp.TrailingSlash,
 		DefaultChangefreq: dp.DefaultChangefreq, DefaultPriority: dp.DefaultPriority,
-		Lastmod: dp.Lastmod, SitemapLocation: dp.SitemapLocation,
+		Lastmod: dp.Lastmod, SitemapLocation: dp.SitemapLocation, Locales: locales(dp.Locales),
 	}
+}
+
+func locales(ls []DocLocale) []Locale {
+	var out []Locale
+	for _, l := range ls {
+		out = append(out, Locale(l))
+	}
+	return out
 }
 
 // ToPage converts a document page (without children) to a Page with the
@@ -268,6 +380,27 @@ func (dp *DocPage) ToPage() Page {
 		p.Brief = dp.Brief.Clone()
 	}
 	return p
+}
+
+// VariantsIn is the page's variants in a plan whose default locale is
+// tagged def: its own state there, and its variants elsewhere; nil for
+// a page with neither.
+func (dp *DocPage) VariantsIn(def string) map[string]Variant {
+	if dp.State == "" && len(dp.Variants) == 0 {
+		return nil
+	}
+	out := map[string]Variant{}
+	if dp.State != "" {
+		out[def] = Variant{State: dp.State}
+	}
+	for tag, v := range dp.Variants {
+		vv := v.variant()
+		if vv.State == "" {
+			vv.State = VariantPlanned
+		}
+		out[tag] = vv
+	}
+	return out
 }
 
 func setIf(dst *string, v string) {
@@ -309,10 +442,13 @@ func (d *Document) Tree() (*Tree, []Link) {
 	pages := make([]Page, 0, d.CountPages())
 	keys := map[string]int64{}
 	var add func(parent int64, list []*DocPage)
+	pr := d.Project.ToProject()
+	def, _ := DefaultLocale(pr.Locales)
 	add = func(parent int64, list []*DocPage) {
 		for i, dp := range list {
 			p := dp.ToPage()
 			p.ID, p.ParentID, p.Position = int64(len(pages)+1), parent, i
+			p.Variants = dp.VariantsIn(def.Tag)
 			pages = append(pages, p)
 			if dp.Key != "" {
 				keys[dp.Key] = p.ID
@@ -325,7 +461,8 @@ func (d *Document) Tree() (*Tree, []Link) {
 	for i, l := range d.Links {
 		links = append(links, Link{ID: int64(i + 1), FromID: keys[l.From], ToID: keys[l.To], Label: l.Label})
 	}
-	return NewTree(d.Project.ToProject(), pages), links
+	pr.XDefault = keys[d.Project.XDefault]
+	return NewTree(pr, pages), links
 }
 
 // NewDocument builds the native document of a tree and its links. Page keys
@@ -336,12 +473,13 @@ func NewDocument(t *Tree, links []Link) *Document {
 		Format:  FormatV1,
 		Project: DocProjectOf(&pr),
 	}
+	def, _ := DefaultLocale(pr.Locales)
 	var build func(id int64) []*DocPage
 	build = func(id int64) []*DocPage {
 		kids := t.Children(id)
 		out := make([]*DocPage, 0, len(kids))
 		for _, p := range kids {
-			out = append(out, docPage(p, build(p.ID)))
+			out = append(out, docPage(p, def.Tag, build(p.ID)))
 		}
 		return out
 	}
@@ -354,7 +492,7 @@ func NewDocument(t *Tree, links []Link) *Document {
 
 func pageKey(id int64) string { return "p" + strconv.FormatInt(id, 10) }
 
-func docPage(p *Page, children []*DocPage) *DocPage {
+func docPage(p *Page, def string, children []*DocPage) *DocPage {
 	dp := &DocPage{
 		Key: pageKey(p.ID), Title: p.Title, Kind: p.Kind, Placement: p.Placement,
 		Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes, NotesPublic: p.NotesPublic,
@@ -376,6 +514,23 @@ func docPage(p *Page, children []*DocPage) *DocPage {
 	}
 	if p.ParentID != 0 {
 		dp.Placement = ""
+	}
+	for tag, v := range p.Variants {
+		if v.Title == "" && v.Slug == "" && v.Path == "" && v.SEOTitle+v.MetaDescription+v.H1+v.Keyword == "" && v.State == VariantPlanned {
+			continue // the default: absent
+		}
+		if tag == def {
+			dp.State = v.State
+			continue
+		}
+		if dp.Variants == nil {
+			dp.Variants = map[string]*DocVariant{}
+		}
+		dv := &DocVariant{Title: v.Title, Slug: v.Slug, Path: v.Path, State: v.State}
+		if v.SEOTitle+v.MetaDescription+v.H1+v.Keyword != "" {
+			dv.Brief = &VariantText{v.SEOTitle, v.MetaDescription, v.H1, v.Keyword}
+		}
+		dp.Variants[tag] = dv
 	}
 	return dp
 }

@@ -96,6 +96,11 @@ type Project struct {
 	// CommentVersion counts the comments written and resolved on the
 	// plan's pages: with Version, it names what the outline shows.
 	CommentVersion int64
+	// Locales are the plan's markets (locale.go); none: one language.
+	Locales []Locale
+	// XDefault is the page hreflang's x-default points at (a language
+	// selector); 0: each page's variant in the default locale.
+	XDefault int64
 }
 
 // Page is one node of a project's tree. ParentID 0 means a root.
@@ -125,6 +130,9 @@ type Page struct {
 	OpenComments  int // open comment threads, filled with ChildCount
 	LinkCount     int // cross-links from or to the page, filled with ChildCount
 	Brief         Brief
+	// Variants are the page in the plan's locales, by tag: in the default
+	// locale only its state (the page is its own variant there).
+	Variants map[string]Variant
 }
 
 // IsHome reports whether p is the home page: the page with an empty slug

@@ -14,6 +14,8 @@ type Tree struct {
 	byID     map[int64]*Page
 	children map[int64][]*Page // parent ID -> children by position; 0 -> roots
 	paths    map[int64]string  // memo: node path without trailing-slash policy
+	// memo, per locale tag: the project there and each page's path
+	inLocale map[string]*Tree
 }
 
 // NewTree indexes pages. Roots are ordered by placement, then position.
