@@ -1,6 +1,7 @@
 package site
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -327,6 +328,21 @@ func FieldChanges(a, b *Page) []FieldChange {
 	add("word_target", wordTarget(x.WordTarget), wordTarget(y.WordTarget))
 	add("content_owner", x.Owner, y.Owner)
 	add("due", x.Due, y.Due)
+	for _, tag := range slices.Sorted(maps.Keys(mergeKeys(a.Variants, b.Variants))) {
+		add("variant "+tag, a.Variant(tag).Text(), b.Variant(tag).Text()) // a translation changed is a change
+	}
+	return out
+}
+
+// mergeKeys is the set of keys of a and b.
+func mergeKeys(a, b map[string]Variant) map[string]bool {
+	out := map[string]bool{}
+	for k := range a {
+		out[k] = true
+	}
+	for k := range b {
+		out[k] = true
+	}
 	return out
 }
 

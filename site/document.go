@@ -181,13 +181,10 @@ func (d *Document) Validate() error {
 	if err := p.Validate(); err != nil {
 		return Errorf(EInvalid, "project: %s", firstField(err, map[string]string{
 			"name": "name", "base_url": "base_url", "default_changefreq": "default_changefreq",
-			"default_priority": "default_priority", "lastmod": "lastmod", "sitemap_location": "sitemap_location"}))
+			"default_priority": "default_priority", "lastmod": "lastmod", "sitemap_location": "sitemap_location", "locales": "locales"}))
 	}
 	d.Project.BaseURL, d.Project.SitemapLocation = p.BaseURL, p.SitemapLocation
-	locales := p.Locales
-	if err := CheckLocales(p.BaseURL, locales); err != nil {
-		return Errorf(EInvalid, "project: locales: %s", ErrorMessage(err))
-	}
+	locales := p.Locales // in canonical case
 	for i := range locales {
 		d.Project.Locales[i] = DocLocale(locales[i])
 	}
@@ -492,6 +489,17 @@ func NewDocument(t *Tree, links []Link) *Document {
 
 func pageKey(id int64) string { return "p" + strconv.FormatInt(id, 10) }
 
+// PageKeyID is the page id of a key NewDocument wrote ("p12": 12); 0
+// for another key.
+func PageKeyID(key string) int64 {
+	if rest, ok := strings.CutPrefix(key, "p"); ok {
+		if id, err := strconv.ParseInt(rest, 10, 64); err == nil && id > 0 {
+			return id
+		}
+	}
+	return 0
+}
+
 func docPage(p *Page, def string, children []*DocPage) *DocPage {
 	dp := &DocPage{
 		Key: pageKey(p.ID), Title: p.Title, Kind: p.Kind, Placement: p.Placement,
@@ -526,7 +534,10 @@ func docPage(p *Page, def string, children []*DocPage) *DocPage {
 		if dp.Variants == nil {
 			dp.Variants = map[string]*DocVariant{}
 		}
-		dv := &DocVariant{Title: v.Title, Slug: v.Slug, Path: v.Path, State: v.State}
+		dv := &DocVariant{Title: v.Title, Slug: v.Slug, Path: v.Path}
+		if v.State != VariantPlanned {
+			dv.State = v.State // planned: the default, absent
+		}
 		if v.SEOTitle+v.MetaDescription+v.H1+v.Keyword != "" {
 			dv.Brief = &VariantText{v.SEOTitle, v.MetaDescription, v.H1, v.Keyword}
 		}

@@ -48,6 +48,27 @@ type Variant struct {
 	Keyword         string
 }
 
+// Text is the variant in words, for a comparison: "ready · “Preise”
+// /preise · SEO title “Preise | Acme”".
+func (v Variant) Text() string {
+	parts := []string{strings.ReplaceAll(v.State, "_", " ")}
+	if v.Title != "" {
+		parts = append(parts, "“"+v.Title+"”")
+	}
+	if v.Slug != "" {
+		parts = append(parts, "/"+v.Slug)
+	}
+	if v.Path != "" {
+		parts = append(parts, v.Path)
+	}
+	for _, f := range []struct{ name, v string }{{"SEO title", v.SEOTitle}, {"description", v.MetaDescription}, {"H1", v.H1}, {"keyword", v.Keyword}} {
+		if f.v != "" {
+			parts = append(parts, f.name+" “"+f.v+"”")
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
 // Offered reports whether the page exists in the variant's locale.
 func (v Variant) Offered() bool { return v.State != VariantNotOffered }
 
@@ -358,4 +379,35 @@ func (t *Tree) localized(tag string) *Tree {
 	}
 	t.inLocale[tag] = lt
 	return lt
+}
+
+// LocaleURLProblem checks that no two pages share a URL in any locale of
+// the plan (in the default locale the store's URL rule already holds):
+// EInvalid naming the locale, both pages and the URL, nil if none do.
+func (t *Tree) LocaleURLProblem() error {
+	def, _ := DefaultLocale(t.Project.Locales)
+	for _, l := range t.Project.Locales {
+		if l.Tag == def.Tag {
+			continue
+		}
+		seen := map[string]*Page{}
+		var err error
+		t.Walk(func(p *Page, _ int) bool {
+			u := t.LocaleURL(p.ID, l.Tag)
+			if err != nil || u == "" {
+				return err == nil
+			}
+			if other, dup := seen[u]; dup {
+				err = Errorf(EInvalid, "In %s, “%s” and “%s” both have %s: give one of them another slug there.",
+					l.Tag, Clip(other.InLocale(l.Tag, def.Tag).Title, 60), Clip(p.InLocale(l.Tag, def.Tag).Title, 60), u)
+				return false
+			}
+			seen[u] = p
+			return true
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -169,3 +169,48 @@ func TestLocalizedDocumentRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestLocaleURLProblem: two pages with one URL in a locale are named.
+func TestLocaleURLProblem(t *testing.T) {
+	const doc = `{"format": "siteplan/1",
+  "project": {"name": "A", "base_url": "https://a.example/", "locales": [{"tag": "en", "default": true}, {"tag": "de", "prefix": "/de/"}]},
+  "pages": [{"title": "Home", "slug": "", "children": [
+    {"title": "Prices", "variants": {"de": {"title": "Preise", "slug": "preise"}}},
+    {"title": "Pricing", "variants": {"de": {"title": "Preisliste", "slug": "preise"}}}]}]}`
+	d, err := ParseDocument(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	err = tr.LocaleURLProblem()
+	if want := "In de, “Preise” and “Preisliste” both have https://a.example/de/preise: give one of them another slug there."; err == nil || err.Error() != want {
+		t.Errorf("LocaleURLProblem = %v, want %q", err, want)
+	}
+}
+
+// TestCompareVariants: a translation changed is a change of its page.
+func TestCompareVariants(t *testing.T) {
+	d, err := ReadDocumentFile("testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := d.Tree()
+	to, _ := d.Tree()
+	var pricing *Page
+	to.Walk(func(p *Page, _ int) bool {
+		if p.Title == "Pricing" {
+			pricing = p
+		}
+		return true
+	})
+	v := pricing.Variants["de"]
+	v.Title, v.State = "Preisliste", VariantReady
+	pricing.Variants["de"] = v
+	c := Compare(from, to, nil, nil)
+	if len(c.Changed) != 1 || len(c.Changed[0].Fields) != 1 {
+		t.Fatalf("changed: %+v", c.Changed)
+	}
+	if f := c.Changed[0].Fields[0]; f.Field != "variant de" || f.From != "planned · “Preise” · /preise · SEO title “Preise | Acme”" || f.To != "ready · “Preisliste” · /preise · SEO title “Preise | Acme”" {
+		t.Errorf("the change reads %+v", f)
+	}
+}

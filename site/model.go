@@ -313,6 +313,9 @@ func (p *Project) Validate() error {
 	} else {
 		p.SitemapLocation = loc
 	}
+	if err := CheckLocales(p.BaseURL, p.Locales); err != nil {
+		f.Add("locales", ErrorMessage(err))
+	}
 	return f.Err()
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +45,8 @@ type pageState struct {
 	Changefreq string      `json:"changefreq,omitempty"`
 	Lastmod    string      `json:"lastmod,omitempty"`
 	Brief      *site.Brief `json:"brief,omitempty"`
+	// A localized plan's variants of the page, by locale tag.
+	Variants map[string]site.Variant `json:"variants,omitempty"`
 }
 
 func stateOf(p *site.Page) *pageState {
@@ -53,6 +56,9 @@ func stateOf(p *site.Page) *pageState {
 	if !p.Brief.Empty() {
 		b := p.Brief.Clone()
 		s.Brief = &b
+	}
+	if len(p.Variants) > 0 {
+		s.Variants = maps.Clone(p.Variants)
 	}
 	return s
 }
@@ -78,7 +84,7 @@ func (s *pageState) page(id, projectID int64) site.Page {
 	return site.Page{ID: id, ProjectID: projectID, ParentID: s.Parent, Position: s.Pos, Title: s.Title, Slug: s.Slug,
 		SlugAuto: s.Auto, Path: s.Path, Kind: s.Kind, Placement: s.Placement, Type: s.Type, Status: s.Status,
 		Assignee: s.Assignee, Notes: s.Notes, NotesPublic: s.Public, InSitemap: s.InSitemap, InHTMLSitemap: s.InHTML, Priority: s.Priority,
-		Changefreq: s.Changefreq, Lastmod: s.Lastmod, Version: 1, Brief: s.brief()}
+		Changefreq: s.Changefreq, Lastmod: s.Lastmod, Version: 1, Brief: s.brief(), Variants: maps.Clone(s.Variants)}
 }
 
 // pageFields are the fields of a page state an undo compares and sets one
@@ -110,6 +116,7 @@ var pageFields = []struct {
 	{"changefreq", func(a, b *pageState) bool { return a.Changefreq == b.Changefreq }, func(d, s *pageState) { d.Changefreq = s.Changefreq }},
 	{"lastmod", func(a, b *pageState) bool { return a.Lastmod == b.Lastmod }, func(d, s *pageState) { d.Lastmod = s.Lastmod }},
 	{"brief", func(a, b *pageState) bool { x, y := a.brief(), b.brief(); return x.Equal(&y) }, func(d, s *pageState) { d.Brief = s.Brief }},
+	{"translations", func(a, b *pageState) bool { return maps.Equal(a.Variants, b.Variants) }, func(d, s *pageState) { d.Variants = s.Variants }},
 }
 
 // same reports whether two states are equal in every field but the
@@ -463,10 +470,16 @@ func loadStates(ctx context.Context, q querier, projectID int64, ids []int64) (m
 	// walk every page of the project by an index on project_id.
 	pages, err := queryPages(ctx, q, false, `SELECT `+pageCols+` FROM pages WHERE id IN (SELECT CAST(value AS BIGINT) FROM json_each(?)) AND +project_id = ?`,
 		string(list), projectID)
+	if err != nil {
+		return nil, err
+	}
+	if err := readVariantsOf(ctx, q, pages, `page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list)); err != nil {
+		return nil, err
+	}
 	for i := range pages {
 		out[pages[i].ID] = stateOf(&pages[i])
 	}
-	return out, err
+	return out, nil
 }
 
 // linkLabel returns the id and label of the link k names (nil: none).

@@ -31,7 +31,7 @@ var copyTables = []struct{ name, parent string }{
 	{"teams", ""}, {"users", ""}, {"memberships", ""}, {"sessions", ""}, {"invites", ""},
 	{"server_keys", ""}, {"team_themes", ""}, {"type_colors", ""}, {"starter_plans", ""},
 	{"webhooks", ""}, {"deliveries", ""},
-	{"projects", ""}, {"project_themes", ""}, {"pages", "parent_id"}, {"page_slugs", ""}, {"links", ""},
+	{"projects", ""}, {"project_themes", ""}, {"pages", "parent_id"}, {"page_variants", ""}, {"page_slugs", ""}, {"links", ""},
 	{"share_links", ""}, {"comments", "parent_id"}, {"changes", ""}, {"change_pages", ""},
 	{"versions", ""}, {"approvals", ""}, {"old_urls", ""}, {"launched_urls", ""}, {"launch_checks", ""},
 	{"notifications", ""}, {"watches", ""},

@@ -53,8 +53,12 @@ type Import struct {
 	written int            // pages handed to the writing; the pending are numbered on from written+1
 	keep    map[int64]bool // the numbers of the pages links may join
 	links   []site.Link    // between page numbers
-	err     error          // the first error; the import is then discarded
-	done    bool
+	// A localized plan's variants, by page number, and the number of the
+	// page x-default points at (0: none).
+	variants []importVariant
+	xDefault int64
+	err      error // the first error; the import is then discarded
+	done     bool
 
 	// The chunk being written, from page number writingFrom on, and
 	// where its writing reports; the buffer of the one before, free.
@@ -65,6 +69,13 @@ type Import struct {
 	// Only the writing touches these while a chunk is written.
 	bases []int64 // the id of each chunk's first page, in order
 	args  []any
+}
+
+// importVariant is a page's variant in a locale, by page number.
+type importVariant struct {
+	num int64
+	tag string
+	v   site.Variant
 }
 
 // importLevel is an ancestor of the next page.
@@ -446,6 +457,9 @@ func (im *Import) commit() error {
 		}
 		j.verb, j.undoable, j.newProject = "import", false, true
 		j.summary = "imported " + pagesWords(im.written) + " and " + site.Plural(len(im.links), "link", "links")
+		if err := im.writeVariants(tx); err != nil {
+			return err
+		}
 		for _, l := range im.links {
 			if !im.keep[l.FromID] || !im.keep[l.ToID] {
 				return site.Errorf(site.EInvalid, "A link joins pages %d and %d, which were not kept for links.", l.FromID, l.ToID)
@@ -464,6 +478,36 @@ func (im *Import) commit() error {
 		_, err := tx.ExecContext(ctx, `UPDATE projects SET importing = 0, page_count = ? WHERE id = ?`, im.written, im.project.ID)
 		return err
 	})
+}
+
+// variantRows is how many variants one INSERT writes (11 values each).
+const variantRows = 100
+
+// writeVariants writes a localized plan's variants and its x-default.
+func (im *Import) writeVariants(tx *sql.Tx) error {
+	ctx := im.ctx
+	for start := 0; start < len(im.variants); start += variantRows {
+		batch := im.variants[start:min(start+variantRows, len(im.variants))]
+		var q strings.Builder
+		q.WriteString(`INSERT INTO page_variants (page_id, project_id, tag, title, slug, path, state, seo_title, meta_description, h1, keyword) VALUES `)
+		args := make([]any, 0, 11*len(batch))
+		for i, iv := range batch {
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString(`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			v := iv.v
+			args = append(args, im.id(iv.num), im.project.ID, iv.tag, v.Title, v.Slug, v.Path, v.State, v.SEOTitle, v.MetaDescription, v.H1, v.Keyword)
+		}
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return err
+		}
+	}
+	if im.xDefault != 0 {
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET x_default = ? WHERE id = ?`, im.id(im.xDefault), im.project.ID)
+		return err
+	}
+	return nil
 }
 
 // fail ends the import with err and removes what it wrote.
@@ -493,6 +537,11 @@ func (db *Projects) ImportDocument(ctx context.Context, teamID int64, d *site.Do
 	if err := d.Validate(); err != nil {
 		return 0, err
 	}
+	if len(d.Project.Locales) > 0 {
+		if t, _ := d.Tree(); t.LocaleURLProblem() != nil {
+			return 0, t.LocaleURLProblem()
+		}
+	}
 	im, err := db.BeginImport(ctx, teamID, d.Project.ToProject())
 	if err != nil {
 		return 0, err
@@ -507,16 +556,23 @@ func (db *Projects) ImportDocument(ctx context.Context, teamID int64, d *site.Do
 // AddDocument adds a validated document's pages and links.
 // Errors: none of its own; a database error as it is.
 func (im *Import) AddDocument(d *site.Document) error {
-	keys := map[string]int64{} // the numbers of the links' ends
+	keys := map[string]int64{} // the numbers of the links' ends and x-default's page
 	for _, l := range d.Links {
 		keys[l.From], keys[l.To] = 0, 0
 	}
+	if x := d.Project.XDefault; x != "" && x != site.XDefaultLocale {
+		keys[x] = 0
+	}
+	def, _ := site.DefaultLocale(im.project.Locales)
 	var add func(depth int, list []*site.DocPage) error
 	add = func(depth int, list []*site.DocPage) error {
 		for _, dp := range list {
 			num, err := im.Add(depth, dp.ToPage())
 			if err != nil {
 				return err
+			}
+			for tag, v := range dp.VariantsIn(def.Tag) {
+				im.variants = append(im.variants, importVariant{num, tag, v})
 			}
 			if _, ok := keys[dp.Key]; ok && dp.Key != "" {
 				keys[dp.Key] = num
@@ -533,6 +589,9 @@ func (im *Import) AddDocument(d *site.Document) error {
 	}
 	for _, l := range d.Links {
 		im.Link(keys[l.From], keys[l.To], l.Label)
+	}
+	if x := d.Project.XDefault; x != "" && x != site.XDefaultLocale {
+		im.xDefault = keys[x]
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 
 	"siteplan/site"
@@ -10,19 +11,48 @@ import (
 
 const projectCols = `p.id, p.team_id, p.name, p.base_url, p.trailing_slash, p.default_changefreq,
 	p.default_priority, p.lastmod, p.sitemap_location, p.version, p.updated_at,
-	p.page_count, p.comment_version`
+	p.page_count, p.comment_version, p.locales, p.x_default`
 
 func scanProject(row interface{ Scan(...any) error }) (site.Project, error) {
 	var p site.Project
 	var prio sql.NullFloat64
-	var updated string
+	var updated, locales string
+	var xDefault sql.NullInt64
 	err := row.Scan(&p.ID, &p.TeamID, &p.Name, &p.BaseURL, &p.TrailingSlash, &p.DefaultChangefreq,
-		&prio, &p.Lastmod, &p.SitemapLocation, &p.Version, &updated, &p.PageCount, &p.CommentVersion)
+		&prio, &p.Lastmod, &p.SitemapLocation, &p.Version, &updated, &p.PageCount, &p.CommentVersion, &locales, &xDefault)
 	if prio.Valid {
 		p.DefaultPriority = &prio.Float64
 	}
 	p.UpdatedAt, _ = time.Parse("2006-01-02T15:04:05.999Z", updated)
+	p.Locales, p.XDefault = readLocales(locales), xDefault.Int64
 	return p, err
+}
+
+// localesText is a plan's locales as the projects table keeps them: a
+// JSON list of siteplan/1's locales, "" for none.
+func localesText(ls []site.Locale) string {
+	if len(ls) == 0 {
+		return ""
+	}
+	out := make([]site.DocLocale, len(ls))
+	for i, l := range ls {
+		out[i] = site.DocLocale(l)
+	}
+	b, _ := json.Marshal(out) // strings and a bool always encode
+	return string(b)
+}
+
+// readLocales reads localesText's list; what it wrote always reads.
+func readLocales(s string) []site.Locale {
+	var ls []site.DocLocale
+	if s == "" || json.Unmarshal([]byte(s), &ls) != nil {
+		return nil
+	}
+	out := make([]site.Locale, len(ls))
+	for i, l := range ls {
+		out[i] = site.Locale(l)
+	}
+	return out
 }
 
 // Projects lists a team's projects, most recently changed first.
@@ -108,9 +138,9 @@ func (db *Projects) CreateProject(ctx context.Context, p *site.Project) error {
 }
 
 func insertProject(ctx context.Context, tx *sql.Tx, p *site.Project) error {
-	if err := tx.QueryRowContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod, sitemap_location)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority),
-		p.Lastmod, p.SitemapLocation).Scan(&p.ID); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO projects (team_id, name, base_url, trailing_slash, default_changefreq, default_priority, lastmod, sitemap_location, locales)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.TeamID, p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority),
+		p.Lastmod, p.SitemapLocation, localesText(p.Locales)).Scan(&p.ID); err != nil {
 		return err
 	}
 	p.Version = 1
@@ -133,9 +163,10 @@ func (db *Projects) UpdateProject(ctx context.Context, p *site.Project) error {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
-			default_priority = ?, lastmod = ?, sitemap_location = ?
+			default_priority = ?, lastmod = ?, sitemap_location = ?, locales = ?, x_default = ?
 			WHERE id = ? AND version = ?`,
-			p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.SitemapLocation, p.ID, p.Version)
+			p.Name, p.BaseURL, p.TrailingSlash, p.DefaultChangefreq, nullFloat(p.DefaultPriority), p.Lastmod, p.SitemapLocation,
+			localesText(p.Locales), nullID(p.XDefault), p.ID, p.Version)
 		if err != nil {
 			return err
 		}

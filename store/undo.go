@@ -452,6 +452,9 @@ func (a *applier) setFields(st *steps) (moved []*step, err error) {
 			site.SearchKey(m.Title), site.SearchWords(m.Title, m.Slug), s.id); err != nil {
 			return nil, err
 		}
+		if err := writeVariants(a.ctx, a.tx, a.projectID, s.id, m.Variants); err != nil {
+			return nil, err
+		}
 	}
 	return moved, nil
 }
@@ -515,9 +518,11 @@ func (a *applier) writeProject(d *changeData, forward bool) error {
 	if !forward {
 		t = d.Project.Before
 	}
+	pr := t.ToProject()
 	_, err := a.tx.ExecContext(a.ctx, `UPDATE projects SET name = ?, base_url = ?, trailing_slash = ?, default_changefreq = ?,
-		default_priority = ?, lastmod = ?, sitemap_location = ? WHERE id = ?`,
-		t.Name, t.BaseURL, t.TrailingSlash, t.DefaultChangefreq, nullFloat(t.DefaultPriority), t.Lastmod, t.SitemapLocation, a.projectID)
+		default_priority = ?, lastmod = ?, sitemap_location = ?, locales = ?, x_default = ? WHERE id = ?`,
+		t.Name, t.BaseURL, t.TrailingSlash, t.DefaultChangefreq, nullFloat(t.DefaultPriority), t.Lastmod, t.SitemapLocation,
+		localesText(pr.Locales), nullID(site.PageKeyID(t.XDefault)), a.projectID)
 	return err
 }
 
@@ -588,7 +593,10 @@ func (a *applier) insert(st *steps, made []*step) error {
 		_, err := stmt.ExecContext(a.ctx, id, a.projectID, nullID(t.Parent), pos, t.Title, t.Slug, t.Auto, t.Path, t.Kind,
 			t.Placement, t.Type, t.Status, t.Assignee, t.Notes, t.InSitemap, t.InHTML, nullFloat(t.Priority), t.Changefreq, t.Lastmod, t.briefText(), t.Public,
 			site.SearchKey(t.Title), site.SearchWords(t.Title, t.Slug))
-		return err
+		if err != nil {
+			return err
+		}
+		return writeVariants(a.ctx, a.tx, a.projectID, id, t.Variants)
 	}
 	for _, s := range made {
 		if err := put(s.id); err != nil {

@@ -47,6 +47,9 @@ func takeSnapshot(ctx context.Context, q querier, projectID int64) (*snapshot, e
 	if err != nil {
 		return nil, err
 	}
+	if err := readVariants(ctx, q, projectID, pages); err != nil {
+		return nil, err
+	}
 	s.Pages = make([]pageSnap, len(pages))
 	for i := range pages {
 		s.Pages[i] = pageSnap{pages[i].ID, *stateOf(&pages[i])}
@@ -100,6 +103,7 @@ func (s *snapshot) tree(pr site.Project) (*site.Tree, []site.Link) {
 	st := s.Project
 	pr.Name, pr.BaseURL, pr.TrailingSlash, pr.DefaultChangefreq = st.Name, st.BaseURL, st.TrailingSlash, st.DefaultChangefreq
 	pr.DefaultPriority, pr.Lastmod, pr.SitemapLocation, pr.PageCount = st.DefaultPriority, st.Lastmod, st.SitemapLocation, len(pages)
+	pr.Locales, pr.XDefault = st.ToProject().Locales, site.PageKeyID(st.XDefault)
 	t := site.NewTree(pr, pages)
 	links := make([]site.Link, len(s.Links))
 	for i, l := range s.Links {
