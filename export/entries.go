@@ -30,6 +30,16 @@ type Entry struct {
 	Lastmod    string
 	Changefreq string
 	Priority   string
+	// A localized plan's: the file's section (the locale's tag), and the
+	// page's URL in every locale it is offered in, x-default last.
+	Section    string
+	Alternates []Alternate
+}
+
+// Alternate is one hreflang alternate of a sitemap entry.
+type Alternate struct {
+	Hreflang string // a locale's tag, or "x-default"
+	Href     string
 }
 
 // Entries streams a sitemap's entries in order: it calls yield for each

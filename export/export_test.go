@@ -110,7 +110,8 @@ func validate(t *testing.T, kind string, b []byte) {
 		t.Logf("XSD validation skipped: xmllint or %s missing", dir)
 		return
 	}
-	schemas := map[string][]string{"sitemap": {"sitemap.xsd", "sitemap-2.xsd"}, "index": {"siteindex.xsd", "siteindex-2.xsd"}}[kind]
+	schemas := map[string][]string{"sitemap": {"sitemap.xsd", "sitemap-2.xsd"}, "index": {"siteindex.xsd", "siteindex-2.xsd"},
+		"hreflang": {"sitemap-hreflang.xsd", "sitemap-2-hreflang.xsd"}}[kind]
 	f := filepath.Join(t.TempDir(), "doc.xml")
 	if err := os.WriteFile(f, b, 0o644); err != nil {
 		t.Fatal(err)

@@ -17,11 +17,14 @@ import (
 )
 
 const (
-	xmlHeader   = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
-	urlsetOpen  = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
-	urlsetClose = "</urlset>\n"
-	indexOpen   = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
-	indexClose  = "</sitemapindex>\n"
+	xmlHeader  = `<?xml version="1.0" encoding="UTF-8"?>` + "\n"
+	urlsetOpen = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
+	// A localized plan's urlset declares the namespace of its hreflang
+	// alternates.
+	urlsetLocalized = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">` + "\n"
+	urlsetClose     = "</urlset>\n"
+	indexOpen       = `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
+	indexClose      = "</sitemapindex>\n"
 )
 
 // escaper writes the five entities the sitemaps protocol names. (encoding/xml
@@ -69,6 +72,13 @@ func appendURL(b []byte, e *Entry) []byte {
 		b = append(b, "<priority>"...)
 		b = append(b, e.Priority...)
 		b = append(b, "</priority>"...)
+	}
+	for _, a := range e.Alternates { // after priority: the XSD's order
+		b = append(b, `<xhtml:link rel="alternate" hreflang="`...)
+		b = appendEscaped(b, a.Hreflang)
+		b = append(b, `" href="`...)
+		b = appendEscaped(b, a.Href)
+		b = append(b, `"/>`...)
 	}
 	return append(b, "</url>\n"...)
 }
@@ -142,6 +152,9 @@ type SitemapOptions struct {
 	Gzip      bool
 	BySection bool
 	Dir       string // directory URL the files are published in
+	// Localized: the entries carry hreflang alternates and their
+	// sections are locale tags, a file (or more) each under one index.
+	Localized bool
 }
 
 // Result lists what WriteSitemaps wrote and the URLs robots.txt should name.
@@ -267,7 +280,7 @@ type splitter struct {
 }
 
 func newSplitter(out Output, opt SitemapOptions) *splitter {
-	s := &splitter{out: out, opt: opt, maxURLs: opt.MaxURLs, maxBytes: int(opt.MaxBytes), counts: map[string]int{}, split: opt.BySection}
+	s := &splitter{out: out, opt: opt, maxURLs: opt.MaxURLs, maxBytes: int(opt.MaxBytes), counts: map[string]int{}, split: opt.BySection || opt.Localized}
 	if s.maxURLs <= 0 || s.maxURLs > site.MaxSitemapURLs {
 		s.maxURLs = site.MaxSitemapURLs
 	}
@@ -298,8 +311,8 @@ func newSplitter(out Output, opt SitemapOptions) *splitter {
 // the current one past a limit or into another section. (It appends first
 // and takes the entry back in the rare case that it does not fit.)
 func (s *splitter) add(e *Entry) error {
-	sec := ""
-	if s.secs != nil {
+	sec := e.Section
+	if s.secs != nil && sec == "" {
 		sec = s.secs.of(e.Loc)
 	}
 	if c := s.cur; c != nil && (sec != c.section || c.urls+1 > s.maxURLs) {
@@ -337,7 +350,11 @@ func (s *splitter) chunk(section string) *chunk {
 	c.buf, c.urls, c.newest, c.err = c.buf[:0], 0, newest{}, nil
 	c.gz.Reset()
 	c.section, c.done = section, make(chan struct{})
-	c.buf = append(c.buf, xmlHeader+urlsetOpen...)
+	if s.opt.Localized {
+		c.buf = append(c.buf, xmlHeader+urlsetLocalized...)
+	} else {
+		c.buf = append(c.buf, xmlHeader+urlsetOpen...)
+	}
 	return c
 }
 
@@ -368,7 +385,7 @@ func (s *splitter) send(c *chunk) error {
 	}
 	s.counts[c.section]++
 	switch n := s.counts[c.section]; {
-	case !s.opt.BySection:
+	case !s.opt.BySection && !s.opt.Localized:
 		c.name = "sitemap-" + strconv.Itoa(n)
 	case n == 1:
 		c.name = "sitemap-" + c.section

@@ -329,6 +329,19 @@ func (p *Page) Variant(tag string) Variant {
 	return v
 }
 
+// Offered reports whether page p exists in the locale tagged tag: its
+// variant there says so; a locale it has no variant in offers it unless
+// the page is not offered in the default locale either (a page of other
+// markets exists where it lists a variant).
+func (t *Tree) Offered(p *Page, tag string) bool {
+	if v, ok := p.Variants[tag]; ok {
+		return v.Offered()
+	}
+	def, _ := DefaultLocale(t.Project.Locales)
+	v, ok := p.Variants[def.Tag]
+	return !ok || v.Offered()
+}
+
 // Locale is the plan's locale tagged tag.
 func (pr *Project) Locale(tag string) (Locale, bool) {
 	for _, l := range pr.Locales {
@@ -345,7 +358,7 @@ func (pr *Project) Locale(tag string) (Locale, bool) {
 // first call for a locale derives the whole plan's paths there.
 func (t *Tree) LocaleURL(id int64, tag string) string {
 	p := t.byID[id]
-	if p == nil || !p.Variant(tag).Offered() {
+	if p == nil || !t.Offered(p, tag) {
 		return ""
 	}
 	lt := t.localized(tag)

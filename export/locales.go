@@ -1,0 +1,85 @@
+package export
+
+import (
+	"cmp"
+
+	"siteplan/site"
+)
+
+// A localized plan's sitemaps: one file per locale (sitemap-de.xml, more
+// past the protocol's limits, alternates included), all under the index
+// sitemap.xml. Each <url> lists the page's URL in every locale it is
+// offered in, itself included, and x-default (the page the plan names,
+// else the page in the default locale, else in the first locale that
+// offers it): the same list for every
+// locale's entry of the page, so each alternate links back by
+// construction, and never to a locale where the page is not offered.
+
+// WriteLocalizedSitemaps writes the sitemaps of t's locales into out,
+// with opt's limits and compression (opt.Localized is implied). It
+// leaves out what an export of one locale would (pages of another kind,
+// out of the sitemap, not offered in the locale) and warns of a URL
+// outside the sitemaps' directory, whose host must name the index in its
+// robots.txt for search engines to take it from here (cross-submission).
+// Errors: EInvalid when the plan has no locales or nothing to export.
+func WriteLocalizedSitemaps(out Output, t *site.Tree, opt SitemapOptions) (Result, []site.Warning, error) {
+	pr := t.Project
+	if len(pr.Locales) == 0 {
+		return Result{}, nil, site.Errorf(site.EInvalid, "The plan has no locales: export its sitemap as one language.")
+	}
+	opt.Localized = true
+	var warns []site.Warning
+	hosts := map[string]bool{} // the other hosts warned of
+	def, _ := site.DefaultLocale(pr.Locales)
+	xDefault := ""
+	if pr.XDefault != 0 {
+		xDefault = t.LocaleURL(pr.XDefault, def.Tag)
+	}
+	// alternates lists a page's URL in each locale it is offered in (""
+	// where it has none), x-default last.
+	alternates := func(p *site.Page) []Alternate {
+		var out []Alternate
+		for _, l := range pr.Locales {
+			if u := t.LocaleURL(p.ID, l.Tag); u != "" {
+				out = append(out, Alternate{Hreflang: l.Tag, Href: u})
+			}
+		}
+		if len(out) > 0 { // the plan's choice, the default locale's URL, or the first market's that has the page
+			out = append(out, Alternate{Hreflang: "x-default", Href: cmp.Or(xDefault, t.LocaleURL(p.ID, def.Tag), out[0].Href)})
+		}
+		return out
+	}
+	entries := func(yield func(*Entry) error) error {
+		var e Entry
+		for _, l := range pr.Locales {
+			var err error
+			t.Walk(func(p *site.Page, _ int) bool {
+				if err != nil {
+					return false
+				}
+				loc := t.LocaleURL(p.ID, l.Tag)
+				if !p.HasURL() || !p.InSitemap || loc == "" {
+					return true
+				}
+				if why := site.ScopeProblem(loc, opt.Dir); why != "" && !hosts[site.Origin(loc)] {
+					hosts[site.Origin(loc)] = true
+					warns = append(warns, site.Warning{Title: l.Tag, Reason: "its URLs are on " + site.Origin(loc) +
+						": add “Sitemap: " + opt.Dir + "sitemap.xml” to " + site.Origin(loc) + "/robots.txt so that search engines take them from this sitemap"})
+				}
+				e = Entry{PageID: p.ID, Section: l.Tag, Loc: loc, Lastmod: site.SitemapLastmod(cmp.Or(p.Lastmod, pr.Lastmod)),
+					Changefreq: cmp.Or(p.Changefreq, pr.DefaultChangefreq), Alternates: alternates(p)}
+				if v := cmp.Or(p.Priority, pr.DefaultPriority); v != nil {
+					e.Priority = site.FormatPriority(*v)
+				}
+				err = yield(&e)
+				return err == nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	res, err := WriteSitemaps(out, entries, opt)
+	return res, warns, err
+}

@@ -1,0 +1,215 @@
+package export
+
+import (
+	"encoding/xml"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// hreflangURL is a <url> of a localized sitemap as read back.
+type hreflangURL struct {
+	Loc   string `xml:"loc"`
+	Links []struct {
+		Rel      string `xml:"rel,attr"`
+		Hreflang string `xml:"hreflang,attr"`
+		Href     string `xml:"href,attr"`
+	} `xml:"http://www.w3.org/1999/xhtml link"`
+}
+
+// readLocalized reads every urlset file of a localized export: the
+// <url>s of each locale's files, by locale tag (from the file's name).
+func readLocalized(t *testing.T, m *Memory) map[string][]hreflangURL {
+	t.Helper()
+	out := map[string][]hreflangURL{}
+	for _, name := range m.Names {
+		if name == "sitemap.xml" {
+			continue
+		}
+		var set struct {
+			URLs []hreflangURL `xml:"url"`
+		}
+		if err := xml.Unmarshal(m.Files[name].Bytes(), &set); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		tag := strings.TrimSuffix(strings.TrimPrefix(name, "sitemap-"), ".xml")
+		if i := strings.LastIndexByte(tag, '-'); i > 0 && strings.Trim(tag[i+1:], "0123456789") == "" {
+			tag = tag[:i] // sitemap-de-2.xml
+		}
+		out[tag] = append(out[tag], set.URLs...)
+	}
+	return out
+}
+
+// TestLocalizedSitemaps writes the sitemaps of a plan in three locales
+// (prefixes and a domain of its own): a file per locale under the index,
+// valid against both XSDs with the xhtml:link alternates, each <url>
+// naming itself, every locale its page is offered in and x-default, and
+// none where it is not.
+func TestLocalizedSitemaps(t *testing.T) {
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	var m Memory
+	res, warns, err := WriteLocalizedSitemaps(&m, tr, SitemapOptions{Dir: "https://www.acme.example/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(m.Names, " "); got != "sitemap-en.xml sitemap-de.xml sitemap-fr-CH.xml sitemap.xml" {
+		t.Errorf("files: %s", got)
+	}
+	if res.URLs != 3+3+3 || len(res.Sitemaps) != 1 || res.Sitemaps[0] != "https://www.acme.example/sitemap.xml" {
+		t.Errorf("result: %+v", res)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0].Reason, "add “Sitemap: https://www.acme.example/sitemap.xml” to https://acme.ch/robots.txt") {
+		t.Errorf("warnings: %+v", warns)
+	}
+	validate(t, "index", m.Files["sitemap.xml"].Bytes())
+	for _, name := range m.Names[:3] {
+		validate(t, "hreflang", m.Files[name].Bytes())
+	}
+	de := m.Files["sitemap-de.xml"].String()
+	for _, s := range []string{
+		`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">`,
+		`<url><loc>https://www.acme.example/de/produkte/preise</loc><xhtml:link rel="alternate" hreflang="en" href="https://www.acme.example/en/products/pricing"/>` +
+			`<xhtml:link rel="alternate" hreflang="de" href="https://www.acme.example/de/produkte/preise"/>` +
+			`<xhtml:link rel="alternate" hreflang="x-default" href="https://www.acme.example/en/"/></url>`,
+	} {
+		if !strings.Contains(de, s) {
+			t.Errorf("sitemap-de.xml lacks %s:\n%s", s, de)
+		}
+	}
+	if strings.Contains(de, "magasins") || strings.Contains(m.Files["sitemap-en.xml"].String(), "swiss") {
+		t.Errorf("a page not offered in a locale is in its sitemap:\n%s", de)
+	}
+	checkReciprocal(t, tr, readLocalized(t, &m))
+}
+
+// checkReciprocal checks hreflang as checkers do, against the plan: each
+// <url> names itself, every other alternate's <url> names the same set
+// back, x-default is there, and the set is exactly the locales the page
+// is offered in.
+func checkReciprocal(t *testing.T, tr *site.Tree, files map[string][]hreflangURL) {
+	t.Helper()
+	byLoc := map[string]hreflangURL{}
+	for _, urls := range files {
+		for _, u := range urls {
+			byLoc[u.Loc] = u
+		}
+	}
+	set := func(u hreflangURL) string {
+		var out []string
+		for _, l := range u.Links {
+			if l.Rel != "alternate" {
+				t.Errorf("%s: rel %q", u.Loc, l.Rel)
+			}
+			out = append(out, l.Hreflang+"="+l.Href)
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	pageOf := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool {
+		for _, l := range tr.Project.Locales {
+			if u := tr.LocaleURL(p.ID, l.Tag); u != "" {
+				pageOf[u] = p.ID
+			}
+		}
+		return true
+	})
+	for tag, urls := range files {
+		for _, u := range urls {
+			own := set(u)
+			if !strings.Contains(" "+own+" ", " "+tag+"="+u.Loc+" ") {
+				t.Errorf("%s (%s): no self reference in %s", u.Loc, tag, own)
+			}
+			if !strings.Contains(own, "x-default=") {
+				t.Errorf("%s: no x-default", u.Loc)
+			}
+			var offered []string
+			for _, l := range tr.Project.Locales {
+				if x := tr.LocaleURL(pageOf[u.Loc], l.Tag); x != "" {
+					offered = append(offered, l.Tag)
+				}
+			}
+			for _, l := range u.Links {
+				if l.Hreflang == "x-default" {
+					continue
+				}
+				if !slices.Contains(offered, l.Hreflang) {
+					t.Errorf("%s: an alternate for %s, where the page is not offered", u.Loc, l.Hreflang)
+				}
+				back, ok := byLoc[l.Href]
+				if !ok {
+					t.Errorf("%s: its %s alternate %s is in no sitemap", u.Loc, l.Hreflang, l.Href)
+				} else if set(back) != own {
+					t.Errorf("%s and its %s alternate disagree:\n%s\n%s", u.Loc, l.Hreflang, own, set(back))
+				}
+			}
+			if len(u.Links) != len(offered)+1 {
+				t.Errorf("%s: %d alternates, the page is offered in %v", u.Loc, len(u.Links), offered)
+			}
+		}
+	}
+}
+
+// TestLocalizedSitemapsReciprocal: over random plans in random locales,
+// some pages not offered in some markets and some with slugs of their
+// own, every alternate links back, and files split past the limits.
+func TestLocalizedSitemapsReciprocal(t *testing.T) {
+	tags := []string{"en", "de", "fr-CH", "nb", "sv", "zh-Hant"}
+	states := []string{site.VariantPlanned, site.VariantReady, site.VariantNotOffered}
+	for seed := range 30 {
+		r := rand.New(rand.NewPCG(uint64(seed), 7))
+		n := 2 + r.IntN(len(tags)-1)
+		locales := make([]site.Locale, n)
+		for i := range n {
+			locales[i] = site.Locale{Tag: tags[i], Default: i == 0, Prefix: "/" + strings.ToLower(tags[i]) + "/"}
+		}
+		if r.IntN(3) == 0 {
+			locales[0].Prefix = "" // the default at the base URL
+		}
+		pr := site.Project{Name: "Random", BaseURL: "https://r.example/", Locales: locales}
+		if err := pr.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var pages []site.Page
+		for i := range 40 + r.IntN(60) {
+			p := site.NewPage(fmt.Sprintf("Page %d", i))
+			p.ID = int64(i + 1)
+			if i > 0 {
+				p.ParentID = int64(1 + r.IntN(i))
+			} else {
+				p.Slug = ""
+			}
+			p.Position = i
+			p.Variants = map[string]site.Variant{}
+			for _, l := range locales {
+				v := site.Variant{State: states[r.IntN(len(states))]}
+				if r.IntN(2) == 0 && l.Tag != locales[0].Tag {
+					v.Slug = fmt.Sprintf("%s-%d", strings.ToLower(l.Tag), i)
+				}
+				p.Variants[l.Tag] = v
+			}
+			pages = append(pages, p)
+		}
+		tr := site.NewTree(pr, pages)
+		var m Memory
+		if _, _, err := WriteLocalizedSitemaps(&m, tr, SitemapOptions{Dir: "https://r.example/", MaxURLs: 7}); err != nil {
+			if site.ErrorCode(err) == site.EInvalid && strings.Contains(err.Error(), "Nothing to export") {
+				continue
+			}
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		checkReciprocal(t, tr, readLocalized(t, &m))
+		if t.Failed() {
+			t.Fatalf("seed %d", seed)
+		}
+	}
+}
