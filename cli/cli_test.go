@@ -338,3 +338,38 @@ func TestDiagramCLIScripts(t *testing.T) {
 		}
 	}
 }
+
+// TestExportLocalizedCLI: siteplan export of a localized plan, read from
+// the database, writes each locale's sitemap with hreflang under the
+// index, and a dump gives its locales and variants back.
+func TestExportLocalizedCLI(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "cli.db")
+	if err := run([]string{"import", "--db", db, "../site/testdata/localized.json"}, nil, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var report bytes.Buffer
+	if err := run([]string{"export", "--db", db, "--project", "1", "--out", out, "--gzip"}, nil, &report); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sitemap.xml", "sitemap-en.xml.gz", "sitemap-de.xml.gz", "sitemap-fr-CH.xml.gz", "sitemap-de.txt", "footer-fr-CH.html", "inventory-en.csv", "robots.txt"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Errorf("export did not write %s:\n%s", name, report.String())
+		}
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "sitemap.xml"))
+	if !strings.Contains(string(index), "<loc>https://www.acme.example/sitemap-de.xml.gz</loc>") {
+		t.Errorf("sitemap.xml:\n%s", index)
+	}
+	if !strings.Contains(report.String(), "https://acme.ch/robots.txt") {
+		t.Errorf("the report does not say what the Swiss domain needs:\n%s", report.String())
+	}
+	var dump bytes.Buffer
+	if err := run([]string{"dump", "--db", db, "--project", "1"}, nil, &dump); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(dump.String(), `"fr-CH":{"title":"Magasins","slug":"magasins","state":"translating"}`) {
+		t.Errorf("dump:\n%s", dump.String())
+	}
+}

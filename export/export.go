@@ -39,7 +39,12 @@ type Report struct {
 // plan but for a hash of each URL. sitemap.txt and inventory.csv are
 // written aside and put in place only when the export succeeds. Errors:
 // EInvalid (nothing to export, bad location), ENotFound (section).
+//
+// A localized plan (one with locales) is exported by exportLocalized.
 func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
+	if len(src.Project().Locales) > 0 {
+		return exportLocalized(out, src, cfg)
+	}
 	sel, err := Select(src, cfg.Options)
 	if err != nil {
 		return Report{}, err

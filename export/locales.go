@@ -2,6 +2,8 @@ package export
 
 import (
 	"cmp"
+	"io"
+	"strings"
 
 	"siteplan/site"
 )
@@ -82,4 +84,85 @@ func WriteLocalizedSitemaps(out Output, t *site.Tree, opt SitemapOptions) (Resul
 	}
 	res, err := WriteSitemaps(out, entries, opt)
 	return res, warns, err
+}
+
+// exportLocalized writes a localized plan's launch files: the sitemaps
+// of every locale under one index (WriteLocalizedSitemaps), robots.txt
+// naming the index, and each locale's sitemap-TAG.txt, footer-TAG.html
+// and inventory-TAG.csv (a row per page in that locale), each written
+// as a one-language export of the plan in that locale would write it.
+// Errors: as Export; EInvalid for a source that cannot give the plan
+// whole, or a section (a localized plan exports whole).
+func exportLocalized(out Output, src site.PlanReader, cfg Config) (Report, error) {
+	tr, ok := src.(TreeReader)
+	if !ok {
+		return Report{}, site.Errorf(site.EInvalid, "A localized plan is exported from the whole plan.")
+	}
+	if cfg.Section != 0 || cfg.LeavesOnly || cfg.BySection {
+		return Report{}, site.Errorf(site.EInvalid, "A localized plan is exported whole, a file per locale: leave out the section, leaves-only and split-by-section options.")
+	}
+	t, err := tr.Tree()
+	if err != nil {
+		return Report{}, err
+	}
+	dir, err := Directory(t.Project, cfg.Location)
+	if err != nil {
+		return Report{}, err
+	}
+	res, warns, err := WriteLocalizedSitemaps(out, t, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, Dir: dir})
+	rep := Report{Result: res, Warnings: warns}
+	if err != nil {
+		return rep, err
+	}
+	for _, l := range t.Project.Locales {
+		side := &localeFiles{out: out, tag: l.Tag}
+		r, err := Export(side, TreeSource(t.InLocale(l.Tag)), Config{FooterDepth: cfg.FooterDepth})
+		if site.ErrorCode(err) == site.EInvalid && r.URLs == 0 {
+			rep.Warnings = append(rep.Warnings, site.Warning{Title: l.Tag, Reason: "no page of the plan is offered with a URL in this locale"})
+			continue
+		}
+		if err != nil {
+			return rep, err
+		}
+		for _, f := range r.Files {
+			if n, ok := side.kept[f.Name]; ok {
+				f.Name = n
+				rep.Files = append(rep.Files, f)
+			}
+		}
+		for _, w := range r.Warnings {
+			if w.Title != "" && w.PageID != 0 {
+				w.Title += " (" + l.Tag + ")"
+			}
+			rep.Warnings = append(rep.Warnings, w)
+		}
+	}
+	f, err := create(out, "robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) })
+	if err != nil {
+		return rep, err
+	}
+	rep.Files = append(rep.Files, f)
+	return rep, nil
+}
+
+// localeFiles keeps of a one-locale export the files a localized export
+// has one of per locale, named for the locale (footer.html is
+// footer-de.html), and drops the rest: its sitemaps and robots.txt.
+type localeFiles struct {
+	out  Output
+	tag  string
+	kept map[string]string // the export's name: the name written
+}
+
+func (l *localeFiles) Create(name string) (io.WriteCloser, error) {
+	if name != "sitemap.txt" && name != "footer.html" && name != "inventory.csv" {
+		return nopWriteCloser{io.Discard}, nil
+	}
+	base, ext, _ := strings.Cut(name, ".")
+	n := base + "-" + l.tag + "." + ext
+	if l.kept == nil {
+		l.kept = map[string]string{}
+	}
+	l.kept[name] = n
+	return l.out.Create(n)
 }

@@ -213,3 +213,45 @@ func TestLocalizedSitemapsReciprocal(t *testing.T) {
 		}
 	}
 }
+
+// TestExportLocalized: the export of a localized plan writes the index,
+// a sitemap per locale, robots.txt naming the index, and each locale's
+// sitemap.txt, footer and inventory in its own words and URLs.
+func TestExportLocalized(t *testing.T) {
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	var m Memory
+	rep, err := Export(&m, TreeSource(tr), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range rep.Files {
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	if got := strings.Join(names, " "); got != "footer-de.html footer-en.html footer-fr-CH.html inventory-de.csv inventory-en.csv inventory-fr-CH.csv robots.txt sitemap-de.txt sitemap-de.xml sitemap-en.txt sitemap-en.xml sitemap-fr-CH.txt sitemap-fr-CH.xml sitemap.xml" {
+		t.Errorf("files: %s", got)
+	}
+	if got := m.Files["robots.txt"].String(); !strings.HasSuffix(got, "\nSitemap: https://www.acme.example/sitemap.xml\n") {
+		t.Errorf("robots.txt: %q", got)
+	}
+	if got := m.Files["sitemap-de.txt"].String(); got != "https://www.acme.example/de/\nhttps://www.acme.example/de/produkte\nhttps://www.acme.example/de/produkte/preise\n" {
+		t.Errorf("sitemap-de.txt: %q", got)
+	}
+	if f := m.Files["footer-de.html"].String(); !strings.Contains(f, "Preise") || !strings.Contains(f, `href="https://www.acme.example/de/produkte/preise"`) || strings.Contains(f, "Swiss") {
+		t.Errorf("footer-de.html:\n%s", f)
+	}
+	if f := m.Files["footer-fr-CH.html"].String(); !strings.Contains(f, "Magasins") || strings.Contains(f, "Pricing") {
+		t.Errorf("footer-fr-CH.html:\n%s", f)
+	}
+	if f := m.Files["inventory-de.csv"].String(); !strings.Contains(f, "Preise") {
+		t.Errorf("inventory-de.csv:\n%s", f)
+	}
+	if _, err := Export(&Memory{}, TreeSource(tr), Config{BySection: true}); err == nil || !strings.Contains(err.Error(), "exported whole") {
+		t.Errorf("a split by section: %v", err)
+	}
+}

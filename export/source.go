@@ -13,6 +13,15 @@ type treeSource struct{ t *site.Tree }
 
 func (s treeSource) Project() site.Project { return s.t.Project }
 
+// Tree is the plan whole (TreeReader).
+func (s treeSource) Tree() (*site.Tree, error) { return s.t, nil }
+
+// TreeReader is a plan source that can give the plan whole: what the
+// export of a localized plan reads (every page's variants at once).
+type TreeReader interface {
+	Tree() (*site.Tree, error)
+}
+
 func (s treeSource) Walk(root int64, fn func(p *site.Page, path string, depth int) error) error {
 	t, pr := s.t, s.t.Project
 	var walk func(id int64, parent string, depth int) error

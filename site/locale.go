@@ -368,6 +368,30 @@ func (t *Tree) LocaleURL(id int64, tag string) string {
 	return lt.URL(id)
 }
 
+// InLocale is the plan as the locale tagged tag sees it, for its
+// launch files: the project at the locale's base URL, each page its
+// variant there, a page not offered there out of both sitemaps (kept in
+// the tree, for the paths of the pages below it), and no locales: a
+// plan of one language. It is nil for a tag
+// that is not one of the plan's locales. The tree it returns is its own.
+func (t *Tree) InLocale(tag string) *Tree {
+	lt := t.localized(tag)
+	if lt == nil {
+		return nil
+	}
+	pages := make([]Page, 0, len(lt.byID))
+	for _, p := range lt.byID {
+		q := *p
+		if !t.Offered(t.byID[p.ID], tag) {
+			q.InSitemap, q.InHTMLSitemap = false, false
+		}
+		pages = append(pages, q)
+	}
+	pr := lt.Project
+	pr.Locales, pr.XDefault = nil, 0 // one language: this locale's
+	return NewTree(pr, pages)
+}
+
 // localized is the tree as the locale tagged tag sees it: the project
 // at the locale's base URL, each page its variant there; nil for a tag
 // that is not one of the plan's locales.

@@ -35,6 +35,17 @@ func (db *Pages) Outline(ctx context.Context, projectID int64) (site.PlanReader,
 // Errors: none of its own; a database error as it is.
 func (o *Outline) Project() site.Project { return o.project }
 
+// Tree is the plan whole, with its variants, as the viewer sees it: what
+// a localized plan's export reads. Errors: ENotFound.
+func (o *Outline) Tree() (*site.Tree, error) {
+	t, err := o.db.Pages.Tree(o.ctx, o.project.ID)
+	if err != nil {
+		return nil, err
+	}
+	o.seen.Tree(t)
+	return t, nil
+}
+
 // outlineCols are what a walk reads of a page, in as few columns as
 // can be, since reading a column costs more than working it out: the
 // kind, status and the two sitemap switches come as one number (flags),

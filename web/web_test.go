@@ -1070,3 +1070,31 @@ func TestHandoffDownloads(t *testing.T) {
 		t.Errorf("the WordPress check: %d %q", rec.Code, got)
 	}
 }
+
+// TestExportLocalizedZip: the export zip of a localized plan holds a
+// sitemap per locale under the index, with the locales' side files.
+func TestExportLocalizedZip(t *testing.T) {
+	c := newClient(t)
+	c.fixture()
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := c.db.Projects.ImportDocument(context.Background(), 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := c.do("GET", "/projects/"+itoa(pid)+"/export.zip", nil, false)
+	zr, err := zip.NewReader(bytes.NewReader(rec.Body.Bytes()), int64(rec.Body.Len()))
+	if err != nil {
+		t.Fatalf("zip: %v (%d %s)", err, rec.Code, rec.Body.String())
+	}
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	if got := strings.Join(names, " "); got != "footer-de.html footer-en.html footer-fr-CH.html inventory-de.csv inventory-en.csv inventory-fr-CH.csv robots.txt sitemap-de.txt sitemap-de.xml sitemap-en.txt sitemap-en.xml sitemap-fr-CH.txt sitemap-fr-CH.xml sitemap.xml" {
+		t.Errorf("the zip holds %s", got)
+	}
+}
