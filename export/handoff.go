@@ -415,13 +415,14 @@ func wordTarget(n int) string {
 }
 
 // Route is one route of the routes handoff: a page with its place in
-// the site and its brief.
+// the site and its brief; in a localized plan, a page in one locale with
+// its alternates.
 type Route struct {
 	Path      string      `json:"path"` // "/about-us"; "" for a group or an external page
 	URL       string      `json:"url,omitempty"`
 	Title     string      `json:"title"`
 	Parent    string      `json:"parent"` // the parent route's key; "" at the top
-	Key       string      `json:"key"`    // "p12", unique
+	Key       string      `json:"key"`    // "p12", unique ("p12-de" in a localized plan)
 	Order     int         `json:"order"`  // among its siblings, from 0
 	Depth     int         `json:"depth"`  // from 1
 	Kind      string      `json:"kind"`
@@ -430,35 +431,77 @@ type Route struct {
 	Status    string      `json:"status"`
 	Sitemap   bool        `json:"in_sitemap"`
 	Brief     *site.Brief `json:"brief,omitempty"`
+	// A localized plan's: the route's locale, its translation group (the
+	// page's key), its state there, and its alternates as Next.js's
+	// metadata takes them (Nuxt's and Astro's i18n read the same map).
+	Locale     string           `json:"locale,omitempty"`
+	Group      string           `json:"group,omitempty"`
+	State      string           `json:"state,omitempty"`
+	Alternates *RouteAlternates `json:"alternates,omitempty"`
+}
+
+// RouteAlternates are a route's canonical URL and its URL in each
+// locale it is offered in, by tag, with x-default.
+type RouteAlternates struct {
+	Canonical string            `json:"canonical"`
+	Languages map[string]string `json:"languages"`
 }
 
 // Routes is the routes handoff's document.
 type Routes struct {
-	Format  string  `json:"format"` // "siteplan-routes/1"
-	Site    string  `json:"site"`
-	BaseURL string  `json:"base_url"`
-	Routes  []Route `json:"routes"`
+	Format  string   `json:"format"` // "siteplan-routes/1"
+	Site    string   `json:"site"`
+	BaseURL string   `json:"base_url"`
+	Locales []string `json:"locales,omitempty"` // a localized plan's, in its order
+	Routes  []Route  `json:"routes"`
 }
 
 // WriteRoutes writes every page of the plan, in outline order, as the
 // JSON a static-site generator loops over (Routes): its path, title,
-// place and brief.
+// place and brief. A localized plan's routes are each page in each
+// locale it is offered in, locale by locale, in that locale's title,
+// URL and brief words, with its alternates (site.Tree.Hreflang).
 func WriteRoutes(w io.Writer, t *site.Tree) error {
 	r := Routes{Format: "siteplan-routes/1", Site: t.Project.Name, BaseURL: t.Project.BaseURL, Routes: []Route{}}
+	if len(t.Project.Locales) == 0 {
+		r.Routes = routesOf(t, "", nil, r.Routes)
+	}
+	for _, l := range t.Project.Locales {
+		r.Locales = append(r.Locales, l.Tag)
+		r.Routes = routesOf(t.InLocale(l.Tag), l.Tag, t, r.Routes)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// routesOf appends the routes of a plan (t), or of a localized plan
+// (whole) as the locale tagged tag sees it (t its InLocale): only the
+// pages offered there, each under its nearest offered ancestor.
+func routesOf(t *site.Tree, tag string, whole *site.Tree, out []Route) []Route {
 	origin := site.Origin(t.Project.BaseURL)
-	order := map[int64]int{}
+	suffix := ""
+	if tag != "" {
+		suffix = "-" + tag
+	}
+	order := map[string]int{}
 	placed := map[int64]string{} // a page's navigation is its root's, as inventory.csv says
+	parent := map[int64]string{} // the route key a page's children hang from
 	t.Walk(func(p *site.Page, depth int) bool {
 		placed[p.ID] = p.Placement
 		if p.ParentID != 0 {
 			placed[p.ID] = placed[p.ParentID]
 		}
-		rt := Route{Title: p.Title, Key: "p" + strconv.FormatInt(p.ID, 10), Order: order[p.ParentID], Depth: depth, Kind: p.Kind,
-			Placement: placed[p.ID], Type: p.Type, Status: p.Status, Sitemap: p.InSitemap && p.HasURL()}
-		order[p.ParentID]++
-		if p.ParentID != 0 {
-			rt.Parent = "p" + strconv.FormatInt(p.ParentID, 10)
+		key := "p" + strconv.FormatInt(p.ID, 10)
+		up := parent[p.ParentID]
+		if whole != nil && !whole.Offered(whole.Page(p.ID), tag) {
+			parent[p.ID] = up // its children hang from its parent's route
+			return true
 		}
+		parent[p.ID] = key + suffix
+		rt := Route{Title: p.Title, Key: key + suffix, Parent: up, Order: order[up], Depth: depth, Kind: p.Kind,
+			Placement: placed[p.ID], Type: p.Type, Status: p.Status, Sitemap: p.InSitemap && p.HasURL()}
+		order[up]++
 		switch p.Kind {
 		case site.KindPage:
 			rt.URL = t.URL(p.ID)
@@ -468,14 +511,24 @@ func WriteRoutes(w io.Writer, t *site.Tree) error {
 		case site.KindExternal:
 			rt.URL = t.Location(p.ID)
 		}
-		if !p.Brief.Empty() {
-			b := p.Brief.Clone()
+		b := p.Brief.Clone()
+		if whole != nil {
+			v := whole.Page(p.ID).Variant(tag)
+			rt.Locale, rt.Group, rt.State = tag, key, v.State
+			b.SEOTitle, b.MetaDescription = cmp.Or(v.SEOTitle, b.SEOTitle), cmp.Or(v.MetaDescription, b.MetaDescription)
+			b.H1, b.Keyword = cmp.Or(v.H1, b.H1), cmp.Or(v.Keyword, b.Keyword)
+			if hs := whole.Hreflang(p.ID); len(hs) > 0 && rt.URL != "" {
+				rt.Alternates = &RouteAlternates{Canonical: rt.URL, Languages: map[string]string{}}
+				for _, h := range hs {
+					rt.Alternates.Languages[h.Tag] = h.URL
+				}
+			}
+		}
+		if !b.Empty() {
 			rt.Brief = &b
 		}
-		r.Routes = append(r.Routes, rt)
+		out = append(out, rt)
 		return true
 	})
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return out
 }

@@ -10,12 +10,11 @@ import (
 
 // A localized plan's sitemaps: one file per locale (sitemap-de.xml, more
 // past the protocol's limits, alternates included), all under the index
-// sitemap.xml. Each <url> lists the page's URL in every locale it is
-// offered in, itself included, and x-default (the page the plan names,
-// else the page in the default locale, else in the first locale that
-// offers it): the same list for every
-// locale's entry of the page, so each alternate links back by
-// construction, and never to a locale where the page is not offered.
+// sitemap.xml. Each <url> lists the page's alternates (site.Tree.Hreflang:
+// its URL in every locale it is offered in, itself included, then
+// x-default): the same list for every locale's entry of the page, so each
+// alternate links back by construction, and never to a locale where the
+// page is not offered.
 
 // WriteLocalizedSitemaps writes the sitemaps of t's locales into out,
 // with opt's limits and compression (opt.Localized is implied). It
@@ -32,22 +31,10 @@ func WriteLocalizedSitemaps(out Output, t *site.Tree, opt SitemapOptions) (Resul
 	opt.Localized = true
 	var warns []site.Warning
 	hosts := map[string]bool{} // the other hosts warned of
-	def, _ := site.DefaultLocale(pr.Locales)
-	xDefault := ""
-	if pr.XDefault != 0 {
-		xDefault = t.LocaleURL(pr.XDefault, def.Tag)
-	}
-	// alternates lists a page's URL in each locale it is offered in (""
-	// where it has none), x-default last.
 	alternates := func(p *site.Page) []Alternate {
 		var out []Alternate
-		for _, l := range pr.Locales {
-			if u := t.LocaleURL(p.ID, l.Tag); u != "" {
-				out = append(out, Alternate{Hreflang: l.Tag, Href: u})
-			}
-		}
-		if len(out) > 0 { // the plan's choice, the default locale's URL, or the first market's that has the page
-			out = append(out, Alternate{Hreflang: "x-default", Href: cmp.Or(xDefault, t.LocaleURL(p.ID, def.Tag), out[0].Href)})
+		for _, h := range t.Hreflang(p.ID) {
+			out = append(out, Alternate{Hreflang: h.Tag, Href: h.URL})
 		}
 		return out
 	}

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
@@ -253,5 +254,47 @@ func TestExportLocalized(t *testing.T) {
 	}
 	if _, err := Export(&Memory{}, TreeSource(tr), Config{BySection: true}); err == nil || !strings.Contains(err.Error(), "exported whole") {
 		t.Errorf("a split by section: %v", err)
+	}
+}
+
+// TestRoutesLocalized: the routes handoff of a localized plan has each
+// page in each locale it is offered in, in that locale's words, under
+// its parent's route there, with its alternates as Next.js takes them.
+func TestRoutesLocalized(t *testing.T) {
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	var b strings.Builder
+	if err := WriteRoutes(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	var r Routes
+	if err := json.Unmarshal([]byte(b.String()), &r); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Locales, " "); got != "en de fr-CH" {
+		t.Errorf("locales: %s", got)
+	}
+	byKey := map[string]Route{}
+	var keys []string
+	for _, rt := range r.Routes {
+		byKey[rt.Key] = rt
+		keys = append(keys, rt.Key)
+	}
+	if got := strings.Join(keys, " "); got != "p1-en p2-en p3-en p1-de p2-de p3-de p1-fr-CH p2-fr-CH p4-fr-CH" {
+		t.Errorf("routes: %s", got)
+	}
+	de := byKey["p3-de"]
+	if de.Title != "Preise" || de.Path != "/de/produkte/preise" || de.Parent != "p2-de" || de.Locale != "de" || de.Group != "p3" ||
+		de.Brief == nil || de.Brief.SEOTitle != "Preise | Acme" || de.Alternates == nil || de.Alternates.Canonical != "https://www.acme.example/de/produkte/preise" {
+		t.Errorf("p3-de: %+v", de)
+	}
+	if got := de.Alternates.Languages; len(got) != 3 || got["en"] != "https://www.acme.example/en/products/pricing" || got["x-default"] != "https://www.acme.example/en/" {
+		t.Errorf("p3-de's languages: %v", got)
+	}
+	if ch := byKey["p4-fr-CH"]; ch.Title != "Magasins" || ch.Parent != "p1-fr-CH" || ch.State != site.VariantTranslating || ch.URL != "https://acme.ch/fr/magasins" {
+		t.Errorf("p4-fr-CH: %+v", ch)
 	}
 }

@@ -448,3 +448,41 @@ func (t *Tree) LocaleURLProblem() error {
 	}
 	return nil
 }
+
+// Hreflang is one alternate of a page: its URL in a locale, or the
+// x-default.
+type Hreflang struct {
+	Tag string // a locale's tag, or XDefault
+	URL string
+}
+
+// XDefault is the hreflang of the alternate search engines show people
+// whose language no locale matches.
+const XDefault = "x-default"
+
+// Hreflang lists a page's alternates as every launch file names them:
+// its URL in each locale it is offered in, in the plan's order, then
+// x-default (the page the plan names, else the page in the default
+// locale, else in the first locale that has it); nil for a page with no
+// URL in any locale. A page's list is the same whichever locale names
+// it, so every alternate links back by construction.
+func (t *Tree) Hreflang(id int64) []Hreflang {
+	var out []Hreflang
+	for _, l := range t.Project.Locales {
+		if u := t.LocaleURL(id, l.Tag); u != "" {
+			out = append(out, Hreflang{l.Tag, u})
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	def, _ := DefaultLocale(t.Project.Locales)
+	x := t.LocaleURL(id, def.Tag)
+	if t.Project.XDefault != 0 {
+		x = t.LocaleURL(t.Project.XDefault, def.Tag)
+	}
+	if x == "" {
+		x = out[0].URL
+	}
+	return append(out, Hreflang{XDefault, x})
+}
