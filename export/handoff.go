@@ -81,7 +81,7 @@ type wxrItem struct {
 	Type        cdata         `xml:"wp:post_type"`
 	Password    cdata         `xml:"wp:post_password"`
 	Sticky      int           `xml:"wp:is_sticky"`
-	Category    *wxrCategory  `xml:"category,omitempty"`
+	Categories  []wxrCategory `xml:"category"`
 	Meta        []wxrPostMeta `xml:"wp:postmeta"`
 }
 
@@ -175,6 +175,9 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 		for _, p := range t.Children(parent) {
 			maxID = max(maxID, p.ID)
 			isItem := p.Kind == site.KindPage || p.Kind == site.KindPlaceholder || p.Kind == site.KindGroup && p.Slug != ""
+			if def, ok := site.DefaultLocale(t.Project.Locales); ok && !t.Offered(p, def.Tag) {
+				isItem = false // a page of other markets: localeItems writes it
+			}
 			if !isItem {
 				walk(p.ID, pageParent, wpPath)
 				continue
@@ -211,8 +214,11 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 		}
 	}
 	walk(0, 0, "")
-	// Menus: a term each, then their items, nested as the plan is.
 	next := maxID
+	if len(t.Project.Locales) > 0 {
+		next = localeItems(&doc, t, item, maxID)
+	}
+	// Menus: a term each, then their items, nested as the plan is.
 	for i, m := range wxrMenus {
 		doc.Channel.Terms = append(doc.Channel.Terms, wxrTerm{ID: int64(i + 1), Taxonomy: cdata{"nav_menu"}, Slug: cdata{m.slug}, Name: cdata{m.name}})
 		roots := t.Roots(m.placement)
@@ -228,7 +234,7 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 				order++
 				it := item(p.Title, next)
 				it.Status, it.Parent, it.MenuOrder, it.Type = cdata{"publish"}, 0, order, cdata{"nav_menu_item"}
-				it.Category = &wxrCategory{Domain: "nav_menu", Nicename: m.slug, Name: cdata{m.name}}
+				it.Categories = []wxrCategory{{Domain: "nav_menu", Nicename: m.slug, Name: cdata{m.name}}}
 				kind, object, objectID, url := "post_type", cmp.Or(opt.PostTypes[p.Type], "page"), strconv.FormatInt(p.ID, 10), ""
 				switch {
 				case p.Kind == site.KindExternal:
@@ -264,6 +270,71 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 	}
 	_, err := io.WriteString(w, "\n")
 	return warnings, err
+}
+
+// localeItems adds a localized plan's pages in its other locales, as
+// WPML's and Polylang's importers read them, and marks the default
+// locale's items likewise: each item its language (WPML's
+// _wpml_import_language_code; Polylang's "language" term) and its
+// translation group, the page's id (_wpml_import_translation_group;
+// Polylang's "post_translations" term pll_pID), and a translation the
+// language it was made from (_wpml_import_source_language_code). A
+// locale's item hangs under its nearest ancestor offered there, with the
+// slugs and title of that locale. It returns the last post id used.
+func localeItems(doc *wxr, t *site.Tree, item func(title string, id int64) wxrItem, next int64) int64 {
+	def, _ := site.DefaultLocale(t.Project.Locales)
+	tag := func(l string) string { return strings.ToLower(l) }
+	mark := func(it *wxrItem, l string, group int64, source string) {
+		g := strconv.FormatInt(group, 10)
+		it.Meta = append(it.Meta, wxrPostMeta{cdata{"_wpml_import_language_code"}, cdata{tag(l)}},
+			wxrPostMeta{cdata{"_wpml_import_translation_group"}, cdata{g}})
+		if source != "" {
+			it.Meta = append(it.Meta, wxrPostMeta{cdata{"_wpml_import_source_language_code"}, cdata{tag(source)}})
+		}
+		it.Categories = append(it.Categories, wxrCategory{Domain: "language", Nicename: tag(l), Name: cdata{l}},
+			wxrCategory{Domain: "post_translations", Nicename: "pll_" + g, Name: cdata{"pll_" + g}})
+	}
+	for i := range doc.Channel.Items {
+		it := &doc.Channel.Items[i]
+		mark(it, def.Tag, it.PostID, "")
+	}
+	for _, l := range t.Project.Locales {
+		if l.Tag == def.Tag {
+			continue
+		}
+		lt := t.InLocale(l.Tag)
+		ids := map[int64]int64{} // page id: its item in this locale
+		order := map[int64]int{}
+		var walk func(parent, itemParent int64)
+		walk = func(parent, itemParent int64) {
+			for _, p := range lt.Children(parent) {
+				if !t.Offered(t.Page(p.ID), l.Tag) || !(p.Kind == site.KindPage || p.Kind == site.KindPlaceholder || p.Kind == site.KindGroup && p.Slug != "") {
+					walk(p.ID, itemParent)
+					continue
+				}
+				next++
+				ids[p.ID] = next
+				it := item(p.Title, next)
+				name := wpSlug(p.Slug)
+				it.Link, it.Name, it.Status, it.Parent, it.MenuOrder, it.Type = lt.URL(p.ID), cdata{name}, cdata{"draft"}, itemParent, order[itemParent], cdata{"page"}
+				order[itemParent]++
+				v := t.Page(p.ID).Variant(l.Tag)
+				b := p.Brief.Clone()
+				b.SEOTitle, b.MetaDescription, b.H1, b.Keyword = v.SEOTitle, v.MetaDescription, v.H1, v.Keyword
+				it.Content = cdata{strings.TrimPrefix(gutenberg(&b), "\n\n")}
+				it.Meta = briefMeta(&b)
+				mark(&it, l.Tag, p.ID, def.Tag)
+				doc.Channel.Items = append(doc.Channel.Items, it)
+				under := next
+				if p.IsHome() {
+					under = 0 // the front page's children are at the top
+				}
+				walk(p.ID, under)
+			}
+		}
+		walk(0, 0)
+	}
+	return next
 }
 
 // WXROptions are what a WordPress handoff writes besides the plan: its

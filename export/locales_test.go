@@ -5,6 +5,9 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -296,5 +299,110 @@ func TestRoutesLocalized(t *testing.T) {
 	}
 	if ch := byKey["p4-fr-CH"]; ch.Title != "Magasins" || ch.Parent != "p1-fr-CH" || ch.State != site.VariantTranslating || ch.URL != "https://acme.ch/fr/magasins" {
 		t.Errorf("p4-fr-CH: %+v", ch)
+	}
+}
+
+// TestWXRLocalized: the WordPress handoff of a localized plan has each
+// page in each locale it is offered in, under its parent there, marked
+// with the fields WPML's and Polylang's importers read: its language,
+// its translation group, the language it was translated from.
+func TestWXRLocalized(t *testing.T) {
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, links := d.Tree()
+	var b strings.Builder
+	if _, err := WriteWXR(&b, tr, WXROptions{Links: links}); err != nil {
+		t.Fatal(err)
+	}
+	wellFormed(t, []byte(b.String()))
+	var doc struct {
+		Items []struct {
+			Title      string `xml:"title"`
+			ID         int64  `xml:"http://wordpress.org/export/1.2/ post_id"`
+			Name       string `xml:"http://wordpress.org/export/1.2/ post_name"`
+			Parent     int64  `xml:"http://wordpress.org/export/1.2/ post_parent"`
+			Type       string `xml:"http://wordpress.org/export/1.2/ post_type"`
+			Categories []struct {
+				Domain   string `xml:"domain,attr"`
+				Nicename string `xml:"nicename,attr"`
+			} `xml:"category"`
+			Meta []struct {
+				Key   string `xml:"http://wordpress.org/export/1.2/ meta_key"`
+				Value string `xml:"http://wordpress.org/export/1.2/ meta_value"`
+			} `xml:"http://wordpress.org/export/1.2/ postmeta"`
+		} `xml:"channel>item"`
+	}
+	if err := xml.Unmarshal([]byte(b.String()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	type page struct {
+		title, name, lang, group, source, pll string
+		parent                                string // the parent item's title
+	}
+	titles := map[int64]string{}
+	for _, it := range doc.Items {
+		titles[it.ID] = it.Title
+	}
+	var got []string
+	for _, it := range doc.Items {
+		if it.Type != "page" {
+			continue
+		}
+		p := page{title: it.Title, name: it.Name, parent: titles[it.Parent]}
+		for _, m := range it.Meta {
+			switch m.Key {
+			case "_wpml_import_language_code":
+				p.lang = m.Value
+			case "_wpml_import_translation_group":
+				p.group = m.Value
+			case "_wpml_import_source_language_code":
+				p.source = m.Value
+			}
+		}
+		for _, c := range it.Categories {
+			if c.Domain == "language" {
+				p.pll = c.Nicename
+			}
+			if c.Domain == "post_translations" {
+				p.pll += " " + c.Nicename
+			}
+		}
+		got = append(got, fmt.Sprintf("%s /%s under %q: %s group %s from %q (%s)", p.title, p.name, p.parent, p.lang, p.group, p.source, p.pll))
+	}
+	want := []string{
+		`Home / under "": en group 1 from "" (en pll_1)`,
+		`Products /products under "": en group 2 from "" (en pll_2)`,
+		`Pricing /pricing under "Products": en group 3 from "" (en pll_3)`,
+		`Home / under "": de group 1 from "en" (de pll_1)`,
+		`Produkte /produkte under "": de group 2 from "en" (de pll_2)`,
+		`Preise /preise under "Produkte": de group 3 from "en" (de pll_3)`,
+		`Home / under "": fr-ch group 1 from "en" (fr-ch pll_1)`,
+		`Products /products under "": fr-ch group 2 from "en" (fr-ch pll_2)`,
+		`Magasins /magasins under "": fr-ch group 4 from "en" (fr-ch pll_4)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pages:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// wellFormed checks XML with xmllint; without it, it skips, except
+// under CI.
+func wellFormed(t *testing.T, b []byte) {
+	t.Helper()
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but xmllint is missing")
+		}
+		t.Skip("xmllint not installed")
+	}
+	f := filepath.Join(t.TempDir(), "plan.xml")
+	if err := os.WriteFile(f, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(xmllint, "--noout", "--nonet", f).CombinedOutput(); err != nil {
+		t.Errorf("xmllint: %v\n%s", err, out)
 	}
 }
