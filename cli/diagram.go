@@ -29,6 +29,7 @@ func diagramCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 	fs.IntVar(&opt.Depth, "depth", 0, "levels to draw; 0: all")
 	fs.Int64Var(&opt.Root, "root", 0, "draw only this page's branch")
 	fs.BoolVar(&opt.Links, "links", true, "draw cross-links")
+	fs.StringVar(&opt.Locale, "locale", "", "a localized plan in one of its locales (a tag): titles, URLs and states there")
 	check = func() error {
 		switch {
 		case opt.Format == "":

@@ -232,6 +232,9 @@ func (d *diagram) details(c *card) {
 		if p.Assignee != "" {
 			meta += " · " + p.Assignee
 		}
+		if st, ok := d.opt.states[p.ID]; ok { // drawn in a locale: the page's state there
+			meta += " · " + d.opt.Locale + ": " + strings.ReplaceAll(st, "_", " ")
+		}
 		if n := d.opt.Landings[p.ID]; n > 0 { // a relaunch's old URLs redirected here
 			meta += " · ↩ " + site.Plural(n, "old URL", "old URLs")
 		}

@@ -1042,3 +1042,32 @@ func TestDiagramContent(t *testing.T) {
 		t.Error("the content view does not change the key")
 	}
 }
+
+// TestDiagramLocale: a localized plan drawn in one of its locales shows
+// each page's title and URL there and its state there on its card; a
+// page not offered there says so; a tag not among the plan's is refused.
+func TestDiagramLocale(t *testing.T) {
+	d := prepared(t, "../site/testdata/localized.json", Options{Locale: "de"})
+	nodes := svgNodes(t, draw(t, d, FormatSVG))
+	var all []string
+	for _, n := range nodes {
+		all = append(all, n)
+	}
+	text := strings.Join(all, "\n")
+	for _, want := range []string{"Preise", "/de/produkte/preise", "de: planned", "Produkte", "de: ready", "de: not offered"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the diagram in de lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "Pricing") {
+		t.Errorf("the diagram in de shows the default locale's title:\n%s", text)
+	}
+	tr, links := docFile(t, "../site/testdata/localized.json").Tree()
+	var buf bytes.Buffer
+	if _, err := Render(context.Background(), &buf, tr, links, Options{Locale: "it"}); err == nil || !strings.Contains(err.Error(), `Locale "it" is not one of the plan's: en, de, fr-CH.`) {
+		t.Errorf("a locale not in the plan: %v", err)
+	}
+	if a, b := (Options{Locale: "de"}).Key(), (Options{Locale: "en"}).Key(); a == b {
+		t.Errorf("the locale is not part of the key: %q", a)
+	}
+}

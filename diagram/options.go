@@ -53,6 +53,9 @@ type Options struct {
 	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
 	Comments  map[int64]int  // open comment threads per page, shown on its node
 	Landings  map[int64]int  // old URLs an accepted redirect sends to each page (a relaunch), shown on its card
+	// Locale draws a localized plan in one of its locales (a tag): each
+	// page's title and URL there, its state there on its card.
+	Locale string
 	Paper     string         // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
 	// Orientation of the PDF's sheets: Landscape (default) or Portrait.
 	Orientation string
@@ -117,6 +120,8 @@ type Options struct {
 	kids    []int64
 	cut     map[int64]bool
 	refs    bool
+	// Render's, for Locale: each page's state in that locale.
+	states map[int64]string
 }
 
 // DefaultAccent is the accent colour of a project without a theme.
@@ -170,6 +175,20 @@ func (o *Options) Normalize(t *site.Tree) error {
 	case o.Root != 0 && t.Page(o.Root) == nil:
 		return site.Errorf(site.ENotFound, "Page %d does not exist in this project.", o.Root)
 	}
+	if o.Locale != "" {
+		tag, err := site.ParseLocaleTag(o.Locale)
+		if _, ok := t.Project.Locale(tag); err != nil || !ok {
+			var tags []string
+			for _, l := range t.Project.Locales {
+				tags = append(tags, l.Tag)
+			}
+			if len(tags) == 0 {
+				return site.Errorf(site.EInvalid, "The plan has no locales: draw it without one.")
+			}
+			return site.Errorf(site.EInvalid, "Locale %q is not one of the plan's: %s.", o.Locale, strings.Join(tags, ", "))
+		}
+		o.Locale = tag
+	}
 	return nil
 }
 
@@ -177,8 +196,8 @@ func (o *Options) Normalize(t *site.Tree) error {
 // caching (the date is left out).
 func (o Options) Key() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
-		o.Agency, o.ClientName, sha256.Sum256(o.Logo))
+	fmt.Fprintf(&b, "%s|%s|%s|%t|%t|%s|%s|%t|%d|%d|%d|%t|%s|%q|%q|%x|%s|", o.Format, o.Paper, o.Orientation, o.OneSheet, o.Cover, o.Layout, o.ColorBy, o.Links, o.Root, o.Depth, o.Scale, o.Client, o.Accent,
+		o.Agency, o.ClientName, sha256.Sum256(o.Logo), o.Locale)
 	writeSet(&b, o.Collapsed)
 	b.WriteString("|p:" + o.Palette.Key())
 	b.WriteString("|c:")

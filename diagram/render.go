@@ -42,6 +42,17 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 	if ctx.Err() != nil { // given up on before it began
 		return Result{}, graphviz.TimeoutError()
 	}
+	if opt.Locale != "" { // the plan as the locale sees it, each page's state there on its card
+		opt.states = map[int64]string{}
+		t.Walk(func(p *site.Page, _ int) bool {
+			opt.states[p.ID] = p.Variant(opt.Locale).State
+			if !t.Offered(p, opt.Locale) {
+				opt.states[p.ID] = site.VariantNotOffered
+			}
+			return true
+		})
+		t = t.InLocale(opt.Locale)
+	}
 	d := newDiagram(t, links, opt)
 	res := Result{Pages: d.pages}
 	if d.pages > MaxNodes {

@@ -39,7 +39,7 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	links := q["links"]
 	o := diagram.Options{Format: format, Layout: q.Get("layout"), ColorBy: q.Get("color"), Paper: q.Get("paper"),
 		Orientation: q.Get("orientation"), OneSheet: q.Get("fit") == "one", Cover: q.Get("cover") == "1", Client: q.Get("client") == "1", Content: q.Get("content") == "1",
-		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}}
+		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}, Locale: q.Get("locale")}
 	var err error
 	if o.Root, err = queryID(c, "root"); err != nil {
 		return o, err
