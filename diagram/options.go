@@ -56,7 +56,7 @@ type Options struct {
 	// Locale draws a localized plan in one of its locales (a tag): each
 	// page's title and URL there, its state there on its card.
 	Locale string
-	Paper     string         // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
+	Paper  string // PDF sheets: PaperA4 (default), PaperA3, PaperLetter or PaperTabloid
 	// Orientation of the PDF's sheets: Landscape (default) or Portrait.
 	Orientation string
 	// OneSheet fits the whole drawing on one PDF sheet however small its

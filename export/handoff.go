@@ -174,11 +174,7 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 	walk = func(parent, pageParent int64, wpPath string) {
 		for _, p := range t.Children(parent) {
 			maxID = max(maxID, p.ID)
-			isItem := p.Kind == site.KindPage || p.Kind == site.KindPlaceholder || p.Kind == site.KindGroup && p.Slug != ""
-			if def, ok := site.DefaultLocale(t.Project.Locales); ok && !t.Offered(p, def.Tag) {
-				isItem = false // a page of other markets: localeItems writes it
-			}
-			if !isItem {
+			if !wxrItemIn(t, p, "") {
 				walk(p.ID, pageParent, wpPath)
 				continue
 			}
@@ -214,10 +210,7 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 		}
 	}
 	walk(0, 0, "")
-	next := maxID
-	if len(t.Project.Locales) > 0 {
-		next = localeItems(&doc, t, item, maxID)
-	}
+	next := localeItems(&doc, t, item, maxID)
 	// Menus: a term each, then their items, nested as the plan is.
 	for i, m := range wxrMenus {
 		doc.Channel.Terms = append(doc.Channel.Terms, wxrTerm{ID: int64(i + 1), Taxonomy: cdata{"nav_menu"}, Slug: cdata{m.slug}, Name: cdata{m.name}})
@@ -272,6 +265,19 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 	return warnings, err
 }
 
+// wxrItemIn reports whether a page is an item of the WXR in the locale
+// tagged tag ("": the default locale's, or a plan without locales): a
+// page, a placeholder or a group with a slug, offered there.
+func wxrItemIn(t *site.Tree, p *site.Page, tag string) bool {
+	if def, ok := site.DefaultLocale(t.Project.Locales); ok && tag == "" {
+		tag = def.Tag
+	}
+	if tag != "" && !t.Offered(p, tag) {
+		return false // a page of other markets: localeItems writes it
+	}
+	return p.Kind == site.KindPage || p.Kind == site.KindPlaceholder || p.Kind == site.KindGroup && p.Slug != ""
+}
+
 // localeItems adds a localized plan's pages in its other locales, as
 // WPML's and Polylang's importers read them, and marks the default
 // locale's items likewise: each item its language (WPML's
@@ -282,7 +288,10 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 // locale's item hangs under its nearest ancestor offered there, with the
 // slugs and title of that locale. It returns the last post id used.
 func localeItems(doc *wxr, t *site.Tree, item func(title string, id int64) wxrItem, next int64) int64 {
-	def, _ := site.DefaultLocale(t.Project.Locales)
+	def, ok := site.DefaultLocale(t.Project.Locales)
+	if !ok {
+		return next
+	}
 	tag := func(l string) string { return strings.ToLower(l) }
 	mark := func(it *wxrItem, l string, group int64, source string) {
 		g := strconv.FormatInt(group, 10)
@@ -308,7 +317,7 @@ func localeItems(doc *wxr, t *site.Tree, item func(title string, id int64) wxrIt
 		var walk func(parent, itemParent int64)
 		walk = func(parent, itemParent int64) {
 			for _, p := range lt.Children(parent) {
-				if !t.Offered(t.Page(p.ID), l.Tag) || !(p.Kind == site.KindPage || p.Kind == site.KindPlaceholder || p.Kind == site.KindGroup && p.Slug != "") {
+				if !wxrItemIn(t, t.Page(p.ID), l.Tag) {
 					walk(p.ID, itemParent)
 					continue
 				}
