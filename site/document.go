@@ -471,12 +471,16 @@ func NewDocument(t *Tree, links []Link) *Document {
 		Project: DocProjectOf(&pr),
 	}
 	def, _ := DefaultLocale(pr.Locales)
+	tags := map[string]bool{}
+	for _, l := range pr.Locales {
+		tags[l.Tag] = true
+	}
 	var build func(id int64) []*DocPage
 	build = func(id int64) []*DocPage {
 		kids := t.Children(id)
 		out := make([]*DocPage, 0, len(kids))
 		for _, p := range kids {
-			out = append(out, docPage(p, def.Tag, build(p.ID)))
+			out = append(out, docPage(p, def.Tag, tags, build(p.ID)))
 		}
 		return out
 	}
@@ -500,7 +504,7 @@ func PageKeyID(key string) int64 {
 	return 0
 }
 
-func docPage(p *Page, def string, children []*DocPage) *DocPage {
+func docPage(p *Page, def string, tags map[string]bool, children []*DocPage) *DocPage {
 	dp := &DocPage{
 		Key: pageKey(p.ID), Title: p.Title, Kind: p.Kind, Placement: p.Placement,
 		Type: p.Type, Status: p.Status, Assignee: p.Assignee, Notes: p.Notes, NotesPublic: p.NotesPublic,
@@ -526,6 +530,9 @@ func docPage(p *Page, def string, children []*DocPage) *DocPage {
 	for tag, v := range p.Variants {
 		if v.Title == "" && v.Slug == "" && v.Path == "" && v.SEOTitle+v.MetaDescription+v.H1+v.Keyword == "" && v.State == VariantPlanned {
 			continue // the default: absent
+		}
+		if !tags[tag] {
+			continue // of a locale the plan no longer has: kept aside, not part of the plan
 		}
 		if tag == def {
 			dp.State = v.State

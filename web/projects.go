@@ -203,6 +203,33 @@ func (s *Server) settings(c echo.Context) error {
 		Theme: views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}}))
 }
 
+// localesForm reads the settings form's locale rows: a tag each (a row
+// without one is left out), a prefix or a URL of its own, and the
+// default's row. site.CheckLocales, on save, says what is wrong.
+func localesForm(c echo.Context) []site.Locale {
+	form, _ := c.FormParams()
+	tags, places := form["locale_tag"], form["locale_place"]
+	def := c.FormValue("locale_default")
+	var out []site.Locale
+	for i, tag := range tags {
+		place := ""
+		if i < len(places) {
+			place = strings.TrimSpace(places[i])
+		}
+		if strings.TrimSpace(tag) == "" {
+			continue
+		}
+		l := site.Locale{Tag: strings.TrimSpace(tag), Default: def == strconv.Itoa(i)}
+		if strings.Contains(place, "://") || strings.HasPrefix(place, "www.") {
+			l.BaseURL = site.WithScheme(place)
+		} else {
+			l.Prefix = place
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 func (s *Server) saveSettings(c echo.Context) error {
 	p, err := s.project(c)
 	if err != nil {
@@ -215,6 +242,7 @@ func (s *Server) saveSettings(c echo.Context) error {
 	p.DefaultChangefreq = c.FormValue("default_changefreq")
 	p.Lastmod = strings.TrimSpace(c.FormValue("lastmod"))
 	p.SitemapLocation = c.FormValue("sitemap_location")
+	p.Locales = localesForm(c)
 	p.Version, _ = strconv.ParseInt(c.FormValue("version"), 10, 64)
 	props.Priority = c.FormValue("default_priority")
 	fields := site.FieldErrors{}

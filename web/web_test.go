@@ -1098,3 +1098,78 @@ func TestExportLocalizedZip(t *testing.T) {
 		t.Errorf("the zip holds %s", got)
 	}
 }
+
+// TestSettingsLocales: the settings form lists a plan's locales and
+// takes new ones, refuses a wrong tag with the fix, and a locale taken
+// away keeps its translations aside until it is added again.
+func TestSettingsLocales(t *testing.T) {
+	c := newClient(t)
+	c.fixture()
+	ctx := context.Background()
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/projects/" + itoa(pid) + "/settings"
+	page := doc(t, c.do("GET", path, nil, false))
+	var rows []string
+	page.Find("table.locales tbody tr").Each(func(_ int, tr *goquery.Selection) {
+		tag, _ := tr.Find("input[name=locale_tag]").Attr("value")
+		place, _ := tr.Find("input[name=locale_place]").Attr("value")
+		_, def := tr.Find("input[name=locale_default]").Attr("checked")
+		rows = append(rows, fmt.Sprintf("%s %s %t", tag, place, def))
+	})
+	if got := strings.Join(rows, ", "); got != "en /en/ true, de /de/ false, fr-CH https://acme.ch/fr/ false,   false,   false" {
+		t.Errorf("the form's locale rows: %s", got)
+	}
+	save := func(tags, places []string, def string) *httptest.ResponseRecorder {
+		t.Helper()
+		p, err := c.db.Projects.Project(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := url.Values{"version": {strconv.FormatInt(p.Version, 10)}, "name": {p.Name}, "base_url": {p.BaseURL},
+			"locale_tag": tags, "locale_place": places, "locale_default": {def}}
+		return c.do("PUT", path, form, true)
+	}
+	rec := save([]string{"en", "en-UK", ""}, []string{"/en/", "/uk/", ""}, "0")
+	if msg := doc(t, rec).Find("#err-locales").Text(); rec.Code != 422 || !strings.Contains(msg, "use en-GB") {
+		t.Errorf("a wrong tag: %d %q", rec.Code, msg)
+	}
+	urlOf := func(title, tag string) string {
+		tr, err := c.db.Pages.Tree(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var id int64
+		tr.Walk(func(p *site.Page, _ int) bool {
+			if p.Title == title {
+				id = p.ID
+			}
+			return true
+		})
+		return tr.LocaleURL(id, tag)
+	}
+	// Take de away: the plan has two locales, its dump reads back.
+	if rec := save([]string{"en", "fr-ch", ""}, []string{"/en/", "https://acme.ch/fr/", ""}, "0"); rec.Code != 200 {
+		t.Fatalf("removing de: %d %s", rec.Code, rec.Body.String())
+	}
+	if got := urlOf("Pricing", "de"); got != "" {
+		t.Errorf("Pricing in a locale taken away: %q", got)
+	}
+	dump := c.do("GET", "/projects/"+itoa(pid)+"/document.json", nil, false)
+	if dd, err := site.ParseDocument(dump.Body); err != nil || len(dd.Project.Locales) != 2 {
+		t.Errorf("the dump after removing de: %v", err)
+	}
+	// Add it back, as a domain of its own: its translations are there.
+	if rec := save([]string{"en", "fr-CH", "de"}, []string{"/en/", "https://acme.ch/fr/", "https://acme.de"}, "0"); rec.Code != 200 {
+		t.Fatalf("adding de: %d %s", rec.Code, rec.Body.String())
+	}
+	if got := urlOf("Pricing", "de"); got != "https://acme.de/produkte/preise" {
+		t.Errorf("Pricing in de added back: %q", got)
+	}
+}
