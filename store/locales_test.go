@@ -154,3 +154,53 @@ func TestLocalizedPlanHistory(t *testing.T) {
 		t.Errorf("the version reads Pricing in de as %q", got)
 	}
 }
+
+// TestSetVariant: a page's variant in a locale is set as one change the
+// history undoes; a slug a sibling has there is refused, naming it; a
+// tag that is not a locale is refused; a translated title gets a slug.
+func TestSetVariant(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.Projects.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := db.Accounts.AddUser(ctx, "anna@agency.example", "Anna", pw, "1", site.RoleEditor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anna := site.WithViewer(ctx, site.Viewer{UserID: u.ID, Name: "Anna", Access: site.AccessEdit})
+	ids := map[string]int64{}
+	tr, _ := db.Pages.Tree(ctx, pid)
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	urlIn := func(title, tag string) string {
+		tr, err := db.Pages.Tree(ctx, pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.LocaleURL(ids[title], tag)
+	}
+	if err := db.Pages.SetVariant(anna, pid, ids["Swiss stores"], "de", site.Variant{Title: "Läden in der Schweiz", State: site.VariantReady}); err != nil {
+		t.Fatal(err)
+	}
+	if got := urlIn("Swiss stores", "de"); got != "https://www.acme.example/de/laden-in-der-schweiz" {
+		t.Errorf("Swiss stores in de: %q", got)
+	}
+	err = db.Pages.SetVariant(anna, pid, ids["Swiss stores"], "de", site.Variant{Slug: "produkte"})
+	if err == nil || !strings.Contains(err.Error(), `In de, “Produkte” already has the slug "produkte" under the same parent`) {
+		t.Errorf("a sibling's slug: %v", err)
+	}
+	if err := db.Pages.SetVariant(anna, pid, ids["Pricing"], "it", site.Variant{Title: "Prezzi"}); err == nil || !strings.Contains(err.Error(), "not one of the plan's locales") {
+		t.Errorf("a tag not among the locales: %v", err)
+	}
+	if _, err := db.History.Undo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	if got := urlIn("Swiss stores", "de"); got != "" {
+		t.Errorf("after the undo, Swiss stores in de: %q (not offered there before)", got)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -172,59 +171,6 @@ func (db *Pages) Tree(ctx context.Context, projectID int64) (*site.Tree, error) 
 		}
 	}
 	return site.NewTree(pr, pages), nil
-}
-
-// readVariants gives a project's pages their variants.
-func readVariants(ctx context.Context, q querier, projectID int64, pages []site.Page) error {
-	return readVariantsOf(ctx, q, pages, `project_id = ?`, projectID)
-}
-
-// readVariantsOf gives pages the variants the condition where selects.
-func readVariantsOf(ctx context.Context, q querier, pages []site.Page, where string, args ...any) error {
-	if len(pages) == 0 {
-		return nil
-	}
-	at := make(map[int64]int, len(pages))
-	for i := range pages {
-		at[pages[i].ID] = i
-	}
-	rows, err := q.QueryContext(ctx, `SELECT page_id, tag, title, slug, path, state, seo_title, meta_description, h1, keyword
-		FROM page_variants WHERE `+where, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var tag string
-		var v site.Variant
-		if err := rows.Scan(&id, &tag, &v.Title, &v.Slug, &v.Path, &v.State, &v.SEOTitle, &v.MetaDescription, &v.H1, &v.Keyword); err != nil {
-			return err
-		}
-		if i, ok := at[id]; ok {
-			p := &pages[i]
-			if p.Variants == nil {
-				p.Variants = map[string]site.Variant{}
-			}
-			p.Variants[tag] = v
-		}
-	}
-	return rows.Err()
-}
-
-// writeVariants makes a page's variants vars.
-func writeVariants(ctx context.Context, tx *sql.Tx, projectID, pageID int64, vars map[string]site.Variant) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM page_variants WHERE page_id = ?`, pageID); err != nil {
-		return err
-	}
-	for _, tag := range slices.Sorted(maps.Keys(vars)) {
-		v := vars[tag]
-		if _, err := tx.ExecContext(ctx, `INSERT INTO page_variants (page_id, project_id, tag, title, slug, path, state, seo_title, meta_description, h1, keyword)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, pageID, projectID, tag, v.Title, v.Slug, v.Path, v.State, v.SEOTitle, v.MetaDescription, v.H1, v.Keyword); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // Children returns the children of parentID (0: the roots of every

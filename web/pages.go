@@ -38,6 +38,8 @@ type pageStore interface {
 	DuplicatePage(ctx context.Context, id int64) (int64, error)
 	InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error)
 	Search(ctx context.Context, projectID int64, q string, except int64, limit int) ([]site.Found, error)
+	Variants(ctx context.Context, id int64) (map[string]site.Variant, error)
+	SetVariant(ctx context.Context, projectID, id int64, tag string, v site.Variant) error
 }
 
 // page loads the :pid page and checks it belongs to the :id project.
@@ -295,12 +297,69 @@ func (s *Server) details(c echo.Context, p site.Project, pg site.Page) (views.De
 	if err != nil {
 		return views.DetailsProps{}, err
 	}
+	tr, err := s.translations(c, p, pg)
+	if err != nil {
+		return views.DetailsProps{}, err
+	}
 	return views.DetailsProps{
 		Page: pg, IsRoot: pg.ParentID == 0, URL: t.URL(pg.ID), Location: t.Location(pg.ID),
-		Form:     views.PageForm{Priority: priorityText(pg.Priority)},
-		Links:    views.LinksProps{Page: pg, Out: out, In: in},
-		Comments: comments,
+		Form:         views.PageForm{Priority: priorityText(pg.Priority)},
+		Links:        views.LinksProps{Page: pg, Out: out, In: in},
+		Comments:     comments,
+		Translations: tr,
 	}, nil
+}
+
+// translations is a localized plan's page in its locales, for the
+// details panel (none for a plan in one language).
+func (s *Server) translations(c echo.Context, p site.Project, pg site.Page) (views.TranslationsProps, error) {
+	if len(p.Locales) == 0 {
+		return views.TranslationsProps{}, nil
+	}
+	var err error
+	if pg.Variants, err = s.store.pages.Variants(c.Request().Context(), pg.ID); err != nil {
+		return views.TranslationsProps{}, err
+	}
+	t := site.NewTree(p, []site.Page{pg})
+	states := map[string]string{}
+	for _, l := range p.Locales {
+		if states[l.Tag] = pg.Variant(l.Tag).State; !t.Offered(&pg, l.Tag) {
+			states[l.Tag] = site.VariantNotOffered
+		}
+	}
+	return views.TranslationsProps{Page: pg, Locales: p.Locales, States: states}, nil
+}
+
+// saveVariant saves the page's title, slug and state in one locale, and
+// answers with the panel's locales, the error beside them if refused.
+func (s *Server) saveVariant(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	tag := c.Param("tag")
+	vars, err := s.store.pages.Variants(ctx, pg.ID)
+	if err != nil {
+		return err
+	}
+	v := vars[tag] // the brief's words and path, kept
+	v.Title, v.Slug, v.State = c.FormValue("title"), c.FormValue("slug"), c.FormValue("state")
+	err = s.store.pages.SetVariant(ctx, p.ID, pg.ID, tag, v)
+	if code := site.ErrorCode(err); code != "" && code != site.EInvalid {
+		return err
+	}
+	props, terr := s.translations(c, p, pg)
+	if terr != nil {
+		return terr
+	}
+	if err != nil {
+		props.Error = site.ErrorMessage(err)
+		return rerender(c, err, views.Translations(props))
+	}
+	setChange(c, change{Kind: "page", Page: pg.ID})
+	props.Saved = tag
+	return render(c, http.StatusOK, views.Translations(props))
 }
 
 func (s *Server) pageDetails(c echo.Context) error {

@@ -1173,3 +1173,47 @@ func TestSettingsLocales(t *testing.T) {
 		t.Errorf("Pricing in de added back: %q", got)
 	}
 }
+
+// TestTranslationsPanel: a localized plan's page shows its title, slug
+// and state in each locale in the details panel, the default locale's
+// words in grey until translated; saving one sets it (and its URL
+// there), a slug a sibling has there is refused beside the locales.
+func TestTranslationsPanel(t *testing.T) {
+	c := newClient(t)
+	c.fixture()
+	ctx := context.Background()
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	panel := doc(t, c.do("GET", pagePath(pid, ids["Pricing"]), nil, true)).Find("#translations")
+	var rows []string
+	panel.Find("form.translation").Each(func(_ int, f *goquery.Selection) {
+		tag, _ := f.Attr("data-locale")
+		title, _ := f.Find("input[name=title]").Attr("value")
+		grey, _ := f.Find("input[name=title]").Attr("placeholder")
+		rows = append(rows, fmt.Sprintf("%s %q/%q %s", tag, title, grey, f.Find("select[name=state] option[selected]").Text()))
+	})
+	if got := strings.Join(rows, ", "); got != `en ""/"" planned, de "Preise"/"Pricing" planned, fr-CH ""/"Pricing" not offered` {
+		t.Errorf("the panel: %s", got)
+	}
+	rec := c.do("PUT", pagePath(pid, ids["Pricing"])+"/variants/fr-CH", url.Values{"title": {"Tarifs"}, "state": {"ready"}}, true)
+	if rec.Code != 200 || doc(t, rec).Find("[role=status]").Text() != "Saved." {
+		t.Fatalf("saving fr-CH: %d %s", rec.Code, rec.Body.String())
+	}
+	tr, _ = c.db.Pages.Tree(ctx, pid)
+	if got := tr.LocaleURL(ids["Pricing"], "fr-CH"); got != "https://acme.ch/fr/products/tarifs" {
+		t.Errorf("Pricing in fr-CH: %q", got)
+	}
+	rec = c.do("PUT", pagePath(pid, ids["Swiss stores"])+"/variants/de", url.Values{"slug": {"produkte"}, "state": {"planned"}}, true)
+	if msg := doc(t, rec).Find("#translations .alert-error").Text(); rec.Code != 422 || !strings.Contains(msg, `already has the slug "produkte"`) {
+		t.Errorf("a sibling's slug: %d %q", rec.Code, msg)
+	}
+}

@@ -1,0 +1,170 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"maps"
+	"slices"
+	"strings"
+
+	"siteplan/site"
+)
+
+// A localized plan's variants (site/locale.go): a row of page_variants
+// per page and locale that says something the page itself does not.
+
+// readVariants gives a project's pages their variants.
+func readVariants(ctx context.Context, q querier, projectID int64, pages []site.Page) error {
+	return readVariantsOf(ctx, q, pages, `project_id = ?`, projectID)
+}
+
+// readVariantsOf gives pages the variants the condition where selects.
+func readVariantsOf(ctx context.Context, q querier, pages []site.Page, where string, args ...any) error {
+	if len(pages) == 0 {
+		return nil
+	}
+	at := make(map[int64]int, len(pages))
+	for i := range pages {
+		at[pages[i].ID] = i
+	}
+	rows, err := q.QueryContext(ctx, `SELECT page_id, tag, title, slug, path, state, seo_title, meta_description, h1, keyword
+		FROM page_variants WHERE `+where, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var tag string
+		var v site.Variant
+		if err := rows.Scan(&id, &tag, &v.Title, &v.Slug, &v.Path, &v.State, &v.SEOTitle, &v.MetaDescription, &v.H1, &v.Keyword); err != nil {
+			return err
+		}
+		if i, ok := at[id]; ok {
+			p := &pages[i]
+			if p.Variants == nil {
+				p.Variants = map[string]site.Variant{}
+			}
+			p.Variants[tag] = v
+		}
+	}
+	return rows.Err()
+}
+
+// writeVariants makes a page's variants vars.
+func writeVariants(ctx context.Context, tx *sql.Tx, projectID, pageID int64, vars map[string]site.Variant) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM page_variants WHERE page_id = ?`, pageID); err != nil {
+		return err
+	}
+	for _, tag := range slices.Sorted(maps.Keys(vars)) {
+		v := vars[tag]
+		if _, err := tx.ExecContext(ctx, `INSERT INTO page_variants (page_id, project_id, tag, title, slug, path, state, seo_title, meta_description, h1, keyword)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, pageID, projectID, tag, v.Title, v.Slug, v.Path, v.State, v.SEOTitle, v.MetaDescription, v.H1, v.Keyword); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Variants are page id's variants by locale tag (nil: none).
+// Errors: none of its own; a database error as it is.
+func (db *Pages) Variants(ctx context.Context, id int64) (map[string]site.Variant, error) {
+	pages := []site.Page{{ID: id}}
+	err := readVariantsOf(ctx, db.r, pages, `page_id = ?`, id)
+	return pages[0].Variants, err
+}
+
+// SetVariant makes page id's variant in the locale tagged tag v, as one
+// change the history can undo. In the default locale only the state
+// counts (the page is its own variant there); a variant that says
+// nothing (planned, under the page's own words) is removed. Errors:
+// EInvalid (a tag that is not one of the plan's locales, a bad state or
+// slug, a sibling with the same URL in that locale), ENotFound.
+func (db *Pages) SetVariant(ctx context.Context, projectID, id int64, tag string, v site.Variant) error {
+	return db.change(ctx, func(j *journal) error {
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
+		if err := j.touch(id); err != nil {
+			return err
+		}
+		now := j.pages[id].Before
+		if now == nil {
+			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
+		}
+		pr, err := scanProject(j.tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+		if err != nil {
+			return err
+		}
+		canon, err := site.ParseLocaleTag(tag)
+		if err != nil {
+			return err
+		}
+		def, _ := site.DefaultLocale(pr.Locales)
+		if _, ok := pr.Locale(canon); !ok {
+			return site.Errorf(site.EInvalid, "%q is not one of the plan's locales.", tag)
+		}
+		v.Title, v.Slug, v.Path = strings.TrimSpace(v.Title), strings.TrimSpace(v.Slug), strings.TrimSpace(v.Path)
+		if canon == def.Tag {
+			v = site.Variant{State: v.State} // the page's own words are edited on the page
+		}
+		if err := site.CheckVariant(canon, &v); err != nil {
+			return err
+		}
+		if v.Title != "" && v.Slug == "" && canon != def.Tag {
+			v.Slug = site.Slugify(v.Title) // a translated title gets its slug, as a page does
+		}
+		if err := siblingClash(ctx, j.tx, projectID, now, id, canon, v); err != nil {
+			return err
+		}
+		vars := maps.Clone(now.Variants)
+		if vars == nil {
+			vars = map[string]site.Variant{}
+		}
+		if v == (site.Variant{State: site.VariantPlanned}) {
+			delete(vars, canon)
+		} else {
+			vars[canon] = v
+		}
+		if err := writeVariants(ctx, j.tx, projectID, id, vars); err != nil {
+			return err
+		}
+		if _, err := j.tx.ExecContext(ctx, `UPDATE pages SET version = version + 1 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		j.verb, j.pageID = "translate", id
+		j.summary = "changed “" + now.Title + "” in " + canon
+		return nil
+	})
+}
+
+// siblingClash refuses a variant whose slug a sibling of the page
+// already has in that locale (its own variant's slug, or its slug).
+func siblingClash(ctx context.Context, tx *sql.Tx, projectID int64, now *pageState, id int64, tag string, v site.Variant) error {
+	slug := v.Slug
+	if slug == "" {
+		slug = now.Slug
+	}
+	if slug == "" || v.Path != "" {
+		return nil
+	}
+	cond, args := siblingsOf(projectID, now.Parent, now.Placement)
+	sibs, err := queryPages(ctx, tx, false, `SELECT `+pageCols+` FROM pages WHERE `+cond, args...)
+	if err != nil {
+		return err
+	}
+	if err := readVariantsOf(ctx, tx, sibs, `project_id = ? AND tag = ?`, projectID, tag); err != nil {
+		return err
+	}
+	for _, s := range sibs {
+		other := s.Slug
+		if sv, ok := s.Variants[tag]; ok && sv.Slug != "" {
+			other = sv.Slug
+		}
+		if sv := s.Variants[tag]; s.ID != id && other == slug && sv.Path == "" && sv.State != site.VariantNotOffered {
+			return site.Errorf(site.EInvalid, "In %s, “%s” already has the slug %q under the same parent: give this page another.", tag, site.Clip(cmp.Or(sv.Title, s.Title), 60), slug)
+		}
+	}
+	return nil
+}
