@@ -367,6 +367,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/redirects":                        {path: p + "/redirects?show=awaiting", ok: 200, override: guestDownload},
 		"GET /projects/:id/launch":                           {path: p + "/launch", ok: 200},
 		"GET /projects/:id/lint":                             {path: p + "/lint", ok: 200},
+		"GET /projects/:id/locales":                          {path: p + "/locales", ok: 200},
 		"POST /projects/:id/launch":                          {path: p + "/launch", form: v("base", "not a URL"), ok: 422},
 		"GET /projects/:id/launch/diagram/:format":           {path: p + "/launch/diagram/pdf", ok: 404},
 		"GET /projects/:id/launch/report.json":               {path: p + "/launch/report.json", ok: 404},

@@ -284,3 +284,45 @@ func BenchmarkComparePage10k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCoverage10k renders the locales page of a plan of 10,111
+// pages in 10 locales (a variant of every page in each, a tenth not
+// offered): its first screen, and a filter that reads to the end.
+func BenchmarkCoverage10k(b *testing.B) {
+	c := newClient(b)
+	ctx := context.Background()
+	d := sitegen.Document("Bench", 10, 10, 99)
+	tags := []string{"en", "de", "fr", "it", "es", "nl", "sv", "nb", "da", "fi"}
+	for i, tag := range tags {
+		d.Project.Locales = append(d.Project.Locales, site.DocLocale{Tag: tag, Default: i == 0, Prefix: "/" + tag + "/"})
+	}
+	n := 0
+	var vary func(ps []*site.DocPage)
+	vary = func(ps []*site.DocPage) {
+		for _, p := range ps {
+			n++
+			p.Variants = map[string]*site.DocVariant{}
+			for j, tag := range tags[1:] {
+				v := &site.DocVariant{Title: p.Title + " " + tag, State: site.VariantReady}
+				if (n+j)%10 == 0 && n > 1 {
+					v = &site.DocVariant{State: site.VariantNotOffered}
+				}
+				p.Variants[tag] = v
+			}
+			vary(p.Children)
+		}
+	}
+	vary(d.Pages)
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct{ name, query string }{{"first", ""}, {"missing-sv", "?locale=sv&state=not_offered&offset=900"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rec := c.do("GET", "/projects/"+itoa(pid)+"/locales"+tc.query, nil, false)
+				expectStatus(b, rec.Code, 200, tc.name)
+			}
+		})
+	}
+}

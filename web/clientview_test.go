@@ -171,6 +171,7 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/brand.css":                   {p + "/brand.css"},
 		"/projects/:id/history":                     {p + "/history"},
 		"/projects/:id/lint":                        {p + "/lint"},
+		"/projects/:id/locales":                     {p + "/locales"},
 	}
 	for _, r := range c.srv.routeTable() {
 		if r.method != http.MethodGet || !slices.Contains([]need{projectRead, projectTeam, projectComment}, r.need) {

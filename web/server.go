@@ -361,6 +361,7 @@ func (s *Server) projectRoutes() []route {
 		{get, "/projects/:id/versions/:n", s.version, projectRead, nil},
 		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead, byFormat},
 		{get, "/projects/:id/lint", s.heavy(s.lintPage), projectTeam, nil},
+		{get, "/projects/:id/locales", s.heavy(s.coverage), projectTeam, nil},
 		{post, "/projects/:id/watch", s.watch, projectTeam, nil},
 		{get, "/projects/:id/launch", s.launchPage, projectRead, nil},
 		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit, nil},

@@ -1217,3 +1217,42 @@ func TestTranslationsPanel(t *testing.T) {
 		t.Errorf("a sibling's slug: %d %q", rec.Code, msg)
 	}
 }
+
+// TestCoveragePage: a localized plan's pages × locales, each cell the
+// page's state there, filtered by locale and state ("what is missing in
+// de"), a stretch of rows at a time.
+func TestCoveragePage(t *testing.T) {
+	c := newClient(t)
+	c.fixture()
+	ctx := context.Background()
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := func(query string) string {
+		t.Helper()
+		page := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/locales"+query, nil, false))
+		var out []string
+		page.Find("table.coverage tbody tr").Each(func(_ int, tr *goquery.Selection) {
+			var cells []string
+			tr.Find("td .state").Each(func(_ int, s *goquery.Selection) { cells = append(cells, s.Text()) })
+			out = append(out, strings.TrimSpace(tr.Find("th").Text())+": "+strings.Join(cells, "/"))
+		})
+		return strings.Join(out, ", ") + " (" + strings.TrimSpace(page.Find("#coverage-count").Text()) + ")"
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"", "Home: planned/planned/planned, Products: planned/ready/planned, Pricing: planned/planned/not offered, Swiss stores: not offered/not offered/translating (1–4 of 4 pages)"},
+		{"?locale=de&state=missing", "Home: planned/planned/planned, Pricing: planned/planned/not offered (1–2 of 2 pages)"},
+		{"?locale=fr-CH&state=not_offered", "Pricing: planned/planned/not offered (1–1 of 1 page)"},
+		{"?state=translating", "Swiss stores: not offered/not offered/translating (1–1 of 1 page)"},
+		{"?offset=3", "Swiss stores: not offered/not offered/translating (4–4 of 4 pages)"},
+	} {
+		if got := rows(tt.query); got != tt.want {
+			t.Errorf("%q:\n%s\nwant\n%s", tt.query, got, tt.want)
+		}
+	}
+}
