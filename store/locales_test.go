@@ -204,3 +204,46 @@ func TestSetVariant(t *testing.T) {
 		t.Errorf("after the undo, Swiss stores in de: %q (not offered there before)", got)
 	}
 }
+
+// TestSetBranchState: a branch set not offered in a locale at once, as
+// one change undo takes back whole.
+func TestSetBranchState(t *testing.T) {
+	db := openTest(t)
+	ctx := context.Background()
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.Projects.ImportDocument(ctx, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _, err := db.Accounts.AddUser(ctx, "anna@agency.example", "Anna", pw, "1", site.RoleEditor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anna := site.WithViewer(ctx, site.Viewer{UserID: u.ID, Name: "Anna", Access: site.AccessEdit})
+	ids := map[string]int64{}
+	tr, _ := db.Pages.Tree(ctx, pid)
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	urls := func() string {
+		tr, _ := db.Pages.Tree(ctx, pid)
+		return tr.LocaleURL(ids["Products"], "de") + " " + tr.LocaleURL(ids["Pricing"], "de")
+	}
+	n, err := db.Pages.SetBranchState(anna, pid, ids["Products"], "de", site.VariantNotOffered)
+	if err != nil || n != 2 {
+		t.Fatalf("SetBranchState = %d, %v", n, err)
+	}
+	if got := urls(); got != " " {
+		t.Errorf("Products and Pricing in de: %q", got)
+	}
+	if _, err := db.History.Undo(anna, pid); err != nil {
+		t.Fatal(err)
+	}
+	if got := urls(); got != "https://www.acme.example/de/produkte https://www.acme.example/de/produkte/preise" {
+		t.Errorf("after the undo: %q", got)
+	}
+	if _, err := db.Pages.SetBranchState(anna, pid, ids["Products"], "it", site.VariantReady); err == nil {
+		t.Error("a tag that is not a locale was taken")
+	}
+}

@@ -168,3 +168,69 @@ func siblingClash(ctx context.Context, tx *sql.Tx, projectID int64, now *pageSta
 	}
 	return nil
 }
+
+// SetBranchState sets the state of page root and every page below it in
+// the locale tagged tag ("not offered in sv for this branch"), keeping
+// their words there, as one change the history can undo. It returns how
+// many pages changed. Errors: EInvalid (a tag that is not one of the
+// plan's locales, a bad state), ENotFound.
+func (db *Pages) SetBranchState(ctx context.Context, projectID, root int64, tag, state string) (int, error) {
+	n := 0
+	err := db.change(ctx, func(j *journal) error {
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
+		pr, err := scanProject(j.tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+		if err != nil {
+			return err
+		}
+		canon, err := site.ParseLocaleTag(tag)
+		if err != nil {
+			return err
+		}
+		if _, ok := pr.Locale(canon); !ok {
+			return site.Errorf(site.EInvalid, "%q is not one of the plan's locales.", tag)
+		}
+		if err := site.CheckVariant(canon, &site.Variant{State: state}); err != nil {
+			return err
+		}
+		ids, err := subtreeIDs(ctx, j.tx, root)
+		if err != nil {
+			return err
+		}
+		if err := j.touch(ids...); err != nil {
+			return err
+		}
+		if j.pages[root] == nil || j.pages[root].Before == nil {
+			return site.Errorf(site.ENotFound, "Page %d does not exist.", root)
+		}
+		for _, id := range ids {
+			now := j.pages[id].Before
+			if now == nil {
+				continue
+			}
+			v, ok := now.Variants[canon]
+			if ok && v.State == state || !ok && state == site.VariantPlanned {
+				continue
+			}
+			v.State = state
+			vars := maps.Clone(now.Variants)
+			if vars == nil {
+				vars = map[string]site.Variant{}
+			}
+			if v == (site.Variant{State: site.VariantPlanned}) {
+				delete(vars, canon)
+			} else {
+				vars[canon] = v
+			}
+			if err := writeVariants(ctx, j.tx, projectID, id, vars); err != nil {
+				return err
+			}
+			n++
+		}
+		j.verb, j.pageID = "translate", root
+		j.summary = "set “" + j.pages[root].Before.Title + "” and the pages below it " + strings.ReplaceAll(state, "_", " ") + " in " + canon
+		return nil
+	})
+	return n, err
+}

@@ -344,6 +344,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/pages/:pid/links/picker":  {path: pg + "/links/picker?q=con", ok: 200},
 		"POST /projects/:id/pages/:pid/links":        {path: pg + "/links", form: v("to", id("Imprint")), ok: 200},
 		"PUT /projects/:id/pages/:pid/variants/:tag": {path: pg + "/variants/de", form: v("title", "Preise"), ok: 422}, // a plan in one language: refused, after the access check
+		"POST /projects/:id/locales/branch":          {path: p + "/locales/branch", form: v("page", id("Imprint"), "locale", "de", "state", "ready"), ok: 422},
 		"DELETE /projects/:id/links/:lid":            {path: p + "/links/" + id("link") + "?page=" + id("Team"), ok: 200},
 		"GET /projects/:id/delete":                   {path: p + "/delete", ok: 200},
 		"DELETE /projects/:id":                       {path: p, ok: 303},

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -30,8 +31,14 @@ func (s *Server) coverage(c echo.Context) error {
 		return err
 	}
 	def, _ := site.DefaultLocale(p.Locales)
+	if n := c.QueryParam("set"); n != "" {
+		props.Notice = "Set " + n + " " + map[bool]string{true: "page", false: "pages"}[n == "1"] + "; undo takes it back."
+	}
 	t.Walk(func(pg *site.Page, depth int) bool {
 		row := views.CoverageRow{PageID: pg.ID, Title: pg.Title, Depth: depth}
+		if depth <= 2 && pg.Placement == site.PlacementMain {
+			props.Branches = append(props.Branches, views.CoverageRow{PageID: pg.ID, Title: pg.Title, Depth: depth})
+		}
 		keep := props.Locale == "" && props.State == ""
 		for _, l := range p.Locales {
 			cell := views.CoverageCell{State: pg.Variant(l.Tag).State}
@@ -67,4 +74,18 @@ func matchesState(state, want string) bool {
 		return state == site.VariantPlanned || state == site.VariantTranslating
 	}
 	return state == want
+}
+
+// setBranchState sets a branch's state in a locale at once ("not offered
+// in sv for this branch") and shows the locales page again, filtered to
+// that locale, saying how many pages it set.
+func (s *Server) setBranchState(c echo.Context) error {
+	p := currentProject(c)
+	tag := c.FormValue("locale")
+	n, err := s.store.pages.SetBranchState(c.Request().Context(), p.ID, formID(c, "page"), tag, c.FormValue("state"))
+	if err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "tree"})
+	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "locales")+"?locale="+url.QueryEscape(tag)+"&set="+strconv.Itoa(n))
 }

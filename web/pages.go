@@ -40,6 +40,7 @@ type pageStore interface {
 	Search(ctx context.Context, projectID int64, q string, except int64, limit int) ([]site.Found, error)
 	Variants(ctx context.Context, id int64) (map[string]site.Variant, error)
 	SetVariant(ctx context.Context, projectID, id int64, tag string, v site.Variant) error
+	SetBranchState(ctx context.Context, projectID, root int64, tag, state string) (int, error)
 }
 
 // page loads the :pid page and checks it belongs to the :id project.

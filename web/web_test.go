@@ -1255,4 +1255,22 @@ func TestCoveragePage(t *testing.T) {
 			t.Errorf("%q:\n%s\nwant\n%s", tt.query, got, tt.want)
 		}
 	}
+	// A branch set not offered in de at once.
+	var products string
+	page := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/locales", nil, false))
+	page.Find("#branch-state select[name=page] option").Each(func(_ int, o *goquery.Selection) {
+		if strings.HasSuffix(o.Text(), "Products") {
+			products, _ = o.Attr("value")
+		}
+	})
+	rec := c.do("POST", "/projects/"+itoa(pid)+"/locales/branch", url.Values{"page": {products}, "locale": {"de"}, "state": {"not_offered"}}, false)
+	if rec.Code != 303 || rec.Header().Get("Location") != "/projects/"+itoa(pid)+"/locales?locale=de&set=2" {
+		t.Fatalf("setting the branch: %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if got := rows("?locale=de&state=not_offered"); got != "Products: planned/not offered/planned, Pricing: planned/not offered/not offered, Swiss stores: not offered/not offered/translating (1–3 of 3 pages)" {
+		t.Errorf("after setting the branch: %s", got)
+	}
+	if n := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/locales?locale=de&set=2", nil, false)).Find("#coverage-notice").Text(); n != "Set 2 pages; undo takes it back." {
+		t.Errorf("notice: %q", n)
+	}
 }
