@@ -1097,6 +1097,16 @@ func TestExportLocalizedZip(t *testing.T) {
 	if got := strings.Join(names, " "); got != "footer-de.html footer-en.html footer-fr-CH.html inventory-de.csv inventory-en.csv inventory-fr-CH.csv robots.txt sitemap-de.txt sitemap-de.xml sitemap-en.txt sitemap-en.xml sitemap-fr-CH.txt sitemap-fr-CH.xml sitemap.xml" {
 		t.Errorf("the zip holds %s", got)
 	}
+	// The Export page lists the locales' files, and each is served at
+	// its stable URL.
+	page := doc(t, c.do("GET", "/projects/"+itoa(pid)+"/export", nil, false))
+	if !strings.Contains(page.Text(), "sitemap-fr-CH.xml") || !strings.Contains(page.Find("#preview").Text(), "<sitemapindex") {
+		t.Errorf("the Export page: %s", page.Find("main").Text())
+	}
+	rec = c.do("GET", "/projects/"+itoa(pid)+"/sitemap-de.xml", nil, false)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `<xhtml:link rel="alternate" hreflang="de" href="https://www.acme.example/de/produkte/preise"/>`) {
+		t.Errorf("sitemap-de.xml: %d %s", rec.Code, rec.Body.String())
+	}
 }
 
 // TestSettingsLocales: the settings form lists a plan's locales and
