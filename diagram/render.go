@@ -45,10 +45,7 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 	if opt.Locale != "" { // the plan as the locale sees it, each page's state there on its card
 		opt.states = map[int64]string{}
 		t.Walk(func(p *site.Page, _ int) bool {
-			opt.states[p.ID] = p.Variant(opt.Locale).State
-			if !t.Offered(p, opt.Locale) {
-				opt.states[p.ID] = site.VariantNotOffered
-			}
+			opt.states[p.ID] = t.Variant(p, opt.Locale).State
 			return true
 		})
 		t = t.InLocale(opt.Locale)

@@ -93,7 +93,7 @@ type wxrGUID struct {
 type wxrCategory struct {
 	Domain   string `xml:"domain,attr"`
 	Nicename string `xml:"nicename,attr"`
-	Name     cdata  `xml:",cdata"`
+	Name     string `xml:",cdata"`
 }
 
 type wxrPostMeta struct {
@@ -227,7 +227,7 @@ func WriteWXR(w io.Writer, t *site.Tree, opt WXROptions) ([]string, error) {
 				order++
 				it := item(p.Title, next)
 				it.Status, it.Parent, it.MenuOrder, it.Type = cdata{"publish"}, 0, order, cdata{"nav_menu_item"}
-				it.Categories = []wxrCategory{{Domain: "nav_menu", Nicename: m.slug, Name: cdata{m.name}}}
+				it.Categories = []wxrCategory{{Domain: "nav_menu", Nicename: m.slug, Name: m.name}}
 				kind, object, objectID, url := "post_type", cmp.Or(opt.PostTypes[p.Type], "page"), strconv.FormatInt(p.ID, 10), ""
 				switch {
 				case p.Kind == site.KindExternal:
@@ -300,8 +300,8 @@ func localeItems(doc *wxr, t *site.Tree, item func(title string, id int64) wxrIt
 		if source != "" {
 			it.Meta = append(it.Meta, wxrPostMeta{cdata{"_wpml_import_source_language_code"}, cdata{tag(source)}})
 		}
-		it.Categories = append(it.Categories, wxrCategory{Domain: "language", Nicename: tag(l), Name: cdata{l}},
-			wxrCategory{Domain: "post_translations", Nicename: "pll_" + g, Name: cdata{"pll_" + g}})
+		it.Categories = append(it.Categories, wxrCategory{Domain: "language", Nicename: tag(l), Name: l},
+			wxrCategory{Domain: "post_translations", Nicename: "pll_" + g, Name: "pll_" + g})
 	}
 	for i := range doc.Channel.Items {
 		it := &doc.Channel.Items[i]
@@ -593,7 +593,7 @@ func routesOf(t *site.Tree, tag string, whole *site.Tree, out []Route) []Route {
 		}
 		b := p.Brief.Clone()
 		if whole != nil {
-			v := whole.Page(p.ID).Variant(tag)
+			v := whole.Variant(whole.Page(p.ID), tag)
 			rt.Locale, rt.Group, rt.State = tag, key, v.State
 			b.SEOTitle, b.MetaDescription = cmp.Or(v.SEOTitle, b.SEOTitle), cmp.Or(v.MetaDescription, b.MetaDescription)
 			b.H1, b.Keyword = cmp.Or(v.H1, b.H1), cmp.Or(v.Keyword, b.Keyword)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -345,5 +346,77 @@ func TestWordPressHandoff(t *testing.T) {
 				t.Errorf("menus %v", got.Menus)
 			}
 		})
+	}
+}
+
+// wpImportLocalized imports a WXR with the language taxonomies Polylang
+// registers (language, post_translations) and prints every page: its
+// title, its parent's title, its WPML import fields and its terms.
+const wpImportLocalized = `<?php
+$_SERVER['HTTP_HOST'] = 'www.acme.example';
+define('WP_LOAD_IMPORTERS', true);
+require 'wp-load.php';
+require_once ABSPATH . 'wp-admin/includes/admin.php';
+require_once ABSPATH . 'wp-content/plugins/wordpress-importer/wordpress-importer.php';
+register_taxonomy('language', 'page', ['public' => false]);
+register_taxonomy('post_translations', 'page', ['public' => false]);
+wp_set_current_user(1);
+$_POST['imported_authors'] = ['siteplan'];
+$_POST['user_map'] = [1];
+$imp = new WP_Import();
+$imp->fetch_attachments = false;
+ob_start();
+$imp->import($argv[1]);
+ob_end_clean();
+$out = [];
+foreach (get_posts(['post_type' => 'page', 'post_status' => 'any', 'numberposts' => -1, 'orderby' => 'ID', 'order' => 'ASC']) as $p) {
+	if (!get_post_meta($p->ID, '_wpml_import_language_code', true)) {
+		continue; // WordPress's own sample pages
+	}
+	$parent = $p->post_parent ? get_post($p->post_parent)->post_title : '';
+	$terms = wp_get_object_terms($p->ID, ['language', 'post_translations'], ['fields' => 'slugs']);
+	sort($terms);
+	$out[] = sprintf('%s under "%s": %s group %s from "%s" (%s)', $p->post_title, $parent,
+		get_post_meta($p->ID, '_wpml_import_language_code', true), get_post_meta($p->ID, '_wpml_import_translation_group', true),
+		get_post_meta($p->ID, '_wpml_import_source_language_code', true), implode(' ', $terms));
+}
+echo implode("\n", $out);
+`
+
+// TestWordPressLocalized imports a localized plan's WXR into WordPress
+// with its importer: each locale's pages arrive under their parents
+// there, with the WPML import fields and the Polylang terms kept.
+func TestWordPressLocalized(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs WordPress")
+	}
+	wp := newWordPress(t)
+	wp.php(t, wpInstall, "/%postname%")
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, links := d.Tree()
+	var buf bytes.Buffer
+	if _, err := WriteWXR(&buf, tr, WXROptions{Links: links, At: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)}); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(wp.dir, "plan.xml")
+	os.WriteFile(file, buf.Bytes(), 0o644)
+	got := strings.Split(strings.TrimSpace(string(wp.php(t, wpImportLocalized, file))), "\n")
+	slices.Sort(got)
+	want := []string{
+		`Home under "": de group 1 from "en" (de pll_1)`,
+		`Home under "": en group 1 from "" (en pll_1)`,
+		`Home under "": fr-ch group 1 from "en" (fr-ch pll_1)`,
+		`Magasins under "": fr-ch group 4 from "en" (fr-ch pll_4)`,
+		`Preise under "Produkte": de group 3 from "en" (de pll_3)`,
+		`Pricing under "Products": en group 3 from "" (en pll_3)`,
+		`Products under "": en group 2 from "" (en pll_2)`,
+		`Products under "": fr-ch group 2 from "en" (fr-ch pll_2)`,
+		`Produkte under "": de group 2 from "en" (de pll_2)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("WordPress has:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

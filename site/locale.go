@@ -329,18 +329,23 @@ func (p *Page) Variant(tag string) Variant {
 	return v
 }
 
-// Offered reports whether page p exists in the locale tagged tag: its
-// variant there says so; a locale it has no variant in offers it unless
-// the page is not offered in the default locale either (a page of other
-// markets exists where it lists a variant).
-func (t *Tree) Offered(p *Page, tag string) bool {
-	if v, ok := p.Variants[tag]; ok {
-		return v.Offered()
+// Variant is page p in the locale tagged tag as the plan has it: its
+// variant there; in a locale it has no variant in, planned under its own
+// words, unless the page is not offered in the default locale either (a
+// page of other markets exists only where it lists a variant).
+func (t *Tree) Variant(p *Page, tag string) Variant {
+	v := p.Variant(tag)
+	if _, ok := p.Variants[tag]; !ok {
+		def, _ := DefaultLocale(t.Project.Locales)
+		if d, ok := p.Variants[def.Tag]; ok && !d.Offered() {
+			v.State = VariantNotOffered
+		}
 	}
-	def, _ := DefaultLocale(t.Project.Locales)
-	v, ok := p.Variants[def.Tag]
-	return !ok || v.Offered()
+	return v
 }
+
+// Offered reports whether page p exists in the locale tagged tag.
+func (t *Tree) Offered(p *Page, tag string) bool { return t.Variant(p, tag).Offered() }
 
 // Locale is the plan's locale tagged tag.
 func (pr *Project) Locale(tag string) (Locale, bool) {

@@ -538,8 +538,9 @@ func (db *Projects) ImportDocument(ctx context.Context, teamID int64, d *site.Do
 		return 0, err
 	}
 	if len(d.Project.Locales) > 0 {
-		if t, _ := d.Tree(); t.LocaleURLProblem() != nil {
-			return 0, t.LocaleURLProblem()
+		t, _ := d.Tree()
+		if err := t.LocaleURLProblem(); err != nil {
+			return 0, err
 		}
 	}
 	im, err := db.BeginImport(ctx, teamID, d.Project.ToProject())

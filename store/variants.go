@@ -93,50 +93,70 @@ func (db *Pages) SetVariant(ctx context.Context, projectID, id int64, tag string
 		if now == nil {
 			return site.Errorf(site.ENotFound, "Page %d does not exist.", id)
 		}
-		pr, err := scanProject(j.tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+		l, def, err := planLocale(ctx, j.tx, projectID, tag)
 		if err != nil {
 			return err
-		}
-		canon, err := site.ParseLocaleTag(tag)
-		if err != nil {
-			return err
-		}
-		def, _ := site.DefaultLocale(pr.Locales)
-		if _, ok := pr.Locale(canon); !ok {
-			return site.Errorf(site.EInvalid, "%q is not one of the plan's locales.", tag)
 		}
 		v.Title, v.Slug, v.Path = strings.TrimSpace(v.Title), strings.TrimSpace(v.Slug), strings.TrimSpace(v.Path)
-		if canon == def.Tag {
+		if l.Tag == def.Tag {
 			v = site.Variant{State: v.State} // the page's own words are edited on the page
 		}
-		if err := site.CheckVariant(canon, &v); err != nil {
+		if err := site.CheckVariant(l.Tag, &v); err != nil {
 			return err
 		}
-		if v.Title != "" && v.Slug == "" && canon != def.Tag {
+		if v.Title != "" && v.Slug == "" && l.Tag != def.Tag {
 			v.Slug = site.Slugify(v.Title) // a translated title gets its slug, as a page does
 		}
-		if err := siblingClash(ctx, j.tx, projectID, now, id, canon, v); err != nil {
+		if err := siblingClash(ctx, j.tx, projectID, now, id, l.Tag, v); err != nil {
 			return err
 		}
-		vars := maps.Clone(now.Variants)
-		if vars == nil {
-			vars = map[string]site.Variant{}
-		}
-		if v == (site.Variant{State: site.VariantPlanned}) {
-			delete(vars, canon)
-		} else {
-			vars[canon] = v
-		}
-		if err := writeVariants(ctx, j.tx, projectID, id, vars); err != nil {
-			return err
-		}
-		if _, err := j.tx.ExecContext(ctx, `UPDATE pages SET version = version + 1 WHERE id = ?`, id); err != nil {
+		if err := putVariant(ctx, j.tx, projectID, id, l.Tag, v); err != nil {
 			return err
 		}
 		j.verb, j.pageID = "translate", id
-		j.summary = "changed “" + now.Title + "” in " + canon
+		j.summary = "changed “" + now.Title + "” in " + l.Tag
 		return nil
 	})
+}
+
+// planLocale is the plan's locale tag names, and its default locale.
+// Errors: EInvalid (a tag that is not one of the plan's locales).
+func planLocale(ctx context.Context, tx *sql.Tx, projectID int64, tag string) (l, def site.Locale, err error) {
+	pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+	if err != nil {
+		return l, def, err
+	}
+	canon, err := site.ParseLocaleTag(tag)
+	if err != nil {
+		return l, def, err
+	}
+	l, ok := pr.Locale(canon)
+	if !ok {
+		return l, def, site.Errorf(site.EInvalid, "%q is not one of the plan's locales.", tag)
+	}
+	def, _ = site.DefaultLocale(pr.Locales)
+	return l, def, nil
+}
+
+// putVariant writes page id's variant in the locale tagged tag (removes
+// it when it says nothing: planned, under the page's own words), and
+// counts the edit in the page's version.
+func putVariant(ctx context.Context, tx *sql.Tx, projectID, id int64, tag string, v site.Variant) error {
+	var err error
+	if v == (site.Variant{State: site.VariantPlanned}) {
+		_, err = tx.ExecContext(ctx, `DELETE FROM page_variants WHERE page_id = ? AND tag = ?`, id, tag)
+	} else {
+		_, err = tx.ExecContext(ctx, `INSERT INTO page_variants (page_id, project_id, tag, title, slug, path, state, seo_title, meta_description, h1, keyword)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (page_id, tag) DO UPDATE SET title = excluded.title, slug = excluded.slug, path = excluded.path, state = excluded.state,
+				seo_title = excluded.seo_title, meta_description = excluded.meta_description, h1 = excluded.h1, keyword = excluded.keyword`,
+			id, projectID, tag, v.Title, v.Slug, v.Path, v.State, v.SEOTitle, v.MetaDescription, v.H1, v.Keyword)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE pages SET version = version + 1 WHERE id = ?`, id)
+	return err
 }
 
 // siblingClash refuses a variant whose slug a sibling of the page
@@ -158,11 +178,8 @@ func siblingClash(ctx context.Context, tx *sql.Tx, projectID int64, now *pageSta
 		return err
 	}
 	for _, s := range sibs {
-		other := s.Slug
-		if sv, ok := s.Variants[tag]; ok && sv.Slug != "" {
-			other = sv.Slug
-		}
-		if sv := s.Variants[tag]; s.ID != id && other == slug && sv.Path == "" && sv.State != site.VariantNotOffered {
+		sv := s.Variants[tag]
+		if s.ID != id && cmp.Or(sv.Slug, s.Slug) == slug && sv.Path == "" && sv.State != site.VariantNotOffered {
 			return site.Errorf(site.EInvalid, "In %s, “%s” already has the slug %q under the same parent: give this page another.", tag, site.Clip(cmp.Or(sv.Title, s.Title), 60), slug)
 		}
 	}
@@ -180,18 +197,11 @@ func (db *Pages) SetBranchState(ctx context.Context, projectID, root int64, tag,
 		if err := j.inProject(projectID); err != nil {
 			return err
 		}
-		pr, err := scanProject(j.tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+		l, _, err := planLocale(ctx, j.tx, projectID, tag)
 		if err != nil {
 			return err
 		}
-		canon, err := site.ParseLocaleTag(tag)
-		if err != nil {
-			return err
-		}
-		if _, ok := pr.Locale(canon); !ok {
-			return site.Errorf(site.EInvalid, "%q is not one of the plan's locales.", tag)
-		}
-		if err := site.CheckVariant(canon, &site.Variant{State: state}); err != nil {
+		if err := site.CheckVariant(l.Tag, &site.Variant{State: state}); err != nil {
 			return err
 		}
 		ids, err := subtreeIDs(ctx, j.tx, root)
@@ -209,27 +219,18 @@ func (db *Pages) SetBranchState(ctx context.Context, projectID, root int64, tag,
 			if now == nil {
 				continue
 			}
-			v, ok := now.Variants[canon]
-			if ok && v.State == state || !ok && state == site.VariantPlanned {
+			v := now.Variants[l.Tag]
+			if cmp.Or(v.State, site.VariantPlanned) == state {
 				continue
 			}
 			v.State = state
-			vars := maps.Clone(now.Variants)
-			if vars == nil {
-				vars = map[string]site.Variant{}
-			}
-			if v == (site.Variant{State: site.VariantPlanned}) {
-				delete(vars, canon)
-			} else {
-				vars[canon] = v
-			}
-			if err := writeVariants(ctx, j.tx, projectID, id, vars); err != nil {
+			if err := putVariant(ctx, j.tx, projectID, id, l.Tag, v); err != nil {
 				return err
 			}
 			n++
 		}
 		j.verb, j.pageID = "translate", root
-		j.summary = "set “" + j.pages[root].Before.Title + "” and the pages below it " + strings.ReplaceAll(state, "_", " ") + " in " + canon
+		j.summary = "set “" + j.pages[root].Before.Title + "” and the pages below it " + strings.ReplaceAll(state, "_", " ") + " in " + l.Tag
 		return nil
 	})
 	return n, err

@@ -41,12 +41,10 @@ func (s *Server) coverage(c echo.Context) error {
 		}
 		keep := props.Locale == "" && props.State == ""
 		for _, l := range p.Locales {
-			cell := views.CoverageCell{State: pg.Variant(l.Tag).State}
-			if !t.Offered(pg, l.Tag) {
-				cell.State = site.VariantNotOffered
-			}
+			v := t.Variant(pg, l.Tag)
+			cell := views.CoverageCell{State: v.State}
 			if l.Tag != def.Tag {
-				cell.Title = pg.Variant(l.Tag).Title
+				cell.Title = v.Title
 			}
 			if props.Locale == "" || props.Locale == l.Tag {
 				keep = keep || matchesState(cell.State, props.State)

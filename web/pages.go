@@ -324,9 +324,7 @@ func (s *Server) translations(c echo.Context, p site.Project, pg site.Page) (vie
 	t := site.NewTree(p, []site.Page{pg})
 	states := map[string]string{}
 	for _, l := range p.Locales {
-		if states[l.Tag] = pg.Variant(l.Tag).State; !t.Offered(&pg, l.Tag) {
-			states[l.Tag] = site.VariantNotOffered
-		}
+		states[l.Tag] = t.Variant(&pg, l.Tag).State
 	}
 	return views.TranslationsProps{Page: pg, Locales: p.Locales, States: states}, nil
 }
