@@ -128,6 +128,39 @@ func (pr *Projection) Key() string {
 	return "client:" + strings.Join(pr.Statuses, ",")
 }
 
+// DigestIn is Digest of the plan as the locale tagged tag shows it (""
+// the default locale's): each page's title, slug and URL there, and its
+// state and words there, so that a sign-off of one market changes with
+// that market's plan.
+func (pr *Projection) DigestIn(t *Tree, links []Link, root int64, tag string) string {
+	lt := t.InLocale(tag)
+	if tag == "" || lt == nil {
+		return pr.Digest(t, links, root)
+	}
+	h := sha256.New()
+	fmt.Fprintln(h, pr.Digest(lt, links, root))
+	var walk func(p *Page)
+	walk = func(p *Page) {
+		v := t.Variant(t.Page(p.ID), tag)
+		fmt.Fprintf(h, "%d|%s|%q|%q|%q|%q\n", p.ID, v.State, v.SEOTitle, v.MetaDescription, v.H1, v.Keyword)
+		for _, k := range lt.Children(p.ID) {
+			walk(k)
+		}
+	}
+	if root != 0 {
+		if p := lt.Page(root); p != nil {
+			walk(p)
+		}
+	} else {
+		for _, pl := range Placements {
+			for _, p := range lt.Roots(pl) {
+				walk(p)
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // Digest fingerprints what pr shows of the branch at root of t (0: the
 // whole plan) with the links from or to it: its pages' places, URLs and
 // every field, as pr strips them. Two states of a plan with one digest

@@ -82,6 +82,9 @@ type Approval struct {
 	// for a member of the team).
 	Seen       string
 	Projection *Projection
+	// Locale is the locale of a localized plan the signer read and
+	// approved it in ("" the default locale's).
+	Locale string
 }
 
 // By says who approved, as every list shows it: a member of the team as
@@ -103,10 +106,14 @@ func (a Approval) Voided() bool { return !a.VoidedAt.IsZero() }
 
 // What is what was approved, in words.
 func (a Approval) What() string {
-	if a.PageID == 0 {
-		return "the whole plan"
+	what := "the whole plan"
+	if a.PageID != 0 {
+		what = "“" + a.PageTitle + "” and the pages below it"
 	}
-	return "“" + a.PageTitle + "” and the pages below it"
+	if a.Locale != "" {
+		what += " in " + a.Locale
+	}
+	return what
 }
 
 // MaxVersionName is how long a version's name may be.

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"slices"
@@ -334,14 +335,29 @@ func (p *Page) Variant(tag string) Variant {
 // words, unless the page is not offered in the default locale either (a
 // page of other markets exists only where it lists a variant).
 func (t *Tree) Variant(p *Page, tag string) Variant {
-	v := p.Variant(tag)
-	if _, ok := p.Variants[tag]; !ok {
-		def, _ := DefaultLocale(t.Project.Locales)
-		if d, ok := p.Variants[def.Tag]; ok && !d.Offered() {
-			v.State = VariantNotOffered
+	own, ok := p.Variants[tag]
+	def, _ := DefaultLocale(t.Project.Locales)
+	d, dok := p.Variants[def.Tag]
+	return VariantOf(own, ok, d, dok)
+}
+
+// VariantOf is a page's variant in a locale as the plan has it, from
+// what it holds: the page's variant there (own, if ok), and in the
+// default locale (def, if dok). Without a variant of its own there it
+// is planned under its own words, unless it is not offered in the
+// default locale either: a page of other markets exists only where it
+// lists a variant.
+func VariantOf(own Variant, ok bool, def Variant, dok bool) Variant {
+	if !ok {
+		own = Variant{}
+		if dok && !def.Offered() {
+			own.State = VariantNotOffered
 		}
 	}
-	return v
+	if own.State == "" {
+		own.State = VariantPlanned
+	}
+	return own
 }
 
 // Offered reports whether page p exists in the locale tagged tag.
@@ -355,6 +371,34 @@ func (pr *Project) Locale(tag string) (Locale, bool) {
 		}
 	}
 	return Locale{}, false
+}
+
+// ShownLocale is the locale a viewer asking for asked reads the plan
+// in: the canonical tag of one of the plan's locales other than its
+// default, else "" (the default locale's, or a tag it does not have).
+func (pr *Project) ShownLocale(asked string) string {
+	tag, err := ParseLocaleTag(asked)
+	if asked == "" || err != nil {
+		return ""
+	}
+	l, ok := pr.Locale(tag)
+	if !ok || l.Default {
+		return ""
+	}
+	return l.Tag
+}
+
+// TitleIn is the page's title in the locale tagged tag ("" the
+// default's), and whether it is its own there: a variant without a title
+// shows the default locale's, untranslated.
+func (p *Page) TitleIn(tag string) (title string, translated bool) {
+	if tag == "" {
+		return p.Title, true
+	}
+	if v := p.Variants[tag]; v.Title != "" {
+		return v.Title, true
+	}
+	return p.Title, false
 }
 
 // LocaleURL is a page's URL in the locale tagged tag, as a sitemap
@@ -377,7 +421,8 @@ func (t *Tree) LocaleURL(id int64, tag string) string {
 // launch files: the project at the locale's base URL, each page its
 // variant there, a page not offered there out of both sitemaps (kept in
 // the tree, for the paths of the pages below it), and no locales: a
-// plan of one language. It is nil for a tag
+// plan of one language, in which each page's one variant is its state
+// in this locale. It is nil for a tag
 // that is not one of the plan's locales. The tree it returns is its own.
 func (t *Tree) InLocale(tag string) *Tree {
 	lt := t.localized(tag)
@@ -387,9 +432,11 @@ func (t *Tree) InLocale(tag string) *Tree {
 	pages := make([]Page, 0, len(lt.byID))
 	for _, p := range lt.byID {
 		q := *p
-		if !t.Offered(t.byID[p.ID], tag) {
+		v := t.Variant(t.byID[p.ID], tag)
+		if !v.Offered() {
 			q.InSitemap, q.InHTMLSitemap = false, false
 		}
+		q.Variants = map[string]Variant{tag: v} // its state here, as the plan has it (Tree.Variant)
 		pages = append(pages, q)
 	}
 	pr := lt.Project
@@ -421,6 +468,80 @@ func (t *Tree) localized(tag string) *Tree {
 	}
 	t.inLocale[tag] = lt
 	return lt
+}
+
+// LocaleOf is the locale of the plan an old site's URL u belongs to,
+// and how many leading segments of u's path name it (to drop before its
+// path is compared with the locale's): the locale whose URLs hold u (its
+// domain and prefix; the longest wins), else one u's first path segment
+// names (/de/, /fr-ch/, /fr_CH/, or /fr/ for the plan's only French
+// locale: old sites mark their languages so), else the default locale
+// with none. "" and 0 for a plan in one language.
+func (pr *Project) LocaleOf(u string) (tag string, marker int) {
+	def, ok := DefaultLocale(pr.Locales)
+	if !ok {
+		return "", 0
+	}
+	pu, err := url.Parse(strings.TrimSpace(u))
+	if err != nil {
+		return def.Tag, 0
+	}
+	segs := strings.FieldsFunc(pu.Path, func(r rune) bool { return r == '/' })
+	best, bestLen := "", -1
+	for _, l := range pr.Locales {
+		b, err := url.Parse(l.Base(pr.BaseURL))
+		if err != nil || !strings.EqualFold(b.Host, pu.Host) || !strings.HasPrefix(strings.ToLower(pu.Path+"/"), strings.ToLower(b.Path)) {
+			continue
+		}
+		if n := len(strings.FieldsFunc(b.Path, func(r rune) bool { return r == '/' })); n > bestLen {
+			best, bestLen = l.Tag, n
+		}
+	}
+	if bestLen > 0 || len(segs) == 0 {
+		return cmp.Or(best, def.Tag), max(bestLen, 0)
+	}
+	first := strings.ReplaceAll(strings.ToLower(segs[0]), "_", "-")
+	var byLanguage []string
+	for _, l := range pr.Locales {
+		switch lt := strings.ToLower(l.Tag); {
+		case lt == first:
+			return l.Tag, 1
+		case strings.SplitN(lt, "-", 2)[0] == first:
+			byLanguage = append(byLanguage, l.Tag)
+		}
+	}
+	if len(byLanguage) == 1 {
+		return byLanguage[0], 1
+	}
+	return cmp.Or(best, def.Tag), 0
+}
+
+// URLIn is a page's URL in the locale tagged tag (LocaleURL), or its URL
+// in a plan of one language (tag "").
+func (t *Tree) URLIn(id int64, tag string) string {
+	if tag == "" {
+		return t.URL(id)
+	}
+	return t.LocaleURL(id, tag)
+}
+
+// WalkLocaleURLs visits every URL of the plan: in a localized plan each
+// page's URL in each locale it is offered in, with the locale's tag;
+// else each page's URL with "".
+func (t *Tree) WalkLocaleURLs(fn func(p *Page, tag, url string)) {
+	if len(t.Project.Locales) == 0 {
+		t.WalkURLs(0, func(p *Page, u string) bool { fn(p, "", u); return true })
+		return
+	}
+	for _, l := range t.Project.Locales {
+		lt := t.localized(l.Tag)
+		lt.WalkURLs(0, func(p *Page, u string) bool {
+			if u != "" && t.Offered(t.byID[p.ID], l.Tag) {
+				fn(t.byID[p.ID], l.Tag, u)
+			}
+			return true
+		})
+	}
 }
 
 // LocaleURLProblem checks that no two pages share a URL in any locale of

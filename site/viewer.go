@@ -19,6 +19,9 @@ type Viewer struct {
 	// Downloads and Statuses are what that link lets its visitor have and
 	// see (site.ShareDownloads; the statuses shown, others read as none).
 	Downloads, Statuses []string
+	// Locale is the locale the viewer reads the plan in: a tag of the
+	// project's locales other than its default; "" for the default's.
+	Locale string
 }
 
 // CanResolve says whether v may resolve and reopen comment threads: the

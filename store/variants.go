@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -75,6 +76,51 @@ func (db *Pages) Variants(ctx context.Context, id int64) (map[string]site.Varian
 	return pages[0].Variants, err
 }
 
+// wholeLocale is how many pages VariantsOf reads the variants of by
+// their ids; past it, it reads the plan's variants in the locale.
+const wholeLocale = 1000
+
+// VariantsOf is the variants of the pages ids of project projectID in
+// the locales tagged tags (their titles and states alone), by locale
+// and page id, one query for them all: what the outline needs to show
+// a stretch of the plan in a locale. A page without a variant in a
+// locale is not in its map. Errors: none of its own.
+func (db *Pages) VariantsOf(ctx context.Context, projectID int64, ids []int64, tags ...string) (map[string]map[int64]site.Variant, error) {
+	out := make(map[string]map[int64]site.Variant, len(tags))
+	args := []any{}
+	for _, t := range tags {
+		out[t] = map[int64]site.Variant{}
+		args = append(args, t)
+	}
+	if len(ids) == 0 || len(tags) == 0 {
+		return out, nil
+	}
+	list, _ := json.Marshal(ids)
+	where := `page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`
+	args = append(args, string(list))
+	if len(ids) > wholeLocale { // most of a plan: its variants in the locale, from the index alone, cost less than the list
+		where, args[len(args)-1] = `project_id = ?`, projectID
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT tag, page_id, title, state FROM page_variants
+		WHERE tag IN (?`+strings.Repeat(", ?", len(tags)-1)+`) AND `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var tag string
+		var id int64
+		var v site.Variant
+		if err := rows.Scan(&tag, &id, &v.Title, &v.State); err != nil {
+			return nil, err
+		}
+		if m := out[tag]; m != nil {
+			m[id] = v
+		}
+	}
+	return out, rows.Err()
+}
+
 // SetVariant makes page id's variant in the locale tagged tag v, as one
 // change the history can undo. In the default locale only the state
 // counts (the page is its own variant there); a variant that says
@@ -104,8 +150,8 @@ func (db *Pages) SetVariant(ctx context.Context, projectID, id int64, tag string
 		if err := site.CheckVariant(l.Tag, &v); err != nil {
 			return err
 		}
-		if v.Title != "" && v.Slug == "" && l.Tag != def.Tag {
-			v.Slug = site.Slugify(v.Title) // a translated title gets its slug, as a page does
+		if v.Title != "" && v.Slug == "" && l.Tag != def.Tag && now.Slug != "" {
+			v.Slug = site.Slugify(v.Title) // a translated title gets its slug, as a page does (the home page has none)
 		}
 		if err := siblingClash(ctx, j.tx, projectID, now, id, l.Tag, v); err != nil {
 			return err

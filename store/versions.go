@@ -229,7 +229,7 @@ func approvals(ctx context.Context, q querier, cond string, arg any) ([]site.App
 		var at, signer, statuses string
 		var voided, seen sql.NullString
 		err := rows.Scan(&a.ID, &a.VersionID, &a.PageID, &a.PageTitle, &a.Name, &at, &signer, &a.UserID, &a.LinkLabel, &voided, &a.VoidedBy,
-			&seen, &statuses)
+			&seen, &statuses, &a.Locale)
 		a.At, _ = time.Parse(timeFormat, at)
 		a.Seen = seen.String
 		if signer == signerLink {
@@ -241,7 +241,7 @@ func approvals(ctx context.Context, q querier, cond string, arg any) ([]site.App
 		}
 		return a, err
 	}, `SELECT a.id, a.version_id, coalesce(a.page_id, 0), a.page_title, a.name, a.created_at, a.signer, coalesce(a.user_id, 0),
-		a.link_label, a.voided_at, a.voided_by, a.seen_digest, coalesce(l.statuses, '')
+		a.link_label, a.voided_at, a.voided_by, a.seen_digest, coalesce(l.statuses, ''), a.locale
 		FROM approvals a JOIN versions v ON v.id = a.version_id LEFT JOIN share_links l ON l.id = a.share_link_id
 		WHERE `+cond+` ORDER BY a.id`, arg)
 }
@@ -435,7 +435,7 @@ func labelOf(m map[linkKey]linkSnap, k linkKey) *string {
 func (db *History) Approve(ctx context.Context, projectID int64, number int, pageID int64, name string) (site.Approval, error) {
 	who := site.ViewerFrom(ctx)
 	a := site.Approval{PageID: pageID, At: db.Now().UTC().Truncate(time.Millisecond), Member: who.UserID != 0 && !who.Share,
-		UserID: who.UserID, ByLink: who.ShareLinkID != 0}
+		UserID: who.UserID, ByLink: who.ShareLinkID != 0, Locale: who.Locale}
 	var err error
 	if a.Member {
 		name = who.Name
@@ -453,7 +453,7 @@ func (db *History) Approve(ctx context.Context, projectID int64, number int, pag
 		if p == nil {
 			return a, site.Errorf(site.ENotFound, "Version %d has no such page.", number)
 		}
-		a.PageTitle = p.Title
+		a.PageTitle, _ = p.TitleIn(a.Locale)
 	}
 	signer := ""
 	switch {
@@ -473,7 +473,7 @@ func (db *History) Approve(ctx context.Context, projectID int64, number int, pag
 	if err != nil {
 		return a, err
 	}
-	seen := (*site.Projection)(nil).Digest(now, nowLinks, pageID)
+	seen := (*site.Projection)(nil).DigestIn(now, nowLinks, pageID, a.Locale)
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if a.ByLink {
 			if err := tx.QueryRowContext(ctx, `SELECT label FROM share_links WHERE id = ?`, who.ShareLinkID).Scan(&a.LinkLabel); err != nil {
@@ -482,13 +482,13 @@ func (db *History) Approve(ctx context.Context, projectID int64, number int, pag
 		}
 		if a.Member || a.ByLink {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM approvals WHERE version_id = ? AND coalesce(page_id, 0) = ? AND voided_at IS NULL
-				AND (user_id = ?3 AND signer = 'member' OR share_link_id = ?4)`, v.ID, pageID, nullID(who.UserID), nullID(who.ShareLinkID)); err != nil {
+				AND (user_id = ?3 AND signer = 'member' OR share_link_id = ?4) AND locale = ?5`, v.ID, pageID, nullID(who.UserID), nullID(who.ShareLinkID), a.Locale); err != nil {
 				return err
 			}
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label, seen_digest)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(who.ShareLinkID), fmtTime(a.At),
-			signer, nullID(who.UserID), a.LinkLabel, seen).Scan(&a.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO approvals (version_id, page_id, page_title, name, share_link_id, created_at, signer, user_id, link_label, seen_digest, locale)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, v.ID, nullID(pageID), a.PageTitle, a.Name, nullID(who.ShareLinkID), fmtTime(a.At),
+			signer, nullID(who.UserID), a.LinkLabel, seen, a.Locale).Scan(&a.ID); err != nil {
 			return err
 		}
 		e := site.Event{Kind: site.EventSignoff, ProjectID: projectID, Actor: a.By(), Version: v.Label(), At: a.At}
@@ -564,11 +564,11 @@ func (db *History) MarkChanged(ctx context.Context, projectID int64, vs []site.V
 						return err
 					}
 				}
-				seen = a.Projection.Digest(then, thenLinks, a.PageID)
+				seen = a.Projection.DigestIn(then, thenLinks, a.PageID, a.Locale)
 			}
-			k := a.Projection.Key() + "|" + strconv.FormatInt(a.PageID, 10)
+			k := a.Projection.Key() + "|" + strconv.FormatInt(a.PageID, 10) + "|" + a.Locale
 			if _, ok := nowDigest[k]; !ok {
-				nowDigest[k] = a.Projection.Digest(now, nowLinks, a.PageID)
+				nowDigest[k] = a.Projection.DigestIn(now, nowLinks, a.PageID, a.Locale)
 			}
 			a.ChangedSince = seen != nowDigest[k]
 		}

@@ -2,6 +2,8 @@ package views
 
 import (
 	"context"
+	"net/url"
+	"strings"
 
 	"siteplan/site"
 )
@@ -20,4 +22,35 @@ func teamOwner(ctx context.Context) bool  { return site.ViewerFrom(ctx).TeamRole
 func downloads(ctx context.Context) []string { return site.ViewerFrom(ctx).Pictures() }
 func teamEditor(ctx context.Context) bool {
 	return site.RoleAccess(site.ViewerFrom(ctx).TeamRole) >= site.AccessEdit
+}
+
+// InLocale is the address u in the locale the viewer reads the plan in,
+// for a link or a form that must keep it ("?locale=de"); u itself in
+// the default locale. The editor's own requests name it in a header
+// (net.js), which a link or a form does not send.
+func InLocale(ctx context.Context, u string) string {
+	tag := site.ViewerFrom(ctx).Locale
+	if tag == "" {
+		return u
+	}
+	sep := "?"
+	if strings.Contains(u, "?") {
+		sep = "&"
+	}
+	return u + sep + "locale=" + url.QueryEscape(tag)
+}
+
+// localeWords names the locale the viewer reads the plan in, where a
+// sign-off says what it approves (" in de"); "" in the default locale.
+func localeWords(ctx context.Context) string {
+	if tag := site.ViewerFrom(ctx).Locale; tag != "" {
+		return " in " + tag
+	}
+	return ""
+}
+
+// titleIn is the page's title in the locale the viewer reads the plan in.
+func titleIn(ctx context.Context, p *site.Page) string {
+	t, _ := p.TitleIn(site.ViewerFrom(ctx).Locale)
+	return t
 }

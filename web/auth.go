@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 	"net/url"
@@ -205,6 +206,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 				return refused(min, v.Share)
 			}
 			v.Access = access
+			v.Locale = p.ShownLocale(cmp.Or(c.QueryParam("locale"), c.Request().Header.Get("X-Locale")))
 			setViewer(c, v)
 			setProject(c, p)
 			setPalette(c, pal)

@@ -289,6 +289,40 @@ func BenchmarkComparePage10k(b *testing.B) {
 // pages in 10 locales (a variant of every page in each, a tenth not
 // offered): its first screen, and a filter that reads to the end.
 func BenchmarkCoverage10k(b *testing.B) {
+	c, pid := localized10k(b)
+	for _, tc := range []struct{ name, query string }{{"first", ""}, {"missing-sv", "?locale=sv&state=not_offered&offset=900"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				rec := c.do("GET", "/projects/"+itoa(pid)+"/locales"+tc.query, nil, false)
+				expectStatus(b, rec.Code, 200, tc.name)
+			}
+		})
+	}
+}
+
+// BenchmarkEditorLocale10k renders the editor of the localized
+// 10,000-page plan in its default locale (the yardstick) and in de, as
+// it opens and expanded fully: the outline in a locale costs the
+// variants of the rows it shows.
+func BenchmarkEditorLocale10k(b *testing.B) {
+	c, pid := localized10k(b)
+	for _, level := range []string{"", "99"} {
+		for _, tag := range []string{"en", "de"} {
+			b.Run("level="+level+"/"+tag, func(b *testing.B) {
+				path := "/projects/" + itoa(pid) + "?level=" + level + "&locale=" + tag
+				for i := 0; i < b.N; i++ {
+					rec := c.do("GET", path, nil, false)
+					expectStatus(b, rec.Code, 200, "editor")
+				}
+			})
+		}
+	}
+}
+
+// localized10k is a client with the generated 10,111-page plan in 10
+// locales, each page's variant ready in each (with its own title), one
+// in ten not offered.
+func localized10k(b *testing.B) (*client, int64) {
 	c := newClient(b)
 	ctx := context.Background()
 	d := sitegen.Document("Bench", 10, 10, 99)
@@ -317,12 +351,5 @@ func BenchmarkCoverage10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, tc := range []struct{ name, query string }{{"first", ""}, {"missing-sv", "?locale=sv&state=not_offered&offset=900"}} {
-		b.Run(tc.name, func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				rec := c.do("GET", "/projects/"+itoa(pid)+"/locales"+tc.query, nil, false)
-				expectStatus(b, rec.Code, 200, tc.name)
-			}
-		})
-	}
+	return c, pid
 }

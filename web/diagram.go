@@ -2,8 +2,10 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -30,6 +32,18 @@ var diagramTypes = map[string]string{
 	diagram.FormatGraphML: "application/graphml+xml",
 }
 
+// diagramLinkQuery is the request's diagram options as a query string,
+// for the links of the picture it answers with (downloads, the canvas's
+// scene): with the locale the viewer reads the plan in, which the
+// editor's requests name in a header a link does not carry.
+func diagramLinkQuery(c echo.Context) string {
+	q := maps.Clone(c.QueryParams())
+	if tag := viewer(c).Locale; tag != "" && !q.Has("locale") {
+		q.Set("locale", tag)
+	}
+	return q.Encode()
+}
+
 // diagramQuery reads the diagram options of a request; Render checks
 // their values. Errors: EInvalid.
 func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
@@ -39,7 +53,7 @@ func diagramQuery(c echo.Context, format string) (diagram.Options, error) {
 	links := q["links"]
 	o := diagram.Options{Format: format, Layout: q.Get("layout"), ColorBy: q.Get("color"), Paper: q.Get("paper"),
 		Orientation: q.Get("orientation"), OneSheet: q.Get("fit") == "one", Cover: q.Get("cover") == "1", Client: q.Get("client") == "1", Content: q.Get("content") == "1",
-		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}, Locale: q.Get("locale")}
+		Links: len(links) == 0 || slices.Contains(links, "1"), Collapsed: map[int64]bool{}, Locale: cmp.Or(q.Get("locale"), viewer(c).Locale)}
 	var err error
 	if o.Root, err = queryID(c, "root"); err != nil {
 		return o, err
@@ -186,12 +200,12 @@ func (s *Server) diagram(c echo.Context) error {
 	}
 	props := views.DiagramProps{Project: p, Layout: opt.Layout, ColorBy: opt.ColorBy, Depth: opt.Depth, Links: opt.Links, Root: opt.Root,
 		Paper: opt.Paper, Orientation: opt.Orientation, OneSheet: opt.OneSheet, Cover: opt.Cover, Client: opt.Client, Content: opt.Content, Papers: diagram.Papers,
-		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: c.QueryString(), Layouts: diagram.Layouts, Formats: diagram.Formats, Share: viewer(c).Share}
+		Scale: opt.Scale, Paint: c.QueryParam("paint"), Query: diagramLinkQuery(c), Layouts: diagram.Layouts, Formats: diagram.Formats, Share: viewer(c).Share}
 	if props.Share {
 		props.Formats = viewer(c).Pictures() // the pictures for people, as far as the link allows
 	}
 	if diagram.IsScene(b) { // fetched by the script from the cache
-		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + c.QueryString()
+		props.Scene = projectPath(p.ID, "diagram", "scene") + "?" + props.Query
 	} else {
 		props.SVG = string(b)
 	}

@@ -2,10 +2,12 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -39,6 +41,7 @@ type pageStore interface {
 	InsertOutline(ctx context.Context, projectID, parentID int64, items []*site.OutlineItem) ([]int64, error)
 	Search(ctx context.Context, projectID int64, q string, except int64, limit int) ([]site.Found, error)
 	Variants(ctx context.Context, id int64) (map[string]site.Variant, error)
+	VariantsOf(ctx context.Context, projectID int64, ids []int64, tags ...string) (map[string]map[int64]site.Variant, error)
 	SetVariant(ctx context.Context, projectID, id int64, tag string, v site.Variant) error
 	SetBranchState(ctx context.Context, projectID, root int64, tag, state string) (int, error)
 }
@@ -54,11 +57,22 @@ func (s *Server) page(c echo.Context) (site.Project, site.Page, error) {
 	if err != nil {
 		return p, site.Page{}, err
 	}
-	pg, err := s.store.pages.Page(c.Request().Context(), pid)
+	pg, err := s.pageIn(c.Request().Context(), pid)
 	if err == nil && pg.ProjectID != p.ID {
 		err = site.Errorf(site.ENotFound, "Page %d does not exist.", pid)
 	}
 	return p, pg, err
+}
+
+// pageIn is page id, with its variants for a viewer who reads the plan
+// in another locale than the default, so that its title, URL and state
+// show as the viewer's outline shows them. Errors: ENotFound.
+func (s *Server) pageIn(ctx context.Context, id int64) (site.Page, error) {
+	pg, err := s.store.pages.Page(ctx, id)
+	if err == nil && site.ViewerFrom(ctx).Locale != "" {
+		pg.Variants, err = s.store.pages.Variants(ctx, id)
+	}
+	return pg, err
 }
 
 // largeTree is the page count above which the editor opens collapsed
@@ -202,15 +216,44 @@ func (s *Server) outlineProps(c echo.Context, p site.Project, level int, open []
 	}
 	within := func(pg *site.Page, depth int) bool { return depth < level || opened[pg.ID] }
 	var pages []site.Page
-	r := views.Rows{ProjectID: p.ID, Level: level}
+	var cut []site.OutlineFrom
 	for _, pl := range site.Placements {
 		got, more, err := s.store.pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Placement: pl, Depth: 1}, within, rows)
 		if err != nil {
 			return views.Rows{}, err
 		}
-		pages, r.More = append(pages, got...), append(r.More, more...)
+		pages, cut = append(pages, got...), append(cut, more...)
 	}
-	r.Tree = site.NewTree(p, pages)
+	return s.rows(ctx, p, pages, level, cut)
+}
+
+// rows makes loaded pages the outline's rows: their tree, and, for a
+// viewer reading the plan in another locale than the default, each
+// row's variant there as the plan has it (site.VariantOf: a page of
+// other markets is not offered where it lists no variant). The rows'
+// variants come in one map, not a map a page: 10,000 rows' were 12 MB.
+func (s *Server) rows(ctx context.Context, p site.Project, pages []site.Page, level int, more []site.OutlineFrom) (views.Rows, error) {
+	r := views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level, More: more}
+	tag := site.ViewerFrom(ctx).Locale
+	if tag == "" {
+		return r, nil
+	}
+	ids := make([]int64, len(pages))
+	for i := range pages {
+		ids[i] = pages[i].ID
+	}
+	def, _ := site.DefaultLocale(p.Locales)
+	vs, err := s.store.pages.VariantsOf(ctx, p.ID, ids, tag, def.Tag)
+	if err != nil {
+		return r, err
+	}
+	own, defs := vs[tag], vs[def.Tag]
+	for _, id := range ids {
+		v, ok := own[id]
+		d, dok := defs[id]
+		own[id] = site.VariantOf(v, ok, d, dok)
+	}
+	r.Locale = own
 	return r, nil
 }
 
@@ -246,11 +289,15 @@ func (s *Server) moreRows(c echo.Context) error {
 		return site.Errorf(site.EInvalid, "Which rows to load next is not clear: reload the page.")
 	}
 	within := func(_ *site.Page, depth int) bool { return depth < level }
-	pages, more, err := s.store.pages.OutlineRows(c.Request().Context(), p.ID, m, within, outlineChunk)
+	ctx := c.Request().Context()
+	pages, more, err := s.store.pages.OutlineRows(ctx, p.ID, m, within, outlineChunk)
 	if err != nil {
 		return err
 	}
-	r := views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, pages), Level: level, More: more}
+	r, err := s.rows(ctx, p, pages, level, more)
+	if err != nil {
+		return err
+	}
 	return render(c, http.StatusOK, views.List(r, m.Parent, m.Placement))
 }
 
@@ -259,7 +306,10 @@ func (s *Server) moreRows(c echo.Context) error {
 func (s *Server) childRows(ctx context.Context, p site.Project, parent int64) (views.Rows, error) {
 	never := func(*site.Page, int) bool { return false }
 	pages, more, err := s.store.pages.OutlineRows(ctx, p.ID, site.OutlineFrom{Parent: parent, Placement: site.PlacementMain, Depth: 1}, never, outlineChunk)
-	return views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, pages), More: more}, err
+	if err != nil {
+		return views.Rows{}, err
+	}
+	return s.rows(ctx, p, pages, 0, more)
 }
 
 // maxPageTypes is the most page types the details form offers.
@@ -285,11 +335,10 @@ func (s *Server) pageTypes(c echo.Context) error {
 // ancestors only) and its links.
 func (s *Server) details(c echo.Context, p site.Project, pg site.Page) (views.DetailsProps, error) {
 	ctx := c.Request().Context()
-	anc, err := s.store.pages.Ancestors(ctx, pg.ID)
+	t, _, err := s.placed(ctx, p, pg)
 	if err != nil {
 		return views.DetailsProps{}, err
 	}
-	t := site.NewTree(p, append(anc, pg))
 	out, in, err := s.store.links.PageLinks(ctx, pg.ID)
 	if err != nil {
 		return views.DetailsProps{}, err
@@ -303,7 +352,7 @@ func (s *Server) details(c echo.Context, p site.Project, pg site.Page) (views.De
 		return views.DetailsProps{}, err
 	}
 	return views.DetailsProps{
-		Page: pg, IsRoot: pg.ParentID == 0, URL: t.URL(pg.ID), Location: t.Location(pg.ID),
+		Page: pg, IsRoot: pg.ParentID == 0, URL: shownURL(c, t, pg.ID), Location: t.Location(pg.ID),
 		Form:         views.PageForm{Priority: priorityText(pg.Priority)},
 		Links:        views.LinksProps{Page: pg, Out: out, In: in},
 		Comments:     comments,
@@ -361,6 +410,36 @@ func (s *Server) saveVariant(c echo.Context) error {
 	return render(c, http.StatusOK, views.Translations(props))
 }
 
+// renameVariant renames a page in one locale, from the outline shown in
+// that locale: its variant's title (a slug that followed the title
+// follows it), answering with the row's title as the locale shows it.
+func (s *Server) renameVariant(c echo.Context) error {
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	tag := c.Param("tag")
+	vars, err := s.store.pages.Variants(ctx, pg.ID)
+	if err != nil {
+		return err
+	}
+	v := vars[tag]
+	if v.Slug == site.Slugify(cmp.Or(v.Title, pg.Title)) {
+		v.Slug = "" // derived from the title: derived again
+	}
+	v.Title = c.FormValue("title")
+	if err := s.store.pages.SetVariant(ctx, p.ID, pg.ID, tag, v); err != nil {
+		return err
+	}
+	if pg, err = s.pageIn(ctx, pg.ID); err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "page", Page: pg.ID})
+	trigger(c, "page-changed", pg.ID)
+	return render(c, http.StatusOK, views.Title(&pg, false))
+}
+
 func (s *Server) pageDetails(c echo.Context) error {
 	p, pg, err := s.page(c)
 	if err != nil {
@@ -385,7 +464,7 @@ func (s *Server) pageDetails(c echo.Context) error {
 
 // pageCard gathers a page as a client reviews it.
 func (s *Server) pageCard(c echo.Context, p site.Project, pg site.Page) (views.PageCardProps, error) {
-	anc, err := s.store.pages.Ancestors(c.Request().Context(), pg.ID)
+	t, anc, err := s.placed(c.Request().Context(), p, pg)
 	if err != nil {
 		return views.PageCardProps{}, err
 	}
@@ -393,12 +472,46 @@ func (s *Server) pageCard(c echo.Context, p site.Project, pg site.Page) (views.P
 	if err != nil {
 		return views.PageCardProps{}, err
 	}
-	t := site.NewTree(p, append(anc, pg))
-	card := views.PageCardProps{Page: pg, URL: t.URL(pg.ID), Location: t.Location(pg.ID), Comments: comments}
+	card := views.PageCardProps{Page: pg, URL: shownURL(c, t, pg.ID), Location: t.Location(pg.ID), Comments: comments}
+	tag := viewer(c).Locale
+	if tag != "" { // the card in the locale the client reads the plan in
+		card.Locale, card.State = tag, t.Variant(t.Page(pg.ID), tag).State
+		card.Page.Title, _ = t.Page(pg.ID).TitleIn(tag)
+	}
 	for _, a := range anc {
-		card.Trail = append(card.Trail, a.Title)
+		title, _ := a.TitleIn(tag)
+		card.Trail = append(card.Trail, title)
 	}
 	return card, nil
+}
+
+// placed is page pg with the pages above it (anc), enough for its URL;
+// in a localized plan with their variants, for its URL in each locale.
+func (s *Server) placed(ctx context.Context, p site.Project, pg site.Page) (t *site.Tree, anc []site.Page, err error) {
+	if anc, err = s.store.pages.Ancestors(ctx, pg.ID); err != nil {
+		return nil, nil, err
+	}
+	if len(p.Locales) > 0 {
+		for i := range anc {
+			if anc[i].Variants, err = s.store.pages.Variants(ctx, anc[i].ID); err != nil {
+				return nil, nil, err
+			}
+		}
+		if pg.Variants, err = s.store.pages.Variants(ctx, pg.ID); err != nil {
+			return nil, nil, err
+		}
+	}
+	return site.NewTree(p, append(anc, pg)), anc, nil
+}
+
+// shownURL is page id's URL as the viewer reads the plan: in a
+// localized plan its URL in the viewer's locale, or the default's.
+func shownURL(c echo.Context, t *site.Tree, id int64) string {
+	if len(t.Project.Locales) == 0 {
+		return t.URL(id)
+	}
+	def, _ := site.DefaultLocale(t.Project.Locales)
+	return t.LocaleURL(id, cmp.Or(viewer(c).Locale, def.Tag))
 }
 
 func (s *Server) outline(c echo.Context) error {
@@ -413,6 +526,13 @@ func (s *Server) outline(c echo.Context) error {
 		if id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil && id > 0 && i < maxOpen {
 			open = append(open, id)
 		}
+	}
+	if c.QueryParams().Has("locale") { // the switcher: the address names the locale shown, for a reload
+		u := projectPath(p.ID)
+		if tag := viewer(c).Locale; tag != "" {
+			u += "?locale=" + url.QueryEscape(tag)
+		}
+		c.Response().Header().Set("HX-Replace-Url", u)
 	}
 	level, rows := outlineLevel(c, p), outlineRowsAsked(c)
 	key := outlineKey(c, p, level, rows, open)
@@ -439,12 +559,12 @@ func (s *Server) outline(c echo.Context) error {
 // outlineKey names an outline in the outline cache by all it shows: the
 // plan's version and comments, the level, rows and branches asked for, whether
 // the viewer may edit, the team's type colours and what of the plan the
-// viewer sees (a client's projection). An edit on any
+// viewer sees (a client's projection), in which locale. An edit on any
 // server makes a new key.
 func outlineKey(c echo.Context, p site.Project, level, rows int, open []int64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d|%d|%d|%d|%d|%t|%s|%s|", p.ID, p.Version, p.CommentVersion, level, rows,
-		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key(), viewer(c).Projection().Key())
+	fmt.Fprintf(&b, "%d|%d|%d|%d|%d|%t|%s|%s|%s|", p.ID, p.Version, p.CommentVersion, level, rows,
+		viewer(c).Access >= site.AccessEdit, site.PaletteFrom(c.Request().Context()).Key(), viewer(c).Projection().Key(), viewer(c).Locale)
 	for _, id := range open {
 		b.WriteString(strconv.FormatInt(id, 10) + ",")
 	}
@@ -512,7 +632,11 @@ func (s *Server) createPage(c echo.Context) error {
 		c.Response().Header().Set("HX-Reswap", "innerHTML")
 		return render(c, http.StatusCreated, views.List(r, pg.ParentID, site.PlacementMain))
 	}
-	return render(c, http.StatusCreated, views.Node(views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, []site.Page{pg})}, &pg))
+	r, err := s.rows(ctx, p, []site.Page{pg}, 0, nil)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusCreated, views.Node(r, &pg))
 }
 
 // readPageForm copies the details form onto pg, keeping the raw priority
@@ -611,7 +735,7 @@ func (s *Server) savePage(c echo.Context) error {
 		d.Form, d.Errors, d.Message = form, site.ErrorFields(err), site.ErrorMessage(err)
 		return rerender(c, err, views.DetailsForm(d))
 	case site.EConflict: // show the page as the other tab saved it
-		fresh, ferr := s.store.pages.Page(ctx, pg.ID)
+		fresh, ferr := s.pageIn(ctx, pg.ID)
 		if ferr != nil {
 			return ferr
 		}
@@ -840,7 +964,11 @@ func (s *Server) duplicatePage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusCreated, views.Node(views.Rows{ProjectID: p.ID, Tree: site.NewTree(p, []site.Page{cp})}, &cp))
+	r, err := s.rows(ctx, p, []site.Page{cp}, 0, nil)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusCreated, views.Node(r, &cp))
 }
 
 func (s *Server) pasteForm(c echo.Context) error {

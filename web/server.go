@@ -404,6 +404,7 @@ func (s *Server) projectRoutes() []route {
 		{get, "/projects/:id/pages/:pid/links/picker", s.linkPicker, projectEdit, nil},
 		{post, "/projects/:id/pages/:pid/links", s.addLink, projectEdit, nil},
 		{put, "/projects/:id/pages/:pid/variants/:tag", s.saveVariant, projectEdit, nil},
+		{patch, "/projects/:id/pages/:pid/variants/:tag/title", s.renameVariant, projectEdit, nil},
 		{post, "/projects/:id/locales/branch", s.setBranchState, projectEdit, nil},
 		{del, "/projects/:id/links/:lid", s.deleteLink, projectEdit, nil},
 

@@ -256,13 +256,14 @@ func (s *Server) approve(c echo.Context) error {
 	if viewer(c).UserID == 0 { // a visitor's name, as comments remember it
 		s.setCookie(c, nameCookie, url.QueryEscape(strings.TrimSpace(c.FormValue("name"))), 365*24*time.Hour)
 	}
+	back := projectPath(p.ID, "versions", strconv.Itoa(n)) + "?approved=1"
 	switch c.FormValue("from") { // back where the approval was given
 	case "list":
-		return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions")+"?approved="+strconv.Itoa(n))
+		back = projectPath(p.ID, "versions") + "?approved=" + strconv.Itoa(n)
 	case "review":
-		return c.Redirect(http.StatusSeeOther, projectPath(p.ID)+"?approved="+strconv.Itoa(n))
+		back = projectPath(p.ID) + "?approved=" + strconv.Itoa(n)
 	}
-	return c.Redirect(http.StatusSeeOther, projectPath(p.ID, "versions", strconv.Itoa(n))+"?approved=1")
+	return c.Redirect(http.StatusSeeOther, views.InLocale(c.Request().Context(), back)) // in the locale signed off
 }
 
 // voidApproval voids a sign-off of a version; it stays listed, voided.

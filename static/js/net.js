@@ -6,7 +6,18 @@ import { CHANGED, emit } from "./events.js";
 
 // clientID names this tab: the live stream skips the changes it made.
 export const clientID = Math.random().toString(36).slice(2) + Date.now().toString(36);
-document.addEventListener("htmx:configRequest", (e) => { e.detail.headers["X-Client-ID"] = clientID; });
+document.addEventListener("htmx:configRequest", (e) => {
+  e.detail.headers["X-Client-ID"] = clientID;
+  const locale = shownLocale();
+  if (locale) e.detail.headers["X-Locale"] = locale;
+});
+
+// shownLocale is the locale the outline shows (its switcher's choice):
+// "" for the plan's default. Every request from the editor names it, so
+// that the rows, titles and panels it loads come in the same locale.
+export function shownLocale() {
+  return document.getElementById("outline")?.dataset.locale || "";
+}
 
 // Any change that succeeded is announced.
 document.addEventListener("htmx:afterRequest", (e) => {
@@ -53,7 +64,7 @@ function csrf() {
 export async function send(method, url, values) {
   const res = await fetch(url, {
     method, body: values ? new URLSearchParams(values) : undefined,
-    headers: { "X-CSRF-Token": csrf(), "X-Client-ID": clientID, "HX-Request": "true", Accept: "text/html" },
+    headers: { "X-CSRF-Token": csrf(), "X-Client-ID": clientID, "HX-Request": "true", Accept: "text/html", "X-Locale": shownLocale() },
   });
   const html = await res.text();
   if (res.ok) emit(CHANGED);

@@ -5,7 +5,7 @@
 // typing never waits for the network; a draft learns its place when its
 // turn comes. Enter in a new row starts the next one; in a rename it
 // only saves.
-import { send } from "./net.js";
+import { send, shownLocale } from "./net.js";
 import { field, fragment, isEditor, listOf, nodeOf, problem, projectID, rowOf, titleOf } from "./dom.js";
 import { flash } from "./flash.js";
 import { queue } from "./writes.js";
@@ -131,13 +131,16 @@ function upgrade(draft, fresh) {
 }
 
 // rename shows li's new title at once and saves it in its turn; a
-// refused title comes back with the reason.
+// refused title comes back with the reason. With the outline in another
+// locale than the default it is the title there (the page's variant).
 export function rename(li, title) {
   const a = titleOf(li);
   const old = a.textContent;
   a.textContent = title;
+  const locale = shownLocale();
+  const url = `/projects/${projectID()}/pages/${li.dataset.id}` + (locale ? `/variants/${encodeURIComponent(locale)}/title` : "/title");
   queue(async () => {
-    const res = await send("PATCH", `/projects/${projectID()}/pages/${li.dataset.id}/title`, { title, version: titleOf(li).dataset.v });
+    const res = await send("PATCH", url, { title, version: titleOf(li).dataset.v });
     if (!res.ok) {
       titleOf(li).textContent = old;
       flash(problem(res.html, "The title could not be saved."), true);
@@ -148,6 +151,8 @@ export function rename(li, title) {
     const cur = titleOf(li);
     cur.dataset.v = fresh.dataset.v;
     cur.textContent = fresh.textContent;
+    cur.classList.toggle("untranslated", fresh.classList.contains("untranslated"));
+    cur.title = fresh.title;
     const moved = answer.querySelector(".url-notice"); // the rename gave URLs a new slug: say so, under the toolbar
     if (moved) {
       document.getElementById("url-notices")?.replaceChildren(moved);
