@@ -210,10 +210,14 @@ func (t *Tree) Mappings(olds []OldURL) []Mapping {
 		m := olds[i].Mapping
 		m.From = olds[i].URL
 		if m.PageID != 0 {
-			m.To = t.URL(m.PageID)
+			tag := ""
+			m.To, tag = t.TargetURL(m.PageID, m.From)
 			if m.To == "" && m.Disposition != DispositionRetire {
 				m.Disposition, m.Accepted, m.Status = DispositionReview, false, 0
 				m.Reason = "its page has no URL in the plan"
+				if tag != "" && t.byID[m.PageID] != nil && !t.Offered(t.byID[m.PageID], tag) {
+					m.Reason = "its page is not offered in " + tag
+				}
 			}
 		} else if m.Disposition == DispositionRedirect || m.Disposition == DispositionKeep {
 			m.Disposition, m.Accepted, m.Status = DispositionReview, false, 0
@@ -221,6 +225,17 @@ func (t *Tree) Mappings(olds []OldURL) []Mapping {
 		out[i] = m
 	}
 	return out
+}
+
+// TargetURL is where an old URL from redirects to on page id: in a
+// localized plan the page's URL in the old URL's locale (LocaleOf), a
+// /de/ page's to the page's German URL; else the page's URL. tag is
+// that locale ("" in a plan of one language).
+func (t *Tree) TargetURL(id int64, from string) (u, tag string) {
+	if tag, _ = t.Project.LocaleOf(from); tag != "" {
+		return t.LocaleURL(id, tag), tag
+	}
+	return t.URL(id), ""
 }
 
 // ParseRedirectMap reads a redirect map as the CSV export writes it and
@@ -232,11 +247,10 @@ func (t *Tree) Mappings(olds []OldURL) []Mapping {
 // EInvalid naming the line and what to fix; nothing is returned then.
 func ParseRedirectMap(r io.Reader, t *Tree) ([]Mapping, error) {
 	pages := map[string]int64{}
-	t.WalkURLs(0, func(p *Page, u string) bool {
+	t.WalkLocaleURLs(func(p *Page, _, u string) {
 		if u != "" {
 			pages[u] = p.ID
 		}
-		return true
 	})
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1

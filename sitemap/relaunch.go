@@ -81,14 +81,48 @@ type matcher struct {
 	oldTitles map[string]int
 }
 
-// Match proposes a mapping for each old page, in their order.
+// Match proposes a mapping for each old page, in their order. In a
+// localized plan each old URL is matched among the pages its locale
+// offers (site.Project.LocaleOf: /de/… old URLs to the plan's de
+// variants), by that locale's titles and paths.
 func Match(t *site.Tree, old []site.OldPage) []site.Mapping {
-	m := newMatcher(t)
+	if len(t.Project.Locales) == 0 {
+		return matchIn(t, old, nil, nil)
+	}
+	out := make([]site.Mapping, len(old))
+	groups, markers := map[string][]int{}, make([]int, len(old))
+	for i, o := range old {
+		tag, n := t.Project.LocaleOf(o.URL)
+		groups[tag], markers[i] = append(groups[tag], i), n
+	}
+	for _, tag := range slices.Sorted(maps.Keys(groups)) {
+		idx := groups[tag]
+		part, marks := make([]site.OldPage, len(idx)), make([]int, len(idx))
+		for k, i := range idx {
+			part[k], marks[k] = old[i], markers[i]
+		}
+		offered := func(p *site.Page) bool { return t.Offered(t.Page(p.ID), tag) }
+		for k, m := range matchIn(t.InLocale(tag), part, marks, offered) {
+			out[idx[k]] = m
+		}
+	}
+	return out
+}
+
+// matchIn is Match in a plan of one language (t), of the pages offered
+// says are there (nil: all); markers[i] (if any) is how many leading
+// segments of old[i]'s path name its locale, left out of the comparison.
+func matchIn(t *site.Tree, old []site.OldPage, markers []int, offered func(*site.Page) bool) []site.Mapping {
+	m := newMatcher(t, offered)
 	out := make([]site.Mapping, len(old))
 	parsed, olds := make([]oldURL, len(old)), make([]*oldURL, len(old))
 	brand := siteName(old)
 	for i, o := range old {
-		parsed[i] = parseOld(o, brand)
+		marker := 0
+		if markers != nil {
+			marker = markers[i]
+		}
+		parsed[i] = parseOld(o, brand, marker)
 		parsed[i].m, olds[i] = &out[i], &parsed[i]
 	}
 	m.countOldTitles(olds)
@@ -170,11 +204,15 @@ func (m *matcher) countOldTitles(olds []*oldURL) {
 // placed reports whether a rule has placed o surely enough to accept it.
 func placed(o *oldURL) bool { return o.m.PageID != 0 && o.m.Confidence >= acceptAt }
 
-func newMatcher(t *site.Tree) *matcher {
+func newMatcher(t *site.Tree, offered func(*site.Page) bool) *matcher {
 	m := &matcher{byPath: map[string][]int{}, bySlug: map[string][]int{}, byTitle: map[string][]int{},
 		byWords: map[string][]int{}, byNum: map[string][]int{}, byID: map[int64]int{}, others: map[int64]string{}}
 	base, _ := url.Parse(t.Project.BaseURL)
 	t.Walk(func(p *site.Page, _ int) bool {
+		if offered != nil && !offered(p) {
+			m.others[p.ID] = p.Title // not in this locale: no target, but a section's name
+			return true
+		}
 		u := t.URL(p.ID)
 		pu, err := url.Parse(u)
 		if u == "" || err != nil || !strings.EqualFold(pu.Host, base.Host) {
@@ -506,15 +544,18 @@ func listingOf(segs []string) (string, bool) {
 	return "", false
 }
 
-// parseOld reads an old page's URL and words.
-func parseOld(o site.OldPage, brand string) oldURL {
+// parseOld reads an old page's URL and words, leaving out the first
+// marker segments of its path, which name its locale (/de/): the rest is
+// what the locale's pages are compared with.
+func parseOld(o site.OldPage, brand string, marker int) oldURL {
 	ou := oldURL{raw: o.URL, title: normTitle(stripBrand(o.Title, brand)), h1: normTitle(o.H1)}
 	u, err := url.Parse(strings.TrimSpace(o.URL))
 	if err != nil {
 		ou.canon = strings.ToLower(o.URL)
 		return ou
 	}
-	ou.segs = dropDates(pathSegs(u.Path))
+	segs := pathSegs(u.Path)
+	ou.segs = dropDates(segs[min(marker, len(segs)):])
 	var q url.Values // most old URLs have no query: no map for them
 	if u.RawQuery != "" {
 		q = u.Query()

@@ -182,3 +182,54 @@ func TestMatchSaysWhichPagesMatch(t *testing.T) {
 		t.Errorf("none matches: %q", g.Reason)
 	}
 }
+
+// TestMatchLocalized: in a localized plan an old URL is matched among the
+// pages of its locale (by its domain and prefix, or a language folder of
+// the old site), by that locale's slugs and titles, to that locale's URL;
+// never to a page the locale does not offer.
+func TestMatchLocalized(t *testing.T) {
+	doc, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := doc.Tree()
+	b := "https://www.acme.example/"
+	old := []site.OldPage{
+		{URL: b + "de/produkte/preise.html"},                // de, same path
+		{URL: b + "de/preisliste", Title: "Preise | Acme"},  // de, its title
+		{URL: b + "products/pricing"},                       // no language folder: the default locale's
+		{URL: b + "en/products/"},                           // the default locale's prefix
+		{URL: "https://acme.ch/fr/magasins"},                // fr-CH's domain: kept
+		{URL: b + "fr/pricing"},                             // a French folder: fr-CH, which has no Pricing
+		{URL: b + "de/swiss-stores", Title: "Swiss stores"}, // de has no Swiss stores
+	}
+	got := Match(tr, old)
+	want := []struct{ disposition, to string }{
+		{site.DispositionRedirect, b + "de/produkte/preise"},
+		{site.DispositionRedirect, b + "de/produkte/preise"},
+		{site.DispositionRedirect, b + "en/products/pricing"},
+		{site.DispositionRedirect, b + "en/products"},
+		{site.DispositionKeep, "https://acme.ch/fr/magasins"},
+		{site.DispositionReview, ""},
+		{site.DispositionReview, ""},
+	}
+	for i, w := range want {
+		if g := got[i]; g.Disposition != w.disposition || g.To != w.to {
+			t.Errorf("%s: %s %q (%s); want %s %q", old[i].URL, g.Disposition, g.To, g.Reason, w.disposition, w.to)
+		}
+	}
+	// The map follows the plan: a redirect goes to its page in the old
+	// URL's locale, and waits for a person where the page is not offered.
+	ids := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	ms := tr.Mappings([]site.OldURL{
+		{OldPage: site.OldPage{URL: b + "de/alt"}, Mapping: site.Mapping{Disposition: site.DispositionRedirect, PageID: ids["Pricing"], Status: 301, Accepted: true}},
+		{OldPage: site.OldPage{URL: b + "de/filialen"}, Mapping: site.Mapping{Disposition: site.DispositionRedirect, PageID: ids["Swiss stores"], Status: 301, Accepted: true}},
+	})
+	if ms[0].To != b+"de/produkte/preise" || !ms[0].Accepted {
+		t.Errorf("a de old URL to Pricing: %+v", ms[0])
+	}
+	if ms[1].Disposition != site.DispositionReview || ms[1].Reason != "its page is not offered in de" {
+		t.Errorf("a de old URL to Swiss stores: %+v", ms[1])
+	}
+}

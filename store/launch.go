@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"maps"
+	"slices"
 
 	"siteplan/site"
 )
@@ -25,11 +27,10 @@ func keepLaunchedURLs(ctx context.Context, tx *sql.Tx, projectID int64, s *snaps
 	}
 	t, _ := s.tree(pr)
 	var urls []string
-	t.WalkURLs(0, func(p *site.Page, u string) bool {
+	t.WalkLocaleURLs(func(_ *site.Page, _, u string) { // every locale's, in a localized plan
 		if u != "" {
 			urls = append(urls, u)
 		}
-		return true
 	})
 	list, err := json.Marshal(urls)
 	if err != nil {
@@ -40,16 +41,21 @@ func keepLaunchedURLs(ctx context.Context, tx *sql.Tx, projectID int64, s *snaps
 }
 
 // moves reports whether the change deleted the page or gave it a state
-// that can give it, or the pages below it, another URL.
+// that can give it, or the pages below it, another URL (in a locale: a
+// slug, a path, or whether it is offered there).
 func (pd *pageDelta) moves() bool {
 	a, b := pd.Before, pd.After
-	return a != nil && (b == nil || a.Parent != b.Parent || a.Placement != b.Placement || a.Slug != b.Slug || a.Path != b.Path || a.Kind != b.Kind)
+	return a != nil && (b == nil || a.Parent != b.Parent || a.Placement != b.Placement || a.Slug != b.Slug || a.Path != b.Path || a.Kind != b.Kind ||
+		!maps.EqualFunc(a.Variants, b.Variants, func(x, y site.Variant) bool {
+			return x.Slug == y.Slug && x.Path == y.Path && x.Offered() == y.Offered()
+		}))
 }
 
-// movesBase reports whether the change gave the project a base URL or
-// trailing-slash policy that moves every URL.
+// movesBase reports whether the change gave the project a base URL,
+// trailing-slash policy or locales that move every URL.
 func (d *changeData) movesBase() bool {
-	return d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL || d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash)
+	return d.Project != nil && (d.Project.Before.BaseURL != d.Project.After.BaseURL || d.Project.Before.TrailingSlash != d.Project.After.TrailingSlash ||
+		!slices.Equal(d.Project.Before.Locales, d.Project.After.Locales))
 }
 
 // launchRedirects records, for a change of a launched plan, a redirect
@@ -125,6 +131,10 @@ func (j *journal) plansAround(d *changeData) (before, after *site.Tree, err erro
 	if d.Project != nil {
 		b := d.Project.Before
 		prPrior.BaseURL, prPrior.TrailingSlash = b.BaseURL, b.TrailingSlash
+		prPrior.Locales = nil
+		for _, l := range b.Locales {
+			prPrior.Locales = append(prPrior.Locales, site.Locale(l))
+		}
 	}
 	return site.NewTree(prPrior, prior), site.NewTree(pr, pages), nil
 }
@@ -133,20 +143,26 @@ func (j *journal) plansAround(d *changeData) (before, after *site.Tree, err erro
 type urlMove struct {
 	from string
 	page int64 // where it is now; 0: deleted
+	// unoffered: the page is still there, but no longer offered in the
+	// URL's locale (tag): its URL waits for a person, not refused.
+	unoffered bool
+	tag       string
 }
 
-// movedURLs lists the URLs of before that after moves or deletes.
+// movedURLs lists the URLs of before (in each locale, in a localized
+// plan) that after moves or deletes.
 func movedURLs(before, after *site.Tree) []urlMove {
 	var moved []urlMove
-	before.WalkURLs(0, func(p *site.Page, u string) bool {
-		if now := after.URL(p.ID); u != "" && now != u {
-			m := urlMove{from: u}
+	before.WalkLocaleURLs(func(p *site.Page, tag, u string) {
+		if now := after.URLIn(p.ID, tag); u != "" && now != u {
+			m := urlMove{from: u, tag: tag}
 			if now != "" {
 				m.page = p.ID
+			} else if q := after.Page(p.ID); q != nil && tag != "" && !after.Offered(q, tag) {
+				m.unoffered = true
 			}
 			moved = append(moved, m)
 		}
-		return true
 	})
 	return moved
 }
@@ -181,7 +197,7 @@ func (j *journal) launchedAmong(moved []urlMove) (map[string]bool, error) {
 func (j *journal) refuseLostURLs(moved []urlMove, isLaunched map[string]bool, after *site.Tree) error {
 	lost := 0
 	for _, m := range moved {
-		if isLaunched[m.from] && m.page == 0 {
+		if isLaunched[m.from] && m.page == 0 && !m.unoffered {
 			lost++
 		}
 	}
@@ -204,7 +220,11 @@ func (j *journal) redirectMoved(moved []urlMove, isLaunched map[string]bool) err
 			continue
 		}
 		s := oldState{URL: m.from, Disp: site.DispositionRedirect, Page: m.page, Status: 301, Conf: 1, Reason: why, Accepted: true, Manual: true}
-		if m.page == 0 {
+		switch {
+		case m.unoffered:
+			s.Disp, s.Status, s.Conf, s.Accepted, s.Manual = site.DispositionReview, 0, 0, false, false
+			s.Reason = "not offered in " + m.tag + " after launch: " + j.summary + "; choose a page to redirect to, or retire it"
+		case m.page == 0:
 			switch j.gone.Verb {
 			case site.DecideRedirect:
 				s.Page, s.Status = j.gone.PageID, j.gone.Status
@@ -226,11 +246,11 @@ func (j *journal) redirectMoved(moved []urlMove, isLaunched map[string]bool) err
 // reason that says where the page is now: the one they had named where
 // it was.
 func (j *journal) retold(moved []urlMove, after *site.Tree) error {
-	pages := map[int64]string{} // the moved pages, to their moved-from URL
+	from := map[string]bool{} // the moved URLs
 	var ids []int64
 	for _, m := range moved {
 		if m.page != 0 {
-			pages[m.page] = m.from
+			from[m.from] = true
 			ids = append(ids, m.page)
 		}
 	}
@@ -244,7 +264,7 @@ func (j *journal) retold(moved []urlMove, after *site.Tree) error {
 	}
 	for _, id := range olds {
 		was := j.olds[id].Before
-		if was == nil || was.URL == pages[was.Page] {
+		if was == nil || from[was.URL] {
 			continue // a launched URL itself: redirectMoved wrote it
 		}
 		s := *was
@@ -252,7 +272,8 @@ func (j *journal) retold(moved []urlMove, after *site.Tree) error {
 		if p == nil {
 			continue
 		}
-		s.Reason = "its page “" + p.Title + "” moved after launch to " + after.URL(s.Page) + " (" + j.summary + ")"
+		to, _ := after.TargetURL(s.Page, s.URL)
+		s.Reason = "its page “" + p.Title + "” moved after launch to " + to + " (" + j.summary + ")"
 		if err := putOld(j.ctx, j.tx, j.projectID, id, &s); err != nil {
 			return err
 		}
@@ -265,12 +286,11 @@ func (j *journal) retold(moved []urlMove, after *site.Tree) error {
 func (j *journal) keepReturned(before, after *site.Tree) error {
 	var now []string
 	nowPage := map[string]int64{}
-	after.WalkURLs(0, func(p *site.Page, u string) bool {
-		if u != "" && before.URL(p.ID) != u {
+	after.WalkLocaleURLs(func(p *site.Page, tag, u string) {
+		if u != "" && before.URLIn(p.ID, tag) != u {
 			now = append(now, u)
 			nowPage[u] = p.ID
 		}
-		return true
 	})
 	list, _ := json.Marshal(now)
 	ids, err := j.touchOldsWhere(`url IN (SELECT value FROM json_each(?))`, string(list))
@@ -297,7 +317,11 @@ func (j *journal) keepReturned(before, after *site.Tree) error {
 func (j *journal) movedPages(d *changeData, pr site.Project) ([]site.Page, error) {
 	ctx, tx := j.ctx, j.tx
 	if d.movesBase() {
-		return queryPagesSized(ctx, tx, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, j.projectID)
+		pages, err := queryPagesSized(ctx, tx, false, pr.PageCount, `SELECT `+pageCols+` FROM pages WHERE project_id = ?`, j.projectID)
+		if err == nil && (len(pr.Locales) > 0 || len(d.Project.Before.Locales) > 0) {
+			err = readVariants(ctx, tx, j.projectID, pages)
+		}
+		return pages, err
 	}
 	var roots, above []int64
 	for _, pd := range d.Pages {
@@ -315,10 +339,20 @@ func (j *journal) movedPages(d *changeData, pr site.Project) ([]site.Page, error
 	}
 	r, _ := json.Marshal(roots)
 	a, _ := json.Marshal(above)
-	return queryPages(ctx, tx, false, `WITH RECURSIVE down(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?1) UNION SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
+	pages, err := queryPages(ctx, tx, false, `WITH RECURSIVE down(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?1) UNION SELECT c.id FROM pages c JOIN down ON c.parent_id = down.id),
 			up(id) AS (SELECT CAST(value AS BIGINT) FROM json_each(?2) UNION SELECT p.parent_id FROM pages p JOIN up ON p.id = up.id WHERE p.parent_id IS NOT NULL)
 		SELECT `+pageCols+` FROM pages WHERE (id IN (SELECT id FROM down) OR id IN (SELECT id FROM up)) AND project_id = ?3`,
 		string(r), string(a), j.projectID)
+	if err != nil || len(pr.Locales) == 0 {
+		return pages, err
+	}
+	ids := make([]int64, len(pages))
+	for i := range pages {
+		ids[i] = pages[i].ID
+	}
+	list, _ := json.Marshal(ids)
+	err = readVariantsOf(ctx, tx, pages, `page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
+	return pages, err
 }
 
 // setOldByURL writes the old URL s names: the row with its URL, noted

@@ -457,3 +457,71 @@ func TestProposalsShownFromFigures(t *testing.T) {
 		t.Errorf("%d proposals shown, want 2", n)
 	}
 }
+
+// TestLaunchedLocaleURLsRedirect: after launch every locale's URLs are
+// the launched site's; a new slug in one locale records a redirect for
+// that locale's URLs (the page's and those below it) to the page in the
+// same locale, undo takes it away, and a launched page made not offered
+// in a locale leaves its URL there waiting for a person.
+func TestLaunchedLocaleURLsRedirect(t *testing.T) {
+	db := openTest(t)
+	u, _, err := db.Accounts.AddUser(context.Background(), "anna@agency.example", "Anna", pw, "1", site.RoleEditor)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := site.WithViewer(context.Background(), site.Viewer{UserID: u.ID, Name: "Anna", Access: site.AccessEdit})
+	doc, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.Projects.ImportDocument(ctx, 1, doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]int64{}
+	tr, _ := db.Pages.Tree(ctx, pid)
+	tr.Walk(func(p *site.Page, _ int) bool { ids[p.Title] = p.ID; return true })
+	if _, err := db.History.LaunchVersion(ctx, pid, "Live"); err != nil {
+		t.Fatal(err)
+	}
+	const de = "https://www.acme.example/de/"
+	targets := func() map[string]string { // accepted redirects: old URL -> the URL it goes to
+		olds, _, err := db.Redirects.OldURLs(ctx, pid, site.OldFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := db.Pages.Tree(ctx, pid)
+		got := map[string]string{}
+		for i, m := range tr.Mappings(olds) {
+			got[olds[i].URL] = m.Disposition + " " + m.To
+		}
+		return got
+	}
+	if err := db.Pages.SetVariant(ctx, pid, ids["Products"], "de", site.Variant{Title: "Sortiment", Slug: "sortiment", State: site.VariantReady}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		de + "produkte":        "redirect " + de + "sortiment",
+		de + "produkte/preise": "redirect " + de + "sortiment/preise",
+	}
+	if got := targets(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("after a new de slug:\n got %v\nwant %v", got, want)
+	}
+	if _, err := db.History.Undo(ctx, pid); err != nil {
+		t.Fatal(err)
+	}
+	if got := targets(); len(got) != 0 {
+		t.Fatalf("after undo: %v", got)
+	}
+	if err := db.Pages.SetVariant(ctx, pid, ids["Pricing"], "de", site.Variant{Title: "Preise", Slug: "preise", State: site.VariantNotOffered}); err != nil {
+		t.Fatal(err)
+	}
+	got := targets()
+	if len(got) != 1 || got[de+"produkte/preise"] != "review " {
+		t.Fatalf("Pricing no longer offered in de: %v", got)
+	}
+	olds, _, _ := db.Redirects.OldURLs(ctx, pid, site.OldFilter{})
+	if len(olds) != 1 || !strings.Contains(olds[0].Reason, "not offered in de after launch") {
+		t.Errorf("its reason: %+v", olds)
+	}
+}
