@@ -353,7 +353,7 @@ func TestExportLocalizedCLI(t *testing.T) {
 	if err := run([]string{"export", "--db", db, "--project", "1", "--out", out, "--gzip"}, nil, &report); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"sitemap.xml", "sitemap-en.xml.gz", "sitemap-de.xml.gz", "sitemap-fr-CH.xml.gz", "sitemap-de.txt", "footer-fr-CH.html", "inventory-en.csv", "robots.txt"} {
+	for _, name := range []string{"sitemap.xml", "sitemap-en.xml.gz", "sitemap-de.xml.gz", "sitemap-fr-CH.xml.gz", "sitemap-de.txt", "footer-fr-CH.html", "inventory.csv", "robots.txt"} {
 		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
 			t.Errorf("export did not write %s:\n%s", name, report.String())
 		}

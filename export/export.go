@@ -23,6 +23,10 @@ type Config struct {
 	Gzip        bool
 	BySection   bool
 	FooterDepth int // 1 or 2; 0 means 2
+	// Locale, in the export of one locale of a localized plan: the
+	// locale column inventory.csv's rows start with, and no header (the
+	// localized export writes one file, a row per page and locale).
+	Locale string
 }
 
 // Report says what an export wrote and what it left out.
@@ -53,7 +57,7 @@ func Export(out Output, src site.PlanReader, cfg Config) (Report, error) {
 	defer text.discard()
 	defer inv.discard()
 	tw := bufio.NewWriterSize(text, 64<<10)
-	rows := newInventory(inv)
+	rows := newInventory(inv, cfg.Locale)
 	foot := &footerNodes{depth: cfg.FooterDepth}
 	split := newSplitter(out, SitemapOptions{MaxURLs: cfg.MaxURLs, Gzip: cfg.Gzip, BySection: cfg.BySection, Dir: sel.Dir})
 	proj := src.Project()
@@ -247,6 +251,7 @@ func (f *sideFile) discard() {
 // quarter of its export.
 type inventory struct {
 	w      io.Writer
+	locale string // a localized plan's rows' first cell
 	buf    []byte
 	trail  []byte // the outline path of the page's parent, then its own
 	blocks []byte // the page's blocks cell, written
@@ -254,16 +259,30 @@ type inventory struct {
 	err    error
 }
 
-func newInventory(w io.Writer) *inventory {
-	in := &inventory{w: w, buf: make([]byte, 0, 64<<10)}
+// newInventory starts inventory.csv: its header, or for locale (one
+// locale of a localized plan, whose export writes the header) rows that
+// start with the locale's cell.
+func newInventory(w io.Writer, locale string) *inventory {
+	in := &inventory{w: w, locale: locale, buf: make([]byte, 0, 64<<10)}
+	if locale == "" {
+		in.buf = inventoryHeader(in.buf, false)
+	}
+	return in
+}
+
+// inventoryHeader appends inventory.csv's header row, with the locale
+// and the page's state there first for a localized plan's.
+func inventoryHeader(b []byte, localized bool) []byte {
+	if localized {
+		b = append(b, "locale,state,"...)
+	}
 	for i, c := range site.InventoryColumns {
 		if i > 0 {
-			in.buf = append(in.buf, ',')
+			b = append(b, ',')
 		}
-		in.buf = appendCSV(in.buf, c)
+		b = appendCSV(b, c)
 	}
-	in.buf = append(in.buf, '\n')
-	return in
+	return append(b, '\n')
 }
 
 // add writes a page's row.
@@ -289,6 +308,13 @@ func (in *inventory) add(v *visit, url string) error {
 		inSitemap = "yes"
 	}
 	b := in.buf
+	if in.locale != "" { // its state in the locale; not offered there, no URL there
+		v := p.Variant(in.locale)
+		b = append(append(append(appendCSV(b, in.locale), ','), v.State...), ',')
+		if !v.Offered() {
+			url = ""
+		}
+	}
 	for i, f := range [...]string{url, p.Title, p.Type, p.Status, p.Assignee, p.Notes, priority, p.Changefreq, p.Lastmod, p.Kind, p.Placement, inSitemap} {
 		if i > 0 {
 			b = append(b, ',')

@@ -12,7 +12,7 @@ import (
 // formula (=, +, -, @ first) is written after an apostrophe, which the
 // CSV import takes off again.
 func WriteInventory(w io.Writer, t *site.Tree) error {
-	in := newInventory(w)
+	in := newInventory(w, "")
 	err := TreeSource(t).Walk(0, func(p *site.Page, path string, depth int) error {
 		url := ""
 		if p.HasURL() {

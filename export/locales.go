@@ -75,9 +75,9 @@ func WriteLocalizedSitemaps(out Output, t *site.Tree, opt SitemapOptions) (Resul
 
 // exportLocalized writes a localized plan's launch files: the sitemaps
 // of every locale under one index (WriteLocalizedSitemaps), robots.txt
-// naming the index, and each locale's sitemap-TAG.txt, footer-TAG.html
-// and inventory-TAG.csv (a row per page in that locale), each written
-// as a one-language export of the plan in that locale would write it.
+// naming the index, each locale's sitemap-TAG.txt and footer-TAG.html,
+// written as a one-language export of the plan in that locale would
+// write them, and one inventory.csv with a row per page and locale.
 // Errors: as Export; EInvalid for a source that cannot give the plan
 // whole, or a section (a localized plan exports whole).
 func exportLocalized(out Output, src site.PlanReader, cfg Config) (Report, error) {
@@ -101,9 +101,11 @@ func exportLocalized(out Output, src site.PlanReader, cfg Config) (Report, error
 	if err != nil {
 		return rep, err
 	}
+	inv := &inventoryFile{out: out}
+	defer inv.discard()
 	for _, l := range t.Project.Locales {
-		side := &localeFiles{out: out, tag: l.Tag}
-		r, err := Export(side, TreeSource(t.InLocale(l.Tag)), Config{FooterDepth: cfg.FooterDepth})
+		side := &localeFiles{out: out, tag: l.Tag, inventory: inv}
+		r, err := Export(side, TreeSource(t.InLocale(l.Tag)), Config{FooterDepth: cfg.FooterDepth, Locale: l.Tag})
 		if site.ErrorCode(err) == site.EInvalid && r.URLs == 0 {
 			rep.Warnings = append(rep.Warnings, site.Warning{Title: l.Tag, Reason: "no page of the plan is offered with a URL in this locale"})
 			continue
@@ -124,6 +126,11 @@ func exportLocalized(out Output, src site.PlanReader, cfg Config) (Report, error
 			rep.Warnings = append(rep.Warnings, w)
 		}
 	}
+	if f, ok, err := inv.commit(); err != nil {
+		return rep, err
+	} else if ok {
+		rep.Files = append(rep.Files, f)
+	}
 	f, err := create(out, "robots.txt", 0, func(w io.Writer) error { return WriteRobots(w, res.Sitemaps) })
 	if err != nil {
 		return rep, err
@@ -132,17 +139,60 @@ func exportLocalized(out Output, src site.PlanReader, cfg Config) (Report, error
 	return rep, nil
 }
 
+// inventoryFile is a localized export's inventory.csv: one file, under
+// one header with a locale column, that each locale's export writes its
+// rows into in turn (a row per page and locale). It is written aside
+// (a sideFile: a zip takes one file at a time) and put in place at the
+// end.
+type inventoryFile struct {
+	out  Output
+	side *sideFile
+}
+
+// open is the file for the next locale's rows, started with its header
+// the first time.
+func (f *inventoryFile) open() (io.WriteCloser, error) {
+	if f.side == nil {
+		f.side = newSideFile(f.out, "inventory.csv")
+		if _, err := f.side.Write(inventoryHeader(nil, true)); err != nil {
+			return nil, err
+		}
+	}
+	return nopWriteCloser{f.side}, nil
+}
+
+// commit puts the file among the output's, if a locale wrote to it.
+func (f *inventoryFile) commit() (File, bool, error) {
+	if f.side == nil {
+		return File{}, false, nil
+	}
+	file, err := f.side.commit(0)
+	return file, true, err
+}
+
+// discard removes what is left of the file aside.
+func (f *inventoryFile) discard() {
+	if f.side != nil {
+		f.side.discard()
+	}
+}
+
 // localeFiles keeps of a one-locale export the files a localized export
 // has one of per locale, named for the locale (footer.html is
-// footer-de.html), and drops the rest: its sitemaps and robots.txt.
+// footer-de.html), adds its inventory's rows to the one inventory.csv,
+// and drops the rest: its sitemaps and robots.txt.
 type localeFiles struct {
-	out  Output
-	tag  string
-	kept map[string]string // the export's name: the name written
+	out       Output
+	tag       string
+	inventory *inventoryFile
+	kept      map[string]string // the export's name: the name written
 }
 
 func (l *localeFiles) Create(name string) (io.WriteCloser, error) {
-	if name != "sitemap.txt" && name != "footer.html" && name != "inventory.csv" {
+	if name == "inventory.csv" {
+		return l.inventory.open()
+	}
+	if name != "sitemap.txt" && name != "footer.html" {
 		return nopWriteCloser{io.Discard}, nil
 	}
 	base, ext, _ := strings.Cut(name, ".")

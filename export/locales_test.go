@@ -1,6 +1,8 @@
 package export
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -237,7 +239,7 @@ func TestExportLocalized(t *testing.T) {
 		names = append(names, f.Name)
 	}
 	slices.Sort(names)
-	if got := strings.Join(names, " "); got != "footer-de.html footer-en.html footer-fr-CH.html inventory-de.csv inventory-en.csv inventory-fr-CH.csv robots.txt sitemap-de.txt sitemap-de.xml sitemap-en.txt sitemap-en.xml sitemap-fr-CH.txt sitemap-fr-CH.xml sitemap.xml" {
+	if got := strings.Join(names, " "); got != "footer-de.html footer-en.html footer-fr-CH.html inventory.csv robots.txt sitemap-de.txt sitemap-de.xml sitemap-en.txt sitemap-en.xml sitemap-fr-CH.txt sitemap-fr-CH.xml sitemap.xml" {
 		t.Errorf("files: %s", got)
 	}
 	if got := m.Files["robots.txt"].String(); !strings.HasSuffix(got, "\nSitemap: https://www.acme.example/sitemap.xml\n") {
@@ -252,8 +254,28 @@ func TestExportLocalized(t *testing.T) {
 	if f := m.Files["footer-fr-CH.html"].String(); !strings.Contains(f, "Magasins") || strings.Contains(f, "Pricing") {
 		t.Errorf("footer-fr-CH.html:\n%s", f)
 	}
-	if f := m.Files["inventory-de.csv"].String(); !strings.Contains(f, "Preise") {
-		t.Errorf("inventory-de.csv:\n%s", f)
+	// One inventory, a row per page and locale: its state there, its URL
+	// there if it is offered.
+	rows, err := csv.NewReader(bytes.NewReader(m.Files["inventory.csv"].Bytes())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, strings.Join(r[:5], " "))
+	}
+	want := []string{"locale state url title type",
+		"en planned https://www.acme.example/en/ Home ", "en planned https://www.acme.example/en/products Products ",
+		"en planned https://www.acme.example/en/products/pricing Pricing ", "en not_offered  Swiss stores ",
+		"de planned https://www.acme.example/de/ Home ", "de ready https://www.acme.example/de/produkte Produkte ",
+		"de planned https://www.acme.example/de/produkte/preise Preise ", "de not_offered  Swiss stores ",
+		"fr-CH planned https://acme.ch/fr/ Home ", "fr-CH planned https://acme.ch/fr/products Products ",
+		"fr-CH not_offered  Pricing ", "fr-CH translating https://acme.ch/fr/magasins Magasins "}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("inventory.csv:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rep.Files[len(rep.Files)-2].Name != "inventory.csv" || rep.Files[len(rep.Files)-2].Size != int64(m.Files["inventory.csv"].Len()) {
+		t.Errorf("the report's inventory: %+v", rep.Files[len(rep.Files)-2])
 	}
 	if _, err := Export(&Memory{}, TreeSource(tr), Config{BySection: true}); err == nil || !strings.Contains(err.Error(), "exported whole") {
 		t.Errorf("a split by section: %v", err)
@@ -405,4 +427,80 @@ func wellFormed(t *testing.T, b []byte) {
 	if out, err := exec.Command(xmllint, "--noout", "--nonet", f).CombinedOutput(); err != nil {
 		t.Errorf("xmllint: %v\n%s", err, out)
 	}
+}
+
+// sitemapJS reads sitemaps with sitemap.js (the npm package "sitemap"),
+// a parser that fails on any element or attribute it does not know:
+// each file's <url>s with their hreflang alternates.
+const sitemapJS = `import { createReadStream } from "node:fs";
+import { XMLToSitemapItemStream, ErrorLevel } from "sitemap";
+const out = {};
+for (const f of process.argv.slice(1)) {
+  const items = [];
+  await new Promise((done, fail) => createReadStream(f).pipe(new XMLToSitemapItemStream({ level: ErrorLevel.THROW }))
+    .on("data", (i) => items.push({ loc: i.url, links: i.links.map((l) => ({ hreflang: l.lang, href: l.url })) }))
+    .on("end", done).on("error", fail));
+  out[f] = items;
+}
+console.log(JSON.stringify(out));`
+
+// TestLocalizedSitemapsSitemapJS reads the localized sitemaps back with
+// sitemap.js's parser: it reads every file without a complaint, and
+// finds in each <url> the alternates our own reading finds, reciprocal.
+func TestLocalizedSitemapsSitemapJS(t *testing.T) {
+	d, err := site.ReadDocumentFile("../site/testdata/localized.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := d.Tree()
+	var m Memory
+	if _, _, err := WriteLocalizedSitemaps(&m, tr, SitemapOptions{Dir: "https://www.acme.example/", MaxURLs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	var files []string
+	for _, name := range m.Names {
+		if name == "sitemap.xml" {
+			continue // the index
+		}
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, m.Files[name].Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	var read map[string][]struct {
+		Loc   string `json:"loc"`
+		Links []struct {
+			Hreflang string `json:"hreflang"`
+			Href     string `json:"href"`
+		} `json:"links"`
+	}
+	node(t, sitemapJS, &read, files...)
+	ours := readLocalized(t, &m)
+	theirs := map[string][]hreflangURL{}
+	for _, name := range m.Names[:len(m.Names)-1] {
+		tag := strings.TrimSuffix(strings.TrimPrefix(name, "sitemap-"), ".xml")
+		if i := strings.LastIndexByte(tag, '-'); i > 0 && strings.Trim(tag[i+1:], "0123456789") == "" {
+			tag = tag[:i]
+		}
+		for _, u := range read[filepath.Join(dir, name)] {
+			h := hreflangURL{Loc: u.Loc}
+			for _, l := range u.Links {
+				h.Links = append(h.Links, struct {
+					Rel      string `xml:"rel,attr"`
+					Hreflang string `xml:"hreflang,attr"`
+					Href     string `xml:"href,attr"`
+				}{"alternate", l.Hreflang, l.Href})
+			}
+			theirs[tag] = append(theirs[tag], h)
+		}
+	}
+	if got, want := fmt.Sprint(theirs), fmt.Sprint(ours); got != want {
+		t.Errorf("sitemap.js reads\n%s\nwe read\n%s", got, want)
+	}
+	if len(theirs["de"]) != 3 || len(theirs["de"][0].Links) == 0 {
+		t.Errorf("sitemap.js read of de: %+v", theirs["de"])
+	}
+	checkReciprocal(t, tr, theirs)
 }
