@@ -41,7 +41,19 @@ type Found struct {
 	Clicks int
 	// Brief is an inventory's row's brief, when it has brief columns.
 	Brief *site.Brief
+	// Alternates are a sitemap <url>'s hreflang alternates
+	// (<xhtml:link rel="alternate" hreflang="…" href="…"/>), as written.
+	Alternates []Alternate
 }
+
+// Alternate is one hreflang alternate a sitemap lists for a URL.
+type Alternate struct {
+	Hreflang, Href string
+}
+
+// xhtmlSpace is the namespace of the xhtml:link elements that carry a
+// URL's hreflang alternates.
+const xhtmlSpace = "http://www.w3.org/1999/xhtml"
 
 // Problem is something wrong with a file: an error search engines would
 // reject the file or the URL for, or a warning about what the reader
@@ -327,10 +339,8 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 			case depth == 3 && e.open && t.Name.Space == rootSpace:
 				e.field = t.Name.Local
 				e.text.Reset()
-			case depth >= 3 && e.open && t.Name.Space != rootSpace:
-				if depth == 3 {
-					extensions[extensionName(t.Name)]++
-				}
+			case depth == 3 && e.open && t.Name.Space != rootSpace:
+				e.extension(t, extensions)
 			case depth == 2:
 				ps.add("element", false, line(), "<%s> is not part of <%s>; it was skipped.", t.Name.Local, root)
 			}
@@ -384,6 +394,45 @@ func readXML(in *bufio.Reader, lim *limited, doc *Document, ps *problems, found 
 		ps.addN("extensions", false, 0, total, "Extension elements were read and left out: %s.", strings.Join(names, ", "))
 	}
 	return nil
+}
+
+// extension reads an element of another namespace in an entry: an
+// hreflang alternate (xhtml:link), else an extension counted in counts
+// and left out.
+func (e *entry) extension(t xml.StartElement, counts map[string]int) {
+	if t.Name.Space == xhtmlSpace && t.Name.Local == "link" && isAlternate(t.Attr) {
+		e.Alternates = appendAlternate(e.Alternates, t.Attr)
+		return
+	}
+	counts[extensionName(t.Name)]++
+}
+
+// isAlternate reports whether an xhtml:link's attributes name an
+// hreflang alternate (rel="alternate" with an hreflang and an href).
+func isAlternate(attrs []xml.Attr) bool {
+	a, rel := linkAttrs(attrs)
+	return strings.EqualFold(rel, "alternate") && a.Hreflang != "" && a.Href != ""
+}
+
+// appendAlternate adds the hreflang alternate an xhtml:link names.
+func appendAlternate(alts []Alternate, attrs []xml.Attr) []Alternate {
+	a, _ := linkAttrs(attrs)
+	return append(alts, a)
+}
+
+// linkAttrs reads an xhtml:link's hreflang, href and rel, trimmed.
+func linkAttrs(attrs []xml.Attr) (a Alternate, rel string) {
+	for _, at := range attrs {
+		switch at.Name.Local {
+		case "rel":
+			rel = strings.TrimSpace(at.Value)
+		case "hreflang":
+			a.Hreflang = strings.TrimSpace(at.Value)
+		case "href":
+			a.Href = strings.TrimSpace(at.Value)
+		}
+	}
+	return a, rel
 }
 
 // extensionName names an extension element by the short name its

@@ -154,23 +154,25 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 	if !strings.HasSuffix(base.Path, "/") {
 		base.Path += "/"
 	}
-	c := &checker{cfg: cfg, base: base.String(), prod: strings.TrimSuffix(t.Project.RootPath(), "/") + "/", rep: &Report{Base: base.String()}}
+	c := &checker{cfg: cfg, base: base.String(), prod: strings.TrimSuffix(t.Project.RootPath(), "/") + "/", rep: &Report{Base: base.String()},
+		localized: len(t.Project.Locales) > 0, live: map[string]*live{}, mapAlts: map[string][]alt{}, byURL: map[string]plannedURL{}}
 	if c.cfg.Concurrency <= 0 {
 		c.cfg.Concurrency = 8
 	}
-	type planned struct {
-		p   *site.Page
-		url string
+	// A page whose path override names another host is not this site's
+	// to check: --base says where this site is served. A localized plan's
+	// locale on a domain of its own is the site's: checked where it is.
+	origins := map[string]bool{site.Origin(c.prod): true}
+	for _, l := range t.Project.Locales {
+		origins[site.Origin(l.Base(t.Project.BaseURL))] = true
 	}
-	var pages []planned
-	t.WalkURLs(0, func(p *site.Page, u string) bool {
-		// A page whose path override names another host is not this
-		// site's to check: --base says where this site is served.
-		if u != "" && strings.HasPrefix(u, site.Origin(c.prod)+"/") {
-			pages = append(pages, planned{p, u})
+	var pages []plannedURL
+	t.WalkLocaleURLs(func(p *site.Page, tag, u string) {
+		if u != "" && origins[site.Origin(u)] && strings.HasPrefix(u, site.Origin(u)+"/") {
+			pages = append(pages, plannedURL{p, tag, u})
+			c.byURL[u] = plannedURL{p, tag, u}
 			c.rep.Checked = append(c.rep.Checked, CheckedPage{p.ID, p.Title, u})
 		}
-		return true
 	})
 	c.rep.Pages = len(pages)
 	var rules []site.Mapping
@@ -194,6 +196,9 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 		return nil, err
 	}
 	c.sitemaps(ctx, t)
+	if c.localized {
+		c.hreflang(ctx, t, pages)
+	}
 	c.each(ctx, len(rules), func(i int) { c.redirect(ctx, t, rules[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -207,7 +212,9 @@ func Check(ctx context.Context, cfg Config, t *site.Tree, olds []site.OldURL) (*
 }
 
 // Rules lists the rules in the order a report lists their problems.
-var Rules = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleTitle, RuleH1, RuleSitemapMissing, RuleSitemapExtra, RuleRedirectMap}
+var Rules = []string{RuleUnreachable, RuleStatus, RuleRedirected, RuleNoindex, RuleRobots, RuleCanonical, RuleTitle, RuleH1, RuleSitemapMissing, RuleSitemapExtra,
+	RuleHreflangCode, RuleHreflangSelf, RuleHreflangReturn, RuleHreflangXDefault, RuleHreflangMissing, RuleHreflangWrongPage, RuleHreflangNotOffered,
+	RuleHreflangDuplicate, RuleHreflangStatus, RuleHreflangCanonical, RuleHreflangNoindex, RuleHreflangSitemap, RuleRedirectMap}
 
 // RuleTitles name each rule's problems, as a heading over them.
 var RuleTitles = map[string]string{
@@ -222,6 +229,19 @@ var RuleTitles = map[string]string{
 	RuleSitemapMissing: "Planned pages missing from the live sitemaps",
 	RuleSitemapExtra:   "URLs the live sitemaps list but the plan does not",
 	RuleRedirectMap:    "Old URLs that do not answer as the redirect map says",
+	// A localized plan's hreflang, by the names the SEO checkers use.
+	RuleHreflangCode:       "Incorrect hreflang language or region codes",
+	RuleHreflangSelf:       "Missing self-referencing hreflang",
+	RuleHreflangReturn:     "Missing hreflang return links",
+	RuleHreflangXDefault:   "Missing x-default hreflang",
+	RuleHreflangMissing:    "Alternates the plan has that the page does not name",
+	RuleHreflangWrongPage:  "hreflang pointing where the plan has another page",
+	RuleHreflangNotOffered: "hreflang for a locale where the page is not offered",
+	RuleHreflangDuplicate:  "Multiple hreflang entries for one language",
+	RuleHreflangStatus:     "hreflang to non-200 URLs",
+	RuleHreflangCanonical:  "hreflang to non-canonical URLs",
+	RuleHreflangNoindex:    "hreflang to noindex pages",
+	RuleHreflangSitemap:    "HTML and sitemap hreflang disagree",
 }
 
 func cmpRule(r string) int { return slices.Index(Rules, r) }
@@ -237,6 +257,12 @@ type checker struct {
 	status map[string]int // what each planned URL (production form) answered
 	done   int            // pages and old URLs checked, of total
 	total  int
+	// A localized plan's: what each planned URL's page and the sitemaps
+	// name as its alternates (hreflang.go), and the planned URLs.
+	localized bool
+	live      map[string]*live
+	mapAlts   map[string][]alt
+	byURL     map[string]plannedURL
 }
 
 // add records a problem; the checks run side by side.
@@ -379,6 +405,10 @@ func (c *checker) page(ctx context.Context, p *site.Page, u string) {
 	c.mu.Lock()
 	c.status[u] = a.Status
 	c.mu.Unlock()
+	lv := &live{status: a.Status}
+	if c.localized {
+		defer c.noted(u, lv)
+	}
 	switch {
 	case a.Status >= 300 && a.Status < 400:
 		problem(RuleRedirected, Error, "A planned page redirects: "+where+" answers "+strconv.Itoa(a.Status)+" to "+orNothing(a.Header["location"])+".")
@@ -396,16 +426,22 @@ func (c *checker) page(ctx context.Context, p *site.Page, u string) {
 	head := readHead(a.Body)
 	if v := a.Header["x-robots-tag"]; hasNoindex(v) {
 		problem(RuleNoindex, hidden, "Its X-Robots-Tag header says “"+v+"”: search engines leave it out.")
+		lv.noindex = true
 	}
 	if head.robots != "" && hasNoindex(head.robots) {
 		problem(RuleNoindex, hidden, "Its meta robots tag says “"+head.robots+"”: search engines leave it out.")
+		lv.noindex = true
+	}
+	for _, al := range append(head.alternates, linkAlternates(a.Header["link"])...) {
+		lv.alts = append(lv.alts, alt{al.lang, c.planned(al.href, where)})
 	}
 	canonical := head.canonical
 	if canonical == "" {
 		canonical = linkCanonical(a.Header["link"])
 	}
 	if canonical != "" {
-		if got := c.planned(canonical, where); got != u {
+		lv.canonical = c.planned(canonical, where)
+		if got := lv.canonical; got != u {
 			problem(RuleCanonical, Error, "Its canonical names "+got+", not its own URL: search engines index that one instead.")
 		}
 	}
@@ -450,10 +486,11 @@ func hasNoindex(v string) bool {
 
 // head is what a check reads of a page's <head>.
 type head struct {
-	robots    string // meta robots or googlebot
-	canonical string // link rel=canonical
-	title     string // the <title>'s text, its spaces collapsed
-	h1        string // the first <h1>'s text, its spaces collapsed
+	robots     string // meta robots or googlebot
+	canonical  string // link rel=canonical
+	alternates []alt  // link rel=alternate hreflang, as written
+	title      string // the <title>'s text, its spaces collapsed
+	h1         string // the first <h1>'s text, its spaces collapsed
 }
 
 // readHead reads the meta robots tag, the canonical link and the title
@@ -506,8 +543,10 @@ func readHead(body []byte) head {
 					if n := strings.ToLower(attrs["name"]); n == "robots" || n == "googlebot" {
 						h.robots = strings.TrimSpace(strings.Join(nonEmpty(h.robots, attrs["content"]), ", "))
 					}
-				} else if slices.Contains(strings.Fields(strings.ToLower(attrs["rel"])), "canonical") && h.canonical == "" {
+				} else if rel := strings.Fields(strings.ToLower(attrs["rel"])); slices.Contains(rel, "canonical") && h.canonical == "" {
 					h.canonical = attrs["href"]
+				} else if slices.Contains(rel, "alternate") && attrs["hreflang"] != "" {
+					h.alternates = append(h.alternates, alt{strings.TrimSpace(attrs["hreflang"]), strings.TrimSpace(attrs["href"])})
 				}
 			}
 		}
@@ -543,7 +582,11 @@ func (c *checker) sitemaps(ctx context.Context, t *site.Tree) {
 	listed := map[string]bool{}
 	rd := &sitemap.Reader{Web: c.cfg.Open}
 	_, err := rd.Read(ctx, site.Origin(c.base)+"/", func(_ *sitemap.SourceFile, f *sitemap.Found) error { // the host's robots.txt, else /sitemap.xml
-		listed[c.planned(f.Loc, c.base)] = true
+		u := c.planned(f.Loc, c.base)
+		listed[u] = true
+		for _, a := range f.Alternates {
+			c.mapAlts[u] = append(c.mapAlts[u], alt{a.Hreflang, c.planned(a.Href, c.base)})
+		}
 		return nil
 	})
 	c.rep.Sitemaps = len(listed)
@@ -552,7 +595,7 @@ func (c *checker) sitemaps(ctx context.Context, t *site.Tree) {
 		return
 	}
 	inPlan := map[string]*site.Page{}
-	t.WalkURLs(0, func(p *site.Page, u string) bool {
+	t.WalkLocaleURLs(func(p *site.Page, _, u string) { // in a localized plan, each locale's where the page is offered
 		if u != "" {
 			inPlan[u] = p
 			if p.InSitemap && !listed[u] {
@@ -560,7 +603,6 @@ func (c *checker) sitemaps(ctx context.Context, t *site.Tree) {
 					Message: "Planned in the sitemap, but the site's sitemaps do not list it."})
 			}
 		}
-		return true
 	})
 	for _, u := range slices.Sorted(func(yield func(string) bool) {
 		for u := range listed {
