@@ -24,11 +24,11 @@ func teamEditor(ctx context.Context) bool {
 	return site.RoleAccess(site.ViewerFrom(ctx).TeamRole) >= site.AccessEdit
 }
 
-// InLocale is the address u in the locale the viewer reads the plan in,
+// KeepLocale is the address u in the locale the viewer reads the plan in,
 // for a link or a form that must keep it ("?locale=de"); u itself in
 // the default locale. The editor's own requests name it in a header
 // (net.js), which a link or a form does not send.
-func InLocale(ctx context.Context, u string) string {
+func KeepLocale(ctx context.Context, u string) string {
 	tag := site.ViewerFrom(ctx).Locale
 	if tag == "" {
 		return u

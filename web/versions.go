@@ -263,7 +263,7 @@ func (s *Server) approve(c echo.Context) error {
 	case "review":
 		back = projectPath(p.ID) + "?approved=" + strconv.Itoa(n)
 	}
-	return c.Redirect(http.StatusSeeOther, views.InLocale(c.Request().Context(), back)) // in the locale signed off
+	return c.Redirect(http.StatusSeeOther, views.KeepLocale(c.Request().Context(), back)) // in the locale signed off
 }
 
 // voidApproval voids a sign-off of a version; it stays listed, voided.
