@@ -53,6 +53,11 @@ const usage = `usage:
   siteplan webhook add [--db FILE] --team T --url URL [--format slack|json] [--secret S] [--events comment,reply,...]
   siteplan migrate --from DB --to DB   (copy everything between SQLite and PostgreSQL, either way, into a new database)
   siteplan backup  [--db FILE] --out FILE   (a consistent SQLite copy, while the server runs)
+  siteplan treetest create  [--db FILE] --project ID [--version N] --tasks FILE.json [--name NAME] [--all-navigation]
+                  [--tasks-each N] [--random]   (prints the study's id, then its participant link's path)
+  siteplan treetest results [--db FILE] --study S [--json] [--segment KEY=VALUE]
+  siteplan treetest correct [--db FILE] --study S --task K --add PATH   (mark another page correct afterwards)
+  siteplan treetest export  [--db FILE] --study S --out DIR   (events.csv, outcomes.csv, results.json, definitions.csv)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -91,6 +96,11 @@ var verbs = map[string]verb{
 	"webhook add":       webhookAddCmd,
 	"migrate":           migrateCmd,
 	"backup":            backupCmd,
+	// Tree tests (treetest.go).
+	"treetest create":  onProject(treetestCreateCmd),
+	"treetest results": onStudy(treetestResultsCmd),
+	"treetest correct": onStudy(treetestCorrectCmd),
+	"treetest export":  onStudy(treetestExportCmd),
 }
 
 // Main runs the command line of os.Args and exits with its status: 0, 1
@@ -116,9 +126,9 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
-	case "user", "share", "version", "redirects", "webhook":
+	case "user", "share", "version", "redirects", "webhook", "treetest":
 		if len(args) == 0 {
-			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add\n%s", name, usage)
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add, siteplan treetest create|results|correct|export\n%s", name, usage)
 		}
 		name, args = name+" "+args[0], args[1:]
 	}

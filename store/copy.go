@@ -35,6 +35,7 @@ var copyTables = []struct{ name, parent string }{
 	{"share_links", ""}, {"comments", "parent_id"}, {"changes", ""}, {"change_pages", ""},
 	{"versions", ""}, {"approvals", ""}, {"old_urls", ""}, {"launched_urls", ""}, {"launch_checks", ""},
 	{"notifications", ""}, {"watches", ""},
+	{"studies", ""}, {"study_tasks", ""}, {"study_participants", ""}, {"study_events", ""},
 }
 
 // copyBatch bounds the rows of one INSERT, under both backends' limits

@@ -21,6 +21,7 @@ type Store struct {
 	Live          *Live
 	Limits        *Limits
 	Themes        *Themes
+	TreeTests     *TreeTests
 }
 
 // Accounts are the users, their passwords and sessions (accounts.go).
@@ -77,11 +78,15 @@ type Limits struct{ *conn }
 // palette and templates (themes.go, palettes.go).
 type Themes struct{ *conn }
 
+// TreeTests are the tree tests of plans: their studies, participants
+// and events (treetests.go).
+type TreeTests struct{ *conn }
+
 // newStore gives c its parts.
 func newStore(c *conn) *Store {
 	s := &Store{conn: c, Accounts: &Accounts{c}, Teams: &Teams{c}, Sharing: &Sharing{c}, Projects: &Projects{c}, Pages: &Pages{c},
 		Links: &Links{c}, History: &History{c}, Redirects: &Redirects{c}, Comments: &Comments{c}, Notifications: &Notifications{c},
-		Webhooks: &Webhooks{c}, Jobs: &Jobs{c}, Live: &Live{c}, Limits: &Limits{c}, Themes: &Themes{c}}
+		Webhooks: &Webhooks{c}, Jobs: &Jobs{c}, Live: &Live{c}, Limits: &Limits{c}, Themes: &Themes{c}, TreeTests: &TreeTests{c}}
 	c.parts = s
 	return s
 }

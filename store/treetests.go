@@ -1,0 +1,295 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"siteplan/site"
+)
+
+// Tree tests (site/treetest.go): a study on a version of a plan, taken
+// by participants through its link, whose events are appended and never
+// changed; results are computed from them (package treetest).
+
+const studyCols = `s.id, s.project_id, v.number, s.name, coalesce(s.root_id, 0), s.all_navigation, s.per_participant, s.random_order, s.no_skip,
+	s.intro, s.thanks, s.max_participants, s.speeder_ms, s.created_at, s.expires_at, s.revoked_at`
+
+func scanStudy(row interface{ Scan(...any) error }) (site.Study, error) {
+	var s site.Study
+	var created string
+	var expires, revoked sql.NullString
+	err := row.Scan(&s.ID, &s.ProjectID, &s.Version, &s.Name, &s.Root, &s.AllNavigation, &s.PerParticipant, &s.Random, &s.NoSkip,
+		&s.Intro, &s.Thanks, &s.MaxParticipants, &s.SpeederMillis, &created, &expires, &revoked)
+	s.CreatedAt, _ = time.Parse(timeFormat, created)
+	s.ExpiresAt, s.RevokedAt = parseTime(expires), parseTime(revoked)
+	return s, err
+}
+
+// CreateStudy creates study s on version s.Version of its project (on
+// the plan as it is, frozen as a new version named for the study, when
+// 0), and returns its participant link's token, which is not kept: only
+// its hash is. Errors: EInvalid (s.Validate, s.CheckTree), ENotFound.
+func (db *TreeTests) CreateStudy(ctx context.Context, s *site.Study) (string, error) {
+	if err := s.Validate(); err != nil {
+		return "", err
+	}
+	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
+	if err != nil {
+		return "", err
+	}
+	if s.Version == 0 {
+		v, err := db.parts.History.CreateVersion(ctx, s.ProjectID, "Tree test: "+site.Clip(s.Name, site.MaxVersionName-11))
+		if err != nil {
+			return "", err
+		}
+		s.Version = v.Number
+	}
+	v, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	if err != nil {
+		return "", err
+	}
+	if err := s.CheckTree(t); err != nil {
+		return "", err
+	}
+	s.CreatedAt = db.Now().UTC().Truncate(time.Millisecond)
+	if !s.ExpiresAt.IsZero() && !s.ExpiresAt.After(s.CreatedAt) {
+		return "", site.Errorf(site.EInvalid, "The expiry must be in the future.")
+	}
+	token, hash := newToken()
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO studies (project_id, version_id, name, root_id, all_navigation, per_participant, random_order, no_skip,
+			intro, thanks, max_participants, speeder_ms, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			s.ProjectID, v.ID, s.Name, nullID(s.Root), s.AllNavigation, s.PerParticipant, s.Random, s.NoSkip, s.Intro, s.Thanks, s.MaxParticipants,
+			s.SpeederMillis, hash, fmtTime(s.CreatedAt), nullTime(s.ExpiresAt)).Scan(&s.ID); err != nil {
+			return err
+		}
+		for i, task := range s.Tasks {
+			correct, _ := json.Marshal(task.Correct)
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_tasks (study_id, key, position, text, correct, time_limit, confidence) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+				s.ID, task.Key, i, task.Text, string(correct), task.TimeLimit, task.Confidence); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return token, err
+}
+
+// Study is study id with its tasks. Errors: ENotFound.
+func (db *TreeTests) Study(ctx context.Context, id int64) (site.Study, error) {
+	s, err := scanStudy(db.r.QueryRowContext(ctx, `SELECT `+studyCols+` FROM studies s JOIN versions v ON v.id = s.version_id WHERE s.id = ?`, id))
+	if err != nil {
+		return s, notFound(err, "Tree test %d does not exist.", id)
+	}
+	s.Tasks, err = db.tasks(ctx, id)
+	return s, err
+}
+
+// StudyByToken is the study whose participant link has token, with its
+// tasks. Errors: ENotFound (no such link).
+func (db *TreeTests) StudyByToken(ctx context.Context, token string) (site.Study, error) {
+	s, err := scanStudy(db.r.QueryRowContext(ctx, `SELECT `+studyCols+` FROM studies s JOIN versions v ON v.id = s.version_id WHERE s.token_hash = ?`, hashToken(token)))
+	if err != nil {
+		return s, notFound(err, "This tree test's link is not valid: ask for a new one.")
+	}
+	s.Tasks, err = db.tasks(ctx, s.ID)
+	return s, err
+}
+
+// Studies lists a project's studies, newest first, without their tasks.
+func (db *TreeTests) Studies(ctx context.Context, projectID int64) ([]site.Study, error) {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.Study, error) { return scanStudy(rows) }, `SELECT `+studyCols+` FROM studies s JOIN versions v ON v.id = s.version_id WHERE s.project_id = ? ORDER BY s.id DESC`, projectID)
+}
+
+func (db *TreeTests) tasks(ctx context.Context, studyID int64) ([]site.TreeTask, error) {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeTask, error) {
+		var t site.TreeTask
+		var correct string
+		if err := rows.Scan(&t.Key, &t.Text, &correct, &t.TimeLimit, &t.Confidence); err != nil {
+			return t, err
+		}
+		return t, json.Unmarshal([]byte(correct), &t.Correct)
+	}, `SELECT key, text, correct, time_limit, confidence FROM study_tasks WHERE study_id = ? ORDER BY position`, studyID)
+}
+
+// StudyTree is the tree study s shows: its version's navigation,
+// labels only (site.Study.Tree). Errors: ENotFound.
+func (db *TreeTests) StudyTree(ctx context.Context, s site.Study) ([]site.TreeNode, error) {
+	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	_, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	if err != nil {
+		return nil, err
+	}
+	return s.Tree(t), nil
+}
+
+// SetCorrect makes a task's correct pages pages (marking another page
+// correct after the study: the results are computed again from the
+// events). Errors: EInvalid (no page, a page the tree does not show),
+// ENotFound.
+func (db *TreeTests) SetCorrect(ctx context.Context, studyID int64, key string, pages []int64) error {
+	s, err := db.Study(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	found := false
+	for i := range s.Tasks {
+		if s.Tasks[i].Key == key {
+			s.Tasks[i].Correct, found = pages, true
+		}
+	}
+	if !found {
+		return site.Errorf(site.ENotFound, "Tree test %d has no task %q.", studyID, key)
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
+	if err != nil {
+		return err
+	}
+	_, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	if err != nil {
+		return err
+	}
+	if err := s.CheckTree(t); err != nil {
+		return err
+	}
+	correct, _ := json.Marshal(pages)
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE study_tasks SET correct = ? WHERE study_id = ? AND key = ?`, string(correct), studyID, key)
+		return err
+	})
+}
+
+// RevokeStudy closes a study's link: nobody new starts it, and its
+// participants can no longer record. Errors: ENotFound.
+func (db *TreeTests) RevokeStudy(ctx context.Context, projectID, studyID int64) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE studies SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND project_id = ?`, fmtTime(db.Now()), studyID, projectID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return site.Errorf(site.ENotFound, "Tree test %d does not exist.", studyID)
+		}
+		return nil
+	})
+}
+
+// Join adds a participant to study s with the URL parameters they came
+// with and the tasks drawn for them, and returns the secret that
+// resumes their session (kept hashed). Errors: EForbidden (the study is
+// closed: revoked, expired or full).
+func (db *TreeTests) Join(ctx context.Context, s site.Study, params map[string]string, tasks []string) (site.TreeParticipant, string, error) {
+	p := site.TreeParticipant{StudyID: s.ID, Params: params, Tasks: tasks}
+	secret, hash := newToken()
+	pj, _ := json.Marshal(params)
+	tj, _ := json.Marshal(tasks)
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var joined int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM study_participants WHERE study_id = ?`, s.ID).Scan(&joined); err != nil {
+			return err
+		}
+		if !s.Open(db.Now(), joined) {
+			return site.Errorf(site.EForbidden, "This tree test is closed: thank you for your time.")
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO study_participants (study_id, secret_hash, params, tasks, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+			s.ID, hash, string(pj), string(tj), fmtTime(db.Now())).Scan(&p.ID)
+	})
+	return p, secret, err
+}
+
+// Participant is the participant whose session secret is secret.
+// Errors: ENotFound.
+func (db *TreeTests) Participant(ctx context.Context, secret string) (site.TreeParticipant, error) {
+	var p site.TreeParticipant
+	var params, tasks string
+	err := db.r.QueryRowContext(ctx, `SELECT id, study_id, params, tasks FROM study_participants WHERE secret_hash = ?`, hashToken(secret)).Scan(&p.ID, &p.StudyID, &params, &tasks)
+	if err != nil {
+		return p, notFound(err, "Your session of this tree test is not known: open the link again.")
+	}
+	if err := json.Unmarshal([]byte(params), &p.Params); err != nil {
+		return p, err
+	}
+	return p, json.Unmarshal([]byte(tasks), &p.Tasks)
+}
+
+// Participants lists a study's participants, in the order they joined.
+func (db *TreeTests) Participants(ctx context.Context, studyID int64) ([]site.TreeParticipant, error) {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeParticipant, error) {
+		var p site.TreeParticipant
+		var params, tasks string
+		if err := rows.Scan(&p.ID, &p.StudyID, &params, &tasks); err != nil {
+			return p, err
+		}
+		if err := json.Unmarshal([]byte(params), &p.Params); err != nil {
+			return p, err
+		}
+		return p, json.Unmarshal([]byte(tasks), &p.Tasks)
+	}, `SELECT id, study_id, params, tasks FROM study_participants WHERE study_id = ? ORDER BY id`, studyID)
+}
+
+// MaxStudyEvents bounds one participant's events, so that a link cannot
+// fill the disk.
+const MaxStudyEvents = 5000
+
+// Record appends a participant's events, in order. Errors: EInvalid (an
+// event kind it does not know, a task not drawn for them), EForbidden
+// (the study revoked), ETooLarge (past MaxStudyEvents).
+func (db *TreeTests) Record(ctx context.Context, p site.TreeParticipant, events []site.TreeEvent) error {
+	for _, e := range events {
+		switch {
+		case !validKind(e.Kind):
+			return site.Errorf(site.EInvalid, "%q is no event of a tree test.", e.Kind)
+		case !slices.Contains(p.Tasks, e.Task):
+			return site.Errorf(site.EInvalid, "Task %q is not one of yours.", e.Task)
+		case e.At < 0:
+			return site.Errorf(site.EInvalid, "An event's time is milliseconds since the study began, not %d.", e.At)
+		}
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		var revoked sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM study_events WHERE participant_id = ?), revoked_at FROM studies WHERE id = ?`,
+			p.ID, p.StudyID).Scan(&n, &revoked); err != nil {
+			return notFound(err, "This tree test no longer exists.")
+		}
+		if revoked.Valid {
+			return site.Errorf(site.EForbidden, "This tree test is closed: thank you for your time.")
+		}
+		if n+len(events) > MaxStudyEvents {
+			return site.Errorf(site.ETooLarge, "This session has recorded %d events, the most one may.", MaxStudyEvents)
+		}
+		for _, e := range events {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO study_events (study_id, participant_id, task, kind, page_id, at_ms) VALUES (?, ?, ?, ?, ?, ?)`,
+				p.StudyID, p.ID, e.Task, e.Kind, e.PageID, e.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Events are a study's events, in the order they were recorded.
+func (db *TreeTests) Events(ctx context.Context, studyID int64) ([]site.TreeEvent, error) {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeEvent, error) {
+		var e site.TreeEvent
+		return e, rows.Scan(&e.Participant, &e.Task, &e.Kind, &e.PageID, &e.At)
+	}, `SELECT participant_id, task, kind, page_id, at_ms FROM study_events WHERE study_id = ? ORDER BY id`, studyID)
+}
+
+// validKind reports whether kind is a tree test's event.
+func validKind(kind string) bool {
+	switch kind {
+	case site.TreeStart, site.TreeOpen, site.TreeClose, site.TreeChoose, site.TreeSkip, site.TreeConfidence:
+		return true
+	}
+	return false
+}
