@@ -9,6 +9,8 @@ import (
 )
 
 // Tree is a project's pages indexed for traversal and URL derivation.
+// It fills caches as it is read (paths, each locale's tree), so one Tree
+// is not for several goroutines at once.
 type Tree struct {
 	Project  Project
 	byID     map[int64]*Page

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"siteplan/site"
@@ -26,8 +27,11 @@ func localizedSite(t *testing.T, defect func(u string, pg *sitePage)) *site.Tree
 		p   *site.Page
 		tag string
 	}{}
+	var mu sync.Mutex // the check asks several pages at once, and a plan's tree fills its caches as it is read
 	handler := func(host func() string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
 			switch r.URL.Path {
 			case "/robots.txt":
 				fmt.Fprintf(w, "User-agent: *\nAllow: /\nSitemap: %s/sitemap.xml\n", main.URL)
