@@ -65,6 +65,8 @@ type TreeParticipant struct {
 	StudyID int64
 	Params  map[string]string
 	Tasks   []string // the keys of the tasks drawn for them, in the order shown
+	// Started is when they joined: their events' times count from it.
+	Started time.Time
 }
 
 // Study is a tree test on a version of a plan: the tree it shows (the

@@ -188,7 +188,7 @@ func (db *TreeTests) RevokeStudy(ctx context.Context, projectID, studyID int64) 
 // resumes their session (kept hashed). Errors: EForbidden (the study is
 // closed: revoked, expired or full).
 func (db *TreeTests) Join(ctx context.Context, s site.Study, params map[string]string, tasks []string) (site.TreeParticipant, string, error) {
-	p := site.TreeParticipant{StudyID: s.ID, Params: params, Tasks: tasks}
+	p := site.TreeParticipant{StudyID: s.ID, Params: params, Tasks: tasks, Started: db.Now().UTC().Truncate(time.Millisecond)}
 	secret, hash := newToken()
 	pj, _ := json.Marshal(params)
 	tj, _ := json.Marshal(tasks)
@@ -201,39 +201,45 @@ func (db *TreeTests) Join(ctx context.Context, s site.Study, params map[string]s
 			return site.Errorf(site.EForbidden, "This tree test is closed: thank you for your time.")
 		}
 		return tx.QueryRowContext(ctx, `INSERT INTO study_participants (study_id, secret_hash, params, tasks, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
-			s.ID, hash, string(pj), string(tj), fmtTime(db.Now())).Scan(&p.ID)
+			s.ID, hash, string(pj), string(tj), fmtTime(p.Started)).Scan(&p.ID)
 	})
 	return p, secret, err
 }
 
-// Participant is the participant whose session secret is secret.
-// Errors: ENotFound.
-func (db *TreeTests) Participant(ctx context.Context, secret string) (site.TreeParticipant, error) {
+const participantCols = `id, study_id, params, tasks, created_at`
+
+func scanParticipant(row interface{ Scan(...any) error }) (site.TreeParticipant, error) {
 	var p site.TreeParticipant
-	var params, tasks string
-	err := db.r.QueryRowContext(ctx, `SELECT id, study_id, params, tasks FROM study_participants WHERE secret_hash = ?`, hashToken(secret)).Scan(&p.ID, &p.StudyID, &params, &tasks)
-	if err != nil {
-		return p, notFound(err, "Your session of this tree test is not known: open the link again.")
+	var params, tasks, started string
+	if err := row.Scan(&p.ID, &p.StudyID, &params, &tasks, &started); err != nil {
+		return p, err
 	}
+	p.Started, _ = time.Parse(timeFormat, started)
 	if err := json.Unmarshal([]byte(params), &p.Params); err != nil {
 		return p, err
 	}
 	return p, json.Unmarshal([]byte(tasks), &p.Tasks)
 }
 
+// Participant is the participant whose session secret is secret.
+// Errors: ENotFound.
+func (db *TreeTests) Participant(ctx context.Context, secret string) (site.TreeParticipant, error) {
+	p, err := scanParticipant(db.r.QueryRowContext(ctx, `SELECT `+participantCols+` FROM study_participants WHERE secret_hash = ?`, hashToken(secret)))
+	return p, notFound(err, "Your session of this tree test is not known: open the link again.")
+}
+
 // Participants lists a study's participants, in the order they joined.
 func (db *TreeTests) Participants(ctx context.Context, studyID int64) ([]site.TreeParticipant, error) {
-	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeParticipant, error) {
-		var p site.TreeParticipant
-		var params, tasks string
-		if err := rows.Scan(&p.ID, &p.StudyID, &params, &tasks); err != nil {
-			return p, err
-		}
-		if err := json.Unmarshal([]byte(params), &p.Params); err != nil {
-			return p, err
-		}
-		return p, json.Unmarshal([]byte(tasks), &p.Tasks)
-	}, `SELECT id, study_id, params, tasks FROM study_participants WHERE study_id = ? ORDER BY id`, studyID)
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeParticipant, error) { return scanParticipant(rows) },
+		`SELECT `+participantCols+` FROM study_participants WHERE study_id = ? ORDER BY id`, studyID)
+}
+
+// ParticipantEvents are one participant's events, in the order recorded.
+func (db *TreeTests) ParticipantEvents(ctx context.Context, participantID int64) ([]site.TreeEvent, error) {
+	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeEvent, error) {
+		var e site.TreeEvent
+		return e, rows.Scan(&e.Participant, &e.Task, &e.Kind, &e.PageID, &e.At)
+	}, `SELECT participant_id, task, kind, page_id, at_ms FROM study_events WHERE participant_id = ? ORDER BY id`, participantID)
 }
 
 // MaxStudyEvents bounds one participant's events, so that a link cannot

@@ -226,3 +226,30 @@ func TestAdjustedWald(t *testing.T) {
 		}
 	}
 }
+
+// TestNow: where a participant is: their first task without an end, the
+// items open in it (a close shuts the items below too, a start again
+// shuts them all) and the item they are at.
+func TestNow(t *testing.T) {
+	p := site.TreeParticipant{ID: 1, Tasks: []string{"a", "b"}}
+	evs := script(1, "a", 0, open, 1, open, 3, open, 4)
+	now := Now(p, nodes, evs)
+	if now.Task != "a" || now.Number != 1 || now.At != 4 || !now.Open[1] || !now.Open[3] {
+		t.Errorf("in a: %+v", now)
+	}
+	now = Now(p, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: closeIt, PageID: 1, At: 9000}))
+	if now.At != 0 || len(now.Open) != 0 {
+		t.Errorf("Products closed, and Rentals below it: %+v", now)
+	}
+	now = Now(p, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: site.TreeStart, At: 9000}))
+	if now.At != 0 || len(now.Open) != 0 {
+		t.Errorf("a reload: %+v", now)
+	}
+	evs = append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: choose, PageID: 4, At: 9000})
+	if now = Now(p, nodes, evs); now.Task != "b" || now.Number != 2 || len(now.Open) != 0 {
+		t.Errorf("a done: %+v", now)
+	}
+	if now = Now(p, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "b", Kind: skip})); now.Task != "" {
+		t.Errorf("all done: %+v", now)
+	}
+}

@@ -120,6 +120,10 @@ func buildWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.tokens["invite"] = inv
+	study := site.Study{ProjectID: pid, Version: 1, Name: "Navigation", Tasks: []site.TreeTask{{Text: "Where are the prices?", Correct: []int64{ids["Pricing"]}}}}
+	if w.tokens["study"], err = db.TreeTests.CreateStudy(ctx, &study); err != nil {
+		t.Fatal(err)
+	}
 	invs, _ := db.Sharing.Invites(ctx, 1)
 	w.ids["invite"] = invs[0].ID
 	ms, _ := db.Teams.Memberships(ctx, users[otherTeam].ID)
@@ -255,15 +259,20 @@ func TestAccessMatrix(t *testing.T) {
 	rows := map[string]accessCase{
 		"GET /healthz": {path: "/healthz", ok: 200},
 
-		"GET /favicon.ico":                         {path: "/favicon.ico", ok: 200},
-		"GET /static*":                             {path: "/static/dist/app.js", ok: 200},
-		"GET /login":                               {path: "/login", ok: 200, override: logged},
-		"POST /login":                              {path: "/login", form: v("email", "olive@agency.example", "password", "wrong password"), ok: 401},
-		"GET /signup":                              {path: "/signup", ok: 303},
-		"POST /signup":                             {path: "/signup", form: v("email", "x@y.example", "name", "X", "password", testPassword, "team", "T"), ok: 403},
-		"GET /invite/:token":                       {path: "/invite/" + w.tokens["invite"], ok: 200},
-		"POST /invite/:token":                      {path: "/invite/" + w.tokens["invite"], form: v("name", ""), ok: 303, override: map[string]int{anon: 422, shareView: 422, shareComment: 422}},
-		"GET /s/:token":                            {path: "/s/" + w.tokens[site.ShareView], ok: 303},
+		"GET /favicon.ico":    {path: "/favicon.ico", ok: 200},
+		"GET /static*":        {path: "/static/dist/app.js", ok: 200},
+		"GET /login":          {path: "/login", ok: 200, override: logged},
+		"POST /login":         {path: "/login", form: v("email", "olive@agency.example", "password", "wrong password"), ok: 401},
+		"GET /signup":         {path: "/signup", ok: 303},
+		"POST /signup":        {path: "/signup", form: v("email", "x@y.example", "name", "X", "password", testPassword, "team", "T"), ok: 403},
+		"GET /invite/:token":  {path: "/invite/" + w.tokens["invite"], ok: 200},
+		"POST /invite/:token": {path: "/invite/" + w.tokens["invite"], form: v("name", ""), ok: 303, override: map[string]int{anon: 422, shareView: 422, shareComment: 422}},
+		"GET /s/:token":       {path: "/s/" + w.tokens[site.ShareView], ok: 303},
+		// A tree test's participant page is anybody's with its link: it
+		// shows its study's tree alone, and writes nothing but events.
+		"GET /t/:token":                            {path: "/t/" + w.tokens["study"], ok: 200},
+		"POST /t/:token/start":                     {path: "/t/" + w.tokens["study"] + "/start", form: v(), ok: 303},
+		"POST /t/:token/step":                      {path: "/t/" + w.tokens["study"] + "/step", form: v("open", id("Products")), ok: 303}, // not started: back to the intro
 		"POST /logout":                             {path: "/logout", ok: 303},
 		"GET /":                                    {path: "/", ok: 200},
 		"POST /projects":                           {path: "/projects", form: v("name", "New", "base_url", "https://new.example/"), ok: 303},

@@ -58,6 +58,7 @@ type Stores struct {
 	Jobs     jobStore
 	Live     liveStore
 	Limits   limitStore
+	Studies  studyStore
 	Themes   interface {
 		themeStore
 		paletteStore
@@ -91,13 +92,14 @@ type stores struct {
 	mail      mailStore
 	limits    limitStore
 	jobs      jobStore
+	studies   studyStore
 }
 
 func storesOf(st Stores) stores {
 	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
 		links: st.Links, history: st.History, themes: st.Themes, palettes: st.Themes, redirects: st.Redirects,
 		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
-		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs}
+		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -287,6 +289,10 @@ func (s *Server) accountRoutes() []route {
 		{get, "/invite/:token", s.invitePage, public, nil},
 		{post, "/invite/:token", s.acceptInvite, public, nil},
 		{get, "/s/:token", s.openShareLink, public, nil},
+		// A tree test's participant page (treetests.go).
+		{get, "/t/:token", s.studyPage, public, nil},
+		{post, "/t/:token/start", s.startStudy, public, nil},
+		{post, "/t/:token/step", s.studyStep, public, nil},
 		{post, "/logout", s.logout, account, nil},
 
 		{get, "/", s.listProjects, account, nil},

@@ -49,3 +49,4 @@ CREATE TABLE study_events (
     at_ms          BIGINT NOT NULL
 );
 CREATE INDEX study_events_study ON study_events (study_id, id);
+CREATE INDEX study_events_participant ON study_events (participant_id, id);

@@ -1,0 +1,151 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"siteplan/site"
+	"siteplan/treetest"
+)
+
+// axeViolations runs axe-core (from npm) on the tab's page and lists its
+// violations, each with the elements it found them on.
+func axeViolations(t *testing.T, ctx context.Context) []string {
+	t.Helper()
+	script, err := os.ReadFile("../node_modules/axe-core/axe.min.js")
+	if err != nil {
+		t.Fatalf("axe-core is not installed (npm ci): %v", err)
+	}
+	var out []string
+	run(t, ctx, "axe",
+		chromedp.Evaluate(string(script), nil),
+		chromedp.Evaluate(`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => v.id + " (" + v.impact + "): " + v.nodes.map(n => n.target.join(" ")).join(", ")))`, &out, awaitPromise),
+	)
+	return out
+}
+
+// TestBrowserTreeTest: a participant takes a tree test through its
+// link, by keyboard alone: the intro, each task's tree of labels opened
+// item by item, "I'd find it here" on the item reached, the next task
+// starting collapsed, a reload resuming where they were (on a phone's
+// screen), "Skip this task", and the thank-you text; axe-core finds no
+// violation on any of it. What they did is the results' events.
+func TestBrowserTreeTest(t *testing.T) {
+	ctx, base, db := browser(t)
+	bg := context.Background()
+	doc := `{"format":"siteplan/1","project":{"name":"Shop","base_url":"https://shop.example/"},"pages":[{"title":"Home","slug":"","children":[
+		{"title":"Products","notes":"internal: margins","children":[{"title":"Tents"},{"title":"Rentals","children":[{"title":"Returns"}]}]},
+		{"title":"Help","children":[{"title":"Returns"},{"title":"Contact"}]}]}]}`
+	d, err := site.ParseDocument(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := db.Projects.ImportDocument(bg, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Pages.Tree(bg, pid)
+	id := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { id[tr.URL(p.ID)] = p.ID; return true })
+	returns := id["https://shop.example/products/rentals/returns"]
+	st := site.Study{ProjectID: pid, Name: "Returns", Thanks: "Thanks, that helps us a lot.", Tasks: []site.TreeTask{
+		{Text: "Where would you return a tent you rented?", Correct: []int64{returns}},
+		{Text: "Where would you ask about a delivery?", Correct: []int64{id["https://shop.example/help/contact"]}},
+	}}
+	token, err := db.TreeTests.CreateStudy(bg, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := otherBrowser(t, ctx) // a participant: no account, no cookie
+	item := func(url string) string { return fmt.Sprintf("#tt-%d", id["https://shop.example"+url]) }
+	focused := func(sel string) chromedp.Action {
+		return waitJS(fmt.Sprintf(`document.activeElement === document.querySelector(%q) && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`, sel))
+	}
+	run(t, p, "the intro", chromedp.EmulateViewport(1280, 800),
+		chromedp.Navigate(base+"/t/"+token+"?segment=clients"),
+		chromedp.WaitVisible(`#study-main`, chromedp.ByQuery),
+		settled(),
+		waitJS(`document.activeElement?.textContent === "Start"`),
+	)
+	if v := axeViolations(t, p); len(v) > 0 {
+		t.Errorf("axe on the intro: %q", v)
+	}
+	run(t, p, "start, by keyboard",
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 1 of 2"`),
+		settled(), // autofocus is done once the page is: a key before it would be undone
+		waitJS(`document.activeElement?.id === "task-text"`),
+		waitJS(`[...document.querySelectorAll(".tt-item")].map(b => b.textContent).join() === "Products,Help"`),
+	)
+	run(t, p, "open Products, then Rentals, then Returns, by keyboard",
+		chromedp.KeyEvent(kb.Tab), focused(item("/products")),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(fmt.Sprintf(`document.querySelector(%q)?.getAttribute("aria-expanded") === "true"`, item("/products"))), focused(item("/products")),
+		// after the opened item, its choice, then its children
+		chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), focused(item("/products/rentals")),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(fmt.Sprintf(`document.querySelector(%q)?.getAttribute("aria-expanded") === "true"`, item("/products/rentals"))), focused(item("/products/rentals")),
+		chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), focused(item("/products/rentals/returns")),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(fmt.Sprintf(`document.querySelector(%q)?.getAttribute("aria-current") === "true"`, item("/products/rentals/returns"))),
+		waitJS(`document.querySelector(".tt-choose")?.textContent === "I'd find it here"`),
+	)
+	if v := axeViolations(t, p); len(v) > 0 {
+		t.Errorf("axe on a task: %q", v)
+	}
+	run(t, p, "I'd find it here: the next task, collapsed",
+		chromedp.KeyEvent(kb.Tab), waitJS(`document.activeElement?.classList.contains("tt-choose")`),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 2 of 2" && document.activeElement?.id === "task-text"`),
+		waitJS(`!document.querySelector('.tt-item[aria-expanded="true"], .tt-choose')`),
+	)
+	run(t, p, "on a phone: open Help, then reload: the task again, collapsed", chromedp.EmulateViewport(390, 844),
+		chromedp.KeyEvent(kb.Tab), chromedp.KeyEvent(kb.Tab), focused(item("/help")),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(fmt.Sprintf(`document.querySelector(%q)?.getAttribute("aria-expanded") === "true"`, item("/help"))),
+		chromedp.Reload(),
+		chromedp.WaitVisible(`#study-main`, chromedp.ByQuery),
+		settled(),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 2 of 2" && !document.querySelector('.tt-item[aria-expanded="true"]')`),
+		waitJS(`document.documentElement.scrollWidth <= window.innerWidth`), // nothing wider than the phone
+	)
+	if v := axeViolations(t, p); len(v) > 0 {
+		t.Errorf("axe on a phone: %q", v)
+	}
+	var page string
+	run(t, p, "skip the task: the thank-you text",
+		chromedp.Focus(`button[name=skip]`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(`document.querySelector("#study-main h1")?.textContent === "Thank you"`),
+		chromedp.Evaluate(`document.body.innerText`, &page),
+	)
+	if !strings.Contains(page, "Thanks, that helps us a lot.") || strings.Contains(page, "margins") || strings.Contains(page, "shop.example") {
+		t.Errorf("the participant's page shows more than the labels: %s", page)
+	}
+	noProblems(t, p, "the tree test")
+	var where string
+	run(t, p, "the plan itself is not the participant's",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.Location(&where))
+	if !strings.Contains(where, "/login") {
+		t.Errorf("a participant opening the plan ends at %s", where)
+	}
+	// What they did is the results' events.
+	parts, _ := db.TreeTests.Participants(bg, st.ID)
+	events, _ := db.TreeTests.Events(bg, st.ID)
+	nodes, _ := db.TreeTests.StudyTree(bg, st)
+	if len(parts) != 1 || parts[0].Params["segment"] != "clients" {
+		t.Fatalf("participants: %+v", parts)
+	}
+	res := treetest.Score(st.Tasks, nodes, parts, events, treetest.Attempts(nodes, events), treetest.Options{})
+	t1, t2 := res.Tasks[0], res.Tasks[1]
+	if t1.DirectSuccess != 1 || t1.FirstClicks[0].PageID != id["https://shop.example/products"] || t2.IndirectSkip+t2.DirectSkip != 1 {
+		t.Errorf("results: task 1 %+v, task 2 %+v\nevents %+v", t1, t2, events)
+	}
+}
