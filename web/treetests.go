@@ -140,6 +140,9 @@ func (s *Server) studyStep(c echo.Context) error {
 // studyNow records what participant p did (act on page; "" for a look:
 // a start of their task again) and returns their page as it is then.
 func (s *Server) studyNow(c echo.Context, st site.Study, p site.TreeParticipant, act string, page int64) (views.StudyMainProps, error) {
+	if !st.RevokedAt.IsZero() { // closed under them: nothing more is recorded
+		return views.StudyMainProps{Study: st, State: views.StudyClosed}, nil
+	}
 	ctx := c.Request().Context()
 	nodes, err := s.store.studies.StudyTree(ctx, st)
 	if err != nil {

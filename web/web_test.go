@@ -1284,3 +1284,49 @@ func TestCoveragePage(t *testing.T) {
 		t.Errorf("notice: %q", n)
 	}
 }
+
+// TestStudyLink: a tree test's link, without the script: the intro, the
+// start, a step of the tree (the whole page back, its tree as it is),
+// and, once the study is revoked, the closed page for a participant in
+// the middle of it, nothing more recorded.
+func TestStudyLink(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	st := site.Study{ProjectID: pid, Name: "Navigation", Tasks: []site.TreeTask{{Text: "Where are the prices?", Correct: []int64{ids["Pricing"]}}}}
+	token, err := c.db.TreeTests.CreateStudy(ctx, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	link := "/t/" + token
+	if d := doc(t, c.do("GET", link+"?segment=clients", nil, false)); d.Find(`form[action="`+link+`/start?segment=clients"] button`).Text() != "Start" {
+		t.Fatalf("the intro has no Start form keeping the parameters")
+	}
+	if rec := c.do("POST", link+"/start?segment=clients", url.Values{}, false); rec.Code != http.StatusSeeOther {
+		t.Fatalf("start: %d", rec.Code)
+	}
+	d := doc(t, c.do("GET", link, nil, false))
+	if d.Find("#task-text").Text() != "Where are the prices?" || d.Find(".tt-item").Length() == 0 {
+		t.Fatalf("the task: %s", d.Find("#study-main").Text())
+	}
+	rec := c.do("POST", link+"/step", url.Values{"open": {itoa(ids["Products"])}}, false)
+	if d := doc(t, rec); rec.Code != 200 || d.Find(fmt.Sprintf(`#tt-%d[aria-expanded="true"]`, ids["Products"])).Length() != 1 || d.Find("header.topbar").Length() != 1 {
+		t.Errorf("a step without the script: %d, the whole page with Products open", rec.Code)
+	}
+	if err := c.db.TreeTests.RevokeStudy(ctx, pid, st.ID); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := c.db.TreeTests.Events(ctx, st.ID)
+	if d := doc(t, c.do("GET", link, nil, false)); !strings.Contains(d.Find("#study-main h1").Text(), "closed") {
+		t.Errorf("after the revoke: %s", d.Find("#study-main").Text())
+	}
+	if d := doc(t, c.do("POST", link+"/step", url.Values{"open": {itoa(ids["Pricing"])}}, true)); !strings.Contains(d.Find("h1").Text(), "closed") {
+		t.Errorf("a step after the revoke: %s", d.Text())
+	}
+	if after, _ := c.db.TreeTests.Events(ctx, st.ID); len(after) != len(before) || len(before) != 2 {
+		t.Errorf("events: %d before the revoke (a start, an open), %d after", len(before), len(after))
+	}
+	if ps, _ := c.db.TreeTests.Participants(ctx, st.ID); len(ps) != 1 || ps[0].Params["segment"] != "clients" {
+		t.Errorf("participants: %+v", ps)
+	}
+}
