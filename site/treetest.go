@@ -29,6 +29,9 @@ const (
 	TreeConfidence = "confidence"
 )
 
+// TreeEventKinds are the kinds of a tree test's events.
+var TreeEventKinds = []string{TreeStart, TreeOpen, TreeClose, TreeChoose, TreeSkip, TreeConfidence}
+
 // TreeNode is an item of a study's tree: a page of its version (its id),
 // its parent's id (0 at the top) and its label. Labels may repeat.
 type TreeNode struct {

@@ -473,7 +473,7 @@ func loadStates(ctx context.Context, q querier, projectID int64, ids []int64) (m
 	if err != nil {
 		return nil, err
 	}
-	if err := readVariantsOf(ctx, q, pages, `page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list)); err != nil {
+	if err := readPagesVariants(ctx, q, pages); err != nil {
 		return nil, err
 	}
 	for i := range pages {

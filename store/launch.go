@@ -346,13 +346,7 @@ func (j *journal) movedPages(d *changeData, pr site.Project) ([]site.Page, error
 	if err != nil || len(pr.Locales) == 0 {
 		return pages, err
 	}
-	ids := make([]int64, len(pages))
-	for i := range pages {
-		ids[i] = pages[i].ID
-	}
-	list, _ := json.Marshal(ids)
-	err = readVariantsOf(ctx, tx, pages, `page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
-	return pages, err
+	return pages, readPagesVariants(ctx, tx, pages)
 }
 
 // setOldByURL writes the old URL s names: the row with its URL, noted

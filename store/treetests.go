@@ -36,10 +36,6 @@ func (db *TreeTests) CreateStudy(ctx context.Context, s *site.Study) (string, er
 	if err := s.Validate(); err != nil {
 		return "", err
 	}
-	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
-	if err != nil {
-		return "", err
-	}
 	if s.Version == 0 {
 		v, err := db.parts.History.CreateVersion(ctx, s.ProjectID, "Tree test: "+site.Clip(s.Name, site.MaxVersionName-11))
 		if err != nil {
@@ -47,7 +43,7 @@ func (db *TreeTests) CreateStudy(ctx context.Context, s *site.Study) (string, er
 		}
 		s.Version = v.Number
 	}
-	v, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	v, t, err := db.studyPlan(ctx, *s)
 	if err != nil {
 		return "", err
 	}
@@ -118,15 +114,22 @@ func (db *TreeTests) tasks(ctx context.Context, studyID int64) ([]site.TreeTask,
 // StudyTree is the tree study s shows: its version's navigation,
 // labels only (site.Study.Tree). Errors: ENotFound.
 func (db *TreeTests) StudyTree(ctx context.Context, s site.Study) ([]site.TreeNode, error) {
-	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
-	if err != nil {
-		return nil, err
-	}
-	_, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	_, t, err := db.studyPlan(ctx, s)
 	if err != nil {
 		return nil, err
 	}
 	return s.Tree(t), nil
+}
+
+// studyPlan is the version study s shows and the plan it keeps, whole:
+// a study's tree is its version's, whoever asks. Errors: ENotFound.
+func (db *TreeTests) studyPlan(ctx context.Context, s site.Study) (site.Version, *site.Tree, error) {
+	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
+	if err != nil {
+		return site.Version{}, nil, err
+	}
+	v, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	return v, t, err
 }
 
 // SetCorrect makes a task's correct pages pages (marking another page
@@ -150,11 +153,7 @@ func (db *TreeTests) SetCorrect(ctx context.Context, studyID int64, key string, 
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	pr, err := db.parts.Projects.Project(ctx, s.ProjectID)
-	if err != nil {
-		return err
-	}
-	_, t, _, err := db.versionOf(site.WithViewer(ctx, site.Viewer{}), pr, s.Version)
+	_, t, err := db.studyPlan(ctx, s)
 	if err != nil {
 		return err
 	}
@@ -252,7 +251,7 @@ const MaxStudyEvents = 5000
 func (db *TreeTests) Record(ctx context.Context, p site.TreeParticipant, events []site.TreeEvent) error {
 	for _, e := range events {
 		switch {
-		case !validKind(e.Kind):
+		case !slices.Contains(site.TreeEventKinds, e.Kind):
 			return site.Errorf(site.EInvalid, "%q is no event of a tree test.", e.Kind)
 		case !slices.Contains(p.Tasks, e.Task):
 			return site.Errorf(site.EInvalid, "Task %q is not one of yours.", e.Task)
@@ -289,13 +288,4 @@ func (db *TreeTests) Events(ctx context.Context, studyID int64) ([]site.TreeEven
 		var e site.TreeEvent
 		return e, rows.Scan(&e.Participant, &e.Task, &e.Kind, &e.PageID, &e.At)
 	}, `SELECT participant_id, task, kind, page_id, at_ms FROM study_events WHERE study_id = ? ORDER BY id`, studyID)
-}
-
-// validKind reports whether kind is a tree test's event.
-func validKind(kind string) bool {
-	switch kind {
-	case site.TreeStart, site.TreeOpen, site.TreeClose, site.TreeChoose, site.TreeSkip, site.TreeConfidence:
-		return true
-	}
-	return false
 }

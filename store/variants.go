@@ -20,6 +20,16 @@ func readVariants(ctx context.Context, q querier, projectID int64, pages []site.
 	return readVariantsOf(ctx, q, pages, `project_id = ?`, projectID)
 }
 
+// readPagesVariants gives pages all their variants, looked up by their ids.
+func readPagesVariants(ctx context.Context, q querier, pages []site.Page) error {
+	ids := make([]int64, len(pages))
+	for i := range pages {
+		ids[i] = pages[i].ID
+	}
+	list, _ := json.Marshal(ids)
+	return readVariantsOf(ctx, q, pages, `page_id IN (SELECT CAST(value AS BIGINT) FROM json_each(?))`, string(list))
+}
+
 // readVariantsOf gives pages the variants the condition where selects.
 func readVariantsOf(ctx context.Context, q querier, pages []site.Page, where string, args ...any) error {
 	if len(pages) == 0 {
@@ -128,6 +138,37 @@ func (db *Pages) VariantsOf(ctx context.Context, projectID int64, ids []int64, t
 // EInvalid (a tag that is not one of the plan's locales, a bad state or
 // slug, a sibling with the same URL in that locale), ENotFound.
 func (db *Pages) SetVariant(ctx context.Context, projectID, id int64, tag string, v site.Variant) error {
+	return db.editVariant(ctx, projectID, id, tag, func(string, site.Variant) site.Variant { return v })
+}
+
+// RetitleVariant gives page id the title title in the locale tagged tag
+// (a rename in the outline shown in that locale), keeping the rest of
+// its variant there; a slug that followed the title follows it. Errors:
+// as SetVariant.
+func (db *Pages) RetitleVariant(ctx context.Context, projectID, id int64, tag, title string) error {
+	return db.editVariant(ctx, projectID, id, tag, func(pageTitle string, old site.Variant) site.Variant {
+		if old.Slug == site.Slugify(cmp.Or(old.Title, pageTitle)) {
+			old.Slug = "" // derived from the title: derived again below
+		}
+		old.Title = title
+		return old
+	})
+}
+
+// NameVariant sets page id's title, slug and state in the locale tagged
+// tag (the details panel's row of that locale), keeping the brief's
+// words and the path its variant there has. Errors: as SetVariant.
+func (db *Pages) NameVariant(ctx context.Context, projectID, id int64, tag, title, slug, state string) error {
+	return db.editVariant(ctx, projectID, id, tag, func(_ string, old site.Variant) site.Variant {
+		old.Title, old.Slug, old.State = title, slug, state
+		return old
+	})
+}
+
+// editVariant makes page id's variant in the locale tagged tag what
+// edit makes of it (given the page's title and its variant there), with
+// SetVariant's rules, as one change.
+func (db *Pages) editVariant(ctx context.Context, projectID, id int64, tag string, edit func(pageTitle string, old site.Variant) site.Variant) error {
 	return db.change(ctx, func(j *journal) error {
 		if err := j.inProject(projectID); err != nil {
 			return err
@@ -143,6 +184,7 @@ func (db *Pages) SetVariant(ctx context.Context, projectID, id int64, tag string
 		if err != nil {
 			return err
 		}
+		v := edit(now.Title, now.Variants[l.Tag])
 		v.Title, v.Slug, v.Path = strings.TrimSpace(v.Title), strings.TrimSpace(v.Slug), strings.TrimSpace(v.Path)
 		if l.Tag == def.Tag {
 			v = site.Variant{State: v.State} // the page's own words are edited on the page

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -90,7 +91,7 @@ func (r Results) JSON(name Namer) ResultsJSON {
 }
 
 func intervalJSON(in Interval) IntervalJSON {
-	round := func(f float64) float64 { v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', 4, 64), 64); return v }
+	round := func(f float64) float64 { return math.Round(f*1e4) / 1e4 }
 	return IntervalJSON{in.X, in.N, round(in.P), round(in.Low), round(in.High)}
 }
 

@@ -175,7 +175,7 @@ func (c *checker) planAlternate(t *site.Tree, pl plannedURL, tag, href string, w
 	switch {
 	case i >= 0 && want[i].URL == href:
 	case i >= 0:
-		problem(RuleHreflangWrongPage, "It names "+href+" for "+tag+c.whose(t, href)+"; the plan's page there is "+want[i].URL+".")
+		problem(RuleHreflangWrongPage, "It names "+href+" for "+tag+c.whose(href)+"; the plan's page there is "+want[i].URL+".")
 	case tag == site.XDefault:
 	default:
 		if _, ok := t.Project.Locale(tag); ok {
@@ -187,7 +187,7 @@ func (c *checker) planAlternate(t *site.Tree, pl plannedURL, tag, href string, w
 }
 
 // whose says which page of the plan has the URL u, if one does.
-func (c *checker) whose(t *site.Tree, u string) string {
+func (c *checker) whose(u string) string {
 	if pl, ok := c.byURL[u]; ok {
 		return " (“" + pl.p.Title + "” in " + pl.tag + ")"
 	}

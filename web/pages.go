@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,7 +41,8 @@ type pageStore interface {
 	Search(ctx context.Context, projectID int64, q string, except int64, limit int) ([]site.Found, error)
 	Variants(ctx context.Context, id int64) (map[string]site.Variant, error)
 	VariantsOf(ctx context.Context, projectID int64, ids []int64, tags ...string) (map[string]map[int64]site.Variant, error)
-	SetVariant(ctx context.Context, projectID, id int64, tag string, v site.Variant) error
+	RetitleVariant(ctx context.Context, projectID, id int64, tag, title string) error
+	NameVariant(ctx context.Context, projectID, id int64, tag, title, slug, state string) error
 	SetBranchState(ctx context.Context, projectID, root int64, tag, state string) (int, error)
 }
 
@@ -385,15 +385,8 @@ func (s *Server) saveVariant(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
 	tag := c.Param("tag")
-	vars, err := s.store.pages.Variants(ctx, pg.ID)
-	if err != nil {
-		return err
-	}
-	v := vars[tag] // the brief's words and path, kept
-	v.Title, v.Slug, v.State = c.FormValue("title"), c.FormValue("slug"), c.FormValue("state")
-	err = s.store.pages.SetVariant(ctx, p.ID, pg.ID, tag, v)
+	err = s.store.pages.NameVariant(c.Request().Context(), p.ID, pg.ID, tag, c.FormValue("title"), c.FormValue("slug"), c.FormValue("state"))
 	if code := site.ErrorCode(err); code != "" && code != site.EInvalid {
 		return err
 	}
@@ -419,17 +412,7 @@ func (s *Server) renameVariant(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	tag := c.Param("tag")
-	vars, err := s.store.pages.Variants(ctx, pg.ID)
-	if err != nil {
-		return err
-	}
-	v := vars[tag]
-	if v.Slug == site.Slugify(cmp.Or(v.Title, pg.Title)) {
-		v.Slug = "" // derived from the title: derived again
-	}
-	v.Title = c.FormValue("title")
-	if err := s.store.pages.SetVariant(ctx, p.ID, pg.ID, tag, v); err != nil {
+	if err := s.store.pages.RetitleVariant(ctx, p.ID, pg.ID, c.Param("tag"), c.FormValue("title")); err != nil {
 		return err
 	}
 	if pg, err = s.pageIn(ctx, pg.ID); err != nil {
@@ -528,11 +511,7 @@ func (s *Server) outline(c echo.Context) error {
 		}
 	}
 	if c.QueryParams().Has("locale") { // the switcher: the address names the locale shown, for a reload
-		u := projectPath(p.ID)
-		if tag := viewer(c).Locale; tag != "" {
-			u += "?locale=" + url.QueryEscape(tag)
-		}
-		c.Response().Header().Set("HX-Replace-Url", u)
+		c.Response().Header().Set("HX-Replace-Url", views.KeepLocale(c.Request().Context(), projectPath(p.ID)))
 	}
 	level, rows := outlineLevel(c, p), outlineRowsAsked(c)
 	key := outlineKey(c, p, level, rows, open)

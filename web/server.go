@@ -117,8 +117,9 @@ type Server struct {
 	gate     *gate        // heavy work: renders and large reads
 	draw     func(context.Context, io.Writer, *site.Tree, []site.Link, diagram.Options) (diagram.Result, error)
 	hub      *hub
-	live     liveStore // carries the hub's events to the other servers (Start)
-	relay    *relay    // nil on SQLite, or until Start
+	live     liveStore  // carries the hub's events to the other servers (Start)
+	trees    studyTrees // the tree of each tree test a participant took lately
+	relay    *relay     // nil on SQLite, or until Start
 	logins   *loginLimiter
 	fetch    *fetch.Client               // reads an old site for its plan's redirect map
 	lines    *fetch.Client               // reads a file of a report again for the lines around a problem
@@ -686,6 +687,11 @@ func rerender(c echo.Context, err error, comps ...templ.Component) error {
 }
 
 func (s *Server) layout(c echo.Context, title string) views.LayoutProps {
+	return views.LayoutProps{Title: title, CSRF: formToken(c), Unread: s.unread(c)}
+}
+
+// formToken is the request's CSRF token, for a form.
+func formToken(c echo.Context) string {
 	token, _ := c.Get(middleware.DefaultCSRFConfig.ContextKey).(string)
-	return views.LayoutProps{Title: title, CSRF: token, Unread: s.unread(c)}
+	return token
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -75,7 +76,7 @@ func (s *Server) studyPage(c echo.Context) error {
 			return err
 		}
 	}
-	main.CSRF = s.layout(c, "").CSRF
+	main.CSRF = formToken(c)
 	return render(c, http.StatusOK, views.Study(views.StudyProps{Layout: s.layout(c, "Tree test"), Main: main}))
 }
 
@@ -130,7 +131,7 @@ func (s *Server) studyStep(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	main.CSRF = s.layout(c, "").CSRF
+	main.CSRF = formToken(c)
 	if !isHTMX(c) { // a browser without the script: the whole page, as it is now (a redirect would start the task again)
 		return render(c, http.StatusOK, views.Study(views.StudyProps{Layout: s.layout(c, "Tree test"), Main: main}))
 	}
@@ -144,7 +145,7 @@ func (s *Server) studyNow(c echo.Context, st site.Study, p site.TreeParticipant,
 		return views.StudyMainProps{Study: st, State: views.StudyClosed}, nil
 	}
 	ctx := c.Request().Context()
-	nodes, err := s.store.studies.StudyTree(ctx, st)
+	nodes, err := s.trees.get(ctx, s.store.studies, st)
 	if err != nil {
 		return views.StudyMainProps{}, err
 	}
@@ -199,4 +200,37 @@ func inTree(nodes []site.TreeNode, id int64) bool {
 		}
 	}
 	return false
+}
+
+// studyTrees keeps the trees of the studies participants took lately: a
+// study's tree is its version's navigation, which never changes, and
+// reading it decodes the version's whole plan, which every press of
+// every participant would otherwise do.
+type studyTrees struct {
+	mu sync.Mutex
+	m  map[int64][]site.TreeNode
+}
+
+// maxStudyTrees bounds the trees kept (a 2,000-item tree is some 100 KB).
+const maxStudyTrees = 64
+
+// get is study st's tree, read from db the first time.
+func (k *studyTrees) get(ctx context.Context, db studyStore, st site.Study) ([]site.TreeNode, error) {
+	k.mu.Lock()
+	nodes, ok := k.m[st.ID]
+	k.mu.Unlock()
+	if ok {
+		return nodes, nil
+	}
+	nodes, err := db.StudyTree(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.m == nil || len(k.m) >= maxStudyTrees {
+		k.m = map[int64][]site.TreeNode{} // start again: the studies running now come back at once
+	}
+	k.m[st.ID] = nodes
+	return nodes, nil
 }
