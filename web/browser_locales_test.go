@@ -148,6 +148,9 @@ func TestBrowserLocaleSignOff(t *testing.T) {
 	if !strings.Contains(drawn, "locale=de") && !strings.Contains(drawn, "Produkte") {
 		t.Errorf("the diagram is not the plan in de: %.300s", drawn)
 	}
+	run(t, client, "the client's PDF is the plan in de", // the downloads' links carry the locale the pane was drawn in
+		waitJS(`[...document.querySelectorAll("#diagram a[download]")].some(a => a.pathname.endsWith("/diagram/pdf") && new URL(a.href).searchParams.get("locale") === "de")`),
+	)
 	run(t, client, "the page card in de",
 		clickAt(`#tab-outline`),
 		clickAt(fmt.Sprintf(`#title-%d`, ids["Pricing"])),
