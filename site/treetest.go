@@ -24,13 +24,15 @@ const (
 	TreeClose  = "close"  // an opened item closed: a move back up
 	TreeChoose = "choose" // "I'd find it here" on the opened item
 	TreeSkip   = "skip"   // "Skip this task"
+	// TreeTimeout ends a task whose time limit ran out: counted as a skip.
+	TreeTimeout = "timeout"
 	// TreeConfidence is the answer to a task's confidence question after
 	// it: 1 to 7, in the event's PageID.
 	TreeConfidence = "confidence"
 )
 
 // TreeEventKinds are the kinds of a tree test's events.
-var TreeEventKinds = []string{TreeStart, TreeOpen, TreeClose, TreeChoose, TreeSkip, TreeConfidence}
+var TreeEventKinds = []string{TreeStart, TreeOpen, TreeClose, TreeChoose, TreeSkip, TreeTimeout, TreeConfidence}
 
 // TreeNode is an item of a study's tree: a page of its version (its id),
 // its parent's id (0 at the top) and its label. Labels may repeat.
@@ -149,6 +151,16 @@ func (s *Study) Validate() error {
 		return Errorf(EInvalid, "A cap on participants and a speeder's threshold are 0 or more.")
 	}
 	return nil
+}
+
+// Task is the study's task of key.
+func (s *Study) Task(key string) (TreeTask, bool) {
+	for _, t := range s.Tasks {
+		if t.Key == key && key != "" {
+			return t, true
+		}
+	}
+	return TreeTask{}, false
 }
 
 // Open reports whether the study takes new participants at now: not

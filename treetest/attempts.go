@@ -23,7 +23,11 @@ type Attempt struct {
 	Backtracked bool
 	FirstClick  int64 // the first page opened; 0: none
 	Chose       int64 // 0: skipped
+	TimedOut    bool  // skipped because the task's time limit ran out
 	Millis      int64 // from the task's first start to the choice or skip
+	// Confidence is the participant's answer to the task's confidence
+	// question, 1 to 7; 0: none asked or answered.
+	Confidence int
 }
 
 // Skipped reports whether the attempt ended with a skip.
@@ -31,7 +35,8 @@ func (a *Attempt) Skipped() bool { return a.Chose == 0 }
 
 // Attempts reads the ended attempts of events (in the order they were
 // recorded) on the study's tree nodes: an attempt begins with a task's
-// start and ends with its choice or skip; one never ended (a participant
+// start and ends with its choice, skip or timeout (its confidence
+// answer, when asked, follows); one never ended (a participant
 // who left) is no attempt. A start again (a reload) collapses the tree
 // without a move back; events of an ended task are ignored.
 func Attempts(nodes []site.TreeNode, events []site.TreeEvent) []Attempt {
@@ -65,6 +70,9 @@ func Attempts(nodes []site.TreeNode, events []site.TreeEvent) []Attempt {
 			}
 			s.cur = 0 // the tree shown collapsed
 			continue
+		}
+		if e.Kind == site.TreeConfidence && s != nil && s.ended && s.a.Confidence == 0 && e.PageID >= 1 && e.PageID <= 7 {
+			s.a.Confidence = int(e.PageID) // asked after the task ended
 		}
 		if s == nil || s.ended {
 			continue
@@ -100,7 +108,7 @@ func Attempts(nodes []site.TreeNode, events []site.TreeEvent) []Attempt {
 			s.cur = e.PageID
 			leave()
 			s.cur = parent[e.PageID]
-		case site.TreeChoose, site.TreeSkip:
+		case site.TreeChoose, site.TreeSkip, site.TreeTimeout:
 			if e.Kind == site.TreeChoose {
 				if _, ok := parent[e.PageID]; !ok {
 					continue
@@ -117,6 +125,7 @@ func Attempts(nodes []site.TreeNode, events []site.TreeEvent) []Attempt {
 				}
 				a.Chose = e.PageID
 			}
+			a.TimedOut = e.Kind == site.TreeTimeout
 			a.Millis = max(0, e.At-s.start)
 			s.ended = true
 		}

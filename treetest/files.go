@@ -35,6 +35,10 @@ type TaskJSON struct {
 	FirstClickRight IntervalJSON     `json:"first_click_success"`
 	Destinations    map[string]int   `json:"destinations"`
 	Paths           []map[string]any `json:"paths"`
+	TimedOut        int              `json:"timed_out"`
+	// Confidence counts the answers 1 to 7 (keys "1" to "7").
+	Confidence       map[string]int `json:"confidence"`
+	ConfidenceMedian float64        `json:"confidence_median"`
 }
 
 // IntervalJSON is a share with its Adjusted-Wald 95% interval.
@@ -75,7 +79,13 @@ func (r Results) JSON(name Namer) ResultsJSON {
 		tj := TaskJSON{Key: t.Key, Text: t.Text, N: t.N, Success: intervalJSON(t.Success), DirectSuccess: t.DirectSuccess,
 			IndirectSuccess: t.IndirectSuccess, DirectFail: t.DirectFail, IndirectFail: t.IndirectFail, DirectSkip: t.DirectSkip,
 			IndirectSkip: t.IndirectSkip, Directness: intervalJSON(t.Directness), Time: TimeJSON{t.TimeMedian, t.TimeQ1, t.TimeQ3},
-			FirstClick: map[string]int{}, FirstClickRight: intervalJSON(t.FirstClickSuccess), Destinations: map[string]int{}, Paths: []map[string]any{}}
+			FirstClick: map[string]int{}, FirstClickRight: intervalJSON(t.FirstClickSuccess), Destinations: map[string]int{}, Paths: []map[string]any{},
+			TimedOut: t.TimedOut, Confidence: map[string]int{}, ConfidenceMedian: t.ConfidenceMedian}
+		for v, n := range t.Confidence {
+			if n > 0 {
+				tj.Confidence[strconv.Itoa(v+1)] = n
+			}
+		}
 		for _, c := range t.FirstClicks {
 			tj.FirstClick[name(c.PageID)] += c.N
 		}
@@ -138,10 +148,12 @@ func WriteOutcomes(w io.Writer, tasks []site.TreeTask, attempts []Attempt, name 
 		correct[t.Key] = t.Correct
 	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"participant", "task", "outcome", "direct", "chose", "first_click", "time_ms"})
+	cw.Write([]string{"participant", "task", "outcome", "direct", "chose", "first_click", "time_ms", "confidence"})
 	for _, a := range attempts {
 		outcome := "skip"
 		switch {
+		case a.TimedOut:
+			outcome = "timeout"
 		case a.Skipped():
 		case slices.Contains(correct[a.Task], a.Chose):
 			outcome = "success"
@@ -155,7 +167,11 @@ func WriteOutcomes(w io.Writer, tasks []site.TreeTask, attempts []Attempt, name 
 		if a.FirstClick != 0 {
 			first = name(a.FirstClick)
 		}
-		cw.Write(defused(strconv.FormatInt(a.Participant, 10), a.Task, outcome, strconv.FormatBool(!a.Backtracked), chose, first, strconv.FormatInt(a.Millis, 10)))
+		confidence := ""
+		if a.Confidence != 0 {
+			confidence = strconv.Itoa(a.Confidence)
+		}
+		cw.Write(defused(strconv.FormatInt(a.Participant, 10), a.Task, outcome, strconv.FormatBool(!a.Backtracked), chose, first, strconv.FormatInt(a.Millis, 10), confidence))
 	}
 	cw.Flush()
 	return cw.Error()

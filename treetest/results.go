@@ -15,11 +15,12 @@ var Definitions = []struct{ Name, Meaning string }{
 	{"success", "the participant chose one of the task's correct pages"},
 	{"direct", "the participant never moved back up or across the tree (closed an item, or opened one that is not a child of the item they were at) before choosing or skipping; else indirect"},
 	{"fail", "the participant chose a page that is not correct"},
-	{"skip", "the participant skipped the task"},
+	{"skip", "the participant skipped the task, or its time limit ran out (a timeout, also counted on its own)"},
 	{"directness", "the share of attempts without a move back, right or wrong"},
 	{"time", "milliseconds from the task's start to the choice; skips left out; median and quartiles (linear between ranks)"},
 	{"first click", "the first page opened; a success when it is a correct page or above one"},
 	{"interval", "Adjusted-Wald 95%: p̃ = (x + z²/2)/(n + z²), p̃ ± z·√(p̃(1−p̃)/(n + z²)), z = 1.96, within 0 and 1"},
+	{"confidence", "the answer to the task's question after it, 1 (not at all confident) to 7 (very confident): how many gave each, and the median"},
 	{"speeder", "a participant whose whole study took less than the team's threshold: left out of every figure"},
 }
 
@@ -77,6 +78,11 @@ type TaskResult struct {
 	FirstClicks, Destinations              []Count
 	Paths                                  []Node // in the order the tree lists them
 	Chosen                                 int    // attempts that chose a page
+	TimedOut                               int    // skips by the time limit
+	// Confidence counts the answers to the confidence question, 1 to 7
+	// at [0] to [6]; ConfidenceMedian is their median (0: none).
+	Confidence       [7]int
+	ConfidenceMedian float64
 	firstClickN                            int
 	correct, onPath                        map[int64]bool
 }
@@ -200,6 +206,12 @@ func (tr *TaskResult) add(a *Attempt) {
 	if direct {
 		tr.Directness.X++
 	}
+	if a.TimedOut {
+		tr.TimedOut++
+	}
+	if a.Confidence >= 1 && a.Confidence <= 7 {
+		tr.Confidence[a.Confidence-1]++
+	}
 	if a.FirstClick != 0 {
 		tr.firstClickN++
 		if tr.onPath[a.FirstClick] {
@@ -241,6 +253,7 @@ func (tr *TaskResult) finish(times []int64, paths map[int64]*Node, nodes []site.
 	tr.FirstClickSuccess = AdjustedWald(tr.FirstClickSuccess.X, tr.firstClickN)
 	slices.Sort(times)
 	tr.TimeQ1, tr.TimeMedian, tr.TimeQ3 = quantile(times, 0.25), quantile(times, 0.5), quantile(times, 0.75)
+	tr.ConfidenceMedian = median7(tr.Confidence)
 	byCount := func(a, b Count) int { return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.PageID, b.PageID)) }
 	slices.SortFunc(tr.FirstClicks, byCount)
 	slices.SortFunc(tr.Destinations, func(a, b Count) int { // the wrong ones first, most chosen first
@@ -282,4 +295,26 @@ func quantile(sorted []int64, p float64) int64 {
 		return sorted[lo]
 	}
 	return sorted[lo] + int64(math.Round((h-float64(lo))*float64(sorted[lo+1]-sorted[lo])))
+}
+
+// median7 is the median of answers 1 to 7 counted at [0] to [6]: the
+// middle answer, or the mean of the middle two; 0 for none.
+func median7(counts [7]int) float64 {
+	n := 0
+	for _, c := range counts {
+		n += c
+	}
+	if n == 0 {
+		return 0
+	}
+	nth := func(k int) float64 { // the k-th answer, from 0
+		for v, c := range counts {
+			if k < c {
+				return float64(v + 1)
+			}
+			k -= c
+		}
+		return 0
+	}
+	return (nth((n-1)/2) + nth(n/2)) / 2
 }

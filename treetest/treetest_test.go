@@ -233,23 +233,64 @@ func TestAdjustedWald(t *testing.T) {
 func TestNow(t *testing.T) {
 	p := site.TreeParticipant{ID: 1, Tasks: []string{"a", "b"}}
 	evs := script(1, "a", 0, open, 1, open, 3, open, 4)
-	now := Now(p, nodes, evs)
+	now := Now(p, nil, nodes, evs)
 	if now.Task != "a" || now.Number != 1 || now.At != 4 || !now.Open[1] || !now.Open[3] {
 		t.Errorf("in a: %+v", now)
 	}
-	now = Now(p, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: closeIt, PageID: 1, At: 9000}))
+	now = Now(p, nil, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: closeIt, PageID: 1, At: 9000}))
 	if now.At != 0 || len(now.Open) != 0 {
 		t.Errorf("Products closed, and Rentals below it: %+v", now)
 	}
-	now = Now(p, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: site.TreeStart, At: 9000}))
+	now = Now(p, nil, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: site.TreeStart, At: 9000}))
 	if now.At != 0 || len(now.Open) != 0 {
 		t.Errorf("a reload: %+v", now)
 	}
 	evs = append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: choose, PageID: 4, At: 9000})
-	if now = Now(p, nodes, evs); now.Task != "b" || now.Number != 2 || len(now.Open) != 0 {
+	if now = Now(p, nil, nodes, evs); now.Task != "b" || now.Number != 2 || len(now.Open) != 0 {
 		t.Errorf("a done: %+v", now)
 	}
-	if now = Now(p, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "b", Kind: skip})); now.Task != "" {
+	if now = Now(p, nil, nodes, append(evs, site.TreeEvent{Participant: 1, Task: "b", Kind: skip})); now.Task != "" {
 		t.Errorf("all done: %+v", now)
+	}
+}
+
+// TestNowAsks: a task with a confidence question asks it after its
+// choice or its timeout, before the next task starts; the time limit
+// counts from the task's first start, not a reload's.
+func TestNowAsks(t *testing.T) {
+	p := site.TreeParticipant{ID: 1, Tasks: []string{"a", "b"}}
+	tasks := []site.TreeTask{{Key: "a", Confidence: true}, {Key: "b"}}
+	evs := script(1, "a", 500, open, 1)
+	evs = append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: site.TreeStart, At: 4000})
+	if now := Now(p, tasks, nodes, evs); now.Started != 500 || now.Task != "a" {
+		t.Errorf("a reloaded: %+v, want started at 500", now)
+	}
+	evs = append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: site.TreeTimeout, At: 9000})
+	if now := Now(p, tasks, nodes, evs); now.Asking != "a" || now.Task != "" || now.Number != 1 {
+		t.Errorf("a timed out: %+v, want its confidence asked", now)
+	}
+	evs = append(evs, site.TreeEvent{Participant: 1, Task: "a", Kind: site.TreeConfidence, PageID: 6, At: 9500},
+		site.TreeEvent{Participant: 1, Task: "b", Kind: site.TreeStart, At: 9500})
+	if now := Now(p, tasks, nodes, evs); now.Asking != "" || now.Task != "b" || now.Started != 9500 {
+		t.Errorf("a answered: %+v, want b", now)
+	}
+	atts := Attempts(nodes, evs)
+	if len(atts) != 1 || !atts[0].TimedOut || !atts[0].Skipped() || atts[0].Confidence != 6 || atts[0].Millis != 8500 {
+		t.Fatalf("attempts: %+v, want a timed out after 8.5 s, confidence 6", atts)
+	}
+	res := Score(tasks, nodes, []site.TreeParticipant{p}, evs, atts, Options{})
+	if tr := res.Tasks[0]; tr.TimedOut != 1 || tr.DirectSkip != 1 || tr.Confidence[5] != 1 || tr.ConfidenceMedian != 6 {
+		t.Errorf("a: timed out %d, direct skips %d, confidence %v median %v", tr.TimedOut, tr.DirectSkip, tr.Confidence, tr.ConfidenceMedian)
+	}
+}
+
+func TestMedian7(t *testing.T) {
+	for _, tc := range []struct {
+		counts [7]int
+		want   float64
+	}{{[7]int{}, 0}, {[7]int{0, 0, 1}, 3}, {[7]int{0, 0, 1, 1}, 3.5}, {[7]int{2, 0, 0, 0, 0, 0, 1}, 1}, {[7]int{1, 0, 0, 0, 0, 0, 2}, 7}} {
+		if got := median7(tc.counts); got != tc.want {
+			t.Errorf("median7(%v) = %v, want %v", tc.counts, got, tc.want)
+		}
 	}
 }

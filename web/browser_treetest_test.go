@@ -55,8 +55,9 @@ func TestBrowserTreeTest(t *testing.T) {
 	tr.Walk(func(p *site.Page, _ int) bool { id[tr.URL(p.ID)] = p.ID; return true })
 	returns := id["https://shop.example/products/rentals/returns"]
 	st := site.Study{ProjectID: pid, Name: "Returns", Thanks: "Thanks, that helps us a lot.", Tasks: []site.TreeTask{
-		{Text: "Where would you return a tent you rented?", Correct: []int64{returns}},
+		{Text: "Where would you return a tent you rented?", Correct: []int64{returns}, Confidence: true},
 		{Text: "Where would you ask about a delivery?", Correct: []int64{id["https://shop.example/help/contact"]}},
+		{Text: "Where would you find the shop's phone number?", Correct: []int64{id["https://shop.example/help/contact"]}, TimeLimit: 1},
 	}}
 	token, err := db.TreeTests.CreateStudy(bg, &st)
 	if err != nil {
@@ -78,7 +79,7 @@ func TestBrowserTreeTest(t *testing.T) {
 	}
 	run(t, p, "start, by keyboard",
 		chromedp.KeyEvent(kb.Enter),
-		waitJS(`document.getElementById("task-count")?.textContent === "Task 1 of 2"`),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 1 of 3"`),
 		settled(), // autofocus is done once the page is: a key before it would be undone
 		waitJS(`document.activeElement?.id === "task-text"`),
 		waitJS(`[...document.querySelectorAll(".tt-item")].map(b => b.textContent).join() === "Products,Help"`),
@@ -99,10 +100,21 @@ func TestBrowserTreeTest(t *testing.T) {
 	if v := axeViolations(t, p); len(v) > 0 {
 		t.Errorf("axe on a task: %q", v)
 	}
-	run(t, p, "I'd find it here: the next task, collapsed",
+	run(t, p, "I'd find it here: how sure, by keyboard",
 		chromedp.KeyEvent(kb.Tab), waitJS(`document.activeElement?.classList.contains("tt-choose")`),
 		chromedp.KeyEvent(kb.Enter),
-		waitJS(`document.getElementById("task-count")?.textContent === "Task 2 of 2" && document.activeElement?.id === "task-text"`),
+		waitJS(`document.activeElement?.id === "ask" && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added")`),
+		chromedp.KeyEvent(kb.Tab), waitJS(`document.activeElement?.name === "confidence"`),
+		chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.ArrowRight),
+		waitJS(`document.querySelector("input[name=confidence]:checked")?.value === "5"`),
+	)
+	if v := axeViolations(t, p); len(v) > 0 {
+		t.Errorf("axe on the confidence question: %q", v)
+	}
+	run(t, p, "Next: the next task, collapsed",
+		chromedp.KeyEvent(kb.Tab), waitJS(`document.activeElement?.textContent === "Next"`),
+		chromedp.KeyEvent(kb.Enter),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 2 of 3" && document.activeElement?.id === "task-text"`),
 		waitJS(`!document.querySelector('.tt-item[aria-expanded="true"], .tt-choose')`),
 	)
 	run(t, p, "on a phone: open Help, then reload: the task again, collapsed", chromedp.EmulateViewport(390, 844),
@@ -112,14 +124,14 @@ func TestBrowserTreeTest(t *testing.T) {
 		chromedp.Reload(),
 		chromedp.WaitVisible(`#study-main`, chromedp.ByQuery),
 		settled(),
-		waitJS(`document.getElementById("task-count")?.textContent === "Task 2 of 2" && !document.querySelector('.tt-item[aria-expanded="true"]')`),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 2 of 3" && !document.querySelector('.tt-item[aria-expanded="true"]')`),
 		waitJS(`document.documentElement.scrollWidth <= window.innerWidth`), // nothing wider than the phone
 	)
 	if v := axeViolations(t, p); len(v) > 0 {
 		t.Errorf("axe on a phone: %q", v)
 	}
 	var page string
-	run(t, p, "skip the task: the thank-you text",
+	run(t, p, "skip the task: the next, with a time limit of a second, which ends it: the thank-you text",
 		chromedp.Focus(`button[name=skip]`, chromedp.ByQuery),
 		chromedp.KeyEvent(kb.Enter),
 		waitJS(`document.querySelector("#study-main h1")?.textContent === "Thank you"`),
@@ -144,8 +156,8 @@ func TestBrowserTreeTest(t *testing.T) {
 		t.Fatalf("participants: %+v", parts)
 	}
 	res := treetest.Score(st.Tasks, nodes, parts, events, treetest.Attempts(nodes, events), treetest.Options{})
-	t1, t2 := res.Tasks[0], res.Tasks[1]
-	if t1.DirectSuccess != 1 || t1.FirstClicks[0].PageID != id["https://shop.example/products"] || t2.IndirectSkip+t2.DirectSkip != 1 {
-		t.Errorf("results: task 1 %+v, task 2 %+v\nevents %+v", t1, t2, events)
+	t1, t2, t3 := res.Tasks[0], res.Tasks[1], res.Tasks[2]
+	if t1.DirectSuccess != 1 || t1.FirstClicks[0].PageID != id["https://shop.example/products"] || t1.Confidence[4] != 1 || t2.IndirectSkip+t2.DirectSkip != 1 || t3.TimedOut != 1 {
+		t.Errorf("results: task 1 %+v, task 2 %+v, task 3 %+v\nevents %+v", t1, t2, t3, events)
 	}
 }

@@ -118,6 +118,11 @@ func (s *Server) studyStep(c echo.Context) error {
 	var act string
 	var page int64
 	switch {
+	case c.FormValue("confidence") != "":
+		act = site.TreeConfidence
+		page, _ = strconv.ParseInt(c.FormValue("confidence"), 10, 64)
+	case c.FormValue("timeout") != "":
+		act = site.TreeTimeout
 	case c.FormValue("skip") != "" && !st.NoSkip:
 		act = site.TreeSkip
 	case c.FormValue("choose") != "":
@@ -153,40 +158,57 @@ func (s *Server) studyNow(c echo.Context, st site.Study, p site.TreeParticipant,
 	if err != nil {
 		return views.StudyMainProps{}, err
 	}
-	now := treetest.Now(p, nodes, events)
-	at := time.Since(p.Started).Milliseconds()
+	now := treetest.Now(p, st.Tasks, nodes, events)
+	task, _ := st.Task(now.Task)
+	at := s.now().Sub(p.Started).Milliseconds()
 	var rec []site.TreeEvent
-	step := func(kind string, id int64) {
-		rec = append(rec, site.TreeEvent{Participant: p.ID, Task: now.Task, Kind: kind, PageID: id, At: at})
+	step := func(kind, key string, id int64) {
+		rec = append(rec, site.TreeEvent{Participant: p.ID, Task: key, Kind: kind, PageID: id, At: at})
 	}
-	switch {
-	case now.Task == "":
-	case act == "":
-		step(site.TreeStart, 0)
-	case act == site.TreeOpen && now.Open[page] && page != 0:
-		step(site.TreeClose, page)
-	case act == site.TreeOpen && inTree(nodes, page):
-		step(site.TreeOpen, page)
-	case act == site.TreeChoose && page == now.At && page != 0, act == site.TreeSkip:
-		step(act, page)
-		if next := now.Number; next < len(p.Tasks) { // the next task starts with the tree collapsed
-			rec = append(rec, site.TreeEvent{Participant: p.ID, Task: p.Tasks[next], Kind: site.TreeStart, At: at})
+	end := func(kind string, id int64) { // the task ends; the next starts with the tree collapsed, after the confidence question if it asks one
+		step(kind, now.Task, id)
+		if next := now.Number; !task.Confidence && next < len(p.Tasks) {
+			step(site.TreeStart, p.Tasks[next], 0)
 		}
+	}
+	overdue := task.TimeLimit > 0 && now.Started >= 0 && at-now.Started >= int64(task.TimeLimit)*1000
+	switch {
+	case now.Asking != "":
+		if act == site.TreeConfidence && page >= 1 && page <= 7 {
+			step(act, now.Asking, page)
+			if next := now.Number; next < len(p.Tasks) {
+				step(site.TreeStart, p.Tasks[next], 0)
+			}
+		}
+	case now.Task == "":
+	case overdue: // whatever the press, the time is up
+		end(site.TreeTimeout, 0)
+	case act == "":
+		step(site.TreeStart, now.Task, 0)
+	case act == site.TreeOpen && now.Open[page] && page != 0:
+		step(site.TreeClose, now.Task, page)
+	case act == site.TreeOpen && inTree(nodes, page):
+		step(site.TreeOpen, now.Task, page)
+	case act == site.TreeChoose && page == now.At && page != 0, act == site.TreeSkip:
+		end(act, page)
 	}
 	if len(rec) > 0 {
 		if err := s.store.studies.Record(ctx, p, rec); err != nil {
 			return views.StudyMainProps{}, err
 		}
-		now = treetest.Now(p, nodes, append(events, rec...))
+		now = treetest.Now(p, st.Tasks, nodes, append(events, rec...))
 	}
 	main := views.StudyMainProps{Action: "/t/" + c.Param("token"), Study: st, State: views.StudyDone, Number: now.Number, Of: len(p.Tasks),
-		Children: map[int64][]site.TreeNode{}, Open: now.Open, At: now.At, Arrived: act == "" || act == site.TreeChoose || act == site.TreeSkip}
+		Children: map[int64][]site.TreeNode{}, Open: now.Open, At: now.At, Arrived: act != site.TreeOpen}
 	for _, n := range nodes {
 		main.Children[n.Parent] = append(main.Children[n.Parent], n)
 	}
-	for _, t := range st.Tasks {
-		if t.Key == now.Task {
-			main.State, main.Task = views.StudyTask, t
+	if t, ok := st.Task(now.Asking); ok {
+		main.State, main.Task = views.StudyAsk, t
+	} else if t, ok := st.Task(now.Task); ok {
+		main.State, main.Task = views.StudyTask, t
+		if t.TimeLimit > 0 {
+			main.LeftMillis = max(0, int64(t.TimeLimit)*1000-(at-now.Started))
 		}
 	}
 	return main, nil

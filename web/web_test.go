@@ -1330,3 +1330,52 @@ func TestStudyLink(t *testing.T) {
 		t.Errorf("participants: %+v", ps)
 	}
 }
+
+// TestStudyTimeLimitConfidence: a task's time limit is the server's to
+// keep (a press after it ends the task as timed out, with or without
+// the script), and a task that asks for confidence asks after it ends,
+// before the next task starts.
+func TestStudyTimeLimitConfidence(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	st := site.Study{ProjectID: pid, Name: "Navigation", Tasks: []site.TreeTask{
+		{Text: "Where are the prices?", Correct: []int64{ids["Pricing"]}, TimeLimit: 30, Confidence: true},
+		{Text: "Where is the team?", Correct: []int64{ids["Pricing"]}},
+	}}
+	token, err := c.db.TreeTests.CreateStudy(ctx, &st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var offset time.Duration
+	c.srv.now = func() time.Time { return time.Now().Add(offset) }
+	link := "/t/" + token
+	c.do("POST", link+"/start", url.Values{}, false)
+	if d := doc(t, c.do("GET", link, nil, false)); d.Find("#task-timer").Text() != "0:30" || d.Find("button[data-timeout][hidden]").Length() != 1 {
+		t.Errorf("the timer: %q", d.Find(".tt-timer").Text())
+	}
+	c.do("POST", link+"/step", url.Values{"open": {itoa(ids["Products"])}}, true)
+	offset = 31 * time.Second
+	d := doc(t, c.do("POST", link+"/step", url.Values{"open": {itoa(ids["Pricing"])}}, true))
+	if d.Find("#ask").Text() != "How sure are you of your answer?" || d.Find(`input[name=confidence]`).Length() != 7 {
+		t.Fatalf("after the limit: %s", d.Text())
+	}
+	if d := doc(t, c.do("GET", link, nil, false)); d.Find("#ask").Length() != 1 {
+		t.Errorf("a reload before the answer: %s", d.Find("#study-main").Text())
+	}
+	d = doc(t, c.do("POST", link+"/step", url.Values{"confidence": {"5"}}, true))
+	if d.Find("#task-text").Text() != "Where is the team?" || d.Find("#task-timer").Length() != 0 {
+		t.Errorf("after the answer: %s", d.Text())
+	}
+	events, _ := c.db.TreeTests.Events(ctx, st.ID)
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, e.Task+":"+e.Kind)
+	}
+	if got := strings.Join(kinds, " "); got != "1:start 1:open 1:timeout 1:confidence 2:start" {
+		t.Errorf("events: %s", got)
+	}
+	if events[3].PageID != 5 {
+		t.Errorf("the answer kept: %+v", events[3])
+	}
+}

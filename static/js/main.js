@@ -12,6 +12,7 @@ import "./details.js";
 import "./blocks.js";
 import "./counter.js";
 import "./signoff.js";
+import "./tasktimer.js";
 import "./mention.js";
 import "./searchnav.js";
 import "./tree.js";
