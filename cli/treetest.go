@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"siteplan/site"
 	"siteplan/store"
@@ -59,11 +58,11 @@ func treetestCreateCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 		if err != nil {
 			return fmt.Errorf("treetest create: %w", err)
 		}
-		byPath, _ := pagePaths(t)
+		byPath, _ := treetest.Paths(t)
 		for i, tf := range tasks {
 			task := site.TreeTask{Text: tf.Text, TimeLimit: tf.TimeLimit, Confidence: tf.Confidence}
 			for _, p := range tf.Correct {
-				pid, ok := byPath[cleanPath(p)]
+				pid, ok := byPath[treetest.CleanPath(p)]
 				if !ok {
 					return fmt.Errorf("treetest create: task %d: %q is no page's path in the plan; name a page by its path, such as /products/pricing", i+1, p)
 				}
@@ -84,32 +83,6 @@ func treetestCreateCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 func planAt(ctx context.Context, db *store.Store, id int64, n int) (*site.Tree, error) {
 	_, t, _, err := db.History.PlanAt(ctx, id, n)
 	return t, err
-}
-
-// pagePaths names the pages of t by their paths ("/products/pricing"),
-// and a page by its path, or its title where it has no URL.
-func pagePaths(t *site.Tree) (map[string]int64, treetest.Namer) {
-	byPath, names := map[string]int64{}, map[int64]string{}
-	t.WalkURLs(0, func(p *site.Page, u string) bool {
-		if pu, err := url.Parse(u); u != "" && err == nil {
-			path := cleanPath(pu.Path)
-			byPath[path], names[p.ID] = p.ID, path
-		} else {
-			names[p.ID] = "“" + p.Title + "”"
-		}
-		return true
-	})
-	return byPath, func(id int64) string { return names[id] }
-}
-
-// cleanPath is a page's path as a tasks file or a flag may write it:
-// with a leading slash, without a trailing one (but the home page's).
-func cleanPath(p string) string {
-	p = "/" + strings.Trim(strings.TrimSpace(p), "/")
-	if u, err := url.PathUnescape(p); err == nil {
-		p = u
-	}
-	return p
 }
 
 // studyRun does a verb on study s, its version's plan t.
@@ -150,33 +123,12 @@ func onStudy(setup func(fs *flag.FlagSet) (check func() error, run studyRun)) ve
 	}
 }
 
-// studyData is what a study's results are computed from.
-type studyData struct {
-	nodes    []site.TreeNode
-	parts    []site.TreeParticipant
-	events   []site.TreeEvent
-	attempts []treetest.Attempt
-}
-
-func loadStudy(ctx context.Context, db *store.Store, s site.Study, t *site.Tree) (studyData, error) {
-	d := studyData{nodes: s.Tree(t)}
-	var err error
-	if d.parts, err = db.TreeTests.Participants(ctx, s.ID); err != nil {
-		return d, err
-	}
-	if d.events, err = db.TreeTests.Events(ctx, s.ID); err != nil {
-		return d, err
-	}
-	d.attempts = treetest.Attempts(d.nodes, d.events)
-	return d, nil
-}
-
 // treetestResultsCmd prints a study's results.
 func treetestResultsCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	segment := fs.String("segment", "", "only the participants whose link had these parameters (segment=clients)")
 	return nil, func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error {
-		d, err := loadStudy(ctx, db, s, t)
+		rec, _, err := db.TreeTests.StudyRecord(ctx, s)
 		if err != nil {
 			return fmt.Errorf("treetest results: %w", err)
 		}
@@ -191,8 +143,8 @@ func treetestResultsCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 				opt.Segment[k] = q.Get(k)
 			}
 		}
-		res := treetest.Score(s.Tasks, d.nodes, d.parts, d.events, d.attempts, opt)
-		_, name := pagePaths(t)
+		res, _ := treetest.Compute(s, rec, opt)
+		_, name := treetest.Paths(t)
 		if *asJSON {
 			return treetest.WriteResultsJSON(stdout, res, name)
 		}
@@ -217,8 +169,8 @@ func treetestCorrectCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 		return nil
 	}
 	return check, func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error {
-		byPath, _ := pagePaths(t)
-		pid, ok := byPath[cleanPath(*add)]
+		byPath, _ := treetest.Paths(t)
+		pid, ok := byPath[treetest.CleanPath(*add)]
 		if !ok {
 			return fmt.Errorf("treetest correct: %q is no page's path in version %d", *add, s.Version)
 		}
@@ -245,21 +197,21 @@ func treetestExportCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 		return nil
 	}
 	return check, func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error {
-		d, err := loadStudy(ctx, db, s, t)
+		rec, _, err := db.TreeTests.StudyRecord(ctx, s)
 		if err != nil {
 			return fmt.Errorf("treetest export: %w", err)
 		}
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("treetest export: %w", err)
 		}
-		_, name := pagePaths(t)
-		res := treetest.Score(s.Tasks, d.nodes, d.parts, d.events, d.attempts, treetest.Options{MinMillis: s.SpeederMillis})
+		_, name := treetest.Paths(t)
+		res, attempts := treetest.Compute(s, rec, treetest.Options{MinMillis: s.SpeederMillis})
 		files := []struct {
 			name  string
 			write func(io.Writer) error
 		}{
-			{"events.csv", func(w io.Writer) error { return treetest.WriteEvents(w, d.parts, d.events, d.nodes, name) }},
-			{"outcomes.csv", func(w io.Writer) error { return treetest.WriteOutcomes(w, s.Tasks, d.attempts, name) }},
+			{"events.csv", func(w io.Writer) error { return treetest.WriteEvents(w, rec.Participants, rec.Events, rec.Nodes, name) }},
+			{"outcomes.csv", func(w io.Writer) error { return treetest.WriteOutcomes(w, s.Tasks, attempts, name) }},
 			{"results.json", func(w io.Writer) error { return treetest.WriteResultsJSON(w, res, name) }},
 			{"definitions.csv", treetest.WriteDefinitions},
 		}

@@ -165,7 +165,7 @@ func (d *diagram) face(p *site.Page) card {
 	switch {
 	case d.opt.compact && d.opt.ColorBy == ColorByType: // no band label to carry the type's mark
 		title = marked(d.marks[p.Type], title)
-	case d.opt.compact && d.opt.ColorBy == ColorByCheck: // nor the result's word
+	case d.opt.compact && (d.opt.ColorBy == ColorByCheck || d.opt.ColorBy == ColorByTreeTest): // nor the result's word
 		title = marked(checkSigns[d.checkMark(p)], title)
 	}
 	c.title = wrapWidth(title, titleSize, true, cardInner-2*cardPad, lines)
@@ -247,6 +247,12 @@ func (d *diagram) details(c *card) {
 		c.meta = clipWidth(meta, smallSize, false, cardInner-2*cardPad-10)
 		c.comments = d.opt.Comments[p.ID]
 	}
+	if f := d.opt.Figures[p.ID]; f != "" { // measured, not internal: the client version shows it too
+		if c.meta != "" {
+			f = c.meta + " · " + f
+		}
+		c.meta = clipWidth(f, smallSize, false, cardInner-2*cardPad-10)
+	}
 }
 
 // kindMark is the sign a card's band starts with: the home page's, or
@@ -265,7 +271,7 @@ func (d *diagram) bandLabel(p *site.Page) string {
 		return statusLabel(p.Status)
 	case ColorByChange:
 		return d.opt.Marks[p.ID]
-	case ColorByCheck:
+	case ColorByCheck, ColorByTreeTest:
 		return d.checkMark(p)
 	}
 	if p.IsHome() && p.Type == "" {

@@ -42,15 +42,22 @@ var (
 		{site.MarkRenamed, "#fcd34d"}, {site.MarkChanged, "#e9d5ff"}, {"unchanged", "#ffffff"}}
 	// checkFills colour a launch check, worst first.
 	checkFills = []legendItem{{CheckError, "#fca5a5"}, {CheckWarning, "#fcd34d"}, {CheckOK, "#86efac"}, {notChecked, "#e5e7eb"}}
+	// treeFills colour a tree test's task: where the answers are, the
+	// way to them and away from them.
+	treeFills = []legendItem{{TreeCorrect, "#4ade80"}, {TreeRightWay, "#bbf7d0"}, {TreeWrongWay, "#fed7aa"}, {TreeWrongChoice, "#fca5a5"}, {notVisited, "#f1f5f9"}}
 )
 
 // checkSigns tell a launch check's results apart without their colours:
 // on a compact card, whose title is all it says, and in the legend.
-var checkSigns = map[string]string{CheckError: "✕", CheckWarning: "!", CheckOK: "✓"}
+var checkSigns = map[string]string{CheckError: "✕", CheckWarning: "!", CheckOK: "✓", TreeCorrect: "✓", TreeWrongChoice: "✕", TreeWrongWay: "!"}
 
 // notChecked is a launch check's word for a page it did not check: a
 // group, a placeholder, an external page, one added since.
 const notChecked = "not checked"
+
+// notVisited is a tree test's word for a page no participant opened in
+// the task.
+const notVisited = "not visited"
 
 const (
 	untypedFill = "#e2e8f0"
@@ -128,7 +135,7 @@ type colouring struct {
 // it has in the outline. It reads the whole plan for its types.
 func colouringOf(t *site.Tree, opt Options) colouring {
 	c := colouring{fills: map[string]string{}, marks: map[string]string{}}
-	if marks, ok := map[string][]legendItem{ColorByChange: markFills, ColorByCheck: checkFills}[opt.ColorBy]; ok {
+	if marks, ok := map[string][]legendItem{ColorByChange: markFills, ColorByCheck: checkFills, ColorByTreeTest: treeFills}[opt.ColorBy]; ok {
 		for _, it := range marks {
 			c.fills[it.Label] = it.Fill
 			c.legend = append(c.legend, legendItem{marked(checkSigns[it.Label], it.Label), it.Fill})
@@ -284,7 +291,7 @@ func (d *diagram) fill(p *site.Page) string {
 		key = p.Status
 	case ColorByChange:
 		key = d.opt.Marks[p.ID]
-	case ColorByCheck:
+	case ColorByCheck, ColorByTreeTest:
 		key = d.checkMark(p)
 	}
 	if f, ok := d.fills[key]; ok {
@@ -466,13 +473,16 @@ func (d *diagram) legendSize() (w, h, words float64) {
 
 // legendTitle names what the colours mean.
 func (d *diagram) legendTitle() string {
-	return map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change", ColorByCheck: "Launch check"}[d.opt.ColorBy]
+	return map[string]string{ColorByType: "Page type", ColorByStatus: "Status", ColorByChange: "Change", ColorByCheck: "Launch check", ColorByTreeTest: "Tree test"}[d.opt.ColorBy]
 }
 
 // checkMark is a page's launch check result, in words.
 func (d *diagram) checkMark(p *site.Page) string {
 	if m := d.opt.Marks[p.ID]; m != "" {
 		return m
+	}
+	if d.opt.ColorBy == ColorByTreeTest {
+		return notVisited
 	}
 	return notChecked
 }

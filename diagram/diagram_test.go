@@ -996,6 +996,42 @@ func TestDiagramCheck(t *testing.T) {
 	}
 }
 
+// TestDiagramTreeTest: coloured by a tree test's task, each card has
+// its mark's colour and word, its figures (in the client version too),
+// and a page nobody opened is "not visited".
+func TestDiagramTreeTest(t *testing.T) {
+	tr, _ := docFile(t, "../store/testdata/acme.json").Tree()
+	id := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { id[p.Title] = p.ID; return true })
+	marks := map[int64]string{id["Pricing"]: TreeCorrect, id["Products"]: TreeRightWay, id["Login"]: TreeWrongChoice, id["Team"]: TreeWrongWay}
+	figures := map[int64]string{id["Pricing"]: "9 visits · 7 chose"}
+	for _, client := range []bool{false, true} {
+		d := prepared(t, "../store/testdata/acme.json", Options{ColorBy: ColorByTreeTest, Marks: marks, Figures: figures, Client: client})
+		svg := draw(t, d, FormatSVG)
+		nodes := svgNodes(t, svg)
+		for title, want := range map[string][]string{"Pricing": {"correct answer", "#4ade80"}, "Products": {"right way", "#bbf7d0"},
+			"Login": {"chosen, wrong", "#fca5a5"}, "Team": {"wrong way", "#fed7aa"}, "Home": {"not visited", "#f1f5f9"}} {
+			if got := nodes["p"+strconv.FormatInt(id[title], 10)]; !strings.Contains(strings.ToLower(got), want[0]) {
+				t.Errorf("client %t: %s's card does not say %q: %s", client, title, want[0], got)
+			}
+			if got := d.fill(tr.Page(id[title])); got != want[1] {
+				t.Errorf("%s's card is %s, want %s", title, got, want[1])
+			}
+		}
+		if got := nodes["p"+strconv.FormatInt(id["Pricing"], 10)]; !strings.Contains(got, "9 visits · 7 chose") {
+			t.Errorf("client %t: Pricing's card lacks its figures: %s", client, got)
+		}
+		for _, w := range []string{"Tree test", "✓ correct answer", "✕ chosen, wrong", "! wrong way", "right way", "not visited"} {
+			if !strings.Contains(string(svg), w) {
+				t.Errorf("the legend lacks %q", w)
+			}
+		}
+	}
+	if a, b := (Options{ColorBy: ColorByTreeTest, Figures: figures}).Key(), (Options{ColorBy: ColorByTreeTest}).Key(); a == b {
+		t.Error("figures do not change the key")
+	}
+}
+
 // TestDiagramContent: the content view lists a page's blocks on its
 // card, in the client version too, each clipped to the card, past ten
 // the rest counted; the card grows to hold them, in every format and in

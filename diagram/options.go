@@ -33,6 +33,18 @@ const (
 	// CheckOK, CheckWarning, CheckError; a page without one was not
 	// checked.
 	ColorByCheck = "check"
+	// ColorByTreeTest colours the pages of a tree test's task by
+	// Options.Marks: TreeCorrect, TreeRightWay, TreeWrongWay,
+	// TreeWrongChoice; a page without one was not visited.
+	ColorByTreeTest = "treetest"
+)
+
+// What a tree test's task says of each page, as Options.Marks holds it.
+const (
+	TreeCorrect     = "correct answer"
+	TreeRightWay    = "right way"
+	TreeWrongWay    = "wrong way"
+	TreeWrongChoice = "chosen, wrong"
 )
 
 // The results of a launch check, as Options.Marks holds them.
@@ -53,6 +65,9 @@ type Options struct {
 	Collapsed map[int64]bool // branches drawn closed, with a "+N pages" marker
 	Comments  map[int64]int  // open comment threads per page, shown on its node
 	Landings  map[int64]int  // old URLs an accepted redirect sends to each page (a relaunch), shown on its card
+	// Figures are words on each card about what a page measured (a tree
+	// test's "9 visits · 4 chose"), client version or not.
+	Figures map[int64]string
 	// Locale draws a localized plan in one of its locales (a tag): each
 	// page's title and URL there, its state there on its card.
 	Locale string
@@ -86,6 +101,8 @@ type Options struct {
 	// lines a section (a launch check's problems by rule); the other
 	// formats leave it out.
 	Appendix []Section
+	// AppendixTitle heads the appendix's sheets ("Appendix" when empty).
+	AppendixTitle string
 	// Approved marks the branches signed off (page -> who signed), on
 	// their cards, client version or not.
 	Approved map[int64]string
@@ -162,7 +179,7 @@ func (o *Options) Normalize(t *site.Tree) error {
 		return site.Errorf(site.EInvalid, "Diagram format must be one of %s.", strings.Join(Formats, ", "))
 	case !slices.Contains(Layouts, o.Layout):
 		return site.Errorf(site.EInvalid, "Layout must be one of %s.", strings.Join(Layouts, ", "))
-	case o.ColorBy != ColorByType && o.ColorBy != ColorByStatus && o.ColorBy != ColorByChange && o.ColorBy != ColorByCheck:
+	case !slices.Contains([]string{ColorByType, ColorByStatus, ColorByChange, ColorByCheck, ColorByTreeTest}, o.ColorBy):
 		return site.Errorf(site.EInvalid, "Colour by must be “type” or “status”.")
 	case !slices.Contains(Papers, o.Paper):
 		return site.Errorf(site.EInvalid, "Paper must be one of %s.", strings.Join(Papers, ", "))
@@ -212,6 +229,10 @@ func (o Options) Key() string {
 			fmt.Fprintf(&b, "%d=%d,", id, n)
 		}
 	}
+	b.WriteString("|g:")
+	for _, id := range slices.Sorted(maps.Keys(o.Figures)) {
+		fmt.Fprintf(&b, "%d=%q,", id, o.Figures[id])
+	}
 	b.WriteString("|m:")
 	for _, id := range slices.Sorted(maps.Keys(o.Marks)) {
 		fmt.Fprintf(&b, "%d=%s,", id, o.Marks[id])
@@ -219,7 +240,7 @@ func (o Options) Key() string {
 	b.WriteString("|f:")
 	writeSet(&b, o.Focus)
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
-	fmt.Fprintf(&b, "|t:%q|f:%q|content:%t|a:", o.Title, o.Facts, o.Content)
+	fmt.Fprintf(&b, "|t:%q|f:%q|ap:%q|%q|content:%t|a:", o.Title, o.Facts, o.AppendixTitle, o.Appendix, o.Content)
 	for _, id := range slices.Sorted(maps.Keys(o.Approved)) {
 		fmt.Fprintf(&b, "%d=%q,", id, o.Approved[id])
 	}

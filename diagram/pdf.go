@@ -2,6 +2,7 @@ package diagram
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"image"
@@ -112,7 +113,7 @@ func (d *diagram) appendix(tx *pdfText, pageW, pageH float64, logo *pdfLogo) {
 	y := bottom // a new page at once
 	page := func() {
 		pdf.AddPage()
-		d.titleBlock(tx, pageW, logo, "Problems found, by rule")
+		d.titleBlock(tx, pageW, logo, cmp.Or(d.opt.AppendixTitle, "Appendix"))
 		y = top
 	}
 	for _, s := range d.opt.Appendix {
@@ -334,7 +335,7 @@ func (d *diagram) titleBlock(tx *pdfText, pageW float64, logo *pdfLogo, sheet st
 	if d.pages != d.tree.Len() {
 		info[2] += " (" + strconv.Itoa(d.pages) + " shown)"
 	}
-	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status", ColorByChange: "change", ColorByCheck: "launch check"}[d.opt.ColorBy])
+	info = append(info, "colour: "+map[string]string{ColorByType: "page type", ColorByStatus: "status", ColorByChange: "change", ColorByCheck: "launch check", ColorByTreeTest: "tree test"}[d.opt.ColorBy])
 	if o.ClientName != "" {
 		info = append(info, "for "+o.ClientName)
 	}

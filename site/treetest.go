@@ -74,6 +74,14 @@ type TreeParticipant struct {
 	Started time.Time
 }
 
+// StudyRecord is what a study's results are computed from: the tree it
+// shows, its participants and their events, in the order recorded.
+type StudyRecord struct {
+	Nodes        []TreeNode
+	Participants []TreeParticipant
+	Events       []TreeEvent
+}
+
 // Study is a tree test on a version of a plan: the tree it shows (the
 // version's navigation, whole or one branch), its tasks, and how
 // participants take it through its link.

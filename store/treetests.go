@@ -121,6 +121,22 @@ func (db *TreeTests) StudyTree(ctx context.Context, s site.Study) ([]site.TreeNo
 	return s.Tree(t), nil
 }
 
+// StudyRecord is what study s's results are computed from, and the plan
+// of its version (whose pages the results name). Errors: ENotFound.
+func (db *TreeTests) StudyRecord(ctx context.Context, s site.Study) (site.StudyRecord, *site.Tree, error) {
+	var r site.StudyRecord
+	_, t, err := db.studyPlan(ctx, s)
+	if err != nil {
+		return r, nil, err
+	}
+	r.Nodes = s.Tree(t)
+	if r.Participants, err = db.Participants(ctx, s.ID); err != nil {
+		return r, nil, err
+	}
+	r.Events, err = db.Events(ctx, s.ID)
+	return r, t, err
+}
+
 // studyPlan is the version study s shows and the plan it keeps, whole:
 // a study's tree is its version's, whoever asks. Errors: ENotFound.
 func (db *TreeTests) studyPlan(ctx context.Context, s site.Study) (site.Version, *site.Tree, error) {
@@ -170,8 +186,31 @@ func (db *TreeTests) SetCorrect(ctx context.Context, studyID int64, key string, 
 // RevokeStudy closes a study's link: nobody new starts it, and its
 // participants can no longer record. Errors: ENotFound.
 func (db *TreeTests) RevokeStudy(ctx context.Context, projectID, studyID int64) error {
+	return db.studyUpdate(ctx, projectID, studyID, `UPDATE studies SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND project_id = ?`, fmtTime(db.Now()), studyID, projectID)
+}
+
+// SetSpeeder sets the threshold under which the results leave a
+// participant out as a speeder: ms for their whole study (0: none).
+// Errors: EInvalid, ENotFound.
+func (db *TreeTests) SetSpeeder(ctx context.Context, projectID, studyID, ms int64) error {
+	if ms < 0 || ms > 24*3600*1000 {
+		return site.Errorf(site.EInvalid, "A speeder's threshold is 0 (none) to 24 hours.")
+	}
+	return db.studyUpdate(ctx, projectID, studyID, `UPDATE studies SET speeder_ms = ? WHERE id = ? AND project_id = ?`, ms, studyID, projectID)
+}
+
+// NewStudyLink gives study a new participant link and returns its token
+// (kept hashed): the old link stops working, the participants who
+// started keep their sessions. Errors: ENotFound.
+func (db *TreeTests) NewStudyLink(ctx context.Context, projectID, studyID int64) (string, error) {
+	token, hash := newToken()
+	return token, db.studyUpdate(ctx, projectID, studyID, `UPDATE studies SET token_hash = ? WHERE id = ? AND project_id = ?`, hash, studyID, projectID)
+}
+
+// studyUpdate runs one update of a project's study. Errors: ENotFound.
+func (db *TreeTests) studyUpdate(ctx context.Context, projectID, studyID int64, query string, args ...any) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE studies SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND project_id = ?`, fmtTime(db.Now()), studyID, projectID)
+		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"siteplan/site"
 )
@@ -14,6 +16,32 @@ import (
 // Namer names a page of the study's tree where a file shows it: its
 // path in the version ("/products/pricing"), or its label.
 type Namer func(id int64) string
+
+// Paths names the pages of t by their paths ("/products/pricing"),
+// and a page by its path, or its title where it has no URL.
+func Paths(t *site.Tree) (map[string]int64, Namer) {
+	byPath, names := map[string]int64{}, map[int64]string{}
+	t.WalkURLs(0, func(p *site.Page, u string) bool {
+		if pu, err := url.Parse(u); u != "" && err == nil {
+			path := CleanPath(pu.Path)
+			byPath[path], names[p.ID] = p.ID, path
+		} else {
+			names[p.ID] = "“" + p.Title + "”"
+		}
+		return true
+	})
+	return byPath, func(id int64) string { return names[id] }
+}
+
+// CleanPath is a page's path as a tasks file or a flag may write it:
+// with a leading slash, without a trailing one (but the home page's).
+func CleanPath(p string) string {
+	p = "/" + strings.Trim(strings.TrimSpace(p), "/")
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	return p
+}
 
 // TaskJSON is one task's results as `siteplan treetest results --json`
 // prints them: counts, shares with their intervals, times in ms, and

@@ -83,8 +83,8 @@ type TaskResult struct {
 	// at [0] to [6]; ConfidenceMedian is their median (0: none).
 	Confidence       [7]int
 	ConfidenceMedian float64
-	firstClickN                            int
-	correct, onPath                        map[int64]bool
+	firstClickN      int
+	correct, onPath  map[int64]bool
 }
 
 // Results are a study's results.
@@ -109,6 +109,16 @@ type Options struct {
 	// first event to their last) is a speeder, left out. 0: none is.
 	MinMillis int64
 }
+
+// Compute is study s's results from its record: the attempts read from
+// its events, scored with its tasks' correct pages as they are now.
+func Compute(s site.Study, r site.StudyRecord, opt Options) (Results, []Attempt) {
+	attempts := Attempts(r.Nodes, r.Events)
+	return Score(s.Tasks, r.Nodes, r.Participants, r.Events, attempts, opt), attempts
+}
+
+// IsCorrect reports whether page id is one of the task's correct pages.
+func (tr *TaskResult) IsCorrect(id int64) bool { return tr.correct[id] }
 
 // Score computes the results of tasks from attempts (Attempts of the
 // study's events) on the study's tree, with the tasks' correct pages as

@@ -124,6 +124,7 @@ func buildWorld(t *testing.T) *world {
 	if w.tokens["study"], err = db.TreeTests.CreateStudy(ctx, &study); err != nil {
 		t.Fatal(err)
 	}
+	w.ids["study"] = study.ID
 	invs, _ := db.Sharing.Invites(ctx, 1)
 	w.ids["invite"] = invs[0].ID
 	ms, _ := db.Teams.Memberships(ctx, users[otherTeam].ID)
@@ -379,15 +380,27 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/launch":                           {path: p + "/launch", ok: 200},
 		"GET /projects/:id/lint":                             {path: p + "/lint", ok: 200},
 		"GET /projects/:id/locales":                          {path: p + "/locales", ok: 200},
-		"POST /projects/:id/launch":                          {path: p + "/launch", form: v("base", "not a URL"), ok: 422},
-		"GET /projects/:id/launch/diagram/:format":           {path: p + "/launch/diagram/pdf", ok: 404},
-		"GET /projects/:id/launch/report.json":               {path: p + "/launch/report.json", ok: 404},
-		"GET /projects/:id/redirects/export":                 {path: p + "/redirects/export?format=csv", ok: 200, override: guestDownload},
-		"GET /projects/:id/redirects/picker":                 {path: p + "/redirects/picker?id=1", ok: 404},
-		"POST /projects/:id/redirects/decide":                {path: p + "/redirects/decide", form: v("verb", "accept-all"), ok: 200},
-		"POST /projects/:id/redirects/attach":                {path: p + "/redirects/attach", form: v(), ok: 422},
-		"POST /projects/:id/redirects/traffic":               {path: p + "/redirects/traffic", form: v(), ok: 422},
-		"GET /projects/:id/compare/diagram/:format":          {path: p + "/compare/diagram/png?from=1", ok: 200},
+		"GET /projects/:id/treetests":                        {path: p + "/treetests", ok: 200},
+		"GET /projects/:id/treetests/new":                    {path: p + "/treetests/new?version=1", ok: 200},
+		"POST /projects/:id/treetests": {path: p + "/treetests", form: v("name", "Round 2", "version", "1", "tasks", "1", "text-1", "Where are the prices?",
+			"correct-1", id("Pricing"), "skip", "1"), ok: 201},
+		"GET /projects/:id/treetests/compare":              {path: p + "/treetests/compare?a=" + id("study") + "&b=" + id("study"), ok: 200},
+		"GET /projects/:id/treetests/:sid":                 {path: p + "/treetests/" + id("study"), ok: 200},
+		"GET /projects/:id/treetests/:sid/diagram/:format": {path: p + "/treetests/" + id("study") + "/diagram/png", ok: 200},
+		"GET /projects/:id/treetests/:sid/:file":           {path: p + "/treetests/" + id("study") + "/outcomes.csv", ok: 200},
+		"POST /projects/:id/treetests/:sid/correct":        {path: p + "/treetests/" + id("study") + "/correct", form: v("task", "1", "page", id("Pricing"), "op", "add"), ok: 303},
+		"POST /projects/:id/treetests/:sid/speeders":       {path: p + "/treetests/" + id("study") + "/speeders", form: v("seconds", "5"), ok: 303},
+		"POST /projects/:id/treetests/:sid/revoke":         {path: p + "/treetests/" + id("study") + "/revoke", ok: 303},
+		"POST /projects/:id/treetests/:sid/link":           {path: p + "/treetests/" + id("study") + "/link", ok: 200},
+		"POST /projects/:id/launch":                        {path: p + "/launch", form: v("base", "not a URL"), ok: 422},
+		"GET /projects/:id/launch/diagram/:format":         {path: p + "/launch/diagram/pdf", ok: 404},
+		"GET /projects/:id/launch/report.json":             {path: p + "/launch/report.json", ok: 404},
+		"GET /projects/:id/redirects/export":               {path: p + "/redirects/export?format=csv", ok: 200, override: guestDownload},
+		"GET /projects/:id/redirects/picker":               {path: p + "/redirects/picker?id=1", ok: 404},
+		"POST /projects/:id/redirects/decide":              {path: p + "/redirects/decide", form: v("verb", "accept-all"), ok: 200},
+		"POST /projects/:id/redirects/attach":              {path: p + "/redirects/attach", form: v(), ok: 422},
+		"POST /projects/:id/redirects/traffic":             {path: p + "/redirects/traffic", form: v(), ok: 422},
+		"GET /projects/:id/compare/diagram/:format":        {path: p + "/compare/diagram/png?from=1", ok: 200},
 	}
 	srv := New(Stores{}, staticFS, slog.New(slog.NewTextHandler(io.Discard, nil)), Config{})
 	needs := map[string]need{}

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"siteplan/site"
+	"siteplan/store"
 	"siteplan/treetest"
 )
 
@@ -28,6 +29,100 @@ func axeViolations(t *testing.T, ctx context.Context) []string {
 		chromedp.Evaluate(`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => v.id + " (" + v.impact + "): " + v.nodes.map(n => n.target.join(" ")).join(", ")))`, &out, awaitPromise),
 	)
 	return out
+}
+
+// shopPlan imports the shop of the tree-test tests and returns its id
+// and its pages' ids by URL.
+func shopPlan(t *testing.T, db *store.Store) (int64, map[string]int64) {
+	t.Helper()
+	doc := `{"format":"siteplan/1","project":{"name":"Shop","base_url":"https://shop.example/"},"pages":[{"title":"Home","slug":"","children":[
+		{"title":"Products","notes":"internal: margins","children":[{"title":"Tents"},{"title":"Rentals","children":[{"title":"Returns"}]}]},
+		{"title":"Help","children":[{"title":"Returns"},{"title":"Contact"}]}]}]}`
+	d, err := site.ParseDocument(strings.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg := context.Background()
+	pid, err := db.Projects.ImportDocument(bg, 1, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := db.Pages.Tree(bg, pid)
+	id := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { id[tr.URL(p.ID)] = p.ID; return true })
+	return pid, id
+}
+
+// TestBrowserStudyEditor: the team sets a tree test up in the editor
+// (the plan's "Tree tests", a task with its correct page chosen in the
+// list), a participant takes it through the link it shows once, and
+// the team reads the results, which axe-core finds no violation on.
+func TestBrowserStudyEditor(t *testing.T) {
+	ctx, base, db := browser(t)
+	pid, id := shopPlan(t, db)
+	returns := id["https://shop.example/products/rentals/returns"]
+	var link string
+	run(t, ctx, "the plan's tree tests, a new one",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d", base, pid)),
+		chromedp.WaitVisible(`.editor-nav`, chromedp.ByQuery),
+		chromedp.Click(`.editor-nav a[href$="/treetests"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`a.button[href$="/treetests/new"]`, chromedp.ByQuery),
+		chromedp.Click(`a.button[href$="/treetests/new"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#f-task-correct-1`, chromedp.ByQuery),
+		chromedp.SendKeys(`#f-study-name`, "Returns, round 1", chromedp.ByQuery),
+		chromedp.SendKeys(`#f-task-text-1`, "Where would you return a tent you rented?", chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`document.querySelector('#f-task-correct-1 option[value="%d"]').selected = true`, returns), nil),
+		chromedp.Click(`#f-study-intro`, chromedp.ByQuery),
+	)
+	screenshot(t, ctx, "study-form.png")
+	run(t, ctx, "create it: its link, once",
+		chromedp.Click(`#create-study`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#study-link`, chromedp.ByQuery),
+		chromedp.Value(`#study-link`, &link, chromedp.ByQuery),
+	)
+	if !strings.Contains(link, "/t/") {
+		t.Fatalf("the link: %q", link)
+	}
+	p := otherBrowser(t, ctx)
+	click := func(sel string) chromedp.Action { // once the page is still: a press during a swap would find its button gone
+		return chromedp.Tasks{settled(), chromedp.WaitVisible(sel, chromedp.ByQuery), chromedp.Click(sel, chromedp.ByQuery)}
+	}
+	run(t, p, "a participant takes it",
+		chromedp.Navigate(link+"?segment=clients"),
+		click(`#study-main button`),
+		waitJS(`document.getElementById("task-count")?.textContent === "Task 1 of 1"`),
+		click(fmt.Sprintf("#tt-%d", id["https://shop.example/products"])),
+		click(fmt.Sprintf("#tt-%d", id["https://shop.example/products/rentals"])),
+		click(fmt.Sprintf("#tt-%d", returns)),
+		click(`.tt-choose`),
+		waitJS(`document.querySelector("#study-main h1")?.textContent === "Thank you"`),
+	)
+	var text string
+	run(t, ctx, "the results",
+		chromedp.Click(`a[href$="/treetests/`+itoa(studyID(t, db, pid))+`"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#study-counted`, chromedp.ByQuery),
+		chromedp.Text(`main`, &text, chromedp.ByQuery),
+	)
+	for _, want := range []string{"1 participant counted", "100% (1 of 1)", "Direct success", "segment: clients", "What the figures mean"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the results lack %q", want)
+		}
+	}
+	if v := axeViolations(t, ctx); len(v) > 0 {
+		t.Errorf("axe on the results: %q", v)
+	}
+	screenshot(t, ctx, "study-results.png")
+	noProblems(t, ctx, "the tree test's results")
+}
+
+// studyID is the id of the project's newest study.
+func studyID(t *testing.T, db *store.Store, pid int64) int64 {
+	t.Helper()
+	list, err := db.TreeTests.Studies(context.Background(), pid)
+	if err != nil || len(list) == 0 {
+		t.Fatalf("no study: %v", err)
+	}
+	return list[0].ID
 }
 
 // TestBrowserTreeTest: a participant takes a tree test through its

@@ -172,6 +172,12 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/history":                     {p + "/history"},
 		"/projects/:id/lint":                        {p + "/lint"},
 		"/projects/:id/locales":                     {p + "/locales"},
+		// Tree tests are the team's research: a link reaches none of it.
+		"/projects/:id/treetests":                      {p + "/treetests"},
+		"/projects/:id/treetests/compare":              {p + "/treetests/compare?a=1&b=1"},
+		"/projects/:id/treetests/:sid":                 {p + "/treetests/1"},
+		"/projects/:id/treetests/:sid/diagram/:format": {p + "/treetests/1/diagram/pdf"},
+		"/projects/:id/treetests/:sid/:file":           {p + "/treetests/1/events.csv"},
 	}
 	for _, r := range c.srv.routeTable() {
 		if r.method != http.MethodGet || !slices.Contains([]need{projectRead, projectTeam, projectComment}, r.need) {

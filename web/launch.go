@@ -207,7 +207,7 @@ func launchOptions(lc site.LaunchCheck, rep *verify.Report, what, format string)
 			{"Result", site.Counted(rep.Errors, "error", "errors") + ", " + site.Counted(rep.Warnings, "warning", "warnings") + " in " +
 				site.Counted(rep.Pages, "page", "pages") + " and " + site.Counted(rep.OldURLs, "old URL", "old URLs")},
 		},
-		Appendix: launchAppendix(rep)}
+		Appendix: launchAppendix(rep), AppendixTitle: "Problems found, by rule"}
 }
 
 // launchAppendix is the report's problems for the PDF, after the

@@ -58,8 +58,11 @@ type Stores struct {
 	Jobs     jobStore
 	Live     liveStore
 	Limits   limitStore
-	Studies  studyStore
-	Themes   interface {
+	Studies  interface {
+		studyStore
+		researchStore
+	}
+	Themes interface {
 		themeStore
 		paletteStore
 		templateStore
@@ -93,13 +96,14 @@ type stores struct {
 	limits    limitStore
 	jobs      jobStore
 	studies   studyStore
+	research  researchStore
 }
 
 func storesOf(st Stores) stores {
 	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
 		links: st.Links, history: st.History, themes: st.Themes, palettes: st.Themes, redirects: st.Redirects,
 		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
-		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies}
+		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -274,7 +278,28 @@ type route struct {
 
 // routeTable lists every route; routes registers each behind the guard
 // its need asks for, and the access test walks it with every actor.
-func (s *Server) routeTable() []route { return append(s.accountRoutes(), s.projectRoutes()...) }
+func (s *Server) routeTable() []route {
+	return slices.Concat(s.accountRoutes(), s.projectRoutes(), s.studyRoutes())
+}
+
+// studyRoutes are a project's tree tests in the editor (studies.go):
+// the team's research, which no share link reaches.
+func (s *Server) studyRoutes() []route {
+	const get, post = http.MethodGet, http.MethodPost
+	return []route{
+		{get, "/projects/:id/treetests", s.studiesPage, projectTeam, nil},
+		{get, "/projects/:id/treetests/compare", s.heavy(s.studyCompare), projectTeam, nil},
+		{get, "/projects/:id/treetests/:sid", s.heavy(s.studyResults), projectTeam, nil},
+		{get, "/projects/:id/treetests/:sid/diagram/:format", s.studyDiagram, projectTeam, nil},
+		{get, "/projects/:id/treetests/:sid/:file", s.heavy(s.studyFile), projectTeam, nil},
+		{get, "/projects/:id/treetests/new", s.newStudyPage, projectEdit, nil},
+		{post, "/projects/:id/treetests", s.createStudy, projectEdit, nil},
+		{post, "/projects/:id/treetests/:sid/correct", s.setStudyCorrect, projectEdit, nil},
+		{post, "/projects/:id/treetests/:sid/speeders", s.setStudySpeeder, projectEdit, nil},
+		{post, "/projects/:id/treetests/:sid/revoke", s.revokeStudy, projectEdit, nil},
+		{post, "/projects/:id/treetests/:sid/link", s.newStudyLink, projectEdit, nil},
+	}
+}
 
 // accountRoutes are the routes outside any one project: signing in, the
 // projects list, reading live sites, the inbox and the team.
