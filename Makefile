@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js
 BUNDLE := static/dist/app.js
 
-.PHONY: run build static test lint generate check-generated bench load load-hostile probes clean fonts
+.PHONY: run build static test lint generate check-generated bench load load-treetest load-hostile probes clean fonts
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -86,6 +86,10 @@ fonts:
 
 # The same with 8 visitors pulling the heaviest reads of a 100,000-page
 # plan through view links; the editors' p99 should stay under 100 ms.
+# 500 participants take a tree test at once (each press p99 under 100 ms).
+load-treetest: static
+	$(GO) run ./cmd/loadtest -treetest 500
+
 load-hostile: static
 	$(GO) run ./cmd/loadtest -users 50 -duration 60s -hostile 8
 

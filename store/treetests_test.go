@@ -76,9 +76,35 @@ func TestTreeTests(t *testing.T) {
 	if err := db.TreeTests.Record(context.Background(), p1, []site.TreeEvent{{Task: "1", Kind: "delete"}}); site.ErrorCode(err) != site.EInvalid {
 		t.Errorf("an unknown kind: %v", err)
 	}
+	// Task 2 ends by its time limit, its confidence asked after it.
+	if err := db.TreeTests.Record(context.Background(), p1, []site.TreeEvent{{Task: "2", Kind: site.TreeStart, At: 3000},
+		{Task: "2", Kind: site.TreeTimeout, At: 63000}, {Task: "2", Kind: site.TreeConfidence, PageID: 3, At: 64000}}); err != nil {
+		t.Fatalf("a timeout and a confidence: %v", err)
+	}
 	back, err := db.TreeTests.Events(context.Background(), s.ID)
-	if err != nil || len(back) != 4 || back[2].PageID != ids["Pricing"] || back[3].At != 2500 || back[0].Participant != p1.ID {
+	if err != nil || len(back) != 7 || back[2].PageID != ids["Pricing"] || back[3].At != 2500 || back[0].Participant != p1.ID || back[5].Kind != site.TreeTimeout {
 		t.Errorf("events: %+v, %v", back, err)
+	}
+	if rec, tr, err := db.TreeTests.StudyRecord(context.Background(), got); err != nil || len(rec.Events) != 7 || len(rec.Participants) != 1 || len(rec.Nodes) == 0 || tr.Page(ids["Pricing"]) == nil {
+		t.Errorf("the study's record: %d events, %d participants, %d items, %v", len(rec.Events), len(rec.Participants), len(rec.Nodes), err)
+	}
+	// The speeders' threshold and a new link: the old one no longer opens
+	// the study.
+	if err := db.TreeTests.SetSpeeder(context.Background(), pid, s.ID, 20000); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.TreeTests.SetSpeeder(context.Background(), pid+1, s.ID, 20000); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("another project's study: %v", err)
+	}
+	link, err := db.TreeTests.NewStudyLink(context.Background(), pid, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := db.TreeTests.StudyByToken(context.Background(), link); err != nil || again.SpeederMillis != 20000 {
+		t.Errorf("the new link: %+v, %v", again, err)
+	}
+	if _, err := db.TreeTests.StudyByToken(context.Background(), token); site.ErrorCode(err) != site.ENotFound {
+		t.Errorf("the old link: %v", err)
 	}
 	if _, _, err := db.TreeTests.Join(context.Background(), got, nil, []string{"1"}); err != nil {
 		t.Fatal(err)

@@ -227,10 +227,18 @@ func inTree(nodes []site.TreeNode, id int64) bool {
 // studyTrees keeps the trees of the studies participants took lately: a
 // study's tree is its version's navigation, which never changes, and
 // reading it decodes the version's whole plan, which every press of
-// every participant would otherwise do.
+// every participant would otherwise do. Participants arriving together
+// wait for one reading.
 type studyTrees struct {
 	mu sync.Mutex
-	m  map[int64][]site.TreeNode
+	m  map[int64]*studyTree
+}
+
+// studyTree is one study's tree, read once.
+type studyTree struct {
+	once  sync.Once
+	nodes []site.TreeNode
+	err   error
 }
 
 // maxStudyTrees bounds the trees kept (a 2,000-item tree is some 100 KB).
@@ -239,20 +247,22 @@ const maxStudyTrees = 64
 // get is study st's tree, read from db the first time.
 func (k *studyTrees) get(ctx context.Context, db studyStore, st site.Study) ([]site.TreeNode, error) {
 	k.mu.Lock()
-	nodes, ok := k.m[st.ID]
+	if k.m == nil || len(k.m) >= maxStudyTrees && k.m[st.ID] == nil {
+		k.m = map[int64]*studyTree{} // start again: the studies running now come back at once
+	}
+	e := k.m[st.ID]
+	if e == nil {
+		e = &studyTree{}
+		k.m[st.ID] = e
+	}
 	k.mu.Unlock()
-	if ok {
-		return nodes, nil
+	e.once.Do(func() { e.nodes, e.err = db.StudyTree(context.WithoutCancel(ctx), st) })
+	if e.err != nil {
+		k.mu.Lock()
+		if k.m[st.ID] == e { // a failed reading is not kept: the next press tries again
+			delete(k.m, st.ID)
+		}
+		k.mu.Unlock()
 	}
-	nodes, err := db.StudyTree(ctx, st)
-	if err != nil {
-		return nil, err
-	}
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.m == nil || len(k.m) >= maxStudyTrees {
-		k.m = map[int64][]site.TreeNode{} // start again: the studies running now come back at once
-	}
-	k.m[st.ID] = nodes
-	return nodes, nil
+	return e.nodes, e.err
 }

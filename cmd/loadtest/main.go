@@ -11,6 +11,7 @@
 //	go run ./cmd/loadtest [-users 50] [-per-plan 50] [-duration 60s] [-think 1s] [-hostile 8]
 //	go run ./cmd/loadtest -postgres [-instances 2] ...
 //	go run ./cmd/loadtest -probes
+//	go run ./cmd/loadtest -treetest 500 [-think 1s]
 //
 // With -postgres the server runs on a throwaway PostgreSQL server
 // (Debian's postgresql package, as the tests start it), and with
@@ -77,6 +78,7 @@ func main() {
 	think := flag.Duration("think", time.Second, "mean pause between a user's actions (0: none)")
 	hostile := flag.Int("hostile", 0, "visitors pulling the heaviest reads of a 100,000-page plan through view links")
 	probe := flag.Bool("probes", false, "re-run the hostile probes at their original sizes instead (see probes.go)")
+	treeTest := flag.Int("treetest", 0, "instead: this many participants take a tree test at once (see treetest.go)")
 	siteProbe := flag.Bool("site-probes", false, "re-run only the probes of live-site readings (see siteprobes.go)")
 	postgres := flag.Bool("postgres", false, "serve from a throwaway PostgreSQL server (Debian's postgresql package) instead of a SQLite file")
 	instances := flag.Int("instances", 1, "servers on the one database (PostgreSQL only); each request goes to any of them, as behind a load balancer")
@@ -92,6 +94,8 @@ func main() {
 		err = probes()
 	case *siteProbe:
 		err = onlySiteProbes()
+	case *treeTest > 0:
+		err = treeTestLoad(*treeTest, *think, *postgres)
 	default:
 		if *instances > 1 && !*postgres {
 			err = errors.New("several instances share a PostgreSQL database: add -postgres")
@@ -708,10 +712,12 @@ func report(st *stats, users int, elapsed time.Duration, events int64, logs *ser
 		v := st.lat[k]
 		fmt.Printf("| %s | %d | %s | %s | %s |\n", k, len(v), ms(pct(v, .5)), ms(pct(v, .99)), ms(v[len(v)-1]))
 	}
-	fmt.Printf("| all edits | %d | %s | %s | %s |\n", len(edits), ms(pct(edits, .5)), ms(pct(edits, .99)), ms(pct(edits, 1)))
-	slices.Sort(st.propag)
-	fmt.Printf("\nlive updates: %d change events delivered to other users; edit sent -> event received p50 %s, p99 %s, max %s\n",
-		events, ms(pct(st.propag, .5)), ms(pct(st.propag, .99)), ms(pct(st.propag, 1)))
+	if len(edits) > 0 {
+		fmt.Printf("| all edits | %d | %s | %s | %s |\n", len(edits), ms(pct(edits, .5)), ms(pct(edits, .99)), ms(pct(edits, 1)))
+		slices.Sort(st.propag)
+		fmt.Printf("\nlive updates: %d change events delivered to other users; edit sent -> event received p50 %s, p99 %s, max %s\n",
+			events, ms(pct(st.propag, .5)), ms(pct(st.propag, .99)), ms(pct(st.propag, 1)))
+	}
 	nerr, refused := 0, 0
 	for k, n := range st.errs {
 		if strings.HasPrefix(k, "hostile: ") {
