@@ -95,20 +95,45 @@ func (db *TreeTests) StudyByToken(ctx context.Context, token string) (site.Study
 	return s, err
 }
 
-// Studies lists a project's studies, newest first, without their tasks.
+// Studies lists a project's studies with their tasks, newest first.
 func (db *TreeTests) Studies(ctx context.Context, projectID int64) ([]site.Study, error) {
-	return collect(ctx, db.r, func(rows *sql.Rows) (site.Study, error) { return scanStudy(rows) }, `SELECT `+studyCols+` FROM studies s JOIN versions v ON v.id = s.version_id WHERE s.project_id = ? ORDER BY s.id DESC`, projectID)
+	list, err := collect(ctx, db.r, func(rows *sql.Rows) (site.Study, error) { return scanStudy(rows) }, `SELECT `+studyCols+` FROM studies s JOIN versions v ON v.id = s.version_id WHERE s.project_id = ? ORDER BY s.id DESC`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := db.tasksWhere(ctx, `study_id IN (SELECT id FROM studies WHERE project_id = ?)`, projectID)
+	for i := range list {
+		list[i].Tasks = tasks[list[i].ID]
+	}
+	return list, err
 }
 
+// tasks are study studyID's tasks, in order.
 func (db *TreeTests) tasks(ctx context.Context, studyID int64) ([]site.TreeTask, error) {
-	return collect(ctx, db.r, func(rows *sql.Rows) (site.TreeTask, error) {
-		var t site.TreeTask
+	tasks, err := db.tasksWhere(ctx, `study_id = ?`, studyID)
+	return tasks[studyID], err
+}
+
+// tasksWhere are the tasks of the studies where picks, by study, each
+// study's in order.
+func (db *TreeTests) tasksWhere(ctx context.Context, where string, arg any) (map[int64][]site.TreeTask, error) {
+	type row struct {
+		study int64
+		task  site.TreeTask
+	}
+	rows, err := collect(ctx, db.r, func(rows *sql.Rows) (row, error) {
+		var r row
 		var correct string
-		if err := rows.Scan(&t.Key, &t.Text, &correct, &t.TimeLimit, &t.Confidence); err != nil {
-			return t, err
+		if err := rows.Scan(&r.study, &r.task.Key, &r.task.Text, &correct, &r.task.TimeLimit, &r.task.Confidence); err != nil {
+			return r, err
 		}
-		return t, json.Unmarshal([]byte(correct), &t.Correct)
-	}, `SELECT key, text, correct, time_limit, confidence FROM study_tasks WHERE study_id = ? ORDER BY position`, studyID)
+		return r, json.Unmarshal([]byte(correct), &r.task.Correct)
+	}, `SELECT study_id, key, text, correct, time_limit, confidence FROM study_tasks WHERE `+where+` ORDER BY study_id, position`, arg)
+	out := map[int64][]site.TreeTask{}
+	for _, r := range rows {
+		out[r.study] = append(out[r.study], r.task)
+	}
+	return out, err
 }
 
 // StudyTree is the tree study s shows: its version's navigation,

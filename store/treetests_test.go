@@ -137,7 +137,7 @@ func TestTreeTests(t *testing.T) {
 		t.Errorf("a correct page outside the branch: %v", err)
 	}
 	studies, _ := db.TreeTests.Studies(context.Background(), pid)
-	if len(studies) != 1 || studies[0].RevokedAt.IsZero() {
+	if len(studies) != 1 || studies[0].RevokedAt.IsZero() || len(studies[0].Tasks) != 2 || studies[0].Tasks[1].Key != "2" {
 		t.Errorf("studies: %+v", studies)
 	}
 }
