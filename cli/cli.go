@@ -58,6 +58,10 @@ const usage = `usage:
   siteplan treetest results [--db FILE] --study S [--json] [--segment KEY=VALUE]
   siteplan treetest correct [--db FILE] --study S --task K --add PATH   (mark another page correct afterwards)
   siteplan treetest export  [--db FILE] --study S --out DIR   (events.csv, outcomes.csv, results.json, definitions.csv)
+  siteplan token create [--db FILE] --email E [--team T] [--team-token] [--scope read|write|admin] [--project ID]
+                  [--expires 90d] [--name NAME]   (prints the API token once; it is kept hashed)
+  siteplan token list   [--db FILE] --email E [--team T] [--team-token]
+  siteplan token revoke [--db FILE] --email E [--team T] [--team-token] --id N
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -101,6 +105,10 @@ var verbs = map[string]verb{
 	"treetest results": onStudy(treetestResultsCmd),
 	"treetest correct": onStudy(treetestCorrectCmd),
 	"treetest export":  onStudy(treetestExportCmd),
+	// API tokens (token.go).
+	"token create": tokenCreateCmd,
+	"token list":   tokenListCmd,
+	"token revoke": tokenRevokeCmd,
 }
 
 // Main runs the command line of os.Args and exits with its status: 0, 1
@@ -126,9 +134,9 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
-	case "user", "share", "version", "redirects", "webhook", "treetest":
+	case "user", "share", "version", "redirects", "webhook", "treetest", "token":
 		if len(args) == 0 {
-			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add, siteplan treetest create|results|correct|export\n%s", name, usage)
+			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add, siteplan treetest create|results|correct|export, siteplan token create|list|revoke\n%s", name, usage)
 		}
 		name, args = name+" "+args[0], args[1:]
 	}

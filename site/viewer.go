@@ -22,6 +22,12 @@ type Viewer struct {
 	// Locale is the locale the viewer reads the plan in: a tag of the
 	// project's locales other than its default; "" for the default's.
 	Locale string
+	// TokenID, TokenScope and TokenProject are the API token the
+	// request came with (0, "" and 0 for a browser): its scope and its
+	// project cap what the viewer may do (Capped).
+	TokenID      int64
+	TokenScope   string
+	TokenProject int64
 }
 
 // CanResolve says whether v may resolve and reopen comment threads: the

@@ -228,6 +228,14 @@ func (db *Accounts) User(ctx context.Context, id int64) (site.User, error) {
 	return u, notFound(err, "No such account.")
 }
 
+// UserByEmail is the account of an e-mail address (in any case).
+// Errors: ENotFound.
+func (db *Accounts) UserByEmail(ctx context.Context, email string) (site.User, error) {
+	var u site.User
+	err := db.r.QueryRowContext(ctx, `SELECT id, email, name FROM users WHERE lower(email) = lower(?)`, strings.TrimSpace(email)).Scan(&u.ID, &u.Email, &u.Name)
+	return u, notFound(err, "No account has the e-mail address %q.", strings.TrimSpace(email))
+}
+
 // Memberships lists the teams of a user, by name.
 // Errors: none of its own; a database error as it is.
 func (db *Teams) Memberships(ctx context.Context, userID int64) ([]site.Membership, error) {

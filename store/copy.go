@@ -36,6 +36,7 @@ var copyTables = []struct{ name, parent string }{
 	{"versions", ""}, {"approvals", ""}, {"old_urls", ""}, {"launched_urls", ""}, {"launch_checks", ""},
 	{"notifications", ""}, {"watches", ""},
 	{"studies", ""}, {"study_tasks", ""}, {"study_participants", ""}, {"study_events", ""},
+	{"api_tokens", ""},
 }
 
 // copyBatch bounds the rows of one INSERT, under both backends' limits

@@ -22,6 +22,7 @@ type Store struct {
 	Limits        *Limits
 	Themes        *Themes
 	TreeTests     *TreeTests
+	Tokens        *Tokens
 }
 
 // Accounts are the users, their passwords and sessions (accounts.go).
@@ -82,11 +83,15 @@ type Themes struct{ *conn }
 // and events (treetests.go).
 type TreeTests struct{ *conn }
 
+// Tokens are the API tokens of teams and their people (tokens.go).
+type Tokens struct{ *conn }
+
 // newStore gives c its parts.
 func newStore(c *conn) *Store {
 	s := &Store{conn: c, Accounts: &Accounts{c}, Teams: &Teams{c}, Sharing: &Sharing{c}, Projects: &Projects{c}, Pages: &Pages{c},
 		Links: &Links{c}, History: &History{c}, Redirects: &Redirects{c}, Comments: &Comments{c}, Notifications: &Notifications{c},
-		Webhooks: &Webhooks{c}, Jobs: &Jobs{c}, Live: &Live{c}, Limits: &Limits{c}, Themes: &Themes{c}, TreeTests: &TreeTests{c}}
+		Webhooks: &Webhooks{c}, Jobs: &Jobs{c}, Live: &Live{c}, Limits: &Limits{c}, Themes: &Themes{c}, TreeTests: &TreeTests{c},
+		Tokens: &Tokens{c}}
 	c.parts = s
 	return s
 }
