@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js
 BUNDLE := static/dist/app.js
 
-.PHONY: run build static test lint generate check-generated bench load load-treetest load-hostile probes clean fonts
+.PHONY: run build static test lint lint-api generate check-generated bench load load-treetest load-hostile probes clean fonts
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -56,7 +56,12 @@ lint:
 	$(GO) tool templ fmt -fail .
 	$(GO) mod tidy -diff
 
-test: static check-generated lint
+# The API's contract, linted as Redocly lints it (its test in web checks
+# the routes and the answers against it).
+lint-api:
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --format=stylish web/openapi.yaml
+
+test: static check-generated lint lint-api
 	node --test --test-reporter=dot static/js/
 	$(GO) test -count=1 -p 1 ./...
 	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -p 1 -skip '^TestBrowser' ./store ./jobs ./web

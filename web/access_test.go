@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -33,6 +34,27 @@ const (
 
 var actors = []string{anon, otherTeam, viewerRole, editorRole, ownerRole, shareView, shareComment}
 
+// The API's actors besides: API tokens of each scope (team tokens of
+// the Acme team, and an owner's personal admin token), of the other
+// team, and one revoked. They call the API routes alone: elsewhere a
+// token is no login.
+const (
+	tokenRead    = "token read"
+	tokenWrite   = "token write"
+	tokenAdmin   = "token admin"
+	tokenRival   = "token of the other team"
+	tokenRevoked = "token revoked"
+)
+
+var tokenActors = []string{tokenRead, tokenWrite, tokenAdmin, tokenRival, tokenRevoked}
+
+// tokenAccessOf is each token's access to the Acme plan, and
+// tokenRoleOf the role it acts in, in its team.
+var (
+	tokenAccessOf = map[string]site.Access{tokenRead: site.AccessRead, tokenWrite: site.AccessEdit, tokenAdmin: site.AccessManage}
+	tokenRoleOf   = map[string]string{tokenRead: site.RoleViewer, tokenWrite: site.RoleEditor, tokenAdmin: site.RoleOwner, tokenRival: site.RoleOwner}
+)
+
 // world is the database every access case starts from: team 1 with an
 // owner, an editor and a viewer and the Acme plan (with a comment, a
 // link, an invite and two share links); team 2 with its own secret plan.
@@ -40,6 +62,7 @@ type world struct {
 	file    []byte // the database, copied for each case
 	ids     map[string]int64
 	cookies map[string][]*http.Cookie // per actor
+	bearer  map[string]string         // the token actors' API tokens
 	tokens  map[string]string         // the invite's and the share links' tokens
 }
 
@@ -53,7 +76,7 @@ func buildWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	w := &world{cookies: map[string][]*http.Cookie{}, tokens: map[string]string{}}
+	w := &world{cookies: map[string][]*http.Cookie{}, tokens: map[string]string{}, bearer: map[string]string{}}
 	c := &client{t: t, db: db}
 	pid, ids := c.fixture()
 	w.ids = ids
@@ -125,6 +148,33 @@ func buildWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.ids["study"] = study.ID
+	for _, tok := range []site.APIToken{{TeamID: 1, UserID: users[ownerRole].ID, Name: "Mine"}, {TeamID: 1, Name: "The team's"}} {
+		tok.CreatedBy, tok.Scope, tok.ExpiresAt = users[ownerRole].ID, site.ScopeRead, time.Now().Add(time.Hour)
+		if _, err := db.Tokens.CreateToken(ctx, &tok); err != nil {
+			t.Fatal(err)
+		}
+		w.ids["token "+tok.Name] = tok.ID
+	}
+	rivalTeam, _ := db.Teams.Memberships(ctx, users[otherTeam].ID)
+	for actor, tok := range map[string]site.APIToken{
+		tokenRead:    {TeamID: 1, CreatedBy: users[ownerRole].ID, Scope: site.ScopeRead},
+		tokenWrite:   {TeamID: 1, CreatedBy: users[ownerRole].ID, Scope: site.ScopeWrite},
+		tokenAdmin:   {TeamID: 1, UserID: users[ownerRole].ID, CreatedBy: users[ownerRole].ID, Scope: site.ScopeAdmin},
+		tokenRival:   {TeamID: rivalTeam[0].ID, CreatedBy: users[otherTeam].ID, Scope: site.ScopeAdmin},
+		tokenRevoked: {TeamID: 1, CreatedBy: users[ownerRole].ID, Scope: site.ScopeAdmin},
+	} {
+		tok.Name, tok.ExpiresAt = actor, time.Now().Add(time.Hour)
+		raw, err := db.Tokens.CreateToken(ctx, &tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.bearer[actor] = raw
+		if actor == tokenRevoked {
+			if err := db.Tokens.RevokeToken(ctx, 1, 0, tok.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	invs, _ := db.Sharing.Invites(ctx, 1)
 	w.ids["invite"] = invs[0].ID
 	ms, _ := db.Teams.Memberships(ctx, users[otherTeam].ID)
@@ -174,6 +224,9 @@ func (w *world) serve(t *testing.T, actor, method, path string, form url.Values)
 	for _, ck := range w.cookies[actor] {
 		req.AddCookie(ck)
 	}
+	if tok := w.bearer[actor]; tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
 	if strings.HasSuffix(path, "/events") { // a stream: end it after a moment
 		ctx, cancel := context.WithTimeout(req.Context(), 30*time.Millisecond)
 		defer cancel()
@@ -208,12 +261,22 @@ func (c accessCase) want(method string, n need, actor string) int {
 		return s
 	}
 	loggedOut := func() int {
-		if method == http.MethodGet {
+		if method == http.MethodGet && !strings.HasPrefix(c.path, apiPrefix) {
 			return http.StatusSeeOther
 		}
 		return http.StatusUnauthorized
 	}
 	role, hasAccount := teamRoleOf[actor]
+	a := accessOf(actor)
+	if strings.HasPrefix(c.path, apiPrefix) && (actor == shareView || actor == shareComment) && n != public {
+		return loggedOut() // the API is for accounts and tokens: a share link's cookie is no login there
+	}
+	if slices.Contains(tokenActors, actor) {
+		if actor == tokenRevoked {
+			return http.StatusUnauthorized // whatever the route: a token that is no longer
+		}
+		role, hasAccount = tokenRoleOf[actor], true
+	}
 	switch n {
 	case public:
 		return c.ok
@@ -226,7 +289,6 @@ func (c accessCase) want(method string, n need, actor string) int {
 		}
 		return c.ok
 	}
-	a := projectAccessOf[actor]
 	switch {
 	case a == site.AccessNone && !hasAccount:
 		return loggedOut()
@@ -271,14 +333,25 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /s/:token":       {path: "/s/" + w.tokens[site.ShareView], ok: 303},
 		// A tree test's participant page is anybody's with its link: it
 		// shows its study's tree alone, and writes nothing but events.
-		"GET /t/:token":                            {path: "/t/" + w.tokens["study"], ok: 200},
-		"POST /t/:token/start":                     {path: "/t/" + w.tokens["study"] + "/start", form: v(), ok: 303},
-		"POST /t/:token/step":                      {path: "/t/" + w.tokens["study"] + "/step", form: v("open", id("Products")), ok: 303}, // not started: back to the intro
-		"POST /logout":                             {path: "/logout", ok: 303},
-		"GET /":                                    {path: "/", ok: 200},
-		"POST /projects":                           {path: "/projects", form: v("name", "New", "base_url", "https://new.example/"), ok: 303},
-		"POST /projects/import":                    {path: "/projects/import", form: v(), ok: 422},
-		"GET /team":                                {path: "/team", ok: 200},
+		"GET /t/:token":         {path: "/t/" + w.tokens["study"], ok: 200},
+		"POST /t/:token/start":  {path: "/t/" + w.tokens["study"] + "/start", form: v(), ok: 303},
+		"POST /t/:token/step":   {path: "/t/" + w.tokens["study"] + "/step", form: v("open", id("Products")), ok: 303}, // not started: back to the intro
+		"POST /logout":          {path: "/logout", ok: 303},
+		"GET /":                 {path: "/", ok: 200},
+		"POST /projects":        {path: "/projects", form: v("name", "New", "base_url", "https://new.example/"), ok: 303},
+		"POST /projects/import": {path: "/projects/import", form: v(), ok: 422},
+		"GET /team":             {path: "/team", ok: 200},
+		// The API: tokens of each scope, of the other team, revoked.
+		"GET /api/v1/openapi.json":      {path: "/api/v1/openapi.json", ok: 200},
+		"GET /api/v1/projects":          {path: "/api/v1/projects", ok: 200},
+		"GET /api/v1/projects/:id":      {path: p2api(p), ok: 200},
+		"GET /api/v1/projects/:id/plan": {path: p2api(p) + "/plan", ok: 200},
+		"GET /account":                  {path: "/account", ok: 200},
+		"POST /account/tokens":          {path: "/account/tokens", form: v("name", "CI", "scope", "read", "expires", "30d"), ok: 201},
+		"DELETE /account/tokens/:tid": {path: "/account/tokens/" + id("token Mine"), ok: 200,
+			override: map[string]int{viewerRole: 404, editorRole: 404, otherTeam: 404}}, // another's token does not exist for them
+		"POST /team/tokens":                        {path: "/team/tokens", form: v("name", "Agent", "scope", "write", "expires", "30d"), ok: 201},
+		"DELETE /team/tokens/:tid":                 {path: "/team/tokens/" + id("token The team's"), ok: 200, override: map[string]int{otherTeam: 404}},
 		"GET /sites":                               {path: "/sites", ok: 200},
 		"POST /sites/check":                        {path: "/sites/check", form: v(), ok: 422},
 		"POST /sites/import":                       {path: "/sites/import", form: v(), ok: 422},
@@ -421,17 +494,21 @@ func TestAccessMatrix(t *testing.T) {
 			continue
 		}
 		method := key[:strings.IndexByte(key, ' ')]
-		for _, actor := range actors {
+		who := actors
+		if strings.HasPrefix(row.path, apiPrefix) {
+			who = append(slices.Clone(actors), tokenActors...)
+		}
+		for _, actor := range who {
 			t.Run(key+"/"+actor, func(t *testing.T) {
 				rec := w.serve(t, actor, method, row.path, row.form)
 				if want := row.want(method, n, actor); rec.Code != want {
 					t.Fatalf("%s %s as %s: got %d, want %d: %.300s", method, row.path, actor, rec.Code, want, rec.Body.String())
 				}
 				body := rec.Body.String()
-				if actor != otherTeam && strings.Contains(body, "Rival secret") {
+				if actor != otherTeam && actor != tokenRival && strings.Contains(body, "Rival secret") {
 					t.Errorf("the other team's data is in the body")
 				}
-				if projectAccessOf[actor] == site.AccessNone && (strings.Contains(body, "Zebra-7") || strings.Contains(body, "Yearly prices")) {
+				if accessOf(actor) == site.AccessNone && (strings.Contains(body, "Zebra-7") || strings.Contains(body, "Yearly prices")) {
 					t.Errorf("the Acme plan's data is in a body for %s", actor)
 				}
 				if loc := rec.Header().Get("Location"); rec.Code == 303 && strings.Contains(loc, "//") {
@@ -440,4 +517,16 @@ func TestAccessMatrix(t *testing.T) {
 			})
 		}
 	}
+}
+
+// p2api is the API's path of an editor path of a project.
+func p2api(p string) string { return "/api/v1" + p }
+
+// accessOf is an actor's access to the Acme plan, by its role, its link
+// or its token.
+func accessOf(actor string) site.Access {
+	if a, ok := tokenAccessOf[actor]; ok {
+		return a
+	}
+	return projectAccessOf[actor]
 }

@@ -26,6 +26,7 @@ type accountStore interface {
 	LiveSessions(ctx context.Context, tokens []string) (map[string]bool, error)
 	SwitchTeam(ctx context.Context, token string, teamID int64) error
 	DeleteSession(ctx context.Context, token string) error
+	User(ctx context.Context, id int64) (site.User, error)
 }
 
 // Cookies. The session and share cookies hold tokens whose hashes the
@@ -127,6 +128,9 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 
 // needLogin sends a page request to the login form and refuses others.
 func needLogin(c echo.Context) error {
+	if isAPI(c) {
+		return site.Errorf(site.EUnauthorized, "Send an API token: Authorization: Bearer TOKEN (make one on your account page, or with siteplan token create).")
+	}
 	if isHTMX(c) || c.Request().Method != http.MethodGet {
 		return site.Errorf(site.EUnauthorized, "Log in first: your session has ended.")
 	}
@@ -135,7 +139,7 @@ func needLogin(c echo.Context) error {
 
 func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if viewer(c).UserID == 0 {
+		if v := viewer(c); v.UserID == 0 && v.TokenID == 0 { // a team token has no person
 			return needLogin(c)
 		}
 		return next(c)
@@ -146,7 +150,7 @@ func requireTeamRole(min site.Access) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			v := viewer(c)
-			switch a := site.RoleAccess(v.TeamRole); {
+			switch a := v.Capped(0, site.RoleAccess(v.TeamRole)); {
 			case v.Team.ID == 0:
 				return site.Errorf(site.EForbidden, "You are not in a team: create one or open an invite link.")
 			case a < min && min == site.AccessManage:
@@ -179,11 +183,11 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			access := site.AccessNone
 			for _, m := range v.Teams { // identify loaded the account's teams and roles
 				if m.ID == p.TeamID { // never for a missing project: no team has id 0
-					access = site.RoleAccess(m.Role)
+					access = v.Capped(p.ID, site.RoleAccess(m.Role)) // an API token's scope and project cap it
 				}
 			}
 			var shareErr error
-			if ck, cerr := c.Cookie(shareCookie); access == site.AccessNone && cerr == nil && ck.Value != "" {
+			if ck, cerr := c.Cookie(shareCookie); access == site.AccessNone && cerr == nil && ck.Value != "" && !isAPI(c) { // the API is for accounts and tokens
 				l, err := s.store.shares.UseShareLink(ctx, ck.Value)
 				switch {
 				case site.ErrorCode(err) == site.ENotFound:
@@ -198,7 +202,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			switch {
 			case access == site.AccessNone && shareErr != nil:
 				return shareErr
-			case access == site.AccessNone && v.UserID == 0:
+			case access == site.AccessNone && v.UserID == 0 && v.TokenID == 0:
 				return needLogin(c)
 			case access == site.AccessNone:
 				return site.Errorf(site.ENotFound, "Project %d does not exist.", id)

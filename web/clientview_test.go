@@ -172,6 +172,9 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/history":                     {p + "/history"},
 		"/projects/:id/lint":                        {p + "/lint"},
 		"/projects/:id/locales":                     {p + "/locales"},
+		// The API is for accounts and tokens: a link's cookie reaches none of it.
+		"/api/v1/projects/:id":      {"/api/v1" + p},
+		"/api/v1/projects/:id/plan": {"/api/v1" + p + "/plan"},
 		// Tree tests are the team's research: a link reaches none of it.
 		"/projects/:id/treetests":                      {p + "/treetests"},
 		"/projects/:id/treetests/compare":              {p + "/treetests/compare?a=1&b=1"},

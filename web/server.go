@@ -62,6 +62,7 @@ type Stores struct {
 		studyStore
 		researchStore
 	}
+	Tokens tokenStore
 	Themes interface {
 		themeStore
 		paletteStore
@@ -97,13 +98,14 @@ type stores struct {
 	jobs      jobStore
 	studies   studyStore
 	research  researchStore
+	tokens    tokenStore
 }
 
 func storesOf(st Stores) stores {
 	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
 		links: st.Links, history: st.History, themes: st.Themes, palettes: st.Themes, redirects: st.Redirects,
 		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
-		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies}
+		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies, tokens: st.Tokens}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -254,8 +256,10 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 		CookieSameSite: http.SameSiteStrictMode,
 		// An unsubscribe link's POST may come from a mail client in one
 		// click (RFC 8058): its signed token is its proof, not a form's.
+		// A request with an API token sends no cookie the token could
+		// be forged with: the token is its proof.
 		Skipper: func(c echo.Context) bool {
-			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/unsubscribe"
+			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/unsubscribe" || isAPI(c) && bearer(c) != ""
 		},
 		ErrorHandler: func(error, echo.Context) error {
 			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
@@ -332,6 +336,11 @@ func (s *Server) accountRoutes() []route {
 		{post, "/sites/jobs/:jid/cancel", s.cancelSiteJob, account, nil},
 		{get, "/sites/jobs/:jid/files/:n", s.siteFileLines, account, nil},
 		{get, "/team", s.teamPage, account, nil},
+		{get, "/account", s.accountPage, account, nil},
+		{post, "/account/tokens", s.createToken(false), account, nil},
+		{del, "/account/tokens/:tid", s.revokeToken(false), account, nil},
+		{post, "/team/tokens", s.createToken(true), teamOwner, nil},
+		{del, "/team/tokens/:tid", s.revokeToken(true), teamOwner, nil},
 		{get, "/inbox", s.inbox, account, nil},
 		{get, "/inbox/:nid", s.openNotification, account, nil},
 		{post, "/inbox/read", s.readAll, account, nil},
@@ -352,6 +361,11 @@ func (s *Server) accountRoutes() []route {
 		{del, "/team/members/:uid", s.removeMember, teamOwner, nil},
 		{post, "/teams", s.createTeam, account, nil},
 		{post, "/teams/:tid/switch", s.switchTeam, account, nil},
+		// The API (api.go): its contract, then its routes.
+		{get, "/api/v1/openapi.json", s.openAPI, public, nil},
+		{get, "/api/v1/projects", s.apiProjects, account, nil},
+		{get, "/api/v1/projects/:id", s.apiProject, projectRead, nil},
+		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
 	}
 }
 
@@ -451,6 +465,9 @@ func (s *Server) projectRoutes() []route {
 func (s *Server) routes() {
 	for _, r := range s.routeTable() {
 		mw := s.guard(r.need)
+		if strings.HasPrefix(r.path, apiPrefix) { // a script's or agent's token, before the guard
+			mw = append([]echo.MiddlewareFunc{s.withToken}, mw...)
+		}
 		if r.download != nil {
 			mw = append(mw, mayDownload(r.download))
 		}
@@ -555,6 +572,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().Header().Set("Retry-After", "5")
 	}
 	switch {
+	case isAPI(c):
+		writeProblem(c, status, code, site.ErrorMessage(err), site.ErrorFields(err))
 	case wantsJSON(c):
 		_ = c.JSON(status, map[string]any{"error": map[string]string{"code": code, "message": msg}})
 	case isHTMX(c):

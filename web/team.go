@@ -53,6 +53,9 @@ func (s *Server) teamPage(c echo.Context) error {
 		if props.Webhooks, err = s.webhooksProps(c); err != nil {
 			return err
 		}
+		if props.Tokens, err = s.tokensProps(c, true); err != nil {
+			return err
+		}
 	}
 	if v.TeamRole == site.RoleOwner {
 		if props.Invites.Invites, err = s.store.shares.Invites(ctx, v.Team.ID); err != nil {

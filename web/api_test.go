@@ -1,0 +1,204 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+
+	"siteplan/site"
+)
+
+// contract is the API's OpenAPI document and a router over it.
+func contract(t *testing.T) (*openapi3.T, routers.Router) {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(openapiYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("openapi.yaml is not valid OpenAPI: %v", err)
+	}
+	doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
+	r, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, r
+}
+
+// TestOpenAPIRoutes: every API route is in the contract, with its
+// method, and every operation of the contract is a route.
+func TestOpenAPIRoutes(t *testing.T) {
+	doc, _ := contract(t)
+	srv := New(Stores{}, staticFS, nil, Config{})
+	routes := map[string]bool{}
+	for _, r := range srv.routeTable() {
+		if !strings.HasPrefix(r.path, apiPrefix) {
+			continue
+		}
+		path := "/" + strings.TrimPrefix(r.path, apiPrefix)
+		for _, part := range strings.Split(path, "/") {
+			if strings.HasPrefix(part, ":") {
+				path = strings.Replace(path, part, "{"+part[1:]+"}", 1)
+			}
+		}
+		key := r.method + " " + path
+		routes[key] = true
+		if item := doc.Paths.Find(path); item == nil || item.GetOperation(r.method) == nil {
+			t.Errorf("the route %s is not in openapi.yaml: describe it", key)
+		}
+	}
+	codes := map[string]bool{site.EInternal: true}
+	for code := range statusOf {
+		codes[code] = true
+	}
+	for _, v := range doc.Components.Schemas["Problem"].Value.Properties["code"].Value.Enum {
+		if !codes[v.(string)] {
+			t.Errorf("openapi.yaml's problem codes list %q, which is no error code", v)
+		}
+		delete(codes, v.(string))
+	}
+	if len(codes) > 0 {
+		t.Errorf("openapi.yaml's problem codes lack %v", codes)
+	}
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			if !routes[method+" "+path] {
+				t.Errorf("openapi.yaml describes %s %s, which is no route", method, path)
+			}
+		}
+	}
+}
+
+// apiCall makes one API request with a token ("" for none) and checks
+// its answer against the contract.
+func apiCall(t *testing.T, c *client, router routers.Router, token, method, path string) (*httptest.ResponseRecorder, map[string]any) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	rec := httptest.NewRecorder()
+	c.srv.Echo.ServeHTTP(rec, req)
+	vreq := httptest.NewRequest(method, "http://example.com"+path, nil)
+	route, params, err := router.FindRoute(vreq)
+	if err != nil {
+		t.Fatalf("%s %s is not in the contract: %v", method, path, err)
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{Request: vreq, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc}},
+		Status: rec.Code, Header: rec.Header(), Body: io.NopCloser(bytes.NewReader(rec.Body.Bytes())),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		t.Errorf("%s %s: the answer (%d) breaks the contract: %v\n%.400s", method, path, rec.Code, err, rec.Body.String())
+	}
+	var body map[string]any
+	_ = json.Unmarshal(rec.Body.Bytes(), &body)
+	return rec, body
+}
+
+// TestAPITokens: the API answers a token as its person or team, capped
+// by its scope and project; without a valid token it answers 401 as
+// problem details; every answer carries the token's rate limit, and
+// past it 429 with Retry-After; a share link's cookie reaches nothing.
+func TestAPITokens(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	owner, err := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := site.Project{TeamID: 1, Name: "Second plan", BaseURL: "https://second.example/"}
+	if err := c.db.Projects.CreateProject(ctx, &other); err != nil {
+		t.Fatal(err)
+	}
+	mk := func(tok site.APIToken) string {
+		t.Helper()
+		tok.TeamID, tok.CreatedBy, tok.ExpiresAt = 1, owner.ID, time.Now().Add(time.Hour)
+		if tok.Name == "" {
+			tok.Name = "test"
+		}
+		raw, err := c.db.Tokens.CreateToken(ctx, &tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	all := mk(site.APIToken{UserID: owner.ID, Scope: site.ScopeRead})
+	one := mk(site.APIToken{UserID: owner.ID, Scope: site.ScopeRead, ProjectID: pid})
+	team := mk(site.APIToken{Scope: site.ScopeWrite, Name: "CI"})
+	p := "/api/v1/projects/" + itoa(pid)
+
+	rec, body := apiCall(t, c, router, all, "GET", "/api/v1/projects")
+	if items, _ := body["items"].([]any); rec.Code != 200 || len(items) != 2 {
+		t.Errorf("a token of every project lists %d: %s", len(items), rec.Body)
+	}
+	if rec.Header().Get("RateLimit-Limit") != "120" || rec.Header().Get("RateLimit-Remaining") != "119" {
+		t.Errorf("rate limit headers: %v", rec.Header())
+	}
+	if _, body := apiCall(t, c, router, one, "GET", "/api/v1/projects"); len(body["items"].([]any)) != 1 {
+		t.Errorf("a token of one project lists: %v", body)
+	}
+	if rec, _ := apiCall(t, c, router, one, "GET", "/api/v1/projects/"+itoa(other.ID)); rec.Code != http.StatusNotFound {
+		t.Errorf("a token of one project reads another: %d", rec.Code)
+	}
+	rec, body = apiCall(t, c, router, team, "GET", p+"/plan")
+	if rec.Code != 200 || body["format"] != "siteplan/1" || rec.Header().Get("ETag") == "" {
+		t.Errorf("the plan by a team token: %d %.200s", rec.Code, rec.Body)
+	}
+	rec, _ = apiCall(t, c, router, all, "GET", "/api/v1/projects?limit=1")
+	var pg struct {
+		Items []apiProject `json:"items"`
+		Next  string       `json:"next_cursor"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &pg)
+	if len(pg.Items) != 1 || pg.Next == "" {
+		t.Fatalf("a page of one: %s", rec.Body)
+	}
+	rec, _ = apiCall(t, c, router, all, "GET", "/api/v1/projects?limit=1&cursor="+pg.Next)
+	var next struct {
+		Items []apiProject `json:"items"`
+		Next  string       `json:"next_cursor"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &next)
+	if len(next.Items) != 1 || next.Items[0].ID == pg.Items[0].ID || next.Next != "" {
+		t.Errorf("the next page: %s", rec.Body)
+	}
+	if rec, body := apiCall(t, c, router, all, "GET", "/api/v1/projects?limit=900"); rec.Code != 422 || body["code"] != "invalid" {
+		t.Errorf("a limit too large: %d %v", rec.Code, body)
+	}
+	// Without a valid token: 401, problem details.
+	for _, tok := range []string{"", "sp_forged"} {
+		rec, body := apiCall(t, c, router, tok, "GET", p)
+		if rec.Code != 401 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/problem+json") || body["code"] != "unauthorized" || rec.Header().Get("WWW-Authenticate") == "" {
+			t.Errorf("token %q: %d %s %v", tok, rec.Code, rec.Header(), body)
+		}
+	}
+	// The rate limit: the rest of the burst, then 429.
+	for range 119 {
+		apiCall(t, c, router, one, "GET", p)
+	}
+	rec, body = apiCall(t, c, router, one, "GET", p)
+	if rec.Code != 429 || rec.Header().Get("Retry-After") == "" || body["code"] != "too_many_requests" || rec.Header().Get("RateLimit-Remaining") != "0" {
+		t.Errorf("past the burst: %d %v %v", rec.Code, rec.Header(), body)
+	}
+	if rec, _ := apiCall(t, c, router, all, "GET", p); rec.Code != 200 {
+		t.Errorf("another token is not limited by the first: %d", rec.Code)
+	}
+}
