@@ -183,3 +183,107 @@ func (s *Server) apiPlan(c echo.Context) error {
 	c.Response().WriteHeader(http.StatusOK)
 	return d.Encode(c.Response())
 }
+
+// apiVersion is a named version of a plan.
+type apiVersion struct {
+	Number    int    `json:"number"`
+	Name      string `json:"name"`
+	Author    string `json:"author"`
+	CreatedAt string `json:"created_at"`
+	Pages     int    `json:"pages"`
+	Launched  bool   `json:"launched"`
+	Approvals int    `json:"approvals"`
+}
+
+func apiVersionOf(v site.Version) apiVersion {
+	return apiVersion{Number: v.Number, Name: v.Name, Author: v.Author, CreatedAt: v.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
+		Pages: v.PageCount, Launched: v.Launched, Approvals: len(v.Approvals)}
+}
+
+// apiVersions lists the plan's versions, newest first.
+func (s *Server) apiVersions(c echo.Context) error {
+	vs, err := s.store.history.Versions(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]apiVersion, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, apiVersionOf(v))
+	}
+	pg, err := paginate(c, out, func(v apiVersion) int64 { return int64(v.Number) })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}
+
+// apiCreateVersion names the plan as it is now: {"name": "...",
+// "launched": true} when the site went live with it (siteplan version
+// create). Errors: EInvalid naming the field.
+func (s *Server) apiCreateVersion(c echo.Context) error {
+	var in struct {
+		Name     string `json:"name"`
+		Launched bool   `json:"launched"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	p := currentProject(c)
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return err
+	}
+	defer done()
+	create := s.store.history.CreateVersion
+	if in.Launched {
+		create = s.store.history.LaunchVersion
+	}
+	v, err := create(ctx, p.ID, in.Name)
+	if site.ErrorCode(err) == site.EInvalid {
+		return onField(err, "name")
+	} else if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, apiPrefix+"projects/"+strconv.FormatInt(p.ID, 10)+"/versions")
+	return c.JSON(http.StatusCreated, apiVersionOf(v))
+}
+
+// readJSON reads a request's JSON body into v. Errors: EInvalid saying
+// what does not read.
+func readJSON(c echo.Context, v any) error {
+	if ct := c.Request().Header.Get(echo.HeaderContentType); !strings.HasPrefix(ct, echo.MIMEApplicationJSON) {
+		return site.Errorf(site.EInvalid, "Send the body as JSON (Content-Type: application/json), not %q.", ct)
+	}
+	dec := json.NewDecoder(c.Request().Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return site.Errorf(site.EInvalid, "The body is not the JSON this route reads: %v.", err)
+	}
+	return nil
+}
+
+// apiDiff compares version ?from=N with version ?to=M (or the plan now:
+// to=now or none), as siteplan diff --json prints it.
+func (s *Server) apiDiff(c echo.Context) error {
+	props, _, _, _, err := s.comparison(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, props.Diff)
+}
+
+// apiRedirectStatus counts the redirect map's old URLs by state, as
+// siteplan redirects status --json prints them.
+func (s *Server) apiRedirectStatus(c echo.Context) error {
+	st, err := s.store.redirects.RedirectStatus(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, st)
+}
+
+// onField is a refused write's error naming the field it is about, as
+// the editor's forms show it beside that field.
+func onField(err error, field string) error {
+	return &site.Error{Code: site.ErrorCode(err), Message: site.ErrorMessage(err), Fields: map[string]string{field: site.ErrorMessage(err)}}
+}

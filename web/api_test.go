@@ -31,6 +31,9 @@ func contract(t *testing.T) (*openapi3.T, routers.Router) {
 		t.Fatalf("openapi.yaml is not valid OpenAPI: %v", err)
 	}
 	doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
+	for _, ct := range []string{"application/xml", "application/gzip", "text/html", "text/csv"} { // the export's files, read as they are
+		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
+	}
 	r, err := legacy.NewRouter(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -84,9 +87,16 @@ func TestOpenAPIRoutes(t *testing.T) {
 
 // apiCall makes one API request with a token ("" for none) and checks
 // its answer against the contract.
-func apiCall(t *testing.T, c *client, router routers.Router, token, method, path string) (*httptest.ResponseRecorder, map[string]any) {
+func apiCall(t *testing.T, c *client, router routers.Router, token, method, path string, body ...string) (*httptest.ResponseRecorder, map[string]any) {
 	t.Helper()
-	req := httptest.NewRequest(method, path, nil)
+	var send io.Reader
+	if len(body) > 0 {
+		send = strings.NewReader(body[0])
+	}
+	req := httptest.NewRequest(method, path, send)
+	if len(body) > 0 {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -106,9 +116,9 @@ func apiCall(t *testing.T, c *client, router routers.Router, token, method, path
 	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
 		t.Errorf("%s %s: the answer (%d) breaks the contract: %v\n%.400s", method, path, rec.Code, err, rec.Body.String())
 	}
-	var body map[string]any
-	_ = json.Unmarshal(rec.Body.Bytes(), &body)
-	return rec, body
+	var out map[string]any
+	_ = json.Unmarshal(rec.Body.Bytes(), &out)
+	return rec, out
 }
 
 // TestAPITokens: the API answers a token as its person or team, capped
@@ -124,6 +134,8 @@ func TestAPITokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	frozen := time.Now()
+	c.db.Now = func() time.Time { return frozen } // the rate limit counts no time passing, however slow the machine
 	other := site.Project{TeamID: 1, Name: "Second plan", BaseURL: "https://second.example/"}
 	if err := c.db.Projects.CreateProject(ctx, &other); err != nil {
 		t.Fatal(err)
@@ -200,5 +212,65 @@ func TestAPITokens(t *testing.T) {
 	}
 	if rec, _ := apiCall(t, c, router, all, "GET", p); rec.Code != 200 {
 		t.Errorf("another token is not limited by the first: %d", rec.Code)
+	}
+}
+
+// TestAPIVersions: versions made and listed, a refused name naming its
+// field, a read token refused a write, the diff since a version, an
+// export file and the redirect map's counts, each answer as the
+// contract describes it.
+func TestAPIVersions(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	mk := func(scope string) string {
+		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
+		raw, err := c.db.Tokens.CreateToken(ctx, &tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	write, read := mk(site.ScopeWrite), mk(site.ScopeRead)
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, body := apiCall(t, c, router, write, "POST", p+"/versions", `{"name": "Kickoff"}`)
+	if rec.Code != 201 || body["number"] != 1.0 || body["name"] != "Kickoff" {
+		t.Fatalf("a version made: %d %s", rec.Code, rec.Body)
+	}
+	rec, body = apiCall(t, c, router, write, "POST", p+"/versions", `{"name": ""}`)
+	if fields, _ := body["errors"].(map[string]any); rec.Code != 422 || fields["name"] == nil {
+		t.Errorf("an empty name: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "POST", p+"/versions", `{"name": "x", "colour": "red"}`); rec.Code != 422 {
+		t.Errorf("a field the route does not read: %d", rec.Code)
+	}
+	if rec, body := apiCall(t, c, router, read, "POST", p+"/versions", `{"name": "Sneaky"}`); rec.Code != 403 || body["code"] != "forbidden" {
+		t.Errorf("a read token's write: %d %v", rec.Code, body)
+	}
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	if _, err := c.db.Pages.RenamePage(ctx, ids["Pricing"], "Prices", tr.Page(ids["Pricing"]).Version); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := apiCall(t, c, router, read, "GET", p+"/versions"); len(body["items"].([]any)) != 1 {
+		t.Errorf("versions: %v", body)
+	}
+	rec, body = apiCall(t, c, router, read, "GET", p+"/diff?from=1")
+	if renamed, _ := body["renamed"].([]any); rec.Code != 200 || len(renamed) != 1 {
+		t.Errorf("the diff since version 1: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, read, "GET", p+"/diff"); rec.Code != 422 {
+		t.Errorf("a diff without from: %d", rec.Code)
+	}
+	rec, _ = apiCall(t, c, router, read, "GET", p+"/exports/sitemap.xml")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "<urlset") {
+		t.Errorf("sitemap.xml: %d %.200s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, read, "GET", p+"/exports/sitemap-9.xml"); rec.Code != 404 {
+		t.Errorf("a file the export lacks: %d", rec.Code)
+	}
+	if rec, body := apiCall(t, c, router, read, "GET", p+"/redirects/status"); rec.Code != 200 || body["old_urls"] != 0.0 {
+		t.Errorf("redirect status: %d %s", rec.Code, rec.Body)
 	}
 }

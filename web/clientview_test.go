@@ -173,8 +173,12 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/lint":                        {p + "/lint"},
 		"/projects/:id/locales":                     {p + "/locales"},
 		// The API is for accounts and tokens: a link's cookie reaches none of it.
-		"/api/v1/projects/:id":      {"/api/v1" + p},
-		"/api/v1/projects/:id/plan": {"/api/v1" + p + "/plan"},
+		"/api/v1/projects/:id":                  {"/api/v1" + p},
+		"/api/v1/projects/:id/plan":             {"/api/v1" + p + "/plan"},
+		"/api/v1/projects/:id/versions":         {"/api/v1" + p + "/versions"},
+		"/api/v1/projects/:id/diff":             {"/api/v1" + p + "/diff?from=1"},
+		"/api/v1/projects/:id/exports/:file":    {"/api/v1" + p + "/exports/inventory.csv"},
+		"/api/v1/projects/:id/redirects/status": {"/api/v1" + p + "/redirects/status"},
 		// Tree tests are the team's research: a link reaches none of it.
 		"/projects/:id/treetests":                      {p + "/treetests"},
 		"/projects/:id/treetests/compare":              {p + "/treetests/compare?a=1&b=1"},

@@ -366,6 +366,11 @@ func (s *Server) accountRoutes() []route {
 		{get, "/api/v1/projects", s.apiProjects, account, nil},
 		{get, "/api/v1/projects/:id", s.apiProject, projectRead, nil},
 		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
+		{get, "/api/v1/projects/:id/versions", s.apiVersions, projectRead, nil},
+		{post, "/api/v1/projects/:id/versions", s.apiCreateVersion, projectEdit, nil},
+		{get, "/api/v1/projects/:id/diff", s.apiDiff, projectRead, nil}, // the comparison takes its own turn
+		{get, "/api/v1/projects/:id/exports/:file", s.heavy(s.exportFile), projectRead, nil},
+		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
 	}
 }
 
