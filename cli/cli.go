@@ -25,7 +25,7 @@ const usage = `usage:
                   (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
                   source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
   siteplan check  [--json] [--allow-private] SOURCE   (exit 0: no errors, 1: errors found, 2: could not read the source)
-  siteplan dump   [--db FILE] --project ID
+  siteplan dump   [--db FILE | --server URL] --project ID
   siteplan export [--db FILE] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
                   [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
   siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml --out FILE [--layout tree|lr|radial] [--depth N]
@@ -33,7 +33,7 @@ const usage = `usage:
                   [--paper a4|a3|letter|tabloid] [--orientation landscape|portrait] [--one-sheet] [--cover]
   siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)
   siteplan share create [--db FILE] --project ID --role view|comment [--expires DURATION]  (prints the share URL path)
-  siteplan version create [--db FILE] --project ID --name NAME [--launched]   (prints the new version number alone;
+  siteplan version create [--db FILE | --server URL] --project ID --name NAME [--launched]   (prints the new version number alone;
                   --launched: the site went live with it, and a change that moves one of its URLs records a redirect)
   siteplan version list   [--db FILE] --project ID
   siteplan diff    [--db FILE] --project ID --from N [--to M] [--json]   (--to defaults to the current plan)
@@ -45,8 +45,8 @@ const usage = `usage:
   siteplan redirects export  [--db FILE] --project ID --format FORMAT --out FILE
                   (FORMAT: csv, nginx, apache, caddy, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
   siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
-  siteplan redirects status  [--db FILE] --project ID [--json]
-  siteplan verify  [--db FILE] --project ID [--version N|--approved] --base URL [--allow-private]
+  siteplan redirects status  [--db FILE | --server URL] --project ID [--json]
+  siteplan verify  [--db FILE | --server URL] --project ID [--version N|--approved] --base URL [--allow-private]
                   [--concurrency 8] [--json] [--junit FILE]   (exit 0: as planned, 1: problems found, 2: could not run)
   siteplan lint    [--db FILE] --project ID [--json]   (the briefs' SEO checks; exit 0: clean, 1: problems found)
   siteplan handoff [--db FILE] --project ID --format wxr|routes --out FILE   (the pages and briefs for the CMS)
@@ -62,6 +62,7 @@ const usage = `usage:
                   [--expires 90d] [--name NAME]   (prints the API token once; it is kept hashed)
   siteplan token list   [--db FILE] --email E [--team T] [--team-token]
   siteplan token revoke [--db FILE] --email E [--team T] [--team-token] --id N
+  (--server URL, or $SITEPLAN_SERVER, with an API token in $SITEPLAN_TOKEN: the verb asks a running server)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -79,12 +80,12 @@ var verbs = map[string]verb{
 	"serve":          serveCmd,
 	"import":         importCmd,
 	"check":          checkCmd,
-	"dump":           onProject(dumpCmd),
+	"dump":           onProjectOrServer(dumpCmd),
 	"export":         onProject(exportCmd),
 	"diagram":        onProject(diagramCmd),
 	"user add":       userAddCmd,
 	"share create":   onProject(shareCreateCmd),
-	"version create": onProject(versionCreateCmd),
+	"version create": onProjectOrServer(versionCreateCmd),
 	"version list":   onProject(versionListCmd),
 	"diff":           onProject(diffCmd),
 	"restore":        onProject(restoreCmd),
@@ -93,7 +94,7 @@ var verbs = map[string]verb{
 	"redirects traffic": onProject(redirectsTrafficCmd),
 	"redirects export":  onProject(redirectsExportCmd),
 	"redirects import":  onProject(redirectsImportCmd),
-	"redirects status":  onProject(redirectsStatusCmd),
+	"redirects status":  onProjectOrServer(redirectsStatusCmd),
 	"verify":            verifyCmd,
 	"lint":              onProject(lintCmd),
 	"handoff":           onProject(handoffCmd),

@@ -228,13 +228,9 @@ func redirectsImportCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 }
 
 // redirectsStatusCmd prints the figures of the plan's redirect map.
-func redirectsStatusCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
+func redirectsStatusCmd(fs *flag.FlagSet) (check func() error, run projectRun, server remoteRun) {
 	asJSON := fs.Bool("json", false, "print one JSON object")
-	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
-		st, err := db.Redirects.RedirectStatus(ctx, id)
-		if err != nil {
-			return fmt.Errorf("redirects status: %w", err)
-		}
+	show := func(stdout io.Writer, st site.RedirectStatus) error {
 		if *asJSON {
 			return json.NewEncoder(stdout).Encode(st)
 		}
@@ -242,4 +238,17 @@ func redirectsStatusCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 		printStatus(stdout, st)
 		return nil
 	}
+	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
+			st, err := db.Redirects.RedirectStatus(ctx, id)
+			if err != nil {
+				return fmt.Errorf("redirects status: %w", err)
+			}
+			return show(stdout, st)
+		}, func(ctx context.Context, r *remote, id int64, stdout io.Writer) error {
+			var st site.RedirectStatus
+			if _, err := r.call(ctx, "GET", project(id, "redirects", "status"), nil, &st); err != nil {
+				return err
+			}
+			return show(stdout, st)
+		}
 }

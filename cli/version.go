@@ -16,21 +16,30 @@ import (
 
 // versionCreateCmd names the plan as it is now and prints the new
 // version's number alone.
-func versionCreateCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
+func versionCreateCmd(fs *flag.FlagSet) (check func() error, run projectRun, server remoteRun) {
 	name := fs.String("name", "", "the version's name")
 	launched := fs.Bool("launched", false, "the site went live with this plan")
 	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
-		create := db.History.CreateVersion
-		if *launched {
-			create = db.History.LaunchVersion
+			create := db.History.CreateVersion
+			if *launched {
+				create = db.History.LaunchVersion
+			}
+			v, err := create(ctx, id, *name)
+			if err != nil {
+				return fmt.Errorf("version create: %w", err)
+			}
+			_, err = fmt.Fprintln(stdout, v.Number)
+			return err
+		}, func(ctx context.Context, r *remote, id int64, stdout io.Writer) error {
+			var v struct {
+				Number int `json:"number"`
+			}
+			if _, err := r.call(ctx, "POST", project(id, "versions"), map[string]any{"name": *name, "launched": *launched}, &v); err != nil {
+				return err
+			}
+			_, err := fmt.Fprintln(stdout, v.Number)
+			return err
 		}
-		v, err := create(ctx, id, *name)
-		if err != nil {
-			return fmt.Errorf("version create: %w", err)
-		}
-		_, err = fmt.Fprintln(stdout, v.Number)
-		return err
-	}
 }
 
 // versionListCmd prints a project's versions, newest first, with their

@@ -172,8 +172,9 @@ func (w work) launchCheck(ctx context.Context, j *siteJob) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.history.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: j.ProjectID, By: j.By, Base: rep.Base,
+	kept, err := w.history.SaveLaunchCheck(ctx, site.LaunchCheck{ProjectID: j.ProjectID, By: j.By, Base: rep.Base,
 		Version: j.Version, Errors: rep.Errors, Warnings: rep.Warnings, Report: blob})
+	j.set(func() { j.report.LaunchCheck = kept.ID }) // where the API finds the report of the check it started
 	return err
 }
 

@@ -26,4 +26,6 @@ type JobReport struct {
 	Reading  *Reading       `json:"reading,omitempty"`
 	Excerpts []Excerpt      `json:"excerpts,omitempty"` // an uploaded file's lines around its problems
 	Warns    []site.Warning `json:"warnings,omitempty"`
+	// LaunchCheck is the check a launch check job kept: its report's id.
+	LaunchCheck int64 `json:"launch_check,omitempty"`
 }

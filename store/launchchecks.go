@@ -42,13 +42,29 @@ func (db *History) SaveLaunchCheck(ctx context.Context, c site.LaunchCheck) (sit
 // LaunchChecks returns the newest n launch checks of a project, newest
 // first, with their reports. Errors: those of the database.
 func (db *History) LaunchChecks(ctx context.Context, projectID int64, n int) ([]site.LaunchCheck, error) {
+	return db.launchChecks(ctx, `project_id = ? ORDER BY id DESC LIMIT ?`, projectID, n)
+}
+
+// LaunchCheck is check id of a project. Errors: ENotFound.
+func (db *History) LaunchCheck(ctx context.Context, projectID, id int64) (site.LaunchCheck, error) {
+	cs, err := db.launchChecks(ctx, `project_id = ? AND id = ?`, projectID, id)
+	if err == nil && len(cs) == 0 {
+		err = site.Errorf(site.ENotFound, "Launch check %d does not exist.", id)
+	}
+	if err != nil {
+		return site.LaunchCheck{}, err
+	}
+	return cs[0], nil
+}
+
+// launchChecks are the kept checks where picks.
+func (db *History) launchChecks(ctx context.Context, where string, args ...any) ([]site.LaunchCheck, error) {
 	cs, err := collect(ctx, db.r, func(rows *sql.Rows) (site.LaunchCheck, error) {
 		var c site.LaunchCheck
 		var at string
 		err := rows.Scan(&c.ID, &c.ProjectID, &at, &c.By, &c.Base, &c.Version, &c.Errors, &c.Warnings, &c.Report)
 		c.At, _ = time.Parse(timeFormat, at)
 		return c, err
-	}, `SELECT id, project_id, at, by_name, base, version, errors, warnings, report FROM launch_checks
-		WHERE project_id = ? ORDER BY id DESC LIMIT ?`, projectID, n)
+	}, `SELECT id, project_id, at, by_name, base, version, errors, warnings, report FROM launch_checks WHERE `+where, args...)
 	return cs, translate(err)
 }

@@ -342,17 +342,20 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/import": {path: "/projects/import", form: v(), ok: 422},
 		"GET /team":             {path: "/team", ok: 200},
 		// The API: tokens of each scope, of the other team, revoked.
-		"GET /api/v1/openapi.json":                  {path: "/api/v1/openapi.json", ok: 200},
-		"GET /api/v1/projects":                      {path: "/api/v1/projects", ok: 200},
-		"GET /api/v1/projects/:id":                  {path: p2api(p), ok: 200},
-		"GET /api/v1/projects/:id/plan":             {path: p2api(p) + "/plan", ok: 200},
-		"GET /api/v1/projects/:id/versions":         {path: p2api(p) + "/versions", ok: 200},
-		"POST /api/v1/projects/:id/versions":        {path: p2api(p) + "/versions", form: v("name", "Form"), ok: 422}, // a form, not JSON: refused after the access check
-		"GET /api/v1/projects/:id/diff":             {path: p2api(p) + "/diff?from=1", ok: 200},
-		"GET /api/v1/projects/:id/exports/:file":    {path: p2api(p) + "/exports/sitemap.xml", ok: 200},
-		"GET /api/v1/projects/:id/redirects/status": {path: p2api(p) + "/redirects/status", ok: 200},
-		"GET /account":                              {path: "/account", ok: 200},
-		"POST /account/tokens":                      {path: "/account/tokens", form: v("name", "CI", "scope", "read", "expires", "30d"), ok: 201},
+		"GET /api/v1/openapi.json":                           {path: "/api/v1/openapi.json", ok: 200},
+		"GET /api/v1/projects":                               {path: "/api/v1/projects", ok: 200},
+		"GET /api/v1/projects/:id":                           {path: p2api(p), ok: 200},
+		"GET /api/v1/projects/:id/plan":                      {path: p2api(p) + "/plan", ok: 200},
+		"GET /api/v1/projects/:id/versions":                  {path: p2api(p) + "/versions", ok: 200},
+		"POST /api/v1/projects/:id/versions":                 {path: p2api(p) + "/versions", form: v("name", "Form"), ok: 422}, // a form, not JSON: refused after the access check
+		"GET /api/v1/projects/:id/diff":                      {path: p2api(p) + "/diff?from=1", ok: 200},
+		"GET /api/v1/projects/:id/exports/:file":             {path: p2api(p) + "/exports/sitemap.xml", ok: 200},
+		"GET /api/v1/projects/:id/redirects/status":          {path: p2api(p) + "/redirects/status", ok: 200},
+		"POST /api/v1/projects/:id/launch-checks":            {path: p2api(p) + "/launch-checks", form: v("base", "https://x.example/"), ok: 422}, // a form, not JSON
+		"GET /api/v1/projects/:id/launch-checks/:jid":        {path: p2api(p) + "/launch-checks/nope", ok: 404},
+		"GET /api/v1/projects/:id/launch-checks/:jid/report": {path: p2api(p) + "/launch-checks/nope/report", ok: 404},
+		"GET /account":                                       {path: "/account", ok: 200},
+		"POST /account/tokens":                               {path: "/account/tokens", form: v("name", "CI", "scope", "read", "expires", "30d"), ok: 201},
 		"DELETE /account/tokens/:tid": {path: "/account/tokens/" + id("token Mine"), ok: 200,
 			override: map[string]int{viewerRole: 404, editorRole: 404, otherTeam: 404}}, // another's token does not exist for them
 		"POST /team/tokens":                        {path: "/team/tokens", form: v("name", "Agent", "scope", "write", "expires", "30d"), ok: 201},

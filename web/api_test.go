@@ -274,3 +274,54 @@ func TestAPIVersions(t *testing.T) {
 		t.Errorf("redirect status: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestAPILaunchCheck: a launch check started through the API with a
+// token runs as the editor's does; its state says where its report is,
+// which reads as siteplan verify --json prints it and as JUnit.
+func TestAPILaunchCheck(t *testing.T) {
+	c := siteClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	bs := newBuiltSite(t, tr)
+	bs.set("/contact", http.NotFound)
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	mk := func(scope string) string {
+		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
+		raw, err := c.db.Tokens.CreateToken(ctx, &tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return raw
+	}
+	write, read := mk(site.ScopeWrite), mk(site.ScopeRead)
+	p := "/api/v1/projects/" + itoa(pid)
+	if rec, _ := apiCall(t, c, router, read, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 403 {
+		t.Errorf("a read token starts a check: %d", rec.Code)
+	}
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/launch-checks", `{"base": "staging"}`); rec.Code != 422 || body["errors"] == nil {
+		t.Errorf("a base that is no URL: %d %s", rec.Code, rec.Body)
+	}
+	rec, body := apiCall(t, c, router, write, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`)
+	id, _ := body["id"].(string)
+	if rec.Code != 202 || id == "" || rec.Header().Get("Location") != p+"/launch-checks/"+id {
+		t.Fatalf("started: %d %v %s", rec.Code, rec.Header(), rec.Body)
+	}
+	c.finished("/sites/jobs/" + id) // the job's stream ends when it does
+	rec, body = apiCall(t, c, router, read, "GET", p+"/launch-checks/"+id)
+	if rec.Code != 200 || body["state"] != "done" || body["report"] != p+"/launch-checks/"+id+"/report" {
+		t.Fatalf("its state: %d %s", rec.Code, rec.Body)
+	}
+	rec, body = apiCall(t, c, router, read, "GET", p+"/launch-checks/"+id+"/report")
+	if rec.Code != 200 || body["errors"] != 1.0 || body["base"] != bs.URL+"/" {
+		t.Errorf("the report: %d %.300s", rec.Code, rec.Body)
+	}
+	rec, _ = apiCall(t, c, router, read, "GET", p+"/launch-checks/"+id+"/report?format=junit")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "<testsuite") || !strings.Contains(rec.Body.String(), "<failure") {
+		t.Errorf("the JUnit report: %d %.300s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, read, "GET", p+"/launch-checks/nope"); rec.Code != 404 {
+		t.Errorf("no such check: %d", rec.Code)
+	}
+}

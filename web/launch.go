@@ -27,6 +27,7 @@ import (
 // launchStore is what the launch check's pages read.
 type launchStore interface {
 	LaunchChecks(ctx context.Context, projectID int64, n int) ([]site.LaunchCheck, error)
+	LaunchCheck(ctx context.Context, projectID, id int64) (site.LaunchCheck, error)
 }
 
 // launchPerGroup is how many problems of a rule the page lists.
@@ -70,20 +71,30 @@ func launchBase(s string) (base, userinfo string, err error) {
 // startLaunchCheck starts a check of the site at the form's base URL
 // against the plan or the version it names, and shows its progress.
 func (s *Server) startLaunchCheck(c echo.Context) error {
-	p := currentProject(c)
-	base, userinfo, err := launchBase(c.FormValue("base"))
+	j, err := s.launchJob(c, c.FormValue("base"), c.FormValue("version"))
 	if err != nil {
 		return err
+	}
+	return s.startSiteJob(c, j, nil)
+}
+
+// launchJob is the job of a check of the site at base against the plan
+// or the version named ("", "approved" or a number). Errors: EInvalid.
+func (s *Server) launchJob(c echo.Context, baseURL, version string) (site.Job, error) {
+	p := currentProject(c)
+	base, userinfo, err := launchBase(baseURL)
+	if err != nil {
+		return site.Job{}, err
 	}
 	vs, err := s.store.history.Versions(c.Request().Context(), p.ID)
 	if err != nil {
-		return err
+		return site.Job{}, err
 	}
-	n, err := launchVersion(vs, c.FormValue("version"))
+	n, err := launchVersion(vs, version)
 	if err != nil {
-		return err
+		return site.Job{}, err
 	}
-	return s.startSiteJob(c, site.Job{Kind: site.JobLaunch, Source: base, Credentials: userinfo, ProjectID: p.ID, Version: n}, nil)
+	return site.Job{Kind: site.JobLaunch, Source: base, Credentials: userinfo, ProjectID: p.ID, Version: n}, nil
 }
 
 // launchView is a launch check job as the page shows it. Errors:

@@ -371,6 +371,9 @@ func (s *Server) accountRoutes() []route {
 		{get, "/api/v1/projects/:id/diff", s.apiDiff, projectRead, nil}, // the comparison takes its own turn
 		{get, "/api/v1/projects/:id/exports/:file", s.heavy(s.exportFile), projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
+		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},
+		{get, "/api/v1/projects/:id/launch-checks/:jid", s.apiLaunchState, projectRead, nil},
+		{get, "/api/v1/projects/:id/launch-checks/:jid/report", s.apiLaunchReport, projectRead, nil},
 	}
 }
 

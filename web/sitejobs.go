@@ -42,16 +42,23 @@ type jobStore interface {
 // they work in now: accounts cannot add turns. Errors: ETooMany (an
 // unfinished job of theirs).
 func (s *Server) startSiteJob(c echo.Context, j site.Job, upload io.Reader) error {
+	j, err := s.createSiteJob(c, j, upload)
+	if err != nil {
+		return err
+	}
+	return redirect(c, jobPage(j))
+}
+
+// createSiteJob keeps job j of the viewer (its team's, for a plan's
+// check), with its upload if not nil, for a server to claim. Errors:
+// ETooMany (an unfinished job of theirs).
+func (s *Server) createSiteJob(c echo.Context, j site.Job, upload io.Reader) (site.Job, error) {
 	v := viewer(c)
 	j.UserID, j.TeamID, j.By = v.UserID, v.Team.ID, v.Name
 	if p := currentProject(c); p.ID != 0 {
 		j.TeamID = p.TeamID
 	}
-	j, err := s.store.jobs.CreateJob(c.Request().Context(), j, upload)
-	if err != nil {
-		return err
-	}
-	return redirect(c, jobPage(j))
+	return s.store.jobs.CreateJob(c.Request().Context(), j, upload)
 }
 
 // siteJob returns the viewer's job the path names, with its report if
