@@ -11,9 +11,12 @@ import (
 // Error codes. Adapters map them to their own vocabulary (HTTP status, exit
 // codes) in one place.
 const (
-	EInvalid      = "invalid"
-	ENotFound     = "not_found"
-	EConflict     = "conflict"
+	EInvalid  = "invalid"
+	ENotFound = "not_found"
+	EConflict = "conflict"
+	// EStale: a write named the version it was made from (If-Match), and
+	// the thing has changed since.
+	EStale        = "precondition_failed"
 	EForbidden    = "forbidden"
 	EUnauthorized = "unauthorized"
 	ETooLarge     = "too_large"

@@ -354,6 +354,11 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /api/v1/projects/:id/launch-checks":            {path: p2api(p) + "/launch-checks", form: v("base", "https://x.example/"), ok: 422}, // a form, not JSON
 		"GET /api/v1/projects/:id/launch-checks/:jid":        {path: p2api(p) + "/launch-checks/nope", ok: 404},
 		"GET /api/v1/projects/:id/launch-checks/:jid/report": {path: p2api(p) + "/launch-checks/nope/report", ok: 404},
+		"GET /api/v1/projects/:id/pages":                     {path: p2api(p) + "/pages", ok: 200},
+		"POST /api/v1/projects/:id/pages":                    {path: p2api(p) + "/pages", form: v("title", "Form"), ok: 422}, // a form, not JSON
+		"GET /api/v1/projects/:id/pages/:pid":                {path: p2api(pg), ok: 200},
+		"PATCH /api/v1/projects/:id/pages/:pid":              {path: p2api(pg), form: v("title", "Form"), ok: 422},
+		"DELETE /api/v1/projects/:id/pages/:pid":             {path: p2api(pg), ok: 200},
 		"GET /account":                                       {path: "/account", ok: 200},
 		"POST /account/tokens":                               {path: "/account/tokens", form: v("name", "CI", "scope", "read", "expires", "30d"), ok: 201},
 		"DELETE /account/tokens/:tid": {path: "/account/tokens/" + id("token Mine"), ok: 200,

@@ -89,6 +89,12 @@ func TestOpenAPIRoutes(t *testing.T) {
 // its answer against the contract.
 func apiCall(t *testing.T, c *client, router routers.Router, token, method, path string, body ...string) (*httptest.ResponseRecorder, map[string]any) {
 	t.Helper()
+	return apiCallWith(t, c, router, token, nil, method, path, body...)
+}
+
+// apiCallWith is apiCall with more headers (If-Match).
+func apiCallWith(t *testing.T, c *client, router routers.Router, token string, headers map[string]string, method, path string, body ...string) (*httptest.ResponseRecorder, map[string]any) {
+	t.Helper()
 	var send io.Reader
 	if len(body) > 0 {
 		send = strings.NewReader(body[0])
@@ -99,6 +105,9 @@ func apiCall(t *testing.T, c *client, router routers.Router, token, method, path
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	rec := httptest.NewRecorder()
 	c.srv.Echo.ServeHTTP(rec, req)
@@ -323,5 +332,66 @@ func TestAPILaunchCheck(t *testing.T) {
 	}
 	if rec, _ := apiCall(t, c, router, read, "GET", p+"/launch-checks/nope"); rec.Code != 404 {
 		t.Errorf("no such check: %d", rec.Code)
+	}
+}
+
+// TestAPIPages: pages made, read, changed, moved and deleted through
+// the API go the editor's write path (the URL rules, the history under
+// the token's name); a write that names a version someone changed since
+// is refused with 412.
+func TestAPIPages(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	tok := site.APIToken{TeamID: 1, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "Agent", ExpiresAt: time.Now().Add(time.Hour)}
+	write, err := c.db.Tokens.CreateToken(ctx, &tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, body := apiCall(t, c, router, write, "POST", p+"/pages", `{"title": "Careers", "parent_id": `+itoa(ids["Home"])+`}`)
+	if rec.Code != 201 || body["slug"] != "careers" || body["url"] != "https://www.acme.example/careers" || rec.Header().Get("ETag") == "" {
+		t.Fatalf("a page made: %d %v %s", rec.Code, rec.Header(), rec.Body)
+	}
+	id := int64(body["id"].(float64))
+	page := p + "/pages/" + itoa(id)
+	if rec.Header().Get("Location") != page {
+		t.Errorf("Location %q", rec.Header().Get("Location"))
+	}
+	etag := rec.Header().Get("ETag")
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/pages", `{"title": "Jobs", "slug": "careers", "parent_id": `+itoa(ids["Home"])+`}`); rec.Code != 422 || !strings.Contains(body["detail"].(string), "Careers") {
+		t.Errorf("a typed slug another page has: %d %v", rec.Code, body)
+	}
+	// Changed with the version read: its title and, derived, its slug.
+	patch := func(etag, body string) (*httptest.ResponseRecorder, map[string]any) {
+		t.Helper()
+		return apiCallWith(t, c, router, write, map[string]string{"If-Match": etag}, "PATCH", page, body)
+	}
+	rec, body = patch(etag, `{"title": "Jobs"}`)
+	if rec.Code != 200 || body["slug"] != "jobs" || rec.Header().Get("ETag") == etag {
+		t.Fatalf("renamed: %d %s", rec.Code, rec.Body)
+	}
+	if rec, body := patch(etag, `{"title": "Work with us"}`); rec.Code != 412 || body["code"] != "precondition_failed" {
+		t.Errorf("a stale If-Match: %d %v", rec.Code, body)
+	}
+	rec, body = patch(rec.Header().Get("ETag"), `{"parent_id": `+itoa(ids["About us"])+`, "position": 0}`)
+	if rec.Code != 200 || body["url"] != "https://www.acme.example/about-us/jobs" || body["position"] != 0.0 {
+		t.Errorf("moved under About us: %d %s", rec.Code, rec.Body)
+	}
+	hist, _ := c.db.History.History(ctx, pid, 0, 0, 3)
+	if len(hist) < 3 || hist[0].Verb != "move" || hist[2].Verb != "create" || hist[0].Author != "Agent (team token)" {
+		t.Errorf("the history: %+v", hist)
+	}
+	if _, body := apiCall(t, c, router, write, "GET", p+"/pages?limit=200"); len(body["items"].([]any)) != 13 {
+		t.Errorf("the pages: %d", len(body["items"].([]any)))
+	}
+	rec, body = apiCall(t, c, router, write, "DELETE", page)
+	if rec.Code != 200 || body["deleted"] != 1.0 {
+		t.Errorf("deleted: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "GET", page); rec.Code != 404 {
+		t.Errorf("a deleted page: %d", rec.Code)
 	}
 }

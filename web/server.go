@@ -283,7 +283,33 @@ type route struct {
 // routeTable lists every route; routes registers each behind the guard
 // its need asks for, and the access test walks it with every actor.
 func (s *Server) routeTable() []route {
-	return slices.Concat(s.accountRoutes(), s.projectRoutes(), s.studyRoutes())
+	return slices.Concat(s.accountRoutes(), s.projectRoutes(), s.studyRoutes(), s.apiRoutes())
+}
+
+// apiRoutes are the API's (api.go, api_pages.go, api_launch.go): its
+// contract, then the routes it describes. A token authenticates them
+// (routes puts withToken before the guard).
+func (s *Server) apiRoutes() []route {
+	const get, post, patch, del = http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete
+	return []route{
+		{get, "/api/v1/openapi.json", s.openAPI, public, nil},
+		{get, "/api/v1/projects", s.apiProjects, account, nil},
+		{get, "/api/v1/projects/:id", s.apiProject, projectRead, nil},
+		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
+		{get, "/api/v1/projects/:id/versions", s.apiVersions, projectRead, nil},
+		{post, "/api/v1/projects/:id/versions", s.apiCreateVersion, projectEdit, nil},
+		{get, "/api/v1/projects/:id/diff", s.apiDiff, projectRead, nil}, // the comparison takes its own turn
+		{get, "/api/v1/projects/:id/exports/:file", s.heavy(s.exportFile), projectRead, nil},
+		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
+		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},
+		{get, "/api/v1/projects/:id/pages", s.apiPages, projectRead, nil},
+		{post, "/api/v1/projects/:id/pages", s.apiPageCreate, projectEdit, nil},
+		{get, "/api/v1/projects/:id/pages/:pid", s.apiPageGet, projectRead, nil},
+		{patch, "/api/v1/projects/:id/pages/:pid", s.apiPageUpdate, projectEdit, nil},
+		{del, "/api/v1/projects/:id/pages/:pid", s.apiPageDelete, projectEdit, nil},
+		{get, "/api/v1/projects/:id/launch-checks/:jid", s.apiLaunchState, projectRead, nil},
+		{get, "/api/v1/projects/:id/launch-checks/:jid/report", s.apiLaunchReport, projectRead, nil},
+	}
 }
 
 // studyRoutes are a project's tree tests in the editor (studies.go):
@@ -361,19 +387,6 @@ func (s *Server) accountRoutes() []route {
 		{del, "/team/members/:uid", s.removeMember, teamOwner, nil},
 		{post, "/teams", s.createTeam, account, nil},
 		{post, "/teams/:tid/switch", s.switchTeam, account, nil},
-		// The API (api.go): its contract, then its routes.
-		{get, "/api/v1/openapi.json", s.openAPI, public, nil},
-		{get, "/api/v1/projects", s.apiProjects, account, nil},
-		{get, "/api/v1/projects/:id", s.apiProject, projectRead, nil},
-		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
-		{get, "/api/v1/projects/:id/versions", s.apiVersions, projectRead, nil},
-		{post, "/api/v1/projects/:id/versions", s.apiCreateVersion, projectEdit, nil},
-		{get, "/api/v1/projects/:id/diff", s.apiDiff, projectRead, nil}, // the comparison takes its own turn
-		{get, "/api/v1/projects/:id/exports/:file", s.heavy(s.exportFile), projectRead, nil},
-		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
-		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},
-		{get, "/api/v1/projects/:id/launch-checks/:jid", s.apiLaunchState, projectRead, nil},
-		{get, "/api/v1/projects/:id/launch-checks/:jid/report", s.apiLaunchReport, projectRead, nil},
 	}
 }
 
@@ -518,6 +531,7 @@ var statusOf = map[string]int{
 	site.EInvalid:      http.StatusUnprocessableEntity,
 	site.ENotFound:     http.StatusNotFound,
 	site.EConflict:     http.StatusConflict,
+	site.EStale:        http.StatusPreconditionFailed,
 	site.EForbidden:    http.StatusForbidden,
 	site.EUnauthorized: http.StatusUnauthorized,
 	site.ETooLarge:     http.StatusRequestEntityTooLarge,
