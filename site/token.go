@@ -164,3 +164,12 @@ func (v Viewer) Capped(projectID int64, access Access) Access {
 	}
 	return min(access, ScopeAccess(v.TokenScope))
 }
+
+// KeptAnswer is an API answer kept for an Idempotency-Key: sent again,
+// the request gets it again.
+type KeptAnswer struct {
+	Status      int
+	ContentType string
+	Location    string
+	Body        []byte
+}

@@ -23,7 +23,7 @@ import (
 // copyTables are the tables Copy copies, each after those it refers to.
 // parent names a column that refers to the table's own rows: those rows
 // are copied parents first. Not copied: schema_migrations (each
-// database's own), rate_buckets, live_events and the live-site jobs
+// database's own), rate_buckets, api_idempotency, live_events and the live-site jobs
 // (site_jobs, site_job_chunks): the passing state of running servers;
 // and SQLite's search table (page_search, with its shadow tables),
 // which its triggers fill as the pages are copied.

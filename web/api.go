@@ -1,8 +1,14 @@
 package web
 
 import (
+	"bytes"
+	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -286,4 +292,88 @@ func (s *Server) apiRedirectStatus(c echo.Context) error {
 // the editor's forms show it beside that field.
 func onField(err error, field string) error {
 	return &site.Error{Code: site.ErrorCode(err), Message: site.ErrorMessage(err), Fields: map[string]string{field: site.ErrorMessage(err)}}
+}
+
+// idempotencyStore keeps the answers of the API's POSTs by their
+// Idempotency-Key.
+type idempotencyStore interface {
+	ClaimKey(ctx context.Context, sender, key, request string) (site.KeptAnswer, bool, error)
+	KeepAnswer(ctx context.Context, sender, key string, a site.KeptAnswer) error
+	ReleaseKey(ctx context.Context, sender, key string) error
+}
+
+// maxKeptAnswer bounds an answer kept for a key.
+const maxKeptAnswer = 1 << 20
+
+// idempotent answers a POST sent again with its Idempotency-Key with the
+// first one's answer instead of doing it twice: a CI job that retries
+// after a lost connection makes one version, one page. The key is the
+// sender's (its token, else its account); an answer that failed (5xx)
+// is not kept, so the request may be tried again. Errors: EInvalid (a
+// key sent with another request, or longer than 255 characters),
+// EConflict (the first is still being answered).
+func (s *Server) idempotent(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		key := c.Request().Header.Get("Idempotency-Key")
+		if key == "" {
+			return next(c)
+		}
+		if len(key) > 255 {
+			return site.Errorf(site.EInvalid, "An Idempotency-Key is at most 255 characters.")
+		}
+		v := viewer(c)
+		sender := "u" + strconv.FormatInt(v.UserID, 10)
+		if v.TokenID != 0 {
+			sender = "t" + strconv.FormatInt(v.TokenID, 10)
+		}
+		body, err := io.ReadAll(c.Request().Body)
+		if err != nil {
+			return err
+		}
+		c.Request().Body = io.NopCloser(bytes.NewReader(body))
+		h := sha256.New()
+		fmt.Fprintf(h, "%s %s\n", c.Request().Method, c.Request().URL.RequestURI())
+		h.Write(body)
+		ctx := c.Request().Context()
+		kept, claimed, err := s.store.limits.ClaimKey(ctx, sender, key, hex.EncodeToString(h.Sum(nil)))
+		if err != nil {
+			return err
+		}
+		if !claimed {
+			if kept.Location != "" {
+				c.Response().Header().Set(echo.HeaderLocation, kept.Location)
+			}
+			c.Response().Header().Set("Idempotent-Replayed", "true")
+			return c.Blob(kept.Status, kept.ContentType, kept.Body)
+		}
+		tee := &teeWriter{ResponseWriter: c.Response().Writer}
+		c.Response().Writer = tee
+		err = next(c)
+		if err != nil {
+			s.handleError(err, c) // answered here, so that the answer is the one kept
+		}
+		st := c.Response().Status
+		done := context.WithoutCancel(ctx)
+		if st >= 500 || tee.over {
+			return s.store.limits.ReleaseKey(done, sender, key)
+		}
+		return s.store.limits.KeepAnswer(done, sender, key, site.KeptAnswer{Status: st, ContentType: c.Response().Header().Get(echo.HeaderContentType),
+			Location: c.Response().Header().Get(echo.HeaderLocation), Body: tee.buf.Bytes()})
+	}
+}
+
+// teeWriter keeps a copy of what an answer writes, up to maxKeptAnswer.
+type teeWriter struct {
+	http.ResponseWriter
+	buf  bytes.Buffer
+	over bool
+}
+
+func (w *teeWriter) Write(b []byte) (int, error) {
+	if w.buf.Len()+len(b) > maxKeptAnswer {
+		w.over = true
+	} else {
+		w.buf.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
 }

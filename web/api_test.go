@@ -395,3 +395,40 @@ func TestAPIPages(t *testing.T) {
 		t.Errorf("a deleted page: %d", rec.Code)
 	}
 }
+
+// TestAPIIdempotency: a POST sent again with its Idempotency-Key gets
+// the first answer, not a second version; the key with another body is
+// refused; a failed first answer does not hold the key.
+func TestAPIIdempotency(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "CI", ExpiresAt: time.Now().Add(time.Hour)}
+	write, _ := c.db.Tokens.CreateToken(ctx, &tok)
+	p := "/api/v1/projects/" + itoa(pid)
+	key := map[string]string{"Idempotency-Key": "release-2026-11-28"}
+	first, body := apiCallWith(t, c, router, write, key, "POST", p+"/versions", `{"name": "Release"}`)
+	again, body2 := apiCallWith(t, c, router, write, key, "POST", p+"/versions", `{"name": "Release"}`)
+	if first.Code != 201 || again.Code != 201 || body["number"] != body2["number"] || again.Header().Get("Idempotent-Replayed") != "true" {
+		t.Errorf("sent twice: %d %v, %d %v", first.Code, body, again.Code, body2)
+	}
+	if vs, _ := c.db.History.Versions(ctx, pid); len(vs) != 1 {
+		t.Errorf("%d versions, want 1", len(vs))
+	}
+	if rec, body := apiCallWith(t, c, router, write, key, "POST", p+"/versions", `{"name": "Other"}`); rec.Code != 422 || !strings.Contains(body["detail"].(string), "Idempotency-Key") {
+		t.Errorf("the key with another body: %d %v", rec.Code, body)
+	}
+	// A refused request keeps its answer too (it would be refused again).
+	bad := map[string]string{"Idempotency-Key": "empty-name"}
+	if rec, _ := apiCallWith(t, c, router, write, bad, "POST", p+"/versions", `{"name": ""}`); rec.Code != 422 {
+		t.Errorf("an empty name: %d", rec.Code)
+	}
+	if rec, _ := apiCallWith(t, c, router, write, bad, "POST", p+"/versions", `{"name": ""}`); rec.Code != 422 || rec.Header().Get("Idempotent-Replayed") != "true" {
+		t.Errorf("the refused request again: %d %v", rec.Code, rec.Header())
+	}
+	if rec, _ := apiCall(t, c, router, write, "POST", p+"/versions", `{"name": "Release"}`); rec.Code != 201 {
+		t.Errorf("without a key: %d", rec.Code)
+	}
+}

@@ -24,6 +24,7 @@ type limitStore interface {
 	TakeToken(ctx context.Context, now time.Time, take site.Bucket, also ...site.Bucket) (empty string, err error)
 	SpendToken(ctx context.Context, now time.Time, b site.Bucket) error
 	FillBucket(ctx context.Context, key string) error
+	idempotencyStore
 }
 
 // loginLimiter counts failed logins per account and per address with

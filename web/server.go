@@ -488,6 +488,9 @@ func (s *Server) routes() {
 		mw := s.guard(r.need)
 		if strings.HasPrefix(r.path, apiPrefix) { // a script's or agent's token, before the guard
 			mw = append([]echo.MiddlewareFunc{s.withToken}, mw...)
+			if r.method == http.MethodPost {
+				mw = append(mw, s.idempotent)
+			}
 		}
 		if r.download != nil {
 			mw = append(mw, mayDownload(r.download))
