@@ -63,6 +63,7 @@ const usage = `usage:
   siteplan token list   [--db FILE] --email E [--team T] [--team-token]
   siteplan token revoke [--db FILE] --email E [--team T] [--team-token] --id N
   (--server URL, or $SITEPLAN_SERVER, with an API token in $SITEPLAN_TOKEN: the verb asks a running server)
+  siteplan mcp     [--db FILE | --server URL]   (the MCP server over stdio, as the token of $SITEPLAN_TOKEN)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -110,6 +111,7 @@ var verbs = map[string]verb{
 	"token create": tokenCreateCmd,
 	"token list":   tokenListCmd,
 	"token revoke": tokenRevokeCmd,
+	"mcp":          mcpCmd,
 }
 
 // Main runs the command line of os.Args and exits with its status: 0, 1

@@ -136,6 +136,20 @@ type TokenUse struct {
 	Full      time.Time
 }
 
+// Viewer is whom a request with the token acts as: its person, or for a
+// team token the team in its scope's role under the token's name,
+// capped by its scope and project.
+func (u TokenUse) Viewer() Viewer {
+	v := Viewer{UserID: u.User.ID, Name: u.User.Name, Teams: u.Teams, TokenID: u.Token.ID, TokenScope: u.Token.Scope, TokenProject: u.Token.ProjectID}
+	if u.User.ID == 0 {
+		v.Name = u.Token.Name + " (team token)"
+	}
+	if len(u.Teams) > 0 {
+		v.Team, v.TeamRole = u.Teams[0].Team, u.Teams[0].Role
+	}
+	return v
+}
+
 // TokenBucket is a token's rate limit: a burst of 120 requests, then
 // one every 250 ms (240 a minute), on every instance together.
 func TokenBucket(tokenID int64) Bucket {

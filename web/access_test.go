@@ -261,14 +261,14 @@ func (c accessCase) want(method string, n need, actor string) int {
 		return s
 	}
 	loggedOut := func() int {
-		if method == http.MethodGet && !strings.HasPrefix(c.path, apiPrefix) {
+		if method == http.MethodGet && !apiPath(c.path) {
 			return http.StatusSeeOther
 		}
 		return http.StatusUnauthorized
 	}
 	role, hasAccount := teamRoleOf[actor]
 	a := accessOf(actor)
-	if strings.HasPrefix(c.path, apiPrefix) && (actor == shareView || actor == shareComment) && n != public {
+	if apiPath(c.path) && (actor == shareView || actor == shareComment) && n != public {
 		return loggedOut() // the API is for accounts and tokens: a share link's cookie is no login there
 	}
 	if slices.Contains(tokenActors, actor) {
@@ -319,6 +319,7 @@ func TestAccessMatrix(t *testing.T) {
 	// A share link has the downloads the team allows it, by default the
 	// diagram as PDF and PNG: the rest do not exist for it.
 	guestDownload := map[string]int{shareView: 404, shareComment: 404}
+	sessionsRefused := map[string]int{otherTeam: 401, viewerRole: 401, editorRole: 401, ownerRole: 401}
 	rows := map[string]accessCase{
 		"GET /healthz": {path: "/healthz", ok: 200},
 
@@ -359,8 +360,12 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id/pages/:pid":                {path: p2api(pg), ok: 200},
 		"PATCH /api/v1/projects/:id/pages/:pid":              {path: p2api(pg), form: v("title", "Form"), ok: 422},
 		"DELETE /api/v1/projects/:id/pages/:pid":             {path: p2api(pg), ok: 200},
-		"GET /account":                                       {path: "/account", ok: 200},
-		"POST /account/tokens":                               {path: "/account/tokens", form: v("name", "CI", "scope", "read", "expires", "30d"), ok: 201},
+		// The MCP server takes tokens alone; a session is told to send one.
+		"POST /mcp":            {path: "/mcp", form: v(), ok: 415, override: sessionsRefused},
+		"GET /mcp":             {path: "/mcp", ok: 405, override: sessionsRefused}, // stateless: no stream to open
+		"DELETE /mcp":          {path: "/mcp", ok: 405, override: sessionsRefused},
+		"GET /account":         {path: "/account", ok: 200},
+		"POST /account/tokens": {path: "/account/tokens", form: v("name", "CI", "scope", "read", "expires", "30d"), ok: 201},
 		"DELETE /account/tokens/:tid": {path: "/account/tokens/" + id("token Mine"), ok: 200,
 			override: map[string]int{viewerRole: 404, editorRole: 404, otherTeam: 404}}, // another's token does not exist for them
 		"POST /team/tokens":                        {path: "/team/tokens", form: v("name", "Agent", "scope", "write", "expires", "30d"), ok: 201},
@@ -508,7 +513,7 @@ func TestAccessMatrix(t *testing.T) {
 		}
 		method := key[:strings.IndexByte(key, ' ')]
 		who := actors
-		if strings.HasPrefix(row.path, apiPrefix) {
+		if apiPath(row.path) {
 			who = append(slices.Clone(actors), tokenActors...)
 		}
 		for _, actor := range who {
@@ -543,3 +548,7 @@ func accessOf(actor string) site.Access {
 	}
 	return projectAccessOf[actor]
 }
+
+// apiPath reports whether a path is the API's or the MCP server's, which
+// tokens call.
+func apiPath(path string) bool { return strings.HasPrefix(path, apiPrefix) || path == "/mcp" }

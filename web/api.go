@@ -35,7 +35,9 @@ const apiPrefix = "/api/v1/"
 var openapiYAML []byte
 
 // isAPI reports whether a request is to the API.
-func isAPI(c echo.Context) bool { return strings.HasPrefix(c.Request().URL.Path, apiPrefix) }
+func isAPI(c echo.Context) bool {
+	return strings.HasPrefix(c.Request().URL.Path, apiPrefix) || c.Request().URL.Path == "/mcp"
+}
 
 // problem is an error as the API answers it (RFC 9457, problem details):
 // the HTTP status, its words, what went wrong in words a person reads,

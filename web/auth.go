@@ -180,12 +180,7 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			if err != nil && site.ErrorCode(err) != site.ENotFound {
 				return err
 			}
-			access := site.AccessNone
-			for _, m := range v.Teams { // identify loaded the account's teams and roles
-				if m.ID == p.TeamID { // never for a missing project: no team has id 0
-					access = v.Capped(p.ID, site.RoleAccess(m.Role)) // an API token's scope and project cap it
-				}
-			}
+			access := memberAccess(v, p)
 			var shareErr error
 			if ck, cerr := c.Cookie(shareCookie); access == site.AccessNone && cerr == nil && ck.Value != "" && !isAPI(c) { // the API is for accounts and tokens
 				l, err := s.store.shares.UseShareLink(ctx, ck.Value)
@@ -217,6 +212,19 @@ func (s *Server) inProject(min site.Access) echo.MiddlewareFunc {
 			return next(c)
 		}
 	}
+}
+
+// memberAccess is the access viewer v has to project p as a member of
+// its team (identify loaded the account's teams and roles), capped by
+// an API token's scope and project; none for a missing project (no
+// team has id 0).
+func memberAccess(v site.Viewer, p site.Project) site.Access {
+	for _, m := range v.Teams {
+		if m.ID == p.TeamID {
+			return v.Capped(p.ID, site.RoleAccess(m.Role))
+		}
+	}
+	return site.AccessNone
 }
 
 func refused(min site.Access, share bool) error {

@@ -135,6 +135,7 @@ type Server struct {
 	sessions *sessionChecks              // the live streams' sessions, looked up together
 	watchers watchers                    // the streams of live-site jobs
 	now      func() time.Time
+	mcp      http.Handler // the MCP server's streamable HTTP transport (mcp.go)
 }
 
 // health answers a load balancer's health check: 200 when this server
@@ -214,6 +215,7 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 		hub:  newHub(), logins: &loginLimiter{st: st.Limits, now: time.Now}, now: time.Now,
 		linesIn: newGate(linesReaders, 1)}
 	s.fetch, s.lines = fetchers(cfg.AllowPrivateFetch)
+	s.mcp = s.mcpHandler()
 	s.mailing = cfg.Mailing
 	if st.Ping != nil { // a server built only for its route table has no store
 		s.ping = st.Ping
@@ -256,10 +258,12 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 		CookieSameSite: http.SameSiteStrictMode,
 		// An unsubscribe link's POST may come from a mail client in one
 		// click (RFC 8058): its signed token is its proof, not a form's.
-		// A request with an API token sends no cookie the token could
-		// be forged with: the token is its proof.
+		// An API request with a token is proven by the token, and one
+		// without a session cookie acts as nobody a forged form could
+		// borrow (it is then refused as unauthorized, not forbidden).
 		Skipper: func(c echo.Context) bool {
-			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/unsubscribe" || isAPI(c) && bearer(c) != ""
+			_, noSession := c.Cookie(sessionCookie)
+			return strings.HasPrefix(c.Request().URL.Path, "/static/") || c.Request().URL.Path == "/unsubscribe" || isAPI(c) && (bearer(c) != "" || noSession != nil)
 		},
 		ErrorHandler: func(error, echo.Context) error {
 			return site.Errorf(site.EForbidden, "The form's security token is missing or stale: reload the page and try again.")
@@ -309,6 +313,10 @@ func (s *Server) apiRoutes() []route {
 		{del, "/api/v1/projects/:id/pages/:pid", s.apiPageDelete, projectEdit, nil},
 		{get, "/api/v1/projects/:id/launch-checks/:jid", s.apiLaunchState, projectRead, nil},
 		{get, "/api/v1/projects/:id/launch-checks/:jid/report", s.apiLaunchReport, projectRead, nil},
+		// The MCP server (mcp.go), with the API's tokens.
+		{post, "/mcp", s.serveMCP, account, nil},
+		{get, "/mcp", s.serveMCP, account, nil}, // stateless: the transport answers 405, which clients read as "no stream"
+		{del, "/mcp", s.serveMCP, account, nil},
 	}
 }
 
@@ -486,7 +494,7 @@ func (s *Server) projectRoutes() []route {
 func (s *Server) routes() {
 	for _, r := range s.routeTable() {
 		mw := s.guard(r.need)
-		if strings.HasPrefix(r.path, apiPrefix) { // a script's or agent's token, before the guard
+		if strings.HasPrefix(r.path, apiPrefix) || r.path == "/mcp" { // a script's or agent's token, before the guard
 			mw = append([]echo.MiddlewareFunc{s.withToken}, mw...)
 			if r.method == http.MethodPost {
 				mw = append(mw, s.idempotent)

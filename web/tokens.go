@@ -158,18 +158,8 @@ func (s *Server) withToken(next echo.HandlerFunc) echo.HandlerFunc {
 			h.Set("Retry-After", strconv.Itoa(int((b.Every+time.Second-1)/time.Second)))
 			return site.Errorf(site.ETooMany, "This token made too many requests: at most %d at once, then %d a minute. Wait a moment.", b.Burst, int(time.Minute/b.Every))
 		}
-		v := site.Viewer{UserID: use.User.ID, Name: cmpName(use), Teams: use.Teams, TokenID: use.Token.ID, TokenScope: use.Token.Scope, TokenProject: use.Token.ProjectID}
-		v.Team, v.TeamRole = use.Teams[0].Team, use.Teams[0].Role
+		v := use.Viewer()
 		setViewer(c, v)
 		return next(c)
 	}
-}
-
-// cmpName is the name a token's changes and comments are made under:
-// its person's, or the team token's own.
-func cmpName(use site.TokenUse) string {
-	if use.User.ID != 0 {
-		return use.User.Name
-	}
-	return use.Token.Name + " (team token)"
 }
