@@ -21,12 +21,12 @@ import (
 const usage = `usage:
   siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL] [--smtp smtp://user:pass@host:port --mail-from ADDR]
                   [--allow-private-fetch] [--trusted-proxies CIDR,...]
-  siteplan import [--db FILE] [--team T] [--name NAME] [--allow-private] SOURCE...
+  siteplan import [--db FILE | --server URL] [--team T] [--name NAME] [--allow-private] SOURCE...
                   (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
                   source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
   siteplan check  [--json] [--allow-private] SOURCE   (exit 0: no errors, 1: errors found, 2: could not read the source)
   siteplan dump   [--db FILE | --server URL] --project ID
-  siteplan export [--db FILE] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
+  siteplan export [--db FILE | --server URL] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
                   [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
   siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml --out FILE [--layout tree|lr|radial] [--depth N]
                   [--root PAGE_ID] [--color type|status] [--links=false] [--client] [--locale TAG]
@@ -42,7 +42,7 @@ const usage = `usage:
                   (attach the old site's URLs and match them to the plan: a site, a sitemap, a crawl CSV
                   such as Screaming Frog's Internal export, or a list of URLs)
   siteplan redirects traffic [--db FILE] --project ID FILE.csv   (Search Console's Pages export or an Analytics CSV)
-  siteplan redirects export  [--db FILE] --project ID --format FORMAT --out FILE
+  siteplan redirects export  [--db FILE | --server URL] --project ID --format FORMAT --out FILE
                   (FORMAT: csv, nginx, apache, caddy, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis)
   siteplan redirects import  [--db FILE] --project ID FILE.csv   (from,to,status,accepted,confidence,reason)
   siteplan redirects status  [--db FILE | --server URL] --project ID [--json]
@@ -82,7 +82,7 @@ var verbs = map[string]verb{
 	"import":         importCmd,
 	"check":          checkCmd,
 	"dump":           onProjectOrServer(dumpCmd),
-	"export":         onProject(exportCmd),
+	"export":         onProjectOrServer(exportCmd),
 	"diagram":        onProject(diagramCmd),
 	"user add":       userAddCmd,
 	"share create":   onProject(shareCreateCmd),
@@ -93,7 +93,7 @@ var verbs = map[string]verb{
 	// A relaunch's redirect map (redirects.go).
 	"redirects match":   onProject(redirectsMatchCmd),
 	"redirects traffic": onProject(redirectsTrafficCmd),
-	"redirects export":  onProject(redirectsExportCmd),
+	"redirects export":  onProjectOrServer(redirectsExportCmd),
 	"redirects import":  onProject(redirectsImportCmd),
 	"redirects status":  onProjectOrServer(redirectsStatusCmd),
 	"verify":            verifyCmd,

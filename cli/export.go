@@ -1,12 +1,17 @@
 package cli
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"path/filepath"
+	"strconv"
 
 	"siteplan/export"
 	"siteplan/site"
@@ -15,7 +20,7 @@ import (
 
 // exportCmd writes the launch files of a project into a directory and
 // prints a report.
-func exportCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
+func exportCmd(fs *flag.FlagSet) (check func() error, run projectRun, server remoteRun) {
 	dir := fs.String("out", "", "output directory")
 	var cfg export.Config
 	fs.BoolVar(&cfg.Gzip, "gzip", false, "gzip each sitemap file")
@@ -38,18 +43,58 @@ func exportCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 		return nil
 	}
 	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
-		plan, err := db.Pages.Outline(ctx, id) // read as it is written: memory stays flat
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
+			plan, err := db.Pages.Outline(ctx, id) // read as it is written: memory stays flat
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			rep, err := export.Export(export.DirOutput(*dir), plan, cfg)
+			if err != nil {
+				return fmt.Errorf("export: %w", err)
+			}
+			fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, plan.Project().Name, *dir)
+			printReport(stdout, rep)
+			return nil
+		}, func(ctx context.Context, r *remote, id int64, stdout io.Writer) error {
+			q := url.Values{"max_urls": {strconv.Itoa(cfg.MaxURLs)}, "depth": {strconv.Itoa(cfg.FooterDepth)}, "location": {cfg.Location},
+				"section": {strconv.FormatInt(cfg.Section, 10)}}
+			for k, on := range map[string]bool{"gzip": cfg.Gzip, "split": cfg.BySection, "leaves": cfg.LeavesOnly} {
+				if on {
+					q.Set(k, "1")
+				}
+			}
+			b, err := r.call(ctx, "GET", project(id, "export.zip")+"?"+q.Encode(), nil, nil)
+			if err != nil {
+				return err
+			}
+			return unzipInto(*dir, b, stdout)
 		}
-		rep, err := export.Export(export.DirOutput(*dir), plan, cfg)
-		if err != nil {
-			return fmt.Errorf("export: %w", err)
-		}
-		fmt.Fprintf(stdout, "Exported %d URLs of %q into %s\n", rep.URLs, plan.Project().Name, *dir)
-		printReport(stdout, rep)
-		return nil
+}
+
+// unzipInto writes the files of a zip into dir, each whole, and names
+// them: the export as a server made it.
+func unzipInto(dir string, b []byte, stdout io.Writer) error {
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return fmt.Errorf("the server's export: %w", err)
 	}
+	fmt.Fprintf(stdout, "Exported into %s, from the server\n", dir)
+	for _, f := range zr.File {
+		name := filepath.Base(f.Name) // the export's files are flat: nothing may land outside dir
+		err := writeFileWhole(filepath.Join(dir, name), func(w io.Writer) error {
+			rc, err := f.Open()
+			if err != nil {
+				return err
+			}
+			defer rc.Close()
+			_, err = io.Copy(w, io.LimitReader(rc, 64<<20))
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "  %-28s %10d bytes\n", name, f.UncompressedSize64)
+	}
+	return nil
 }
 
 // printReport prints an export's files, robots.txt lines and warnings.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,6 +28,7 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	team := fs.String("team", "", "team id or name; may be left out when the database has one team")
 	name := fs.String("name", "", "the new project's name (sitemap sources; default: the site's host)")
 	allow := fs.Bool("allow-private", false, "allow loopback, private and link-local addresses (an intranet)")
+	server := serverFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -36,6 +38,9 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *server != "" {
+		return importRemote(ctx, *server, sources, stdin, stdout)
+	}
 	web := fetch.New(fetch.Options{AllowPrivate: *allow}).Open
 	read := make([]readSourceResult, 0, len(sources))
 	for _, src := range sources {
@@ -158,4 +163,37 @@ func isJSONFile(path string) bool {
 	n, _ := io.ReadFull(f, head)
 	b := bytes.TrimLeft(bytes.TrimPrefix(head[:n], []byte("\xef\xbb\xbf")), " \t\r\n")
 	return len(b) > 0 && b[0] == '{'
+}
+
+// importRemote sends each siteplan/1 document to the server, which
+// makes a project of it in the token's team, and prints each new
+// project's id. A sitemap source is the server's to read, in its
+// editor: the command sends documents.
+func importRemote(ctx context.Context, server string, sources []string, stdin io.Reader, stdout io.Writer) error {
+	r, err := newRemote(server)
+	if err != nil {
+		return fmt.Errorf("import: %w", err)
+	}
+	for _, src := range sources {
+		var b []byte
+		if src == "-" {
+			b, err = io.ReadAll(io.LimitReader(stdin, site.MaxDocumentBytes+1))
+		} else {
+			b, err = os.ReadFile(src)
+		}
+		if err != nil {
+			return fmt.Errorf("import %s: with --server, a source is a siteplan/1 document file (or - for standard input): %w", src, err)
+		}
+		if _, err := site.ParseDocument(bytes.NewReader(b)); err != nil { // refused here, whole, before anything is sent
+			return fmt.Errorf("import %s: with --server, a source is a siteplan/1 document: %w", src, err)
+		}
+		var p struct {
+			ID int64 `json:"id"`
+		}
+		if _, err := r.call(ctx, "POST", "/projects", json.RawMessage(b), &p); err != nil {
+			return fmt.Errorf("import %s: %w", src, err)
+		}
+		fmt.Fprintln(stdout, p.ID)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -154,7 +155,7 @@ func mappings(ctx context.Context, db *store.Store, id int64) ([]site.Mapping, e
 
 // redirectsExportCmd writes the redirect map for a platform, whole or
 // not at all.
-func redirectsExportCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
+func redirectsExportCmd(fs *flag.FlagSet) (check func() error, run projectRun, server remoteRun) {
 	format := fs.String("format", "", "csv, nginx, apache, netlify, cloudflare-pages, vercel, vercel-bulk, cloudflare, shopify, wordpress, iis or caddy")
 	out := fs.String("out", "", "the file to write")
 	check = func() error {
@@ -164,31 +165,41 @@ func redirectsExportCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 		return nil
 	}
 	return check, func(ctx context.Context, db *store.Store, id int64, stdout io.Writer) error {
-		maps, err := mappings(ctx, db, id)
-		if err != nil {
-			return fmt.Errorf("redirects export: %w", err)
+			maps, err := mappings(ctx, db, id)
+			if err != nil {
+				return fmt.Errorf("redirects export: %w", err)
+			}
+			var rep export.RedirectReport
+			err = writeFileWhole(*out, func(w io.Writer) (err error) {
+				rep, err = export.WriteRedirects(w, *format, maps)
+				return err
+			})
+			if err != nil {
+				return fmt.Errorf("redirects export: %w; nothing was written", err)
+			}
+			line := fmt.Sprintf("%s: %s, %s", *out, site.Counted(rep.Redirects, "redirect", "redirects"), site.Counted(rep.Gone, "retired URL", "retired URLs"))
+			if rep.LeftOut > 0 {
+				line += fmt.Sprintf("; %s left out, which %s cannot express (below)", site.Thousands(rep.LeftOut), *format)
+			}
+			if rep.Skipped > 0 {
+				line += fmt.Sprintf("; %s not accepted yet", site.Counted(rep.Skipped, "old URL", "old URLs"))
+			}
+			fmt.Fprintln(stdout, line)
+			for _, w := range rep.Warnings {
+				fmt.Fprintf(os.Stderr, "siteplan: redirects export: %s\n", w)
+			}
+			return nil
+		}, func(ctx context.Context, r *remote, id int64, stdout io.Writer) error {
+			b, err := r.call(ctx, "GET", project(id, "redirects", "export")+"?format="+url.QueryEscape(*format), nil, nil)
+			if err == nil {
+				err = writeFileWhole(*out, func(w io.Writer) error { _, err := w.Write(b); return err })
+			}
+			if err != nil {
+				return fmt.Errorf("%w; nothing was written", err)
+			}
+			fmt.Fprintf(stdout, "%s: the redirect map for %s, from the server\n", *out, *format)
+			return nil
 		}
-		var rep export.RedirectReport
-		err = writeFileWhole(*out, func(w io.Writer) (err error) {
-			rep, err = export.WriteRedirects(w, *format, maps)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("redirects export: %w; nothing was written", err)
-		}
-		line := fmt.Sprintf("%s: %s, %s", *out, site.Counted(rep.Redirects, "redirect", "redirects"), site.Counted(rep.Gone, "retired URL", "retired URLs"))
-		if rep.LeftOut > 0 {
-			line += fmt.Sprintf("; %s left out, which %s cannot express (below)", site.Thousands(rep.LeftOut), *format)
-		}
-		if rep.Skipped > 0 {
-			line += fmt.Sprintf("; %s not accepted yet", site.Counted(rep.Skipped, "old URL", "old URLs"))
-		}
-		fmt.Fprintln(stdout, line)
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(os.Stderr, "siteplan: redirects export: %s\n", w)
-		}
-		return nil
-	}
 }
 
 // redirectsImportCmd sets the mappings a spreadsheet gives.

@@ -17,9 +17,10 @@ import (
 )
 
 // The verbs a CI job runs without the database file: with --server URL
-// (or $SITEPLAN_SERVER) and an API token in $SITEPLAN_TOKEN, dump,
-// version create, redirects status and verify talk to a running server
-// through its API (docs/api.md) instead of opening a database.
+// (or $SITEPLAN_SERVER) and an API token in $SITEPLAN_TOKEN, verify,
+// export, redirects export and status, import, dump and version create
+// talk to a running server through its API (docs/api.md) instead of
+// opening a database.
 
 // remote is a siteplan server's API, as a verb uses it.
 type remote struct {

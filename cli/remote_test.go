@@ -15,8 +15,8 @@ import (
 // server, as a CI job without the database file does: siteplan serve on
 // a database with the plan, a read-and-write token of its owner, then
 // verify --server (a clean site passes, a broken one fails the build
-// with its JUnit report), dump, version create and redirects status,
-// each through the API.
+// with its JUnit report), dump, version create, redirects status and
+// export, export and import, each through the API.
 func TestRemoteVerbs(t *testing.T) {
 	bin, dir := siteplanBinary(t), t.TempDir()
 	db := filepath.Join(dir, "server.db")
@@ -75,6 +75,21 @@ func TestRemoteVerbs(t *testing.T) {
 	}
 	if got, code := cli("redirects", "status", "--json"); code != 0 || !strings.Contains(got, `"old_urls":0`) {
 		t.Errorf("redirects status: exit %d %q", code, got)
+	}
+	got, code = cli("export", "--out", filepath.Join(dir, "out"), "--gzip")
+	if b, err := os.ReadFile(filepath.Join(dir, "out", "robots.txt")); code != 0 || err != nil || !strings.Contains(string(b), "Sitemap:") || !strings.Contains(got, "sitemap-1.xml.gz") && !strings.Contains(got, "sitemap.xml.gz") {
+		t.Errorf("export: exit %d, robots.txt %q (%v)\n%s", code, b, err, got)
+	}
+	if got, code := cli("redirects", "export", "--format", "nginx", "--out", filepath.Join(dir, "redirects.conf")); code != 0 || !strings.Contains(got, "redirects.conf") {
+		t.Errorf("redirects export: exit %d %q", code, got)
+	}
+	var imported bytes.Buffer
+	err := run([]string{"import", "--server", base, "../store/testdata/acme.json"}, nil, &imported)
+	if err != nil || strings.TrimSpace(imported.String()) != "2" {
+		t.Errorf("import: %q %v", imported.String(), err)
+	}
+	if err := run([]string{"import", "--server", base, "https://example.com/"}, nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "siteplan/1 document") {
+		t.Errorf("import of a site through a server: %v", err)
 	}
 	t.Setenv("SITEPLAN_TOKEN", "sp_forged")
 	if got, code := cli("dump"); code == 0 || !strings.Contains(got, "API token is not valid") || !strings.Contains(got, "HTTP 401") {

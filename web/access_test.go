@@ -360,6 +360,10 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id/pages/:pid":                {path: p2api(pg), ok: 200},
 		"PATCH /api/v1/projects/:id/pages/:pid":              {path: p2api(pg), form: v("title", "Form"), ok: 422},
 		"DELETE /api/v1/projects/:id/pages/:pid":             {path: p2api(pg), ok: 200},
+		"POST /api/v1/projects":                              {path: "/api/v1/projects", form: v("name", "Form"), ok: 422}, // a form, not a document
+		"POST /api/v1/projects/:id/versions/:n/restore":      {path: p2api(p) + "/versions/1/restore", ok: 200},
+		"GET /api/v1/projects/:id/export.zip":                {path: p2api(p) + "/export.zip", ok: 200},
+		"GET /api/v1/projects/:id/redirects/export":          {path: p2api(p) + "/redirects/export?format=csv", ok: 200},
 		// The MCP server takes tokens alone; a session is told to send one.
 		"POST /mcp":            {path: "/mcp", form: v(), ok: 415, override: sessionsRefused},
 		"GET /mcp":             {path: "/mcp", ok: 405, override: sessionsRefused}, // stateless: no stream to open

@@ -379,3 +379,43 @@ func (w *teeWriter) Write(b []byte) (int, error) {
 	}
 	return w.ResponseWriter.Write(b)
 }
+
+// apiRestore makes the plan what version :n was, as one change.
+func (s *Server) apiRestore(c echo.Context) error {
+	n, err := versionParam(c)
+	if err != nil {
+		return err
+	}
+	ch, err := s.store.history.RestoreVersion(c.Request().Context(), currentProject(c).ID, n)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]string{"summary": ch.Summary})
+}
+
+// apiImport makes a project of a siteplan/1 document in the viewer's
+// team (siteplan import of a document).
+func (s *Server) apiImport(c echo.Context) error {
+	if ct := c.Request().Header.Get(echo.HeaderContentType); !strings.HasPrefix(ct, echo.MIMEApplicationJSON) {
+		return site.Errorf(site.EInvalid, "Send the siteplan/1 document as JSON (Content-Type: application/json), not %q.", ct)
+	}
+	d, err := site.ParseDocument(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return err
+	}
+	defer done()
+	id, err := s.store.projects.ImportDocument(ctx, viewer(c).Team.ID, d)
+	if err != nil {
+		return err
+	}
+	p, err := s.store.projects.Project(ctx, id)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, apiPrefix+"projects/"+strconv.FormatInt(id, 10))
+	return c.JSON(http.StatusCreated, apiProjectOf(p))
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,17 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/legacy"
 
+	"siteplan/export"
 	"siteplan/site"
 )
+
+// sameSet reports whether a and b hold the same strings.
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
 
 // contract is the API's OpenAPI document and a router over it.
 func contract(t *testing.T) (*openapi3.T, routers.Router) {
@@ -75,6 +85,17 @@ func TestOpenAPIRoutes(t *testing.T) {
 	}
 	if len(codes) > 0 {
 		t.Errorf("openapi.yaml's problem codes lack %v", codes)
+	}
+	var formats []string
+	for _, p := range doc.Paths.Find("/projects/{id}/redirects/export").Get.Parameters {
+		if p.Value.Name == "format" {
+			for _, v := range p.Value.Schema.Value.Enum {
+				formats = append(formats, v.(string))
+			}
+		}
+	}
+	if !sameSet(formats, export.RedirectFormats) {
+		t.Errorf("openapi.yaml's redirect formats %v, the export's %v", formats, export.RedirectFormats)
 	}
 	for path, item := range doc.Paths.Map() {
 		for method := range item.Operations() {
@@ -430,5 +451,51 @@ func TestAPIIdempotency(t *testing.T) {
 	}
 	if rec, _ := apiCall(t, c, router, write, "POST", p+"/versions", `{"name": "Release"}`); rec.Code != 201 {
 		t.Errorf("without a key: %d", rec.Code)
+	}
+}
+
+// TestAPIImportExport: a siteplan/1 document made a project, its launch
+// files as one zip, its redirect map per platform, a version restored;
+// a token of one project makes none.
+func TestAPIImportExport(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	mk := func(project int64) string {
+		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "w", ProjectID: project, ExpiresAt: time.Now().Add(time.Hour)}
+		raw, _ := c.db.Tokens.CreateToken(ctx, &tok)
+		return raw
+	}
+	write, one := mk(0), mk(pid)
+	doc := `{"format": "siteplan/1", "project": {"name": "Imported", "base_url": "https://imported.example/"}, "pages": [{"title": "Home", "slug": "", "children": [{"title": "About"}]}]}`
+	rec, body := apiCall(t, c, router, write, "POST", "/api/v1/projects", doc)
+	if rec.Code != 201 || body["name"] != "Imported" || body["pages"] != 2.0 {
+		t.Fatalf("imported: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, one, "POST", "/api/v1/projects", doc); rec.Code != 403 {
+		t.Errorf("a token of one project imports: %d", rec.Code)
+	}
+	if rec, body := apiCall(t, c, router, write, "POST", "/api/v1/projects", `{"format": "siteplan/1", "project": {"name": "x"}}`); rec.Code != 422 || !strings.Contains(body["detail"].(string), "base") {
+		t.Errorf("a document without a base URL: %d %v", rec.Code, body)
+	}
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, _ = apiCall(t, c, router, write, "GET", p+"/export.zip?gzip=1")
+	if rec.Code != 200 || !bytes.HasPrefix(rec.Body.Bytes(), []byte("PK")) {
+		t.Errorf("the zip: %d", rec.Code)
+	}
+	if rec, _ := apiCall(t, c, router, write, "GET", p+"/redirects/export?format=nginx"); rec.Code != 200 {
+		t.Errorf("the nginx map: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "GET", p+"/redirects/export?format=lighttpd"); rec.Code != 404 {
+		t.Errorf("a platform not known: %d", rec.Code)
+	}
+	apiCall(t, c, router, write, "POST", p+"/versions", `{"name": "Before"}`)
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	c.db.Pages.RenamePage(ctx, ids["Pricing"], "Prices", tr.Page(ids["Pricing"]).Version)
+	rec, body = apiCall(t, c, router, write, "POST", p+"/versions/1/restore")
+	if after, _ := c.db.Pages.Page(ctx, ids["Pricing"]); rec.Code != 200 || after.Title != "Pricing" || !strings.Contains(body["summary"].(string), "restored version 1") {
+		t.Errorf("restored: %d %s, Pricing is %q", rec.Code, rec.Body, after.Title)
 	}
 }

@@ -239,7 +239,7 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	// time sending it.
 	isImport := func(c echo.Context) bool {
 		switch c.Path() {
-		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic":
+		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic", "/api/v1/projects":
 			return true
 		}
 		return false
@@ -298,12 +298,16 @@ func (s *Server) apiRoutes() []route {
 	return []route{
 		{get, "/api/v1/openapi.json", s.openAPI, public, nil},
 		{get, "/api/v1/projects", s.apiProjects, account, nil},
+		{post, "/api/v1/projects", s.apiImport, teamEdit, nil},
 		{get, "/api/v1/projects/:id", s.apiProject, projectRead, nil},
 		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
 		{get, "/api/v1/projects/:id/versions", s.apiVersions, projectRead, nil},
 		{post, "/api/v1/projects/:id/versions", s.apiCreateVersion, projectEdit, nil},
+		{post, "/api/v1/projects/:id/versions/:n/restore", s.apiRestore, projectEdit, nil},
 		{get, "/api/v1/projects/:id/diff", s.apiDiff, projectRead, nil}, // the comparison takes its own turn
 		{get, "/api/v1/projects/:id/exports/:file", s.heavy(s.exportFile), projectRead, nil},
+		{get, "/api/v1/projects/:id/export.zip", s.heavy(s.exportZip), projectRead, nil},
+		{get, "/api/v1/projects/:id/redirects/export", s.heavy(s.exportRedirects), projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
 		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},
 		{get, "/api/v1/projects/:id/pages", s.apiPages, projectRead, nil},
