@@ -6,7 +6,7 @@ ADDR ?= 127.0.0.1:8080
 VENDOR := static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js
 BUNDLE := static/dist/app.js
 
-.PHONY: run build static test lint lint-api generate check-generated bench load load-treetest load-hostile probes clean fonts
+.PHONY: run build static test lint lint-api image test-image generate check-generated bench load load-treetest load-hostile probes clean fonts
 
 run: build
 	./siteplan serve --addr $(ADDR) --db $(DB)
@@ -61,12 +61,21 @@ lint:
 lint-api:
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --format=stylish web/openapi.yaml
 
+# The container image (deploy/image.sh): built without a registry, FROM
+# scratch; test-image runs it where podman is installed.
+image:
+	deploy/image.sh build
+
+test-image:
+	@if command -v podman >/dev/null; then deploy/image.sh test; else echo "test-image: skipped (no podman: apt-get install podman runc)"; fi
+
 test: static check-generated lint lint-api
 	node --test --test-reporter=dot static/js/
 	$(GO) test -count=1 -p 1 ./...
 	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -p 1 -skip '^TestBrowser' ./store ./jobs ./web
 	SITEPLAN_TEST_BACKEND=postgres $(GO) test -count=1 -run '^(TestMigrateCLI|TestServeBehindABalancer)$$' ./cli
 	for f in $(FUZZ); do t=$${f%%:*}; $(GO) test -run='^$$' -fuzz="^$${t#*/}\$$" -fuzztime=$${f##*:} ./$${t%%/*} || exit 1; done
+	$(MAKE) --no-print-directory test-image
 
 bench: static
 	$(GO) test -p 1 -timeout 30m -run='^$$' -bench=. -benchmem ./...

@@ -64,6 +64,7 @@ const usage = `usage:
   siteplan token revoke [--db FILE] --email E [--team T] [--team-token] --id N
   (--server URL, or $SITEPLAN_SERVER, with an API token in $SITEPLAN_TOKEN: the verb asks a running server)
   siteplan mcp     [--db FILE | --server URL]   (the MCP server over stdio, as the token of $SITEPLAN_TOKEN)
+  siteplan healthcheck [--url http://127.0.0.1:8080/healthz]   (exit 0 when the server answers 200: a container's HEALTHCHECK)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -112,6 +113,7 @@ var verbs = map[string]verb{
 	"token list":   tokenListCmd,
 	"token revoke": tokenRevokeCmd,
 	"mcp":          mcpCmd,
+	"healthcheck":  healthcheckCmd,
 }
 
 // Main runs the command line of os.Args and exits with its status: 0, 1
