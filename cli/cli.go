@@ -28,7 +28,7 @@ const usage = `usage:
   siteplan dump   [--db FILE | --server URL] --project ID
   siteplan export [--db FILE | --server URL] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
                   [--section PAGE_ID] [--location URL] [--footer-depth 1|2]
-  siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml --out FILE [--layout tree|lr|radial] [--depth N]
+  siteplan diagram [--db FILE] --project ID --format svg|png|pdf|dot|graphml|mermaid --out FILE [--layout tree|lr|radial] [--depth N]
                   [--root PAGE_ID] [--color type|status] [--links=false] [--client] [--locale TAG]
                   [--paper a4|a3|letter|tabloid] [--orientation landscape|portrait] [--one-sheet] [--cover]
   siteplan user add    [--db FILE] --email E --name N --team T --role owner|editor|viewer   (password on stdin)

@@ -17,7 +17,7 @@ import (
 func diagramCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 	out := fs.String("out", "", "output file")
 	var opt diagram.Options
-	fs.StringVar(&opt.Format, "format", "", "svg, png, pdf, dot or graphml")
+	fs.StringVar(&opt.Format, "format", "", "svg, png, pdf, dot, graphml or mermaid")
 	fs.StringVar(&opt.Paper, "paper", diagram.PaperA4, "PDF paper: a4, a3, letter or tabloid")
 	fs.StringVar(&opt.Orientation, "orientation", diagram.Landscape, "PDF sheets: landscape or portrait")
 	fs.BoolVar(&opt.OneSheet, "one-sheet", false, "PDF: fit the whole drawing on one sheet, however small its text")
@@ -33,7 +33,7 @@ func diagramCmd(fs *flag.FlagSet) (check func() error, run projectRun) {
 	check = func() error {
 		switch {
 		case opt.Format == "":
-			return errors.New("diagram: --format is required: svg, png, pdf, dot or graphml")
+			return errors.New("diagram: --format is required: svg, png, pdf, dot, graphml or mermaid")
 		case *out == "":
 			return errors.New("diagram: --out FILE is required")
 		}

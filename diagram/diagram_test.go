@@ -1107,3 +1107,34 @@ func TestDiagramLocale(t *testing.T) {
 		t.Errorf("the locale is not part of the key: %q", a)
 	}
 }
+
+// TestMermaid: the plan as a Mermaid flowchart: the main tree's edges,
+// the utility and footer navigation as subgraphs, cross-links dotted
+// with their labels, and every title a quoted label whose quotes,
+// brackets and markup are Mermaid's entity codes.
+func TestMermaid(t *testing.T) {
+	tr, links := docFile(t, "../store/testdata/acme.json").Tree()
+	id := map[string]int64{}
+	tr.Walk(func(p *site.Page, _ int) bool { id[p.Title] = p.ID; return true })
+	var out bytes.Buffer
+	if _, err := Render(context.Background(), &out, tr, links, Options{Format: FormatMermaid, Links: true, Layout: LayoutLR}); err != nil {
+		t.Fatal(err)
+	}
+	src := out.String()
+	p := func(title string) string { return "p" + strconv.FormatInt(id[title], 10) }
+	for _, want := range []string{
+		"flowchart LR\n",
+		"  " + p("Home") + `(["Home"])`,
+		"  " + p("Home") + " --> " + p("About us") + "\n",
+		`  subgraph footer["Footer navigation"]`,
+		"    " + p("Imprint") + `["Imprint"]`,
+		"Café #38; #34;Bar#34; #60;b#62;",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the flowchart lacks %q:\n%s", want, src)
+		}
+	}
+	if strings.Count(src, "-.") != len(links) {
+		t.Errorf("%d dotted cross-links, want %d:\n%s", strings.Count(src, "-."), len(links), src)
+	}
+}

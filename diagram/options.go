@@ -56,7 +56,7 @@ const (
 
 // Options choose what a diagram shows, how, and in which file format.
 type Options struct {
-	Format    string         // FormatSVG (default), FormatPNG, FormatPDF, FormatDOT or FormatGraphML
+	Format    string         // FormatSVG (default), FormatPNG, FormatPDF, FormatDOT, FormatGraphML or FormatMermaid
 	Layout    string         // LayoutTree (default), LayoutLR or LayoutRadial
 	ColorBy   string         // ColorByType (default) or ColorByStatus
 	Links     bool           // draw cross-links as dashed arrows
@@ -264,6 +264,8 @@ const (
 	FormatPDF     = "pdf"
 	FormatDOT     = "dot"
 	FormatGraphML = "graphml"
+	// FormatMermaid is a Mermaid flowchart (mermaid.go).
+	FormatMermaid = "mermaid"
 	// FormatScene is the drawing as a scene (scene.go) for the browser to
 	// paint on a <canvas>; FormatView is what the editor shows: SVG up to
 	// ViewSVGMax pages, a scene past it (IsScene tells them apart). Neither
@@ -273,7 +275,15 @@ const (
 )
 
 // Formats lists the formats a diagram downloads as.
-var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML}
+var Formats = []string{FormatSVG, FormatPNG, FormatPDF, FormatDOT, FormatGraphML, FormatMermaid}
+
+// Ext is the file extension of a format's download ("mmd" for Mermaid).
+func Ext(format string) string {
+	if format == FormatMermaid {
+		return "mmd"
+	}
+	return format
+}
 
 // dpi is the PNG's resolution.
 func (o Options) dpi() int { return 96 * o.Scale }

@@ -71,6 +71,9 @@ func Render(ctx context.Context, w io.Writer, t *site.Tree, links []site.Link, o
 	if format == FormatDOT {
 		return res, (&dotWriter{d}).write(w)
 	}
+	if format == FormatMermaid {
+		return res, d.writeMermaid(w)
+	}
 	if format == FormatPDF { // laid out sheet by sheet
 		var err error
 		res.Sheets, res.TextPt, err = writePDF(ctx, w, d, links)

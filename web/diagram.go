@@ -30,6 +30,7 @@ var diagramTypes = map[string]string{
 	diagram.FormatPDF:     "application/pdf",
 	diagram.FormatDOT:     "text/vnd.graphviz; charset=utf-8",
 	diagram.FormatGraphML: "application/graphml+xml",
+	diagram.FormatMermaid: "text/vnd.mermaid; charset=utf-8",
 }
 
 // diagramLinkQuery is the request's diagram options as a query string,
@@ -257,7 +258,7 @@ func (s *Server) downloadDiagram(c echo.Context) error {
 		}
 		return downloadNow(c)
 	}
-	attach(c, p, "-sitemap."+format)
+	attach(c, p, "-sitemap."+diagram.Ext(format))
 	return c.Blob(http.StatusOK, typ, b)
 }
 

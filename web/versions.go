@@ -202,7 +202,7 @@ func (s *Server) versionDiagram(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	attach(c, p, "-version-"+strconv.Itoa(v.Number)+"."+format)
+	attach(c, p, "-version-"+strconv.Itoa(v.Number)+"."+diagram.Ext(format))
 	return c.Blob(http.StatusOK, typ, b)
 }
 
