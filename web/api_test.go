@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -497,5 +498,56 @@ func TestAPIImportExport(t *testing.T) {
 	rec, body = apiCall(t, c, router, write, "POST", p+"/versions/1/restore")
 	if after, _ := c.db.Pages.Page(ctx, ids["Pricing"]); rec.Code != 200 || after.Title != "Pricing" || !strings.Contains(body["summary"].(string), "restored version 1") {
 		t.Errorf("restored: %d %s, Pricing is %q", rec.Code, rec.Body, after.Title)
+	}
+}
+
+// TestAPILinksCommentsSharing: cross-links added, listed and removed; a
+// comment under the token's person's name, listed among the open
+// threads; a share link made by an admin token (its address once) and
+// revoked, refused to a write token.
+func TestAPILinksCommentsSharing(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	mk := func(scope string) string {
+		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
+		raw, _ := c.db.Tokens.CreateToken(ctx, &tok)
+		return raw
+	}
+	write, admin := mk(site.ScopeWrite), mk(site.ScopeAdmin)
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, body := apiCall(t, c, router, write, "POST", p+"/links", `{"from": `+itoa(ids["Home"])+`, "to": `+itoa(ids["Contact"])+`, "label": "footer CTA"}`)
+	if rec.Code != 201 || body["label"] != "footer CTA" {
+		t.Fatalf("a link: %d %s", rec.Code, rec.Body)
+	}
+	lid := itoa(int64(body["id"].(float64)))
+	if _, body := apiCall(t, c, router, write, "GET", p+"/links"); len(body["items"].([]any)) < 2 {
+		t.Errorf("links: %v", body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "DELETE", p+"/links/"+lid); rec.Code != 204 {
+		t.Errorf("link removed: %d", rec.Code)
+	}
+	rec, body = apiCall(t, c, router, write, "POST", p+"/pages/"+itoa(ids["Pricing"])+"/comments", `{"body": "Yearly prices too?"}`)
+	if rec.Code != 201 || body["author"] != "Olive Owner" || body["guest"] != false {
+		t.Errorf("a comment: %d %s", rec.Code, rec.Body)
+	}
+	if _, body := apiCall(t, c, router, write, "GET", p+"/comments"); len(body["items"].([]any)) != 1 {
+		t.Errorf("open threads: %v", body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "POST", p+"/share-links", `{"role": "view"}`); rec.Code != 403 {
+		t.Errorf("a write token shares: %d", rec.Code)
+	}
+	rec, body = apiCall(t, c, router, admin, "POST", p+"/share-links", `{"role": "comment", "label": "Client", "expires": "30d"}`)
+	if rec.Code != 201 || !strings.Contains(body["url"].(string), "/s/") || body["active"] != true {
+		t.Fatalf("a share link: %d %s", rec.Code, rec.Body)
+	}
+	sid := itoa(int64(body["id"].(float64)))
+	if _, body := apiCall(t, c, router, admin, "GET", p+"/share-links"); strings.Contains(fmt.Sprint(body), "/s/") {
+		t.Errorf("the list shows a link's address: %v", body)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "DELETE", p+"/share-links/"+sid); rec.Code != 204 {
+		t.Errorf("revoked: %d", rec.Code)
 	}
 }

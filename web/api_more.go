@@ -1,0 +1,214 @@
+package web
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/site"
+)
+
+// A plan's cross-links, comments and share links through the API, each
+// through the store path the editor's use.
+
+// apiLink is a cross-link between two pages.
+type apiLink struct {
+	ID    int64  `json:"id"`
+	From  int64  `json:"from"`
+	To    int64  `json:"to"`
+	Label string `json:"label"`
+}
+
+// apiLinks lists the plan's cross-links.
+func (s *Server) apiLinks(c echo.Context) error {
+	ls, err := s.store.links.Links(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]apiLink, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, apiLink{l.ID, l.FromID, l.ToID, l.Label})
+	}
+	pg, err := paginate(c, out, func(l apiLink) int64 { return l.ID })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}
+
+// apiAddLink adds a cross-link {"from", "to", "label"}.
+func (s *Server) apiAddLink(c echo.Context) error {
+	var in struct {
+		From  int64  `json:"from"`
+		To    int64  `json:"to"`
+		Label string `json:"label"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	l := site.Link{ProjectID: currentProject(c).ID, FromID: in.From, ToID: in.To, Label: in.Label}
+	if err := s.store.links.AddLink(c.Request().Context(), &l); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, apiLink{l.ID, l.FromID, l.ToID, l.Label})
+}
+
+// apiDeleteLink removes a cross-link.
+func (s *Server) apiDeleteLink(c echo.Context) error {
+	id, err := idParam(c, "lid")
+	if err != nil {
+		return err
+	}
+	if err := s.store.links.DeleteLink(c.Request().Context(), currentProject(c).ID, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// apiComment is a comment thread's message.
+type apiComment struct {
+	ID       int64        `json:"id"`
+	PageID   int64        `json:"page_id"`
+	Page     string       `json:"page,omitempty"`
+	Author   string       `json:"author"`
+	Guest    bool         `json:"guest"`
+	Body     string       `json:"body"`
+	At       string       `json:"created_at"`
+	Resolved bool         `json:"resolved"`
+	Replies  []apiComment `json:"replies,omitempty"`
+}
+
+func apiCommentOf(cm site.Comment) apiComment {
+	out := apiComment{ID: cm.ID, PageID: cm.PageID, Page: cm.PageTitle, Author: cm.Author, Guest: cm.Guest(), Body: cm.Body,
+		At: cm.CreatedAt.UTC().Format(time.RFC3339), Resolved: !cm.ResolvedAt.IsZero()}
+	for _, r := range cm.Replies {
+		out.Replies = append(out.Replies, apiCommentOf(r))
+	}
+	return out
+}
+
+// apiComments lists the plan's open comment threads, newest first.
+func (s *Server) apiComments(c echo.Context) error {
+	cs, err := s.store.comments.OpenComments(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]apiComment, 0, len(cs))
+	for _, cm := range cs {
+		out = append(out, apiCommentOf(cm))
+	}
+	pg, err := paginate(c, out, func(cm apiComment) int64 { return cm.ID })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}
+
+// apiAddComment comments on a page, or replies ({"body", "parent"}),
+// under the token's name.
+func (s *Server) apiAddComment(c echo.Context) error {
+	var in struct {
+		Body   string `json:"body"`
+		Parent int64  `json:"parent"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	p, pg, err := s.page(c)
+	if err != nil {
+		return err
+	}
+	if err := s.commentTurn(c); err != nil {
+		return err
+	}
+	v := viewer(c)
+	cm := site.Comment{ProjectID: p.ID, PageID: pg.ID, ParentID: in.Parent, UserID: v.UserID, Author: v.Name, Body: in.Body}
+	if err := s.store.comments.AddComment(c.Request().Context(), &cm, 0); err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "comment", Page: pg.ID})
+	return c.JSON(http.StatusCreated, apiCommentOf(cm))
+}
+
+// apiShareLink is a share link as its team sees it (never its token).
+type apiShareLink struct {
+	ID        int64    `json:"id"`
+	Role      string   `json:"role"`
+	Label     string   `json:"label"`
+	CreatedAt string   `json:"created_at"`
+	ExpiresAt string   `json:"expires_at,omitempty"`
+	Active    bool     `json:"active"`
+	Downloads []string `json:"downloads"`
+	URL       string   `json:"url,omitempty"` // only when made: shown once
+}
+
+func (s *Server) apiShareLinkOf(l site.ShareLink) apiShareLink {
+	out := apiShareLink{ID: l.ID, Role: l.Role, Label: l.Label, CreatedAt: l.CreatedAt.UTC().Format(time.RFC3339), Active: l.Active(s.now()),
+		Downloads: l.Downloads}
+	if !l.ExpiresAt.IsZero() {
+		out.ExpiresAt = l.ExpiresAt.UTC().Format(time.RFC3339)
+	}
+	if out.Downloads == nil {
+		out.Downloads = []string{}
+	}
+	return out
+}
+
+// apiShareLinks lists the plan's share links (admin scope).
+func (s *Server) apiShareLinks(c echo.Context) error {
+	ls, err := s.store.shares.ShareLinks(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]apiShareLink, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, s.apiShareLinkOf(l))
+	}
+	pg, err := paginate(c, out, func(l apiShareLink) int64 { return l.ID })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}
+
+// apiCreateShareLink makes a share link ({"role": "view"|"comment",
+// "label", "expires": "30d"}) and gives its address, once.
+func (s *Server) apiCreateShareLink(c echo.Context) error {
+	var in struct {
+		Role    string `json:"role"`
+		Label   string `json:"label"`
+		Expires string `json:"expires"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	l := site.ShareLink{ProjectID: currentProject(c).ID, Role: in.Role, Label: in.Label}
+	if in.Expires != "" {
+		d, err := site.ParseDuration(in.Expires)
+		if err != nil {
+			return onField(err, "expires")
+		}
+		l.ExpiresAt = s.now().Add(d)
+	}
+	token, err := s.store.shares.CreateShareLink(c.Request().Context(), &l)
+	if err != nil {
+		return err
+	}
+	out := s.apiShareLinkOf(l)
+	out.URL = absURL(c, "/s/"+token)
+	return c.JSON(http.StatusCreated, out)
+}
+
+// apiRevokeShareLink revokes a share link.
+func (s *Server) apiRevokeShareLink(c echo.Context) error {
+	id, err := strconv.ParseInt(c.Param("sid"), 10, 64)
+	if err != nil {
+		return site.Errorf(site.ENotFound, "No such share link.")
+	}
+	if err := s.store.shares.RevokeShareLink(c.Request().Context(), currentProject(c).ID, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
