@@ -331,6 +331,11 @@ func TestAPILaunchCheck(t *testing.T) {
 	if rec, _ := apiCall(t, c, router, read, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 403 {
 		t.Errorf("a read token starts a check: %d", rec.Code)
 	}
+	team := site.APIToken{TeamID: 1, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "CI", ExpiresAt: time.Now().Add(time.Hour)}
+	teamToken, _ := c.db.Tokens.CreateToken(ctx, &team)
+	if rec, body := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 403 || !strings.Contains(body["detail"].(string), "personal token") {
+		t.Errorf("a team token starts a check: %d %v", rec.Code, body)
+	}
 	if rec, body := apiCall(t, c, router, write, "POST", p+"/launch-checks", `{"base": "staging"}`); rec.Code != 422 || body["errors"] == nil {
 		t.Errorf("a base that is no URL: %d %s", rec.Code, rec.Body)
 	}

@@ -267,6 +267,9 @@ type launchArg struct {
 
 func (t mcpTools) runLaunchCheck(ctx context.Context, _ *mcp.CallToolRequest, in launchArg) (*mcp.CallToolResult, any, error) {
 	ctx, p, err := t.project(ctx, in.ProjectID, site.AccessEdit)
+	if err == nil {
+		err = jobOwner(t.v)
+	}
 	if err != nil {
 		return nil, nil, mcpErr(err)
 	}

@@ -54,6 +54,9 @@ func (s *Server) startSiteJob(c echo.Context, j site.Job, upload io.Reader) erro
 // ETooMany (an unfinished job of theirs).
 func (s *Server) createSiteJob(c echo.Context, j site.Job, upload io.Reader) (site.Job, error) {
 	v := viewer(c)
+	if err := jobOwner(v); err != nil {
+		return j, err
+	}
 	j.UserID, j.TeamID, j.By = v.UserID, v.Team.ID, v.Name
 	if p := currentProject(c); p.ID != 0 {
 		j.TeamID = p.TeamID
@@ -69,6 +72,16 @@ func (s *Server) siteJob(c echo.Context, withReport bool) (site.Job, error) {
 		return site.Job{}, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
 	}
 	return j, err
+}
+
+// jobOwner refuses a job to a viewer who is no person: a job runs as
+// its person, one at a time each (a team token reads the reports).
+// Errors: EForbidden.
+func jobOwner(v site.Viewer) error {
+	if v.UserID == 0 {
+		return site.Errorf(site.EForbidden, "A launch check or reading runs as a person, one at a time each: start it with a personal token (a team token reads the reports).")
+	}
+	return nil
 }
 
 // jobPage is where a job is shown.
