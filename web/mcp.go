@@ -56,7 +56,13 @@ func ptrTo[T any](v T) *T { return &v }
 func (s *Server) mcpHandler() http.Handler {
 	return mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		return s.MCPServer(site.ViewerFrom(r.Context()))
-	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 1 << 20})
+	}, &mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: 1 << 20,
+		// The SDK refuses a request on a loopback address whose Host is
+		// another name, against DNS rebinding of an unauthenticated local
+		// server: here every request carries its API token, which a
+		// rebound page does not have, and a reverse proxy in front of
+		// serve on 127.0.0.1 (docs/deployment.md) sends the site's name.
+		DisableLocalhostProtection: true})
 }
 
 // serveMCP answers /mcp for an authenticated token.

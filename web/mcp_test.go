@@ -90,6 +90,16 @@ func TestMCPHTTP(t *testing.T) {
 	if err != nil || !strings.Contains(res.Contents[0].Text, "Acme relaunch") {
 		t.Errorf("the plan as a resource: %v", err)
 	}
+	// Behind a reverse proxy on this machine: the site's name as Host.
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"proxy","version":"1"}}}`
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(init))
+	req.Host = "siteplan.agency.example"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+raw)
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 200 {
+		t.Errorf("behind a proxy: %v %v", resp.StatusCode, err)
+	}
 	// Without a token, the endpoint says what to send.
 	resp, err := http.Post(ts.URL+"/mcp", "application/json", strings.NewReader(`{}`))
 	if err != nil || resp.StatusCode != 401 {
