@@ -368,6 +368,9 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id/share-links":               {path: p2api(p) + "/share-links", ok: 200},
 		"POST /api/v1/projects/:id/share-links":              {path: p2api(p) + "/share-links", form: v("role", "view"), ok: 422},
 		"DELETE /api/v1/projects/:id/share-links/:sid":       {path: p2api(p) + "/share-links/" + id("share"), ok: 204},
+		"GET /api/v1/projects/:id/treetests":                 {path: p2api(p) + "/treetests", ok: 200},
+		"POST /api/v1/projects/:id/treetests":                {path: p2api(p) + "/treetests", form: v("name", "Form"), ok: 422},
+		"GET /api/v1/projects/:id/treetests/:sid/results":    {path: p2api(p) + "/treetests/" + id("study") + "/results", ok: 200},
 		"POST /api/v1/projects":                              {path: "/api/v1/projects", form: v("name", "Form"), ok: 422}, // a form, not a document
 		"POST /api/v1/projects/:id/versions/:n/restore":      {path: p2api(p) + "/versions/1/restore", ok: 200},
 		"GET /api/v1/projects/:id/export.zip":                {path: p2api(p) + "/export.zip", ok: 200},

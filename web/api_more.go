@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"siteplan/site"
+	"siteplan/treetest"
 )
 
 // A plan's cross-links, comments and share links through the API, each
@@ -211,4 +212,93 @@ func (s *Server) apiRevokeShareLink(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// apiStudy is a tree test as the API lists it.
+type apiStudy struct {
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	Version int    `json:"version"`
+	Tasks   int    `json:"tasks"`
+	State   string `json:"state"`
+	Link    string `json:"link,omitempty"` // the participant link, in the answer that made it only
+}
+
+// apiStudies lists the plan's tree tests, newest first.
+func (s *Server) apiStudies(c echo.Context) error {
+	list, err := s.store.research.Studies(c.Request().Context(), currentProject(c).ID)
+	if err != nil {
+		return err
+	}
+	out := make([]apiStudy, 0, len(list))
+	for _, st := range list {
+		state, _ := s.studyState(st)
+		out = append(out, apiStudy{ID: st.ID, Name: st.Name, Version: st.Version, Tasks: len(st.Tasks), State: state})
+	}
+	pg, err := paginate(c, out, func(st apiStudy) int64 { return st.ID })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}
+
+// apiCreateStudy makes a tree test (siteplan treetest create), its tasks'
+// correct pages named by their ids in the version, and gives its
+// participant link once.
+func (s *Server) apiCreateStudy(c echo.Context) error {
+	var in struct {
+		Name            string `json:"name"`
+		Version         int    `json:"version"`
+		Root            int64  `json:"root"`
+		AllNavigation   bool   `json:"all_navigation"`
+		PerParticipant  int    `json:"per_participant"`
+		Random          bool   `json:"random"`
+		NoSkip          bool   `json:"no_skip"`
+		Intro           string `json:"intro"`
+		Thanks          string `json:"thanks"`
+		MaxParticipants int    `json:"max_participants"`
+		Expires         string `json:"expires"`
+		SpeederSeconds  int64  `json:"speeder_seconds"`
+		Tasks           []struct {
+			Text       string  `json:"text"`
+			Correct    []int64 `json:"correct"`
+			TimeLimit  int     `json:"time_limit"`
+			Confidence bool    `json:"confidence"`
+		} `json:"tasks"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	st := site.Study{ProjectID: currentProject(c).ID, Version: in.Version, Name: in.Name, Root: in.Root, AllNavigation: in.AllNavigation,
+		PerParticipant: in.PerParticipant, Random: in.Random, NoSkip: in.NoSkip, Intro: in.Intro, Thanks: in.Thanks,
+		MaxParticipants: in.MaxParticipants, SpeederMillis: in.SpeederSeconds * 1000}
+	for _, t := range in.Tasks {
+		st.Tasks = append(st.Tasks, site.TreeTask{Text: t.Text, Correct: t.Correct, TimeLimit: t.TimeLimit, Confidence: t.Confidence})
+	}
+	if in.Expires != "" {
+		d, err := site.ParseDuration(in.Expires)
+		if err != nil {
+			return onField(err, "expires")
+		}
+		st.ExpiresAt = s.now().Add(d)
+	}
+	token, err := s.store.research.CreateStudy(c.Request().Context(), &st)
+	if err != nil {
+		return err
+	}
+	state, _ := s.studyState(st)
+	return c.JSON(http.StatusCreated, apiStudy{ID: st.ID, Name: st.Name, Version: st.Version, Tasks: len(st.Tasks), State: state,
+		Link: absURL(c, "/t/"+token)})
+}
+
+// apiStudyResults gives a tree test's results as siteplan treetest
+// results --json prints them (?segment=key%3Dvalue narrows them).
+func (s *Server) apiStudyResults(c echo.Context) error {
+	l, err := s.loadResults(c)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	c.Response().WriteHeader(http.StatusOK)
+	return treetest.WriteResultsJSON(c.Response(), l.results, l.name)
 }

@@ -556,3 +556,37 @@ func TestAPILinksCommentsSharing(t *testing.T) {
 		t.Errorf("revoked: %d", rec.Code)
 	}
 }
+
+// TestAPITreeTests: a tree test made through the API on the plan's page
+// ids, its link given once and working, listed, and its results read
+// as the CLI's JSON once a participant took it.
+func TestAPITreeTests(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "w", ExpiresAt: time.Now().Add(time.Hour)}
+	write, _ := c.db.Tokens.CreateToken(ctx, &tok)
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, body := apiCall(t, c, router, write, "POST", p+"/treetests", `{"name": "Round 1", "tasks": [{"text": "Where are the prices?", "correct": [`+itoa(ids["Pricing"])+`]}]}`)
+	if rec.Code != 201 || !strings.Contains(body["link"].(string), "/t/") || body["tasks"] != 1.0 {
+		t.Fatalf("made: %d %s", rec.Code, rec.Body)
+	}
+	sid := itoa(int64(body["id"].(float64)))
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/treetests", `{"name": "Bad", "tasks": [{"text": "Where?", "correct": []}]}`); rec.Code != 422 || !strings.Contains(body["detail"].(string), "Task 1") {
+		t.Errorf("a task without a correct page: %d %v", rec.Code, body)
+	}
+	if _, body := apiCall(t, c, router, write, "GET", p+"/treetests"); len(body["items"].([]any)) != 1 {
+		t.Errorf("listed: %v", body)
+	}
+	st, _ := c.db.TreeTests.Study(ctx, int64(body["id"].(float64)))
+	part, _, _ := c.db.TreeTests.Join(ctx, st, nil, []string{"1"})
+	c.db.TreeTests.Record(ctx, part, []site.TreeEvent{{Task: "1", Kind: site.TreeStart}, {Task: "1", Kind: site.TreeOpen, PageID: ids["Products"], At: 500},
+		{Task: "1", Kind: site.TreeOpen, PageID: ids["Pricing"], At: 900}, {Task: "1", Kind: site.TreeChoose, PageID: ids["Pricing"], At: 1200}})
+	rec, body = apiCall(t, c, router, write, "GET", p+"/treetests/"+sid+"/results")
+	tasks, _ := body["tasks"].([]any)
+	if rec.Code != 200 || body["participants"] != 1.0 || len(tasks) != 1 || tasks[0].(map[string]any)["direct_success"] != 1.0 {
+		t.Errorf("results: %d %.400s", rec.Code, rec.Body)
+	}
+}

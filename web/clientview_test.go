@@ -183,6 +183,8 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/api/v1/projects/:id/pages":                     {"/api/v1" + p + "/pages"},
 		"/api/v1/projects/:id/links":                     {"/api/v1" + p + "/links"},
 		"/api/v1/projects/:id/comments":                  {"/api/v1" + p + "/comments"},
+		"/api/v1/projects/:id/treetests":                 {"/api/v1" + p + "/treetests"},
+		"/api/v1/projects/:id/treetests/:sid/results":    {"/api/v1" + p + "/treetests/1/results"},
 		"/api/v1/projects/:id/export.zip":                {"/api/v1" + p + "/export.zip"},
 		"/api/v1/projects/:id/redirects/export":          {"/api/v1" + p + "/redirects/export?format=csv"},
 		"/api/v1/projects/:id/pages/:pid":                {"/api/v1" + p + "/pages/" + pricing},

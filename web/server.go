@@ -323,6 +323,9 @@ func (s *Server) apiRoutes() []route {
 		{get, "/api/v1/projects/:id/share-links", s.apiShareLinks, projectManage, nil},
 		{post, "/api/v1/projects/:id/share-links", s.apiCreateShareLink, projectManage, nil},
 		{del, "/api/v1/projects/:id/share-links/:sid", s.apiRevokeShareLink, projectManage, nil},
+		{get, "/api/v1/projects/:id/treetests", s.apiStudies, projectTeam, nil},
+		{post, "/api/v1/projects/:id/treetests", s.apiCreateStudy, projectEdit, nil},
+		{get, "/api/v1/projects/:id/treetests/:sid/results", s.heavy(s.apiStudyResults), projectTeam, nil},
 		{get, "/api/v1/projects/:id/launch-checks/:jid", s.apiLaunchState, projectRead, nil},
 		{get, "/api/v1/projects/:id/launch-checks/:jid/report", s.apiLaunchReport, projectRead, nil},
 		// The MCP server (mcp.go), with the API's tokens.
