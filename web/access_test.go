@@ -371,6 +371,10 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id/treetests":                 {path: p2api(p) + "/treetests", ok: 200},
 		"POST /api/v1/projects/:id/treetests":                {path: p2api(p) + "/treetests", form: v("name", "Form"), ok: 422},
 		"GET /api/v1/projects/:id/treetests/:sid/results":    {path: p2api(p) + "/treetests/" + id("study") + "/results", ok: 200},
+		"PATCH /api/v1/projects/:id":                         {path: p2api(p), form: v("name", "Form"), ok: 422},
+		"GET /api/v1/webhooks":                               {path: "/api/v1/webhooks", ok: 200},
+		"POST /api/v1/webhooks":                              {path: "/api/v1/webhooks", form: v("url", "https://x.example/"), ok: 422},
+		"DELETE /api/v1/webhooks/:wid":                       {path: "/api/v1/webhooks/999", ok: 404},
 		"POST /api/v1/projects":                              {path: "/api/v1/projects", form: v("name", "Form"), ok: 422}, // a form, not a document
 		"POST /api/v1/projects/:id/versions/:n/restore":      {path: p2api(p) + "/versions/1/restore", ok: 200},
 		"GET /api/v1/projects/:id/export.zip":                {path: p2api(p) + "/export.zip", ok: 200},

@@ -302,3 +302,128 @@ func (s *Server) apiStudyResults(c echo.Context) error {
 	c.Response().WriteHeader(http.StatusOK)
 	return treetest.WriteResultsJSON(c.Response(), l.results, l.name)
 }
+
+// apiProjectSettings changes the project's settings sent: name,
+// base_url, trailing_slash, default_changefreq, default_priority,
+// lastmod, sitemap_location. With If-Match (the project's ETag) a
+// change since is refused (412).
+func (s *Server) apiProjectSettings(c echo.Context) error {
+	var in struct {
+		Name              *string  `json:"name"`
+		BaseURL           *string  `json:"base_url"`
+		TrailingSlash     *bool    `json:"trailing_slash"`
+		DefaultChangefreq *string  `json:"default_changefreq"`
+		DefaultPriority   *float64 `json:"default_priority"`
+		Lastmod           *string  `json:"lastmod"`
+		SitemapLocation   *string  `json:"sitemap_location"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	p := currentProject(c)
+	if h := c.Request().Header.Get("If-Match"); h != "" && h != "*" && h != etag(p) {
+		return site.Errorf(site.EStale, "Project %d has changed since %s (it is at %s now): read it again, then send your change.", p.ID, h, etag(p))
+	}
+	set := func(dst *string, v *string) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&p.Name, in.Name)
+	if in.BaseURL != nil {
+		p.BaseURL = site.WithScheme(*in.BaseURL)
+	}
+	set(&p.DefaultChangefreq, in.DefaultChangefreq)
+	set(&p.Lastmod, in.Lastmod)
+	set(&p.SitemapLocation, in.SitemapLocation)
+	if in.TrailingSlash != nil {
+		p.TrailingSlash = *in.TrailingSlash
+	}
+	if in.DefaultPriority != nil {
+		p.DefaultPriority = in.DefaultPriority
+	}
+	if err := s.store.projects.UpdateProject(c.Request().Context(), &p); err != nil {
+		return stale(c, err)
+	}
+	setChange(c, change{Kind: "project"})
+	fresh, err := s.store.projects.Project(c.Request().Context(), p.ID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", etag(fresh))
+	return c.JSON(http.StatusOK, apiProjectOf(fresh))
+}
+
+// apiWebhook is a team's webhook (its secret only in the answer that
+// made it).
+type apiWebhook struct {
+	ID        int64    `json:"id"`
+	URL       string   `json:"url"`
+	Format    string   `json:"format"`
+	Events    []string `json:"events"`
+	Secret    string   `json:"secret,omitempty"`
+	LastCode  int      `json:"last_code"`
+	LastError string   `json:"last_error"`
+	Pending   int      `json:"pending"`
+}
+
+func apiWebhookOf(w site.Webhook) apiWebhook {
+	ev := w.Events
+	if ev == nil {
+		ev = []string{}
+	}
+	return apiWebhook{ID: w.ID, URL: w.URL, Format: w.Format, Events: ev, LastCode: w.LastCode, LastError: w.LastError, Pending: w.Pending}
+}
+
+// apiWebhooks lists the team's webhooks (admin scope).
+func (s *Server) apiWebhooks(c echo.Context) error {
+	ws, err := s.store.webhooks.Webhooks(c.Request().Context(), viewer(c).Team.ID)
+	if err != nil {
+		return err
+	}
+	out := make([]apiWebhook, 0, len(ws))
+	for _, w := range ws {
+		out = append(out, apiWebhookOf(w))
+	}
+	pg, err := paginate(c, out, func(w apiWebhook) int64 { return w.ID })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}
+
+// apiAddWebhook adds a webhook {"url", "format": "json"|"slack",
+// "events": [...], "secret"} and answers with its secret, once.
+func (s *Server) apiAddWebhook(c echo.Context) error {
+	var in struct {
+		URL    string   `json:"url"`
+		Format string   `json:"format"`
+		Events []string `json:"events"`
+		Secret string   `json:"secret"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	if in.Format == "" {
+		in.Format = site.WebhookJSON
+	}
+	w := site.Webhook{TeamID: viewer(c).Team.ID, URL: in.URL, Format: in.Format, Events: in.Events, Secret: in.Secret}
+	if err := s.store.webhooks.AddWebhook(c.Request().Context(), &w); err != nil {
+		return err
+	}
+	out := apiWebhookOf(w)
+	out.Secret = w.Secret
+	return c.JSON(http.StatusCreated, out)
+}
+
+// apiDeleteWebhook removes one of the team's webhooks.
+func (s *Server) apiDeleteWebhook(c echo.Context) error {
+	id, err := idParam(c, "wid")
+	if err != nil {
+		return err
+	}
+	if err := s.store.webhooks.DeleteWebhook(c.Request().Context(), viewer(c).Team.ID, id); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}

@@ -590,3 +590,54 @@ func TestAPITreeTests(t *testing.T) {
 		t.Errorf("results: %d %.400s", rec.Code, rec.Body)
 	}
 }
+
+// TestAPISettingsWebhooks: the project's settings changed with If-Match
+// (412 when stale), and the team's webhooks added (the secret once),
+// listed and removed by an admin token, refused to a write token.
+func TestAPISettingsWebhooks(t *testing.T) {
+	c := newClient(t)
+	doc, router := contract(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	mk := func(scope string) string {
+		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
+		raw, _ := c.db.Tokens.CreateToken(ctx, &tok)
+		return raw
+	}
+	write, admin := mk(site.ScopeWrite), mk(site.ScopeAdmin)
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, _ := apiCall(t, c, router, write, "GET", p)
+	etag := rec.Header().Get("ETag")
+	rec, body := apiCallWith(t, c, router, write, map[string]string{"If-Match": etag}, "PATCH", p, `{"name": "Acme 2027", "trailing_slash": true}`)
+	if rec.Code != 200 || body["name"] != "Acme 2027" || body["trailing_slash"] != true || rec.Header().Get("ETag") == etag {
+		t.Fatalf("settings: %d %s", rec.Code, rec.Body)
+	}
+	if rec, body := apiCallWith(t, c, router, write, map[string]string{"If-Match": etag}, "PATCH", p, `{"name": "Stale"}`); rec.Code != 412 || body["code"] != "precondition_failed" {
+		t.Errorf("a stale If-Match: %d %v", rec.Code, body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "PATCH", p, `{"base_url": "not a url"}`); rec.Code != 422 {
+		t.Errorf("a bad base URL: %d", rec.Code)
+	}
+	if rec, _ := apiCall(t, c, router, write, "POST", "/api/v1/webhooks", `{"url": "https://hooks.example/x"}`); rec.Code != 403 {
+		t.Errorf("a write token adds a webhook: %d", rec.Code)
+	}
+	rec, body = apiCall(t, c, router, admin, "POST", "/api/v1/webhooks", `{"url": "https://hooks.example/x", "events": ["signoff"]}`)
+	if rec.Code != 201 || body["secret"] == "" || body["format"] != "json" {
+		t.Fatalf("a webhook: %d %s", rec.Code, rec.Body)
+	}
+	wid := itoa(int64(body["id"].(float64)))
+	if _, body := apiCall(t, c, router, admin, "GET", "/api/v1/webhooks"); strings.Contains(fmt.Sprint(body), "secret") || len(body["items"].([]any)) != 1 {
+		t.Errorf("the list: %v", body)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "DELETE", "/api/v1/webhooks/"+wid); rec.Code != 204 {
+		t.Errorf("removed: %d", rec.Code)
+	}
+	var kinds []string
+	for _, v := range doc.Paths.Find("/webhooks").Post.RequestBody.Value.Content["application/json"].Schema.Value.Properties["events"].Value.Items.Value.Enum {
+		kinds = append(kinds, v.(string))
+	}
+	if !sameSet(kinds, site.EventKinds) {
+		t.Errorf("openapi.yaml's webhook events %v, the code's %v", kinds, site.EventKinds)
+	}
+}
