@@ -427,3 +427,49 @@ func (s *Server) apiDeleteWebhook(c echo.Context) error {
 	}
 	return c.NoContent(http.StatusNoContent)
 }
+
+// apiRedirect is one old URL of the redirect map and where it goes.
+type apiRedirect struct {
+	ID          int64   `json:"id"`
+	From        string  `json:"from"`
+	Title       string  `json:"title"`
+	Clicks      int     `json:"clicks"`
+	Disposition string  `json:"disposition"`
+	PageID      int64   `json:"page_id"`
+	To          string  `json:"to"`
+	Status      int     `json:"status"`
+	Confidence  float64 `json:"confidence"`
+	Reason      string  `json:"reason"`
+	Accepted    bool    `json:"accepted"`
+}
+
+// apiRedirects is the redirect map as JSON: each old URL, where it goes
+// in the plan as it is now, whether it is accepted (?show=awaiting,
+// unmatched, retired... as the Redirects view filters).
+func (s *Server) apiRedirects(c echo.Context) error {
+	ctx, p := c.Request().Context(), currentProject(c)
+	f := site.OldFilter{Show: c.QueryParam("show")}
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	olds, _, err := s.store.redirects.OldURLs(ctx, p.ID, f)
+	if err != nil {
+		return err
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	maps := t.Mappings(olds)
+	out := make([]apiRedirect, 0, len(olds))
+	for i, o := range olds {
+		m := maps[i]
+		out = append(out, apiRedirect{ID: o.ID, From: o.URL, Title: o.Title, Clicks: o.Clicks, Disposition: m.Disposition, PageID: m.PageID, To: m.To,
+			Status: m.Status, Confidence: m.Confidence, Reason: m.Reason, Accepted: m.Accepted})
+	}
+	pg, err := paginate(c, out, func(r apiRedirect) int64 { return r.ID })
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, pg)
+}

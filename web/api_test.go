@@ -95,6 +95,17 @@ func TestOpenAPIRoutes(t *testing.T) {
 			}
 		}
 	}
+	var shows []string
+	for _, p := range doc.Paths.Find("/projects/{id}/redirects").Get.Parameters {
+		if p.Value.Name == "show" {
+			for _, v := range p.Value.Schema.Value.Enum {
+				shows = append(shows, v.(string))
+			}
+		}
+	}
+	if !sameSet(shows, site.OldShows) {
+		t.Errorf("openapi.yaml's redirect filters %v, the code's %v", shows, site.OldShows)
+	}
 	if !sameSet(formats, export.RedirectFormats) {
 		t.Errorf("openapi.yaml's redirect formats %v, the export's %v", formats, export.RedirectFormats)
 	}
@@ -493,6 +504,12 @@ func TestAPIImportExport(t *testing.T) {
 	}
 	if rec, _ := apiCall(t, c, router, write, "GET", p+"/redirects/export?format=nginx"); rec.Code != 200 {
 		t.Errorf("the nginx map: %d %s", rec.Code, rec.Body)
+	}
+	if rec, body := apiCall(t, c, router, write, "GET", p+"/redirects?show=awaiting"); rec.Code != 200 || body["items"] == nil {
+		t.Errorf("the redirect map as JSON: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "GET", p+"/handoff/routes"); rec.Code != 200 || !strings.Contains(rec.Body.String(), "Pricing") {
+		t.Errorf("the routes handoff: %d %.200s", rec.Code, rec.Body)
 	}
 	if rec, _ := apiCall(t, c, router, write, "GET", p+"/redirects/export?format=lighttpd"); rec.Code != 404 {
 		t.Errorf("a platform not known: %d", rec.Code)

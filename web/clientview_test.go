@@ -182,6 +182,8 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/api/v1/projects/:id/launch-checks/:jid":        {"/api/v1" + p + "/launch-checks/nope"},
 		"/api/v1/projects/:id/pages":                     {"/api/v1" + p + "/pages"},
 		"/api/v1/projects/:id/links":                     {"/api/v1" + p + "/links"},
+		"/api/v1/projects/:id/redirects":                 {"/api/v1" + p + "/redirects"},
+		"/api/v1/projects/:id/handoff/:format":           {"/api/v1" + p + "/handoff/routes"},
 		"/api/v1/projects/:id/comments":                  {"/api/v1" + p + "/comments"},
 		"/api/v1/projects/:id/treetests":                 {"/api/v1" + p + "/treetests"},
 		"/api/v1/projects/:id/treetests/:sid/results":    {"/api/v1" + p + "/treetests/1/results"},
@@ -287,6 +289,9 @@ func TestClientSeesNoInternals(t *testing.T) {
 // downloadOf names the download a walked path is, as the route table's
 // guards see it ("" for a page that is no download).
 func downloadOf(route, path string) string {
+	if strings.HasPrefix(route, "/api/") { // the API is no share link's: none of it is a download for one
+		return ""
+	}
 	switch route {
 	case "/projects/:id/document.json":
 		return site.DownloadDocument

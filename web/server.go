@@ -313,6 +313,8 @@ func (s *Server) apiRoutes() []route {
 		{get, "/api/v1/projects/:id/export.zip", s.heavy(s.exportZip), projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects/export", s.heavy(s.exportRedirects), projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
+		{get, "/api/v1/projects/:id/redirects", s.heavy(s.apiRedirects), projectRead, nil},
+		{get, "/api/v1/projects/:id/handoff/:format", s.heavy(s.handoff), projectRead, nil},
 		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},
 		{get, "/api/v1/projects/:id/pages", s.apiPages, projectRead, nil},
 		{post, "/api/v1/projects/:id/pages", s.apiPageCreate, projectEdit, nil},
