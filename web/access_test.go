@@ -377,6 +377,8 @@ func TestAccessMatrix(t *testing.T) {
 		"DELETE /api/v1/webhooks/:wid":                       {path: "/api/v1/webhooks/999", ok: 404},
 		"GET /api/v1/projects/:id/redirects":                 {path: p2api(p) + "/redirects", ok: 200},
 		"GET /api/v1/projects/:id/handoff/:format":           {path: p2api(p) + "/handoff/routes", ok: 200},
+		"POST /api/v1/projects/:id/redirects/attach":         {path: p2api(p) + "/redirects/attach", form: v(), ok: 422}, // no URL in the body
+		"POST /api/v1/projects/:id/redirects/traffic":        {path: p2api(p) + "/redirects/traffic", form: v(), ok: 422},
 		"POST /api/v1/projects":                              {path: "/api/v1/projects", form: v("name", "Form"), ok: 422}, // a form, not a document
 		"POST /api/v1/projects/:id/versions/:n/restore":      {path: p2api(p) + "/versions/1/restore", ok: 200},
 		"GET /api/v1/projects/:id/export.zip":                {path: p2api(p) + "/export.zip", ok: 200},

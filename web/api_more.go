@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"siteplan/site"
+	"siteplan/sitemap"
 	"siteplan/treetest"
 )
 
@@ -472,4 +473,71 @@ func (s *Server) apiRedirects(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, pg)
+}
+
+// apiAttachOldSite attaches the old site's URLs of the request's body
+// (a sitemap, a text list or a crawl CSV, as siteplan redirects match
+// reads a file; ?name= its file name, which says its kind) and matches
+// them to the plan, as one change.
+func (s *Server) apiAttachOldSite(c echo.Context) error {
+	p := currentProject(c)
+	ctx, done, err := s.heavyTurn(c, attachBudget)
+	if err != nil {
+		return err
+	}
+	defer done()
+	name := c.QueryParam("name")
+	if name == "" {
+		name = "old-site.txt"
+	}
+	olds, rep, err := (&sitemap.Reader{Web: s.fetch.Open}).ReadOldUpload(ctx, name, c.Request().Body, site.MaxOldURLs)
+	if err != nil {
+		msg := site.ErrorMessage(err)
+		if rep != nil && len(rep.Files) > 0 && rep.Files[0].Err != "" {
+			msg = rep.Files[0].Err
+		}
+		return site.Errorf(site.EInvalid, "%s: %s", name, msg)
+	}
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return err
+	}
+	got, err := s.store.redirects.AttachOldSite(ctx, p.ID, olds, sitemap.Match(t, olds))
+	if err != nil {
+		return err
+	}
+	setChange(c, change{Kind: "redirects"})
+	return c.JSON(http.StatusOK, map[string]int{"added": got.Added, "removed": got.Removed, "kept": got.Kept, "kept_decided": got.KeptDecided})
+}
+
+// apiTraffic reads a traffic export's clicks (Search Console's Pages
+// export or an Analytics CSV, the request's body) onto the old URLs.
+func (s *Server) apiTraffic(c echo.Context) error {
+	p := currentProject(c)
+	ctx, done, err := s.heavyTurn(c, attachBudget)
+	if err != nil {
+		return err
+	}
+	defer done()
+	first, _, err := s.store.redirects.OldURLs(ctx, p.ID, site.OldFilter{Limit: 1})
+	if err != nil {
+		return err
+	}
+	if len(first) == 0 {
+		return site.Errorf(site.EInvalid, "Attach the old site first: clicks go to its URLs.")
+	}
+	clicks, err := sitemap.ReadClicks(c.Request().Body, site.Origin(first[0].URL)+"/")
+	if err != nil {
+		return site.Errorf(site.EInvalid, "The traffic file: %s", site.ErrorMessage(err))
+	}
+	matched, unknown, nUnknown, err := s.store.redirects.SetClicks(ctx, p.ID, clicks)
+	if err != nil {
+		return err
+	}
+	out := map[string]any{"matched": matched, "of": matched + nUnknown}
+	if len(unknown) > 0 {
+		out["not_found_example"] = unknown[0]
+	}
+	setChange(c, change{Kind: "redirects"})
+	return c.JSON(http.StatusOK, out)
 }

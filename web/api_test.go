@@ -658,3 +658,41 @@ func TestAPISettingsWebhooks(t *testing.T) {
 		t.Errorf("openapi.yaml's webhook events %v, the code's %v", kinds, site.EventKinds)
 	}
 }
+
+// TestAPIAttachTraffic: the old site's URLs of a text list attached and
+// matched to the plan, then a Search Console export's clicks read onto
+// them; the map as JSON shows both.
+func TestAPIAttachTraffic(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "w", ExpiresAt: time.Now().Add(time.Hour)}
+	write, _ := c.db.Tokens.CreateToken(ctx, &tok)
+	p := "/api/v1/projects/" + itoa(pid)
+	text := map[string]string{"Content-Type": "text/plain"}
+	if rec, body := apiCallWith(t, c, router, write, map[string]string{"Content-Type": "text/csv"}, "POST", p+"/redirects/traffic", "Top pages,Clicks\n"); rec.Code != 422 || !strings.Contains(body["detail"].(string), "old site first") {
+		t.Errorf("clicks before the old site: %d %v", rec.Code, body)
+	}
+	rec, body := apiCallWith(t, c, router, write, text, "POST", p+"/redirects/attach", "https://old.acme.example/pricing\nhttps://old.acme.example/team\nhttps://old.acme.example/gone\n")
+	if rec.Code != 200 || body["added"] != 3.0 {
+		t.Fatalf("attached: %d %s", rec.Code, rec.Body)
+	}
+	csv := "Top pages,Clicks,Impressions\nhttps://old.acme.example/pricing,\"1,200\",40000\nhttps://old.acme.example/elsewhere,3,90\n"
+	rec, body = apiCallWith(t, c, router, write, map[string]string{"Content-Type": "text/csv"}, "POST", p+"/redirects/traffic", csv)
+	if rec.Code != 200 || body["matched"] != 1.0 || body["of"] != 2.0 {
+		t.Errorf("traffic: %d %s", rec.Code, rec.Body)
+	}
+	rec, body = apiCall(t, c, router, write, "GET", p+"/redirects")
+	found := false
+	for _, it := range body["items"].([]any) {
+		r := it.(map[string]any)
+		if r["from"] == "https://old.acme.example/pricing" {
+			found = r["clicks"] == 1200.0 && strings.HasSuffix(r["to"].(string), "/pricing")
+		}
+	}
+	if !found {
+		t.Errorf("the map: %s", rec.Body)
+	}
+}

@@ -239,7 +239,8 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	// time sending it.
 	isImport := func(c echo.Context) bool {
 		switch c.Path() {
-		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic", "/api/v1/projects":
+		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic", "/api/v1/projects",
+			"/api/v1/projects/:id/redirects/attach", "/api/v1/projects/:id/redirects/traffic":
 			return true
 		}
 		return false
@@ -314,6 +315,8 @@ func (s *Server) apiRoutes() []route {
 		{get, "/api/v1/projects/:id/redirects/export", s.heavy(s.exportRedirects), projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects", s.heavy(s.apiRedirects), projectRead, nil},
+		{post, "/api/v1/projects/:id/redirects/attach", s.apiAttachOldSite, projectEdit, nil},
+		{post, "/api/v1/projects/:id/redirects/traffic", s.apiTraffic, projectEdit, nil},
 		{get, "/api/v1/projects/:id/handoff/:format", s.heavy(s.handoff), projectRead, nil},
 		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},
 		{get, "/api/v1/projects/:id/pages", s.apiPages, projectRead, nil},
