@@ -82,21 +82,21 @@ var verbs = map[string]verb{
 	"serve":          serveCmd,
 	"import":         importCmd,
 	"check":          checkCmd,
-	"dump":           onProjectOrServer(dumpCmd),
-	"export":         onProjectOrServer(exportCmd),
+	"dump":           projectVerb(dumpCmd),
+	"export":         projectVerb(exportCmd),
 	"diagram":        onProject(diagramCmd),
 	"user add":       userAddCmd,
 	"share create":   onProject(shareCreateCmd),
-	"version create": onProjectOrServer(versionCreateCmd),
+	"version create": projectVerb(versionCreateCmd),
 	"version list":   onProject(versionListCmd),
 	"diff":           onProject(diffCmd),
 	"restore":        onProject(restoreCmd),
 	// A relaunch's redirect map (redirects.go).
 	"redirects match":   onProject(redirectsMatchCmd),
 	"redirects traffic": onProject(redirectsTrafficCmd),
-	"redirects export":  onProjectOrServer(redirectsExportCmd),
+	"redirects export":  projectVerb(redirectsExportCmd),
 	"redirects import":  onProject(redirectsImportCmd),
-	"redirects status":  onProjectOrServer(redirectsStatusCmd),
+	"redirects status":  projectVerb(redirectsStatusCmd),
 	"verify":            verifyCmd,
 	"lint":              onProject(lintCmd),
 	"handoff":           onProject(handoffCmd),
@@ -217,9 +217,24 @@ type projectRun func(ctx context.Context, db *store.Store, id int64, stdout io.W
 // (what is wrong with its flags; a read of the web), nil for nothing,
 // and run.
 func onProject(setup func(fs *flag.FlagSet) (check func() error, run projectRun)) verb {
+	return projectVerb(func(fs *flag.FlagSet) (func() error, projectRun, remoteRun) {
+		check, run := setup(fs)
+		return check, run, nil
+	})
+}
+
+// projectVerb is the prologue of the verbs on one project: setup adds
+// the verb's flags and returns its check, its run on a database and,
+// for the verbs that also run against a server (--server), its remote
+// run (nil for none).
+func projectVerb(setup func(fs *flag.FlagSet) (check func() error, run projectRun, remote remoteRun)) verb {
 	return func(fs *flag.FlagSet, args []string, _ io.Reader, stdout io.Writer) error {
 		project := fs.String("project", "", "project ID")
-		check, run := setup(fs)
+		check, run, remote := setup(fs)
+		var server *string
+		if remote != nil {
+			server = serverFlag(fs)
+		}
 		if err := parse(fs, args); err != nil {
 			return err
 		}
@@ -227,6 +242,9 @@ func onProject(setup func(fs *flag.FlagSet) (check func() error, run projectRun)
 			if err := check(); err != nil {
 				return err
 			}
+		}
+		if server != nil && *server != "" {
+			return runRemote(fs, *server, *project, remote, stdout)
 		}
 		db, id, err := openProject(fs, *project)
 		if err != nil {

@@ -101,46 +101,18 @@ func project(id int64, parts ...string) string {
 	return "/projects/" + strconv.FormatInt(id, 10) + strings.Join(append([]string{""}, parts...), "/")
 }
 
-// onProjectOrServer is onProject for a verb that also runs against a
-// server: with --server, remote runs instead of run.
-func onProjectOrServer(setup func(fs *flag.FlagSet) (check func() error, run projectRun, remote remoteRun)) verb {
-	return func(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Writer) error {
-		server := serverFlag(fs)
-		var remoteDo remoteRun
-		local := onProject(func(fs *flag.FlagSet) (func() error, projectRun) {
-			check, run, rem := setup(fs)
-			remoteDo = rem
-			return func() error {
-				if check != nil {
-					if err := check(); err != nil {
-						return err
-					}
-				}
-				if *server == "" {
-					return nil
-				}
-				return errServer // the flags are read: the server does the rest
-			}, run
-		})
-		err := local(fs, args, stdin, stdout)
-		if !errors.Is(err, errServer) {
-			return err
-		}
-		r, err := newRemote(*server)
-		if err != nil {
-			return fmt.Errorf("%s: %w", fs.Name(), err)
-		}
-		id, err := strconv.ParseInt(fs.Lookup("project").Value.String(), 10, 64)
-		if err != nil || id <= 0 {
-			return fmt.Errorf("%s: --project ID is required (a number, as the server's address of the plan shows it)", fs.Name())
-		}
-		if err := remoteDo(context.Background(), r, id, stdout); err != nil {
-			return fmt.Errorf("%s: %w", fs.Name(), err)
-		}
-		return nil
+// runRemote does a verb's remote run on project of server.
+func runRemote(fs *flag.FlagSet, server, project string, remote remoteRun, stdout io.Writer) error {
+	r, err := newRemote(server)
+	if err != nil {
+		return fmt.Errorf("%s: %w", fs.Name(), err)
 	}
+	id, err := strconv.ParseInt(project, 10, 64)
+	if err != nil || id <= 0 {
+		return fmt.Errorf("%s: --project ID is required (a number, as the server's address of the plan shows it)", fs.Name())
+	}
+	if err := remote(context.Background(), r, id, stdout); err != nil {
+		return fmt.Errorf("%s: %w", fs.Name(), err)
+	}
+	return nil
 }
-
-// errServer stops onProject before it opens a database: the verb runs
-// against a server.
-var errServer = errors.New("run against the server")

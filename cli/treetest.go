@@ -85,8 +85,9 @@ func planAt(ctx context.Context, db *store.Store, id int64, n int) (*site.Tree, 
 	return t, err
 }
 
-// studyRun does a verb on study s, its version's plan t.
-type studyRun func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error
+// studyRun does a verb on study s: what its results are computed from
+// and its version's plan t, read once.
+type studyRun func(ctx context.Context, db *store.Store, s site.Study, rec site.StudyRecord, t *site.Tree, stdout io.Writer) error
 
 // onStudy is a verb on one study (--study S, as create printed it).
 func onStudy(setup func(fs *flag.FlagSet) (check func() error, run studyRun)) verb {
@@ -115,11 +116,11 @@ func onStudy(setup func(fs *flag.FlagSet) (check func() error, run studyRun)) ve
 		if err != nil {
 			return fmt.Errorf("%s: %w", fs.Name(), err)
 		}
-		t, err := planAt(ctx, db, s.ProjectID, s.Version)
+		rec, t, err := db.TreeTests.StudyRecord(ctx, s)
 		if err != nil {
 			return fmt.Errorf("%s: %w", fs.Name(), err)
 		}
-		return run(ctx, db, s, t, stdout)
+		return run(ctx, db, s, rec, t, stdout)
 	}
 }
 
@@ -127,11 +128,7 @@ func onStudy(setup func(fs *flag.FlagSet) (check func() error, run studyRun)) ve
 func treetestResultsCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 	asJSON := fs.Bool("json", false, "print the results as one JSON object")
 	segment := fs.String("segment", "", "only the participants whose link had these parameters (segment=clients)")
-	return nil, func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error {
-		rec, _, err := db.TreeTests.StudyRecord(ctx, s)
-		if err != nil {
-			return fmt.Errorf("treetest results: %w", err)
-		}
+	return nil, func(ctx context.Context, db *store.Store, s site.Study, rec site.StudyRecord, t *site.Tree, stdout io.Writer) error {
 		opt := treetest.Options{MinMillis: s.SpeederMillis}
 		if *segment != "" {
 			q, err := url.ParseQuery(*segment)
@@ -168,7 +165,7 @@ func treetestCorrectCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 		}
 		return nil
 	}
-	return check, func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error {
+	return check, func(ctx context.Context, db *store.Store, s site.Study, rec site.StudyRecord, t *site.Tree, stdout io.Writer) error {
 		byPath, _ := treetest.Paths(t)
 		pid, ok := byPath[treetest.CleanPath(*add)]
 		if !ok {
@@ -196,11 +193,7 @@ func treetestExportCmd(fs *flag.FlagSet) (check func() error, run studyRun) {
 		}
 		return nil
 	}
-	return check, func(ctx context.Context, db *store.Store, s site.Study, t *site.Tree, stdout io.Writer) error {
-		rec, _, err := db.TreeTests.StudyRecord(ctx, s)
-		if err != nil {
-			return fmt.Errorf("treetest export: %w", err)
-		}
+	return check, func(ctx context.Context, db *store.Store, s site.Study, rec site.StudyRecord, t *site.Tree, stdout io.Writer) error {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("treetest export: %w", err)
 		}

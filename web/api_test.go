@@ -266,16 +266,7 @@ func TestAPIVersions(t *testing.T) {
 	_, router := contract(t)
 	pid, ids := c.fixture()
 	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	mk := func(scope string) string {
-		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
-		raw, err := c.db.Tokens.CreateToken(ctx, &tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return raw
-	}
-	write, read := mk(site.ScopeWrite), mk(site.ScopeRead)
+	write, read := c.apiToken(site.ScopeWrite, 0), c.apiToken(site.ScopeRead, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	rec, body := apiCall(t, c, router, write, "POST", p+"/versions", `{"name": "Kickoff"}`)
 	if rec.Code != 201 || body["number"] != 1.0 || body["name"] != "Kickoff" {
@@ -329,15 +320,7 @@ func TestAPILaunchCheck(t *testing.T) {
 	bs := newBuiltSite(t, tr)
 	bs.set("/contact", http.NotFound)
 	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	mk := func(scope string) string {
-		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
-		raw, err := c.db.Tokens.CreateToken(ctx, &tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return raw
-	}
-	write, read := mk(site.ScopeWrite), mk(site.ScopeRead)
+	write, read := c.apiToken(site.ScopeWrite, 0), c.apiToken(site.ScopeRead, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	if rec, _ := apiCall(t, c, router, read, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 403 {
 		t.Errorf("a read token starts a check: %d", rec.Code)
@@ -442,9 +425,7 @@ func TestAPIIdempotency(t *testing.T) {
 	_, router := contract(t)
 	pid, _ := c.fixture()
 	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "CI", ExpiresAt: time.Now().Add(time.Hour)}
-	write, _ := c.db.Tokens.CreateToken(ctx, &tok)
+	write := c.apiToken(site.ScopeWrite, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	key := map[string]string{"Idempotency-Key": "release-2026-11-28"}
 	first, body := apiCallWith(t, c, router, write, key, "POST", p+"/versions", `{"name": "Release"}`)
@@ -479,12 +460,7 @@ func TestAPIImportExport(t *testing.T) {
 	_, router := contract(t)
 	pid, ids := c.fixture()
 	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	mk := func(project int64) string {
-		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "w", ProjectID: project, ExpiresAt: time.Now().Add(time.Hour)}
-		raw, _ := c.db.Tokens.CreateToken(ctx, &tok)
-		return raw
-	}
+	mk := func(project int64) string { return c.apiToken(site.ScopeWrite, project) }
 	write, one := mk(0), mk(pid)
 	doc := `{"format": "siteplan/1", "project": {"name": "Imported", "base_url": "https://imported.example/"}, "pages": [{"title": "Home", "slug": "", "children": [{"title": "About"}]}]}`
 	rec, body := apiCall(t, c, router, write, "POST", "/api/v1/projects", doc)
@@ -531,14 +507,7 @@ func TestAPILinksCommentsSharing(t *testing.T) {
 	c := newClient(t)
 	_, router := contract(t)
 	pid, ids := c.fixture()
-	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	mk := func(scope string) string {
-		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
-		raw, _ := c.db.Tokens.CreateToken(ctx, &tok)
-		return raw
-	}
-	write, admin := mk(site.ScopeWrite), mk(site.ScopeAdmin)
+	write, admin := c.apiToken(site.ScopeWrite, 0), c.apiToken(site.ScopeAdmin, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	rec, body := apiCall(t, c, router, write, "POST", p+"/links", `{"from": `+itoa(ids["Home"])+`, "to": `+itoa(ids["Contact"])+`, "label": "footer CTA"}`)
 	if rec.Code != 201 || body["label"] != "footer CTA" {
@@ -582,9 +551,7 @@ func TestAPITreeTests(t *testing.T) {
 	_, router := contract(t)
 	pid, ids := c.fixture()
 	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "w", ExpiresAt: time.Now().Add(time.Hour)}
-	write, _ := c.db.Tokens.CreateToken(ctx, &tok)
+	write := c.apiToken(site.ScopeWrite, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	rec, body := apiCall(t, c, router, write, "POST", p+"/treetests", `{"name": "Round 1", "tasks": [{"text": "Where are the prices?", "correct": [`+itoa(ids["Pricing"])+`]}]}`)
 	if rec.Code != 201 || !strings.Contains(body["link"].(string), "/t/") || body["tasks"] != 1.0 {
@@ -615,14 +582,7 @@ func TestAPISettingsWebhooks(t *testing.T) {
 	c := newClient(t)
 	doc, router := contract(t)
 	pid, _ := c.fixture()
-	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	mk := func(scope string) string {
-		tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
-		raw, _ := c.db.Tokens.CreateToken(ctx, &tok)
-		return raw
-	}
-	write, admin := mk(site.ScopeWrite), mk(site.ScopeAdmin)
+	write, admin := c.apiToken(site.ScopeWrite, 0), c.apiToken(site.ScopeAdmin, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	rec, _ := apiCall(t, c, router, write, "GET", p)
 	etag := rec.Header().Get("ETag")
@@ -666,10 +626,7 @@ func TestAPIAttachTraffic(t *testing.T) {
 	c := newClient(t)
 	_, router := contract(t)
 	pid, _ := c.fixture()
-	ctx := context.Background()
-	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
-	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "w", ExpiresAt: time.Now().Add(time.Hour)}
-	write, _ := c.db.Tokens.CreateToken(ctx, &tok)
+	write := c.apiToken(site.ScopeWrite, 0)
 	p := "/api/v1/projects/" + itoa(pid)
 	text := map[string]string{"Content-Type": "text/plain"}
 	if rec, body := apiCallWith(t, c, router, write, map[string]string{"Content-Type": "text/csv"}, "POST", p+"/redirects/traffic", "Top pages,Clicks\n"); rec.Code != 422 || !strings.Contains(body["detail"].(string), "old site first") {
@@ -695,4 +652,20 @@ func TestAPIAttachTraffic(t *testing.T) {
 	if !found {
 		t.Errorf("the map: %s", rec.Body)
 	}
+}
+
+// apiToken is an API token of the client's owner of scope, limited to
+// project (0: all of the team's).
+func (c *client) apiToken(scope string, project int64) string {
+	c.t.Helper()
+	owner, err := c.db.Accounts.UserByEmail(context.Background(), "owner@test.example")
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: scope, ProjectID: project, Name: scope, ExpiresAt: time.Now().Add(time.Hour)}
+	raw, err := c.db.Tokens.CreateToken(context.Background(), &tok)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return raw
 }

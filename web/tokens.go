@@ -153,7 +153,7 @@ func (s *Server) withToken(next echo.HandlerFunc) echo.HandlerFunc {
 		h := c.Response().Header()
 		h.Set("RateLimit-Limit", strconv.Itoa(b.Burst))
 		h.Set("RateLimit-Remaining", strconv.Itoa(use.Remaining))
-		h.Set("RateLimit-Reset", strconv.Itoa(int(max(0, time.Until(use.Full)+time.Second-1)/time.Second)))
+		h.Set("RateLimit-Reset", strconv.Itoa(int(max(0, use.Full.Sub(s.now())+time.Second-1)/time.Second)))
 		if !use.Allowed {
 			h.Set("Retry-After", strconv.Itoa(int((b.Every+time.Second-1)/time.Second)))
 			return site.Errorf(site.ETooMany, "This token made too many requests: at most %d at once, then %d a minute. Wait a moment.", b.Burst, int(time.Minute/b.Every))
