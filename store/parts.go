@@ -23,6 +23,7 @@ type Store struct {
 	Themes        *Themes
 	TreeTests     *TreeTests
 	Tokens        *Tokens
+	Proposals     *Proposals
 }
 
 // Accounts are the users, their passwords and sessions (accounts.go).
@@ -86,12 +87,16 @@ type TreeTests struct{ *conn }
 // Tokens are the API tokens of teams and their people (tokens.go).
 type Tokens struct{ *conn }
 
+// Proposals are the changes offered to a plan that a person accepts or
+// rejects (proposals.go).
+type Proposals struct{ *conn }
+
 // newStore gives c its parts.
 func newStore(c *conn) *Store {
 	s := &Store{conn: c, Accounts: &Accounts{c}, Teams: &Teams{c}, Sharing: &Sharing{c}, Projects: &Projects{c}, Pages: &Pages{c},
 		Links: &Links{c}, History: &History{c}, Redirects: &Redirects{c}, Comments: &Comments{c}, Notifications: &Notifications{c},
 		Webhooks: &Webhooks{c}, Jobs: &Jobs{c}, Live: &Live{c}, Limits: &Limits{c}, Themes: &Themes{c}, TreeTests: &TreeTests{c},
-		Tokens: &Tokens{c}}
+		Tokens: &Tokens{c}, Proposals: &Proposals{c}}
 	c.parts = s
 	return s
 }

@@ -495,9 +495,13 @@ func (a *applier) writeLinks(d *changeData, forward bool) error {
 		ld := &d.Links[i]
 		_, t := ld.sides(forward)
 		var err error
-		if t == nil {
+		switch {
+		case t == nil:
 			_, err = a.tx.ExecContext(a.ctx, `DELETE FROM links WHERE from_id = ? AND to_id = ?`, ld.From, ld.To)
-		} else {
+		case ld.ID == 0: // a link never made yet (a proposal's)
+			_, err = a.tx.ExecContext(a.ctx, `INSERT INTO links (project_id, from_id, to_id, label) VALUES (?, ?, ?, ?)
+				ON CONFLICT (from_id, to_id) DO UPDATE SET label = excluded.label`, a.projectID, ld.From, ld.To, *t)
+		default:
 			_, err = a.tx.ExecContext(a.ctx, `INSERT INTO links (id, project_id, from_id, to_id, label)
 				VALUES ((SELECT CASE WHEN ?1 = 0 OR EXISTS (SELECT 1 FROM links WHERE id = ?1) THEN NULL ELSE ?1 END), ?, ?, ?, ?)
 				ON CONFLICT (from_id, to_id) DO UPDATE SET label = excluded.label`, ld.ID, a.projectID, ld.From, ld.To, *t)

@@ -65,13 +65,21 @@ func takeSnapshot(ctx context.Context, q querier, projectID int64) (*snapshot, e
 	return s, err
 }
 
-func (s *snapshot) encode() ([]byte, error) {
+func (s *snapshot) encode() ([]byte, error) { return encodeGzip(s) }
+
+func decodeSnapshot(b []byte) (*snapshot, error) {
+	var s snapshot
+	return &s, decodeGzip(b, &s)
+}
+
+// encodeGzip is v as gzip'd JSON, as versions and proposals keep plans.
+func encodeGzip(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	zw, err := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
 	if err != nil {
 		return nil, err
 	}
-	if err := json.NewEncoder(zw).Encode(s); err != nil {
+	if err := json.NewEncoder(zw).Encode(v); err != nil {
 		return nil, err
 	}
 	if err := zw.Close(); err != nil {
@@ -80,16 +88,13 @@ func (s *snapshot) encode() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func decodeSnapshot(b []byte) (*snapshot, error) {
+// decodeGzip reads what encodeGzip wrote into v.
+func decodeGzip(b []byte, v any) error {
 	zr, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var s snapshot
-	if err := json.NewDecoder(io.LimitReader(zr, 1<<30)).Decode(&s); err != nil {
-		return nil, err
-	}
-	return &s, nil
+	return json.NewDecoder(io.LimitReader(zr, 1<<30)).Decode(v)
 }
 
 // tree is the snapshot as a tree of project pr (its settings as the
@@ -614,4 +619,56 @@ func keptComments(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64)
 	}
 	slices.SortFunc(out, func(a, b commentRow) int { return int(a.ID - b.ID) })
 	return out, nil
+}
+
+// ReplacePlan makes the plan what document doc says, as one change that
+// can be undone: a page whose key names a page of the plan ("p12", as
+// dump writes them) is that page, any other is added, a page of the plan
+// the document leaves out is deleted; the settings are the document's.
+// Launched URLs it takes away wait in the Redirects view. Errors:
+// EInvalid (the document, a typed URL two pages would share), ENotFound,
+// EConflict.
+func (db *History) ReplacePlan(ctx context.Context, projectID int64, doc *site.Document) (site.Change, error) {
+	var ch site.Change
+	if err := doc.Validate(); err != nil {
+		return ch, err
+	}
+	err := db.change(ctx, func(j *journal) error {
+		ctx, tx := j.ctx, j.tx
+		if err := j.inProject(projectID); err != nil {
+			return err
+		}
+		j.gone = &site.Decision{Verb: site.DecideReopen}
+		now, err := takeSnapshot(ctx, tx, projectID)
+		if err != nil {
+			return err
+		}
+		pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
+		if err != nil {
+			return err
+		}
+		want, err := docSnapshot(now, pr, doc, true)
+		if err != nil {
+			return err
+		}
+		d := proposalChanges(now, want, pr)
+		if err := j.newPages(d, &changeData{}); err != nil {
+			return err
+		}
+		if err := j.touchData(d); err != nil {
+			return err
+		}
+		if err := j.touchProject(); err != nil {
+			return err
+		}
+		a := &applier{ctx: ctx, tx: tx, projectID: projectID, failed: "The plan was not replaced: "}
+		if err := a.apply(d, true); err != nil {
+			return err
+		}
+		j.comments = d.Comments
+		j.verb, j.summary = "replace", "replaced the plan with a document ("+site.Plural(len(d.Pages), "page", "pages")+" changed)"
+		ch = site.Change{ProjectID: projectID, Verb: j.verb, Summary: j.summary, Author: authorName(site.ViewerFrom(ctx))}
+		return nil
+	})
+	return ch, err
 }
