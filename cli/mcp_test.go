@@ -45,7 +45,8 @@ func TestMCPClients(t *testing.T) {
 	token := strings.TrimSpace(out.String())
 	calls := `{"list_projects": {}, "read_plan": {"project_id": 1}, "search_pages": {"project_id": 1, "query": "pricing"},
 		"read_brief": {"project_id": 1, "page_id": 1}, "redirect_status": {"project_id": 1}, "last_launch_check": {"project_id": 1},
-		"run_launch_check": {"project_id": 1, "base": "https://staging.example/"}}`
+		"run_launch_check": {"project_id": 1, "base": "https://staging.example/"},
+		"propose_changes": {"project_id": 1, "title": "Careers", "operations": [{"op": "add", "parent": "#1", "title": "Careers"}]}}`
 	client := func(args ...string) mcpResult {
 		t.Helper()
 		cmd := exec.Command("node", append([]string{"testdata/mcpclient.mjs"}, args...)...)
@@ -63,11 +64,11 @@ func TestMCPClients(t *testing.T) {
 	}
 	check := func(how string, r mcpResult) {
 		t.Helper()
-		if got := strings.Join(r.Tools, " "); got != "last_launch_check list_projects read_brief read_plan redirect_status run_launch_check search_pages" {
+		if got := strings.Join(r.Tools, " "); got != "last_launch_check list_projects propose_changes read_brief read_plan redirect_status run_launch_check search_pages" {
 			t.Errorf("%s: tools %s", how, got)
 		}
 		for name, c := range r.Calls {
-			if c.IsError != (name == "run_launch_check") { // a read token may not start one
+			if c.IsError != (name == "run_launch_check" || name == "propose_changes") { // a read token may not start one, nor propose
 				t.Errorf("%s: %s: error %v: %s", how, name, c.IsError, c.Text)
 			}
 		}
@@ -81,4 +82,16 @@ func TestMCPClients(t *testing.T) {
 	_, base, _ := serve(t, bin, "--db", db)
 	check("HTTP", client("http", base+"/mcp"))
 	check("stdio relaying to the server", client("stdio", bin, "mcp", "--server", base))
+	// An agent with a write token proposes; the plan waits for a person.
+	out.Reset()
+	if err := run([]string{"token", "create", "--db", db, "--email", "owner@test.example", "--scope", "write", "--name", "drafter"}, nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	token, calls = strings.TrimSpace(out.String()), `{"propose_changes": {"project_id": 1, "title": "Careers", "summary": "For hiring.",
+		"operations": [{"op": "add", "key": "c", "parent": "#1", "title": "Careers"}, {"op": "add", "parent": "c", "title": "Jobs"}]}}`
+	r := client("http", base+"/mcp")
+	if c := r.Calls["propose_changes"]; c.IsError || !strings.Contains(c.Text, "Proposal 1 “Careers” waits for the team's review at /projects/1/proposals/1") ||
+		!strings.Contains(c.Text, "+ “Jobs” (new) in Home › Careers") {
+		t.Errorf("propose_changes with a write token: %+v", c)
+	}
 }

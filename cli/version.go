@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -127,60 +126,8 @@ func compare(ctx context.Context, db *store.Store, projectID int64, from, to int
 
 // printComparison writes a comparison for people.
 func printComparison(w io.Writer, c *site.Comparison) error {
-	if c.Empty() {
-		_, err := fmt.Fprintln(w, "No changes.")
-		return err
-	}
-	var b strings.Builder
-	section := func(title string, list []site.DiffEntry, line func(e site.DiffEntry) string) {
-		if len(list) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "%s (%d)\n", title, len(list))
-		for _, e := range list {
-			fmt.Fprintf(&b, "  %s\n", line(e))
-		}
-	}
-	ref := func(e site.DiffEntry) string { return "“" + e.Title + "” #" + strconv.FormatInt(e.ID, 10) }
-	section("Added", c.Added, func(e site.DiffEntry) string { return "+ " + ref(e) + " in " + e.To })
-	section("Removed", c.Removed, func(e site.DiffEntry) string { return "- " + ref(e) + " from " + e.From })
-	section("Moved", c.Moved, func(e site.DiffEntry) string { return ref(e) + ": " + e.From + " → " + e.To })
-	section("Reordered", c.Reordered, func(e site.DiffEntry) string { return ref(e) + " in " + e.Where + ": " + e.From + " → " + e.To })
-	section("Renamed", c.Renamed, func(e site.DiffEntry) string { return ref(e) + ": “" + e.From + "” → “" + e.To + "”" })
-	section("URL changed", c.URLChanged, func(e site.DiffEntry) string {
-		return ref(e) + ": " + orNone(e.From) + " → " + orNone(e.To)
-	})
-	section("Changed", c.Changed, func(e site.DiffEntry) string {
-		var f []string
-		for _, x := range e.Fields {
-			f = append(f, x.Field+" "+strconv.Quote(x.From)+" → "+strconv.Quote(x.To))
-		}
-		return ref(e) + ": " + strings.Join(f, ", ")
-	})
-	links := func(title string, list []site.LinkDiff) {
-		if len(list) == 0 {
-			return
-		}
-		fmt.Fprintf(&b, "%s (%d)\n", title, len(list))
-		for _, l := range list {
-			fmt.Fprintf(&b, "  “%s” → “%s”", l.FromTitle, l.ToTitle)
-			if l.Label != "" {
-				fmt.Fprintf(&b, " (%s)", l.Label)
-			}
-			b.WriteString("\n")
-		}
-	}
-	links("Links added", c.LinksAdded)
-	links("Links removed", c.LinksRemoved)
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, c.Text())
 	return err
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "(no URL)"
-	}
-	return s
 }
 
 // restoreCmd makes the plan what a version was, as one change.

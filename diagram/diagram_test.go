@@ -1,10 +1,10 @@
 package diagram
 
 import (
-	"encoding/json"
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"image"

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -403,4 +404,64 @@ func (c *Comparison) Touches(from, to *Tree, root int64) bool {
 		}
 	}
 	return false
+}
+
+// Text is the comparison for people, a section a kind of change and a
+// line a page ("No changes." when empty); a page by its title and id,
+// or "(new)" for a page a proposal adds.
+func (c *Comparison) Text() string {
+	if c.Empty() {
+		return "No changes.\n"
+	}
+	var b strings.Builder
+	section := func(title string, list []DiffEntry, line func(e DiffEntry) string) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s (%d)\n", title, len(list))
+		for _, e := range list {
+			fmt.Fprintf(&b, "  %s\n", line(e))
+		}
+	}
+	ref := func(e DiffEntry) string {
+		if e.ID < 0 {
+			return "“" + e.Title + "” (new)"
+		}
+		return "“" + e.Title + "” #" + strconv.FormatInt(e.ID, 10)
+	}
+	noURL := func(s string) string {
+		if s == "" {
+			return "(no URL)"
+		}
+		return s
+	}
+	section("Added", c.Added, func(e DiffEntry) string { return "+ " + ref(e) + " in " + e.To })
+	section("Removed", c.Removed, func(e DiffEntry) string { return "- " + ref(e) + " from " + e.From })
+	section("Moved", c.Moved, func(e DiffEntry) string { return ref(e) + ": " + e.From + " → " + e.To })
+	section("Reordered", c.Reordered, func(e DiffEntry) string { return ref(e) + " in " + e.Where + ": " + e.From + " → " + e.To })
+	section("Renamed", c.Renamed, func(e DiffEntry) string { return ref(e) + ": “" + e.From + "” → “" + e.To + "”" })
+	section("URL changed", c.URLChanged, func(e DiffEntry) string { return ref(e) + ": " + noURL(e.From) + " → " + noURL(e.To) })
+	section("Changed", c.Changed, func(e DiffEntry) string {
+		var f []string
+		for _, x := range e.Fields {
+			f = append(f, x.Field+" "+strconv.Quote(x.From)+" → "+strconv.Quote(x.To))
+		}
+		return ref(e) + ": " + strings.Join(f, ", ")
+	})
+	links := func(title string, list []LinkDiff) {
+		if len(list) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "%s (%d)\n", title, len(list))
+		for _, l := range list {
+			fmt.Fprintf(&b, "  “%s” → “%s”", l.FromTitle, l.ToTitle)
+			if l.Label != "" {
+				fmt.Fprintf(&b, " (%s)", l.Label)
+			}
+			b.WriteString("\n")
+		}
+	}
+	links("Links added", c.LinksAdded)
+	links("Links removed", c.LinksRemoved)
+	return b.String()
 }

@@ -399,12 +399,6 @@ func (m *mermaid) document(base *Document) *Document {
 		d.Project = base.Project
 	}
 	used := map[string]bool{}
-	keyOf := func(n *mmNode) string {
-		if strings.HasPrefix(n.id, "\x00") { // a mindmap's node without an id
-			return ""
-		}
-		return n.id
-	}
 	var build func(n *mmNode, root bool) *DocPage
 	build = func(n *mmNode, root bool) *DocPage {
 		label, keepHidden := n.label, false
@@ -424,7 +418,7 @@ func (m *mermaid) document(base *Document) *Document {
 				p.Title = label
 			}
 		} else {
-			p = &DocPage{Title: label, Key: keyOf(n)}
+			p = &DocPage{Title: label, Key: n.key()}
 			if n.shape == "[/" {
 				p.Kind = KindGroup
 			}
@@ -460,27 +454,44 @@ func (m *mermaid) document(base *Document) *Document {
 		makeHome(roots, m)
 	}
 	d.Pages = roots
-	if m.dotted || base == nil {
-		seen := map[[2]string]bool{}
-		for _, l := range m.links {
-			k := [2]string{keyOf(l.from), keyOf(l.to)}
-			if k[0] == "" || k[1] == "" || seen[k] {
-				continue
-			}
-			seen[k] = true
-			d.Links = append(d.Links, DocLink{From: k[0], To: k[1], Label: l.label})
-		}
-	} else {
-		for _, l := range base.Links {
-			if used[l.From] && used[l.To] {
-				d.Links = append(d.Links, l)
-			}
-		}
-	}
+	d.Links = m.docLinks(base, used)
 	if base != nil && d.Project.XDefault != "" && d.Project.XDefault != XDefaultLocale && !used[d.Project.XDefault] {
 		d.Project.XDefault = ""
 	}
 	return d
+}
+
+// key is a node's page key: its id, or none for a mindmap's node
+// without one.
+func (n *mmNode) key() string {
+	if strings.HasPrefix(n.id, "\x00") {
+		return ""
+	}
+	return n.id
+}
+
+// docLinks are the plan's cross-links: the diagram's when it has any
+// (or is a new plan), else base's between the pages kept (used).
+func (m *mermaid) docLinks(base *Document, used map[string]bool) []DocLink {
+	var out []DocLink
+	if m.dotted || base == nil {
+		seen := map[[2]string]bool{}
+		for _, l := range m.links {
+			k := [2]string{l.from.key(), l.to.key()}
+			if k[0] == "" || k[1] == "" || seen[k] {
+				continue
+			}
+			seen[k] = true
+			out = append(out, DocLink{From: k[0], To: k[1], Label: l.label})
+		}
+		return out
+	}
+	for _, l := range base.Links {
+		if used[l.From] && used[l.To] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 func (m *mermaid) drawn(key string) bool { return key != "" && m.nodes[key] != nil }

@@ -385,6 +385,18 @@ func setFields(p *DocPage, op *ProposalOp) {
 	}
 }
 
+// ProposalPlans are the plan now and as accepting the rest of a
+// proposal would make it (the pages it adds with negative ids).
+type ProposalPlans struct {
+	Now, Proposed           *Tree
+	NowLinks, ProposedLinks []Link
+}
+
+// Comparison is what the proposal changes, page by page.
+func (pp *ProposalPlans) Comparison() *Comparison {
+	return Compare(pp.Now, pp.Proposed, pp.NowLinks, pp.ProposedLinks)
+}
+
 // ProposalBranch is a part of a proposal that can be accepted alone: a
 // section of the plan with the changes in it.
 type ProposalBranch struct {

@@ -239,7 +239,7 @@ func (db *Proposals) Proposals(ctx context.Context, projectID int64) ([]site.Pro
 // Proposal returns proposal number of a project with its comments, and
 // the plan now and as accepting the rest of it would make it (pages it
 // adds with negative ids). Errors: ENotFound.
-func (db *Proposals) Proposal(ctx context.Context, projectID int64, number int) (site.Proposal, *ProposalPlans, error) {
+func (db *Proposals) Proposal(ctx context.Context, projectID int64, number int) (site.Proposal, *site.ProposalPlans, error) {
 	var blob []byte
 	p, err := scanProposal(scanPlus{db.r.QueryRowContext(ctx, `SELECT `+proposalCols+`, data FROM proposals WHERE project_id = ? AND number = ?`,
 		projectID, number), []any{&blob}})
@@ -273,16 +273,10 @@ func (db *Proposals) Proposal(ctx context.Context, projectID int64, number int) 
 	if err != nil {
 		return p, nil, err
 	}
-	plans := &ProposalPlans{}
+	plans := &site.ProposalPlans{}
 	plans.Now, plans.NowLinks = now.tree(pr)
 	plans.Proposed, plans.ProposedLinks = overlay(now, &d).tree(pr)
 	return p, plans, nil
-}
-
-// ProposalPlans are the plan now and as a proposal would make it.
-type ProposalPlans struct {
-	Now, Proposed           *site.Tree
-	NowLinks, ProposedLinks []site.Link
 }
 
 // overlay is the plan now with d applied as the applier would: each
@@ -599,4 +593,12 @@ func (db *Proposals) CommentOnProposal(ctx context.Context, projectID int64, num
 		return notFound(err, "This plan has no proposal %d.", number)
 	})
 	return c, err
+}
+
+// OpenProposals counts a project's open proposals. Errors: none of its
+// own.
+func (db *Proposals) OpenProposals(ctx context.Context, projectID int64) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM proposals WHERE project_id = ? AND state = 'open'`, projectID).Scan(&n)
+	return n, err
 }

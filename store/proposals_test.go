@@ -271,7 +271,7 @@ func TestReplacePlan(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.History.ReplacePlan(anna, pid, doc); err != nil {
+	if _, err := db.History.ReplacePlan(anna, pid, doc, 0); err != nil {
 		t.Fatal(err)
 	}
 	if s, want := shape(t, db, pid), "Home(About(Jobs))"; s != want {

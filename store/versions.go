@@ -625,10 +625,11 @@ func keptComments(ctx context.Context, tx *sql.Tx, projectID int64, ids []int64)
 // can be undone: a page whose key names a page of the plan ("p12", as
 // dump writes them) is that page, any other is added, a page of the plan
 // the document leaves out is deleted; the settings are the document's.
-// Launched URLs it takes away wait in the Redirects view. Errors:
-// EInvalid (the document, a typed URL two pages would share), ENotFound,
-// EConflict.
-func (db *History) ReplacePlan(ctx context.Context, projectID int64, doc *site.Document) (site.Change, error) {
+// Launched URLs it takes away wait in the Redirects view. With version
+// non-zero, a plan whose version is another is left as it is (EStale).
+// Errors: EInvalid (the document, a typed URL two pages would share),
+// ENotFound, EConflict, EStale.
+func (db *History) ReplacePlan(ctx context.Context, projectID int64, doc *site.Document, version int64) (site.Change, error) {
 	var ch site.Change
 	if err := doc.Validate(); err != nil {
 		return ch, err
@@ -646,6 +647,9 @@ func (db *History) ReplacePlan(ctx context.Context, projectID int64, doc *site.D
 		pr, err := scanProject(tx.QueryRowContext(ctx, `SELECT `+projectCols+` FROM projects p WHERE p.id = ?`, projectID))
 		if err != nil {
 			return err
+		}
+		if version != 0 && pr.Version != version {
+			return site.Errorf(site.EStale, "The plan has changed since version %d (it is at %d now): read it again, then send your change.", version, pr.Version)
 		}
 		want, err := docSnapshot(now, pr, doc, true)
 		if err != nil {

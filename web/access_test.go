@@ -148,6 +148,17 @@ func buildWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.ids["study"] = study.ID
+	doc, err := db.Projects.Document(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prices := "Prices"
+	if err := doc.ApplyOps([]site.ProposalOp{{Op: "update", Page: itoa(ids["Pricing"]), Title: &prices}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Proposals.Propose(ctx, pid, site.ProposalDraft{Title: "Prices", Source: site.SourceMCP, Doc: doc}); err != nil {
+		t.Fatal(err)
+	}
 	for _, tok := range []site.APIToken{{TeamID: 1, UserID: users[ownerRole].ID, Name: "Mine"}, {TeamID: 1, Name: "The team's"}} {
 		tok.CreatedBy, tok.Scope, tok.ExpiresAt = users[ownerRole].ID, site.ScopeRead, time.Now().Add(time.Hour)
 		if _, err := db.Tokens.CreateToken(ctx, &tok); err != nil {
@@ -348,6 +359,13 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id":                           {path: p2api(p), ok: 200},
 		"GET /api/v1/projects/:id/plan":                      {path: p2api(p) + "/plan", ok: 200},
 		"GET /api/v1/projects/:id/versions":                  {path: p2api(p) + "/versions", ok: 200},
+		"PUT /api/v1/projects/:id/plan":                      {path: p2api(p) + "/plan", form: v("title", "Form"), ok: 422}, // a form, not a document
+		"GET /api/v1/projects/:id/proposals":                 {path: p2api(p) + "/proposals", ok: 200},
+		"POST /api/v1/projects/:id/proposals":                {path: p2api(p) + "/proposals", form: v("title", "Form"), ok: 422},
+		"GET /api/v1/projects/:id/proposals/:n":              {path: p2api(p) + "/proposals/1", ok: 200},
+		"POST /api/v1/projects/:id/proposals/:n/accept":      {path: p2api(p) + "/proposals/1/accept", ok: 200},
+		"POST /api/v1/projects/:id/proposals/:n/reject":      {path: p2api(p) + "/proposals/1/reject", ok: 200},
+		"POST /api/v1/projects/:id/proposals/:n/comments":    {path: p2api(p) + "/proposals/1/comments", form: v("body", "Form"), ok: 422},
 		"POST /api/v1/projects/:id/versions":                 {path: p2api(p) + "/versions", form: v("name", "Form"), ok: 422}, // a form, not JSON: refused after the access check
 		"GET /api/v1/projects/:id/diff":                      {path: p2api(p) + "/diff?from=1", ok: 200},
 		"GET /api/v1/projects/:id/exports/:file":             {path: p2api(p) + "/exports/sitemap.xml", ok: 200},
@@ -490,6 +508,13 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/versions/:n/approve":             {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},
 		"POST /projects/:id/versions/:n/approvals/:aid/void": {path: p + "/versions/1/approvals/" + id("approval") + "/void", ok: 303},
 		"GET /projects/:id/compare":                          {path: p + "/compare?from=1", ok: 200},
+		"GET /projects/:id/proposals":                        {path: p + "/proposals", ok: 200},
+		"GET /projects/:id/proposals/:n":                     {path: p + "/proposals/1", ok: 200},
+		"GET /projects/:id/proposals/:n/diagram/:format":     {path: p + "/proposals/1/diagram/png", ok: 200},
+		"POST /projects/:id/proposals":                       {path: p + "/proposals", form: v("title", "No file"), ok: 422},
+		"POST /projects/:id/proposals/:n/accept":             {path: p + "/proposals/1/accept", ok: 303},
+		"POST /projects/:id/proposals/:n/reject":             {path: p + "/proposals/1/reject", ok: 303},
+		"POST /projects/:id/proposals/:n/comments":           {path: p + "/proposals/1/comments", form: v("body", "Agreed"), ok: 303},
 		"GET /projects/:id/redirects":                        {path: p + "/redirects?show=awaiting", ok: 200, override: guestDownload},
 		"GET /projects/:id/launch":                           {path: p + "/launch", ok: 200},
 		"GET /projects/:id/lint":                             {path: p + "/lint", ok: 200},

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -668,4 +669,101 @@ func (c *client) apiToken(scope string, project int64) string {
 		c.t.Fatal(err)
 	}
 	return raw
+}
+
+// TestAPIProposals: a program proposes as operations, a document and a
+// Mermaid diagram; reads a proposal with its changes and sections;
+// accepts a section, then the rest; a stale acceptance names who
+// changed the page; a proposal is rejected and commented on; the plan is
+// replaced by a document with If-Match. Every answer against the
+// contract.
+func TestAPIProposals(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	write, read := c.apiToken(site.ScopeWrite, 0), c.apiToken(site.ScopeRead, 0)
+	p := "/api/v1/projects/" + itoa(pid)
+	home, pricing := itoa(ids["Home"]), itoa(ids["Pricing"])
+	rec, body := apiCall(t, c, router, write, "POST", p+"/proposals", `{"title": "Careers", "operations": [
+		{"op": "add", "key": "careers", "parent": "#`+home+`", "title": "Careers"},
+		{"op": "add", "parent": "careers", "title": "Jobs"},
+		{"op": "update", "page": "`+pricing+`", "title": "Plans"}]}`)
+	if rec.Code != 201 || body["number"] != 1.0 || body["state"] != "open" || body["source"] != "api" || rec.Header().Get("Location") != p+"/proposals/1" {
+		t.Fatalf("proposed: %d %s", rec.Code, rec.Body)
+	}
+	branches, _ := body["branches"].([]any)
+	var careers float64
+	for _, b := range branches {
+		if b := b.(map[string]any); b["title"] == "Careers" {
+			careers = b["page"].(float64)
+		}
+	}
+	if len(branches) != 2 || careers >= 0 {
+		t.Fatalf("branches: %v", branches)
+	}
+	if rec, body := apiCall(t, c, router, read, "POST", p+"/proposals", `{"title": "x", "operations": [{"op": "delete", "page": "1"}]}`); rec.Code != 403 {
+		t.Errorf("a read token's proposal: %d %v", rec.Code, body)
+	}
+	rec, body = apiCall(t, c, router, write, "POST", p+"/proposals", `{"title": "", "operations": [{"op": "delete", "page": "`+pricing+`"}]}`)
+	if fields, _ := body["errors"].(map[string]any); rec.Code != 422 || fields["title"] == nil {
+		t.Errorf("no title: %d %s", rec.Code, rec.Body)
+	}
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/proposals", `{"title": "Two ways", "mermaid": "mindmap\n  Home", "operations": [{"op": "delete", "page": "1"}]}`); rec.Code != 422 ||
+		!strings.Contains(body["detail"].(string), "one way") {
+		t.Errorf("two ways at once: %d %v", rec.Code, body)
+	}
+	if rec, _ := apiCall(t, c, router, read, "GET", p+"/proposals"); rec.Code != 200 {
+		t.Errorf("list: %d", rec.Code)
+	}
+	rec, body = apiCall(t, c, router, write, "POST", p+"/proposals/1/accept", `{"branch": `+strconv.FormatFloat(careers, 'f', 0, 64)+`}`)
+	if prop, _ := body["proposal"].(map[string]any); rec.Code != 200 || prop["state"] != "open" || !strings.Contains(body["summary"].(string), "the branch “Careers”") {
+		t.Fatalf("a section accepted: %d %s", rec.Code, rec.Body)
+	}
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	if _, err := c.db.Pages.RenamePage(site.WithViewer(ctx, site.Viewer{Name: "Bob"}), ids["Pricing"], "Prices", tr.Page(ids["Pricing"]).Version); err != nil {
+		t.Fatal(err)
+	}
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/proposals/1/accept"); rec.Code != 409 || !strings.Contains(body["detail"].(string), "Bob renamed") {
+		t.Errorf("accepting a page changed since: %d %v", rec.Code, body)
+	}
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/proposals/1/comments", `{"body": "Bob renamed it meanwhile."}`); rec.Code != 201 || body["author"] == "" {
+		t.Errorf("a comment: %d %v", rec.Code, body)
+	}
+	rec, body = apiCall(t, c, router, write, "POST", p+"/proposals/1/reject")
+	if rec.Code != 200 || body["state"] != "rejected" || len(body["comments"].([]any)) != 1 {
+		t.Errorf("rejected: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "POST", p+"/proposals/1/accept"); rec.Code != 409 {
+		t.Errorf("accepting a rejected proposal: %d", rec.Code)
+	}
+	rec, body = apiCall(t, c, router, write, "POST", p+"/proposals", `{"title": "Press", "mermaid": "flowchart TD\n p`+home+`([Home]) --> press[Press]"}`)
+	if rec.Code != 201 || body["source"] != "api" {
+		t.Errorf("a Mermaid proposal: %d %s", rec.Code, rec.Body)
+	}
+	// The plan replaced by a document, with If-Match.
+	rec, _ = apiCall(t, c, router, read, "GET", p+"/plan")
+	etag := rec.Header().Get("ETag")
+	var doc site.Document
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc.Project.Name = "Acme, replaced"
+	doc.Pages[0].Children = append(doc.Pages[0].Children, &site.DocPage{Title: "Newsroom"})
+	b, _ := json.Marshal(doc)
+	rec, _ = apiCallWith(t, c, router, write, map[string]string{"If-Match": `"v1"`}, "PUT", p+"/plan", string(b))
+	if rec.Code != 412 {
+		t.Errorf("a stale replacement: %d %s", rec.Code, rec.Body)
+	}
+	rec, body = apiCallWith(t, c, router, write, map[string]string{"If-Match": etag}, "PUT", p+"/plan", string(b))
+	if rec.Code != 200 || rec.Header().Get("ETag") == etag || !strings.Contains(body["summary"].(string), "replaced the plan") {
+		t.Fatalf("replaced: %d %s", rec.Code, rec.Body)
+	}
+	pr, _ := c.db.Projects.Project(ctx, pid)
+	if pr.Name != "Acme, replaced" {
+		t.Errorf("name %q", pr.Name)
+	}
+	if !strings.Contains(shapeOf(c.db, pid), "Newsroom") {
+		t.Errorf("plan: %s", shapeOf(c.db, pid))
+	}
 }

@@ -23,6 +23,7 @@ type historyStore interface {
 	Versions(ctx context.Context, projectID int64) ([]site.Version, error)
 	Version(ctx context.Context, projectID int64, number int) (site.Version, *site.Tree, []site.Link, error)
 	RestoreVersion(ctx context.Context, projectID int64, number int) (site.Change, error)
+	ReplacePlan(ctx context.Context, projectID int64, doc *site.Document, version int64) (site.Change, error)
 	Approve(ctx context.Context, projectID int64, number int, pageID int64, name string) (site.Approval, error)
 	VoidApproval(ctx context.Context, projectID int64, number int, id int64) error
 	MarkChanged(ctx context.Context, projectID int64, vs []site.Version) error

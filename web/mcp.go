@@ -45,6 +45,12 @@ func (s *Server) MCPServer(v site.Viewer) *mcp.Server {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, t.lastLaunchCheck)
 	mcp.AddTool(srv, &mcp.Tool{Name: "run_launch_check", Description: "Start a launch check of the built site (base URL) against the plan; it runs in the background: read it later with last_launch_check.",
 		Annotations: &mcp.ToolAnnotations{OpenWorldHint: ptrTo(true)}}, t.runLaunchCheck)
+	mcp.AddTool(srv, &mcp.Tool{Name: "propose_changes", Description: "Propose changes to a plan; they wait for a person on the team to accept or reject them " +
+		"(nothing changes until then). Send either operations on the plan (pages named by their ids from read_plan, #12, or by the key an earlier add gave " +
+		"a new page): add {parent, position, title, slug, type, kind, status, notes}, update {page, title, ...}, move {page, parent, position}, " +
+		"delete {page} (with its branch), link {from, to, label}, unlink {from, to}; or the whole plan as a Mermaid flowchart or mindmap " +
+		"(nodes named p12 are the plan's pages, others new; pages left out are deleted). Answers with what the proposal changes and where to review it.",
+		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptrTo(false)}}, t.proposeChanges)
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{Name: "plan", URITemplate: "siteplan://projects/{id}/plan", MIMEType: "application/json",
 		Description: "A plan as a siteplan/1 document."}, t.planResource)
 	return srv
@@ -317,4 +323,31 @@ func (t mcpTools) planResource(ctx context.Context, req *mcp.ReadResourceRequest
 		return nil, err
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: b.String()}}}, nil
+}
+
+type proposeArg struct {
+	ProjectID   int64             `json:"project_id" jsonschema:"the project's id, from list_projects"`
+	Title       string            `json:"title" jsonschema:"what the proposal changes, in a few words, as the team will see it"`
+	Summary     string            `json:"summary,omitempty" jsonschema:"why: the reasoning a reviewer reads"`
+	BaseVersion int               `json:"base_version,omitempty" jsonschema:"a version's number to propose on; absent: the plan as it is"`
+	Operations  []site.ProposalOp `json:"operations,omitempty" jsonschema:"the changes, in order"`
+	Mermaid     string            `json:"mermaid,omitempty" jsonschema:"the whole plan as a Mermaid flowchart or mindmap, instead of operations"`
+}
+
+func (t mcpTools) proposeChanges(ctx context.Context, _ *mcp.CallToolRequest, in proposeArg) (*mcp.CallToolResult, any, error) {
+	ctx, p, err := t.project(ctx, in.ProjectID, site.AccessComment)
+	if err != nil {
+		return nil, nil, mcpErr(err)
+	}
+	prop, err := t.s.propose(ctx, p, proposalInput{Title: in.Title, Summary: in.Summary, BaseVersion: in.BaseVersion,
+		Operations: in.Operations, Mermaid: in.Mermaid}, site.SourceMCP)
+	if err != nil {
+		return nil, nil, mcpErr(err)
+	}
+	_, plans, err := t.s.store.proposals.Proposal(ctx, p.ID, prop.Number)
+	if err != nil {
+		return nil, nil, mcpErr(err)
+	}
+	return text(fmt.Sprintf("%s waits for the team's review at %s.\n\n%s", prop.Label(), proposalPath(p.ID, prop.Number),
+		plans.Comparison().Text())), nil, nil
 }

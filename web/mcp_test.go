@@ -53,7 +53,7 @@ func TestMCPHTTP(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if got := strings.Join(names, " "); got != "last_launch_check list_projects read_brief read_plan redirect_status run_launch_check search_pages" {
+	if got := strings.Join(names, " "); got != "last_launch_check list_projects propose_changes read_brief read_plan redirect_status run_launch_check search_pages" {
 		t.Errorf("tools: %s", got)
 	}
 	call := func(name string, args map[string]any) (string, bool) {
@@ -83,6 +83,9 @@ func TestMCPHTTP(t *testing.T) {
 	if got, isErr := call("run_launch_check", map[string]any{"project_id": pid, "base": "https://staging.example/"}); !isErr || !strings.Contains(got, "not change it") {
 		t.Errorf("a read token's launch check: %v %s", isErr, got)
 	}
+	if got, isErr := call("propose_changes", map[string]any{"project_id": pid, "title": "More", "operations": []any{}}); !isErr || !strings.Contains(got, "not change it") {
+		t.Errorf("a read token's proposal: %v %s", isErr, got)
+	}
 	if got, isErr := call("read_plan", map[string]any{"project_id": 999}); !isErr || !strings.Contains(got, "does not exist") {
 		t.Errorf("no such project: %v %s", isErr, got)
 	}
@@ -105,4 +108,78 @@ func TestMCPHTTP(t *testing.T) {
 	if err != nil || resp.StatusCode != 401 {
 		t.Errorf("without a token: %v %v", resp.StatusCode, err)
 	}
+}
+
+// TestMCPPropose: an agent with a write token proposes through MCP, as
+// operations and as a Mermaid diagram; the plan is unchanged until a
+// person accepts, and a bad operation says which and why.
+func TestMCPPropose(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	owner, _ := c.db.Accounts.UserByEmail(ctx, "owner@test.example")
+	tok := site.APIToken{TeamID: 1, UserID: owner.ID, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "agent", ExpiresAt: time.Now().Add(time.Hour)}
+	raw, err := c.db.Tokens.CreateToken(ctx, &tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(c.srv.Echo)
+	defer ts.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: &http.Client{Transport: bearerTransport{raw}},
+		DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	call := func(args map[string]any) (string, bool) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "propose_changes", Arguments: args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	}
+	before, _ := c.db.Projects.Document(ctx, pid)
+	got, isErr := call(map[string]any{"project_id": pid, "title": "Careers section", "summary": "Hiring is the client's goal for Q1.",
+		"operations": []any{
+			map[string]any{"op": "add", "key": "careers", "parent": "#" + itoa(ids["Home"]), "title": "Careers"},
+			map[string]any{"op": "add", "parent": "careers", "title": "Open positions"},
+			map[string]any{"op": "update", "page": "#" + itoa(ids["Pricing"]), "title": "Plans"},
+		}})
+	if isErr || !strings.Contains(got, "Proposal 1 “Careers section” waits for the team's review at /projects/"+itoa(pid)+"/proposals/1") ||
+		!strings.Contains(got, "+ “Careers” (new) in Home") || !strings.Contains(got, "“Pricing” → “Plans”") {
+		t.Errorf("propose_changes:\n%s", got)
+	}
+	after, _ := c.db.Projects.Document(ctx, pid)
+	if a, b := canonicalJSON(t, before), canonicalJSON(t, after); a != b {
+		t.Errorf("proposing changed the plan")
+	}
+	if got, isErr := call(map[string]any{"project_id": pid, "title": "Bad", "operations": []any{map[string]any{"op": "move", "page": "#999999"}}}); !isErr ||
+		!strings.Contains(got, `operations[0] (move): the plan has no page "#999999"`) {
+		t.Errorf("a bad operation: %v %s", isErr, got)
+	}
+	mermaid := "flowchart TD\n  p" + itoa(ids["Home"]) + `(["Home"]) --> new1["Press"]`
+	got, isErr = call(map[string]any{"project_id": pid, "title": "Only press", "mermaid": mermaid})
+	if isErr || !strings.Contains(got, "+ “Press” (new) in Home") || !strings.Contains(got, "Removed") {
+		t.Errorf("a Mermaid proposal:\n%s", got)
+	}
+	if _, err := c.db.Proposals.AcceptProposal(site.WithViewer(ctx, site.Viewer{UserID: owner.ID, Name: "Olive"}), pid, 1, 0); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	var titles []string
+	tr.Walk(func(p *site.Page, _ int) bool { titles = append(titles, p.Title); return true })
+	if all := strings.Join(titles, ","); !strings.Contains(all, "Careers,Open positions") || !strings.Contains(all, "Plans") {
+		t.Errorf("accepted: %s", all)
+	}
+}
+
+func canonicalJSON(t *testing.T, d *site.Document) string {
+	t.Helper()
+	var b strings.Builder
+	if err := d.Encode(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -162,6 +162,9 @@ func (s *Server) renderEditor(c echo.Context, p site.Project, selected *site.Pag
 	if props.Watching, err = s.store.inbox.Watching(ctx, viewer(c).UserID, p.ID); err != nil {
 		return err
 	}
+	if props.OpenProposals, err = s.store.proposals.OpenProposals(ctx, p.ID); err != nil {
+		return err
+	}
 	if selected != nil {
 		d, err := s.details(c, p, *selected)
 		if err != nil {

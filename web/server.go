@@ -62,8 +62,9 @@ type Stores struct {
 		studyStore
 		researchStore
 	}
-	Tokens tokenStore
-	Themes interface {
+	Tokens    tokenStore
+	Proposals proposalStore
+	Themes    interface {
 		themeStore
 		paletteStore
 		templateStore
@@ -99,13 +100,14 @@ type stores struct {
 	studies   studyStore
 	research  researchStore
 	tokens    tokenStore
+	proposals proposalStore
 }
 
 func storesOf(st Stores) stores {
 	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
 		links: st.Links, history: st.History, themes: st.Themes, palettes: st.Themes, redirects: st.Redirects,
 		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
-		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies, tokens: st.Tokens}
+		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies, tokens: st.Tokens, proposals: st.Proposals}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -240,7 +242,8 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 	isImport := func(c echo.Context) bool {
 		switch c.Path() {
 		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic", "/api/v1/projects",
-			"/api/v1/projects/:id/redirects/attach", "/api/v1/projects/:id/redirects/traffic":
+			"/api/v1/projects/:id/redirects/attach", "/api/v1/projects/:id/redirects/traffic", "/projects/:id/proposals",
+			"/api/v1/projects/:id/plan", "/api/v1/projects/:id/proposals":
 			return true
 		}
 		return false
@@ -295,7 +298,7 @@ func (s *Server) routeTable() []route {
 // contract, then the routes it describes. A token authenticates them
 // (routes puts withToken before the guard).
 func (s *Server) apiRoutes() []route {
-	const get, post, patch, del = http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete
+	const get, post, put, patch, del = http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete
 	return []route{
 		{get, "/api/v1/openapi.json", s.openAPI, public, nil},
 		{get, "/api/v1/projects", s.apiProjects, account, nil},
@@ -306,6 +309,13 @@ func (s *Server) apiRoutes() []route {
 		{post, "/api/v1/webhooks", s.apiAddWebhook, teamOwner, nil},
 		{del, "/api/v1/webhooks/:wid", s.apiDeleteWebhook, teamOwner, nil},
 		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
+		{put, "/api/v1/projects/:id/plan", s.apiReplacePlan, projectEdit, nil},
+		{get, "/api/v1/projects/:id/proposals", s.apiProposals, projectTeam, nil},
+		{post, "/api/v1/projects/:id/proposals", s.apiPropose, projectResolve, nil},
+		{get, "/api/v1/projects/:id/proposals/:n", s.apiProposal, projectTeam, nil},
+		{post, "/api/v1/projects/:id/proposals/:n/accept", s.apiAcceptProposal, projectEdit, nil},
+		{post, "/api/v1/projects/:id/proposals/:n/reject", s.apiRejectProposal, projectEdit, nil},
+		{post, "/api/v1/projects/:id/proposals/:n/comments", s.apiCommentOnProposal, projectResolve, nil},
 		{get, "/api/v1/projects/:id/versions", s.apiVersions, projectRead, nil},
 		{post, "/api/v1/projects/:id/versions", s.apiCreateVersion, projectEdit, nil},
 		{post, "/api/v1/projects/:id/versions/:n/restore", s.apiRestore, projectEdit, nil},
@@ -468,6 +478,13 @@ func (s *Server) projectRoutes() []route {
 		{get, "/projects/:id/launch/report.json", s.launchJSON, projectRead, nil},
 		{get, "/projects/:id/compare", s.compare, projectRead, nil},
 		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead, byFormat},
+		{get, "/projects/:id/proposals", s.proposalsPage, projectTeam, nil},
+		{get, "/projects/:id/proposals/:n", s.proposal, projectTeam, nil},
+		{get, "/projects/:id/proposals/:n/diagram/:format", s.proposalDiagram, projectTeam, byFormat},
+		{post, "/projects/:id/proposals", s.proposeFile, projectEdit, nil},
+		{post, "/projects/:id/proposals/:n/accept", s.acceptProposal, projectEdit, nil},
+		{post, "/projects/:id/proposals/:n/reject", s.rejectProposal, projectEdit, nil},
+		{post, "/projects/:id/proposals/:n/comments", s.commentOnProposal, projectResolve, nil},
 
 		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment, nil},
 		{post, "/projects/:id/versions/:n/approve", s.approve, projectComment, nil},
