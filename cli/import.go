@@ -28,23 +28,37 @@ func importCmd(fs *flag.FlagSet, args []string, stdin io.Reader, stdout io.Write
 	team := fs.String("team", "", "team id or name; may be left out when the database has one team")
 	name := fs.String("name", "", "the new project's name (sitemap sources; default: the site's host)")
 	allow := fs.Bool("allow-private", false, "allow loopback, private and link-local addresses (an intranet)")
+	baseURL := fs.String("base-url", "", "the new project's base URL (Mermaid sources)")
+	propose := fs.Bool("propose", false, "propose each source as changes to project --project instead of making a project; a person accepts them in the editor")
+	project := fs.Int64("project", 0, "the project --propose proposes on")
+	title := fs.String("title", "", "the proposal's title (--propose; default: the file's name)")
 	server := serverFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	sources := fs.Args()
 	if len(sources) == 0 {
-		return errors.New("import: name at least one source: a JSON document (or - for standard input), a site, or a sitemap URL or file")
+		return errors.New("import: name at least one source: a JSON document (or - for standard input), a Mermaid diagram, a site, or a sitemap URL or file")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *propose || *project != 0 {
+		if !*propose || *project <= 0 {
+			return errors.New("import: --propose and --project ID go together: the project the sources are proposed on")
+		}
+		local := func() (proposer, error) {
+			db, err := openDB(fs)
+			return localProposals{db}, err
+		}
+		return proposeCmd(ctx, local, *server, *project, *title, sources, stdin, stdout)
+	}
 	if *server != "" {
-		return importRemote(ctx, *server, sources, stdin, stdout)
+		return importRemote(ctx, *server, sources, *name, *baseURL, stdin, stdout)
 	}
 	web := fetch.New(fetch.Options{AllowPrivate: *allow}).Open
 	read := make([]readSourceResult, 0, len(sources))
 	for _, src := range sources {
-		r, err := readSource(ctx, src, *name, stdin, web)
+		r, err := readSource(ctx, src, *name, *baseURL, stdin, web)
 		if err != nil {
 			return fmt.Errorf("import %s: %w; nothing was imported", src, err)
 		}
@@ -113,8 +127,15 @@ type readSourceResult struct {
 }
 
 // readSource reads one source: a siteplan/1 document from a file or
-// standard input ("-"), else the sitemaps the source leads to, as a plan.
-func readSource(ctx context.Context, src, name string, stdin io.Reader, web sitemap.Opener) (readSourceResult, error) {
+// standard input ("-"), a Mermaid diagram (at baseURL), else the sitemaps
+// the source leads to, as a plan.
+func readSource(ctx context.Context, src, name, baseURL string, stdin io.Reader, web sitemap.Opener) (readSourceResult, error) {
+	if d, ok, err := readMermaidFile(src, name, baseURL); ok {
+		if err != nil {
+			return readSourceResult{}, err
+		}
+		return readSourceResult{project: d.Project.ToProject(), add: func(im *store.Import) error { return im.AddDocument(d) }}, nil
+	}
 	if src == "-" || isJSONFile(src) {
 		var d *site.Document
 		var err error
@@ -169,7 +190,7 @@ func isJSONFile(path string) bool {
 // makes a project of it in the token's team, and prints each new
 // project's id. A sitemap source is the server's to read, in its
 // editor: the command sends documents.
-func importRemote(ctx context.Context, server string, sources []string, stdin io.Reader, stdout io.Writer) error {
+func importRemote(ctx context.Context, server string, sources []string, name, baseURL string, stdin io.Reader, stdout io.Writer) error {
 	r, err := newRemote(server)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
@@ -182,7 +203,16 @@ func importRemote(ctx context.Context, server string, sources []string, stdin io
 			b, err = os.ReadFile(src)
 		}
 		if err != nil {
-			return fmt.Errorf("import %s: with --server, a source is a siteplan/1 document file (or - for standard input): %w", src, err)
+			return fmt.Errorf("import %s: with --server, a source is a siteplan/1 document or Mermaid file (or - for standard input): %w", src, err)
+		}
+		if isMermaid(src, b) {
+			d, err := mermaidPlan(string(b), src, name, baseURL)
+			if err != nil {
+				return fmt.Errorf("import %s: %w", src, err)
+			}
+			if b, err = json.Marshal(d); err != nil {
+				return err
+			}
 		}
 		if _, err := site.ParseDocument(bytes.NewReader(b)); err != nil { // refused here, whole, before anything is sent
 			return fmt.Errorf("import %s: with --server, a source is a siteplan/1 document: %w", src, err)
@@ -196,4 +226,27 @@ func importRemote(ctx context.Context, server string, sources []string, stdin io
 		fmt.Fprintln(stdout, p.ID)
 	}
 	return nil
+}
+
+// readMermaidFile reads src as a new plan when it is a Mermaid file (ok).
+func readMermaidFile(src, name, baseURL string) (*site.Document, bool, error) {
+	if src == "-" {
+		return nil, false, nil
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		return nil, false, nil // not a file: a site or a URL
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	if !isMermaid(src, head[:n]) {
+		return nil, false, nil // a sitemap or a document: read by its reader
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, site.MaxDocumentBytes))
+	if err != nil {
+		return nil, true, err
+	}
+	d, err := mermaidPlan(string(head[:n])+string(rest), src, name, baseURL)
+	return d, true, err
 }
