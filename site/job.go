@@ -10,7 +10,8 @@ import "time"
 type Job struct {
 	ID        string // random, in the job's address
 	Kind      string // JobCheck, JobImport, JobLaunch or JobAttach
-	UserID    int64
+	UserID    int64  // who started it; 0 for a team token's job
+	TokenID   int64  // the team token that started it (UserID 0)
 	TeamID    int64
 	ProjectID int64  // a launch check's plan
 	Version   int    // the version a launch check checks; 0 the plan now

@@ -29,14 +29,14 @@ const jobTime = "2006-01-02T15:04:05.000000Z"
 const jobChunk = 1 << 20
 
 // jobCols are the columns jobRow reads, report last.
-const jobCols = `id, kind, user_id, team_id, COALESCE(project_id, 0), version, by_name, source, name, upload, state,
+const jobCols = `id, kind, COALESCE(user_id, 0), COALESCE(token_id, 0), team_id, COALESCE(project_id, 0), version, by_name, source, name, upload, state,
 	instance, created, COALESCE(started, ''), COALESCE(ended, ''), progress, error, dropped, credentials`
 
 func jobRow(row interface{ Scan(...any) error }, withReport bool) (site.Job, error) {
 	var j site.Job
 	var upload, dropped int
 	var created, started, ended string
-	dst := []any{&j.ID, &j.Kind, &j.UserID, &j.TeamID, &j.ProjectID, &j.Version, &j.By, &j.Source, &j.Name, &upload, &j.State,
+	dst := []any{&j.ID, &j.Kind, &j.UserID, &j.TokenID, &j.TeamID, &j.ProjectID, &j.Version, &j.By, &j.Source, &j.Name, &upload, &j.State,
 		&j.Instance, &created, &started, &ended, &j.Progress, &j.Error, &dropped, &j.Credentials}
 	if withReport {
 		dst = append(dst, &j.Report)
@@ -61,9 +61,9 @@ func (db *Jobs) CreateJob(ctx context.Context, j site.Job, upload io.Reader) (si
 	j.ID, j.State, j.Created, j.Upload = hex.EncodeToString(b), site.JobWaiting, db.Now().UTC(), upload != nil
 	err := db.rowTx(ctx, func(tx *sql.Tx) error {
 		var seq int64
-		err := tx.QueryRowContext(ctx, `INSERT INTO site_jobs (id, kind, user_id, team_id, project_id, version, by_name, source, name, upload, created, credentials)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-			j.ID, j.Kind, j.UserID, j.TeamID, nullID(j.ProjectID), j.Version, j.By, j.Source, j.Name, j.Upload, j.Created.Format(jobTime), j.Credentials).Scan(&seq)
+		err := tx.QueryRowContext(ctx, `INSERT INTO site_jobs (id, kind, user_id, token_id, team_id, project_id, version, by_name, source, name, upload, created, credentials)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+			j.ID, j.Kind, nullID(j.UserID), nullID(j.TokenID), j.TeamID, nullID(j.ProjectID), j.Version, j.By, j.Source, j.Name, j.Upload, j.Created.Format(jobTime), j.Credentials).Scan(&seq)
 		if site.ErrorCode(translate(err)) == site.EConflict {
 			return site.Errorf(site.ETooMany, "You are already reading a site or checking one: wait for it to finish, or cancel it, then try again.")
 		}

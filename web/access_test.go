@@ -397,6 +397,7 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id/handoff/:format":           {path: p2api(p) + "/handoff/routes", ok: 200},
 		"POST /api/v1/projects/:id/redirects/attach":         {path: p2api(p) + "/redirects/attach", form: v(), ok: 422}, // no URL in the body
 		"POST /api/v1/projects/:id/redirects/traffic":        {path: p2api(p) + "/redirects/traffic", form: v(), ok: 422},
+		"GET /api/v1/projects/:id/jobs/:jid":                 {path: p2api(p) + "/jobs/nope", ok: 404},
 		"POST /api/v1/projects":                              {path: "/api/v1/projects", form: v("name", "Form"), ok: 422}, // a form, not a document
 		"POST /api/v1/projects/:id/versions/:n/restore":      {path: p2api(p) + "/versions/1/restore", ok: 200},
 		"GET /api/v1/projects/:id/export.zip":                {path: p2api(p) + "/export.zip", ok: 200},

@@ -1,8 +1,10 @@
 package web
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -481,6 +483,9 @@ func (s *Server) apiRedirects(c echo.Context) error {
 // them to the plan, as one change.
 func (s *Server) apiAttachOldSite(c echo.Context) error {
 	p := currentProject(c)
+	if strings.HasPrefix(c.Request().Header.Get(echo.HeaderContentType), echo.MIMEApplicationJSON) {
+		return s.apiAttachFromSite(c, p)
+	}
 	ctx, done, err := s.heavyTurn(c, attachBudget)
 	if err != nil {
 		return err
@@ -540,4 +545,69 @@ func (s *Server) apiTraffic(c echo.Context) error {
 	}
 	setChange(c, change{Kind: "redirects"})
 	return c.JSON(http.StatusOK, out)
+}
+
+// apiAttachFromSite reads the old site from its address ({"site":
+// "https://old.example/"}: its robots.txt, then its sitemaps) as the
+// editor does, in the background, and answers 202 with the job to
+// follow.
+func (s *Server) apiAttachFromSite(c echo.Context, p site.Project) error {
+	var in struct {
+		Site string `json:"site"`
+	}
+	if err := readJSON(c, &in); err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.Site) == "" {
+		return onField(site.Errorf(site.EInvalid, "Name the old site: its address, or one of its sitemaps."), "site")
+	}
+	j, err := s.createSiteJob(c, site.Job{Kind: site.JobAttach, Source: strings.TrimSpace(in.Site), ProjectID: p.ID}, nil)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, apiPrefix+"projects/"+strconv.FormatInt(p.ID, 10)+"/jobs/"+j.ID)
+	return c.JSON(http.StatusAccepted, apiJobOf(j))
+}
+
+// apiJob is a background job of the API's caller: an old site being
+// read and attached (a launch check has its own routes).
+type apiJob struct {
+	ID       string       `json:"id"`
+	Kind     string       `json:"kind"`
+	Source   string       `json:"source"`
+	State    string       `json:"state"`
+	Error    string       `json:"error,omitempty"`
+	Attached *apiAttached `json:"attached,omitempty"` // once done: what changed in the redirect map
+}
+
+// apiAttached is what an old site attached did.
+type apiAttached struct {
+	URLs        int `json:"urls"`
+	Added       int `json:"added"`
+	Removed     int `json:"removed"`
+	Kept        int `json:"kept"`
+	KeptDecided int `json:"kept_decided"`
+	Accepted    int `json:"accepted"`
+}
+
+func apiJobOf(j site.Job) apiJob {
+	out := apiJob{ID: j.ID, Kind: j.Kind, Source: j.Source, State: j.State, Error: j.Error}
+	var pr sitemap.JobProgress
+	if len(j.Progress) > 0 && json.Unmarshal(j.Progress, &pr) == nil && pr.Attached != nil {
+		a := pr.Attached
+		out.Attached = &apiAttached{URLs: a.URLs, Added: a.Added, Removed: a.Removed, Kept: a.Kept, KeptDecided: a.KeptDecided, Accepted: a.Accepted}
+	}
+	return out
+}
+
+// apiJobState is the state of a job the caller started on this plan.
+func (s *Server) apiJobState(c echo.Context) error {
+	j, err := s.siteJob(c, false)
+	if err == nil && j.ProjectID != currentProject(c).ID {
+		err = site.Errorf(site.ENotFound, "No such job of this plan: its state is kept for an hour.")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, apiJobOf(j))
 }

@@ -328,13 +328,27 @@ func TestAPILaunchCheck(t *testing.T) {
 	}
 	team := site.APIToken{TeamID: 1, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "CI", ExpiresAt: time.Now().Add(time.Hour)}
 	teamToken, _ := c.db.Tokens.CreateToken(ctx, &team)
-	if rec, body := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 403 || !strings.Contains(body["detail"].(string), "personal token") {
-		t.Errorf("a team token starts a check: %d %v", rec.Code, body)
+	// A team token's check is the token's: it follows and reads it, a
+	// person's token does not.
+	rec, body := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`)
+	teamJob, _ := body["id"].(string)
+	if rec.Code != 202 || teamJob == "" {
+		t.Fatalf("a team token starts a check: %d %v", rec.Code, body)
+	}
+	if rec, _ := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 429 {
+		t.Errorf("a second check of the team token's while its first runs: %d", rec.Code)
+	}
+	waitFor(t, func() bool {
+		_, body := apiCall(t, c, router, teamToken, "GET", p+"/launch-checks/"+teamJob)
+		return body["state"] == "done"
+	}, "the team token's check to be done")
+	if rec, _ := apiCall(t, c, router, read, "GET", p+"/launch-checks/"+teamJob); rec.Code != 404 {
+		t.Errorf("a person reads the team token's check: %d", rec.Code)
 	}
 	if rec, body := apiCall(t, c, router, write, "POST", p+"/launch-checks", `{"base": "staging"}`); rec.Code != 422 || body["errors"] == nil {
 		t.Errorf("a base that is no URL: %d %s", rec.Code, rec.Body)
 	}
-	rec, body := apiCall(t, c, router, write, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`)
+	rec, body = apiCall(t, c, router, write, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`)
 	id, _ := body["id"].(string)
 	if rec.Code != 202 || id == "" || rec.Header().Get("Location") != p+"/launch-checks/"+id {
 		t.Fatalf("started: %d %v %s", rec.Code, rec.Header(), rec.Body)
@@ -765,5 +779,45 @@ func TestAPIProposals(t *testing.T) {
 	}
 	if !strings.Contains(shapeOf(c.db, pid), "Newsroom") {
 		t.Errorf("plan: %s", shapeOf(c.db, pid))
+	}
+}
+
+// TestAPIAttachBySite: the old site named by its address is read in the
+// background, as the editor reads it; the job's state says what the
+// attach changed.
+func TestAPIAttachBySite(t *testing.T) {
+	c := siteClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	var old *httptest.Server
+	old = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sitemap.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%[1]s/pricing</loc></url><url><loc>%[1]s/team</loc></url></urlset>`, old.URL)
+	}))
+	defer old.Close()
+	write := c.apiToken(site.ScopeWrite, 0)
+	p := "/api/v1/projects/" + itoa(pid)
+	if rec, body := apiCall(t, c, router, write, "POST", p+"/redirects/attach", `{"site": " "}`); rec.Code != 422 || body["errors"] == nil {
+		t.Errorf("no address: %d %s", rec.Code, rec.Body)
+	}
+	rec, body := apiCall(t, c, router, write, "POST", p+"/redirects/attach", `{"site": "`+old.URL+`/sitemap.xml"}`)
+	id, _ := body["id"].(string)
+	if rec.Code != 202 || id == "" || rec.Header().Get("Location") != p+"/jobs/"+id {
+		t.Fatalf("started: %d %v %s", rec.Code, rec.Header(), rec.Body)
+	}
+	c.finished("/sites/jobs/" + id)
+	rec, body = apiCall(t, c, router, write, "GET", p+"/jobs/"+id)
+	attached, _ := body["attached"].(map[string]any)
+	if rec.Code != 200 || body["state"] != "done" || attached["urls"] != 2.0 || attached["added"] != 2.0 {
+		t.Errorf("its state: %d %s", rec.Code, rec.Body)
+	}
+	owner, _ := c.db.Accounts.UserByEmail(context.Background(), "owner@test.example")
+	team := site.APIToken{TeamID: 1, CreatedBy: owner.ID, Scope: site.ScopeRead, Name: "CI", ExpiresAt: time.Now().Add(time.Hour)}
+	teamToken, _ := c.db.Tokens.CreateToken(context.Background(), &team)
+	if rec, _ := apiCall(t, c, router, teamToken, "GET", p+"/jobs/"+id); rec.Code != 404 {
+		t.Errorf("someone else's job: %d", rec.Code)
 	}
 }

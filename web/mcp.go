@@ -298,7 +298,7 @@ func (t mcpTools) runLaunchCheck(ctx context.Context, _ *mcp.CallToolRequest, in
 		return nil, nil, mcpErr(err)
 	}
 	j, err := t.s.store.jobs.CreateJob(ctx, site.Job{Kind: site.JobLaunch, Source: base, Credentials: userinfo, ProjectID: p.ID, Version: n,
-		UserID: t.v.UserID, TeamID: p.TeamID, By: t.v.Name}, nil)
+		UserID: t.v.UserID, TokenID: jobToken(t.v), TeamID: p.TeamID, By: t.v.Name}, nil)
 	if err != nil {
 		return nil, nil, mcpErr(err)
 	}

@@ -326,6 +326,7 @@ func (s *Server) apiRoutes() []route {
 		{get, "/api/v1/projects/:id/redirects/status", s.apiRedirectStatus, projectRead, nil},
 		{get, "/api/v1/projects/:id/redirects", s.heavy(s.apiRedirects), projectRead, nil},
 		{post, "/api/v1/projects/:id/redirects/attach", s.apiAttachOldSite, projectEdit, nil},
+		{get, "/api/v1/projects/:id/jobs/:jid", s.apiJobState, projectRead, nil},
 		{post, "/api/v1/projects/:id/redirects/traffic", s.apiTraffic, projectEdit, nil},
 		{get, "/api/v1/projects/:id/handoff/:format", s.heavy(s.handoff), projectRead, nil},
 		{post, "/api/v1/projects/:id/launch-checks", s.apiStartLaunchCheck, projectEdit, nil},

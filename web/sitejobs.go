@@ -57,7 +57,7 @@ func (s *Server) createSiteJob(c echo.Context, j site.Job, upload io.Reader) (si
 	if err := jobOwner(v); err != nil {
 		return j, err
 	}
-	j.UserID, j.TeamID, j.By = v.UserID, v.Team.ID, v.Name
+	j.UserID, j.TokenID, j.TeamID, j.By = v.UserID, jobToken(v), v.Team.ID, v.Name
 	if p := currentProject(c); p.ID != 0 {
 		j.TeamID = p.TeamID
 	}
@@ -68,20 +68,28 @@ func (s *Server) createSiteJob(c echo.Context, j site.Job, upload io.Reader) (si
 // withReport. Errors: ENotFound.
 func (s *Server) siteJob(c echo.Context, withReport bool) (site.Job, error) {
 	j, err := s.store.jobs.Job(c.Request().Context(), c.Param("jid"), withReport)
-	if err == nil && j.UserID != viewer(c).UserID {
+	if v := viewer(c); err == nil && (j.UserID != v.UserID || j.TokenID != jobToken(v)) {
 		return site.Job{}, site.Errorf(site.ENotFound, "No such reading: its report is kept for an hour.")
 	}
 	return j, err
 }
 
-// jobOwner refuses a job to a viewer who is no person: a job runs as
-// its person, one at a time each (a team token reads the reports).
-// Errors: EForbidden.
+// jobOwner refuses a job to a viewer who is neither a person nor a team
+// token: a job runs as its person or its team token, one at a time
+// each. Errors: EForbidden.
 func jobOwner(v site.Viewer) error {
-	if v.UserID == 0 {
-		return site.Errorf(site.EForbidden, "A launch check or reading runs as a person, one at a time each: start it with a personal token (a team token reads the reports).")
+	if v.UserID == 0 && v.TokenID == 0 {
+		return site.Errorf(site.EForbidden, "A launch check or reading runs as a person or a team token: log in, or send a token.")
 	}
 	return nil
+}
+
+// jobToken is the team token a viewer's jobs are, 0 for a person's.
+func jobToken(v site.Viewer) int64 {
+	if v.UserID != 0 {
+		return 0
+	}
+	return v.TokenID
 }
 
 // jobPage is where a job is shown.
