@@ -191,6 +191,13 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/api/v1/projects/:id/redirects/export":          {"/api/v1" + p + "/redirects/export?format=csv"},
 		"/api/v1/projects/:id/pages/:pid":                {"/api/v1" + p + "/pages/" + pricing},
 		"/api/v1/projects/:id/launch-checks/:jid/report": {"/api/v1" + p + "/launch-checks/nope/report"},
+		"/api/v1/projects/:id/jobs/:jid":                 {"/api/v1" + p + "/jobs/nope"},
+		"/api/v1/projects/:id/proposals":                 {"/api/v1" + p + "/proposals"},
+		"/api/v1/projects/:id/proposals/:n":              {"/api/v1" + p + "/proposals/1"},
+		// Proposals are the team's: a link reaches none of them.
+		"/projects/:id/proposals":                    {p + "/proposals"},
+		"/projects/:id/proposals/:n":                 {p + "/proposals/1"},
+		"/projects/:id/proposals/:n/diagram/:format": {p + "/proposals/1/diagram/pdf"},
 		// Tree tests are the team's research: a link reaches none of it.
 		"/projects/:id/treetests":                      {p + "/treetests"},
 		"/projects/:id/treetests/compare":              {p + "/treetests/compare?a=1&b=1"},
