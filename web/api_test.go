@@ -43,7 +43,8 @@ func contract(t *testing.T) (*openapi3.T, routers.Router) {
 		t.Fatalf("openapi.yaml is not valid OpenAPI: %v", err)
 	}
 	doc.Servers = openapi3.Servers{{URL: "http://example.com/api/v1"}}
-	for _, ct := range []string{"application/xml", "application/gzip", "text/html", "text/csv"} { // the export's files, read as they are
+	for _, ct := range []string{"application/xml", "application/gzip", "text/html", "text/csv", "image/svg+xml", "image/png", "application/pdf",
+		"text/vnd.graphviz", "application/graphml+xml", "text/vnd.mermaid"} { // the export's files and the diagrams, read as they are
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
 	}
 	r, err := legacy.NewRouter(doc)
@@ -588,6 +589,18 @@ func TestAPITreeTests(t *testing.T) {
 	if rec.Code != 200 || body["participants"] != 1.0 || len(tasks) != 1 || tasks[0].(map[string]any)["direct_success"] != 1.0 {
 		t.Errorf("results: %d %.400s", rec.Code, rec.Body)
 	}
+	// The correct pages changed afterwards: the results follow (treetest correct).
+	rec, body = apiCall(t, c, router, write, "POST", p+"/treetests/"+sid+"/correct", `{"task": "1", "add": [`+itoa(ids["Products"])+`], "remove": [`+itoa(ids["Pricing"])+`]}`)
+	if correct, _ := body["correct"].([]any); rec.Code != 200 || len(correct) != 1 || correct[0] != float64(ids["Products"]) {
+		t.Errorf("correct: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "POST", p+"/treetests/"+sid+"/correct", `{"task": "9"}`); rec.Code != 422 {
+		t.Errorf("no such task: %d", rec.Code)
+	}
+	rec, _ = apiCall(t, c, router, write, "GET", p+"/treetests/"+sid+"/files/outcomes.csv")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "wrong") && !strings.Contains(rec.Body.String(), "fail") {
+		t.Errorf("outcomes.csv after the correction: %d %.300s", rec.Code, rec.Body)
+	}
 }
 
 // TestAPISettingsWebhooks: the project's settings changed with If-Match
@@ -819,5 +832,63 @@ func TestAPIAttachBySite(t *testing.T) {
 	teamToken, _ := c.db.Tokens.CreateToken(context.Background(), &team)
 	if rec, _ := apiCall(t, c, router, teamToken, "GET", p+"/jobs/"+id); rec.Code != 404 {
 		t.Errorf("someone else's job: %d", rec.Code)
+	}
+}
+
+// TestAPIVerbs: the routes of the command line's other verbs: the
+// diagram, the briefs' SEO checks, a spreadsheet of redirect decisions
+// (the map's own CSV read back), and a check of a site's sitemaps.
+func TestAPIVerbs(t *testing.T) {
+	c := siteClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	write := c.apiToken(site.ScopeWrite, 0)
+	p := "/api/v1/projects/" + itoa(pid)
+	rec, _ := apiCall(t, c, router, write, "GET", p+"/diagram/svg?depth=2")
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "image/svg+xml") || !strings.Contains(rec.Body.String(), "<svg") {
+		t.Errorf("the diagram: %d %.200s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, write, "GET", p+"/diagram/mermaid"); rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "flowchart") {
+		t.Errorf("the diagram as Mermaid: %d %.200s", rec.Code, rec.Body)
+	}
+	if rec, body := apiCall(t, c, router, write, "GET", p+"/diagram/bmp"); rec.Code != 404 || body["code"] != "not_found" {
+		t.Errorf("no such format: %d %v", rec.Code, body)
+	}
+	if rec, body := apiCall(t, c, router, write, "GET", p+"/lint"); rec.Code != 200 || body["pages"].(float64) < 1 || body["problems"] == nil {
+		t.Errorf("lint: %d %.300s", rec.Code, rec.Body)
+	}
+	text := map[string]string{"Content-Type": "text/plain"}
+	if rec, _ := apiCallWith(t, c, router, write, text, "POST", p+"/redirects/attach", "https://old.acme.example/pricing\nhttps://old.acme.example/gone\n"); rec.Code != 200 {
+		t.Fatalf("attached: %d %s", rec.Code, rec.Body)
+	}
+	rec, _ = apiCall(t, c, router, write, "GET", p+"/redirects/export?format=csv")
+	csv := map[string]string{"Content-Type": "text/csv"}
+	rec, body := apiCallWith(t, c, router, write, csv, "POST", p+"/redirects/import", rec.Body.String())
+	if rec.Code != 200 || body["rows"] != 2.0 || body["added"] != 0.0 {
+		t.Errorf("the map's own CSV read back: %d %s", rec.Code, rec.Body)
+	}
+	if rec, body := apiCallWith(t, c, router, write, csv, "POST", p+"/redirects/import", "from,to\nnot a url,/x\n"); rec.Code != 422 || !strings.Contains(body["detail"].(string), "Nothing was imported") {
+		t.Errorf("a bad row: %d %v", rec.Code, body)
+	}
+	var old *httptest.Server
+	old = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/sitemap.xml" {
+			http.NotFound(w, r)
+			return
+		}
+		fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>%s/a</loc><lastmod>2026-13-40</lastmod></url></urlset>`, old.URL)
+	}))
+	defer old.Close()
+	rec, body = apiCall(t, c, router, write, "POST", "/api/v1/checks", `{"source": "`+old.URL+`/sitemap.xml"}`)
+	id, _ := body["id"].(string)
+	if rec.Code != 202 || rec.Header().Get("Location") != "/api/v1/checks/"+id {
+		t.Fatalf("a check started: %d %s", rec.Code, rec.Body)
+	}
+	waitFor(t, func() bool {
+		_, body = apiCall(t, c, router, write, "GET", "/api/v1/checks/"+id)
+		return body["state"] == "done" || body["state"] == "failed"
+	}, "the check to end")
+	if body["state"] != "done" || body["errors"] != 1.0 || body["report"] == nil {
+		t.Errorf("the check: %v", body)
 	}
 }

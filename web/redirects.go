@@ -25,6 +25,7 @@ const attachBudget = 60 * time.Second
 
 // redirectStore is a plan's old site and its redirect map.
 type redirectStore interface {
+	SetMappings(ctx context.Context, projectID int64, maps []site.Mapping) (added, changed int, err error)
 	OldURLs(ctx context.Context, projectID int64, f site.OldFilter) ([]site.OldURL, int, error)
 	OldURL(ctx context.Context, projectID, id int64) (site.OldURL, error)
 	RedirectView(ctx context.Context, projectID int64, f site.OldFilter) (site.RedirectStatus, []site.OldURL, int, error)

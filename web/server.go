@@ -243,7 +243,7 @@ func New(st Stores, static fs.FS, log *slog.Logger, cfg Config) *Server {
 		switch c.Path() {
 		case "/projects/import", "/sites/import", "/projects/:id/redirects/attach", "/projects/:id/redirects/traffic", "/api/v1/projects",
 			"/api/v1/projects/:id/redirects/attach", "/api/v1/projects/:id/redirects/traffic", "/projects/:id/proposals",
-			"/api/v1/projects/:id/plan", "/api/v1/projects/:id/proposals":
+			"/api/v1/projects/:id/plan", "/api/v1/projects/:id/proposals", "/api/v1/projects/:id/redirects/import":
 			return true
 		}
 		return false
@@ -346,6 +346,13 @@ func (s *Server) apiRoutes() []route {
 		{get, "/api/v1/projects/:id/treetests", s.apiStudies, projectTeam, nil},
 		{post, "/api/v1/projects/:id/treetests", s.apiCreateStudy, projectEdit, nil},
 		{get, "/api/v1/projects/:id/treetests/:sid/results", s.heavy(s.apiStudyResults), projectTeam, nil},
+		{get, "/api/v1/projects/:id/treetests/:sid/files/:file", s.heavy(s.studyFile), projectTeam, nil},
+		{post, "/api/v1/projects/:id/treetests/:sid/correct", s.apiStudyCorrect, projectEdit, nil},
+		{get, "/api/v1/projects/:id/diagram/:format", s.downloadDiagram, projectRead, nil},
+		{get, "/api/v1/projects/:id/lint", s.heavy(s.apiLint), projectTeam, nil},
+		{post, "/api/v1/projects/:id/redirects/import", s.apiRedirectsImport, projectEdit, nil},
+		{post, "/api/v1/checks", s.apiCheck, account, nil},
+		{get, "/api/v1/checks/:jid", s.apiCheckState, account, nil},
 		{get, "/api/v1/projects/:id/launch-checks/:jid", s.apiLaunchState, projectRead, nil},
 		{get, "/api/v1/projects/:id/launch-checks/:jid/report", s.apiLaunchReport, projectRead, nil},
 		// The MCP server (mcp.go), with the API's tokens.
