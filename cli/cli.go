@@ -21,9 +21,12 @@ import (
 const usage = `usage:
   siteplan serve  [--addr 127.0.0.1:8080] [--db FILE] [--public-url URL] [--smtp smtp://user:pass@host:port --mail-from ADDR]
                   [--allow-private-fetch] [--trusted-proxies CIDR,...]
-  siteplan import [--db FILE | --server URL] [--team T] [--name NAME] [--allow-private] SOURCE...
-                  (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, or a sitemap
-                  source: a site such as example.com, a sitemap, index, .gz or text sitemap URL or file)
+  siteplan import [--db FILE | --server URL] [--team T] [--name NAME] [--base-url URL] [--allow-private] SOURCE...
+                  (SOURCE: a siteplan/1 JSON file, "-" for one on standard input, a Mermaid flowchart or mindmap
+                  (.mmd, at --base-url), or a sitemap source: a site such as example.com, a sitemap, index, .gz or
+                  text sitemap URL or file)
+  siteplan import [--db FILE | --server URL] --project ID --propose [--title T] SOURCE...
+                  (each source a proposal on the plan, which a person accepts in the editor; prints its number)
   siteplan check  [--json] [--allow-private] SOURCE   (exit 0: no errors, 1: errors found, 2: could not read the source)
   siteplan dump   [--db FILE | --server URL] --project ID
   siteplan export [--db FILE | --server URL] --project ID --out DIR [--gzip] [--max-urls N] [--split-by-section] [--leaves-only]
@@ -65,6 +68,9 @@ const usage = `usage:
   (--server URL, or $SITEPLAN_SERVER, with an API token in $SITEPLAN_TOKEN: the verb asks a running server)
   siteplan mcp     [--db FILE | --server URL]   (the MCP server over stdio, as the token of $SITEPLAN_TOKEN)
   siteplan healthcheck [--url http://127.0.0.1:8080/healthz]   (exit 0 when the server answers 200: a container's HEALTHCHECK)
+  siteplan ratecard set [--db FILE] (--team T | --project ID) FILE.json   (the team's rate card, or a project's in its place)
+  siteplan estimate [--db FILE] --project ID [--version N] [--from N [--to M]] [--json | --csv | --xlsx FILE]
+                  (what the plan costs by its rate card; a version by the card it kept; what changed between two)
 
 T is a team's id or name; import may leave it out when the database has one team.
 DURATION is Go's (90m, 36h) or days and weeks (7d, 2w).
@@ -113,6 +119,9 @@ var verbs = map[string]verb{
 	"token list":   tokenListCmd,
 	"token revoke": tokenRevokeCmd,
 	"mcp":          mcpCmd,
+	// Rate cards and estimates (estimate.go).
+	"ratecard set": ratecardSetCmd,
+	"estimate":     onProject(estimateCmd),
 	"healthcheck":  healthcheckCmd,
 }
 
@@ -139,7 +148,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer) error {
 	case "help", "-h", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
-	case "user", "share", "version", "redirects", "webhook", "treetest", "token":
+	case "user", "share", "version", "redirects", "webhook", "treetest", "token", "ratecard":
 		if len(args) == 0 {
 			return fmt.Errorf("%s: say what to do: siteplan user add, siteplan share create, siteplan version create|list, siteplan redirects match|traffic|export|import|status, siteplan webhook add, siteplan treetest create|results|correct|export, siteplan token create|list|revoke\n%s", name, usage)
 		}

@@ -36,7 +36,7 @@ var copyTables = []struct{ name, parent string }{
 	{"versions", ""}, {"approvals", ""}, {"old_urls", ""}, {"launched_urls", ""}, {"launch_checks", ""},
 	{"notifications", ""}, {"watches", ""},
 	{"studies", ""}, {"study_tasks", ""}, {"study_participants", ""}, {"study_events", ""},
-	{"api_tokens", ""}, {"proposals", ""}, {"proposal_comments", ""},
+	{"api_tokens", ""}, {"proposals", ""}, {"proposal_comments", ""}, {"rate_cards", ""},
 }
 
 // copyBatch bounds the rows of one INSERT, under both backends' limits

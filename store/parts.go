@@ -24,6 +24,7 @@ type Store struct {
 	TreeTests     *TreeTests
 	Tokens        *Tokens
 	Proposals     *Proposals
+	RateCards     *RateCards
 }
 
 // Accounts are the users, their passwords and sessions (accounts.go).
@@ -91,12 +92,16 @@ type Tokens struct{ *conn }
 // rejects (proposals.go).
 type Proposals struct{ *conn }
 
+// RateCards are the teams' and projects' rate cards, and those the
+// versions keep (ratecards.go).
+type RateCards struct{ *conn }
+
 // newStore gives c its parts.
 func newStore(c *conn) *Store {
 	s := &Store{conn: c, Accounts: &Accounts{c}, Teams: &Teams{c}, Sharing: &Sharing{c}, Projects: &Projects{c}, Pages: &Pages{c},
 		Links: &Links{c}, History: &History{c}, Redirects: &Redirects{c}, Comments: &Comments{c}, Notifications: &Notifications{c},
 		Webhooks: &Webhooks{c}, Jobs: &Jobs{c}, Live: &Live{c}, Limits: &Limits{c}, Themes: &Themes{c}, TreeTests: &TreeTests{c},
-		Tokens: &Tokens{c}, Proposals: &Proposals{c}}
+		Tokens: &Tokens{c}, Proposals: &Proposals{c}, RateCards: &RateCards{c}}
 	c.parts = s
 	return s
 }

@@ -157,6 +157,10 @@ func (db *conn) createVersion(ctx context.Context, projectID int64, name string,
 	if err == nil {
 		err = rtx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM changes WHERE project_id = ?`, projectID).Scan(&v.ChangeID)
 	}
+	card := "" // the rate card in force: the version's estimate is priced by it for good
+	if err == nil {
+		card, err = cardText(ctx, rtx, projectID)
+	}
 	rtx.Rollback()
 	if err != nil {
 		return v, err
@@ -170,9 +174,9 @@ func (db *conn) createVersion(ctx context.Context, projectID int64, name string,
 		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(number), 0) + 1 FROM versions WHERE project_id = ?`, projectID).Scan(&v.Number); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot, launched)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, projectID, v.Number, v.Name, nullID(who.UserID), v.Author,
-			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob, launched).Scan(&v.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO versions (project_id, number, name, user_id, author, created_at, change_id, page_count, snapshot, launched, rate_card)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, projectID, v.Number, v.Name, nullID(who.UserID), v.Author,
+			fmtTime(v.CreatedAt), v.ChangeID, v.PageCount, blob, launched, card).Scan(&v.ID); err != nil {
 			return err
 		}
 		if err := db.enqueue(ctx, tx, site.Event{Kind: site.EventVersion, ProjectID: projectID, Actor: v.Author, Version: v.Label(), At: v.CreatedAt}); err != nil || !launched {
