@@ -10,7 +10,7 @@ import (
 func WebStores(st *store.Store) web.Stores {
 	return web.Stores{Accounts: st.Accounts, Teams: st.Teams, Sharing: st.Sharing, Projects: st.Projects, Pages: st.Pages,
 		Links: st.Links, History: st.History, Redirects: st.Redirects, Comments: st.Comments, Notifications: st.Notifications,
-		Webhooks: st.Webhooks, Jobs: st.Jobs, Live: st.Live, Limits: st.Limits, Themes: st.Themes, Studies: st.TreeTests, Tokens: st.Tokens, Proposals: st.Proposals, Ping: st.Ping}
+		Webhooks: st.Webhooks, Jobs: st.Jobs, Live: st.Live, Limits: st.Limits, Themes: st.Themes, Studies: st.TreeTests, Tokens: st.Tokens, Proposals: st.Proposals, RateCards: st.RateCards, Ping: st.Ping}
 }
 
 // JobStores are the parts of st the background jobs use.

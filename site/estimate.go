@@ -106,6 +106,12 @@ type FixedLine struct {
 	Price int64 // minor units, added to the hours' amount
 }
 
+// Whose rate card is in force on a project.
+const (
+	CardOfProject = "project" // its own, in place of its team's
+	CardOfTeam    = "team"
+)
+
 // AnyKind is the rate card's key for any other type or block kind.
 const AnyKind = "*"
 

@@ -43,12 +43,6 @@ func (db *RateCards) ClearRateCard(ctx context.Context, projectID int64) error {
 	})
 }
 
-// Rate card sources: whose card is in force on a project.
-const (
-	CardOfProject = "project"
-	CardOfTeam    = "team"
-)
-
 // RateCard returns the rate card in force on project projectID of team
 // teamID (0: the team's own) and whose it is ("project", "team"); ok is
 // false when there is none. Errors: none of its own.
@@ -67,9 +61,9 @@ func rateCardOf(ctx context.Context, q querier, teamID, projectID int64) (site.R
 		return site.RateCard{}, "", false, err
 	}
 	card, err := site.ParseRateCard(strings.NewReader(text))
-	source := CardOfTeam
+	source := site.CardOfTeam
 	if project != 0 {
-		source = CardOfProject
+		source = site.CardOfProject
 	}
 	return card, source, err == nil, err
 }
@@ -104,12 +98,32 @@ func cardText(ctx context.Context, q querier, projectID int64) (string, error) {
 	return string(b), err
 }
 
+// Pricing is what prices the plan of project projectID (of team
+// teamID) as it is now, besides its pages: the rate card in force
+// (ok false when there is none) and whose it is, and how many of its old
+// URLs a person reviews (those the plan does not keep at the same URL).
+// Errors: none of its own.
+func (db *RateCards) Pricing(ctx context.Context, teamID, projectID int64) (card site.RateCard, source string, ok bool, reviews int, err error) {
+	if card, source, ok, err = rateCardOf(ctx, db.r, teamID, projectID); err != nil || !ok {
+		return card, source, ok, 0, err
+	}
+	err = db.r.QueryRowContext(ctx, `SELECT count(*) FROM old_urls WHERE project_id = ? AND disposition != ?`, projectID, site.DispositionKeep).Scan(&reviews)
+	return card, source, ok, reviews, err
+}
+
 // Priced is what an estimate of project projectID is made of: the plan
 // now (number 0) or version number's, how many of its old URLs a person
-// reviews (those the plan does not keep at the same URL), and the rate
-// card that prices it: the one in force now, or the one the version
-// kept. ok is false when there is no card. Errors: ENotFound.
+// reviews, and the rate card that prices it: the one in force now, or
+// the one the version kept. ok is false when there is no card. Errors:
+// ENotFound.
 func (db *RateCards) Priced(ctx context.Context, projectID int64, number int) (t *site.Tree, reviews int, card site.RateCard, ok bool, err error) {
+	if number == 0 {
+		if t, err = db.parts.Pages.Tree(ctx, projectID); err != nil {
+			return nil, 0, card, false, err
+		}
+		card, _, ok, reviews, err = db.Pricing(ctx, t.Project.TeamID, projectID)
+		return t, reviews, card, ok, err
+	}
 	_, t, olds, err := db.parts.History.PlanAt(ctx, projectID, number)
 	if err != nil {
 		return nil, 0, card, false, err
@@ -119,10 +133,6 @@ func (db *RateCards) Priced(ctx context.Context, projectID int64, number int) (t
 			reviews++
 		}
 	}
-	if number != 0 {
-		card, ok, err = db.VersionRateCard(ctx, projectID, number)
-	} else {
-		card, _, ok, err = db.RateCard(ctx, t.Project.TeamID, projectID)
-	}
+	card, ok, err = db.VersionRateCard(ctx, projectID, number)
 	return t, reviews, card, ok, err
 }

@@ -38,7 +38,7 @@ func TestRateCards(t *testing.T) {
 	if err := db.RateCards.SetRateCard(ctx, 1, pid, dear); err != nil {
 		t.Fatal(err)
 	}
-	if _, source, _, _ := db.RateCards.RateCard(ctx, 1, pid); source != CardOfProject {
+	if _, source, _, _ := db.RateCards.RateCard(ctx, 1, pid); source != site.CardOfProject {
 		t.Errorf("the project's own card is not in force: %q", source)
 	}
 	tr, _, card, _, _ = db.RateCards.Priced(ctx, pid, 0)
@@ -52,7 +52,7 @@ func TestRateCards(t *testing.T) {
 	if err := db.RateCards.ClearRateCard(ctx, pid); err != nil {
 		t.Fatal(err)
 	}
-	if _, source, _, _ := db.RateCards.RateCard(ctx, 1, pid); source != CardOfTeam {
+	if _, source, _, _ := db.RateCards.RateCard(ctx, 1, pid); source != site.CardOfTeam {
 		t.Errorf("cleared: %q", source)
 	}
 	if err := db.RateCards.SetRateCard(ctx, 2, pid, team); site.ErrorCode(err) != site.ENotFound {

@@ -148,6 +148,13 @@ func buildWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	w.ids["study"] = study.ID
+	card, err := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 95, "types": {"*": {"first_hours": 8, "each_hours": 2}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RateCards.SetRateCard(ctx, 1, 0, card); err != nil {
+		t.Fatal(err)
+	}
 	doc, err := db.Projects.Document(ctx, pid)
 	if err != nil {
 		t.Fatal(err)
@@ -361,6 +368,12 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /api/v1/projects/:id/versions":                   {path: p2api(p) + "/versions", ok: 200},
 		"PUT /api/v1/projects/:id/plan":                       {path: p2api(p) + "/plan", form: v("title", "Form"), ok: 422}, // a form, not a document
 		"GET /api/v1/projects/:id/proposals":                  {path: p2api(p) + "/proposals", ok: 200},
+		"GET /api/v1/projects/:id/estimate":                   {path: p2api(p) + "/estimate", ok: 200},
+		"GET /api/v1/projects/:id/ratecard":                   {path: p2api(p) + "/ratecard", ok: 200},
+		"PUT /api/v1/projects/:id/ratecard":                   {path: p2api(p) + "/ratecard", form: v("currency", "EUR"), ok: 422},
+		"DELETE /api/v1/projects/:id/ratecard":                {path: p2api(p) + "/ratecard", ok: 204},
+		"GET /api/v1/ratecard":                                {path: "/api/v1/ratecard", ok: 200, override: map[string]int{otherTeam: 404, tokenRival: 404}}, // their team has none
+		"PUT /api/v1/ratecard":                                {path: "/api/v1/ratecard", form: v("currency", "EUR"), ok: 422},
 		"POST /api/v1/projects/:id/proposals":                 {path: p2api(p) + "/proposals", form: v("title", "Form"), ok: 422},
 		"GET /api/v1/projects/:id/proposals/:n":               {path: p2api(p) + "/proposals/1", ok: 200},
 		"POST /api/v1/projects/:id/proposals/:n/accept":       {path: p2api(p) + "/proposals/1/accept", ok: 200},
@@ -517,6 +530,10 @@ func TestAccessMatrix(t *testing.T) {
 		"POST /projects/:id/versions/:n/approvals/:aid/void": {path: p + "/versions/1/approvals/" + id("approval") + "/void", ok: 303},
 		"GET /projects/:id/compare":                          {path: p + "/compare?from=1", ok: 200},
 		"GET /projects/:id/proposals":                        {path: p + "/proposals", ok: 200},
+		"GET /projects/:id/estimate/:type":                   {path: p + "/estimate/csv", ok: 200},
+		"POST /projects/:id/ratecard":                        {path: p + "/ratecard", form: v("card", "{"), ok: 422},
+		"POST /projects/:id/ratecard/clear":                  {path: p + "/ratecard/clear", ok: 303},
+		"POST /team/ratecard":                                {path: "/team/ratecard", form: v("card", "{"), ok: 422},
 		"GET /projects/:id/proposals/:n":                     {path: p + "/proposals/1", ok: 200},
 		"GET /projects/:id/proposals/:n/diagram/:format":     {path: p + "/proposals/1/diagram/png", ok: 200},
 		"POST /projects/:id/proposals":                       {path: p + "/proposals", form: v("title", "No file"), ok: 422},

@@ -330,15 +330,20 @@ func TestAPILaunchCheck(t *testing.T) {
 	team := site.APIToken{TeamID: 1, CreatedBy: owner.ID, Scope: site.ScopeWrite, Name: "CI", ExpiresAt: time.Now().Add(time.Hour)}
 	teamToken, _ := c.db.Tokens.CreateToken(ctx, &team)
 	// A team token's check is the token's: it follows and reads it, a
-	// person's token does not.
-	rec, body := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`)
+	// person's token does not; one at a time (its site holds a page
+	// until the second is refused).
+	held := newBuiltSite(t, tr)
+	held.hold = true
+	rec, body := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+held.URL+`/"}`)
 	teamJob, _ := body["id"].(string)
 	if rec.Code != 202 || teamJob == "" {
 		t.Fatalf("a team token starts a check: %d %v", rec.Code, body)
 	}
+	<-held.held
 	if rec, _ := apiCall(t, c, router, teamToken, "POST", p+"/launch-checks", `{"base": "`+bs.URL+`/"}`); rec.Code != 429 {
 		t.Errorf("a second check of the team token's while its first runs: %d", rec.Code)
 	}
+	close(held.release)
 	waitFor(t, func() bool {
 		_, body := apiCall(t, c, router, teamToken, "GET", p+"/launch-checks/"+teamJob)
 		return body["state"] == "done"
@@ -890,5 +895,64 @@ func TestAPIVerbs(t *testing.T) {
 	}, "the check to end")
 	if body["state"] != "done" || body["errors"] != 1.0 || body["report"] == nil {
 		t.Errorf("the check: %v", body)
+	}
+}
+
+// TestAPIEstimate: the team's rate card set through the API prices the
+// plan (its lines add up to its total, to the cent); a version keeps its
+// card when the project's own raises the rate; two compare; the
+// workbook downloads; the project's card cleared, the team's is back.
+func TestAPIEstimate(t *testing.T) {
+	c := newClient(t)
+	_, router := contract(t)
+	pid, _ := c.fixture()
+	admin := c.apiToken(site.ScopeAdmin, 0)
+	p := "/api/v1/projects/" + itoa(pid)
+	if rec, _ := apiCall(t, c, router, admin, "GET", p+"/estimate"); rec.Code != 404 {
+		t.Errorf("an estimate without a card: %d", rec.Code)
+	}
+	card := `{"currency": "EUR", "hourly_rate": 95, "types": {"product": {"first_hours": 16, "each_hours": 1.5},
+		"*": {"first_hours": 8, "each_hours": 2}}, "blocks": {"*": 0.5}, "per_100_words_hours": 0.25,
+		"fixed": [{"name": "Discovery", "hours": 24}], "margin_percent": 15}`
+	if rec, body := apiCall(t, c, router, admin, "PUT", "/api/v1/ratecard", card); rec.Code != 200 || body["hourly_rate"] != 95.0 {
+		t.Fatalf("the team's card: %d %s", rec.Code, rec.Body)
+	}
+	if rec, body := apiCall(t, c, router, admin, "PUT", "/api/v1/ratecard", `{"currency": "EUR", "hourly_rate": 95.001}`); rec.Code != 422 ||
+		!strings.Contains(body["detail"].(string), "hourly_rate") {
+		t.Errorf("a card with a third decimal: %d %v", rec.Code, body)
+	}
+	rec, body := apiCall(t, c, router, admin, "GET", p+"/estimate")
+	var sum float64
+	for _, l := range body["lines"].([]any) {
+		sum += l.(map[string]any)["amount_minor"].(float64)
+	}
+	if rec.Code != 200 || sum != body["total_minor"].(float64) || sum == 0 {
+		t.Fatalf("the estimate: %d %s", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "POST", p+"/versions", `{"name": "Priced"}`); rec.Code != 201 {
+		t.Fatal(rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "PUT", p+"/ratecard", `{"currency": "EUR", "hourly_rate": 190, "types": {"*": {"first_hours": 8, "each_hours": 2}}}`); rec.Code != 200 {
+		t.Fatal(rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "GET", p+"/ratecard"); rec.Header().Get("Rate-Card-Of") != "project" {
+		t.Errorf("the project's card: %v", rec.Header())
+	}
+	if rec, v1 := apiCall(t, c, router, admin, "GET", p+"/estimate?version=1"); rec.Code != 200 || v1["total_minor"] != body["total_minor"] {
+		t.Errorf("version 1 is priced by the card it kept: %v, want %v", v1["total_minor"], body["total_minor"])
+	}
+	rec, diff := apiCall(t, c, router, admin, "GET", p+"/estimate?from=1")
+	if changes, _ := diff["changes"].([]any); rec.Code != 200 || len(changes) == 0 || diff["total_minor_from"] != body["total_minor"] {
+		t.Errorf("compared: %d %s", rec.Code, rec.Body)
+	}
+	rec, _ = apiCall(t, c, router, admin, "GET", p+"/estimate?format=xlsx")
+	if rec.Code != 200 || !bytes.HasPrefix(rec.Body.Bytes(), []byte("PK")) {
+		t.Errorf("the workbook: %d %.40q", rec.Code, rec.Body)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "DELETE", p+"/ratecard"); rec.Code != 204 {
+		t.Errorf("cleared: %d", rec.Code)
+	}
+	if rec, _ := apiCall(t, c, router, admin, "GET", p+"/ratecard"); rec.Header().Get("Rate-Card-Of") != "team" {
+		t.Errorf("after clearing: %v", rec.Header())
 	}
 }

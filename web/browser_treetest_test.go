@@ -19,6 +19,13 @@ import (
 // violations, each with the elements it found them on.
 func axeViolations(t *testing.T, ctx context.Context) []string {
 	t.Helper()
+	return axeViolationsIn(t, ctx, "document")
+}
+
+// axeViolationsIn is axeViolations on the part of the page expr (a
+// script expression) names: "document.querySelector('#summary')".
+func axeViolationsIn(t *testing.T, ctx context.Context, expr string) []string {
+	t.Helper()
 	script, err := os.ReadFile("../node_modules/axe-core/axe.min.js")
 	if err != nil {
 		t.Fatalf("axe-core is not installed (npm ci): %v", err)
@@ -26,7 +33,7 @@ func axeViolations(t *testing.T, ctx context.Context) []string {
 	var out []string
 	run(t, ctx, "axe",
 		chromedp.Evaluate(string(script), nil),
-		chromedp.Evaluate(`axe.run(document, {resultTypes: ["violations"]}).then(r => r.violations.map(v => v.id + " (" + v.impact + "): " + v.nodes.map(n => n.target.join(" ")).join(", ")))`, &out, awaitPromise),
+		chromedp.Evaluate(`axe.run(`+expr+`, {resultTypes: ["violations"]}).then(r => r.violations.map(v => v.id + " (" + v.impact + "): " + v.nodes.map(n => n.target.join(" ")).join(", ")))`, &out, awaitPromise),
 	)
 	return out
 }

@@ -196,9 +196,12 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/api/v1/projects/:id/lint":                       {"/api/v1" + p + "/lint"},
 		"/api/v1/projects/:id/treetests/:sid/files/:file": {"/api/v1" + p + "/treetests/1/files/outcomes.csv"},
 		"/api/v1/projects/:id/proposals":                  {"/api/v1" + p + "/proposals"},
+		"/api/v1/projects/:id/estimate":                   {"/api/v1" + p + "/estimate"},
+		"/api/v1/projects/:id/ratecard":                   {"/api/v1" + p + "/ratecard"},
 		"/api/v1/projects/:id/proposals/:n":               {"/api/v1" + p + "/proposals/1"},
 		// Proposals are the team's: a link reaches none of them.
 		"/projects/:id/proposals":                    {p + "/proposals"},
+		"/projects/:id/estimate/:type":               {p + "/estimate/csv"},
 		"/projects/:id/proposals/:n":                 {p + "/proposals/1"},
 		"/projects/:id/proposals/:n/diagram/:format": {p + "/proposals/1/diagram/pdf"},
 		// Tree tests are the team's research: a link reaches none of it.

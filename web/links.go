@@ -56,7 +56,11 @@ func (s *Server) summary(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.SummaryPanel(t.Project, t.Summarize()))
+	est, err := s.estimateProps(c, t)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.SummaryPanel(t.Project, t.Summarize(), est))
 }
 
 func (s *Server) linkPicker(c echo.Context) error {

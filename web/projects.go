@@ -199,8 +199,12 @@ func (s *Server) settings(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.Settings(views.SettingsProps{Layout: s.layout(c, p.Name+" settings"), Project: p, Priority: priorityText(p.DefaultPriority),
-		Theme: views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}}))
+	props := views.SettingsProps{Layout: s.layout(c, p.Name+" settings"), Project: p, Priority: priorityText(p.DefaultPriority),
+		Theme: views.ThemeProps{Project: p, Theme: t, DefaultAccent: diagram.DefaultAccent}}
+	if props.RateCard, err = s.projectRateCard(c, p); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.Settings(props))
 }
 
 // localesForm reads the settings form's locale rows: a tag each (a row
@@ -236,6 +240,9 @@ func (s *Server) saveSettings(c echo.Context) error {
 		return err
 	}
 	props := views.SettingsProps{Layout: s.layout(c, p.Name+" settings")}
+	if props.RateCard, err = s.projectRateCard(c, p); err != nil {
+		return err
+	}
 	p.Name = c.FormValue("name")
 	p.BaseURL = site.WithScheme(c.FormValue("base_url"))
 	p.TrailingSlash = c.FormValue("trailing_slash") == "1"

@@ -64,6 +64,7 @@ type Stores struct {
 	}
 	Tokens    tokenStore
 	Proposals proposalStore
+	RateCards rateCardStore
 	Themes    interface {
 		themeStore
 		paletteStore
@@ -101,13 +102,14 @@ type stores struct {
 	research  researchStore
 	tokens    tokenStore
 	proposals proposalStore
+	ratecards rateCardStore
 }
 
 func storesOf(st Stores) stores {
 	return stores{accounts: st.Accounts, teams: st.Teams, shares: st.Sharing, comments: st.Comments, projects: st.Projects, pages: st.Pages,
 		links: st.Links, history: st.History, themes: st.Themes, palettes: st.Themes, redirects: st.Redirects,
 		launch: st.History, lint: st.Themes, templates: st.Themes, starters: st.Projects, webhooks: st.Webhooks, inbox: st.Notifications,
-		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies, tokens: st.Tokens, proposals: st.Proposals}
+		mail: st.Notifications, limits: st.Limits, jobs: st.Jobs, studies: st.Studies, research: st.Studies, tokens: st.Tokens, proposals: st.Proposals, ratecards: st.RateCards}
 }
 
 // MaxBody bounds a form; an import may send a whole document
@@ -310,6 +312,12 @@ func (s *Server) apiRoutes() []route {
 		{del, "/api/v1/webhooks/:wid", s.apiDeleteWebhook, teamOwner, nil},
 		{get, "/api/v1/projects/:id/plan", s.apiPlan, projectRead, nil},
 		{put, "/api/v1/projects/:id/plan", s.apiReplacePlan, projectEdit, nil},
+		{get, "/api/v1/projects/:id/estimate", s.heavy(s.apiEstimate), projectTeam, nil},
+		{get, "/api/v1/projects/:id/ratecard", s.apiRateCard, projectTeam, nil},
+		{put, "/api/v1/projects/:id/ratecard", s.apiSetRateCard, projectManage, nil},
+		{del, "/api/v1/projects/:id/ratecard", s.apiClearRateCard, projectManage, nil},
+		{get, "/api/v1/ratecard", s.apiRateCard, teamOwner, nil},
+		{put, "/api/v1/ratecard", s.apiSetRateCard, teamOwner, nil},
 		{get, "/api/v1/projects/:id/proposals", s.apiProposals, projectTeam, nil},
 		{post, "/api/v1/projects/:id/proposals", s.apiPropose, projectResolve, nil},
 		{get, "/api/v1/projects/:id/proposals/:n", s.apiProposal, projectTeam, nil},
@@ -429,6 +437,7 @@ func (s *Server) accountRoutes() []route {
 		{post, "/team/theme", s.heavy(s.saveTeamTheme), teamEdit, nil},
 		{get, "/team/logo.png", s.teamLogo, account, nil},
 		{del, "/team/starters/:sid", s.deleteStarter, teamEdit, nil},
+		{post, "/team/ratecard", s.setRateCard, teamOwner, nil},
 		{post, "/team/webhooks", s.addWebhook, teamOwner, nil},
 		{del, "/team/webhooks/:wid", s.deleteWebhook, teamOwner, nil},
 		{post, "/team/invites", s.createInvite, teamOwner, nil},
@@ -486,6 +495,9 @@ func (s *Server) projectRoutes() []route {
 		{get, "/projects/:id/launch/report.json", s.launchJSON, projectRead, nil},
 		{get, "/projects/:id/compare", s.compare, projectRead, nil},
 		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead, byFormat},
+		{get, "/projects/:id/estimate/:type", s.heavy(s.estimateFile), projectTeam, nil},
+		{post, "/projects/:id/ratecard", s.setRateCard, projectManage, nil},
+		{post, "/projects/:id/ratecard/clear", s.clearRateCard, projectManage, nil},
 		{get, "/projects/:id/proposals", s.proposalsPage, projectTeam, nil},
 		{get, "/projects/:id/proposals/:n", s.proposal, projectTeam, nil},
 		{get, "/projects/:id/proposals/:n/diagram/:format", s.proposalDiagram, projectTeam, byFormat},

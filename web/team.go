@@ -56,6 +56,9 @@ func (s *Server) teamPage(c echo.Context) error {
 		if props.Tokens, err = s.tokensProps(c, true); err != nil {
 			return err
 		}
+		if props.RateCard, err = s.rateCardProps(c, v.Team.ID, 0); err != nil {
+			return err
+		}
 	}
 	if v.TeamRole == site.RoleOwner {
 		if props.Invites.Invites, err = s.store.shares.Invites(ctx, v.Team.ID); err != nil {

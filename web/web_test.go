@@ -74,7 +74,7 @@ func newClient(t testing.TB) *client {
 func partsOf(db *store.Store) Stores {
 	return Stores{Accounts: db.Accounts, Teams: db.Teams, Sharing: db.Sharing, Projects: db.Projects, Pages: db.Pages,
 		Links: db.Links, History: db.History, Redirects: db.Redirects, Comments: db.Comments, Notifications: db.Notifications,
-		Webhooks: db.Webhooks, Jobs: db.Jobs, Live: db.Live, Limits: db.Limits, Themes: db.Themes, Studies: db.TreeTests, Tokens: db.Tokens, Proposals: db.Proposals, Ping: db.Ping}
+		Webhooks: db.Webhooks, Jobs: db.Jobs, Live: db.Live, Limits: db.Limits, Themes: db.Themes, Studies: db.TreeTests, Tokens: db.Tokens, Proposals: db.Proposals, RateCards: db.RateCards, Ping: db.Ping}
 }
 
 // allowPrivate lets s read sites on loopback, as serve

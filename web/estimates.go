@@ -1,0 +1,261 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"siteplan/export"
+	"siteplan/site"
+	"siteplan/views"
+	"siteplan/workbook"
+)
+
+// rateCardStore is what the estimates and rate cards use.
+type rateCardStore interface {
+	SetRateCard(ctx context.Context, teamID, projectID int64, card site.RateCard) error
+	ClearRateCard(ctx context.Context, projectID int64) error
+	RateCard(ctx context.Context, teamID, projectID int64) (site.RateCard, string, bool, error)
+	Pricing(ctx context.Context, teamID, projectID int64) (site.RateCard, string, bool, int, error)
+	Priced(ctx context.Context, projectID int64, number int) (*site.Tree, int, site.RateCard, bool, error)
+}
+
+// estimateProps is the Summary panel's estimate of plan t: nil for a
+// viewer who is not on the team (a client sees no rates).
+func (s *Server) estimateProps(c echo.Context, t *site.Tree) (*views.EstimateProps, error) {
+	if viewer(c).Share {
+		return nil, nil
+	}
+	p := currentProject(c)
+	card, source, ok, reviews, err := s.store.ratecards.Pricing(c.Request().Context(), p.TeamID, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	props := &views.EstimateProps{ProjectID: p.ID, Source: source, CanSetTeam: viewer(c).TeamRole == site.RoleOwner}
+	if ok {
+		props.Estimate = card.Estimate(t, reviews)
+	}
+	return props, nil
+}
+
+// estimated prices the plan now, or version ?version=N by the card it
+// kept. Errors: ENotFound (no card, no such version), EInvalid.
+func (s *Server) estimated(c echo.Context, ctx context.Context) (*site.Estimate, site.RateCard, string, error) {
+	p := currentProject(c)
+	n := 0
+	if v := c.QueryParam("version"); v != "" {
+		var err error
+		if n, err = strconv.Atoi(v); err != nil || n <= 0 {
+			return nil, site.RateCard{}, "", site.Errorf(site.EInvalid, "?version is a version's number, not %q.", v)
+		}
+	}
+	t, reviews, card, ok, err := s.store.ratecards.Priced(ctx, p.ID, n)
+	if err != nil {
+		return nil, card, "", err
+	}
+	label := "the plan now"
+	if n != 0 {
+		label = "version " + strconv.Itoa(n)
+	}
+	if !ok {
+		return nil, card, "", site.Errorf(site.ENotFound, "No rate card prices %s: an owner sets the team's on the Team page.", label)
+	}
+	return card.Estimate(t, reviews), card, label, nil
+}
+
+// estimateFile downloads the estimate as CSV, XLSX or JSON.
+func (s *Server) estimateFile(c echo.Context) error {
+	format := c.Param("type")
+	if format == "" {
+		format = c.QueryParam("format")
+	}
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return err
+	}
+	defer done()
+	e, card, label, err := s.estimated(c, ctx)
+	if err != nil {
+		return err
+	}
+	p := currentProject(c)
+	var b bytes.Buffer
+	typ := "text/csv; charset=utf-8"
+	switch format {
+	case "csv":
+		err = export.WriteEstimateCSV(&b, e)
+	case "xlsx":
+		typ = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+		err = workbook.WriteEstimate(&b, e, card, p.Name+": estimate of "+label)
+	case "json", "":
+		return c.JSON(http.StatusOK, e)
+	default:
+		return site.Errorf(site.ENotFound, "No estimate format %q: use json, csv or xlsx.", format)
+	}
+	if err != nil {
+		return err
+	}
+	attach(c, p, "-estimate."+format)
+	return c.Blob(http.StatusOK, typ, b.Bytes())
+}
+
+// rateCardProps is the rate card form of the Team page (projectID 0) or
+// of a project's settings.
+func (s *Server) rateCardProps(c echo.Context, teamID, projectID int64) (views.RateCardProps, error) {
+	props := views.RateCardProps{ProjectID: projectID}
+	card, source, ok, err := s.store.ratecards.RateCard(c.Request().Context(), teamID, projectID)
+	if err != nil || !ok {
+		return props, err
+	}
+	props.Source = source
+	if projectID == 0 || source == site.CardOfProject {
+		b, err := json.MarshalIndent(card, "", "  ")
+		if err != nil {
+			return props, err
+		}
+		props.Typed = string(b)
+	}
+	return props, nil
+}
+
+// setRateCard keeps the rate card a form sends (card: its JSON): the
+// team's (POST /team/ratecard) or a project's (POST
+// /projects/ID/ratecard); a refused one shows its message in the form.
+func (s *Server) setRateCard(c echo.Context) error {
+	v, p := viewer(c), currentProject(c)
+	teamID := v.Team.ID
+	if p.ID != 0 {
+		teamID = p.TeamID
+	}
+	text := c.FormValue("card")
+	card, err := site.ParseRateCard(strings.NewReader(text))
+	if err == nil {
+		err = s.store.ratecards.SetRateCard(c.Request().Context(), teamID, p.ID, card)
+	}
+	back := "/team#rate-card"
+	if p.ID != 0 {
+		back = projectPath(p.ID, "settings") + "#rate-card"
+	}
+	if site.ErrorCode(err) == site.EInvalid {
+		props := views.RateCardProps{ProjectID: p.ID, Typed: text, Error: site.ErrorMessage(err)}
+		return rerender(c, err, views.RateCardForm(props, formToken(c)))
+	} else if err != nil {
+		return err
+	}
+	return redirect(c, back)
+}
+
+// clearRateCard removes a project's own rate card: its team's prices it
+// again.
+func (s *Server) clearRateCard(c echo.Context) error {
+	p := currentProject(c)
+	if err := s.store.ratecards.ClearRateCard(c.Request().Context(), p.ID); err != nil {
+		return err
+	}
+	return redirect(c, projectPath(p.ID, "settings")+"#rate-card")
+}
+
+// projectRateCard is the rate card form of project p's settings, for a
+// viewer who may manage it (nil for others).
+func (s *Server) projectRateCard(c echo.Context, p site.Project) (*views.RateCardProps, error) {
+	if viewer(c).Access < site.AccessManage {
+		return nil, nil
+	}
+	props, err := s.rateCardProps(c, p.TeamID, p.ID)
+	return &props, err
+}
+
+// apiEstimate is the estimate (siteplan estimate): of the plan now or
+// ?version=N, as JSON (?format=csv or xlsx for the files), or with
+// ?from=N[&to=M] what changed between two versions' estimates.
+func (s *Server) apiEstimate(c echo.Context) error {
+	if c.QueryParam("from") == "" {
+		return s.estimateFile(c)
+	}
+	ctx, done, err := s.largeTurn(c)
+	if err != nil {
+		return err
+	}
+	defer done()
+	priced := func(q string) (*site.Estimate, error) {
+		n, err := strconv.Atoi(c.QueryParam(q))
+		if q == "to" && c.QueryParam(q) == "" {
+			n, err = 0, nil
+		}
+		if err != nil || n < 0 {
+			return nil, site.Errorf(site.EInvalid, "?%s is a version's number, not %q.", q, c.QueryParam(q))
+		}
+		t, reviews, card, ok, err := s.store.ratecards.Priced(ctx, currentProject(c).ID, n)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, site.Errorf(site.ENotFound, "No rate card prices version %d.", n)
+		}
+		return card.Estimate(t, reviews), nil
+	}
+	a, err := priced("from")
+	if err != nil {
+		return err
+	}
+	b, err := priced("to")
+	if err != nil {
+		return err
+	}
+	changes := site.CompareEstimates(a, b)
+	if changes == nil {
+		changes = []site.EstimateChange{}
+	}
+	return c.JSON(http.StatusOK, map[string]any{"currency": b.Currency, "changes": changes, "total_minor_from": a.TotalMinor, "total_minor_to": b.TotalMinor})
+}
+
+// apiRateCard is the rate card of the token's team, or (:id) the one in
+// force on a project, with whose it is.
+func (s *Server) apiRateCard(c echo.Context) error {
+	teamID, projectID := viewer(c).Team.ID, currentProject(c).ID
+	if projectID != 0 {
+		teamID = currentProject(c).TeamID
+	}
+	card, source, ok, err := s.store.ratecards.RateCard(c.Request().Context(), teamID, projectID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return site.Errorf(site.ENotFound, "No rate card: set the team's with PUT /api/v1/ratecard.")
+	}
+	c.Response().Header().Set("Rate-Card-Of", source)
+	return c.JSON(http.StatusOK, card)
+}
+
+// apiSetRateCard keeps the rate card of the body (siteplan ratecard
+// set): the team's, or (:id) the project's in its place.
+func (s *Server) apiSetRateCard(c echo.Context) error {
+	if ct := c.Request().Header.Get(echo.HeaderContentType); !strings.HasPrefix(ct, echo.MIMEApplicationJSON) {
+		return site.Errorf(site.EInvalid, "Send the rate card as JSON (Content-Type: application/json), not %q.", ct)
+	}
+	card, err := site.ParseRateCard(c.Request().Body)
+	if err != nil {
+		return err
+	}
+	teamID, projectID := viewer(c).Team.ID, currentProject(c).ID
+	if projectID != 0 {
+		teamID = currentProject(c).TeamID
+	}
+	if err := s.store.ratecards.SetRateCard(c.Request().Context(), teamID, projectID, card); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, card)
+}
+
+// apiClearRateCard removes a project's own rate card.
+func (s *Server) apiClearRateCard(c echo.Context) error {
+	if err := s.store.ratecards.ClearRateCard(c.Request().Context(), currentProject(c).ID); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
