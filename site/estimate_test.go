@@ -246,3 +246,25 @@ func TestEstimateLarge(t *testing.T) {
 		t.Errorf("%d pages estimated, want the %d of kind page", e.Pages, built)
 	}
 }
+
+// BenchmarkEstimate10k prices a 10,000-page plan, against summarizing
+// it (the Summary panel's counts) in the same run.
+func BenchmarkEstimate10k(b *testing.B) {
+	card, _ := ParseRateCard(strings.NewReader(issueCard))
+	pages := []Page{{ID: 1, Title: "Home", Kind: KindPage, Placement: PlacementMain}}
+	for i := 2; i <= 10_000; i++ {
+		pages = append(pages, Page{ID: int64(i), ParentID: int64(1 + (i-2)/100), Title: "P", Kind: KindPage, Type: []string{"product", "article", ""}[i%3],
+			Position: i, Brief: Brief{WordTarget: 600, Blocks: []Block{{Kind: "hero"}, {Kind: "text"}, {Kind: "faq"}}}})
+	}
+	tr := NewTree(Project{Name: "B", BaseURL: "https://b.example/"}, pages)
+	b.Run("summarize", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			tr.Summarize()
+		}
+	})
+	b.Run("estimate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			card.Estimate(tr, 0)
+		}
+	})
+}

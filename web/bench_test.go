@@ -353,3 +353,52 @@ func localized10k(b *testing.B) (*client, int64) {
 	}
 	return c, pid
 }
+
+// BenchmarkSummaryEstimate10k renders the Summary panel of a 10,111-page
+// plan with full briefs as the editor asks for it after every edit:
+// without a rate card (the yardstick: the page counts alone), with one
+// (the estimate's lines too), and a rename followed by the panel, which
+// is the server's part of the time from an edit to the new estimate.
+func BenchmarkSummaryEstimate10k(b *testing.B) {
+	c := newClient(b)
+	ctx := context.Background()
+	pid, err := c.db.Projects.ImportDocument(ctx, 1, sitegen.Briefs(sitegen.Document("Bench", 10, 10, 99)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, _ := c.db.Pages.Tree(ctx, pid)
+	topic := tr.Children(tr.Children(tr.Roots(site.PlacementMain)[0].ID)[3].ID)[4]
+	path := "/projects/" + itoa(pid) + "/summary"
+	b.Run("no-card", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			expectStatus(b, c.do("GET", path, nil, false).Code, 200, "summary")
+		}
+	})
+	card, err := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 95, "types": {"article": {"first_hours": 6, "each_hours": 1.5},
+		"*": {"first_hours": 8, "each_hours": 2}}, "blocks": {"hero": 1, "*": 0.5}, "per_100_words_hours": 0.25,
+		"fixed": [{"name": "Discovery", "hours": 24}], "margin_percent": 15}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.db.RateCards.SetRateCard(ctx, 1, 0, card); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("estimate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			rec := c.do("GET", path, nil, false)
+			expectStatus(b, rec.Code, 200, "summary")
+			if !strings.Contains(rec.Body.String(), "estimate-total") {
+				b.Fatal("no estimate in the panel")
+			}
+		}
+	})
+	b.Run("edit-then-estimate", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			pg, _ := c.db.Pages.Page(ctx, topic.ID)
+			if _, err := c.db.Pages.RenamePage(ctx, topic.ID, "Topic "+strconv.Itoa(i), pg.Version); err != nil {
+				b.Fatal(err)
+			}
+			expectStatus(b, c.do("GET", path, nil, false).Code, 200, "summary")
+		}
+	})
+}

@@ -23,6 +23,7 @@ type rateCardStore interface {
 	RateCard(ctx context.Context, teamID, projectID int64) (site.RateCard, string, bool, error)
 	Pricing(ctx context.Context, teamID, projectID int64) (site.RateCard, string, bool, int, error)
 	Priced(ctx context.Context, projectID int64, number int) (*site.Tree, int, site.RateCard, bool, error)
+	VersionRateCard(ctx context.Context, projectID int64, number int) (site.RateCard, bool, error)
 }
 
 // estimateProps is the Summary panel's estimate of plan t: nil for a
@@ -258,4 +259,46 @@ func (s *Server) apiClearRateCard(c echo.Context) error {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// reviewsOf counts the old URLs a person reviews: those the plan does
+// not keep at the same URL.
+func reviewsOf(olds []site.OldURL) int {
+	n := 0
+	for _, o := range olds {
+		if o.Disposition != site.DispositionKeep {
+			n++
+		}
+	}
+	return n
+}
+
+// compareEstimates is what changed between the estimates of the two
+// plans Compare shows (version from; version to, or the plan now when
+// to is 0), each priced by its own card; nil when either has none, or
+// for a viewer who is not on the team.
+func (s *Server) compareEstimates(c echo.Context, from, to int, ft, tt *site.Tree, fo, to2 []site.OldURL) (*views.EstimateDiff, error) {
+	if viewer(c).Share {
+		return nil, nil
+	}
+	ctx, p := c.Request().Context(), currentProject(c)
+	fc, ok, err := s.store.ratecards.VersionRateCard(ctx, p.ID, from)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var tc site.RateCard
+	if to != 0 {
+		tc, ok, err = s.store.ratecards.VersionRateCard(ctx, p.ID, to)
+	} else {
+		tc, _, ok, _, err = s.store.ratecards.Pricing(ctx, p.TeamID, p.ID)
+	}
+	if err != nil || !ok {
+		return nil, err
+	}
+	a, b := fc.Estimate(ft, reviewsOf(fo)), tc.Estimate(tt, reviewsOf(to2))
+	d := &views.EstimateDiff{From: site.Money(a.TotalMinor, a.Currency), To: site.Money(b.TotalMinor, b.Currency)}
+	for _, ch := range site.CompareEstimates(a, b) {
+		d.Lines = append(d.Lines, ch.Words(b.Currency))
+	}
+	return d, nil
 }

@@ -343,6 +343,13 @@ func (s *Server) comparison(c echo.Context) (views.CompareProps, *site.Tree, []s
 		return props, nil, nil, "", err
 	}
 	props.Redirects = site.CompareRedirects(ft, tt, fo, to2)
+	toN := 0
+	if props.To != nil {
+		toN = props.To.Number
+	}
+	if props.Estimate, err = s.compareEstimates(c, from, toN, ft, tt, fo, to2); err != nil {
+		return props, nil, nil, "", err
+	}
 	props.Versions, err = s.store.history.Versions(ctx, p.ID)
 	props.Query = "from=" + strconv.Itoa(from) + "&to=" + to
 	if props.Whole = c.QueryParam("whole") == "1"; props.Whole {

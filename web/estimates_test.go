@@ -1,0 +1,41 @@
+package web
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"siteplan/site"
+)
+
+// TestCompareEstimate: Compare says what changed in the estimate between
+// a version and the plan now, each priced by its own card ("+3 product
+// pages"); a client on a share link sees none of it.
+func TestCompareEstimate(t *testing.T) {
+	c := newClient(t)
+	pid, ids := c.fixture()
+	ctx := context.Background()
+	card, _ := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 100, "types": {"product": {"first_hours": 10, "each_hours": 1}, "*": {"first_hours": 8, "each_hours": 2}}}`))
+	if err := c.db.RateCards.SetRateCard(ctx, 1, 0, card); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.History.CreateVersion(ctx, pid, "Priced"); err != nil {
+		t.Fatal(err)
+	}
+	for _, title := range []string{"Tent", "Stove", "Lamp"} {
+		p := site.NewPage(title)
+		p.ProjectID, p.ParentID, p.Type = pid, ids["Home"], "product"
+		if err := c.db.Pages.CreatePage(ctx, &p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := c.do("GET", "/projects/"+itoa(pid)+"/compare?from=1", nil, false).Body.String()
+	// One product template (10 h) and two more products (1 h each): 12 h.
+	if !strings.Contains(page, `id="estimate-changes"`) || !strings.Contains(page, "+3 product pages, +12 h, +€1,200.00") {
+		t.Errorf("the compare page lacks the estimate's change:\n%.3000s", page[strings.Index(page, "<aside"):])
+	}
+	guest := c.visitor(pid, site.ShareView)
+	if body := guest.do("GET", "/projects/"+itoa(pid)+"/compare?from=1", nil, false).Body.String(); strings.Contains(body, "estimate-changes") || strings.Contains(body, "€") {
+		t.Errorf("a client sees the estimate")
+	}
+}
