@@ -90,7 +90,15 @@ type RateCard struct {
 	Fixed       []FixedLine         // discovery, QA, launch
 	MarginBP    int64               // the margin in basis points (15% is 1500)
 	Rounding    int64               // each line's amount a multiple of this, in minor units (1: the cent)
+	Clients     string              // what a client on a share link sees of an estimate: ClientsNone or ClientsTotal
 }
+
+// What clients see of an estimate: nothing (the default), or its total,
+// which their sign-off then covers.
+const (
+	ClientsNone  = "none"
+	ClientsTotal = "total"
+)
 
 // TypeRate is a page type's rate: the first page of the type (its
 // template) and each other one, in hours and, added to them, a price.
@@ -142,6 +150,7 @@ type rateCardJSON struct {
 	Fixed            []fixedLineJSON         `json:"fixed,omitempty"`
 	MarginPercent    json.Number             `json:"margin_percent,omitempty"`
 	Rounding         json.Number             `json:"rounding,omitempty"`
+	Clients          string                  `json:"clients,omitempty"`
 }
 
 type typeRateJSON struct {
@@ -224,6 +233,15 @@ func (in rateCardJSON) card() (RateCard, error) {
 	if err == nil && c.MarginBP > 100_000 {
 		err = Errorf(EInvalid, "margin_percent: at most 1000.")
 	}
+	switch c.Clients = strings.TrimSpace(in.Clients); c.Clients {
+	case "":
+		c.Clients = ClientsNone
+	case ClientsNone, ClientsTotal:
+	default:
+		if err == nil {
+			err = Errorf(EInvalid, "clients: %q is none (clients see no estimate) or total (they see its total, which their sign-off covers).", clip(in.Clients))
+		}
+	}
 	return c, err
 }
 
@@ -259,6 +277,9 @@ func (c RateCard) MarshalJSON() ([]byte, error) {
 	}
 	if c.Rounding > 1 {
 		out.Rounding = money(c.Rounding)
+	}
+	if c.Clients != ClientsNone {
+		out.Clients = c.Clients
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

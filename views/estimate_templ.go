@@ -582,4 +582,11 @@ func estimateDiff(d *EstimateDiff) templ.Component {
 	})
 }
 
+// VersionEstimate is what a version was priced at, on its page.
+type VersionEstimate struct {
+	Total, Hours string
+	Team         bool   // the viewer is on the team: the workbook too
+	Download     string // the workbook's path
+}
+
 var _ = templruntime.GeneratedTemplate

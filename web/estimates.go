@@ -302,3 +302,23 @@ func (s *Server) compareEstimates(c echo.Context, from, to int, ft, tt *site.Tre
 	}
 	return d, nil
 }
+
+// versionEstimate is the estimate version n of the route's project was
+// priced at, by the card it kept, for its page: the team sees it, a
+// client on a share link only where the card says so (its total, which
+// their sign-off covers). It prices the whole version, whatever a link
+// shows of it: what is approved is what was priced. Nil when none.
+func (s *Server) versionEstimate(c echo.Context, n int) (*views.VersionEstimate, error) {
+	ctx, p, v := c.Request().Context(), currentProject(c), viewer(c)
+	card, ok, err := s.store.ratecards.VersionRateCard(ctx, p.ID, n)
+	if err != nil || !ok || v.Share && card.Clients != site.ClientsTotal {
+		return nil, err
+	}
+	t, reviews, card, _, err := s.store.ratecards.Priced(site.WithViewer(ctx, site.Viewer{}), p.ID, n)
+	if err != nil {
+		return nil, err
+	}
+	e := card.Estimate(t, reviews)
+	return &views.VersionEstimate{Total: site.Money(e.TotalMinor, e.Currency), Hours: e.TotalHours.String(), Team: !v.Share,
+		Download: projectPath(p.ID, "estimate", "xlsx") + "?version=" + strconv.Itoa(n)}, nil
+}

@@ -39,3 +39,40 @@ func TestCompareEstimate(t *testing.T) {
 		t.Errorf("a client sees the estimate")
 	}
 }
+
+// TestVersionEstimate: a version's page says what it was priced at by
+// the card it kept; a client sees it only where that card lets clients
+// see the total, and then the sign-off says it covers it.
+func TestVersionEstimate(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	set := func(clients string) {
+		card, err := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 100, "types": {"*": {"first_hours": 8, "each_hours": 2}}, "clients": "` + clients + `"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.db.RateCards.SetRateCard(ctx, 1, 0, card); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set("none")
+	c.db.History.CreateVersion(ctx, pid, "Hidden price")
+	set("total")
+	c.db.History.CreateVersion(ctx, pid, "Shown price")
+	guest := c.visitor(pid, site.ShareComment)
+	for _, tt := range []struct {
+		who          *client
+		n            string
+		shown, cover bool
+	}{{c, "1", true, true}, {c, "2", true, true}, {guest, "1", false, false}, {guest, "2", true, true}} {
+		page := doc(t, tt.who.do("GET", "/projects/"+itoa(pid)+"/versions/"+tt.n, nil, false))
+		total := page.Find("#version-estimate strong").Text()
+		if shown := total != ""; shown != tt.shown || (shown && !strings.HasPrefix(total, "€")) {
+			t.Errorf("version %s, guest %v: the estimate %q, want shown %v", tt.n, tt.who == guest, total, tt.shown)
+		}
+		if covers := page.Find("#signoff-covers").Length() > 0; covers != tt.cover {
+			t.Errorf("version %s, guest %v: the sign-off covers the estimate: %v", tt.n, tt.who == guest, covers)
+		}
+	}
+}

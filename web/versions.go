@@ -155,6 +155,10 @@ func (s *Server) version(c echo.Context) error {
 func (s *Server) renderVersion(c echo.Context, status int, props views.VersionProps, links []site.Link) error {
 	p := currentProject(c)
 	props.Layout, props.Project, props.Branches = s.layout(c, props.Version.Label()+" of "+p.Name), p, branches(props.Tree)
+	var err error
+	if props.Estimate, err = s.versionEstimate(c, props.Version.Number); err != nil {
+		return err
+	}
 	svg, err := s.drawVersion(c, props.Version, props.Tree, links, diagram.FormatSVG)
 	if err != nil {
 		props.Error = site.ErrorMessage(err)
