@@ -1163,3 +1163,36 @@ func TestMermaidReadBack(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFEstimate: the estimate is printed on the PDF's last sheet, a
+// line a row and the total; for a client where the team says so, the
+// total alone.
+func TestPDFEstimate(t *testing.T) {
+	tr, links := docFile(t, "../store/testdata/acme.json").Tree()
+	card, err := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 95, "types": {"*": {"first_hours": 8, "each_hours": 2}},
+		"fixed": [{"name": "Discovery", "hours": 24}], "margin_percent": 15}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := card.Estimate(tr, 0)
+	render := func(totalOnly bool) pdfSheets {
+		var out bytes.Buffer
+		if _, err := Render(context.Background(), &out, tr, links, Options{Format: FormatPDF, Estimate: e, EstimateTotalOnly: totalOnly}); err != nil {
+			t.Fatal(err)
+		}
+		return readPDF(t, out.Bytes())
+	}
+	full := render(false)
+	squash := func(s string) string { return strings.Join(strings.Fields(s), "") } // as poppler reads it here
+	last := squash(full.pages[len(full.pages)-1].text)
+	for _, want := range []string{"Estimate, EUR", "Home · landing", "Discovery", "Margin 15%", "Total", site.Money(e.TotalMinor, "EUR")} {
+		if !strings.Contains(last, squash(want)) {
+			t.Errorf("the estimate sheet lacks %q:\n%s", want, last)
+		}
+	}
+	client := render(true)
+	last = squash(client.pages[len(client.pages)-1].text)
+	if !strings.Contains(last, site.Money(e.TotalMinor, "EUR")) || strings.Contains(last, "Discovery") {
+		t.Errorf("the client's sheet: %s", last)
+	}
+}

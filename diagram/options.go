@@ -103,6 +103,11 @@ type Options struct {
 	Appendix []Section
 	// AppendixTitle heads the appendix's sheets ("Appendix" when empty).
 	AppendixTitle string
+	// Estimate, if set, is printed on a PDF's last sheets: a line a row
+	// and its total; with EstimateTotalOnly, the total alone (what a
+	// client is shown where the team says so).
+	Estimate          *site.Estimate
+	EstimateTotalOnly bool
 	// Approved marks the branches signed off (page -> who signed), on
 	// their cards, client version or not.
 	Approved map[int64]string
@@ -241,6 +246,12 @@ func (o Options) Key() string {
 	writeSet(&b, o.Focus)
 	b.WriteString("|n:" + strings.Join(o.Notes, "\n"))
 	fmt.Fprintf(&b, "|t:%q|f:%q|ap:%q|%q|content:%t|a:", o.Title, o.Facts, o.AppendixTitle, o.Appendix, o.Content)
+	if e := o.Estimate; e != nil { // the lines' amounts say the estimate: any change of the plan or card changes one
+		fmt.Fprintf(&b, "|e:%t:%s:%d:%d:", o.EstimateTotalOnly, e.Currency, e.TotalMinor, len(e.Lines))
+		for _, l := range e.Lines {
+			fmt.Fprintf(&b, "%q/%q/%q/%d/%d,", l.Section, l.Type, l.Name, l.Pages, l.AmountMinor)
+		}
+	}
 	for _, id := range slices.Sorted(maps.Keys(o.Approved)) {
 		fmt.Fprintf(&b, "%d=%q,", id, o.Approved[id])
 	}

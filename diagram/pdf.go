@@ -100,6 +100,9 @@ func writePDF(ctx context.Context, w io.Writer, d *diagram, links []site.Link) (
 	if len(o.Appendix) > 0 {
 		d.appendix(tx, pageW, pageH, logo)
 	}
+	if o.Estimate != nil {
+		d.estimateSheet(tx, pageW, pageH, logo)
+	}
 	return len(b.sheets), textPt, pdf.Output(w)
 }
 

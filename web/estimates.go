@@ -309,6 +309,19 @@ func (s *Server) compareEstimates(c echo.Context, from, to int, ft, tt *site.Tre
 // their sign-off covers). It prices the whole version, whatever a link
 // shows of it: what is approved is what was priced. Nil when none.
 func (s *Server) versionEstimate(c echo.Context, n int) (*views.VersionEstimate, error) {
+	p, v := currentProject(c), viewer(c)
+	e, err := s.versionPriced(c, n)
+	if err != nil || e == nil {
+		return nil, err
+	}
+	return &views.VersionEstimate{Total: site.Money(e.TotalMinor, e.Currency), Hours: e.TotalHours.String(), Team: !v.Share,
+		Download: projectPath(p.ID, "estimate", "xlsx") + "?version=" + strconv.Itoa(n)}, nil
+}
+
+// versionPriced is version n's estimate by the card it kept, of the
+// whole version, where the viewer may see it (nil otherwise, and when
+// it kept no card).
+func (s *Server) versionPriced(c echo.Context, n int) (*site.Estimate, error) {
 	ctx, p, v := c.Request().Context(), currentProject(c), viewer(c)
 	card, ok, err := s.store.ratecards.VersionRateCard(ctx, p.ID, n)
 	if err != nil || !ok || v.Share && card.Clients != site.ClientsTotal {
@@ -318,7 +331,5 @@ func (s *Server) versionEstimate(c echo.Context, n int) (*views.VersionEstimate,
 	if err != nil {
 		return nil, err
 	}
-	e := card.Estimate(t, reviews)
-	return &views.VersionEstimate{Total: site.Money(e.TotalMinor, e.Currency), Hours: e.TotalHours.String(), Team: !v.Share,
-		Download: projectPath(p.ID, "estimate", "xlsx") + "?version=" + strconv.Itoa(n)}, nil
+	return card.Estimate(t, reviews), nil
 }

@@ -76,3 +76,36 @@ func TestVersionEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestVersionPDFEstimate: a version's PDF, the proposal, ends with its
+// estimate (unless the download asks ?estimate=0); a client's, where the
+// card lets clients see totals, with the total alone.
+func TestVersionPDFEstimate(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	card, _ := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 100, "types": {"*": {"first_hours": 8, "each_hours": 2}},
+		"fixed": [{"name": "Discovery", "hours": 24}], "clients": "total"}`))
+	if err := c.db.RateCards.SetRateCard(ctx, 1, 0, card); err != nil {
+		t.Fatal(err)
+	}
+	c.db.History.CreateVersion(ctx, pid, "Proposal")
+	path := "/projects/" + itoa(pid) + "/versions/1/diagram/pdf"
+	text := func(who *client, query string) string {
+		rec := who.do("GET", path+query, nil, false)
+		if rec.Code != 200 {
+			t.Fatalf("%s%s: %d", path, query, rec.Code)
+		}
+		return pdfText(t, rec.Body.Bytes())
+	}
+	if got := text(c, ""); !strings.Contains(got, "Estimate, EUR") || !strings.Contains(got, "Discovery") {
+		t.Errorf("the team's PDF lacks the estimate:\n%s", got)
+	}
+	if got := text(c, "?estimate=0"); strings.Contains(got, "Estimate, EUR") {
+		t.Errorf("?estimate=0 printed it")
+	}
+	guest := c.visitor(pid, site.ShareComment)
+	if got := text(guest, ""); !strings.Contains(got, "Estimate, EUR") || !strings.Contains(got, "Total") || strings.Contains(got, "Discovery") {
+		t.Errorf("the client's PDF:\n%s", got)
+	}
+}

@@ -117,8 +117,15 @@ func (s *Server) drawVersion(c echo.Context, v site.Version, t *site.Tree, links
 	notes := versionNotes(v) // its sign-offs change, and the drawing with them
 	h := fnv.New64a()
 	h.Write([]byte(strings.Join(notes, "\n")))
-	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d|%x", v.ProjectID, v.Number, h.Sum64()),
-		diagram.Options{Format: format, Links: true, Notes: notes, Approved: approvedBranches(v)}, loaded(t, links))
+	opt := diagram.Options{Format: format, Links: true, Notes: notes, Approved: approvedBranches(v)}
+	if format == diagram.FormatPDF && c.QueryParam("estimate") != "0" { // the proposal's price after its diagram, unless asked not
+		e, err := s.versionPriced(c, v.Number)
+		if err != nil {
+			return nil, err
+		}
+		opt.Estimate, opt.EstimateTotalOnly = e, viewer(c).Share
+	}
+	return s.drawCached(c, v.ProjectID, fmt.Sprintf("v|%d|%d|%x", v.ProjectID, v.Number, h.Sum64()), opt, loaded(t, links))
 }
 
 // approvedBranches are the branches of a version signed off and in
