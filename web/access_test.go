@@ -524,6 +524,8 @@ func TestAccessMatrix(t *testing.T) {
 		"GET /projects/:id/versions":                         {path: p + "/versions", ok: 200},
 		"POST /projects/:id/versions":                        {path: p + "/versions", form: v("name", "Review"), ok: 303},
 		"GET /projects/:id/versions/:n":                      {path: p + "/versions/1", ok: 200},
+		"GET /projects/:id/versions/:n/pitch":                {path: p + "/versions/1/pitch", ok: 200},
+		"GET /projects/:id/versions/:n/pitch/notes":          {path: p + "/versions/1/pitch/notes", ok: 200},
 		"GET /projects/:id/versions/:n/diagram/:format":      {path: p + "/versions/1/diagram/png", ok: 200},
 		"POST /projects/:id/versions/:n/restore":             {path: p + "/versions/1/restore", ok: 303},
 		"POST /projects/:id/versions/:n/approve":             {path: p + "/versions/1/approve", form: v("page", "0", "name", "Carla Client"), ok: 303},

@@ -160,6 +160,8 @@ func TestClientSeesNoInternals(t *testing.T) {
 		"/projects/:id/redirects/export":            {p + "/redirects/export?format=csv"},
 		"/projects/:id/versions":                    {p + "/versions"},
 		"/projects/:id/versions/:n":                 {p + "/versions/1"},
+		"/projects/:id/versions/:n/pitch":           {p + "/versions/1/pitch", p + "/versions/1/pitch#2"},
+		"/projects/:id/versions/:n/pitch/notes":     {p + "/versions/1/pitch/notes"},
 		"/projects/:id/versions/:n/diagram/:format": diagrams(p+"/versions/1/diagram/", ""),
 		"/projects/:id/launch":                      {p + "/launch"},
 		"/projects/:id/launch/diagram/:format":      diagrams(p+"/launch/diagram/", ""),

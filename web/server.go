@@ -293,7 +293,7 @@ type route struct {
 // routeTable lists every route; routes registers each behind the guard
 // its need asks for, and the access test walks it with every actor.
 func (s *Server) routeTable() []route {
-	return slices.Concat(s.accountRoutes(), s.projectRoutes(), s.studyRoutes(), s.apiRoutes())
+	return slices.Concat(s.accountRoutes(), s.projectRoutes(), s.versionRoutes(), s.studyRoutes(), s.apiRoutes())
 }
 
 // apiRoutes are the API's (api.go, api_pages.go, api_launch.go): its
@@ -367,6 +367,32 @@ func (s *Server) apiRoutes() []route {
 		{post, "/mcp", s.serveMCP, account, nil},
 		{get, "/mcp", s.serveMCP, account, nil}, // stateless: the transport answers 405, which clients read as "no stream"
 		{del, "/mcp", s.serveMCP, account, nil},
+	}
+}
+
+// versionRoutes are a project's versions, comparisons, pitch mode,
+// estimates and proposals (versions.go, pitch.go, estimates.go,
+// proposals.go).
+func (s *Server) versionRoutes() []route {
+	const get, post = http.MethodGet, http.MethodPost
+	return []route{
+		{get, "/projects/:id/versions", s.versions, projectRead, nil},
+		{get, "/projects/:id/versions/:n", s.version, projectRead, nil},
+		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead, byFormat},
+		{get, "/projects/:id/versions/:n/pitch", s.pitch, projectRead, nil},
+		{get, "/projects/:id/versions/:n/pitch/notes", s.pitchNotes, projectTeam, nil},
+		{get, "/projects/:id/compare", s.compare, projectRead, nil},
+		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead, byFormat},
+		{get, "/projects/:id/estimate/:type", s.heavy(s.estimateFile), projectTeam, nil},
+		{post, "/projects/:id/ratecard", s.setRateCard, projectManage, nil},
+		{post, "/projects/:id/ratecard/clear", s.clearRateCard, projectManage, nil},
+		{get, "/projects/:id/proposals", s.proposalsPage, projectTeam, nil},
+		{get, "/projects/:id/proposals/:n", s.proposal, projectTeam, nil},
+		{get, "/projects/:id/proposals/:n/diagram/:format", s.proposalDiagram, projectTeam, byFormat},
+		{post, "/projects/:id/proposals", s.proposeFile, projectEdit, nil},
+		{post, "/projects/:id/proposals/:n/accept", s.acceptProposal, projectEdit, nil},
+		{post, "/projects/:id/proposals/:n/reject", s.rejectProposal, projectEdit, nil},
+		{post, "/projects/:id/proposals/:n/comments", s.commentOnProposal, projectResolve, nil},
 	}
 }
 
@@ -483,9 +509,6 @@ func (s *Server) projectRoutes() []route {
 		{post, "/projects/:id/redirects/traffic", s.attachTraffic, projectEdit, nil},
 
 		{get, "/projects/:id/history", s.history, projectTeam, nil},
-		{get, "/projects/:id/versions", s.versions, projectRead, nil},
-		{get, "/projects/:id/versions/:n", s.version, projectRead, nil},
-		{get, "/projects/:id/versions/:n/diagram/:format", s.versionDiagram, projectRead, byFormat},
 		{get, "/projects/:id/lint", s.heavy(s.lintPage), projectTeam, nil},
 		{get, "/projects/:id/locales", s.heavy(s.coverage), projectTeam, nil},
 		{post, "/projects/:id/watch", s.watch, projectTeam, nil},
@@ -493,18 +516,6 @@ func (s *Server) projectRoutes() []route {
 		{post, "/projects/:id/launch", s.startLaunchCheck, projectEdit, nil},
 		{get, "/projects/:id/launch/diagram/:format", s.launchDiagram, projectRead, byFormat},
 		{get, "/projects/:id/launch/report.json", s.launchJSON, projectRead, nil},
-		{get, "/projects/:id/compare", s.compare, projectRead, nil},
-		{get, "/projects/:id/compare/diagram/:format", s.compareDiagram, projectRead, byFormat},
-		{get, "/projects/:id/estimate/:type", s.heavy(s.estimateFile), projectTeam, nil},
-		{post, "/projects/:id/ratecard", s.setRateCard, projectManage, nil},
-		{post, "/projects/:id/ratecard/clear", s.clearRateCard, projectManage, nil},
-		{get, "/projects/:id/proposals", s.proposalsPage, projectTeam, nil},
-		{get, "/projects/:id/proposals/:n", s.proposal, projectTeam, nil},
-		{get, "/projects/:id/proposals/:n/diagram/:format", s.proposalDiagram, projectTeam, byFormat},
-		{post, "/projects/:id/proposals", s.proposeFile, projectEdit, nil},
-		{post, "/projects/:id/proposals/:n/accept", s.acceptProposal, projectEdit, nil},
-		{post, "/projects/:id/proposals/:n/reject", s.rejectProposal, projectEdit, nil},
-		{post, "/projects/:id/proposals/:n/comments", s.commentOnProposal, projectResolve, nil},
 
 		{post, "/projects/:id/pages/:pid/comments", s.addComment, projectComment, nil},
 		{post, "/projects/:id/versions/:n/approve", s.approve, projectComment, nil},

@@ -13,6 +13,7 @@ import "./blocks.js";
 import "./counter.js";
 import "./signoff.js";
 import "./tasktimer.js";
+import "./pitch.js";
 import "./mention.js";
 import "./searchnav.js";
 import "./tree.js";
