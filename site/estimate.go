@@ -427,6 +427,18 @@ func (c *RateCard) Estimate(t *Tree, oldURLs int) *Estimate {
 	return e
 }
 
+// ToReview counts the old URLs of a redirect map a person reviews: those
+// the plan does not keep at the same URL (an estimate's redirect line).
+func ToReview(olds []OldURL) int {
+	n := 0
+	for _, o := range olds {
+		if o.Disposition != DispositionKeep {
+			n++
+		}
+	}
+	return n
+}
+
 // offeredElsewhere counts the locales besides the default a page is
 // offered in.
 func offeredElsewhere(p *Page, locales []Locale, def string) int {

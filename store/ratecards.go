@@ -128,11 +128,6 @@ func (db *RateCards) Priced(ctx context.Context, projectID int64, number int) (t
 	if err != nil {
 		return nil, 0, card, false, err
 	}
-	for _, o := range olds {
-		if o.Disposition != site.DispositionKeep {
-			reviews++
-		}
-	}
 	card, ok, err = db.VersionRateCard(ctx, projectID, number)
-	return t, reviews, card, ok, err
+	return t, site.ToReview(olds), card, ok, err
 }

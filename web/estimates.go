@@ -261,18 +261,6 @@ func (s *Server) apiClearRateCard(c echo.Context) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
-// reviewsOf counts the old URLs a person reviews: those the plan does
-// not keep at the same URL.
-func reviewsOf(olds []site.OldURL) int {
-	n := 0
-	for _, o := range olds {
-		if o.Disposition != site.DispositionKeep {
-			n++
-		}
-	}
-	return n
-}
-
 // compareEstimates is what changed between the estimates of the two
 // plans Compare shows (version from; version to, or the plan now when
 // to is 0), each priced by its own card; nil when either has none, or
@@ -295,7 +283,7 @@ func (s *Server) compareEstimates(c echo.Context, from, to int, ft, tt *site.Tre
 	if err != nil || !ok {
 		return nil, err
 	}
-	a, b := fc.Estimate(ft, reviewsOf(fo)), tc.Estimate(tt, reviewsOf(to2))
+	a, b := fc.Estimate(ft, site.ToReview(fo)), tc.Estimate(tt, site.ToReview(to2))
 	d := &views.EstimateDiff{From: site.Money(a.TotalMinor, a.Currency), To: site.Money(b.TotalMinor, b.Currency)}
 	for _, ch := range site.CompareEstimates(a, b) {
 		d.Lines = append(d.Lines, ch.Words(b.Currency))
