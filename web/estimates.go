@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -106,49 +107,106 @@ func (s *Server) estimateFile(c echo.Context) error {
 }
 
 // rateCardProps is the rate card form of the Team page (projectID 0) or
-// of a project's settings.
+// of a project's settings: the card in force (a project's team's, to
+// start from), else the documented example.
 func (s *Server) rateCardProps(c echo.Context, teamID, projectID int64) (views.RateCardProps, error) {
 	props := views.RateCardProps{ProjectID: projectID}
 	card, source, ok, err := s.store.ratecards.RateCard(c.Request().Context(), teamID, projectID)
-	if err != nil || !ok {
+	if err != nil {
 		return props, err
 	}
-	props.Source = source
-	if projectID == 0 || source == site.CardOfProject {
-		b, err := json.MarshalIndent(card, "", "  ")
-		if err != nil {
+	if !ok {
+		if card, err = site.ParseRateCard(strings.NewReader(site.ExampleRateCard)); err != nil {
 			return props, err
 		}
-		props.Typed = string(b)
 	}
-	return props, nil
+	b, err := json.MarshalIndent(card, "", "  ")
+	props.Source, props.Card, props.JSON = source, card.Text(), string(b)
+	return props, err
 }
 
-// setRateCard keeps the rate card a form sends (card: its JSON): the
-// team's (POST /team/ratecard) or a project's (POST
-// /projects/ID/ratecard); a refused one shows its message in the form.
+// setRateCard keeps the rate card a form sends: its fields and rows, or
+// its JSON pasted (card); the team's (POST /team/ratecard) or a
+// project's (POST /projects/ID/ratecard). A refused card comes back as
+// it was sent, each field to fix marked.
 func (s *Server) setRateCard(c echo.Context) error {
 	v, p := viewer(c), currentProject(c)
 	teamID := v.Team.ID
 	if p.ID != 0 {
 		teamID = p.TeamID
 	}
-	text := c.FormValue("card")
-	card, err := site.ParseRateCard(strings.NewReader(text))
+	props, err := s.rateCardProps(c, teamID, p.ID)
+	if err != nil {
+		return err
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return err
+	}
+	var card site.RateCard
+	if pasted, ok := form["card"]; ok {
+		props.JSON, props.Pasted = pasted[0], true
+		card, err = site.ParseRateCard(strings.NewReader(props.JSON))
+	} else {
+		props.Card = rateCardForm(form)
+		card, err = props.Card.Card()
+	}
 	if err == nil {
 		err = s.store.ratecards.SetRateCard(c.Request().Context(), teamID, p.ID, card)
 	}
-	back := "/team#rate-card"
-	if p.ID != 0 {
-		back = projectPath(p.ID, "settings") + "#rate-card"
-	}
 	if site.ErrorCode(err) == site.EInvalid {
-		props := views.RateCardProps{ProjectID: p.ID, Typed: text, Error: site.ErrorMessage(err)}
+		props.Error, props.Fields = site.ErrorMessage(err), site.ErrorFields(err)
 		return rerender(c, err, views.RateCardForm(props, formToken(c)))
 	} else if err != nil {
 		return err
 	}
-	return redirect(c, back)
+	if p.ID != 0 {
+		return s.rateCardDone(c, teamID, "Saved: this plan is priced by its own card now.")
+	}
+	return s.rateCardDone(c, teamID, "Saved: the team's plans are priced by this card now, each version by the card it was named with.")
+}
+
+// rateCardDone answers a rate card saved or cleared: the form again,
+// saying so (a page without htmx goes back to where the form is).
+func (s *Server) rateCardDone(c echo.Context, teamID int64, said string) error {
+	p := currentProject(c)
+	if !isHTMX(c) {
+		if p.ID != 0 {
+			return redirect(c, projectPath(p.ID, "settings")+"#rate-card")
+		}
+		return redirect(c, "/team#rate-card")
+	}
+	props, err := s.rateCardProps(c, teamID, p.ID)
+	if err != nil {
+		return err
+	}
+	props.Saved = said
+	return render(c, http.StatusOK, views.RateCardForm(props, formToken(c)))
+}
+
+// rateCardForm is the card the rate card form sends: its fields, and
+// its rows' fields in their order.
+func rateCardForm(f url.Values) site.RateCardText {
+	t := site.RateCardText{Currency: f.Get("currency"), HourlyRate: f.Get("hourly_rate"), Per100Words: f.Get("per_100_words_hours"),
+		PerLocale: f.Get("per_locale_hours"), PerRedirect: f.Get("per_redirect_hours"), Margin: f.Get("margin_percent"),
+		Rounding: f.Get("rounding"), Clients: f.Get("clients")}
+	cell := func(name string, i int) string {
+		if i < len(f[name]) {
+			return f[name][i]
+		}
+		return ""
+	}
+	for i := range f["type_name"] {
+		t.Types = append(t.Types, site.TypeRateText{Type: cell("type_name", i), FirstHours: cell("type_first_hours", i),
+			EachHours: cell("type_each_hours", i), FirstPrice: cell("type_first_price", i), EachPrice: cell("type_each_price", i)})
+	}
+	for i := range f["block_kind"] {
+		t.Blocks = append(t.Blocks, site.BlockRateText{Kind: cell("block_kind", i), Hours: cell("block_hours", i)})
+	}
+	for i := range f["fixed_name"] {
+		t.Fixed = append(t.Fixed, site.FixedLineText{Name: cell("fixed_name", i), Hours: cell("fixed_hours", i), Price: cell("fixed_price", i)})
+	}
+	return t
 }
 
 // clearRateCard removes a project's own rate card: its team's prices it
@@ -158,7 +216,7 @@ func (s *Server) clearRateCard(c echo.Context) error {
 	if err := s.store.ratecards.ClearRateCard(c.Request().Context(), p.ID); err != nil {
 		return err
 	}
-	return redirect(c, projectPath(p.ID, "settings")+"#rate-card")
+	return s.rateCardDone(c, p.TeamID, "Done: the team's card prices this plan again.")
 }
 
 // projectRateCard is the rate card form of project p's settings, for a

@@ -2,6 +2,8 @@ package web
 
 import (
 	"context"
+	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -107,5 +109,77 @@ func TestVersionPDFEstimate(t *testing.T) {
 	guest := c.visitor(pid, site.ShareComment)
 	if got := text(guest, ""); !strings.Contains(got, "Estimate, EUR") || !strings.Contains(got, "Total") || strings.Contains(got, "Discovery") {
 		t.Errorf("the client's PDF:\n%s", got)
+	}
+}
+
+// TestRateCardForm: the Team page's rate card is a form with a row per
+// page type, block kind and fixed line; what it sends is the card
+// saved, exactly (a decimal comma, blank rows skipped). A field that
+// cannot be read comes back marked, with what to fix, the rest as it
+// was typed, nothing saved. A project's settings start from its team's
+// card, and a card saved there prices that plan alone.
+func TestRateCardForm(t *testing.T) {
+	c := newClient(t)
+	pid, _ := c.fixture()
+	ctx := context.Background()
+	d := doc(t, c.do("GET", "/team", nil, false))
+	if got := d.Find(`#rate-types ol input[name=type_name]`).Length(); got != 2 || d.Find(`#rate-card #rc-hourly_rate`).AttrOr("value", "") != "95" {
+		t.Errorf("a team without a card starts from the documented one: %d type rows", got)
+	}
+	form := url.Values{"currency": {"eur"}, "hourly_rate": {"110"}, "margin_percent": {"12,5"}, "clients": {site.ClientsTotal},
+		"type_name": {"product", "", "*"}, "type_first_hours": {"16", "", "8"}, "type_each_hours": {"1,5", "", "2"},
+		"type_first_price": {"", "", ""}, "type_each_price": {"20", "", ""},
+		"block_kind": {"hero", "*"}, "block_hours": {"1", "0.5"}, "per_100_words_hours": {"0.25"},
+		"fixed_name": {"QA", "Discovery"}, "fixed_hours": {"8", "24"}, "fixed_price": {"", "500"}}
+	wantStatus(t, c.do("POST", "/team/ratecard", form, true), 200, "the card saved")
+	card, source, ok, err := c.db.RateCards.RateCard(ctx, 1, 0)
+	want, _ := site.ParseRateCard(strings.NewReader(`{"currency": "EUR", "hourly_rate": 110, "margin_percent": 12.5, "clients": "total",
+		"types": {"product": {"first_hours": 16, "each_hours": 1.5, "each_price": 20}, "*": {"first_hours": 8, "each_hours": 2}},
+		"blocks": {"hero": 1, "*": 0.5}, "per_100_words_hours": 0.25, "fixed": [{"name": "QA", "hours": 8}, {"name": "Discovery", "hours": 24, "price": 500}]}`))
+	if err != nil || !ok || source != site.CardOfTeam || !reflect.DeepEqual(card, want) {
+		t.Fatalf("saved %+v (%v %v), want %+v", card, ok, err, want)
+	}
+
+	form.Set("hourly_rate", "95.555")
+	form["type_each_hours"] = []string{"1,5", "", "two"}
+	rec := c.do("POST", "/team/ratecard", form, true)
+	wantStatus(t, rec, 422, "a refused card")
+	d = doc(t, rec)
+	rate, each := d.Find(`#rc-hourly_rate`), d.Find(`#rate-types ol > li:nth-child(3) input[name=type_each_hours]`)
+	if rate.AttrOr("aria-invalid", "") != "true" || rate.AttrOr("value", "") != "95.555" || each.AttrOr("aria-invalid", "") != "true" || each.AttrOr("value", "") != "two" {
+		t.Errorf("the refused fields are not marked as typed: rate %v, row %v", rate.Nodes, each.Nodes)
+	}
+	if msg := d.Find("#" + strings.ReplaceAll(each.AttrOr("aria-describedby", ""), ".", `\.`)).Text(); !strings.Contains(msg, "Page type “*”, hours of each other page: write a number such as 1.5, not “two”") {
+		t.Errorf("the row's problem: %q", msg)
+	}
+	if msg := d.Find(`#rc-hourly_rate-problem`).Text(); !strings.Contains(msg, "95.555 has more than 2 decimals") {
+		t.Errorf("the rate's problem: %q", msg)
+	}
+	if d.Find(`#rate-types ol input[name=type_name]`).Length() != 3 || d.Find(`#rc-margin_percent`).AttrOr("value", "") != "12,5" {
+		t.Errorf("the rows as typed are not kept")
+	}
+	if card, _, _, _ := c.db.RateCards.RateCard(ctx, 1, 0); card.HourlyRate != 11000 {
+		t.Errorf("a refused card changed the saved one: %+v", card)
+	}
+
+	settings := "/projects/" + itoa(pid) + "/settings"
+	d = doc(t, c.do("GET", settings, nil, false))
+	if d.Find(`#rc-hourly_rate`).AttrOr("value", "") != "110" || !strings.Contains(d.Find("#rate-card").Text(), "The team's rate card prices this plan") {
+		t.Errorf("a project's settings do not start from its team's card")
+	}
+	own := url.Values{"currency": {"CHF"}, "hourly_rate": {"150"}, "type_name": {"*"}, "type_first_hours": {"4"}, "type_each_hours": {"1"}}
+	wantStatus(t, c.do("POST", "/projects/"+itoa(pid)+"/ratecard", own, true), 200, "the project's card saved")
+	if card, source, _, _ := c.db.RateCards.RateCard(ctx, 1, pid); source != site.CardOfProject || card.Currency != "CHF" || card.HourlyRate != 15000 {
+		t.Errorf("the project's card: %s %+v", source, card)
+	}
+	if card, _, _, _ := c.db.RateCards.RateCard(ctx, 1, 0); card.Currency != "EUR" {
+		t.Errorf("the project's card changed the team's: %+v", card)
+	}
+	pasted := url.Values{"card": {`{"currency": "EUR", "hourly_rate": 95, "colour": "red"}`}}
+	rec = c.do("POST", "/team/ratecard", pasted, true)
+	wantStatus(t, rec, 422, "a refused paste")
+	if d = doc(t, rec); d.Find(`details.rate-card-json[open]`).Length() != 1 || !strings.Contains(d.Find("#rate-card-problem").Text(), "unknown field") ||
+		!strings.Contains(d.Find("#rate-card-json").Text(), "colour") {
+		t.Errorf("a refused paste is not shown open with its problem")
 	}
 }

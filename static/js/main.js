@@ -9,7 +9,7 @@ import "./steady.js";
 import "./panes.js";
 import "./summary.js";
 import "./details.js";
-import "./blocks.js";
+import "./rows.js";
 import "./counter.js";
 import "./signoff.js";
 import "./tasktimer.js";

@@ -1,23 +1,25 @@
-// A brief's content blocks in the page form: add one, remove one, move
-// one up or down with its buttons or with Alt+Up and Alt+Down from any
-// of its fields, keeping the focus where it was. The rows are the form's
-// fields (block_kind, block_note, in order): saving the page saves them.
+// A form's list of rows (a fieldset marked data-rows: a brief's content
+// blocks in the page form, a rate card's page types, block kinds and
+// fixed lines): add one (a copy of the list's <template>), remove one,
+// move one up or down with its buttons or with Alt+Up and Alt+Down from
+// any of its fields, keeping the focus where it was. The rows are the
+// form's fields, in order: saving the form saves them.
 
-// blockKey maps a key in a block's row to what it does: "up", "down", or
+// blockKey maps a key in a row to what it does: "up", "down", or
 // null when the key is not the list's.
 export function blockKey(e) {
   if (!e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return null;
   return { ArrowUp: "up", ArrowDown: "down" }[e.key] ?? null;
 }
 
-// moveTo is where the block at i of n goes when moved by op ("up" or
+// moveTo is where the row at i of n goes when moved by op ("up" or
 // "down"), or -1 when it cannot go further.
 export function moveTo(i, n, op) {
   const j = op === "up" ? i - 1 : op === "down" ? i + 1 : -1;
   return j >= 0 && j < n ? j : -1;
 }
 
-// act does op to row li of list (the #brief-blocks fieldset); focus is
+// act does op to row li of list (the [data-rows] fieldset); focus is
 // the control to keep the focus on.
 function act(list, li, op, focus) {
   const ol = list.querySelector("ol");
@@ -25,7 +27,7 @@ function act(list, li, op, focus) {
   if (op === "add") {
     const row = document.importNode(list.querySelector("template").content, true).firstElementChild;
     ol.append(row);
-    row.querySelector("select")?.focus();
+    row.querySelector("select, input")?.focus();
   } else if (op === "remove" && li) {
     const next = li.nextElementSibling ?? li.previousElementSibling;
     li.remove();
@@ -42,14 +44,14 @@ function act(list, li, op, focus) {
 
 if (typeof document !== "undefined") {
   document.addEventListener("click", (e) => {
-    const b = e.target.closest?.("#brief-blocks [data-block]");
-    if (b && !b.closest("fieldset:disabled")) act(b.closest("#brief-blocks"), b.closest("li"), b.dataset.block, b);
+    const b = e.target.closest?.("[data-rows] [data-block]");
+    if (b && !b.closest("fieldset:disabled")) act(b.closest("[data-rows]"), b.closest("li"), b.dataset.block, b);
   });
   document.addEventListener("keydown", (e) => {
-    const li = e.target.closest?.("#brief-blocks li");
+    const li = e.target.closest?.("[data-rows] li");
     const op = li && blockKey(e);
     if (!op) return;
     e.preventDefault();
-    act(li.closest("#brief-blocks"), li, op, e.target);
+    act(li.closest("[data-rows]"), li, op, e.target);
   });
 }
