@@ -3,6 +3,8 @@ package web
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/cdproto/input"
@@ -194,4 +196,75 @@ func BenchmarkBrowserDiagram5k(b *testing.B) {
 	b.ReportMetric(scale, "scale/read") // the zoom zoomread starts from: 1 is the PDF's size
 	b.ReportMetric(key/n, "ms/firstkey")
 	b.ReportMetric(float64(cards), "cards")
+}
+
+// BenchmarkBrowserEstimate10k times the live estimate in Chromium, on a
+// 10,111-page plan with full briefs priced by a rate card, the Summary
+// panel open: a page added as a person adds one (its title typed in the
+// outline's new row, Enter) until the panel's total has changed and a
+// frame is painted after it (ms/estimate: the write, then the panel's
+// request, its answer and the swap), beside the same
+// edit until the page shows in the outline and a frame is painted
+// (ms/edit, the yardstick measured in the same run).
+func BenchmarkBrowserEstimate10k(b *testing.B) {
+	ctx, base, db := browser(b)
+	bg := context.Background()
+	pid, err := db.Projects.ImportDocument(bg, 1, sitegen.Briefs(sitegen.Document("Bench", 10, 10, 99)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	card, err := site.ParseRateCard(strings.NewReader(site.ExampleRateCard))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := db.RateCards.SetRateCard(bg, 1, 0, card); err != nil {
+		b.Fatal(err)
+	}
+	run(b, ctx, "open the editor and its Summary panel",
+		chromedp.Navigate(fmt.Sprintf("%s/projects/%d?level=2", base, pid)),
+		waitJS(scriptReady),
+		chromedp.Click(`//button[normalize-space(.)="Summary"]`, chromedp.BySearch),
+		chromedp.WaitVisible(`#estimate-total`, chromedp.ByQuery),
+		settled(),
+		chromedp.Click(`//button[contains(., "Add Main page")]`, chromedp.BySearch),
+		waitJS(fieldFocused),
+	)
+	// add types a title into the focused new row and presses Enter, then
+	// resolves with [ms to the page shown, ms to the new total shown].
+	add := func(title string) string {
+		return `(async () => {
+			const rendered = () => new Promise(r => requestAnimationFrame(() => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); }));
+			const title = ` + strconv.Quote(title) + `;
+			const before = document.querySelector("#estimate-total").textContent;
+			const when = (test) => new Promise(r => {
+				if (test()) return r();
+				const o = new MutationObserver(() => { if (test()) { o.disconnect(); r(); } });
+				o.observe(document.body, {subtree: true, childList: true, characterData: true});
+			});
+			const shown = when(() => [...document.querySelectorAll("#outline a.title")].some(a => a.textContent === title));
+			const priced = when(() => { const t = document.querySelector("#estimate-total"); return !!t && t.textContent !== before; });
+			const field = document.activeElement;
+			const start = performance.now();
+			field.value = title;
+			field.dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true, cancelable: true}));
+			await shown; await rendered();
+			const edit = performance.now() - start;
+			await priced; await rendered();
+			return [edit, performance.now() - start];
+		})()`
+	}
+	var edit, estimate float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var ms []float64
+		run(b, ctx, "add a page",
+			chromedp.Evaluate(add(fmt.Sprintf("Added %d", i)), &ms, awaitPromise),
+			// Enter opened the next row: its field has the keyboard.
+			waitJS(fieldFocused+` && document.activeElement.value === ""`),
+			settled(),
+		)
+		edit, estimate = edit+ms[0], estimate+ms[1]
+	}
+	b.ReportMetric(edit/float64(b.N), "ms/edit")
+	b.ReportMetric(estimate/float64(b.N), "ms/estimate")
 }

@@ -10,7 +10,7 @@ import { flash } from "./flash.js";
 import { refreshOutline } from "./outline.js";
 import { refreshShownDetails, shownPage } from "./details.js";
 import { redrawSoon } from "./diagram.js";
-import { refreshSummarySoon } from "./summary.js";
+import { refreshSummary } from "./summary.js";
 
 function showPresence(box, people) {
   box.replaceChildren();
@@ -64,7 +64,7 @@ function applyChange(ch) {
 function reloadPlan() {
   refreshOutline();
   if (shownPage()) refreshShownDetails();
-  refreshSummarySoon();
+  refreshSummary();
 }
 
 // A busy team makes many changes a second: reloads are gathered so a
