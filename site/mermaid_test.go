@@ -1,6 +1,8 @@
 package site
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,40 +42,31 @@ func linksOf(d *Document) string {
 	return strings.Join(out, " ")
 }
 
+// mermaidFile is a hand-written diagram of testdata/mermaid, which
+// web's TestBrowserMermaid has the mermaid package itself parse and
+// draw: what siteplan reads is Mermaid as Mermaid reads it.
+func mermaidFile(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "mermaid", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // TestParseMermaidNew reads flowcharts and mindmaps as agents and
 // people write them into new plans.
 func TestParseMermaidNew(t *testing.T) {
 	tests := []struct {
-		name, text, outline, links string
+		name, file, outline, links string
 	}{
-		{"flowchart", `flowchart TD
-  %% an agent's draft
-  home([Home]) --> shop[Shop] & about("About us")
-  shop --> tents[Tents] --> tent1[Tent #quot;Aurora#quot;]
-  shop --> bags[Sleeping bags];
-  about -. "meet us" .-> contact[Contact]
-  home --> contact
-  tents --> about
-  subgraph footer["Footer"]
-    legal[Legal]
-  end
-  classDef c fill:#fff
-  class shop c`, `Home/(Shop(Tents(Tent "Aurora") Sleeping bags) About us Contact) footer:Legal`, `about>contact:meet us tents>about`},
-		{"graph LR with labels and chains", `graph LR
-A[Start] -->|go| B{Pick} -- yes --> C[Done]
-B ==> D[Other]`, `Start/(Pick(Done Other))`, ``},
-		{"mindmap", `mindmap
-  root((Acme))
-    Products
-      Tents
-      Bags
-    About
-      [Team]
-    id1(Contact)`, `Acme/(Products(Tents Bags) About(Team) Contact)`, ``},
+		{"flowchart", "flowchart.mmd", `Home/(Shop(Tents(Tent "Aurora") Sleeping bags) About us Contact) footer:Legal`, `about>contact:meet us tents>about`},
+		{"graph LR with labels and chains", "graph-lr.mmd", `Start/(Pick(Done Other))`, ``},
+		{"mindmap", "mindmap.mmd", `Acme/(Products(Tents Bags) About(Team) Contact)`, ``},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := ParseMermaid(tt.text, nil)
+			d, err := ParseMermaid(mermaidFile(t, tt.file), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -103,15 +96,7 @@ func TestParseMermaidOnPlan(t *testing.T) {
 			{Key: "p7", Title: "Blog"},
 		}},
 	}, Links: []DocLink{{From: "p4", To: "p2"}}}
-	text := `flowchart TD
-  p1(["Home"])
-  p2["A very long products title that…"]
-  p4["About (+2)"]
-  p8["Careers"]
-  p1 --> p2
-  p1 --> p4
-  p4 --> p8
-  p2 --> p3["Tent shop"]`
+	text := mermaidFile(t, "on-plan.mmd")
 	d, err := ParseMermaid(text, base)
 	if err != nil {
 		t.Fatal(err)
