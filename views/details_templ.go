@@ -1662,7 +1662,7 @@ func briefFields(b site.Brief, form PageForm, errs map[string]string) templ.Comp
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "</div><fieldset class=\"blocks\" id=\"brief-blocks\" data-rows><legend>Content blocks</legend> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 125, "</div><fieldset class=\"blocks\" id=\"brief-blocks\" data-row-list><legend>Content blocks</legend> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -757,7 +757,7 @@ func RateCardForm(p RateCardProps, csrf string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</div><fieldset class=\"rate-rows\" data-rows id=\"rate-types\"><legend>Page types</legend><p class=\"muted\">The first page of a type costs its template, each other page its content: hours at the hourly rate, and a price beside them if you like. <code>*</code> is any other type, and pages without one.</p><div class=\"rate-row rate-types rate-head\" aria-hidden=\"true\"><span>Type</span><span>First page, hours</span><span>Each other, hours</span><span>First page, price</span><span>Each other, price</span></div><ol>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 58, "</div><fieldset class=\"rate-rows\" data-row-list id=\"rate-types\"><legend>Page types</legend><p class=\"muted\">The first page of a type costs its template, each other page its content: hours at the hourly rate, and a price beside them if you like. <code>*</code> is any other type, and pages without one.</p><div class=\"rate-row rate-types rate-head\" aria-hidden=\"true\"><span>Type</span><span>First page, hours</span><span>Each other, hours</span><span>First page, price</span><span>Each other, price</span></div><ol>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -775,7 +775,7 @@ func RateCardForm(p RateCardProps, csrf string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, "</template><p class=\"block-tools\"><button type=\"button\" class=\"secondary\" data-block=\"add\">Add a page type</button></p></fieldset><fieldset class=\"rate-rows\" data-rows id=\"rate-blocks\"><legend>Content blocks</legend><p class=\"muted\">Hours for each content block of a page's brief, by kind (hero, text, faq…); <code>*</code> is any other kind.</p><div class=\"rate-row rate-blocks rate-head\" aria-hidden=\"true\"><span>Block kind</span><span>Hours</span></div><ol>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, "</template><p class=\"block-tools\"><button type=\"button\" class=\"secondary\" data-block=\"add\">Add a page type</button></p></fieldset><fieldset class=\"rate-rows\" data-row-list id=\"rate-blocks\"><legend>Content blocks</legend><p class=\"muted\">Hours for each content block of a page's brief, by kind (hero, text, faq…); <code>*</code> is any other kind.</p><div class=\"rate-row rate-blocks rate-head\" aria-hidden=\"true\"><span>Block kind</span><span>Hours</span></div><ol>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -863,7 +863,7 @@ func RateCardForm(p RateCardProps, csrf string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "</div><fieldset class=\"rate-rows\" data-rows id=\"rate-fixed\"><legend>Fixed lines</legend><p class=\"muted\">Lines every estimate has, in this order: discovery, QA, launch.</p><div class=\"rate-row rate-fixed rate-head\" aria-hidden=\"true\"><span>Line</span><span>Hours</span><span>Price</span></div><ol>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "</div><fieldset class=\"rate-rows\" data-row-list id=\"rate-fixed\"><legend>Fixed lines</legend><p class=\"muted\">Lines every estimate has, in this order: discovery, QA, launch.</p><div class=\"rate-row rate-fixed rate-head\" aria-hidden=\"true\"><span>Line</span><span>Hours</span><span>Price</span></div><ol>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

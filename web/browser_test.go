@@ -1162,6 +1162,23 @@ func TestBrowserOutlineTree(t *testing.T) {
 		chromedp.KeyEvent(kb.ArrowRight),
 		waitJS(fmt.Sprintf(`document.getElementById("title-%d").getAttribute("aria-expanded") === "true"`, ids["About us"])),
 	)
+	// Alt+↓ on a row of a nested list moves the page (the outline's
+	// lists are no form's rows, whose keys are the same) and keeps the
+	// keyboard on it.
+	run(t, ctx, "Alt+↓ moves Pricing below Café",
+		chromedp.KeyEvent(kb.ArrowDown),
+		chromedp.KeyEvent(kb.ArrowDown),
+		chromedp.KeyEvent(kb.ArrowDown),
+		focused("Pricing"),
+		chromedp.KeyEvent(kb.ArrowDown, chromedp.KeyModifiers(input.ModifierAlt)),
+		waitJS(fmt.Sprintf(`[...document.querySelectorAll("#children-%d > li.node")].map(li => li.dataset.id).join() === "%d,%d"`, ids["Products"], ids[`Café & "Bar" <b>`], ids["Pricing"])),
+		focused("Pricing"),
+		settled(),
+	)
+	if tr, _ := db.Pages.Tree(context.Background(), pid); tr.Children(ids["Products"])[1].ID != ids["Pricing"] {
+		t.Errorf("the plan did not move Pricing below Café")
+	}
+	noProblems(t, ctx, "the outline's keys")
 }
 
 // axItem is what Chromium's accessibility tree says of the element sel

@@ -1,4 +1,4 @@
-// A form's list of rows (a fieldset marked data-rows: a brief's content
+// A form's list of rows (a fieldset marked data-row-list: a brief's content
 // blocks in the page form, a rate card's page types, block kinds and
 // fixed lines): add one (a copy of the list's <template>), remove one,
 // move one up or down with its buttons or with Alt+Up and Alt+Down from
@@ -19,7 +19,7 @@ export function moveTo(i, n, op) {
   return j >= 0 && j < n ? j : -1;
 }
 
-// act does op to row li of list (the [data-rows] fieldset); focus is
+// act does op to row li of list (the [data-row-list] fieldset); focus is
 // the control to keep the focus on.
 function act(list, li, op, focus) {
   const ol = list.querySelector("ol");
@@ -44,14 +44,14 @@ function act(list, li, op, focus) {
 
 if (typeof document !== "undefined") {
   document.addEventListener("click", (e) => {
-    const b = e.target.closest?.("[data-rows] [data-block]");
-    if (b && !b.closest("fieldset:disabled")) act(b.closest("[data-rows]"), b.closest("li"), b.dataset.block, b);
+    const b = e.target.closest?.("[data-row-list] [data-block]");
+    if (b && !b.closest("fieldset:disabled")) act(b.closest("[data-row-list]"), b.closest("li"), b.dataset.block, b);
   });
   document.addEventListener("keydown", (e) => {
-    const li = e.target.closest?.("[data-rows] li");
+    const li = e.target.closest?.("[data-row-list] li");
     const op = li && blockKey(e);
     if (!op) return;
     e.preventDefault();
-    act(li.closest("[data-rows]"), li, op, e.target);
+    act(li.closest("[data-row-list]"), li, op, e.target);
   });
 }
