@@ -327,7 +327,7 @@ func account(csrf string, unread int) templ.Component {
 		ctx = templ.ClearChildren(ctx)
 		v := site.ViewerFrom(ctx)
 		if v.UserID != 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<nav class=\"account\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "<nav class=\"account\" aria-label=\"Account\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -1133,6 +1133,12 @@ func TestBrowserOutlineTree(t *testing.T) {
 	if roles != "tree treeitem true" {
 		t.Errorf("the outline's roles: %q, want tree, treeitem, expanded", roles)
 	}
+	// The whole editor: the tree owns only its items (a fold toggle is
+	// the pointer's), the kinds' badges can be read, the navigations
+	// are told apart.
+	if v := axeViolationsIn(t, ctx, "document"); len(v) > 0 {
+		t.Errorf("axe on the editor: %q", v)
+	}
 	// What a screen reader is told is Chromium's accessibility tree, not
 	// the attributes: Team, under About us under Home, is an item of
 	// level 3.

@@ -35,7 +35,9 @@ export function toggleBranch(li) {
   else setExpanded(li, false);
 }
 
-// ensureToggle gives li a fold toggle (it has children now).
+// ensureToggle gives li a fold toggle (it has children now), as the
+// server draws one: for the pointer alone, since the row's treeitem says
+// whether it is expanded and → and ← open and close it.
 export function ensureToggle(li) {
   const space = li.querySelector(":scope > .row .toggle-space");
   if (!space) return;
@@ -43,7 +45,9 @@ export function ensureToggle(li) {
   b.type = "button";
   b.className = "toggle";
   b.dataset.toggle = "";
+  b.tabIndex = -1;
   b.setAttribute("aria-label", "Expand");
+  b.setAttribute("aria-hidden", "true");
   space.replaceWith(b);
 }
 
