@@ -1106,7 +1106,7 @@ func ShareLinks(p ShareLinksProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "</fieldset></div><button type=\"submit\">Create share link</button></form><table class=\"share-list\"><thead><tr><th>Label</th><th>Role</th><th>Downloads</th><th>Created</th><th>Expires</th><th>Last used</th><th></th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 91, "</fieldset></div><button type=\"submit\">Create share link</button></form><table class=\"share-list\"><thead><tr><th>Label</th><th>Role</th><th>Downloads</th><th>Created</th><th>Expires</th><th>Last used</th><th><span class=\"visually-hidden\">State</span></th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
