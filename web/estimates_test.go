@@ -117,7 +117,7 @@ func TestVersionPDFEstimate(t *testing.T) {
 // saved, exactly (a decimal comma, blank rows skipped). A field that
 // cannot be read comes back marked, with what to fix, the rest as it
 // was typed, nothing saved. A project's settings start from its team's
-// card, and a card saved there prices that plan alone.
+// card, and a card saved there prices that plan alone until cleared.
 func TestRateCardForm(t *testing.T) {
 	c := newClient(t)
 	pid, _ := c.fixture()
@@ -174,6 +174,14 @@ func TestRateCardForm(t *testing.T) {
 	}
 	if card, _, _, _ := c.db.RateCards.RateCard(ctx, 1, 0); card.Currency != "EUR" {
 		t.Errorf("the project's card changed the team's: %+v", card)
+	}
+	rec = c.do("POST", "/projects/"+itoa(pid)+"/ratecard/clear", nil, true)
+	wantStatus(t, rec, 200, "the project's card cleared")
+	if d = doc(t, rec); !strings.Contains(d.Find("#rate-card-saved").Text(), "the team's card prices this plan again") || d.Find(`#rc-currency`).AttrOr("value", "") != "EUR" {
+		t.Errorf("clearing the project's card does not say so in place with the team's card")
+	}
+	if _, source, _, _ := c.db.RateCards.RateCard(ctx, 1, pid); source != site.CardOfTeam {
+		t.Errorf("after clearing, the plan is priced by the %s's card", source)
 	}
 	pasted := url.Values{"card": {`{"currency": "EUR", "hourly_rate": 95, "colour": "red"}`}}
 	rec = c.do("POST", "/team/ratecard", pasted, true)
