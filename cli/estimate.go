@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -144,33 +145,28 @@ func compareEstimates(ctx context.Context, db *store.Store, id int64, a, b int, 
 	if err != nil {
 		return err
 	}
-	changes := site.CompareEstimates(ea, eb)
+	cmp := ea.ChangesTo(eb)
+	cmp.From, cmp.To = la, lb
 	switch {
 	case asJSON:
-		return json.NewEncoder(stdout).Encode(map[string]any{"from": la, "to": lb, "currency": eb.Currency, "changes": changes,
-			"total_minor_from": ea.TotalMinor, "total_minor_to": eb.TotalMinor})
+		return json.NewEncoder(stdout).Encode(cmp)
 	case asCSV:
-		fmt.Fprintln(stdout, "kind,type,name,pages,hours,amount")
-		for _, ch := range changes {
-			fmt.Fprintf(stdout, "%s,%s,%s,%d,%s,%s\n", ch.Kind, csvField(ch.Type), csvField(ch.Name), ch.Pages, ch.Hours, site.Major(ch.AmountMinor, eb.Currency))
+		w := csv.NewWriter(stdout)
+		w.Write([]string{"kind", "type", "name", "pages", "hours", "amount"})
+		for _, ch := range cmp.Changes {
+			w.Write([]string{ch.Kind, ch.Type, ch.Name, strconv.Itoa(ch.Pages), ch.Hours.String(), site.Major(ch.AmountMinor, eb.Currency)})
 		}
-		return nil
+		w.Flush()
+		return w.Error()
 	}
 	fmt.Fprintf(stdout, "From %s (%s) to %s (%s):\n", la, site.Money(ea.TotalMinor, ea.Currency), lb, site.Money(eb.TotalMinor, eb.Currency))
-	if len(changes) == 0 {
+	if len(cmp.Changes) == 0 {
 		fmt.Fprintln(stdout, "  no change")
 	}
-	for _, ch := range changes {
+	for _, ch := range cmp.Changes {
 		fmt.Fprintf(stdout, "  %s\n", ch.Words(eb.Currency))
 	}
 	return nil
-}
-
-func csvField(s string) string {
-	if strings.ContainsAny(s, ",\"\n") {
-		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
-	}
-	return s
 }
 
 // printEstimate writes an estimate for people: a line a row (what, then
@@ -180,14 +176,10 @@ func printEstimate(w io.Writer, e *site.Estimate, label string) error {
 	rows := make([]row, 0, len(e.Lines))
 	width := [4]int{}
 	for _, l := range e.Lines {
-		r := row{what: l.Name, amount: site.Money(l.AmountMinor, e.Currency)}
+		r := row{what: l.Label(), amount: site.Money(l.AmountMinor, e.Currency)}
 		switch l.Kind {
 		case site.LinePages:
-			typ := l.Type
-			if typ == "" {
-				typ = "(no type)"
-			}
-			r.what, r.count = l.Section+" · "+typ, site.Plural(l.Pages, "page", "pages")
+			r.count = site.Plural(l.Pages, "page", "pages")
 		case site.LineRedirects:
 			r.count = site.Plural(l.Count, "old URL", "old URLs")
 		}

@@ -2,13 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/xuri/excelize/v2"
+
+	"siteplan/site"
 )
 
 // TestEstimateVerbs: a team's rate card set from the documented JSON
@@ -93,5 +97,21 @@ func TestEstimateVerbs(t *testing.T) {
 	diff := cli("estimate", "--project", "1", "--from", "1")
 	if !strings.Contains(diff, "From version 1") || !strings.Contains(diff, "Discovery") || !strings.Contains(diff, "−€2,280.00") {
 		t.Errorf("compared:\n%s", diff)
+	}
+	var cmp site.EstimateComparison
+	if err := json.Unmarshal([]byte(cli("estimate", "--project", "1", "--from", "1", "--json")), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	var moved int64
+	for _, ch := range cmp.Changes {
+		moved += ch.AmountMinor
+	}
+	if cmp.From != "version 1" || cmp.To != "the plan now" || cmp.TotalMinorFrom+moved != cmp.TotalMinorTo || len(cmp.Changes) == 0 {
+		t.Errorf("compared as JSON: %+v", cmp)
+	}
+	rows, err := csv.NewReader(strings.NewReader(cli("estimate", "--project", "1", "--from", "1", "--csv"))).ReadAll()
+	if err != nil || len(rows) != len(cmp.Changes)+1 || strings.Join(rows[0], ",") != "kind,type,name,pages,hours,amount" ||
+		!slices.ContainsFunc(rows, func(r []string) bool { return r[2] == "Discovery" && r[5] == "-2280.00" }) {
+		t.Errorf("compared as CSV: %q (%v)", rows, err)
 	}
 }

@@ -42,16 +42,12 @@ func (d *diagram) estimateSheet(tx *pdfText, pageW, pageH float64, logo *pdfLogo
 	}
 	if !d.opt.EstimateTotalOnly {
 		for _, l := range e.Lines {
-			what, pages := l.Name, ""
+			what, pages := l.Label(), ""
 			switch l.Kind {
 			case site.LinePages:
-				typ := l.Type
-				if typ == "" {
-					typ = "no type"
-				}
-				what, pages = l.Section+" · "+typ, num(float64(l.Pages))
+				pages = num(float64(l.Pages))
 			case site.LineRedirects:
-				what, pages = l.Name+" ("+site.Plural(l.Count, "old URL", "old URLs")+")", ""
+				what += " (" + site.Plural(l.Count, "old URL", "old URLs") + ")"
 			}
 			hours := ""
 			if l.Hours != 0 {

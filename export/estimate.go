@@ -10,7 +10,7 @@ import (
 
 // An estimate as CSV, a line a row (package workbook writes it as XLSX).
 
-// estimateColumns are the columns of both files.
+// estimateColumns are the CSV's columns (the workbook's say the same in words).
 var estimateColumns = []string{"kind", "section", "type", "name", "pages", "templates", "count", "template_hours", "page_hours",
 	"block_hours", "word_hours", "locale_hours", "hours", "price", "amount"}
 

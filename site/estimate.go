@@ -34,22 +34,31 @@ func (h Hours) MarshalJSON() ([]byte, error) { return []byte(h.String()), nil }
 
 // decimalText writes n / 10^scale exactly, without trailing zeros.
 func decimalText(n int64, scale int) string {
+	s := fixedPoint(n, scale)
+	if strings.Contains(s, ".") {
+		s = strings.TrimSuffix(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// fixedPoint writes n / 10^scale exactly, with all scale digits:
+// 465000 at scale 2 is "4650.00".
+func fixedPoint(n int64, scale int) string {
 	neg := n < 0
 	if neg {
 		n = -n
 	}
 	s := strconv.FormatInt(n, 10)
-	for len(s) <= scale {
-		s = "0" + s
-	}
-	whole, frac := s[:len(s)-scale], strings.TrimRight(s[len(s)-scale:], "0")
-	if frac != "" {
-		whole += "." + frac
+	if scale > 0 {
+		for len(s) <= scale {
+			s = "0" + s
+		}
+		s = s[:len(s)-scale] + "." + s[len(s)-scale:]
 	}
 	if neg {
-		whole = "-" + whole
+		s = "-" + s
 	}
-	return whole
+	return s
 }
 
 // parseDecimal reads a JSON number as an integer of 10^-scale units,
@@ -247,6 +256,16 @@ func (in rateCardJSON) card() (RateCard, error) {
 
 // MarshalJSON writes the card as ParseRateCard reads it.
 func (c RateCard) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(c.written())
+	return bytes.TrimSpace(b.Bytes()), err
+}
+
+// written is the card as people write it: its JSON, and the amounts its
+// form shows (RateCard.Text).
+func (c RateCard) written() rateCardJSON {
 	digits := MinorDigits(c.Currency)
 	money := func(v int64) json.Number {
 		if v == 0 {
@@ -281,11 +300,7 @@ func (c RateCard) MarshalJSON() ([]byte, error) {
 	if c.Clients != ClientsNone {
 		out.Clients = c.Clients
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(out)
-	return bytes.TrimSpace(b.Bytes()), err
+	return out
 }
 
 // typeRate is the rate of a page type: its own, else "*".
@@ -304,11 +319,16 @@ func (c *RateCard) blockHours(kind string) Hours {
 	return c.Blocks[AnyKind]
 }
 
-// amount is what hours and a price cost, rounded to the card's multiple
-// (half away from zero): the one place an amount is rounded.
+// amount is what hours and a price cost, rounded.
 func (c *RateCard) amount(h Hours, price int64) int64 {
-	exact := int64(h)*c.HourlyRate + price*int64(HourUnit) // in minor units × HourUnit
-	unit := c.Rounding * int64(HourUnit)
+	return c.round(int64(h)*c.HourlyRate+price*int64(HourUnit), int64(HourUnit)) // in minor units × HourUnit
+}
+
+// round is exact / scale minor units rounded to the card's multiple
+// (half up; amounts are never negative): the one place an amount, a
+// line's or the margin's, is rounded.
+func (c *RateCard) round(exact, scale int64) int64 {
+	unit := c.Rounding * scale
 	return (exact + unit/2) / unit * c.Rounding
 }
 
@@ -350,6 +370,18 @@ type EstimateLine struct {
 	WordHours     Hours `json:"word_hours,omitempty"`
 	LocaleHours   Hours `json:"locale_hours,omitempty"`
 	PriceMinor    int64 `json:"price_minor,omitempty"` // the types' prices added
+}
+
+// Label names a line for people: "Shop · product" ("Shop · no type"
+// for pages without one), else its name.
+func (l EstimateLine) Label() string {
+	if l.Kind != LinePages {
+		return l.Name
+	}
+	if l.Type == "" {
+		return l.Section + " · no type"
+	}
+	return l.Section + " · " + l.Type
 }
 
 // Estimated reports whether a page is part of an estimate: a page of
@@ -418,8 +450,7 @@ func (c *RateCard) Estimate(t *Tree, oldURLs int) *Estimate {
 		sub += l.AmountMinor
 	}
 	if c.MarginBP != 0 {
-		unit := 10000 * c.Rounding
-		m := (sub*c.MarginBP + unit/2) / unit * c.Rounding
+		m := c.round(sub*c.MarginBP, 10000) // basis points
 		e.Lines = append(e.Lines, EstimateLine{Kind: LineMargin, Name: "Margin " + decimalText(c.MarginBP, 2) + "%", AmountMinor: m})
 		sub += m
 	}
@@ -453,24 +484,7 @@ func offeredElsewhere(p *Page, locales []Locale, def string) int {
 
 // Major writes an amount of minor units in major units with all the
 // currency's digits: 465000 EUR is "4650.00", 12000 JPY "12000".
-func Major(minor int64, currency string) string {
-	digits := MinorDigits(currency)
-	neg := minor < 0
-	if neg {
-		minor = -minor
-	}
-	s := strconv.FormatInt(minor, 10)
-	if digits > 0 {
-		for len(s) <= digits {
-			s = "0" + s
-		}
-		s = s[:len(s)-digits] + "." + s[len(s)-digits:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}
+func Major(minor int64, currency string) string { return fixedPoint(minor, MinorDigits(currency)) }
 
 // Money writes an amount of minor units in a currency for people:
 // "€4,650.00", "CHF 1,200.50", "¥12,000".
@@ -489,11 +503,15 @@ func Money(minor int64, currency string) string {
 	if neg {
 		sign = "−"
 	}
-	if sym, ok := map[string]string{"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥"}[currency]; ok {
+	if sym, ok := currencySymbols[currency]; ok {
 		return sign + sym + s
 	}
 	return sign + currency + " " + s
 }
+
+// currencySymbols are the currencies Money writes with a symbol; others
+// with their code.
+var currencySymbols = map[string]string{"EUR": "€", "USD": "$", "GBP": "£", "JPY": "¥"}
 
 // EstimateChange is what differs between two estimates for one page
 // type (all sections together), or a fixed or other line.
@@ -536,6 +554,27 @@ func CompareEstimates(a, b *Estimate) []EstimateChange {
 		}
 	}
 	return out
+}
+
+// EstimateComparison is what changed from one estimate to another, as
+// the API and siteplan estimate --from N --json write it.
+type EstimateComparison struct {
+	From           string           `json:"from,omitempty"` // what each priced: "version 2", "the plan now"
+	To             string           `json:"to,omitempty"`
+	Currency       string           `json:"currency"`
+	Changes        []EstimateChange `json:"changes"`
+	TotalMinorFrom int64            `json:"total_minor_from"`
+	TotalMinorTo   int64            `json:"total_minor_to"`
+}
+
+// ChangesTo is what changed from estimate e to b: CompareEstimates (an
+// empty list when nothing did) and both totals.
+func (e *Estimate) ChangesTo(b *Estimate) EstimateComparison {
+	changes := CompareEstimates(e, b)
+	if changes == nil {
+		changes = []EstimateChange{}
+	}
+	return EstimateComparison{Currency: b.Currency, Changes: changes, TotalMinorFrom: e.TotalMinor, TotalMinorTo: b.TotalMinor}
 }
 
 // Words says a change for people: "+14 product pages, +31 h, +€4,650.00".

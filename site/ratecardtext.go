@@ -36,36 +36,19 @@ func (r FixedLineText) blank() bool { return r == FixedLineText{} }
 // Text is the card as its form shows it: types and block kinds by name,
 // "*" last; fixed lines in their order.
 func (c RateCard) Text() RateCardText {
-	digits := MinorDigits(c.Currency)
-	money := func(v int64) string {
-		if v == 0 {
-			return ""
-		}
-		return decimalText(v, digits)
+	w := c.written()
+	t := RateCardText{Currency: w.Currency, HourlyRate: w.HourlyRate.String(), Per100Words: w.Per100WordsHours.String(),
+		PerLocale: w.PerLocaleHours.String(), PerRedirect: w.PerRedirectHours.String(), Margin: w.MarginPercent.String(),
+		Rounding: w.Rounding.String(), Clients: c.Clients}
+	for _, name := range rateKeys(w.Types) {
+		r := w.Types[name]
+		t.Types = append(t.Types, TypeRateText{name, r.FirstHours.String(), r.EachHours.String(), r.FirstPrice.String(), r.EachPrice.String()})
 	}
-	hours := func(h Hours) string {
-		if h == 0 {
-			return ""
-		}
-		return h.String()
+	for _, kind := range rateKeys(w.Blocks) {
+		t.Blocks = append(t.Blocks, BlockRateText{kind, w.Blocks[kind].String()})
 	}
-	t := RateCardText{Currency: c.Currency, HourlyRate: decimalText(c.HourlyRate, digits), Per100Words: hours(c.Per100Words),
-		PerLocale: hours(c.PerLocale), PerRedirect: hours(c.PerRedirect), Clients: c.Clients}
-	for _, name := range rateKeys(c.Types) {
-		r := c.Types[name]
-		t.Types = append(t.Types, TypeRateText{name, hours(r.FirstHours), hours(r.EachHours), money(r.FirstPrice), money(r.EachPrice)})
-	}
-	for _, kind := range rateKeys(c.Blocks) {
-		t.Blocks = append(t.Blocks, BlockRateText{kind, hours(c.Blocks[kind])})
-	}
-	for _, f := range c.Fixed {
-		t.Fixed = append(t.Fixed, FixedLineText{f.Name, hours(f.Hours), money(f.Price)})
-	}
-	if c.MarginBP != 0 {
-		t.Margin = decimalText(c.MarginBP, 2)
-	}
-	if c.Rounding > 1 {
-		t.Rounding = money(c.Rounding)
+	for _, f := range w.Fixed {
+		t.Fixed = append(t.Fixed, FixedLineText{f.Name, f.Hours.String(), f.Price.String()})
 	}
 	return t
 }

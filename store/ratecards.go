@@ -51,21 +51,29 @@ func (db *RateCards) RateCard(ctx context.Context, teamID, projectID int64) (car
 }
 
 func rateCardOf(ctx context.Context, q querier, teamID, projectID int64) (site.RateCard, string, bool, error) {
-	var text string
-	var project int64
-	err := q.QueryRowContext(ctx, `SELECT card, coalesce(project_id, 0) FROM rate_cards WHERE team_id = ? AND (project_id IS NULL OR project_id = ?)
-		ORDER BY project_id IS NULL LIMIT 1`, teamID, projectID).Scan(&text, &project)
-	if err == sql.ErrNoRows {
-		return site.RateCard{}, "", false, nil
-	} else if err != nil {
+	text, own, err := rateCardRow(ctx, q, teamID, projectID)
+	if err != nil || text == "" {
 		return site.RateCard{}, "", false, err
 	}
 	card, err := site.ParseRateCard(strings.NewReader(text))
 	source := site.CardOfTeam
-	if project != 0 {
+	if own {
 		source = site.CardOfProject
 	}
 	return card, source, err == nil, err
+}
+
+// rateCardRow is the card in force on project projectID of team teamID
+// (0: the team's own) as it is kept, its JSON ("" for none), and
+// whether it is the project's own.
+func rateCardRow(ctx context.Context, q querier, teamID, projectID int64) (text string, own bool, err error) {
+	var project int64
+	err = q.QueryRowContext(ctx, `SELECT card, coalesce(project_id, 0) FROM rate_cards WHERE team_id = ? AND (project_id IS NULL OR project_id = ?)
+		ORDER BY project_id IS NULL LIMIT 1`, teamID, projectID).Scan(&text, &project)
+	if err == sql.ErrNoRows {
+		return "", false, nil
+	}
+	return text, project != 0, err
 }
 
 // VersionRateCard returns the rate card version number of a project
@@ -83,19 +91,15 @@ func (db *RateCards) VersionRateCard(ctx context.Context, projectID int64, numbe
 	return card, err == nil, err
 }
 
-// cardText is the rate card in force on project projectID as JSON, ""
-// for none.
+// cardText is the rate card in force on project projectID as it is
+// kept (the JSON SetRateCard wrote), "" for none.
 func cardText(ctx context.Context, q querier, projectID int64) (string, error) {
 	var teamID int64
 	if err := q.QueryRowContext(ctx, `SELECT team_id FROM projects WHERE id = ?`, projectID).Scan(&teamID); err != nil {
 		return "", notFound(err, "Project %d does not exist.", projectID)
 	}
-	card, _, ok, err := rateCardOf(ctx, q, teamID, projectID)
-	if err != nil || !ok {
-		return "", err
-	}
-	b, err := json.Marshal(card)
-	return string(b), err
+	text, _, err := rateCardRow(ctx, q, teamID, projectID)
+	return text, err
 }
 
 // Pricing is what prices the plan of project projectID (of team

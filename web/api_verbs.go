@@ -20,17 +20,10 @@ import (
 
 // apiLint checks the plan's briefs as siteplan lint --json does.
 func (s *Server) apiLint(c echo.Context) error {
-	ctx := c.Request().Context()
-	p := currentProject(c)
-	t, err := s.store.pages.Tree(ctx, p.ID)
+	rep, err := s.lint(c)
 	if err != nil {
 		return err
 	}
-	templates, err := s.store.lint.ProjectTemplates(ctx, p.ID)
-	if err != nil {
-		return err
-	}
-	rep := site.Lint(t, templates)
 	if rep.Problems == nil {
 		rep.Problems = []site.LintProblem{}
 	}

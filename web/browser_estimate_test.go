@@ -66,8 +66,7 @@ func TestBrowserEstimate(t *testing.T) {
 	if err != nil || len(card.Types) != 1 || card.MarginBP != 0 || len(card.Fixed) != 2 || card.Fixed[0] != (site.FixedLine{Name: "QA", Hours: 2 * site.HourUnit}) {
 		t.Errorf("saved %+v (%v)", card, err)
 	}
-	var before, after string
-	_ = after
+	var before string
 	run(t, ctx, "the Summary panel prices the plan",
 		chromedp.Navigate(base+"/projects/"+itoa(pid)),
 		waitJS(scriptReady),
@@ -88,7 +87,6 @@ func TestBrowserEstimate(t *testing.T) {
 	// Careers, a page without a type: 2 h more.
 	run(t, ctx, "the panel follows the edit",
 		waitJS(`document.querySelector("#estimate-total")?.textContent === "€6,080.00"`),
-		chromedp.Text(`#estimate-total`, &after, chromedp.ByQuery),
 	)
 	noProblems(t, ctx, "estimate")
 }

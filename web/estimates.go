@@ -56,7 +56,7 @@ func (s *Server) estimated(c echo.Context, ctx context.Context) (*site.Estimate,
 			return nil, site.RateCard{}, "", site.Errorf(site.EInvalid, "?version is a version's number, not %q.", v)
 		}
 	}
-	t, reviews, card, ok, err := s.store.ratecards.Priced(ctx, p.ID, n)
+	e, card, err := s.priced(ctx, p.ID, n)
 	if err != nil {
 		return nil, card, "", err
 	}
@@ -64,10 +64,22 @@ func (s *Server) estimated(c echo.Context, ctx context.Context) (*site.Estimate,
 	if n != 0 {
 		label = "version " + strconv.Itoa(n)
 	}
-	if !ok {
+	if e == nil {
 		return nil, card, "", site.Errorf(site.ENotFound, "No rate card prices %s: an owner sets the team's on the Team page.", label)
 	}
-	return card.Estimate(t, reviews), card, label, nil
+	return e, card, label, nil
+}
+
+// priced is project projectID's estimate now (number 0) or version
+// number's, by the card that prices it: the one in force, or the one the
+// version kept; nil when there is none. Errors: ENotFound (no such
+// version).
+func (s *Server) priced(ctx context.Context, projectID int64, number int) (*site.Estimate, site.RateCard, error) {
+	t, reviews, card, ok, err := s.store.ratecards.Priced(ctx, projectID, number)
+	if err != nil || !ok {
+		return nil, card, err
+	}
+	return card.Estimate(t, reviews), card, nil
 }
 
 // estimateFile downloads the estimate as CSV, XLSX or JSON.
@@ -130,12 +142,8 @@ func (s *Server) rateCardProps(c echo.Context, teamID, projectID int64) (views.R
 // project's (POST /projects/ID/ratecard). A refused card comes back as
 // it was sent, each field to fix marked.
 func (s *Server) setRateCard(c echo.Context) error {
-	v, p := viewer(c), currentProject(c)
-	teamID := v.Team.ID
-	if p.ID != 0 {
-		teamID = p.TeamID
-	}
-	props, err := s.rateCardProps(c, teamID, p.ID)
+	teamID, projectID := cardOwner(c)
+	props, err := s.rateCardProps(c, teamID, projectID)
 	if err != nil {
 		return err
 	}
@@ -152,7 +160,7 @@ func (s *Server) setRateCard(c echo.Context) error {
 		card, err = props.Card.Card()
 	}
 	if err == nil {
-		err = s.store.ratecards.SetRateCard(c.Request().Context(), teamID, p.ID, card)
+		err = s.store.ratecards.SetRateCard(c.Request().Context(), teamID, projectID, card)
 	}
 	if site.ErrorCode(err) == site.EInvalid {
 		props.Error, props.Fields = site.ErrorMessage(err), site.ErrorFields(err)
@@ -160,7 +168,7 @@ func (s *Server) setRateCard(c echo.Context) error {
 	} else if err != nil {
 		return err
 	}
-	if p.ID != 0 {
+	if projectID != 0 {
 		return s.rateCardDone(c, teamID, "Saved: this plan is priced by its own card now.")
 	}
 	return s.rateCardDone(c, teamID, "Saved: the team's plans are priced by this card now, each version by the card it was named with.")
@@ -182,6 +190,16 @@ func (s *Server) rateCardDone(c echo.Context, teamID int64, said string) error {
 	}
 	props.Saved = said
 	return render(c, http.StatusOK, views.RateCardForm(props, formToken(c)))
+}
+
+// cardOwner is whose rate card a route reads or writes: the route's
+// project's own (its team's in force where it has none), or, outside a
+// project, the viewer's team's.
+func cardOwner(c echo.Context) (teamID, projectID int64) {
+	if p := currentProject(c); p.ID != 0 {
+		return p.TeamID, p.ID
+	}
+	return viewer(c).Team.ID, 0
 }
 
 // rateCardForm is the card the rate card form sends: its fields, and
@@ -249,14 +267,11 @@ func (s *Server) apiEstimate(c echo.Context) error {
 		if err != nil || n < 0 {
 			return nil, site.Errorf(site.EInvalid, "?%s is a version's number, not %q.", q, c.QueryParam(q))
 		}
-		t, reviews, card, ok, err := s.store.ratecards.Priced(ctx, currentProject(c).ID, n)
-		if err != nil {
-			return nil, err
+		e, _, err := s.priced(ctx, currentProject(c).ID, n)
+		if err == nil && e == nil {
+			err = site.Errorf(site.ENotFound, "No rate card prices version %d.", n)
 		}
-		if !ok {
-			return nil, site.Errorf(site.ENotFound, "No rate card prices version %d.", n)
-		}
-		return card.Estimate(t, reviews), nil
+		return e, err
 	}
 	a, err := priced("from")
 	if err != nil {
@@ -266,20 +281,13 @@ func (s *Server) apiEstimate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	changes := site.CompareEstimates(a, b)
-	if changes == nil {
-		changes = []site.EstimateChange{}
-	}
-	return c.JSON(http.StatusOK, map[string]any{"currency": b.Currency, "changes": changes, "total_minor_from": a.TotalMinor, "total_minor_to": b.TotalMinor})
+	return c.JSON(http.StatusOK, a.ChangesTo(b))
 }
 
 // apiRateCard is the rate card of the token's team, or (:id) the one in
 // force on a project, with whose it is.
 func (s *Server) apiRateCard(c echo.Context) error {
-	teamID, projectID := viewer(c).Team.ID, currentProject(c).ID
-	if projectID != 0 {
-		teamID = currentProject(c).TeamID
-	}
+	teamID, projectID := cardOwner(c)
 	card, source, ok, err := s.store.ratecards.RateCard(c.Request().Context(), teamID, projectID)
 	if err != nil {
 		return err
@@ -301,10 +309,7 @@ func (s *Server) apiSetRateCard(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	teamID, projectID := viewer(c).Team.ID, currentProject(c).ID
-	if projectID != 0 {
-		teamID = currentProject(c).TeamID
-	}
+	teamID, projectID := cardOwner(c)
 	if err := s.store.ratecards.SetRateCard(c.Request().Context(), teamID, projectID, card); err != nil {
 		return err
 	}
@@ -368,14 +373,13 @@ func (s *Server) versionEstimate(c echo.Context, n int) (*views.VersionEstimate,
 // whole version, where the viewer may see it (nil otherwise, and when
 // it kept no card).
 func (s *Server) versionPriced(c echo.Context, n int) (*site.Estimate, error) {
-	ctx, p, v := c.Request().Context(), currentProject(c), viewer(c)
-	card, ok, err := s.store.ratecards.VersionRateCard(ctx, p.ID, n)
-	if err != nil || !ok || v.Share && card.Clients != site.ClientsTotal {
-		return nil, err
+	ctx, p := c.Request().Context(), currentProject(c)
+	if viewer(c).Share { // the card says first, before the version's pages are read
+		card, ok, err := s.store.ratecards.VersionRateCard(ctx, p.ID, n)
+		if err != nil || !ok || card.Clients != site.ClientsTotal {
+			return nil, err
+		}
 	}
-	t, reviews, card, _, err := s.store.ratecards.Priced(site.WithViewer(ctx, site.Viewer{}), p.ID, n)
-	if err != nil {
-		return nil, err
-	}
-	return card.Estimate(t, reviews), nil
+	e, _, err := s.priced(site.WithViewer(ctx, site.Viewer{}), p.ID, n)
+	return e, err
 }

@@ -19,17 +19,11 @@ type lintStore interface {
 // lintPage shows the Brief check: site.Lint's problems, grouped by rule
 // in the order of their first page, each linking to its page.
 func (s *Server) lintPage(c echo.Context) error {
-	ctx := c.Request().Context()
 	p := currentProject(c)
-	t, err := s.store.pages.Tree(ctx, p.ID)
+	rep, err := s.lint(c)
 	if err != nil {
 		return err
 	}
-	templates, err := s.store.lint.ProjectTemplates(ctx, p.ID)
-	if err != nil {
-		return err
-	}
-	rep := site.Lint(t, templates)
 	props := views.LintProps{Layout: s.layout(c, "Brief check of "+p.Name), Project: p, Pages: rep.Pages}
 	for _, pr := range rep.Problems {
 		i := slices.IndexFunc(props.Groups, func(g views.LintGroup) bool { return g.Rule == pr.Rule })
@@ -40,4 +34,18 @@ func (s *Server) lintPage(c echo.Context) error {
 		props.Groups[i].Problems = append(props.Groups[i].Problems, pr)
 	}
 	return render(c, http.StatusOK, views.Lint(props))
+}
+
+// lint checks the route's plan's briefs against its types' templates.
+func (s *Server) lint(c echo.Context) (*site.LintReport, error) {
+	ctx, p := c.Request().Context(), currentProject(c)
+	t, err := s.store.pages.Tree(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	templates, err := s.store.lint.ProjectTemplates(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	return site.Lint(t, templates), nil
 }

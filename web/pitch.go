@@ -19,14 +19,49 @@ import (
 // slide) in a window of their own; a client on a share link walks the
 // same slides again, with no notes anywhere.
 
-// pitchSections are the version's sections, in outline order: the main
-// tree's top-level pages, or the home page's children below it.
-func pitchSections(t *site.Tree) []*site.Page {
-	roots := t.Roots(site.PlacementMain)
-	if len(roots) == 1 && roots[0].IsHome() {
-		return t.Children(roots[0].ID)
+// pitchSlide is a slide of a version's pitch but the estimate's: the
+// overview (Section nil) or a top-level section.
+type pitchSlide struct {
+	Title   string
+	Section *site.Page
+}
+
+// pitchSlides are a version's slides but the estimate's, in order: the
+// overview, then the main tree's top-level pages, or the home page's
+// children below it.
+func pitchSlides(t *site.Tree, name string) []pitchSlide {
+	slides := []pitchSlide{{Title: name}}
+	sections := t.Roots(site.PlacementMain)
+	if len(sections) == 1 && sections[0].IsHome() {
+		sections = t.Children(sections[0].ID)
 	}
-	return roots
+	for _, sec := range sections {
+		slides = append(slides, pitchSlide{Title: sec.Title, Section: sec})
+	}
+	return slides
+}
+
+// pages are the pages whose notes go with the slide: the overview's
+// top-level pages (and the home page's children), a section's whole
+// branch.
+func (sl pitchSlide) pages(t *site.Tree) []*site.Page {
+	if sl.Section != nil {
+		return branchPages(t, sl.Section)
+	}
+	var top []*site.Page
+	for _, r := range t.Roots(site.PlacementMain) {
+		top = append(top, r)
+		if r.IsHome() {
+			top = append(top, t.Children(r.ID)...)
+		}
+	}
+	return top
+}
+
+// pitchChannel is the BroadcastChannel a pitch and its notes window
+// share.
+func pitchChannel(projectID int64, number int) string {
+	return fmt.Sprintf("siteplan-pitch-%d-%d", projectID, number)
 }
 
 // pitch shows a version as slides.
@@ -37,19 +72,19 @@ func (s *Server) pitch(c echo.Context) error {
 	}
 	p := currentProject(c)
 	props := views.PitchProps{Layout: s.layout(c, "Pitch: "+v.Label()+" of "+p.Name), Project: p, Version: v, Team: !viewer(c).Share,
-		Channel: fmt.Sprintf("siteplan-pitch-%d-%d", p.ID, v.Number)}
-	overview, err := s.drawVersion(c, v, t, links, diagram.FormatSVG)
-	if err != nil {
-		return err
-	}
-	props.Slides = append(props.Slides, views.Slide{Title: p.Name, SVG: string(overview)})
-	for _, sec := range pitchSections(t) {
-		opt := diagram.Options{Format: diagram.FormatSVG, Root: sec.ID, Depth: 3, Links: true}
-		svg, err := s.drawCached(c, p.ID, fmt.Sprintf("pitch|%d|%d|%d", p.ID, v.Number, sec.ID), opt, loaded(t, links))
+		Channel: pitchChannel(p.ID, v.Number)}
+	for _, sl := range pitchSlides(t, p.Name) {
+		var svg []byte
+		if sl.Section == nil {
+			svg, err = s.drawVersion(c, v, t, links, diagram.FormatSVG)
+		} else {
+			opt := diagram.Options{Format: diagram.FormatSVG, Root: sl.Section.ID, Depth: 3, Links: true}
+			svg, err = s.drawCached(c, p.ID, fmt.Sprintf("pitch|%d|%d|%d", p.ID, v.Number, sl.Section.ID), opt, loaded(t, links))
+		}
 		if err != nil {
 			return err
 		}
-		props.Slides = append(props.Slides, views.Slide{Title: sec.Title, SVG: string(svg)})
+		props.Slides = append(props.Slides, views.Slide{Title: sl.Title, SVG: string(svg)})
 	}
 	if props.Estimate, err = s.versionPriced(c, v.Number); err != nil {
 		return err
@@ -68,18 +103,9 @@ func (s *Server) pitchNotes(c echo.Context) error {
 		return err
 	}
 	p := currentProject(c)
-	props := views.PitchNotesProps{Layout: s.layout(c, "Speaker notes: "+v.Label()), Version: v,
-		Channel: fmt.Sprintf("siteplan-pitch-%d-%d", p.ID, v.Number)}
-	var top []*site.Page
-	for _, r := range t.Roots(site.PlacementMain) {
-		top = append(top, r)
-		if r.IsHome() {
-			top = append(top, t.Children(r.ID)...)
-		}
-	}
-	props.Slides = append(props.Slides, views.SlideNotes{Title: p.Name, Notes: notesOf(top)})
-	for _, sec := range pitchSections(t) {
-		props.Slides = append(props.Slides, views.SlideNotes{Title: sec.Title, Notes: notesOf(branchPages(t, sec))})
+	props := views.PitchNotesProps{Layout: s.layout(c, "Speaker notes: "+v.Label()), Version: v, Channel: pitchChannel(p.ID, v.Number)}
+	for _, sl := range pitchSlides(t, p.Name) {
+		props.Slides = append(props.Slides, views.SlideNotes{Title: sl.Title, Notes: notesOf(sl.pages(t))})
 	}
 	if e, err := s.versionPriced(c, v.Number); err != nil {
 		return err
